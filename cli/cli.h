@@ -1,0 +1,72 @@
+/*
+ * cli.h - the `san` command: a thin layer of subcommands over libsan.
+ * Each subcommand is one file cli/cmd_NAME.c with a main-like entry point
+ * and a help text; shared option handling lives in cli/opts.c.
+ */
+#ifndef SAN_CLI_H
+#define SAN_CLI_H
+
+#include <stdio.h>
+#include "san.h"
+
+/* Exit statuses, the same for every subcommand. */
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);      /* argv[0] is the subcommand */
+    void (*help)(FILE *out);
+    const char *summary;
+} cli_command;
+
+/* Output formats shared by the subcommands that report. */
+typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV } cli_format;
+int cli_parse_format(const char *s, cli_format *f, int allow_csv);
+
+/* Report a usage error for a subcommand: "san CMD: msg" + hint; returns 2. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* -D NAME=VALUE accumulation. */
+typedef struct {
+    san_define *defs;
+    int n, cap;
+} cli_defines;
+int  cli_define_add(cli_defines *d, const char *arg);   /* 0 ok, -1 bad */
+void cli_defines_free(cli_defines *d);
+
+/* Read, parse and compile a model file ("-" = stdin), printing the
+ * diagnostics on stderr.  On failure returns NULL and sets *status to the
+ * exit status to use (2 for bad input, 1 for I/O failure). */
+san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
+                          int quiet_warnings);
+/* The same from text already in memory (generated models). */
+san_model *cli_load_text(const char *name, char *text, size_t len,
+                         cli_defines *defs, int *status, int quiet_warnings);
+
+/* Does stderr go to a terminal (progress is shown only then)? */
+int cli_stderr_is_tty(void);
+
+/* JSON string output with escaping. */
+void cli_json_string(FILE *out, const char *s);
+
+/* Write through writer() to path (stdout when NULL or "-"): into a
+ * temporary file renamed at the end, so that a failure or an interrupt
+ * never leaves a partial file behind.  Returns an exit status. */
+int cli_write_output(const char *path, void (*writer)(const void *ctx, FILE *out),
+                     const void *ctx);
+
+/* Subcommands. */
+int cmd_check(int argc, char **argv);
+void help_check(FILE *out);
+int cmd_print(int argc, char **argv);
+void help_print(FILE *out);
+int cmd_solve(int argc, char **argv);
+void help_solve(FILE *out);
+int cmd_gen(int argc, char **argv);
+void help_gen(FILE *out);
+
+#endif

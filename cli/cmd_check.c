@@ -1,0 +1,224 @@
+/*
+ * cmd_check.c - `san check MODEL`: validate and summarize.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+
+void help_check(FILE *out)
+{
+    fprintf(out,
+        "usage: san check [options] MODEL\n"
+        "\n"
+        "Parse and check a .san model; print its automata, events, functions,\n"
+        "the size of its product state space, and every diagnostic.\n"
+        "\n"
+        "  -f, --format FMT     text (default) or json\n"
+        "  -D NAME=VALUE        override a constant identifier of the model\n"
+        "      --no-peps-warnings  do not warn about PEPS left-to-right precedence\n"
+        "  -h, --help           this help\n"
+        "\n"
+        "MODEL may be - for standard input.  Exit status: 0 valid (warnings\n"
+        "allowed), 2 errors in the model or bad usage, 1 other failures.\n");
+}
+
+static const char *rate_text(const san_event *e, char *buf, size_t n)
+{
+    if (san_expr_is_const(e->rate))
+        snprintf(buf, n, "%.10g", san_expr_const(e->rate));
+    else
+        snprintf(buf, n, "function");
+    return buf;
+}
+
+static void text_summary(const san_model *m, const san_diag *d)
+{
+    printf("network %s\n", m->name);
+    printf("automata: %d\n", m->naut);
+    for (int a = 0; a < m->naut; a++) {
+        const san_automaton *A = &m->aut[a];
+        printf("  %-16s %4d state%s:", A->name, A->nstates, A->nstates == 1 ? " " : "s");
+        for (int s = 0; s < A->nstates && s < 12; s++)
+            printf(" %s", A->states[s]);
+        if (A->nstates > 12)
+            printf(" ... %s", A->states[A->nstates - 1]);
+        printf("\n");
+    }
+    int nloc = 0;
+    for (int e = 0; e < m->nev; e++)
+        nloc += !m->ev[e].sync;
+    printf("events: %d (%d local, %d synchronizing)\n", m->nev, nloc, m->nev - nloc);
+    for (int e = 0; e < m->nev; e++) {
+        const san_event *E = &m->ev[e];
+        char buf[64];
+        printf("  %-16s %s rate %-10s", E->name, E->sync ? "syn" : "loc", rate_text(E, buf, sizeof buf));
+        for (int k = 0; k < E->nparts && k < 8; k++)
+            printf(" %s", m->aut[E->parts[k]].name);
+        if (E->nparts > 8)
+            printf(" ... (%d automata)", E->nparts);
+        printf("\n");
+    }
+    printf("identifiers:");
+    int any = 0;
+    for (int i = 0; i < m->nid; i++) {
+        const san_ident *id = &m->id[i];
+        printf("%s %s", any++ ? "," : "", id->name);
+        if (id->is_domain)
+            printf(" (domain)");
+        else if (id->is_function)
+            printf(" (function)");
+        else
+            printf(" = %.10g", id->value);
+    }
+    printf("%s\n", any ? "" : " none");
+    printf("reachability: %s%s\n", m->partial ? "partial, " : "",
+           san_expr_is_const(m->reach) ? "constant" : "function");
+    printf("results: %d\n", m->nres);
+    printf("product states: %s\n", m->product_str);
+    printf("diagnostics: %d error%s, %d warning%s\n", d->nerrors, d->nerrors == 1 ? "" : "s",
+           d->nwarnings, d->nwarnings == 1 ? "" : "s");
+}
+
+static void json_diags(const san_diag *d, san_severity sev)
+{
+    int first = 1;
+    for (int i = 0; i < d->n; i++) {
+        const san_diag_item *it = &d->items[i];
+        if (it->sev != sev)
+            continue;
+        printf("%s\n    {\"line\": %d, \"col\": %d, \"message\": ", first ? "" : ",", it->line, it->col);
+        cli_json_string(stdout, it->msg);
+        printf("}");
+        first = 0;
+    }
+    printf("%s]", first ? "" : "\n  ");
+}
+
+static void json_summary(const san_model *m, const san_diag *d)
+{
+    printf("{\n  \"model\": ");
+    cli_json_string(stdout, m ? m->name : "");
+    printf(",\n  \"file\": ");
+    cli_json_string(stdout, d->file);
+    printf(",\n  \"valid\": %s", m ? "true" : "false");
+    if (m) {
+        printf(",\n  \"product_states\": %s,\n  \"product_states_log10\": %.6f", m->product_str, m->product_log10);
+        printf(",\n  \"automata\": [");
+        for (int a = 0; a < m->naut; a++) {
+            printf("%s\n    {\"name\": ", a ? "," : "");
+            cli_json_string(stdout, m->aut[a].name);
+            printf(", \"states\": [");
+            for (int s = 0; s < m->aut[a].nstates; s++) {
+                printf("%s", s ? ", " : "");
+                cli_json_string(stdout, m->aut[a].states[s]);
+            }
+            printf("]}");
+        }
+        printf("\n  ],\n  \"events\": [");
+        for (int e = 0; e < m->nev; e++) {
+            const san_event *E = &m->ev[e];
+            printf("%s\n    {\"name\": ", e ? "," : "");
+            cli_json_string(stdout, E->name);
+            printf(", \"type\": \"%s\", \"rate\": ", E->sync ? "syn" : "loc");
+            if (san_expr_is_const(E->rate))
+                printf("%.17g", san_expr_const(E->rate));
+            else
+                printf("\"function\"");
+            printf(", \"automata\": [");
+            for (int k = 0; k < E->nparts; k++) {
+                printf("%s", k ? ", " : "");
+                cli_json_string(stdout, m->aut[E->parts[k]].name);
+            }
+            printf("]}");
+        }
+        printf("\n  ],\n  \"functions\": [");
+        int first = 1;
+        for (int i = 0; i < m->nid; i++)
+            if (m->id[i].is_function) {
+                printf("%s", first ? "" : ", ");
+                cli_json_string(stdout, m->id[i].name);
+                first = 0;
+            }
+        printf("],\n  \"results\": [");
+        for (int r = 0; r < m->nres; r++) {
+            printf("%s", r ? ", " : "");
+            cli_json_string(stdout, m->res[r].name);
+        }
+        printf("]");
+    }
+    printf(",\n  \"errors\": [");
+    json_diags(d, SAN_ERROR);
+    printf(",\n  \"warnings\": [");
+    json_diags(d, SAN_WARNING);
+    printf("\n}\n");
+}
+
+int cmd_check(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "format", required_argument, NULL, 'f' },
+        { "no-peps-warnings", no_argument, NULL, 'P' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 }
+    };
+    cli_format fmt = FMT_TEXT;
+    cli_defines defs = { 0 };
+    int peps = 1, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "f:D:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'f':
+            if (cli_parse_format(optarg, &fmt, 0) < 0)
+                return cli_usage_error("check", "--format: expected text or json, not '%s'", optarg);
+            break;
+        case 'D':
+            if (cli_define_add(&defs, optarg) < 0)
+                return cli_usage_error("check", "-D: expected NAME=NUMBER, not '%s'", optarg);
+            break;
+        case 'P':
+            peps = 0;
+            break;
+        case 'h':
+            help_check(stdout);
+            return EXIT_OK;
+        default:
+            return cli_usage_error("check", "unknown option");
+        }
+    }
+    if (optind != argc - 1)
+        return cli_usage_error("check", optind >= argc ? "missing MODEL" : "expected one MODEL");
+    const char *path = argv[optind];
+    size_t len;
+    char *text = san_read_file(path, &len);
+    if (!text) {
+        fprintf(stderr, "san check: cannot read '%s': %s\n", path, strerror(errno));
+        cli_defines_free(&defs);
+        return EXIT_USAGE;
+    }
+    san_diag d;
+    san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", text, len);
+    san_load_opts opt = { defs.defs, defs.n, peps };
+    san_model *m = san_model_load(text, len, &d, &opt);
+    for (int i = 0; m && i < defs.n; i++)
+        if (!defs.defs[i].used)
+            san_diag_add(&d, SAN_ERROR, 0, 0, "-D %s: the model has no constant named '%s'",
+                         defs.defs[i].name, defs.defs[i].name);
+    if (d.nerrors && m) {
+        san_model_free(m);
+        m = NULL;
+    }
+    if (fmt == FMT_JSON)
+        json_summary(m, &d);
+    san_diag_print(&d, stderr, isatty(2));
+    if (fmt == FMT_TEXT && m)
+        text_summary(m, &d);
+    int status = m ? EXIT_OK : EXIT_USAGE;
+    san_model_free(m);
+    san_diag_free(&d);
+    free(text);
+    cli_defines_free(&defs);
+    return status;
+}

@@ -1,0 +1,174 @@
+/*
+ * opts.c - option handling shared by the subcommands: formats, -D
+ * definitions, model loading with diagnostics.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+
+int cli_parse_format(const char *s, cli_format *f, int allow_csv)
+{
+    if (!strcmp(s, "text"))
+        *f = FMT_TEXT;
+    else if (!strcmp(s, "json"))
+        *f = FMT_JSON;
+    else if (allow_csv && !strcmp(s, "csv"))
+        *f = FMT_CSV;
+    else
+        return -1;
+    return 0;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "san %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nsee 'san %s --help'\n", cmd);
+    return EXIT_USAGE;
+}
+
+int cli_define_add(cli_defines *d, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg)
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(eq + 1, &end);
+    if (end == eq + 1 || *end || errno == ERANGE || !isfinite(v))
+        return -1;
+    if (d->n == d->cap) {
+        int cap = d->cap ? 2 * d->cap : 8;
+        san_define *p = realloc(d->defs, cap * sizeof *p);
+        if (!p)
+            return -1;
+        d->defs = p;
+        d->cap = cap;
+    }
+    char *name = strndup(arg, eq - arg);
+    if (!name)
+        return -1;
+    d->defs[d->n].name = name;
+    d->defs[d->n].value = v;
+    d->defs[d->n].used = 0;
+    d->n++;
+    return 0;
+}
+
+void cli_defines_free(cli_defines *d)
+{
+    for (int i = 0; i < d->n; i++)
+        free((char *)d->defs[i].name);
+    free(d->defs);
+    d->defs = NULL;
+    d->n = d->cap = 0;
+}
+
+int cli_stderr_is_tty(void)
+{
+    return isatty(2);
+}
+
+san_model *cli_load_text(const char *name, char *text, size_t len,
+                         cli_defines *defs, int *status, int quiet_warnings)
+{
+    san_diag d;
+    san_diag_init(&d, name, text, len);
+    san_load_opts opt = { 0 };
+    opt.peps_warnings = 1;
+    if (defs) {
+        opt.defs = defs->defs;
+        opt.ndefs = defs->n;
+    }
+    san_model *m = san_model_load(text, len, &d, &opt);
+    if (!m || d.nerrors || !quiet_warnings)
+        san_diag_print(&d, stderr, isatty(2));
+    if (m && defs) {
+        for (int i = 0; i < defs->n; i++)
+            if (!defs->defs[i].used) {
+                fprintf(stderr, "san: -D %s: the model has no constant named '%s'\n",
+                        defs->defs[i].name, defs->defs[i].name);
+                san_model_free(m);
+                m = NULL;
+                break;
+            }
+    }
+    if (!m)
+        *status = EXIT_USAGE;
+    san_diag_free(&d);
+    return m;
+}
+
+san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
+                          int quiet_warnings)
+{
+    size_t len;
+    char *text = san_read_file(path, &len);
+    if (!text) {
+        fprintf(stderr, "san: cannot read '%s': %s\n", path, strerror(errno));
+        *status = errno == ENOENT || errno == EISDIR ? EXIT_USAGE : EXIT_FAIL;
+        return NULL;
+    }
+    const char *name = strcmp(path, "-") ? path : "<stdin>";
+    san_model *m = cli_load_text(name, text, len, defs, status, quiet_warnings);
+    free(text);
+    return m;
+}
+
+void cli_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"':  fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\t': fputs("\\t", out); break;
+        default:
+            if (*p < 0x20)
+                fprintf(out, "\\u%04x", *p);
+            else
+                fputc(*p, out);
+        }
+    }
+    fputc('"', out);
+}
+
+int cli_write_output(const char *path, void (*writer)(const void *ctx, FILE *out),
+                     const void *ctx)
+{
+    if (!path || !strcmp(path, "-")) {
+        writer(ctx, stdout);
+        if (fflush(stdout) != 0) {
+            fprintf(stderr, "san: cannot write standard output: %s\n", strerror(errno));
+            return EXIT_FAIL;
+        }
+        return EXIT_OK;
+    }
+    char *tmp;
+    if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
+        return EXIT_FAIL;
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "san: cannot write '%s': %s\n", path, strerror(errno));
+        free(tmp);
+        return EXIT_FAIL;
+    }
+    writer(ctx, f);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
+        fprintf(stderr, "san: cannot write '%s': %s\n", path, strerror(errno));
+        remove(tmp);
+        free(tmp);
+        return EXIT_FAIL;
+    }
+    free(tmp);
+    return EXIT_OK;
+}

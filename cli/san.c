@@ -1,0 +1,84 @@
+/*
+ * san.c - entry point: `san SUBCOMMAND [options]`, in the manner of git.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+static const cli_command commands[] = {
+    { "check", cmd_check, help_check, "validate a model and summarize it" },
+    { "print", cmd_print, help_print, "print a model back as normalized .san text" },
+    { "solve", cmd_solve, help_solve, "solve a model for its steady state and report" },
+    { "gen",   cmd_gen,   help_gen,   "generate a master/slave or pipeline model" },
+};
+enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: san [--version] [--help] SUBCOMMAND [options] [MODEL]\n"
+        "\n"
+        "Stochastic Automata Networks: read .san models (PEPS format), check\n"
+        "them, solve them for the steady state, generate design variants.\n"
+        "\n"
+        "subcommands:\n");
+    for (int i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "   %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out,
+        "\n"
+        "MODEL is a .san file, or - for standard input.\n"
+        "'san help SUBCOMMAND' or 'san SUBCOMMAND --help' describes its options.\n"
+        "exit status: 0 success, 2 bad input or usage, 1 other failures.\n");
+}
+
+static const cli_command *find(const char *name)
+{
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *a = argv[1];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (!strcmp(a, "--version") || !strcmp(a, "version")) {
+        printf("san %s\n", san_version());
+        return EXIT_OK;
+    }
+    if (!strcmp(a, "help")) {
+        if (argc < 3) {
+            usage(stdout);
+            return EXIT_OK;
+        }
+        const cli_command *c = find(argv[2]);
+        if (!c) {
+            fprintf(stderr, "san: '%s' is not a subcommand; see 'san --help'\n", argv[2]);
+            return EXIT_USAGE;
+        }
+        c->help(stdout);
+        return EXIT_OK;
+    }
+    const cli_command *c = find(a);
+    if (!c) {
+        fprintf(stderr, "san: '%s' is not a subcommand; see 'san --help'\n", a);
+        return EXIT_USAGE;
+    }
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--"))
+            break;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            c->help(stdout);
+            return EXIT_OK;
+        }
+    }
+    return c->run(argc - 1, argv + 1);
+}

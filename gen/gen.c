@@ -1,0 +1,360 @@
+/*
+ * gen.c - the model generators' dispatcher and the pieces the templates
+ * share: text buffer, flag scanning, value parsing with messages that
+ * name the flag, and the command line recorded in the header comment.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "san.h"
+#include "gen.h"
+
+/* ------------------------------------------------------------------ */
+/* Text buffer                                                          */
+/* ------------------------------------------------------------------ */
+
+static int gbuf_reserve(gbuf *b, size_t extra)
+{
+    if (b->oom)
+        return -1;
+    if (b->len + extra + 1 <= b->cap)
+        return 0;
+    size_t cap = b->cap ? b->cap : 1024;
+    while (cap < b->len + extra + 1)
+        cap *= 2;
+    char *s = realloc(b->s, cap);
+    if (!s) {
+        b->oom = 1;
+        return -1;
+    }
+    b->s = s;
+    b->cap = cap;
+    return 0;
+}
+
+void gbuf_printf(gbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int need = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (need < 0 || gbuf_reserve(b, (size_t)need) < 0)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)need;
+}
+
+char *gbuf_take(gbuf *b)
+{
+    if (b->oom || gbuf_reserve(b, 0) < 0) {
+        gbuf_free(b);
+        return NULL;
+    }
+    char *s = b->s;
+    b->s = NULL;
+    b->len = b->cap = 0;
+    return s;
+}
+
+void gbuf_free(gbuf *b)
+{
+    free(b->s);
+    b->s = NULL;
+    b->len = b->cap = 0;
+    b->oom = 0;
+}
+
+void gen_err(char *err, size_t n, const char *fmt, ...)
+{
+    if (!err || !n)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, n, fmt, ap);
+    va_end(ap);
+}
+
+/* ------------------------------------------------------------------ */
+/* Flags                                                                */
+/* ------------------------------------------------------------------ */
+
+int gen_scan_flags(int argc, char **argv, gen_flag_fn fn, void *ctx,
+                   char *err, size_t n)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--", 2) != 0 || !a[2]) {
+            gen_err(err, n, "unexpected argument '%s' (template flags start with --)", a);
+            return -1;
+        }
+        /* Split --flag=value, or take the next argument as the value. */
+        char flag[64];
+        const char *val;
+        const char *eq = strchr(a, '=');
+        size_t fl = eq ? (size_t)(eq - a) : strlen(a);
+        if (fl >= sizeof flag) {
+            gen_err(err, n, "%.40s...: unknown flag", a);
+            return -1;
+        }
+        memcpy(flag, a, fl);
+        flag[fl] = '\0';
+        if (eq) {
+            val = eq + 1;
+        } else if (i + 1 < argc) {
+            val = argv[++i];
+        } else {
+            /* Tell an unknown flag from a known one missing its value. */
+            int r = fn(ctx, flag, NULL, err, n);
+            if (r == GEN_UNKNOWN)
+                gen_err(err, n, "%s: unknown flag", flag);
+            else if (r == 0)
+                gen_err(err, n, "%s: missing value", flag);
+            return -1;
+        }
+        int r = fn(ctx, flag, val, err, n);
+        if (r == GEN_UNKNOWN) {
+            gen_err(err, n, "%s: unknown flag", flag);
+            return -1;
+        }
+        if (r < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* A whole decimal number, nothing after it. */
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno == ERANGE || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int gen_int(const char *flag, const char *val, long min, long max,
+            long *out, char *err, size_t n)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(val, &end, 10);
+    if (end == val || *end || errno == ERANGE || v < min || v > max) {
+        if (max >= 1000000L)
+            gen_err(err, n, "%s: must be an integer >= %ld (got %s)", flag, min, val);
+        else
+            gen_err(err, n, "%s: must be an integer from %ld to %ld (got %s)",
+                    flag, min, max, val);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int gen_pos(const char *flag, const char *val, double *out, char *err, size_t n)
+{
+    double v;
+    if (parse_double(val, &v) < 0 || !(v > 0)) {
+        gen_err(err, n, "%s: must be a number > 0 (got %s)", flag, val);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int gen_nonneg(const char *flag, const char *val, double *out, char *err, size_t n)
+{
+    double v;
+    if (parse_double(val, &v) < 0 || !(v >= 0)) {
+        gen_err(err, n, "%s: must be a number >= 0 (got %s)", flag, val);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int gen_prob(const char *flag, const char *val, double *out, char *err, size_t n)
+{
+    double v;
+    if (parse_double(val, &v) < 0 || !(v >= 0 && v < 1)) {
+        gen_err(err, n, "%s: must be a probability in [0, 1) (got %s)", flag, val);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Split a comma list into items, calling one(item) for each; counts them
+ * and refuses empty items and lists longer than max. */
+typedef int (*item_fn)(const char *flag, const char *item, int idx, void *dst,
+                       char *err, size_t n);
+
+static int split_list(const char *flag, const char *val, int max, item_fn one,
+                      void *dst, int *count, char *err, size_t n)
+{
+    int k = 0;
+    const char *p = val;
+    for (;;) {
+        const char *q = strchr(p, ',');
+        size_t len = q ? (size_t)(q - p) : strlen(p);
+        char item[64];
+        if (len == 0 || len >= sizeof item) {
+            gen_err(err, n, "%s: expected a comma-separated list such as 1,2,3 (got '%s')",
+                    flag, val);
+            return -1;
+        }
+        if (k == max) {
+            gen_err(err, n, "%s: at most %d items (got more)", flag, max);
+            return -1;
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (one(flag, item, k, dst, err, n) < 0)
+            return -1;
+        k++;
+        if (!q)
+            break;
+        p = q + 1;
+    }
+    *count = k;
+    return 0;
+}
+
+static int pos_item(const char *flag, const char *item, int idx, void *dst,
+                    char *err, size_t n)
+{
+    double v;
+    if (parse_double(item, &v) < 0 || !(v > 0)) {
+        gen_err(err, n, "%s: item %d must be a number > 0 (got %s)", flag, idx + 1, item);
+        return -1;
+    }
+    ((double *)dst)[idx] = v;
+    return 0;
+}
+
+int gen_pos_list(const char *flag, const char *val, double *out, int max,
+                 int *count, char *err, size_t n)
+{
+    return split_list(flag, val, max, pos_item, out, count, err, n);
+}
+
+/* The minimum travels with the destination so that one item parser fits
+ * every integer list. */
+typedef struct { long *out; long min; } int_dst;
+
+static int int_item(const char *flag, const char *item, int idx, void *dst,
+                    char *err, size_t n)
+{
+    int_dst *d = dst;
+    char *end;
+    errno = 0;
+    long v = strtol(item, &end, 10);
+    if (end == item || *end || errno == ERANGE || v < d->min || v > 1000000L) {
+        gen_err(err, n, "%s: item %d must be an integer >= %ld (got %s)",
+                flag, idx + 1, d->min, item);
+        return -1;
+    }
+    d->out[idx] = v;
+    return 0;
+}
+
+int gen_int_list(const char *flag, const char *val, long min, long *out,
+                 int max, int *count, char *err, size_t n)
+{
+    int_dst d = { out, min };
+    return split_list(flag, val, max, int_item, &d, count, err, n);
+}
+
+/* ------------------------------------------------------------------ */
+/* Output helpers                                                       */
+/* ------------------------------------------------------------------ */
+
+void gen_cmdline_comment(gbuf *b, int argc, char **argv)
+{
+    gbuf_printf(b, "// generated by: san gen");
+    for (int i = 0; i < argc; i++) {
+        gbuf_printf(b, " ");
+        int quote = !argv[i][0] || strpbrk(argv[i], " \t'\"") != NULL;
+        if (quote)
+            gbuf_printf(b, "'");
+        for (const unsigned char *p = (const unsigned char *)argv[i]; *p; p++)
+            gbuf_printf(b, "%c", *p < 0x20 || *p == 0x7f ? '?' : *p);
+        if (quote)
+            gbuf_printf(b, "'");
+    }
+    gbuf_printf(b, "\n");
+}
+
+void gen_line(gbuf *b, const char *comment, const char *fmt, ...)
+{
+    enum { COMMENT_COL = 34 };
+    size_t start = b->len;
+    va_list ap;
+    va_start(ap, fmt);
+    int need = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (need < 0 || gbuf_reserve(b, (size_t)need) < 0)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)need;
+    if (comment) {
+        size_t width = b->len - start;
+        gbuf_printf(b, "%*s// %s", width < COMMENT_COL ? (int)(COMMENT_COL - width) : 1, "",
+                    comment);
+    }
+    gbuf_printf(b, "\n");
+}
+
+const char *gen_fmt(char *buf, size_t n, double v)
+{
+    snprintf(buf, n, "%.12g", v);
+    return buf;
+}
+
+/* ------------------------------------------------------------------ */
+/* Dispatcher                                                           */
+/* ------------------------------------------------------------------ */
+
+char *gen_run(int argc, char **argv, char **size, char *err, size_t n)
+{
+    if (size)
+        *size = NULL;
+    if (argc < 1 || !argv[0]) {
+        gen_err(err, n, "missing template: ms or pipeline");
+        return NULL;
+    }
+    if (!strcmp(argv[0], "ms"))
+        return gen_ms(argc, argv, size, err, n);
+    if (!strcmp(argv[0], "pipeline"))
+        return gen_pipeline(argc, argv, size, err, n);
+    gen_err(err, n, "unknown template '%s' (ms or pipeline)", argv[0]);
+    return NULL;
+}
+
+char *san_gen(int argc, char **argv, char *err, size_t errlen)
+{
+    return gen_run(argc, argv, NULL, err, errlen);
+}
+
+void san_gen_help(FILE *out)
+{
+    fprintf(out,
+        "templates:\n"
+        "\n");
+    gen_ms_help(out);
+    fprintf(out, "\n");
+    gen_pipeline_help(out);
+    fprintf(out,
+        "\n"
+        "Flags take a value as '--flag VALUE' or '--flag=VALUE'.  Times are in\n"
+        "seconds (any unit works if all times use it; rates are their inverses).\n"
+        "The indices each template emits, and its product-space size, are\n"
+        "documented in doc/indices.md.\n");
+}

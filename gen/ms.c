@@ -1,0 +1,670 @@
+/*
+ * ms.c - the master/slave template: the synchronous and asynchronous SAN
+ * models of Baldo et al., "Performance models for master/slave parallel
+ * programs" (seed 004, sections 3 and 5), parameterized by its eqs. 1-7.
+ *
+ *   san gen ms --mode sync|async --slaves N [--buffer K] [--work steady|slices]
+ *              [--points NP] [--overlap PS] [--pack-points BL]
+ *              [--slices NS | --slices-per-node SPN]
+ *              [--task-time TT] [--pack-time TP] [--compute-time CM]
+ *              [--eval-time ER] [--pi P] [--rate-EVENT R ...]
+ *
+ * Work regimes:
+ *   steady  the paper's model of a program with much work: `up` starts it
+ *           once and it never ends (the initial state is transient), so
+ *           the stationary distribution is the long-run regime;
+ *   slices  a finite job of NS slices: an automaton Work counts the slices
+ *           not yet sent, `down` (rate 1000) ends the run once every slice
+ *           is done and the buffer is empty, `up` starts the next run; the
+ *           stationary distribution is the profile of one execution and
+ *           1 / throughput(down) - 1 / r_down is its predicted time.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gen.h"
+
+enum { MS_SYNC, MS_ASYNC };
+enum { WORK_STEADY, WORK_SLICES };
+
+/* The event rates, in the order of the identifiers block. */
+enum { R_UP, R_SEND, R_PROC, R_PACK, R_EVAL, R_DOWN, NRATES };
+static const char *const rate_flag[NRATES] = {
+    "--rate-up", "--rate-send", "--rate-proc", "--rate-pack", "--rate-eval", "--rate-down"
+};
+static const char *const rate_id[NRATES] = {
+    "r_up", "r_send", "r_proc", "r_pack", "r_eval", "r_down"
+};
+
+/* Case-study defaults (section 5.1.1): BL 5500 points (64 KB), PS 0.5,
+ * NP 230000, 2 slices per node.  The times are plausible values for its
+ * cluster (Pentium III 1 GHz, Myrinet), in seconds: a task (the slice's
+ * seed pairs) takes 50 ms to send, a 64 KB pack of matches 10 ms with
+ * packing and MPI overhead, computing 5500 matches 1 s, and the master's
+ * duplicate filtering of one pack 150 ms, which makes the master saturate
+ * near CM / ER = 6-7 slaves. */
+#define DEF_NP 230000.0
+#define DEF_PS 0.5
+#define DEF_BL 5500.0
+#define DEF_SPN 2
+#define DEF_TT 0.05
+#define DEF_TP 0.01
+#define DEF_CM 1.0
+#define DEF_ER 0.15
+#define DEF_DOWN 1000.0
+#define DEF_K 40
+
+typedef struct {
+    int mode, work;               /* -1 while unset */
+    long n, k, ns, spn;
+    int has_n, has_k, has_ns, has_spn;
+    double np, ps, bl;            /* eqs. 1-2 inputs */
+    double tt, tp, cm, er;        /* measured times */
+    double pi;
+    int has_pi;
+    double rate[NRATES];
+    int has_rate[NRATES];
+} ms_par;
+
+typedef struct {
+    long ns;                      /* slices */
+    double rnp;                   /* eq. 1 */
+    long nb;                      /* eq. 2 */
+    double pi;                    /* eq. 3 or --pi */
+    double rate[NRATES];          /* the values the model uses */
+    long left;                    /* slices still to send after `up` */
+    /* Expressions reused across blocks, e.g. "(nb [Slave1..Slave3] I)". */
+    char nb_i[64], nb_pr[64], nb_tx[64];
+} ms_der;
+
+/* ------------------------------------------------------------------ */
+/* Flags                                                                */
+/* ------------------------------------------------------------------ */
+
+static const char *const ms_flags[] = {
+    "--mode", "--work", "--slaves", "--buffer", "--points", "--overlap",
+    "--pack-points", "--slices", "--slices-per-node", "--task-time",
+    "--pack-time", "--compute-time", "--eval-time", "--pi",
+    "--rate-up", "--rate-send", "--rate-proc", "--rate-pack", "--rate-eval",
+    "--rate-down", NULL
+};
+
+static int known_flag(const char *flag)
+{
+    for (int i = 0; ms_flags[i]; i++)
+        if (!strcmp(ms_flags[i], flag))
+            return 1;
+    return 0;
+}
+
+static int ms_choice(const char *flag, const char *val, const char *a,
+                     const char *b, int *out, char *err, size_t n)
+{
+    if (!strcmp(val, a))
+        *out = 0;
+    else if (!strcmp(val, b))
+        *out = 1;
+    else {
+        gen_err(err, n, "%s: must be %s or %s (got %s)", flag, a, b, val);
+        return -1;
+    }
+    return 0;
+}
+
+static int ms_rate_flag(ms_par *p, const char *flag, const char *val,
+                        char *err, size_t n)
+{
+    for (int r = 0; r < NRATES; r++)
+        if (!strcmp(flag, rate_flag[r])) {
+            p->has_rate[r] = 1;
+            return gen_pos(flag, val, &p->rate[r], err, n);
+        }
+    return GEN_UNKNOWN;
+}
+
+static int ms_flag(void *ctx, const char *flag, const char *val, char *err, size_t n)
+{
+    ms_par *p = ctx;
+    if (!known_flag(flag))
+        return GEN_UNKNOWN;
+    if (!val)
+        return 0;
+    if (!strcmp(flag, "--mode"))
+        return ms_choice(flag, val, "sync", "async", &p->mode, err, n);
+    if (!strcmp(flag, "--work"))
+        return ms_choice(flag, val, "steady", "slices", &p->work, err, n);
+    if (!strcmp(flag, "--slaves")) {
+        p->has_n = 1;
+        return gen_int(flag, val, 1, GEN_MAX_SLAVES, &p->n, err, n);
+    }
+    if (!strcmp(flag, "--buffer")) {
+        p->has_k = 1;
+        return gen_int(flag, val, 1, 1000000L, &p->k, err, n);
+    }
+    if (!strcmp(flag, "--slices")) {
+        p->has_ns = 1;
+        return gen_int(flag, val, 1, 1000000L, &p->ns, err, n);
+    }
+    if (!strcmp(flag, "--slices-per-node")) {
+        p->has_spn = 1;
+        return gen_int(flag, val, 1, 1000000L, &p->spn, err, n);
+    }
+    if (!strcmp(flag, "--points"))
+        return gen_pos(flag, val, &p->np, err, n);
+    if (!strcmp(flag, "--overlap"))
+        return gen_nonneg(flag, val, &p->ps, err, n);
+    if (!strcmp(flag, "--pack-points"))
+        return gen_pos(flag, val, &p->bl, err, n);
+    if (!strcmp(flag, "--task-time"))
+        return gen_pos(flag, val, &p->tt, err, n);
+    if (!strcmp(flag, "--pack-time"))
+        return gen_pos(flag, val, &p->tp, err, n);
+    if (!strcmp(flag, "--compute-time"))
+        return gen_pos(flag, val, &p->cm, err, n);
+    if (!strcmp(flag, "--eval-time"))
+        return gen_pos(flag, val, &p->er, err, n);
+    if (!strcmp(flag, "--pi")) {
+        p->has_pi = 1;
+        return gen_prob(flag, val, &p->pi, err, n);
+    }
+    return ms_rate_flag(p, flag, val, err, n);
+}
+
+static void ms_defaults(ms_par *p)
+{
+    memset(p, 0, sizeof *p);
+    p->mode = -1;
+    p->work = WORK_STEADY;
+    p->k = DEF_K;
+    p->spn = DEF_SPN;
+    p->np = DEF_NP;
+    p->ps = DEF_PS;
+    p->bl = DEF_BL;
+    p->tt = DEF_TT;
+    p->tp = DEF_TP;
+    p->cm = DEF_CM;
+    p->er = DEF_ER;
+}
+
+/* Checks that involve several flags. */
+static int ms_check(const ms_par *p, char *err, size_t n)
+{
+    if (p->mode < 0) {
+        gen_err(err, n, "--mode: required (sync or async)");
+        return -1;
+    }
+    if (!p->has_n) {
+        gen_err(err, n, "--slaves: required (the number of slaves N >= 1)");
+        return -1;
+    }
+    if (p->has_k && p->mode == MS_SYNC) {
+        gen_err(err, n, "--buffer: only with --mode async (the synchronous model has no buffer)");
+        return -1;
+    }
+    if (p->has_ns && p->has_spn) {
+        gen_err(err, n, "--slices-per-node: give either --slices or --slices-per-node, not both");
+        return -1;
+    }
+    if (p->work == WORK_SLICES && p->has_ns && p->ns < p->n) {
+        gen_err(err, n, "--slices: the slices regime needs at least one slice per slave "
+                "(NS = %ld < N = %ld)", p->ns, p->n);
+        return -1;
+    }
+    if (p->work == WORK_STEADY && p->has_rate[R_DOWN]) {
+        gen_err(err, n, "--rate-down: only with --work slices (the steady regime has no down event)");
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Parameterization, eqs. 1-7                                           */
+/* ------------------------------------------------------------------ */
+
+static void ms_derive(const ms_par *p, ms_der *d)
+{
+    memset(d, 0, sizeof *d);
+    d->ns = p->has_ns ? p->ns : p->spn * p->n;
+    /* eq. 1: the two border slices overlap one neighbour, the others two */
+    d->rnp = (2 * (1 + p->ps) + (d->ns - 2) * (1 + 2 * p->ps)) * p->np / d->ns;
+    /* eq. 2; the small slack keeps an exact quotient from rounding up */
+    double q = d->rnp / (p->bl * d->ns);
+    d->nb = (long)ceil(q - 1e-9);
+    if (d->nb < 1)
+        d->nb = 1;
+    d->pi = p->has_pi ? p->pi : (double)(d->nb - 1) / d->nb;     /* eq. 3 */
+
+    d->rate[R_UP] = 1 / (p->tt * p->n);                          /* eq. 6 */
+    d->rate[R_SEND] = 1 / p->tt;                                 /* eq. 4 */
+    d->rate[R_PROC] = 1 / p->cm;                                 /* eq. 5 */
+    d->rate[R_PACK] = p->mode == MS_SYNC ? 1 / (p->tp * p->n)    /* eq. 7 */
+                                         : 1 / p->tp;            /* eq. 4 */
+    d->rate[R_EVAL] = 1 / p->er;                                 /* eq. 5 */
+    d->rate[R_DOWN] = DEF_DOWN;
+    for (int r = 0; r < NRATES; r++)
+        if (p->has_rate[r])
+            d->rate[r] = p->rate[r];
+    d->left = d->ns - p->n;
+
+    snprintf(d->nb_i, sizeof d->nb_i, "(nb [Slave1..Slave%ld] I)", p->n);
+    snprintf(d->nb_pr, sizeof d->nb_pr, "(nb [Slave1..Slave%ld] Pr)", p->n);
+    snprintf(d->nb_tx, sizeof d->nb_tx, "(nb [Slave1..Slave%ld] Tx)", p->n);
+}
+
+/* The product-space formula with its value: Master, Slaves, Buffer, Work. */
+static char *ms_size(const ms_par *p, const ms_der *d)
+{
+    gbuf b = { 0 };
+    double v = 3 * pow(3, p->n);
+    gbuf_printf(&b, "3 * 3^N");
+    if (p->mode == MS_ASYNC) {
+        gbuf_printf(&b, " * (K+1)");
+        v *= p->k + 1;
+    }
+    if (p->work == WORK_SLICES) {
+        gbuf_printf(&b, " * (NS-N+1)");
+        v *= d->left + 1;
+    }
+    gbuf_printf(&b, " = 3 * 3^%ld", p->n);
+    if (p->mode == MS_ASYNC)
+        gbuf_printf(&b, " * (%ld+1)", p->k);
+    if (p->work == WORK_SLICES)
+        gbuf_printf(&b, " * (%ld-%ld+1)", d->ns, p->n);
+    gbuf_printf(&b, " = %.17g", v);
+    return gbuf_take(&b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Text                                                                 */
+/* ------------------------------------------------------------------ */
+
+static const char *mode_name(const ms_par *p)
+{
+    return p->mode == MS_SYNC ? "synchronous" : "asynchronous";
+}
+
+static void ms_header(gbuf *b, const ms_par *p, const ms_der *d, const char *size,
+                      int argc, char **argv)
+{
+    char x[64];
+    gbuf_printf(b, "// Master/slave program: the %s SAN model of Baldo et al.,\n"
+                   "// 'Performance models for master/slave parallel programs' (section %s),\n"
+                   "// %s work regime.\n",
+                mode_name(p), p->mode == MS_SYNC ? "5.2" : "5.1",
+                p->work == WORK_STEADY ? "steady" : "slices");
+    gen_cmdline_comment(b, argc, argv);
+    gbuf_printf(b, "//\n// Parameters and derived values:\n");
+    gbuf_printf(b, "//   N  = %ld slaves", p->n);
+    if (p->mode == MS_ASYNC)
+        gbuf_printf(b, ", K = %ld positions in the master's receive buffer", p->k);
+    gbuf_printf(b, "\n//   NP = %s points", gen_fmt(x, sizeof x, p->np));
+    gbuf_printf(b, ", PS = %s overlap", gen_fmt(x, sizeof x, p->ps));
+    gbuf_printf(b, ", BL = %s points per pack\n", gen_fmt(x, sizeof x, p->bl));
+    if (p->has_ns)
+        gbuf_printf(b, "//   NS = %ld slices (--slices)\n", d->ns);
+    else
+        gbuf_printf(b, "//   NS = SPN * N = %ld * %ld = %ld slices\n", p->spn, p->n, d->ns);
+    gbuf_printf(b, "//   RNP = [2(1+PS) + (NS-2)(1+2PS)] * NP/NS = %s points   (eq. 1)\n",
+                gen_fmt(x, sizeof x, d->rnp));
+    gbuf_printf(b, "//   NB  = ceil(RNP / (BL*NS)) = %ld packs per slice          (eq. 2)\n", d->nb);
+    if (p->has_pi)
+        gbuf_printf(b, "//   pi  = %s (--pi; eq. 3 would give %ld/%ld)\n",
+                    gen_fmt(x, sizeof x, d->pi), d->nb - 1, d->nb);
+    else
+        gbuf_printf(b, "//   pi  = (NB-1)/NB = %s                           (eq. 3)\n",
+                    gen_fmt(x, sizeof x, d->pi));
+    gbuf_printf(b, "//   TT = %s s to send a task,", gen_fmt(x, sizeof x, p->tt));
+    gbuf_printf(b, " TP = %s s to send a pack,\n", gen_fmt(x, sizeof x, p->tp));
+    gbuf_printf(b, "//   CM = %s s to compute a pack,", gen_fmt(x, sizeof x, p->cm));
+    gbuf_printf(b, " ER = %s s to evaluate a pack\n", gen_fmt(x, sizeof x, p->er));
+    static const char *const how[2][NRATES] = {
+        { "1/(TT*N), eq. 6", "1/TT, eq. 4", "1/CM, eq. 5", "1/(TP*N), eq. 7", "1/ER, eq. 5", "negligible time" },
+        { "1/(TT*N), eq. 6", "1/TT, eq. 4", "1/CM, eq. 5", "1/TP, eq. 4", "1/ER, eq. 5", "negligible time" },
+    };
+    for (int r = 0; r < NRATES; r++) {
+        if (r == R_DOWN && p->work == WORK_STEADY)
+            continue;
+        gbuf_printf(b, "//   %-6s = %s (%s)\n", rate_id[r], gen_fmt(x, sizeof x, d->rate[r]),
+                    p->has_rate[r] ? rate_flag[r] : how[p->mode][r]);
+    }
+    if (p->work == WORK_SLICES)
+        gbuf_printf(b, "//   slices left after the initial distribution: NS - N = %ld\n", d->left);
+    gbuf_printf(b, "// Product space: %s states\n", size);
+    if (p->work == WORK_STEADY)
+        gbuf_printf(b, "// Steady regime: the work never ends; `up` fires once (ITx is transient)\n"
+                       "// and there is no `down`: the stationary distribution is the long-run regime.\n");
+    else
+        gbuf_printf(b, "// Slices regime: one run of NS slices; `down` (rate r_down) ends it once\n"
+                       "// every slice is done and the buffer is empty, `up` starts the next one.\n"
+                       "// The stationary distribution is the profile of one execution; the last\n"
+                       "// result, execution_time = 1 / down_tp - 1 / r_down, is computed from the\n"
+                       "// stationary value of down_tp (the throughput of down), not an expectation.\n");
+    gbuf_printf(b, "// Indices (results): see doc/indices.md.\n\n");
+}
+
+static const char *const rate_expr[2][NRATES] = {
+    { "(1 / (TT * N_slaves))", "(1 / TT)", "(1 / CM)", "(1 / (TP * N_slaves))", "(1 / ER)", "" },
+    { "(1 / (TT * N_slaves))", "(1 / TT)", "(1 / CM)", "(1 / TP)", "(1 / ER)", "" },
+};
+static const char *const rate_what[2][NRATES] = {
+    { "up: first N tasks (eq. 6)", "s: broadcast of a new phase (eq. 4)",
+      "p_i: a pack is ready (eq. 5)", "r_i: pack to the master (eq. 7)",
+      "c: end of a phase (eq. 5), see f_c", "down: the run ends" },
+    { "up: first N tasks (eq. 6)", "s_i: a task to slave i (eq. 4)",
+      "p_i: a pack is ready (eq. 5)", "r_i: pack into the buffer (eq. 4)",
+      "c: evaluation of a pack (eq. 5)", "down: the run ends" },
+};
+
+static void ms_rates(gbuf *b, const ms_par *p, const ms_der *d)
+{
+    char x[64], c[128];
+    gbuf_printf(b, "  // event rates, eqs. 4-7 (per second)\n");
+    for (int r = 0; r < NRATES; r++) {
+        if (r == R_DOWN && p->work == WORK_STEADY)
+            continue;
+        if (p->has_rate[r]) {
+            snprintf(c, sizeof c, "%s (%s)", rate_what[p->mode][r], rate_flag[r]);
+            gen_line(b, c, "  %s = %s;", rate_id[r], gen_fmt(x, sizeof x, d->rate[r]));
+        } else if (r == R_DOWN) {
+            gen_line(b, "down: the run ends (negligible time)", "  %s = %s;", rate_id[r],
+                     gen_fmt(x, sizeof x, d->rate[r]));
+        } else {
+            gen_line(b, rate_what[p->mode][r], "  %s = %s;", rate_id[r], rate_expr[p->mode][r]);
+        }
+    }
+}
+
+static void ms_functions(gbuf *b, const ms_par *p, const ms_der *d)
+{
+    gbuf_printf(b, "  // functions of the global state\n");
+    if (p->mode == MS_ASYNC) {
+        if (p->work == WORK_STEADY)
+            gen_line(b, "c: a slave is idle: master to Tx", "  g2 = (%s > 0);", d->nb_i);
+        else
+            gen_line(b, "c: a slave is idle and a slice is left: master to Tx",
+                     "  g2 = ((%s > 0) && ((st Work) > 0));", d->nb_i);
+        gen_line(b, "c: the master stays in Rx", "  g1 = (1 - g2);");
+        return;
+    }
+    gen_line(b, "c: the phase ends once every slave is idle",
+             "  f_c = (r_eval * (%s == N_slaves));", d->nb_i);
+    if (p->work == WORK_SLICES)
+        for (long i = 2; i <= p->n; i++) {
+            char c[96];
+            snprintf(c, sizeof c, "s: a slice is left for slave %ld", i);
+            gen_line(b, c, "  q_%ld = ((st Work) >= %ld);", i, i);
+            snprintf(c, sizeof c, "s: none left for slave %ld, it stays idle", i);
+            gen_line(b, c, "  q_%ld_c = (1 - q_%ld);", i, i);
+        }
+}
+
+static void ms_identifiers(gbuf *b, const ms_par *p, const ms_der *d)
+{
+    char x[64];
+    gbuf_printf(b, "identifiers\n");
+    gbuf_printf(b, "  // structure: regenerate the model to change these\n");
+    gen_line(b, "N, number of slaves", "  N_slaves = %ld;", p->n);
+    if (p->mode == MS_ASYNC) {
+        gen_line(b, "K, positions of the master's receive buffer", "  K_buffer = %ld;", p->k);
+        gen_line(b, "states of Buffer: packs waiting", "  D_buffer = [0..%ld];", p->k);
+    }
+    if (p->work == WORK_SLICES)
+        gen_line(b, "states of Work: slices not yet sent", "  D_work = [0..%ld];", d->left);
+    gbuf_printf(b, "  // measured times, seconds\n");
+    gen_line(b, "TT, send a task (a slice) to a slave", "  TT = %s;", gen_fmt(x, sizeof x, p->tt));
+    gen_line(b, "TP, send a pack of results", "  TP = %s;", gen_fmt(x, sizeof x, p->tp));
+    gen_line(b, "CM, compute a pack of results", "  CM = %s;", gen_fmt(x, sizeof x, p->cm));
+    gen_line(b, "ER, the master evaluates a pack", "  ER = %s;", gen_fmt(x, sizeof x, p->er));
+    ms_rates(b, p, d);
+    gbuf_printf(b, "  // routing of r_i, eq. 3\n");
+    if (p->has_pi) {
+        gen_line(b, "more packs in the slice: back to Pr (--pi)", "  pi = %s;",
+                 gen_fmt(x, sizeof x, d->pi));
+    } else {
+        gen_line(b, "NB, packs per slice: ceil(RNP / (BL * NS))", "  NB = %ld;", d->nb);
+        gen_line(b, "more packs in the slice: back to Pr", "  pi = ((NB - 1) / NB);");
+    }
+    gen_line(b, "last pack of the slice: to I", "  pi_c = (1 - pi);");
+    ms_functions(b, p, d);
+    gbuf_printf(b, "\n");
+}
+
+static void ms_events(gbuf *b, const ms_par *p)
+{
+    gbuf_printf(b, "events\n");
+    gbuf_printf(b, "  syn up (r_up)       // master ITx -> Rx, every slave I -> Pr: the run starts\n");
+    if (p->mode == MS_ASYNC)
+        for (long i = 1; i <= p->n; i++)
+            gbuf_printf(b, "  syn s_%ld (r_send)    // master Tx -> Rx, slave %ld I -> Pr: a new slice\n", i, i);
+    else
+        gbuf_printf(b, "  syn s (r_send)      // master Tx -> Rx, every slave I -> Pr: a new phase\n");
+    for (long i = 1; i <= p->n; i++)
+        gbuf_printf(b, "  loc p_%ld (r_proc)    // slave %ld Pr -> Tx: a pack of results is ready\n", i, i);
+    for (long i = 1; i <= p->n; i++)
+        gbuf_printf(b, "  syn r_%ld (r_pack)    // slave %ld Tx -> Pr (pi) or I (pi_c): the pack is sent%s\n",
+                    i, i, p->mode == MS_ASYNC ? " to the buffer" : " to the master");
+    if (p->mode == MS_ASYNC)
+        gbuf_printf(b, "  syn c (r_eval)      // the master takes a pack from the buffer and evaluates it\n");
+    else
+        gbuf_printf(b, "  loc c (f_c)         // master Rx -> Tx once every slave is idle\n");
+    if (p->work == WORK_SLICES)
+        gbuf_printf(b, "  syn down (r_down)   // every slice done: back to the initial state\n");
+    gbuf_printf(b, "\n");
+}
+
+static void ms_reach(gbuf *b, const ms_par *p, const ms_der *d)
+{
+    gbuf_printf(b, "// the program's initial state: the master about to distribute the first tasks\n");
+    gbuf_printf(b, "partial reachability = ((st Master == ITx) && (%s == N_slaves)", d->nb_i);
+    if (p->mode == MS_ASYNC)
+        gbuf_printf(b, " && ((st Buffer) == 0)");
+    if (p->work == WORK_SLICES)
+        gbuf_printf(b, " && ((st Work) == %ld)", d->left);
+    gbuf_printf(b, ");\n\n");
+}
+
+static void ms_master(gbuf *b, const ms_par *p)
+{
+    gbuf_printf(b, "  aut Master\n");
+    gbuf_printf(b, "    stt ITx\n      to(Rx) up\n");
+    gbuf_printf(b, "    stt Tx\n      to(Rx)");
+    if (p->mode == MS_ASYNC)
+        for (long i = 1; i <= p->n; i++)
+            gbuf_printf(b, " s_%ld", i);
+    else
+        gbuf_printf(b, " s");
+    gbuf_printf(b, "\n");
+    if (p->mode == MS_SYNC && p->work == WORK_SLICES)
+        gbuf_printf(b, "      to(ITx) down\n");
+    gbuf_printf(b, "    stt Rx\n");
+    if (p->mode == MS_ASYNC) {
+        gbuf_printf(b, "      to(Rx) c(g1)\n      to(Tx) c(g2)\n");
+        if (p->work == WORK_SLICES)
+            gbuf_printf(b, "      to(ITx) down\n");
+    } else {
+        gbuf_printf(b, "      to(Rx)");
+        for (long i = 1; i <= p->n; i++)
+            gbuf_printf(b, " r_%ld", i);
+        gbuf_printf(b, "\n      to(Tx) c\n");
+    }
+}
+
+static void ms_buffer(gbuf *b, const ms_par *p)
+{
+    gbuf_printf(b, "  aut Buffer     // packs waiting for the master; a full buffer blocks r_i\n");
+    gbuf_printf(b, "    stt b[D_buffer]\n      to(++)");
+    for (long i = 1; i <= p->n; i++)
+        gbuf_printf(b, " r_%ld", i);
+    gbuf_printf(b, "\n      to(--) c\n");
+    if (p->work == WORK_SLICES)
+        gbuf_printf(b, "    from b[0]\n      to(b[0]) down\n");
+}
+
+static void ms_slave(gbuf *b, const ms_par *p, long i)
+{
+    gbuf_printf(b, "  aut Slave%ld\n", i);
+    gbuf_printf(b, "    stt I\n");
+    if (p->mode == MS_ASYNC)
+        gbuf_printf(b, "      to(Pr) up s_%ld\n", i);
+    else if (p->work == WORK_SLICES && i >= 2)
+        gbuf_printf(b, "      to(Pr) up s(q_%ld)\n      to(I) s(q_%ld_c)\n", i, i);
+    else
+        gbuf_printf(b, "      to(Pr) up s\n");
+    /* Taking part in down with a self-loop makes down wait for this
+     * slave to be idle (async; in sync the master's Tx implies it). */
+    if (p->mode == MS_ASYNC && p->work == WORK_SLICES)
+        gbuf_printf(b, "      to(I) down\n");
+    gbuf_printf(b, "    stt Pr\n      to(Tx) p_%ld\n", i);
+    gbuf_printf(b, "    stt Tx\n      to(Pr) r_%ld(pi)\n      to(I) r_%ld(pi_c)\n", i, i);
+}
+
+static void ms_work(gbuf *b, const ms_par *p, const ms_der *d)
+{
+    gbuf_printf(b, "  aut Work       // slices not yet sent; none left disables the sends\n");
+    gbuf_printf(b, "    stt w[D_work]\n");
+    if (p->mode == MS_ASYNC) {
+        gbuf_printf(b, "      to(--)");
+        for (long i = 1; i <= p->n; i++)
+            gbuf_printf(b, " s_%ld", i);
+        gbuf_printf(b, "\n");
+    } else {
+        /* s hands out min(N, left) slices; the positional destination is
+         * dropped below N, where from-blocks send Work to w[0]. */
+        if (p->n == 1)
+            gbuf_printf(b, "      to(--) s\n");
+        else
+            gbuf_printf(b, "      to(-%ld) s\n", p->n);
+        for (long j = 1; j < p->n && j <= d->left; j++)
+            gbuf_printf(b, "    from w[%ld]\n      to(w[0]) s\n", j);
+    }
+    gbuf_printf(b, "    from w[0]\n      to(w[%ld]) down\n", d->left);
+}
+
+static void ms_network(gbuf *b, const ms_par *p, const ms_der *d)
+{
+    gbuf_printf(b, "network ms_%s (continuous)\n", p->mode == MS_SYNC ? "sync" : "async");
+    ms_master(b, p);
+    if (p->mode == MS_ASYNC)
+        ms_buffer(b, p);
+    for (long i = 1; i <= p->n; i++)
+        ms_slave(b, p, i);
+    if (p->work == WORK_SLICES)
+        ms_work(b, p, d);
+    gbuf_printf(b, "\n");
+}
+
+/* The expected number of tasks handed out per time unit: sends from Tx
+ * (and, in the slices regime, the N tasks of up). */
+static void ms_task_tp(gbuf *b, const ms_par *p, const ms_der *d)
+{
+    int slices = p->work == WORK_SLICES;
+    if (slices)
+        gbuf_printf(b, "(");
+    if (p->mode == MS_ASYNC && !slices)
+        gbuf_printf(b, "(((st Master == Tx) * %s) * r_send)", d->nb_i);
+    else if (p->mode == MS_ASYNC)
+        gbuf_printf(b, "((((st Master == Tx) * %s) * ((st Work) > 0)) * r_send)", d->nb_i);
+    else if (!slices)
+        gbuf_printf(b, "((((st Master == Tx) && (%s == N_slaves)) * r_send) * N_slaves)", d->nb_i);
+    else
+        gbuf_printf(b, "((((st Master == Tx) && (%s == N_slaves) && ((st Work) > 0)) * r_send)"
+                       " * min(N_slaves, (st Work)))", d->nb_i);
+    if (slices)
+        gbuf_printf(b, " + (((st Master == ITx) * r_up) * N_slaves))");
+}
+
+static void ms_results(gbuf *b, const ms_par *p, const ms_der *d)
+{
+    gbuf_printf(b, "results\n");
+    gbuf_printf(b, "  slave_idle = (%s / N_slaves);\n", d->nb_i);
+    gbuf_printf(b, "  slave_processing = (%s / N_slaves);\n", d->nb_pr);
+    gbuf_printf(b, "  slave_transmitting = (%s / N_slaves);\n", d->nb_tx);
+    gbuf_printf(b, "  master_itx = (st Master == ITx);\n");
+    gbuf_printf(b, "  master_tx = (st Master == Tx);\n");
+    gbuf_printf(b, "  master_rx = (st Master == Rx);\n");
+    if (p->mode == MS_ASYNC) {
+        gbuf_printf(b, "  buffer_mean = (st Buffer);\n");
+        gbuf_printf(b, "  buffer_full = ((st Buffer) == K_buffer);\n");
+        gbuf_printf(b, "  pack_throughput = ((%s * ((st Buffer) < K_buffer)) * r_pack);\n", d->nb_tx);
+    } else {
+        gbuf_printf(b, "  pack_throughput = ((%s * (st Master == Rx)) * r_pack);\n", d->nb_tx);
+    }
+    gbuf_printf(b, "  task_throughput = ");
+    ms_task_tp(b, p, d);
+    gbuf_printf(b, ";\n");
+    gbuf_printf(b, "  efficiency = (%s / N_slaves);   // fraction of slave time spent processing\n",
+                d->nb_pr);
+    /* ITx is transmission too; in the steady regime it is transient and
+     * this is master_rx / (master_rx + master_tx) exactly. */
+    gbuf_printf(b, "  granularity_index = (st Master == Rx);   // master_rx / (master_rx + master_tx + master_itx)\n");
+    if (p->work == WORK_SLICES) {
+        if (p->mode == MS_ASYNC)
+            gbuf_printf(b, "  down_tp = (((st Master == Rx) && (%s == N_slaves) && ((st Buffer) == 0) && ((st Work) == 0)) * r_down);\n",
+                        d->nb_i);
+        else
+            gbuf_printf(b, "  down_tp = (((st Master == Tx) && ((st Work) == 0)) * r_down);\n");
+        gbuf_printf(b, "  // derived from the stationary value of down_tp (extension): one run, without down itself\n");
+        gbuf_printf(b, "  execution_time = ((1 / down_tp) - (1 / r_down));\n");
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Entry                                                                */
+/* ------------------------------------------------------------------ */
+
+char *gen_ms(int argc, char **argv, char **size, char *err, size_t n)
+{
+    ms_par p;
+    ms_der d;
+    ms_defaults(&p);
+    if (gen_scan_flags(argc, argv, ms_flag, &p, err, n) < 0 || ms_check(&p, err, n) < 0)
+        return NULL;
+    ms_derive(&p, &d);
+    char *sz = ms_size(&p, &d);
+    if (!sz) {
+        gen_err(err, n, "out of memory");
+        return NULL;
+    }
+    gbuf b = { 0 };
+    ms_header(&b, &p, &d, sz, argc, argv);
+    ms_identifiers(&b, &p, &d);
+    ms_events(&b, &p);
+    ms_reach(&b, &p, &d);
+    ms_network(&b, &p, &d);
+    ms_results(&b, &p, &d);
+    char *text = gbuf_take(&b);
+    if (!text)
+        gen_err(err, n, "out of memory");
+    if (size && text)
+        *size = sz;
+    else
+        free(sz);
+    return text;
+}
+
+void gen_ms_help(FILE *out)
+{
+    fprintf(out,
+        "ms: master/slave program (the SAN models of Baldo et al.)\n"
+        "  --mode sync|async        synchronous phases, or a receive buffer (required)\n"
+        "  --slaves N               number of slaves, 1..%d (required)\n"
+        "  --buffer K               async: buffer positions, >= 1 (default %d)\n"
+        "  --work steady|slices     long-run regime (default), or one finite job of NS\n"
+        "                           slices with its predicted execution_time\n"
+        "  --points NP              points of the input image (default %.0f)\n"
+        "  --overlap PS             slice overlap on its neighbours (default %g)\n"
+        "  --pack-points BL         points per result pack (default %.0f)\n"
+        "  --slices NS              slices the job is split into, or\n"
+        "  --slices-per-node SPN    NS = SPN * N (default %d: coarse grain; 3: fine)\n"
+        "  --task-time TT           seconds to send a task (default %g)\n"
+        "  --pack-time TP           seconds to send a result pack (default %g)\n"
+        "  --compute-time CM        seconds to compute a pack (default %g)\n"
+        "  --eval-time ER           seconds for the master to evaluate a pack (default %g)\n"
+        "  --pi P                   probability a slice has more packs, overrides\n"
+        "                           (NB-1)/NB with NB = ceil(RNP / (BL*NS))\n"
+        "  --rate-up, --rate-send, --rate-proc, --rate-pack, --rate-eval,\n"
+        "  --rate-down R            override an event rate (down: slices regime only)\n"
+        "  product space: 3 * 3^N [* (K+1) async] [* (NS-N+1) slices]\n",
+        GEN_MAX_SLAVES, DEF_K, DEF_NP, DEF_PS, DEF_BL, DEF_SPN,
+        DEF_TT, DEF_TP, DEF_CM, DEF_ER);
+}

@@ -1,0 +1,328 @@
+/*
+ * san.h - the one public header of libsan, a toolkit for Stochastic
+ * Automata Networks.
+ *
+ * Data flows in three phases, each with its own part of this header:
+ *
+ *   lang:   .san text  -> san_model   (san_model_load)
+ *   solver: san_model  -> san_space   (reachable states, generator)
+ *                      -> stationary vector (san_solve)
+ *   report: san_model + vector -> results, marginals, throughputs
+ *
+ * Every structure here is plain data that a caller can read directly;
+ * functions that can fail return NULL or a negative value and leave their
+ * explanation in a san_diag list.
+ */
+#ifndef SAN_H
+#define SAN_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Diagnostics                                                          */
+/* ------------------------------------------------------------------ */
+
+typedef enum { SAN_NOTE, SAN_WARNING, SAN_ERROR } san_severity;
+
+typedef struct {
+    san_severity sev;
+    int line, col;          /* 1-based; 0 when the message has no position */
+    char *msg;
+} san_diag_item;
+
+typedef struct {
+    const char *file;       /* name shown in messages ("<stdin>" for -) */
+    const char *src;        /* the source text, to quote lines; may be NULL */
+    size_t srclen;
+    san_diag_item *items;
+    int n, cap;
+    int nerrors, nwarnings;
+    int max_errors;         /* stop collecting past this many errors */
+} san_diag;
+
+void san_diag_init(san_diag *d, const char *file, const char *src, size_t len);
+void san_diag_free(san_diag *d);
+void san_diag_add(san_diag *d, san_severity sev, int line, int col,
+                  const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+/* Print as FILE:LINE:COL: error: msg, then the source line and a caret. */
+void san_diag_print(const san_diag *d, FILE *out, int color);
+
+/* ------------------------------------------------------------------ */
+/* Compiled expressions                                                 */
+/* ------------------------------------------------------------------ */
+
+/* An expression compiled to postfix code over a global state (the array
+ * of local state indices, one per automaton).  Constants are folded at
+ * compile time: a constant expression is a single instruction. */
+typedef struct san_expr san_expr;
+
+double san_expr_eval(const san_expr *e, const int *state);
+/* Derived results read the values of earlier results. */
+double san_expr_eval_ctx(const san_expr *e, const int *state, const double *results);
+int    san_expr_is_const(const san_expr *e);
+double san_expr_const(const san_expr *e);      /* valid if is_const */
+/* Automata the expression reads, ascending; *n receives the count. */
+const int *san_expr_deps(const san_expr *e, int *n);
+
+/* ------------------------------------------------------------------ */
+/* The compiled model                                                   */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    int event;              /* index into san_model.ev */
+    int to;                 /* destination local state */
+    san_expr *prob;         /* routing probability; NULL means 1 */
+} san_trans;
+
+typedef struct {
+    char *name;             /* expanded: "P[3]" for a replica */
+    int nstates;
+    char **states;          /* expanded names: "s[3]" inside a block */
+    double *reward;         /* per state; default: the state index */
+    /* Transitions leaving local state s are tr[first[s] .. first[s+1]),
+     * sorted by event, then by destination. */
+    int *first;
+    san_trans *tr;
+    int ntr;
+} san_automaton;
+
+typedef struct {
+    char *name;             /* "Acq" or, for a copy in a replica, "Acq@P[3]" */
+    int sync;               /* 0: local, 1: synchronizing */
+    san_expr *rate;
+    int nparts;             /* automata that fire it, ascending */
+    int *parts;
+    int line, col;          /* declaration */
+} san_event;
+
+typedef struct {
+    char *name;
+    san_expr *expr;
+    int derived;            /* computed from earlier results (extension),
+                               not an expectation over the states */
+} san_result;
+
+typedef struct {
+    char *name;
+    int is_function;        /* reads the state */
+    int is_domain;
+    int overridden;         /* value set by -D */
+    double value;           /* constants */
+    san_expr *expr;         /* functions (NULL otherwise) */
+} san_ident;
+
+typedef struct san_model {
+    char *name;             /* network name */
+    char *file;
+    int naut;
+    san_automaton *aut;
+    int nev;
+    san_event *ev;
+    int nres;
+    san_result *res;
+    int nid;
+    san_ident *id;
+    san_expr *reach;        /* reachability function */
+    int partial;            /* 1: partial reachability */
+    /* Product space: mixed radix, automaton 0 most significant. */
+    int64_t *stride;        /* stride[a] = prod_{b>a} nstates[b] */
+    int product_fits;       /* product fits in int64_t */
+    int64_t product;        /* valid if product_fits */
+    char *product_str;      /* exact decimal, any size */
+    double product_log10;
+    /* Ownership: every expression the model uses is in this pool. */
+    san_expr **pool;
+    int npool, cappool;
+    void *syntax;           /* the parsed text, kept for san_model_print */
+} san_model;
+
+/* Constant overrides from the command line (-D NAME=VALUE). */
+typedef struct {
+    const char *name;
+    double value;
+    int used;               /* set by the compiler */
+} san_define;
+
+typedef struct {
+    san_define *defs;
+    int ndefs;
+    int peps_warnings;      /* warn on left-to-right precedence ambiguity */
+} san_load_opts;
+
+/* Parse and compile; NULL if there were errors (all reported in d). */
+san_model *san_model_load(const char *text, size_t len, san_diag *d,
+                          const san_load_opts *opt);
+void san_model_free(san_model *m);
+
+/* Write the model back as normalized .san text. */
+void san_model_print(const san_model *m, FILE *out);
+
+/* Decode a mixed-radix index into local states, and back. */
+void    san_state_decode(const san_model *m, int64_t idx, int *state);
+int64_t san_state_encode(const san_model *m, const int *state);
+/* "(P[0]:using, P[1]:sleeping)" into buf; returns buf. */
+char *san_state_name(const san_model *m, const int *state, char *buf, size_t n);
+
+/* ------------------------------------------------------------------ */
+/* Sparse matrices and the linear solvers of pi Q = 0                   */
+/* ------------------------------------------------------------------ */
+
+/* Compressed rows.  State indices are 32-bit on the sparse path (a sparse
+ * generator with 2^31 states would not fit in memory anyway); row pointers
+ * are 64-bit because nonzeros exceed 2^31 on large models. */
+typedef struct {
+    int64_t n;              /* rows = columns */
+    int64_t *rowptr;        /* n + 1 */
+    int32_t *col;           /* rowptr[n], ascending within a row */
+    double *val;
+} san_csr;
+
+typedef enum {
+    SAN_M_AUTO, SAN_M_DIRECT, SAN_M_POWER, SAN_M_JACOBI, SAN_M_GS,
+    SAN_M_GMRES, SAN_M_BICGSTAB
+} san_method;
+
+typedef enum { SAN_PC_ILU0, SAN_PC_JACOBI, SAN_PC_NONE } san_precond;
+
+typedef struct {
+    san_method method;
+    double tol;             /* on ||pi Q||_inf / max_j |q_jj| */
+    long max_iter;
+    double omega;           /* relaxation of gs (1 = Gauss-Seidel) */
+    int restart;            /* m of GMRES(m) */
+    san_precond precond;
+    double time_limit;      /* seconds; 0: none */
+    int progress;           /* print iterations and residual on stderr */
+    volatile int *interrupt;/* when set non-zero, stop with the best vector */
+} san_solve_opts;
+
+typedef struct {
+    san_method method;      /* the method actually used */
+    long iterations;
+    double residual;        /* recomputed from the returned vector */
+    int converged;
+    double time_s;
+    char msg[256];          /* why it failed or stopped, "" otherwise */
+} san_solve_info;
+
+void san_solve_opts_default(san_solve_opts *o);
+const char *san_method_name(san_method m);
+int san_method_parse(const char *s, san_method *m);   /* 0 ok, -1 unknown */
+
+/* Stationary distribution of an irreducible CTMC.  qt is the TRANSPOSED
+ * generator in compressed rows: row j holds Q[i][j] for every i with a
+ * transition i -> j, and the diagonal Q[j][j] (rows of Q sum to zero).
+ * pi (length n) holds an initial guess on entry (or all zeros: uniform is
+ * used) and the solution on return, non-negative and summing to 1.
+ * Returns 0 when converged, 1 when not converged (pi is then the best
+ * vector reached, info->residual its residual), -1 on failure (out of
+ * memory, singular factorization), with info->msg saying why. */
+int san_ctmc_solve(const san_csr *qt, double *pi, const san_solve_opts *o,
+                   san_solve_info *info);
+
+/* ||pi Q||_inf / max_j |Q[j][j]|, from the transposed generator. */
+double san_ctmc_residual(const san_csr *qt, const double *pi);
+
+/* Transpose (allocates); NULL when out of memory. */
+int san_csr_transpose(const san_csr *a, san_csr *at);
+void san_csr_free(san_csr *a);
+
+/* ------------------------------------------------------------------ */
+/* State space and generator (solver/space.c)                           */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    double max_memory;      /* bytes; 0: san_default_max_memory() */
+    int64_t max_states;     /* 0: no limit */
+    int progress;           /* show exploration progress on stderr */
+    volatile int *interrupt;
+} san_space_opts;
+
+/* The reachable states, numbered 0..n-1 in exploration order, and the
+ * generator over them.  Vectors on the reachable set use these numbers. */
+typedef struct {
+    const san_model *m;
+    int64_t n;              /* reachable states */
+    int64_t *index;         /* mixed-radix index of each state */
+    san_csr q;              /* Q by rows (out-transitions, diagonal included) */
+    int64_t declared;       /* states the reachability function accepts */
+    int64_t reached_undeclared; /* reached, but rejected by the function */
+    int64_t dropped;        /* isolated pockets dropped */
+    /* The one closed class the chain must have; other states are transient. */
+    int64_t nclosed;        /* states in the closed class */
+    char *in_closed;        /* per state: 1 in the closed class */
+    double max_rate;        /* largest |q_ii| */
+    double t_explore, t_build, t_check;  /* seconds */
+    double bytes;           /* memory held by this structure */
+} san_space;
+
+double san_default_max_memory(void);
+
+/* Explore the reachable set from the reachability function, build Q,
+ * check its structure (exactly one closed class).  Returns 0, or -2 for
+ * errors in the model (exit status 2), -1 for runtime failures (memory),
+ * with the reason in d (positionless diagnostics). */
+int san_space_build(const san_model *m, const san_space_opts *o, san_space *sp,
+                    san_diag *d);
+void san_space_free(san_space *sp);
+
+/* ------------------------------------------------------------------ */
+/* Steady-state solution and its indices (solver/report.c)             */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    int64_t state;          /* state number in the space */
+    double p;
+} san_top_state;
+
+typedef struct {
+    double *pi;             /* per reachable state */
+    san_solve_info info;
+    double *results;        /* per model result */
+    double **marginal;      /* [automaton][local state] */
+    double *throughput;     /* per event */
+    san_top_state *top;     /* most probable states, descending */
+    int ntop;
+} san_solution;
+
+/* Solve the chain of sp: the closed class only (transient states get 0).
+ * Returns what san_ctmc_solve returns. */
+int san_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol);
+/* Fill results, marginals, throughputs and the ntop most probable states. */
+int san_solution_indices(const san_space *sp, san_solution *sol, int ntop,
+                         san_diag *d);
+void san_solution_free(const san_model *m, san_solution *sol);
+
+/* ------------------------------------------------------------------ */
+/* Model generators (gen/): parameter flags -> .san text                 */
+/* ------------------------------------------------------------------ */
+
+/* argv[0] is the template name ("ms" or "pipeline"), the rest its flags.
+ * Returns the model as malloc'd .san text, or NULL with a message naming
+ * the offending flag in err (a usage error). */
+char *san_gen(int argc, char **argv, char *err, size_t errlen);
+/* Describe the templates and their flags. */
+void san_gen_help(FILE *out);
+
+/* ------------------------------------------------------------------ */
+/* Versions and utilities                                               */
+/* ------------------------------------------------------------------ */
+
+const char *san_version(void);
+/* Read a whole file ("-" is standard input); NULL with errno set. */
+char *san_read_file(const char *path, size_t *len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,66 @@
+/*
+ * ast.c - arena allocation for the syntax tree.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "ast.h"
+
+struct ast_arena {
+    struct ast_arena *next;
+    size_t used, size;
+    max_align_t data[];
+};
+
+enum { BLOCK = 1 << 16 };
+
+void *ast_alloc(ast_file *f, size_t size)
+{
+    size = (size + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+    ast_arena *a = f->arena;
+    if (!a || a->size - a->used < size) {
+        size_t cap = size > BLOCK ? size : BLOCK;
+        a = malloc(sizeof *a + cap);
+        if (!a)
+            abort();    /* the front end's inputs are small; see san(1) */
+        a->next = f->arena;
+        a->used = 0;
+        a->size = cap;
+        f->arena = a;
+    }
+    void *p = (char *)a->data + a->used;
+    a->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+char *ast_strdup(ast_file *f, const char *s, size_t n)
+{
+    char *p = ast_alloc(f, n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+/* Arrays grow to the next power of two when n reaches one, so the
+ * capacity never needs to be stored. */
+void *ast_grow(ast_file *f, void *arr, int n, size_t elem_size)
+{
+    if (n == 0)
+        return ast_alloc(f, 4 * elem_size);
+    if (n < 4 || (n & (n - 1)))
+        return arr;
+    void *p = ast_alloc(f, 2 * (size_t)n * elem_size);
+    memcpy(p, arr, (size_t)n * elem_size);
+    return p;
+}
+
+void ast_file_free(ast_file *f)
+{
+    ast_arena *a = f->arena;
+    while (a) {
+        ast_arena *next = a->next;
+        free(a);
+        a = next;
+    }
+    memset(f, 0, sizeof *f);
+}

@@ -1,0 +1,295 @@
+/*
+ * expr.c - build, fold and evaluate compiled expressions.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "expr.h"
+
+static void *grow(void *p, int *cap, int need, size_t elem)
+{
+    if (need <= *cap)
+        return p;
+    int cap2 = *cap ? *cap : 8;
+    while (cap2 < need)
+        cap2 *= 2;
+    void *q = realloc(p, (size_t)cap2 * elem);
+    if (!q)
+        abort();        /* expressions are tiny; see san(1) on limits */
+    *cap = cap2;
+    return q;
+}
+
+void xb_init(xbuild *b)
+{
+    memset(b, 0, sizeof *b);
+    b->e = calloc(1, sizeof *b->e);
+    if (!b->e)
+        abort();
+}
+
+int xop_arity(const xins *i)
+{
+    switch (i->op) {
+    case X_CONST: case X_ST: case X_RW: case X_NB: case X_SUMRW:
+    case X_PRODRW: case X_RESULT:
+        return 0;
+    case X_NEG: case X_NOT:
+        return 1;
+    case X_MIN: case X_MAX:
+        return i->n;
+    default:
+        return 2;
+    }
+}
+
+int xb_emit(xbuild *b, xop op, int32_t a, int32_t n, double v)
+{
+    san_expr *e = b->e;
+    e->code = grow(e->code, &b->capcode, e->ncode + 1, sizeof *e->code);
+    xins *i = &e->code[e->ncode];
+    i->op = (uint8_t)op;
+    i->a = a;
+    i->n = n;
+    i->v = v;
+    b->sp += 1 - xop_arity(i);
+    if (b->sp > b->maxsp)
+        b->maxsp = b->sp;
+    return e->ncode++;
+}
+
+int xb_itab(xbuild *b, int32_t v)
+{
+    san_expr *e = b->e;
+    e->itab = grow(e->itab, &b->capitab, e->nitab + 1, sizeof *e->itab);
+    e->itab[e->nitab] = v;
+    return e->nitab++;
+}
+
+int xb_rtab(xbuild *b, const double *v, int n)
+{
+    san_expr *e = b->e;
+    e->rtab = grow(e->rtab, &b->caprtab, e->nrtab + n, sizeof *e->rtab);
+    memcpy(e->rtab + e->nrtab, v, (size_t)n * sizeof *v);
+    int off = e->nrtab;
+    e->nrtab += n;
+    return off;
+}
+
+/* The operators on plain values; shared by folding and evaluation. */
+static double apply2(int op, double x, double y)
+{
+    switch (op) {
+    case X_ADD: return x + y;
+    case X_SUB: return x - y;
+    case X_MUL: return x * y;
+    case X_DIV: return x / y;
+    case X_LT:  return x < y;
+    case X_LE:  return x <= y;
+    case X_GT:  return x > y;
+    case X_GE:  return x >= y;
+    case X_EQ:  return x == y;
+    case X_NE:  return x != y;
+    case X_AND: return (x != 0) && (y != 0);
+    case X_XOR: return (x != 0) != (y != 0);
+    case X_OR:  return (x != 0) || (y != 0);
+    case X_IMP: return (x == 0) || (y != 0);
+    case X_EQV: return (x != 0) == (y != 0);
+    }
+    return NAN;
+}
+
+void xb_fold(xbuild *b, int *div_by_zero)
+{
+    san_expr *e = b->e;
+    xins *top = &e->code[e->ncode - 1];
+    int m = xop_arity(top);
+    if (m == 0 || e->ncode < m + 1)
+        return;
+    xins *arg = top - m;
+    for (int k = 0; k < m; k++)
+        if (arg[k].op != X_CONST)
+            return;
+    double r;
+    switch (top->op) {
+    case X_NEG: r = -arg[0].v; break;
+    case X_NOT: r = arg[0].v == 0; break;
+    case X_MIN: case X_MAX:
+        r = arg[0].v;
+        for (int k = 1; k < m; k++)
+            r = top->op == X_MIN ? fmin(r, arg[k].v) : fmax(r, arg[k].v);
+        break;
+    default:
+        if (top->op == X_DIV && arg[1].v == 0 && div_by_zero)
+            *div_by_zero = 1;
+        r = apply2(top->op, arg[0].v, arg[1].v);
+    }
+    e->ncode -= m;
+    arg[0].op = X_CONST;
+    arg[0].a = arg[0].n = 0;
+    arg[0].v = r;
+}
+
+static void add_dep(char *seen, int a)
+{
+    seen[a] = 1;
+}
+
+san_expr *xb_finish(xbuild *b, int naut)
+{
+    san_expr *e = b->e;
+    e->depth = b->maxsp > 0 ? b->maxsp : 1;
+    e->is_const = e->ncode == 1 && e->code[0].op == X_CONST;
+    e->value = e->is_const ? e->code[0].v : 0;
+    char *seen = calloc(naut > 0 ? naut : 1, 1);
+    if (!seen)
+        abort();
+    for (int k = 0; k < e->ncode; k++) {
+        const xins *i = &e->code[k];
+        if (i->op == X_ST || i->op == X_RW)
+            add_dep(seen, i->a);
+        else if (i->op == X_NB)
+            for (int t = 0; t < i->n; t++)
+                add_dep(seen, e->itab[i->a + 3 * t]);
+        else if (i->op == X_SUMRW || i->op == X_PRODRW)
+            for (int t = 0; t < i->n; t++)
+                add_dep(seen, e->itab[i->a + 4 * t]);
+        else if (i->op == X_RESULT)
+            e->reads_results = 1;
+    }
+    for (int a = 0; a < naut; a++)
+        e->ndeps += seen[a];
+    e->deps = malloc((e->ndeps ? e->ndeps : 1) * sizeof *e->deps);
+    if (!e->deps)
+        abort();
+    for (int a = 0, k = 0; a < naut; a++)
+        if (seen[a])
+            e->deps[k++] = a;
+    free(seen);
+    b->e = NULL;
+    return e;
+}
+
+san_expr *san_expr_constant(double v)
+{
+    xbuild b;
+    xb_init(&b);
+    xb_emit(&b, X_CONST, 0, 0, v);
+    return xb_finish(&b, 0);
+}
+
+void san_expr_free(san_expr *e)
+{
+    if (!e)
+        return;
+    free(e->code);
+    free(e->itab);
+    free(e->rtab);
+    free(e->deps);
+    free(e);
+}
+
+int san_expr_is_const(const san_expr *e)
+{
+    return e->is_const;
+}
+
+double san_expr_const(const san_expr *e)
+{
+    return e->value;
+}
+
+const int *san_expr_deps(const san_expr *e, int *n)
+{
+    *n = e->ndeps;
+    return e->deps;
+}
+
+/* The interpreter.  Expressions deeper than the local stack (rare: the
+ * parser caps nesting) use a heap stack. */
+static double run(const san_expr *e, const int *s, const double *results, double *st)
+{
+    int sp = 0;
+    const xins *i = e->code, *end = e->code + e->ncode;
+    for (; i < end; i++) {
+        switch (i->op) {
+        case X_CONST:
+            st[sp++] = i->v;
+            break;
+        case X_ST:
+            st[sp++] = s[i->a];
+            break;
+        case X_RW:
+            st[sp++] = e->rtab[i->n + s[i->a]];
+            break;
+        case X_NB: {
+            const int32_t *t = e->itab + i->a;
+            int c = 0;
+            for (int k = 0; k < i->n; k++, t += 3) {
+                int x = s[t[0]];
+                c += x >= t[1] && x <= t[2];
+            }
+            st[sp++] = c;
+            break;
+        }
+        case X_SUMRW: case X_PRODRW: {
+            const int32_t *t = e->itab + i->a;
+            double acc = i->op == X_SUMRW ? 0 : 1;
+            for (int k = 0; k < i->n; k++, t += 4) {
+                int x = s[t[0]];
+                if (x >= t[1] && x <= t[2]) {
+                    double r = e->rtab[t[3] + x];
+                    acc = i->op == X_SUMRW ? acc + r : acc * r;
+                }
+            }
+            st[sp++] = acc;
+            break;
+        }
+        case X_RESULT:
+            st[sp++] = results ? results[i->a] : NAN;
+            break;
+        case X_NEG:
+            st[sp - 1] = -st[sp - 1];
+            break;
+        case X_NOT:
+            st[sp - 1] = st[sp - 1] == 0;
+            break;
+        case X_ADD: sp--; st[sp - 1] += st[sp]; break;
+        case X_SUB: sp--; st[sp - 1] -= st[sp]; break;
+        case X_MUL: sp--; st[sp - 1] *= st[sp]; break;
+        case X_DIV: sp--; st[sp - 1] /= st[sp]; break;
+        case X_MIN: case X_MAX: {
+            sp -= i->n;
+            double r = st[sp];
+            for (int k = 1; k < i->n; k++)
+                r = i->op == X_MIN ? fmin(r, st[sp + k]) : fmax(r, st[sp + k]);
+            st[sp++] = r;
+            break;
+        }
+        default:
+            sp--;
+            st[sp - 1] = apply2(i->op, st[sp - 1], st[sp]);
+        }
+    }
+    return st[0];
+}
+
+double san_expr_eval_ctx(const san_expr *e, const int *state, const double *results)
+{
+    if (e->is_const)
+        return e->value;
+    double local[64];
+    if (e->depth <= 64)
+        return run(e, state, results, local);
+    double *heap = malloc((size_t)e->depth * sizeof *heap);
+    if (!heap)
+        return NAN;
+    double r = run(e, state, results, heap);
+    free(heap);
+    return r;
+}
+
+double san_expr_eval(const san_expr *e, const int *state)
+{
+    return san_expr_eval_ctx(e, state, NULL);
+}

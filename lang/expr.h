@@ -1,0 +1,77 @@
+/*
+ * expr.h - compiled expressions: postfix code for a small stack machine.
+ *
+ * The solvers evaluate rates and probabilities hundreds of millions of
+ * times, so the code is a flat array of instructions with side tables
+ * (no pointers to chase, no allocation during evaluation), constants are
+ * folded, and a constant expression is flagged so callers skip the
+ * machine altogether.
+ */
+#ifndef SAN_EXPR_H
+#define SAN_EXPR_H
+
+#include <stdint.h>
+#include "san.h"
+
+typedef enum {
+    X_CONST,        /* push v */
+    X_ST,           /* push state[a] */
+    X_RW,           /* push rtab[n + state[a]]                        */
+    X_NB,           /* count k = 0..n-1 of itab triples (aut, lo, hi)
+                       with lo <= state[aut] <= hi                       */
+    X_SUMRW,        /* sum over itab quads (aut, lo, hi, roff) in range
+                       of rtab[roff + state[aut]]                        */
+    X_PRODRW,       /* the same, product                                  */
+    X_RESULT,       /* push results[a] (derived results only)             */
+    X_NEG, X_NOT,
+    X_ADD, X_SUB, X_MUL, X_DIV,
+    X_LT, X_LE, X_GT, X_GE, X_EQ, X_NE,
+    X_AND, X_XOR, X_OR, X_IMP, X_EQV,
+    X_MIN, X_MAX    /* pop n, push min / max */
+} xop;
+
+typedef struct {
+    uint8_t op;
+    int32_t a;      /* automaton, table offset, or result index */
+    int32_t n;      /* count of table entries or of arguments */
+    double v;
+} xins;
+
+struct san_expr {
+    xins *code;
+    int ncode;
+    int depth;      /* stack slots needed */
+    int is_const;
+    double value;   /* if is_const */
+    int32_t *itab;  /* integer side table */
+    int nitab;
+    double *rtab;   /* reward side table */
+    int nrtab;
+    int *deps;      /* automata read, ascending */
+    int ndeps;
+    int reads_results;
+};
+
+/* A growing expression under construction. */
+typedef struct {
+    san_expr *e;
+    int capcode, capitab, caprtab;
+    int sp, maxsp;  /* stack height tracking */
+} xbuild;
+
+void xb_init(xbuild *b);
+int  xb_emit(xbuild *b, xop op, int32_t a, int32_t n, double v);   /* returns index */
+int  xb_itab(xbuild *b, int32_t v);     /* append, returns offset */
+int  xb_rtab(xbuild *b, const double *v, int n);
+/* Fold the last instruction if its operands are constants. */
+void xb_fold(xbuild *b, int *div_by_zero);
+san_expr *xb_finish(xbuild *b, int naut);
+
+/* Evaluate with derived-result values available (may be NULL). */
+double san_expr_eval_ctx(const san_expr *e, const int *state, const double *results);
+san_expr *san_expr_constant(double v);
+void san_expr_free(san_expr *e);
+/* Number of operands an instruction pops. */
+int xop_arity(const xins *i);
+
+#endif

@@ -1,0 +1,14 @@
+/* lexer_extra.h - the lexer's state shared with the parser (no globals). */
+#ifndef SAN_LEXER_EXTRA_H
+#define SAN_LEXER_EXTRA_H
+
+#include "ast.h"
+
+struct lex_extra {
+    ast_file *file;         /* arena for token strings */
+    san_diag *diag;
+    int line, col;          /* position of the next byte */
+    int cline, ccol;        /* start of an open comment */
+};
+
+#endif

@@ -1,0 +1,104 @@
+/*
+ * model.c - the compiled model's life cycle and its global-state helpers.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "ast.h"
+#include "expr.h"
+#include "sema.h"
+#include "lexer_extra.h"
+
+san_model *san_model_load(const char *text, size_t len, san_diag *d,
+                          const san_load_opts *opt)
+{
+    ast_file *f = calloc(1, sizeof *f);
+    if (!f)
+        return NULL;
+    ast_parse(f, text, len, d);
+    san_model *m = NULL;
+    if (d->nerrors == 0)
+        m = sema_run(f, d, opt);
+    if (!m) {
+        ast_file_free(f);
+        free(f);
+        return NULL;
+    }
+    m->syntax = f;
+    return m;
+}
+
+static void free_automaton(san_automaton *a)
+{
+    free(a->name);
+    for (int s = 0; s < a->nstates; s++)
+        free(a->states[s]);
+    free(a->states);
+    free(a->reward);
+    free(a->first);
+    free(a->tr);
+}
+
+void san_model_free(san_model *m)
+{
+    if (!m)
+        return;
+    for (int a = 0; a < m->naut; a++)
+        free_automaton(&m->aut[a]);
+    free(m->aut);
+    for (int e = 0; e < m->nev; e++) {
+        free(m->ev[e].name);
+        free(m->ev[e].parts);
+    }
+    free(m->ev);
+    for (int r = 0; r < m->nres; r++)
+        free(m->res[r].name);
+    free(m->res);
+    for (int i = 0; i < m->nid; i++)
+        free(m->id[i].name);
+    free(m->id);
+    for (int k = 0; k < m->npool; k++)
+        san_expr_free(m->pool[k]);
+    free(m->pool);
+    free(m->stride);
+    free(m->product_str);
+    free(m->name);
+    free(m->file);
+    if (m->syntax) {
+        ast_file_free(m->syntax);
+        free(m->syntax);
+    }
+    free(m);
+}
+
+void san_state_decode(const san_model *m, int64_t idx, int *state)
+{
+    for (int a = m->naut - 1; a >= 0; a--) {
+        int ns = m->aut[a].nstates;
+        state[a] = (int)(idx % ns);
+        idx /= ns;
+    }
+}
+
+int64_t san_state_encode(const san_model *m, const int *state)
+{
+    int64_t idx = 0;
+    for (int a = 0; a < m->naut; a++)
+        idx = idx * m->aut[a].nstates + state[a];
+    return idx;
+}
+
+char *san_state_name(const san_model *m, const int *state, char *buf, size_t n)
+{
+    size_t used = 0;
+    if (n == 0)
+        return buf;
+    buf[0] = '\0';
+    for (int a = 0; a < m->naut && used < n; a++) {
+        int w = snprintf(buf + used, n - used, "%s%s:%s", a ? " " : "",
+                         m->aut[a].name, m->aut[a].states[state[a]]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    return buf;
+}

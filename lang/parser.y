@@ -1,0 +1,407 @@
+/*
+ * parser.y - grammar of the .san language (pure, reentrant, with
+ * locations).  Builds an ast_file; names are resolved later by sema.c.
+ *
+ * Error recovery resynchronizes at ';' in the identifier, event and
+ * result blocks, and at 'stt', 'from' and 'aut' inside the network, so
+ * one run reports as many errors as it can.
+ */
+%define api.pure full
+%define api.prefix {san_yy}
+%define parse.error detailed
+%locations
+%param {void *scanner}
+%parse-param {ast_file *f} {san_diag *d}
+
+%code requires {
+#include "ast.h"
+}
+
+%union {
+    double num;
+    char *str;
+    ast_expr *expr;
+    ast_ref ref;
+    ast_domain *dom;
+    ast_to to;
+    ast_label label;
+    struct { ast_expr **v; int n; } args;
+    struct { ast_ref *v; int n; } refs;
+    struct { ast_label *v; int n; } labels;
+    struct { ast_to *v; int n; } tos;
+    int ival;
+}
+
+%code {
+#include <stdlib.h>
+#include <string.h>
+#include "lexer_extra.h"
+
+int san_yylex(SAN_YYSTYPE *lval, SAN_YYLTYPE *lloc, void *scanner);
+static void san_yyerror(SAN_YYLTYPE *loc, void *scanner, ast_file *f,
+                        san_diag *d, const char *msg);
+
+/* Deeper expressions are refused: the later phases recurse on them. */
+enum { MAX_EXPR_DEPTH = 2000 };
+
+static ast_pos P(SAN_YYLTYPE l) { ast_pos p = { l.first_line, l.first_column }; return p; }
+static ast_expr *mk(ast_file *f, ast_expr_kind k, SAN_YYLTYPE l)
+{
+    ast_expr *e = ast_alloc(f, sizeof *e);
+    e->kind = k;
+    e->pos = P(l);
+    return e;
+}
+static ast_expr *mk_bin(ast_file *f, san_diag *d, ast_binop op, ast_expr *a, ast_expr *b, SAN_YYLTYPE l);
+static ast_expr *mk_un(ast_file *f, san_diag *d, ast_expr_kind k, ast_expr *a, SAN_YYLTYPE l);
+static ast_ref mk_ref(char *name, ast_expr *index, SAN_YYLTYPE l)
+{
+    ast_ref r = { name, index, P(l) };
+    return r;
+}
+#define GROW(arr, n) ((arr) = ast_grow(f, (arr), (n), sizeof *(arr)))
+}
+
+%token T_IDENTIFIERS "identifiers" T_EVENTS "events" T_NETWORK "network"
+%token T_AUT "aut" T_STT "stt" T_TO "to" T_FROM "from" T_LOC "loc" T_SYN "syn"
+%token T_RESULTS "results" T_CONTINUOUS "continuous" T_DISCRETE "discrete"
+%token T_REACHABILITY "reachability" T_PARTIAL "partial"
+%token T_MIN "min" T_MAX "max" T_ST "st" T_NB "nb" T_RW "rw"
+%token T_SUMRW "sum_rw" T_PRODRW "prod_rw"
+%token <str> T_ID "identifier"
+%token <num> T_NUM "number"
+%token T_EQ "==" T_NE "!=" T_LE "<=" T_GE ">=" T_AND "&&" T_OR "||"
+%token T_EQV "<->" T_IMP "->" T_DOTDOT ".."
+
+%right T_EQV
+%right T_IMP
+%left T_OR
+%left '^'
+%left T_AND
+%left T_EQ T_NE
+%left '<' T_LE '>' T_GE
+%left '+' '-'
+%left '*' '/'
+%precedence UNARY
+
+%type <expr> expr primary rate opt_reward opt_prob opt_index_expr
+%type <ref> ref
+%type <dom> dom_items opt_dom
+%type <args> args
+%type <refs> aut_list ref_list
+%type <labels> labels
+%type <label> label
+%type <to> to_clause dst
+%type <tos> to_list
+%type <ival> ev_kind dst_rel
+
+%%
+
+file
+    : ident_sec event_sec reach_sec net_sec result_sec
+    ;
+
+/* ---- identifiers ---- */
+ident_sec
+    : %empty
+    | "identifiers" ident_list
+    ;
+ident_list
+    : %empty
+    | ident_list ident_decl
+    ;
+ident_decl
+    : T_ID '=' expr ';'
+        { GROW(f->ids, f->nids); ast_ident *x = &f->ids[f->nids++];
+          x->name = $1; x->pos = P(@1); x->expr = $3; }
+    | T_ID '=' '[' dom_items ']' ';'
+        { GROW(f->ids, f->nids); ast_ident *x = &f->ids[f->nids++];
+          x->name = $1; x->pos = P(@1); x->dom = $4; }
+    | error ';'
+    ;
+
+dom_items
+    : expr
+        { $$ = ast_alloc(f, sizeof *$$); $$->pos = P(@1);
+          GROW($$->lo, 0); $$->hi = ast_grow(f, NULL, 0, sizeof *$$->hi);
+          $$->lo[0] = $1; $$->hi[0] = NULL; $$->n = 1; }
+    | expr ".." expr
+        { $$ = ast_alloc(f, sizeof *$$); $$->pos = P(@1);
+          $$->lo = ast_grow(f, NULL, 0, sizeof *$$->lo); $$->hi = ast_grow(f, NULL, 0, sizeof *$$->hi);
+          $$->lo[0] = $1; $$->hi[0] = $3; $$->n = 1; }
+    | dom_items ',' expr
+        { $$ = $1; GROW($$->lo, $$->n); GROW($$->hi, $$->n);
+          $$->lo[$$->n] = $3; $$->hi[$$->n] = NULL; $$->n++; }
+    | dom_items ',' expr ".." expr
+        { $$ = $1; GROW($$->lo, $$->n); GROW($$->hi, $$->n);
+          $$->lo[$$->n] = $3; $$->hi[$$->n] = $5; $$->n++; }
+    ;
+
+/* ---- events ---- */
+event_sec
+    : %empty
+    | "events" { f->has_events_block = 1; } event_list
+    ;
+event_list
+    : %empty
+    | event_list event_decl
+    ;
+event_decl
+    : ev_kind T_ID opt_dom rate aut_list opt_semi
+        { GROW(f->events, f->nevents); ast_event *e = &f->events[f->nevents++];
+          e->sync = $1; e->name = $2; e->pos = P(@2); e->dom = $3; e->rate = $4;
+          e->auts = $5.v; e->nauts = $5.n; }
+    | error ';'
+    ;
+ev_kind
+    : "loc" { $$ = 0; }
+    | "syn" { $$ = 1; }
+    ;
+opt_semi
+    : %empty
+    | ';'
+    ;
+opt_dom
+    : %empty                { $$ = NULL; }
+    | '[' dom_items ']'     { $$ = $2; }
+    ;
+rate
+    : '(' expr ')'          { $$ = $2; }
+    | T_ID                  { $$ = mk(f, AE_NAME, @1); $$->ref = mk_ref($1, NULL, @1); }
+    | T_NUM                 { $$ = mk(f, AE_NUM, @1); $$->num = $1; }
+    ;
+aut_list
+    : %empty                { $$.v = NULL; $$.n = 0; }
+    | aut_list ref          { $$ = $1; GROW($$.v, $$.n); $$.v[$$.n++] = $2; }
+    | aut_list '{' ref_list '}'
+        { $$ = $1; for (int i = 0; i < $3.n; i++) { GROW($$.v, $$.n); $$.v[$$.n++] = $3.v[i]; } }
+    ;
+ref_list
+    : ref                   { $$.v = NULL; $$.n = 0; GROW($$.v, 0); $$.v[$$.n++] = $1; }
+    | ref_list ',' ref      { $$ = $1; GROW($$.v, $$.n); $$.v[$$.n++] = $3; }
+    ;
+
+/* ---- reachability ---- */
+reach_sec
+    : %empty
+    | "reachability" '=' expr ';'
+        { f->reach = $3; f->has_reach = 1; f->reach_pos = P(@1); }
+    | "partial" "reachability" '=' expr ';'
+        { f->reach = $4; f->has_reach = 1; f->partial = 1; f->reach_pos = P(@1); }
+    | "reachability" error ';'   { f->has_reach = 1; f->reach_pos = P(@1); }
+    | "partial" error ';'        { f->has_reach = 1; f->reach_pos = P(@1); }
+    ;
+
+/* ---- network ---- */
+net_sec
+    : %empty
+    | "network" T_ID '(' net_kind ')' aut_blocks
+        { f->net_name = $2; f->net_pos = P(@1); f->has_net = 1; }
+    | "network" error aut_blocks   { f->has_net = 1; f->net_pos = P(@1); }
+    ;
+net_kind
+    : "continuous"
+    | "discrete"            { f->discrete = 1; }
+    ;
+aut_blocks
+    : %empty
+    | aut_blocks aut_head stt_blocks
+    ;
+aut_head
+    : "aut" T_ID opt_dom
+        { GROW(f->auts, f->nauts); ast_aut *a = &f->auts[f->nauts++];
+          a->name = $2; a->pos = P(@2); a->dom = $3; }
+    | "aut" error
+        { GROW(f->auts, f->nauts); ast_aut *a = &f->auts[f->nauts++];
+          a->name = NULL; a->pos = P(@1); }
+    ;
+stt_blocks
+    : %empty
+    | stt_blocks stt_block
+    ;
+stt_block
+    : "stt" T_ID opt_dom opt_reward to_list
+        { if (f->nauts) { ast_aut *a = &f->auts[f->nauts - 1];
+            GROW(a->states, a->nstates); ast_state *s = &a->states[a->nstates++];
+            s->name = $2; s->pos = P(@2); s->dom = $3; s->reward = $4;
+            s->tos = $5.v; s->ntos = $5.n; } }
+    | "from" T_ID opt_index_expr to_list
+        { if (f->nauts) { ast_aut *a = &f->auts[f->nauts - 1];
+            GROW(a->states, a->nstates); ast_state *s = &a->states[a->nstates++];
+            s->is_from = 1; s->name = $2; s->pos = P(@2); s->from_index = $3;
+            s->tos = $4.v; s->ntos = $4.n; } }
+    | error
+    ;
+opt_index_expr
+    : %empty                { $$ = NULL; }
+    | '[' expr ']'          { $$ = $2; }
+    ;
+opt_reward
+    : %empty                { $$ = NULL; }
+    | '(' expr ')'          { $$ = $2; }
+    ;
+to_list
+    : %empty                { $$.v = NULL; $$.n = 0; }
+    | to_list to_clause     { $$ = $1; GROW($$.v, $$.n); $$.v[$$.n++] = $2; }
+    ;
+to_clause
+    : "to" '(' dst ')' labels
+        { $$ = $3; $$.pos = P(@1); $$.labels = $5.v; $$.nlabels = $5.n; }
+    ;
+dst
+    : ref                   { memset(&$$, 0, sizeof $$); $$.kind = DST_NAME; $$.dst = $1; }
+    | '='                   { memset(&$$, 0, sizeof $$); $$.kind = DST_SAME; }
+    | dst_rel               { memset(&$$, 0, sizeof $$); $$.kind = DST_REL; $$.rel = $1; }
+    ;
+dst_rel
+    : '+' '+'               { $$ = 1; }
+    | '-' '-'               { $$ = -1; }
+    | '+' T_NUM             { $$ = (int)$2; if ($2 != (int)$2 || $2 > 1e6)
+                                san_diag_add(d, SAN_ERROR, @2.first_line, @2.first_column,
+                                             "a relative destination needs a whole number of states"); }
+    | '-' T_NUM             { $$ = -(int)$2; if ($2 != (int)$2 || $2 > 1e6)
+                                san_diag_add(d, SAN_ERROR, @2.first_line, @2.first_column,
+                                             "a relative destination needs a whole number of states"); }
+    ;
+labels
+    : label                 { $$.v = NULL; $$.n = 0; GROW($$.v, 0); $$.v[$$.n++] = $1; }
+    | labels label          { $$ = $1; GROW($$.v, $$.n); $$.v[$$.n++] = $2; }
+    ;
+label
+    : ref opt_prob          { $$.ev = $1; $$.prob = $2; }
+    ;
+opt_prob
+    : %empty                { $$ = NULL; }
+    | '(' expr ')'          { $$ = $2; }
+    ;
+
+/* ---- results ---- */
+result_sec
+    : %empty
+    | "results" { f->has_results_block = 1; } result_list result_last
+    ;
+result_list
+    : %empty
+    | result_list T_ID '=' expr ';'
+        { GROW(f->results, f->nresults); ast_result *r = &f->results[f->nresults++];
+          r->name = $2; r->pos = P(@2); r->expr = $4; }
+    | result_list error ';'
+    ;
+result_last
+    : %empty
+    | T_ID '=' expr
+        { GROW(f->results, f->nresults); ast_result *r = &f->results[f->nresults++];
+          r->name = $1; r->pos = P(@1); r->expr = $3; }
+    ;
+
+/* ---- expressions ---- */
+ref
+    : T_ID                  { $$ = mk_ref($1, NULL, @1); }
+    | T_ID '[' expr ']'     { $$ = mk_ref($1, $3, @1); }
+    ;
+expr
+    : primary
+    | '-' expr %prec UNARY  { $$ = mk_un(f, d, AE_NEG, $2, @1); }
+    | '!' expr %prec UNARY  { $$ = mk_un(f, d, AE_NOT, $2, @1); }
+    | expr '*' expr         { $$ = mk_bin(f, d, OP_MUL, $1, $3, @2); }
+    | expr '/' expr         { $$ = mk_bin(f, d, OP_DIV, $1, $3, @2); }
+    | expr '+' expr         { $$ = mk_bin(f, d, OP_ADD, $1, $3, @2); }
+    | expr '-' expr         { $$ = mk_bin(f, d, OP_SUB, $1, $3, @2); }
+    | expr '<' expr         { $$ = mk_bin(f, d, OP_LT, $1, $3, @2); }
+    | expr "<=" expr        { $$ = mk_bin(f, d, OP_LE, $1, $3, @2); }
+    | expr '>' expr         { $$ = mk_bin(f, d, OP_GT, $1, $3, @2); }
+    | expr ">=" expr        { $$ = mk_bin(f, d, OP_GE, $1, $3, @2); }
+    | expr "==" expr        { $$ = mk_bin(f, d, OP_EQ, $1, $3, @2); }
+    | expr "!=" expr        { $$ = mk_bin(f, d, OP_NE, $1, $3, @2); }
+    | expr "&&" expr        { $$ = mk_bin(f, d, OP_AND, $1, $3, @2); }
+    | expr '^' expr         { $$ = mk_bin(f, d, OP_XOR, $1, $3, @2); }
+    | expr "||" expr        { $$ = mk_bin(f, d, OP_OR, $1, $3, @2); }
+    | expr "->" expr        { $$ = mk_bin(f, d, OP_IMP, $1, $3, @2); }
+    | expr "<->" expr       { $$ = mk_bin(f, d, OP_EQV, $1, $3, @2); }
+    ;
+primary
+    : T_NUM                 { $$ = mk(f, AE_NUM, @1); $$->num = $1; }
+    | ref                   { $$ = mk(f, AE_NAME, @1); $$->ref = $1; }
+    | "st" ref              { $$ = mk(f, AE_ST, @1); $$->ref = $2; }
+    | '@' ref               { $$ = mk(f, AE_ST, @1); $$->ref = $2; }
+    | "rw" ref              { $$ = mk(f, AE_RW, @1); $$->ref = $2; }
+    | '%' ref               { $$ = mk(f, AE_RW, @1); $$->ref = $2; }
+    | "nb" ref              { $$ = mk(f, AE_NB, @1); $$->ref = $2; }
+    | "nb" '[' ref ".." ref ']' ref
+        { $$ = mk(f, AE_NB, @1); $$->has_range = 1; $$->lo = $3; $$->hi = $5; $$->ref = $7; }
+    | "sum_rw" '[' ref ".." ref ']'
+        { $$ = mk(f, AE_SUMRW, @1); $$->has_range = 1; $$->lo = $3; $$->hi = $5; }
+    | "sum_rw" '[' ref ".." ref ']' ref
+        { $$ = mk(f, AE_SUMRW, @1); $$->has_range = 1; $$->lo = $3; $$->hi = $5;
+          $$->ref = $7; $$->has_state = 1; }
+    | "prod_rw" '[' ref ".." ref ']'
+        { $$ = mk(f, AE_PRODRW, @1); $$->has_range = 1; $$->lo = $3; $$->hi = $5; }
+    | "prod_rw" '[' ref ".." ref ']' ref
+        { $$ = mk(f, AE_PRODRW, @1); $$->has_range = 1; $$->lo = $3; $$->hi = $5;
+          $$->ref = $7; $$->has_state = 1; }
+    | "min" '(' args ')'    { $$ = mk(f, AE_MIN, @1); $$->args = $3.v; $$->nargs = $3.n; }
+    | "max" '(' args ')'    { $$ = mk(f, AE_MAX, @1); $$->args = $3.v; $$->nargs = $3.n; }
+    | '(' expr ')'          { $$ = $2; $$->paren = 1; }
+    ;
+args
+    : expr                  { $$.v = NULL; $$.n = 0; GROW($$.v, 0); $$.v[$$.n++] = $1; }
+    | args ',' expr         { $$ = $1; GROW($$.v, $$.n); $$.v[$$.n++] = $3; }
+    ;
+
+%%
+
+static ast_expr *mk_bin(ast_file *f, san_diag *d, ast_binop op, ast_expr *a, ast_expr *b, SAN_YYLTYPE l)
+{
+    ast_expr *e = mk(f, AE_BIN, l);
+    e->op = op;
+    e->a = a;
+    e->b = b;
+    e->depth = 1 + (a->depth > b->depth ? a->depth : b->depth);
+    if (e->depth > MAX_EXPR_DEPTH && a->depth <= MAX_EXPR_DEPTH && b->depth <= MAX_EXPR_DEPTH)
+        san_diag_add(d, SAN_ERROR, l.first_line, l.first_column,
+                     "expression too deep (more than %d nested operations)", MAX_EXPR_DEPTH);
+    return e;
+}
+
+static ast_expr *mk_un(ast_file *f, san_diag *d, ast_expr_kind k, ast_expr *a, SAN_YYLTYPE l)
+{
+    ast_expr *e = mk(f, k, l);
+    e->a = a;
+    e->depth = 1 + a->depth;
+    if (e->depth == MAX_EXPR_DEPTH + 1)
+        san_diag_add(d, SAN_ERROR, l.first_line, l.first_column,
+                     "expression too deep (more than %d nested operations)", MAX_EXPR_DEPTH);
+    return e;
+}
+
+static void san_yyerror(SAN_YYLTYPE *loc, void *scanner, ast_file *f,
+                        san_diag *d, const char *msg)
+{
+    (void)scanner;
+    (void)f;
+    if (!strcmp(msg, "memory exhausted"))
+        msg = "input nested too deeply";
+    san_diag_add(d, SAN_ERROR, loc->first_line, loc->first_column, "%s", msg);
+}
+
+/* The scanner's entry points (flex generates them; no header is shared
+ * so that the build needs no generated lexer header). */
+int san_yylex_init_extra(struct lex_extra *extra, void **scanner);
+void *san_yy_scan_bytes(const char *bytes, int len, void *scanner);
+int san_yylex_destroy(void *scanner);
+
+int ast_parse(ast_file *f, const char *text, size_t len, san_diag *d)
+{
+    if (len > 0x7fffffff) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "input too large");
+        return 1;
+    }
+    struct lex_extra x = { f, d, 1, 1, 0, 0 };
+    void *scanner;
+    if (san_yylex_init_extra(&x, &scanner))
+        return 1;
+    san_yy_scan_bytes(text, (int)len, scanner);
+    san_yyparse(scanner, f, d);
+    san_yylex_destroy(scanner);
+    return d->nerrors;
+}

@@ -1,0 +1,162 @@
+/*
+ * direct.c - pi Q = 0 by sparse LU (SuiteSparse UMFPACK, long indices).
+ *
+ * Q is singular, so one balance equation is replaced: for the chosen state
+ * k, row k of Q^T becomes q_kk e_k^T and the right-hand side q_kk e_k,
+ * i.e. the equation "x_k = 1".  For an irreducible chain the result is
+ * nonsingular: expanding along row k leaves Q^T without row and column k,
+ * a nonsingular M-matrix.  The solution x is pi / pi_k; the dispatcher
+ * normalizes it.  Unlike adding the normalization as a dense row, this
+ * keeps the sparsity of Q and so the fill of the factors.
+ *
+ * UMFPACK takes compressed columns; the compressed rows of the modified
+ * Q^T, read as columns, are its transpose, so we factorize that and solve
+ * with sys = UMFPACK_At, which solves with the transpose of what was
+ * factorized: no explicit transpose, and UMFPACK's iterative refinement
+ * still works on the right system.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <umfpack.h>
+#include "linsolve.h"
+
+typedef SuiteSparse_long sslong;
+
+/* The modified Q^T (row k reduced to its diagonal) with long indices. */
+typedef struct {
+    sslong *ap, *ai;
+    double *ax;
+} lu_input;
+
+static void lu_input_free(lu_input *m)
+{
+    free(m->ap);
+    free(m->ai);
+    free(m->ax);
+}
+
+static int lu_input_build(const san_csr *qt, int64_t k, lu_input *m)
+{
+    const int64_t n = qt->n, nnz = qt->rowptr[n];
+    m->ap = malloc((size_t)(n + 1) * sizeof *m->ap);
+    m->ai = malloc((size_t)nnz * sizeof *m->ai);
+    m->ax = malloc((size_t)nnz * sizeof *m->ax);
+    if (!m->ap || !m->ai || !m->ax) {
+        lu_input_free(m);
+        return -1;
+    }
+    int64_t q = 0;
+    for (int64_t j = 0; j < n; j++) {
+        m->ap[j] = q;
+        for (int64_t p = qt->rowptr[j]; p < qt->rowptr[j + 1]; p++) {
+            if (j == k && qt->col[p] != k)
+                continue;
+            m->ai[q] = qt->col[p];
+            m->ax[q] = qt->val[p];
+            q++;
+        }
+    }
+    m->ap[n] = q;
+    return 0;
+}
+
+static const char *umf_status_text(sslong st)
+{
+    switch (st) {
+    case UMFPACK_WARNING_singular_matrix:
+        return "the generator is singular even with one state fixed: the "
+               "chain is not irreducible";
+    case UMFPACK_ERROR_out_of_memory:
+        return "out of memory in the LU factorization; try --method gs or "
+               "--method gmres";
+    default:
+        return "UMFPACK failed";
+    }
+}
+
+/* Symbolic and numeric factorization; 2 when auto limits say "too big". */
+static int factorize(san_ls *c, const lu_input *m, double maxmem,
+                     double maxflops, void **num)
+{
+    const sslong n = c->qt->n;
+    double ctrl[UMFPACK_CONTROL], info[UMFPACK_INFO];
+    void *sym = NULL;
+    umfpack_dl_defaults(ctrl);
+    ctrl[UMFPACK_PRL] = 0;
+    sslong st = umfpack_dl_symbolic(n, n, m->ap, m->ai, m->ax, &sym, ctrl,
+                                    info);
+    if (st != UMFPACK_OK) {
+        if (maxmem > 0 && st == UMFPACK_ERROR_out_of_memory)
+            return 2;
+        snprintf(c->info->msg, sizeof c->info->msg, "%s (symbolic, status "
+                 "%ld)", umf_status_text(st), (long)st);
+        return -1;
+    }
+    double mem = info[UMFPACK_PEAK_MEMORY_ESTIMATE] *
+                 info[UMFPACK_SIZE_OF_UNIT];
+    if (maxmem > 0 && (mem > maxmem ||
+                       info[UMFPACK_FLOPS_ESTIMATE] > maxflops)) {
+        umfpack_dl_free_symbolic(&sym);
+        return 2;
+    }
+    st = umfpack_dl_numeric(m->ap, m->ai, m->ax, sym, num, ctrl, info);
+    umfpack_dl_free_symbolic(&sym);
+    if (st == UMFPACK_OK)
+        return 0;
+    umfpack_dl_free_numeric(num);
+    if (maxmem > 0 && st == UMFPACK_ERROR_out_of_memory)
+        return 2;
+    snprintf(c->info->msg, sizeof c->info->msg, "%s (status %ld, estimated "
+             "%.0f MB)", umf_status_text(st), (long)st, mem / 1048576.0);
+    return -1;
+}
+
+int san_ls_direct(san_ls *c, double *pi, double maxmem, double maxflops)
+{
+    const san_csr *qt = c->qt;
+    const int64_t n = qt->n;
+    const int64_t k = san_ls_pick_fixed(qt, NULL);
+    lu_input m;
+    void *num = NULL;
+    double ctrl[UMFPACK_CONTROL], info[UMFPACK_INFO];
+    double *b = NULL;
+    int rc;
+
+    if (lu_input_build(qt, k, &m) < 0) {
+        if (maxmem > 0)
+            return 2;
+        snprintf(c->info->msg, sizeof c->info->msg, "out of memory copying "
+                 "the generator for UMFPACK (%ld nonzeros)",
+                 (long)qt->rowptr[n]);
+        return -1;
+    }
+    rc = factorize(c, &m, maxmem, maxflops, &num);
+    if (rc != 0)
+        goto done;
+    b = calloc((size_t)n, sizeof *b);
+    if (!b) {
+        snprintf(c->info->msg, sizeof c->info->msg, "out of memory for the "
+                 "right-hand side");
+        rc = -1;
+        goto done;
+    }
+    b[k] = qt->val[san_ls_diag_pos(qt, k)];
+    umfpack_dl_defaults(ctrl);
+    ctrl[UMFPACK_PRL] = 0;
+    sslong st = umfpack_dl_solve(UMFPACK_At, m.ap, m.ai, m.ax, pi, b, num,
+                                 ctrl, info);
+    if (st != UMFPACK_OK) {
+        snprintf(c->info->msg, sizeof c->info->msg, "%s (solve, status %ld)",
+                 umf_status_text(st), (long)st);
+        rc = -1;
+    }
+done:
+    if (num)
+        umfpack_dl_free_numeric(&num);
+    free(b);
+    lu_input_free(&m);
+    c->info->iterations = 0;
+    return rc;
+}

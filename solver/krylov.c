@@ -1,0 +1,625 @@
+/*
+ * krylov.c - GMRES(m) and BiCGSTAB for pi Q = 0, right-preconditioned by
+ * ILU(0), Jacobi or nothing.
+ *
+ * The singular system is made nonsingular the same way as in direct.c:
+ * for a chosen state k, the balance equation k is replaced by "x_k = 1".
+ * With signs flipped so that the diagonal is positive, the system is
+ *
+ *     A x = b,   A = -Q^T with the off-diagonals of row k dropped,
+ *                b = -q_kk e_k,
+ *
+ * so that A keeps the diagonal of -Q^T everywhere.  A is a nonsingular
+ * M-matrix when the chain is irreducible (block triangular after moving
+ * k first: the scalar -q_kk, and -Q^T without row and column k), hence
+ * ILU(0) exists with positive pivots, and x = pi / pi_k > 0.
+ *
+ * Right preconditioning (A M^-1 u = b, x = M^-1 u) keeps the residual
+ * the methods minimize or track equal to b - A x.  For j != k that is
+ * (x Q)_j itself, so the inner tests on ||b - A x||_2 are cheap stand-ins
+ * for the true criterion ||pi Q||_inf / max|q_jj| <= tol, which is
+ * verified on the actual x before convergence is declared (and the inner
+ * target tightened if the stand-in was too optimistic).
+ *
+ * The dense work on the Krylov vectors goes to CBLAS: classical
+ * Gram-Schmidt with one reorthogonalization (CGS2) is two pairs of dgemv
+ * over the basis, as accurate as modified Gram-Schmidt in practice and
+ * far better at using memory bandwidth and threads.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cblas.h>
+#include "linsolve.h"
+
+#define DEFAULT_RESTART 30
+/* Inner (stand-in) target tightened by this factor after a false alarm. */
+#define TARGET_TIGHTEN 0.1
+/* A new Arnoldi vector this much smaller than A z means the Krylov space
+ * is invariant: the solution of the reduced system is exact in it. */
+#define HAPPY_BREAKDOWN 1e-14
+
+/* The operator A, its right-hand side, and the preconditioner. */
+typedef struct {
+    const san_csr *qt;
+    int64_t k;                  /* the state fixed to x_k = 1 */
+    double dk;                  /* -q_kk > 0: A_kk and b_k */
+    san_precond kind;
+    double *lu;                 /* ILU(0) on the pattern of qt, pivots
+                                   stored inverted */
+    int32_t *dpos;              /* offset of the diagonal in each row */
+    double *dinv;               /* Jacobi: 1 / A_jj */
+} kop;
+
+static void kop_free(kop *op)
+{
+    free(op->lu);
+    free(op->dpos);
+    free(op->dinv);
+}
+
+/* ---- operator and residual ---- */
+
+/* y = A x. */
+static void kop_apply(const kop *op, const double *restrict x,
+                      double *restrict y)
+{
+    const san_csr *qt = op->qt;
+    const int64_t n = qt->n;
+    const int64_t *restrict rp = qt->rowptr;
+    const int32_t *restrict ci = qt->col;
+    const double *restrict v = qt->val;
+    SAN_OMP(omp parallel for schedule(static))
+    for (int64_t j = 0; j < n; j++) {
+        double t = 0;
+        for (int64_t p = rp[j]; p < rp[j + 1]; p++)
+            t += v[p] * x[ci[p]];
+        y[j] = -t;
+    }
+    y[op->k] = op->dk * x[op->k];
+}
+
+/* r = b - A x in one pass that also yields the true normalized residual
+ * of x (*R) and sum(x) (*sx); returns ||r||_2. */
+static double kop_resid(const kop *op, const double *restrict x,
+                        double *restrict r, double maxd, double *R,
+                        double *sx)
+{
+    const san_csr *qt = op->qt;
+    const int64_t n = qt->n, k = op->k;
+    const int64_t *restrict rp = qt->rowptr;
+    const int32_t *restrict ci = qt->col;
+    const double *restrict v = qt->val;
+    double m = 0, s = 0, r2 = 0;
+    SAN_OMP(omp parallel for schedule(static) reduction(max:m) reduction(+:s, r2))
+    for (int64_t j = 0; j < n; j++) {
+        double t = 0;
+        for (int64_t p = rp[j]; p < rp[j + 1]; p++)
+            t += v[p] * x[ci[p]];
+        r[j] = t;
+        r2 += j == k ? 0 : t * t;
+        s += x[j];
+        t = fabs(t);
+        m = t > m ? t : m;
+    }
+    r[k] = op->dk * (1 - x[k]);
+    r2 += r[k] * r[k];
+    *sx = s;
+    *R = s > 0 && m == m ? m / (maxd * s) : HUGE_VAL;
+    return sqrt(r2);
+}
+
+/* ---- preconditioners ---- */
+
+/* ILU(0), IKJ order: row i is eliminated with the rows of its lower
+ * columns, each update applied only where row i already has an entry
+ * (found by merging the two sorted column lists). */
+static int ilu0_factor(kop *op, char *msg, size_t sz)
+{
+    const san_csr *qt = op->qt;
+    const int64_t n = qt->n, k = op->k;
+    const int64_t *restrict rp = qt->rowptr;
+    const int32_t *restrict ci = qt->col;
+    double *restrict lu = op->lu;
+    const int32_t *restrict dpos = op->dpos;
+
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t re = rp[i + 1], di = rp[i] + dpos[i];
+        for (int64_t p = rp[i]; p < di; p++) {
+            if (lu[p] == 0)
+                continue;
+            const int64_t kc = ci[p], kd = rp[kc] + dpos[kc];
+            const double l = (lu[p] *= lu[kd]);
+            int64_t q = kd + 1, t = p + 1;
+            const int64_t qe = rp[kc + 1];
+            while (q < qe && t < re) {
+                if (ci[q] < ci[t])
+                    q++;
+                else if (ci[q] > ci[t])
+                    t++;
+                else
+                    lu[t++] -= l * lu[q++];
+            }
+        }
+        if (!(lu[di] > 0) || !isfinite(lu[di])) {
+            snprintf(msg, sz, "ILU(0) breakdown at state %ld (pivot %g%s); "
+                     "try --precond jacobi", (long)i, lu[di],
+                     i == k ? ", the fixed state" : "");
+            return -1;
+        }
+        lu[di] = 1.0 / lu[di];
+    }
+    return 0;
+}
+
+static int ilu0_build(kop *op, char *msg, size_t sz)
+{
+    const san_csr *qt = op->qt;
+    const int64_t n = qt->n, nnz = qt->rowptr[n], k = op->k;
+    op->lu = malloc((size_t)nnz * sizeof *op->lu);
+    op->dpos = malloc((size_t)n * sizeof *op->dpos);
+    if (!op->lu || !op->dpos) {
+        snprintf(msg, sz, "out of memory for the ILU(0) factors (%.1f GB); "
+                 "try --precond jacobi or --method gs",
+                 (double)nnz * 8 / 1073741824.0);
+        return -1;
+    }
+    for (int64_t j = 0; j < n; j++) {
+        op->dpos[j] = (int32_t)(san_ls_diag_pos(qt, j) - qt->rowptr[j]);
+        for (int64_t p = qt->rowptr[j]; p < qt->rowptr[j + 1]; p++)
+            op->lu[p] = j == k && qt->col[p] != k ? 0 : -qt->val[p];
+    }
+    return ilu0_factor(op, msg, sz);
+}
+
+/* x <- (LU)^-1 x in place: unit lower, then upper with inverted pivots. */
+static void ilu0_solve(const kop *op, double *restrict x)
+{
+    const san_csr *qt = op->qt;
+    const int64_t n = qt->n;
+    const int64_t *restrict rp = qt->rowptr;
+    const int32_t *restrict ci = qt->col;
+    const double *restrict lu = op->lu;
+    const int32_t *restrict dpos = op->dpos;
+    for (int64_t i = 0; i < n; i++) {
+        double t = x[i];
+        for (int64_t p = rp[i], e = rp[i] + dpos[i]; p < e; p++)
+            t -= lu[p] * x[ci[p]];
+        x[i] = t;
+    }
+    for (int64_t i = n - 1; i >= 0; i--) {
+        const int64_t di = rp[i] + dpos[i];
+        double t = x[i];
+        for (int64_t p = di + 1; p < rp[i + 1]; p++)
+            t -= lu[p] * x[ci[p]];
+        x[i] = t * lu[di];
+    }
+}
+
+static int jacobi_build(kop *op, char *msg, size_t sz)
+{
+    const san_csr *qt = op->qt;
+    const int64_t n = qt->n;
+    op->dinv = malloc((size_t)n * sizeof *op->dinv);
+    if (!op->dinv) {
+        snprintf(msg, sz, "out of memory for the Jacobi preconditioner");
+        return -1;
+    }
+    for (int64_t j = 0; j < n; j++)
+        op->dinv[j] = -1.0 / qt->val[san_ls_diag_pos(qt, j)];
+    return 0;
+}
+
+/* x <- M^-1 x. */
+static void kop_prec(const kop *op, double *restrict x)
+{
+    const int64_t n = op->qt->n;
+    if (op->kind == SAN_PC_ILU0) {
+        ilu0_solve(op, x);
+    } else if (op->kind == SAN_PC_JACOBI) {
+        const double *restrict d = op->dinv;
+        SAN_OMP(omp parallel for schedule(static))
+        for (int64_t j = 0; j < n; j++)
+            x[j] *= d[j];
+    }
+}
+
+/* Chooses k from the guess, builds the preconditioner, and scales the
+ * guess so that x_k = 1 (else the first residual is all in row k). */
+static int kop_init(san_ls *c, kop *op, double *x)
+{
+    const san_csr *qt = c->qt;
+    memset(op, 0, sizeof *op);
+    op->qt = qt;
+    op->k = san_ls_pick_fixed(qt, x);
+    op->dk = -qt->val[san_ls_diag_pos(qt, op->k)];
+    op->kind = c->o->precond;
+    if (x[op->k] > 0)
+        san_ls_scale(x, qt->n, 1.0 / x[op->k]);
+    if (op->kind == SAN_PC_ILU0)
+        return ilu0_build(op, c->info->msg, sizeof c->info->msg);
+    if (op->kind == SAN_PC_JACOBI)
+        return jacobi_build(op, c->info->msg, sizeof c->info->msg);
+    return 0;
+}
+
+static int oom(san_ls *c, const char *what, double doubles)
+{
+    snprintf(c->info->msg, sizeof c->info->msg, "out of memory for %s "
+             "(%.2f GB); try --method gs", what,
+             doubles * 8 / 1073741824.0);
+    return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* GMRES(m)                                                             */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    int m;
+    double *V;                  /* n x (m+1), column-major: the basis */
+    double *H;                  /* (m+1) x m, column-major, rotated */
+    double *cs, *sn, *g, *h2;   /* rotations, rhs, CGS2 scratch */
+} gmres_ws;
+
+static void gmres_ws_free(gmres_ws *w)
+{
+    free(w->V);
+    free(w->H);
+    free(w->cs);
+    free(w->sn);
+    free(w->g);
+    free(w->h2);
+}
+
+static int gmres_ws_alloc(gmres_ws *w, int64_t n, int m)
+{
+    size_t m1 = (size_t)m + 1;
+    memset(w, 0, sizeof *w);
+    w->m = m;
+    w->V = malloc(m1 * (size_t)n * sizeof *w->V);
+    w->H = calloc(m1 * (size_t)m, sizeof *w->H);
+    w->cs = calloc(m1, sizeof *w->cs);
+    w->sn = calloc(m1, sizeof *w->sn);
+    w->g = calloc(m1, sizeof *w->g);
+    w->h2 = calloc(m1, sizeof *w->h2);
+    if (!w->V || !w->H || !w->cs || !w->sn || !w->g || !w->h2) {
+        gmres_ws_free(w);
+        return -1;
+    }
+    return 0;
+}
+
+/* Orthogonalizes w = V[:, j+1] against V[:, 0..j] (CGS2) into column j of
+ * H; returns the norm w had before normalization. */
+static double arnoldi_orth(gmres_ws *ws, int64_t n, int j)
+{
+    double *V = ws->V, *w = V + (size_t)(j + 1) * n;
+    double *h = ws->H + (size_t)j * (ws->m + 1), *h2 = ws->h2;
+    for (int pass = 0; pass < 2; pass++) {
+        double *hh = pass == 0 ? h : h2;
+        cblas_dgemv(CblasColMajor, CblasTrans, (int)n, j + 1, 1.0, V, (int)n,
+                    w, 1, 0.0, hh, 1);
+        cblas_dgemv(CblasColMajor, CblasNoTrans, (int)n, j + 1, -1.0, V,
+                    (int)n, hh, 1, 1.0, w, 1);
+    }
+    for (int i = 0; i <= j; i++)
+        h[i] += h2[i];
+    double hn = cblas_dnrm2((int)n, w, 1);
+    h[j + 1] = hn;
+    if (hn > 0)
+        cblas_dscal((int)n, 1.0 / hn, w, 1);
+    return hn;
+}
+
+/* Applies the old rotations to column j of H, makes a new one that zeroes
+ * H[j+1][j], and rotates g; returns |g[j+1]|, the residual norm. */
+static double givens_step(gmres_ws *ws, int j)
+{
+    double *h = ws->H + (size_t)j * (ws->m + 1), *cs = ws->cs, *sn = ws->sn;
+    double *g = ws->g;
+    for (int i = 0; i < j; i++) {
+        double t = cs[i] * h[i] + sn[i] * h[i + 1];
+        h[i + 1] = -sn[i] * h[i] + cs[i] * h[i + 1];
+        h[i] = t;
+    }
+    double den = hypot(h[j], h[j + 1]);
+    cs[j] = den > 0 ? h[j] / den : 1;
+    sn[j] = den > 0 ? h[j + 1] / den : 0;
+    h[j] = den;
+    h[j + 1] = 0;
+    g[j + 1] = -sn[j] * g[j];
+    g[j] = cs[j] * g[j];
+    return fabs(g[j + 1]);
+}
+
+/* x += M^-1 V y, y solving the j x j triangle H y = g (y into g). */
+static void gmres_update(gmres_ws *ws, const kop *op, double *x,
+                         double *z, int64_t n, int j)
+{
+    const int ld = ws->m + 1;
+    double *g = ws->g;
+    for (int i = j - 1; i >= 0; i--) {
+        double t = g[i];
+        for (int l = i + 1; l < j; l++)
+            t -= ws->H[i + (size_t)l * ld] * g[l];
+        /* A zero pivot means a direction that adds nothing: skip it. */
+        g[i] = ws->H[i + (size_t)i * ld] != 0 ? t / ws->H[i + (size_t)i * ld]
+                                               : 0;
+    }
+    cblas_dgemv(CblasColMajor, CblasNoTrans, (int)n, j, 1.0, ws->V, (int)n,
+                g, 1, 0.0, z, 1);
+    kop_prec(op, z);
+    cblas_daxpy((int)n, 1.0, z, 1, x, 1);
+}
+
+/* One restart cycle from the residual already in V[:, 0] (norm beta): at
+ * most m steps, fewer when the stand-in residual reaches target, the space
+ * becomes invariant, or the run must stop.  Updates x and *it. */
+static int gmres_cycle(san_ls *c, gmres_ws *ws, const kop *op, double *x,
+                       double *z, double beta, double target, double sx,
+                       long *it, san_ls_stop *why, int *hit_target)
+{
+    const int64_t n = c->qt->n;
+    int j = 0;
+    double est = beta;
+    cblas_dscal((int)n, 1.0 / beta, ws->V, 1);
+    memset(ws->g, 0, (size_t)(ws->m + 1) * sizeof *ws->g);
+    ws->g[0] = beta;
+    *hit_target = 0;
+    while (j < ws->m) {
+        double *vj = ws->V + (size_t)j * n, *w = vj + n;
+        memcpy(z, vj, (size_t)n * sizeof *z);
+        kop_prec(op, z);
+        kop_apply(op, z, w);
+        double wn = cblas_dnrm2((int)n, w, 1);
+        double hn = arnoldi_orth(ws, n, j);
+        est = givens_step(ws, j);
+        j++;
+        (*it)++;
+        *why = san_ls_poll(c, *it, est / (c->maxd * sx));
+        if (est <= target)
+            *hit_target = 1;
+        if (*hit_target || hn <= HAPPY_BREAKDOWN * wn || *why)
+            break;
+    }
+    gmres_update(ws, op, x, z, n, j);
+    return j;
+}
+
+int san_ls_gmres(san_ls *c, double *pi)
+{
+    const int64_t n = c->qt->n;
+    const double tol = c->o->tol;
+    int m = c->o->restart > 0 ? c->o->restart : DEFAULT_RESTART;
+    gmres_ws ws;
+    kop op;
+    san_ls_best best;
+    double *z = NULL, factor = 1, R, sx;
+    san_ls_stop why = SAN_LS_GO;
+    long it = 0;
+    int st = -1, hit = 0;
+
+    if (m > n)
+        m = (int)n;
+    if (gmres_ws_alloc(&ws, n, m) < 0)
+        return oom(c, "the GMRES basis; a smaller --restart needs less",
+                   (double)(m + 1) * (double)n);
+    san_ls_best_init(&best, n);
+    z = malloc((size_t)n * sizeof *z);
+    if (!z) {
+        st = oom(c, "a GMRES vector", (double)n);
+        goto done;
+    }
+    if (kop_init(c, &op, pi) < 0)
+        goto done_op;
+    for (;;) {
+        double beta = kop_resid(&op, pi, ws.V, c->maxd, &R, &sx);
+        if (R <= tol) {
+            st = 0;
+            break;
+        }
+        san_ls_best_offer(&best, pi, R);
+        if (!isfinite(beta)) {
+            snprintf(c->info->msg, sizeof c->info->msg, "GMRES broke down "
+                     "after %ld iterations (non-finite residual)", it);
+            st = -1;
+            break;
+        }
+        if (why) {
+            R = san_ls_best_restore(&best, pi, R);
+            san_ls_stop_msg(c, why, it, R, "try --restart 60, --method "
+                            "direct, or raise --max-iter");
+            st = 1;
+            break;
+        }
+        if (beta == 0) {
+            /* x solves the reduced system exactly, yet pi Q is not small
+             * enough: the roundoff floor of this chain is above tol. */
+            R = san_ls_best_restore(&best, pi, R);
+            snprintf(c->info->msg, sizeof c->info->msg, "GMRES stagnated "
+                     "at residual %.2e after %ld iterations (roundoff "
+                     "floor above tol)", R, it);
+            st = 1;
+            break;
+        }
+        /* The stand-in said "converged" but the true residual disagrees:
+         * ask the stand-in for more. */
+        if (hit)
+            factor *= TARGET_TIGHTEN;
+        gmres_cycle(c, &ws, &op, pi, z, beta, tol * c->maxd * sx * factor,
+                    sx, &it, &why, &hit);
+    }
+done_op:
+    kop_free(&op);
+done:
+    free(z);
+    san_ls_best_free(&best);
+    gmres_ws_free(&ws);
+    c->info->iterations = it;
+    return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* BiCGSTAB                                                             */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    double *r, *rh, *p, *v, *ph, *t;
+} bicg_ws;
+
+static void bicg_ws_free(bicg_ws *w)
+{
+    free(w->r);
+    free(w->rh);
+    free(w->p);
+    free(w->v);
+    free(w->ph);
+    free(w->t);
+}
+
+static int bicg_ws_alloc(bicg_ws *w, int64_t n)
+{
+    size_t sz = (size_t)n * sizeof(double);
+    w->r = malloc(sz);
+    w->rh = malloc(sz);
+    w->p = calloc((size_t)n, sizeof(double));
+    w->v = calloc((size_t)n, sizeof(double));
+    w->ph = malloc(sz);
+    w->t = malloc(sz);
+    if (!w->r || !w->rh || !w->p || !w->v || !w->ph || !w->t) {
+        bicg_ws_free(w);
+        return -1;
+    }
+    return 0;
+}
+
+/* p = r + beta (p - omega v), fused. */
+static void bicg_update_p(double *restrict p, const double *restrict r,
+                          const double *restrict v, double beta, double omega,
+                          int64_t n)
+{
+    SAN_OMP(omp parallel for schedule(static))
+    for (int64_t i = 0; i < n; i++)
+        p[i] = r[i] + beta * (p[i] - omega * v[i]);
+}
+
+/* The state of the recurrence between (re)starts. */
+typedef struct {
+    double rho, alpha, omega;
+} bicg_scalars;
+
+/* (Re)starts from the true residual of x: r = b - A x, shadow r^ = r. */
+static double bicg_restart(const kop *op, bicg_ws *w, const double *x,
+                           int64_t n, double maxd, double *R, double *sx,
+                           bicg_scalars *s)
+{
+    double beta = kop_resid(op, x, w->r, maxd, R, sx);
+    memcpy(w->rh, w->r, (size_t)n * sizeof *w->rh);
+    memset(w->p, 0, (size_t)n * sizeof *w->p);
+    memset(w->v, 0, (size_t)n * sizeof *w->v);
+    s->rho = s->alpha = s->omega = 1;
+    return beta;
+}
+
+/* One BiCGSTAB step; returns the norm of the new recursive residual, or
+ * -1 on breakdown (the caller restarts from the true residual). */
+static double bicg_step(const kop *op, bicg_ws *w, double *x, int64_t n,
+                        bicg_scalars *s)
+{
+    const int nn = (int)n;
+    double rho1 = cblas_ddot(nn, w->rh, 1, w->r, 1);
+    if (rho1 == 0 || !isfinite(rho1))
+        return -1;
+    double beta = (rho1 / s->rho) * (s->alpha / s->omega);
+    bicg_update_p(w->p, w->r, w->v, beta, s->omega, n);
+    memcpy(w->ph, w->p, (size_t)n * sizeof *w->ph);
+    kop_prec(op, w->ph);
+    kop_apply(op, w->ph, w->v);
+    double rv = cblas_ddot(nn, w->rh, 1, w->v, 1);
+    if (rv == 0 || !isfinite(rv))
+        return -1;
+    s->alpha = rho1 / rv;
+    cblas_daxpy(nn, s->alpha, w->ph, 1, x, 1);
+    cblas_daxpy(nn, -s->alpha, w->v, 1, w->r, 1);      /* r is now s */
+    memcpy(w->ph, w->r, (size_t)n * sizeof *w->ph);
+    kop_prec(op, w->ph);
+    kop_apply(op, w->ph, w->t);
+    double tt = cblas_ddot(nn, w->t, 1, w->t, 1);
+    s->omega = tt > 0 ? cblas_ddot(nn, w->t, 1, w->r, 1) / tt : 0;
+    cblas_daxpy(nn, s->omega, w->ph, 1, x, 1);
+    cblas_daxpy(nn, -s->omega, w->t, 1, w->r, 1);
+    s->rho = rho1;
+    if (s->omega == 0 || !isfinite(s->omega))
+        return -1;
+    return cblas_dnrm2(nn, w->r, 1);
+}
+
+int san_ls_bicgstab(san_ls *c, double *pi)
+{
+    const int64_t n = c->qt->n;
+    const double tol = c->o->tol, maxd = c->maxd;
+    bicg_ws w;
+    bicg_scalars s;
+    kop op;
+    san_ls_best best;
+    double R, sx, factor = 1;
+    long it = 0;
+    int st = -1;
+
+    if (bicg_ws_alloc(&w, n) < 0)
+        return oom(c, "the BiCGSTAB vectors", 6.0 * (double)n);
+    san_ls_best_init(&best, n);
+    if (kop_init(c, &op, pi) < 0)
+        goto done;
+    double rn = bicg_restart(&op, &w, pi, n, maxd, &R, &sx, &s);
+    for (;;) {
+        if (R <= tol) {
+            st = 0;
+            break;
+        }
+        san_ls_best_offer(&best, pi, R);
+        san_ls_stop why = san_ls_poll(c, it, R);
+        if (why) {
+            R = san_ls_best_restore(&best, pi, R);
+            san_ls_stop_msg(c, why, it, R, "try --method gmres, or raise "
+                            "--max-iter");
+            st = 1;
+            break;
+        }
+        if (!isfinite(rn)) {
+            snprintf(c->info->msg, sizeof c->info->msg, "BiCGSTAB broke "
+                     "down after %ld iterations (non-finite residual)", it);
+            st = -1;
+            break;
+        }
+        double target = tol * maxd * sx * factor;
+        /* Iterate on the recursive residual; look at the true one when it
+         * claims convergence, breaks down, or every few steps. */
+        for (;;) {
+            rn = bicg_step(&op, &w, pi, n, &s);
+            it++;
+            if (rn < 0 || rn <= target || it % SAN_LS_CHECK_EVERY == 0 ||
+                san_ls_poll(c, it, rn / (maxd * sx)))
+                break;
+        }
+        if (rn >= 0 && rn <= target) {
+            R = san_ls_resid(c->qt, pi, maxd, &sx);
+            if (R <= tol)
+                continue;
+            factor *= TARGET_TIGHTEN;
+        }
+        if (rn < 0 || rn <= target) {
+            rn = bicg_restart(&op, &w, pi, n, maxd, &R, &sx, &s);
+        } else {
+            R = san_ls_resid(c->qt, pi, maxd, &sx);
+        }
+    }
+done:
+    kop_free(&op);
+    san_ls_best_free(&best);
+    bicg_ws_free(&w);
+    c->info->iterations = it;
+    return st;
+}

@@ -1,0 +1,613 @@
+/*
+ * linsolve.c - the stationary distribution of a CTMC: pi Q = 0, sum pi = 1.
+ *
+ * This file is the dispatcher and the common ground of the kernels: it
+ * validates the transposed generator, chooses a method, and checks and
+ * normalizes whatever vector the kernel returns, so that every method
+ * obeys the same contract (non-negative, sums to one, residual recomputed
+ * from the returned vector).  It also holds the services the kernels
+ * share: the residual, the clock and progress line, the best-vector copy,
+ * and the CSR transpose.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "linsolve.h"
+
+/* auto: the direct method up to this many states, when UMFPACK's own
+ * estimate of the factorization stays within these bounds. */
+#define AUTO_DIRECT_MAX_N   200000
+#define AUTO_DIRECT_MAX_MEM (4.0 * 1024 * 1024 * 1024)
+#define AUTO_DIRECT_MAX_FLOPS 5e11
+
+/* Rows of Q must sum to zero up to this relative roundoff. */
+#define ROWSUM_TOL 1e-8
+
+/* Negative entries of a converged vector smaller than this (relative to
+ * the largest entry) are roundoff and set to zero. */
+#define NEG_ROUNDOFF 1e-13
+
+/* ------------------------------------------------------------------ */
+/* Options and method names                                             */
+/* ------------------------------------------------------------------ */
+
+void san_solve_opts_default(san_solve_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->method = SAN_M_AUTO;
+    o->tol = 1e-10;
+    o->max_iter = 10000;
+    o->omega = 1.0;
+    o->restart = 30;
+    o->precond = SAN_PC_ILU0;
+    o->time_limit = 0;
+    o->progress = 0;
+    o->interrupt = NULL;
+}
+
+static const char *const method_names[] = {
+    "auto", "direct", "power", "jacobi", "gs", "gmres", "bicgstab"
+};
+#define N_METHODS ((int)(sizeof method_names / sizeof method_names[0]))
+
+const char *san_method_name(san_method m)
+{
+    if ((int)m < 0 || (int)m >= N_METHODS)
+        return "?";
+    return method_names[m];
+}
+
+static int same_word(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return 0;
+    return *a == *b;
+}
+
+int san_method_parse(const char *s, san_method *m)
+{
+    if (!s)
+        return -1;
+    for (int i = 0; i < N_METHODS; i++)
+        if (same_word(s, method_names[i])) {
+            *m = (san_method)i;
+            return 0;
+        }
+    return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* CSR utilities                                                        */
+/* ------------------------------------------------------------------ */
+
+void san_csr_free(san_csr *a)
+{
+    if (!a)
+        return;
+    free(a->rowptr);
+    free(a->col);
+    free(a->val);
+    a->rowptr = NULL;
+    a->col = NULL;
+    a->val = NULL;
+    a->n = 0;
+}
+
+/* Counting sort by column: scanning rows in order leaves every row of the
+ * transpose with ascending columns, with no sort. */
+int san_csr_transpose(const san_csr *a, san_csr *at)
+{
+    int64_t n = a->n, nnz = a->rowptr[n];
+    memset(at, 0, sizeof *at);
+    if (n < 0 || n > INT32_MAX)
+        return -1;
+    at->n = n;
+    at->rowptr = calloc((size_t)n + 1, sizeof *at->rowptr);
+    at->col = malloc((size_t)(nnz ? nnz : 1) * sizeof *at->col);
+    at->val = malloc((size_t)(nnz ? nnz : 1) * sizeof *at->val);
+    if (!at->rowptr || !at->col || !at->val) {
+        san_csr_free(at);
+        return -1;
+    }
+    int64_t *restrict next = at->rowptr;
+    for (int64_t p = 0; p < nnz; p++)
+        next[a->col[p] + 1]++;
+    for (int64_t i = 0; i < n; i++)
+        next[i + 1] += next[i];
+    /* next[i] is now where the next entry of row i goes; fill, shifting
+     * the pointers by one row, then shift them back. */
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t p = a->rowptr[i]; p < a->rowptr[i + 1]; p++) {
+            int64_t q = next[a->col[p]]++;
+            at->col[q] = (int32_t)i;
+            at->val[q] = a->val[p];
+        }
+    for (int64_t i = n; i > 0; i--)
+        next[i] = next[i - 1];
+    next[0] = 0;
+    return 0;
+}
+
+int64_t san_ls_diag_pos(const san_csr *a, int64_t j)
+{
+    int64_t lo = a->rowptr[j], hi = a->rowptr[j + 1] - 1;
+    while (lo <= hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (a->col[mid] == j)
+            return mid;
+        if (a->col[mid] < j)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Vectors and residuals                                                */
+/* ------------------------------------------------------------------ */
+
+double san_ls_sum(const double *x, int64_t n)
+{
+    double s = 0;
+    SAN_OMP(omp parallel for schedule(static) reduction(+:s))
+    for (int64_t i = 0; i < n; i++)
+        s += x[i];
+    return s;
+}
+
+void san_ls_scale(double *x, int64_t n, double a)
+{
+    SAN_OMP(omp parallel for schedule(static))
+    for (int64_t i = 0; i < n; i++)
+        x[i] *= a;
+}
+
+/* One pass: max_j |(x Q)_j| and sum(x) together, so the normalized
+ * residual costs a single sparse product. */
+double san_ls_resid(const san_csr *qt, const double *x, double maxd,
+                    double *sum)
+{
+    const int64_t n = qt->n;
+    const int64_t *restrict rp = qt->rowptr;
+    const int32_t *restrict ci = qt->col;
+    const double *restrict v = qt->val;
+    double m = 0, s = 0;
+    SAN_OMP(omp parallel for schedule(static) reduction(max:m) reduction(+:s))
+    for (int64_t j = 0; j < n; j++) {
+        double t = 0;
+        for (int64_t p = rp[j]; p < rp[j + 1]; p++)
+            t += v[p] * x[ci[p]];
+        t = fabs(t);
+        m = t > m ? t : m;
+        s += x[j];
+    }
+    if (sum)
+        *sum = s;
+    if (!(s > 0) || !(maxd > 0))
+        return HUGE_VAL;
+    if (m != m)
+        return HUGE_VAL;
+    return m / (maxd * s);
+}
+
+double san_ctmc_residual(const san_csr *qt, const double *pi)
+{
+    const int64_t n = qt->n;
+    const int64_t *restrict rp = qt->rowptr;
+    const int32_t *restrict ci = qt->col;
+    const double *restrict v = qt->val;
+    double m = 0, md = 0;
+    SAN_OMP(omp parallel for schedule(static) reduction(max:m, md))
+    for (int64_t j = 0; j < n; j++) {
+        double t = 0, d = 0;
+        for (int64_t p = rp[j]; p < rp[j + 1]; p++) {
+            t += v[p] * pi[ci[p]];
+            d = ci[p] == j ? v[p] : d;
+        }
+        t = fabs(t);
+        d = fabs(d);
+        m = t > m ? t : m;
+        md = d > md ? d : md;
+    }
+    if (m != m)
+        return NAN;
+    return md > 0 ? m / md : m;
+}
+
+int64_t san_ls_pick_fixed(const san_csr *qt, const double *guess)
+{
+    int64_t best = 0;
+    double bw = -1;
+    for (int64_t j = 0; j < qt->n; j++) {
+        int64_t p = san_ls_diag_pos(qt, j);
+        double w = p >= 0 ? fabs(qt->val[p]) : 0;
+        if (guess)
+            w *= guess[j];
+        if (w > bw) {
+            bw = w;
+            best = j;
+        }
+    }
+    return best;
+}
+
+/* ------------------------------------------------------------------ */
+/* Best vector                                                          */
+/* ------------------------------------------------------------------ */
+
+void san_ls_best_init(san_ls_best *b, int64_t n)
+{
+    b->n = n;
+    b->res = HUGE_VAL;
+    b->x = malloc((size_t)n * sizeof *b->x);
+}
+
+void san_ls_best_offer(san_ls_best *b, const double *x, double res)
+{
+    if (!b->x || !(res < b->res))
+        return;
+    memcpy(b->x, x, (size_t)b->n * sizeof *x);
+    b->res = res;
+}
+
+double san_ls_best_restore(san_ls_best *b, double *x, double res)
+{
+    if (!b->x || !(b->res < res))
+        return res;
+    memcpy(x, b->x, (size_t)b->n * sizeof *x);
+    return b->res;
+}
+
+void san_ls_best_free(san_ls_best *b)
+{
+    free(b->x);
+    b->x = NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Clock, interrupt, progress                                           */
+/* ------------------------------------------------------------------ */
+
+double san_ls_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+san_ls_stop san_ls_poll(san_ls *c, long iter, double res)
+{
+    const san_solve_opts *o = c->o;
+    if (o->interrupt && *o->interrupt)
+        return SAN_LS_INTR;
+    if (o->max_iter > 0 && iter >= o->max_iter)
+        return SAN_LS_MAXIT;
+    if (!(o->time_limit > 0) && !o->progress)
+        return SAN_LS_GO;
+    /* Looking at the clock costs ~20 ns: on tiny chains only now and
+     * then, on real ones (one iteration >> 1 us) every time. */
+    if (iter % c->clock_skip != 0)
+        return SAN_LS_GO;
+    double t = san_ls_now();
+    if (o->time_limit > 0 && t - c->t0 >= o->time_limit)
+        return SAN_LS_TIME;
+    if (o->progress && t - c->last_print >= SAN_LS_PROGRESS_DT) {
+        if (res >= 0)
+            fprintf(stderr, "\r  iter %ld  residual %.3e   ", iter, res);
+        else
+            fprintf(stderr, "\r  iter %ld   ", iter);
+        fflush(stderr);
+        c->last_print = t;
+        c->printed = 1;
+    }
+    return SAN_LS_GO;
+}
+
+void san_ls_progress_end(san_ls *c)
+{
+    if (c->printed) {
+        fputc('\n', stderr);
+        c->printed = 0;
+    }
+}
+
+void san_ls_stop_msg(san_ls *c, san_ls_stop why, long iter, double best,
+                     const char *hint)
+{
+    char *m = c->info->msg;
+    size_t sz = sizeof c->info->msg;
+    switch (why) {
+    case SAN_LS_TIME:
+        snprintf(m, sz, "time limit of %g s reached after %ld iterations "
+                 "(best residual %.2e)%s%s", c->o->time_limit, iter, best,
+                 hint ? "; " : "", hint ? hint : "");
+        break;
+    case SAN_LS_INTR:
+        snprintf(m, sz, "interrupted after %ld iterations (best residual "
+                 "%.2e)", iter, best);
+        break;
+    default:
+        snprintf(m, sz, "not converged after %ld iterations (best residual "
+                 "%.2e)%s%s", iter, best, hint ? "; " : "", hint ? hint : "");
+        break;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Validation of the generator                                          */
+/* ------------------------------------------------------------------ */
+
+/* What is wrong with row j of qt (column j of Q), or NULL; *where gets
+ * the column of the offending entry (its row in Q). */
+static const char *row_problem(const san_csr *qt, int64_t j, int64_t *where)
+{
+    const int64_t n = qt->n;
+    int64_t b = qt->rowptr[j], e = qt->rowptr[j + 1];
+    int has_diag = 0;
+    if (e < b)
+        return "decreasing row pointers";
+    for (int64_t p = b; p < e; p++) {
+        int32_t i = qt->col[p];
+        double v = qt->val[p];
+        *where = i;
+        if (i < 0 || i >= n)
+            return "column index out of range";
+        if (p > b && i <= qt->col[p - 1])
+            return "columns not strictly ascending";
+        if (!isfinite(v))
+            return "non-finite rate";
+        if (i == j) {
+            has_diag = 1;
+            if (n > 1 && !(v < 0))
+                return "state without outgoing transitions (absorbing): "
+                       "the chain is not irreducible";
+        } else if (v < 0) {
+            return "negative off-diagonal rate";
+        }
+    }
+    *where = j;
+    if (!has_diag && n > 1)
+        return "missing diagonal entry (the diagonal must be stored)";
+    return NULL;
+}
+
+/* Checks every row in parallel, then explains the first bad one. */
+static int validate(const san_csr *qt, double *maxd, char *msg, size_t sz)
+{
+    const int64_t n = qt->n;
+    int64_t bad = n;
+    double md = 0;
+    if (qt->rowptr[0] != 0) {
+        snprintf(msg, sz, "invalid generator: rowptr[0] != 0");
+        return -1;
+    }
+    SAN_OMP(omp parallel for schedule(static) reduction(min:bad) reduction(max:md))
+    for (int64_t j = 0; j < n; j++) {
+        int64_t w;
+        if (row_problem(qt, j, &w)) {
+            bad = j < bad ? j : bad;
+        } else {
+            int64_t p = san_ls_diag_pos(qt, j);
+            double d = p >= 0 ? fabs(qt->val[p]) : 0;
+            md = d > md ? d : md;
+        }
+    }
+    if (bad < n) {
+        int64_t w = bad;
+        const char *why = row_problem(qt, bad, &w);
+        snprintf(msg, sz, "invalid generator: %s (at Q[%ld][%ld])", why,
+                 (long)w, (long)bad);
+        return -1;
+    }
+    *maxd = md;
+    return 0;
+}
+
+/* Rows of Q (columns of qt) must sum to zero: this catches a generator
+ * passed untransposed or with a wrong diagonal.  Needs n doubles of
+ * scratch; skipped when they are not available. */
+static int check_row_sums(const san_csr *qt, char *msg, size_t sz)
+{
+    const int64_t n = qt->n;
+    double *s = calloc((size_t)n, sizeof *s);
+    double *d = calloc((size_t)n, sizeof *d);
+    int rc = 0;
+    if (!s || !d)
+        goto done;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t p = qt->rowptr[j]; p < qt->rowptr[j + 1]; p++) {
+            int32_t i = qt->col[p];
+            s[i] += qt->val[p];
+            d[i] += fabs(qt->val[p]);
+        }
+    for (int64_t i = 0; i < n; i++)
+        if (fabs(s[i]) > ROWSUM_TOL * d[i]) {
+            snprintf(msg, sz, "invalid generator: row %ld of Q sums to %g, "
+                     "not 0 (was Q passed instead of its transpose?)",
+                     (long)i, s[i]);
+            rc = -1;
+            break;
+        }
+done:
+    free(s);
+    free(d);
+    return rc;
+}
+
+/* The caller's guess when it is a usable distribution, else uniform. */
+static void initial_guess(double *pi, int64_t n)
+{
+    double s = 0;
+    int ok = 1;
+    for (int64_t i = 0; i < n && ok; i++) {
+        if (!(pi[i] >= 0) || !isfinite(pi[i]))
+            ok = 0;
+        s += pi[i];
+    }
+    if (ok && s > 0 && isfinite(s)) {
+        san_ls_scale(pi, n, 1.0 / s);
+        return;
+    }
+    for (int64_t i = 0; i < n; i++)
+        pi[i] = 1.0 / (double)n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Final checks                                                         */
+/* ------------------------------------------------------------------ */
+
+/* Every method ends here: NaN is a failure; negatives the size of
+ * roundoff (or of the requested accuracy) are clamped, larger ones mean
+ * the answer is wrong; the sum is made 1 and the residual recomputed. */
+static int finish(san_ls *c, double *pi, int st)
+{
+    const int64_t n = c->qt->n;
+    san_solve_info *info = c->info;
+    double tol = c->o->tol;
+    double mx = 0, mn = 0;
+    int64_t imn = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double x = pi[i];
+        if (!isfinite(x)) {
+            snprintf(info->msg, sizeof info->msg, "the solution contains "
+                     "NaN or infinity at state %ld (overflow or breakdown "
+                     "in %s)", (long)i, san_method_name(info->method));
+            return -1;
+        }
+        if (x > mx)
+            mx = x;
+        if (x < mn) {
+            mn = x;
+            imn = i;
+        }
+    }
+    if (!(mx > 0)) {
+        snprintf(info->msg, sizeof info->msg, "the solution has no positive "
+                 "entry (%s broke down)", san_method_name(info->method));
+        return -1;
+    }
+    double thr = (tol * 0.25 > NEG_ROUNDOFF ? tol * 0.25 : NEG_ROUNDOFF) * mx;
+    if (st == 0 && mn < -thr) {
+        snprintf(info->msg, sizeof info->msg, "negative probability %.3g "
+                 "(largest %.3g) at state %ld: the chain may not be "
+                 "irreducible, or is too ill-conditioned for %s",
+                 mn, mx, (long)imn, san_method_name(info->method));
+        return -1;
+    }
+    double s = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (pi[i] < 0)
+            pi[i] = 0;
+        s += pi[i];
+    }
+    san_ls_scale(pi, n, 1.0 / s);
+    info->residual = san_ctmc_residual(c->qt, pi);
+    if (info->residual != info->residual) {
+        snprintf(info->msg, sizeof info->msg, "the residual is NaN");
+        return -1;
+    }
+    if (st == 0 && !(info->residual <= tol)) {
+        snprintf(info->msg, sizeof info->msg, "%s finished but the residual "
+                 "of the normalized vector is %.2e > tol %.2e",
+                 san_method_name(info->method), info->residual, tol);
+        st = 1;
+    }
+    return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* The dispatcher                                                       */
+/* ------------------------------------------------------------------ */
+
+static double direct_mem_limit(void)
+{
+    double lim = AUTO_DIRECT_MAX_MEM;
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && psz > 0 && 0.5 * (double)pages * (double)psz < lim)
+        lim = 0.5 * (double)pages * (double)psz;
+    return lim;
+}
+
+static int run_method(san_ls *c, double *pi)
+{
+    switch (c->info->method) {
+    case SAN_M_DIRECT:   return san_ls_direct(c, pi, 0, 0);
+    case SAN_M_POWER:    return san_ls_power(c, pi);
+    case SAN_M_JACOBI:   return san_ls_jacobi(c, pi);
+    case SAN_M_GS:       return san_ls_gs(c, pi);
+    case SAN_M_GMRES:    return san_ls_gmres(c, pi);
+    case SAN_M_BICGSTAB: return san_ls_bicgstab(c, pi);
+    case SAN_M_AUTO:     break;
+    }
+    /* auto: LU when it fits, Gauss-Seidel (no extra memory) otherwise. */
+    if (c->qt->n <= AUTO_DIRECT_MAX_N) {
+        c->info->method = SAN_M_DIRECT;
+        int st = san_ls_direct(c, pi, direct_mem_limit(),
+                               AUTO_DIRECT_MAX_FLOPS);
+        if (st != 2)
+            return st;
+        c->info->msg[0] = '\0';
+    }
+    c->info->method = SAN_M_GS;
+    return san_ls_gs(c, pi);
+}
+
+int san_ctmc_solve(const san_csr *qt, double *pi, const san_solve_opts *o,
+                   san_solve_info *info)
+{
+    san_solve_opts dflt;
+    san_ls c;
+    double t0 = san_ls_now();
+    if (!o) {
+        san_solve_opts_default(&dflt);
+        o = &dflt;
+    }
+    memset(info, 0, sizeof *info);
+    info->method = o->method;
+    info->residual = HUGE_VAL;
+    if (!qt || !qt->rowptr || !pi || qt->n <= 0 || qt->n > INT32_MAX) {
+        snprintf(info->msg, sizeof info->msg, "invalid generator: %s",
+                 !qt || !qt->rowptr || qt->n <= 0 ? "no states" :
+                 !pi ? "no vector" : "too many states for 32-bit indices");
+        return -1;
+    }
+    if ((int)o->method < 0 || (int)o->method >= N_METHODS) {
+        snprintf(info->msg, sizeof info->msg, "unknown method %d",
+                 (int)o->method);
+        return -1;
+    }
+    memset(&c, 0, sizeof c);
+    c.qt = qt;
+    c.o = o;
+    c.info = info;
+    c.t0 = t0;
+    c.last_print = t0;
+    c.clock_skip = qt->rowptr[qt->n] >= 4096 ? 1 : 64;
+    if (validate(qt, &c.maxd, info->msg, sizeof info->msg) < 0 ||
+        check_row_sums(qt, info->msg, sizeof info->msg) < 0)
+        return -1;
+    if (qt->n == 1) {
+        pi[0] = 1;
+        info->residual = 0;
+        info->converged = 1;
+        info->time_s = san_ls_now() - t0;
+        return 0;
+    }
+    initial_guess(pi, qt->n);
+    int st = run_method(&c, pi);
+    san_ls_progress_end(&c);
+    if (st >= 0)
+        st = finish(&c, pi, st);
+    info->converged = st == 0;
+    if (st == 0)
+        info->msg[0] = '\0';
+    info->time_s = san_ls_now() - t0;
+    return st;
+}

@@ -1,0 +1,103 @@
+/*
+ * linsolve.h - what the kernels of pi Q = 0 share (internal to libsan).
+ *
+ * The dispatcher (linsolve.c) validates the generator, measures its scale,
+ * runs one kernel and then checks and normalizes whatever the kernel
+ * returns.  The kernels (direct.c, stationary.c, krylov.c) only iterate:
+ * they receive a san_ls context holding the transposed generator, the
+ * options, the clock and the info record, and they return
+ *    0  converged (their own residual test passed),
+ *    1  stopped early (max_iter, time limit, interrupt) with the best
+ *       vector they saw left in pi, info->msg saying why,
+ *   -1  failed (out of memory, breakdown), info->msg saying why,
+ *    2  (direct only, in auto mode) the factorization would be too big.
+ */
+#ifndef SAN_LINSOLVE_H
+#define SAN_LINSOLVE_H
+
+#include <stdint.h>
+#include "san.h"
+
+/* OpenMP pragmas that vanish cleanly (no -Wunknown-pragmas) without it. */
+#ifdef _OPENMP
+#define SAN_OMP(x) _Pragma(#x)
+#else
+#define SAN_OMP(x)
+#endif
+
+/* Residual checks of the stationary methods happen every this many
+ * sweeps: one check costs one sparse product, i.e. about one sweep. */
+#define SAN_LS_CHECK_EVERY 10
+
+/* Progress lines at most this often (seconds). */
+#define SAN_LS_PROGRESS_DT 0.5
+
+/* Why an iteration stops before converging. */
+typedef enum {
+    SAN_LS_GO = 0, SAN_LS_MAXIT, SAN_LS_TIME, SAN_LS_INTR
+} san_ls_stop;
+
+/* One solve in progress. */
+typedef struct {
+    const san_csr *qt;          /* transposed generator */
+    double maxd;                /* max_j |q_jj|: the scale of residuals */
+    const san_solve_opts *o;
+    san_solve_info *info;
+    double t0;                  /* san_ls_now() at the start */
+    double last_print;          /* time of the last progress line */
+    int printed;                /* a progress line is open on stderr */
+    long clock_skip;            /* iterations between looks at the clock */
+    double time_hit;            /* set once the time limit has been seen */
+} san_ls;
+
+/* The best vector seen so far (for the "stopped early" answer).  When
+ * its buffer cannot be allocated, x stays NULL and the last iterate is
+ * returned instead: losing that nicety is better than failing. */
+typedef struct {
+    double *x;
+    double res;                 /* its normalized residual; HUGE_VAL none */
+    int64_t n;
+} san_ls_best;
+
+/* ---- linsolve.c: services for the kernels ---- */
+double san_ls_now(void);
+/* Looks at the clock and the interrupt flag, prints progress when asked;
+ * res is the latest residual known (negative: none yet). */
+san_ls_stop san_ls_poll(san_ls *c, long iter, double res);
+/* Ends an open progress line. */
+void san_ls_progress_end(san_ls *c);
+/* Writes the "not converged / time limit / interrupted" message. */
+void san_ls_stop_msg(san_ls *c, san_ls_stop why, long iter, double best,
+                     const char *hint);
+/* max_j |(x Q)_j| / (maxd * sum(x)): the residual of x once normalized.
+ * *sum receives sum(x) when not NULL.  HUGE_VAL when sum(x) <= 0. */
+double san_ls_resid(const san_csr *qt, const double *x, double maxd,
+                    double *sum);
+double san_ls_sum(const double *x, int64_t n);
+void san_ls_scale(double *x, int64_t n, double a);
+/* The state whose balance equation is replaced by "x_k = 1" in the
+ * nonsingular formulations: the largest |q_kk| * guess_k (guess NULL:
+ * the largest |q_kk|), i.e. the equation carrying the largest flow. */
+int64_t san_ls_pick_fixed(const san_csr *qt, const double *guess);
+/* Position of the diagonal of row j, or -1. */
+int64_t san_ls_diag_pos(const san_csr *a, int64_t j);
+
+void san_ls_best_init(san_ls_best *b, int64_t n);
+/* Keeps a copy of x when res beats the best so far. */
+void san_ls_best_offer(san_ls_best *b, const double *x, double res);
+/* Puts the best vector into x unless x (residual res) is at least as good;
+ * returns the residual of what x now holds. */
+double san_ls_best_restore(san_ls_best *b, double *x, double res);
+void san_ls_best_free(san_ls_best *b);
+
+/* ---- the kernels ---- */
+/* maxmem > 0: give up (return 2) when UMFPACK estimates more memory than
+ * maxmem bytes or more than maxflops flops; 0: no limit. */
+int san_ls_direct(san_ls *c, double *pi, double maxmem, double maxflops);
+int san_ls_power(san_ls *c, double *pi);
+int san_ls_jacobi(san_ls *c, double *pi);
+int san_ls_gs(san_ls *c, double *pi);
+int san_ls_gmres(san_ls *c, double *pi);
+int san_ls_bicgstab(san_ls *c, double *pi);
+
+#endif

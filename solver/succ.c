@@ -1,0 +1,207 @@
+/*
+ * succ.c - transitions out of a global state; see succ.h.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "succ.h"
+
+int succ_init(succ_ctx *c, const san_model *m)
+{
+    memset(c, 0, sizeof *c);
+    c->m = m;
+    int ne = m->nev > 0 ? m->nev : 1;
+    c->range = calloc(ne, sizeof *c->range);
+    c->off = calloc(ne, sizeof *c->off);
+    c->functional_prob = calloc(ne, 1);
+    if (!c->range || !c->off || !c->functional_prob)
+        return -1;
+    for (int e = 0; e < m->nev; e++) {
+        const san_event *E = &m->ev[e];
+        if (E->nparts > c->maxparts)
+            c->maxparts = E->nparts;
+        c->off[e] = calloc(E->nparts + 1, sizeof **c->off);
+        if (!c->off[e])
+            return -1;
+        for (int k = 0; k < E->nparts; k++)
+            c->off[e][k + 1] = c->off[e][k] + m->aut[E->parts[k]].nstates;
+        c->range[e] = calloc(2 * (size_t)c->off[e][E->nparts] + 1, sizeof **c->range);
+        if (!c->range[e])
+            return -1;
+    }
+    /* One pass over every automaton's transitions fills the ranges: they
+     * are sorted by (source, event), so each (source, event) run is
+     * contiguous. */
+    for (int a = 0; a < m->naut; a++) {
+        const san_automaton *A = &m->aut[a];
+        for (int ls = 0; ls < A->nstates; ls++) {
+            for (int t = A->first[ls]; t < A->first[ls + 1];) {
+                int e = A->tr[t].event, u = t;
+                while (u < A->first[ls + 1] && A->tr[u].event == e) {
+                    if (A->tr[u].prob && !san_expr_is_const(A->tr[u].prob))
+                        c->functional_prob[e] = 1;
+                    u++;
+                }
+                const san_event *E = &m->ev[e];
+                for (int k = 0; k < E->nparts; k++)
+                    if (E->parts[k] == a) {
+                        int32_t *r = &c->range[e][2 * (c->off[e][k] + ls)];
+                        r[0] = t;
+                        r[1] = u;
+                    }
+                t = u;
+            }
+        }
+    }
+    c->choice = calloc(c->maxparts + 1, sizeof *c->choice);
+    return c->choice ? 0 : -1;
+}
+
+void succ_free(succ_ctx *c)
+{
+    if (c->m)
+        for (int e = 0; e < c->m->nev; e++) {
+            if (c->range)
+                free(c->range[e]);
+            if (c->off)
+                free(c->off[e]);
+        }
+    free(c->range);
+    free(c->off);
+    free(c->functional_prob);
+    free(c->choice);
+    memset(c, 0, sizeof *c);
+}
+
+static inline const int32_t *range_of(const succ_ctx *c, int e, int k, int ls)
+{
+    return &c->range[e][2 * (c->off[e][k] + ls)];
+}
+
+double succ_event_rate(const succ_ctx *c, int e, const int *s)
+{
+    const san_event *E = &c->m->ev[e];
+    for (int k = 0; k < E->nparts; k++) {
+        const int32_t *r = range_of(c, e, k, s[E->parts[k]]);
+        if (r[0] == r[1])
+            return 0;
+    }
+    return san_expr_eval(E->rate, s);
+}
+
+static int push(san_arcs *out, int64_t to, double rate, int e)
+{
+    if (out->n == out->cap) {
+        int cap = out->cap ? 2 * out->cap : 64;
+        san_arc *v = realloc(out->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        out->v = v;
+        out->cap = cap;
+    }
+    out->v[out->n].to = to;
+    out->v[out->n].rate = rate;
+    out->v[out->n].event = e;
+    out->n++;
+    return 0;
+}
+
+static void describe(const san_model *m, const int *s, char *buf, size_t n)
+{
+    san_state_name(m, s, buf, n);
+}
+
+/* Probability of one outcome; checks are done per event by the caller. */
+static inline double prob_of(const san_trans *t, const int *s)
+{
+    return t->prob ? san_expr_eval(t->prob, s) : 1.0;
+}
+
+/* Functional routing probabilities of one participant must sum to 1. */
+static int check_probs(const succ_ctx *c, int e, int a, const int32_t *r, const int *s,
+                       char *err, size_t errlen)
+{
+    const san_automaton *A = &c->m->aut[a];
+    double sum = 0;
+    for (int t = r[0]; t < r[1]; t++) {
+        double p = prob_of(&A->tr[t], s);
+        if (!(p >= 0 && p <= 1)) {
+            char st[512];
+            describe(c->m, s, st, sizeof st);
+            snprintf(err, errlen, "routing probability %g of event '%s' in automaton '%s' is not in "
+                     "[0, 1] in state (%s)", p, c->m->ev[e].name, A->name, st);
+            return -2;
+        }
+        sum += p;
+    }
+    if (fabs(sum - 1) > 1e-12) {
+        char st[512];
+        describe(c->m, s, st, sizeof st);
+        snprintf(err, errlen, "routing probabilities of event '%s' in automaton '%s' sum to %.15g, "
+                 "not 1, in state (%s)", c->m->ev[e].name, A->name, sum, st);
+        return -2;
+    }
+    return 0;
+}
+
+int succ_enumerate(succ_ctx *c, const int *s, int64_t idx, san_arcs *out,
+                   char *err, size_t errlen)
+{
+    const san_model *m = c->m;
+    for (int e = 0; e < m->nev; e++) {
+        const san_event *E = &m->ev[e];
+        int k;
+        for (k = 0; k < E->nparts; k++) {
+            const int32_t *r = range_of(c, e, k, s[E->parts[k]]);
+            if (r[0] == r[1])
+                break;
+        }
+        if (k < E->nparts || E->nparts == 0)
+            continue;
+        double rate = san_expr_eval(E->rate, s);
+        if (rate == 0)
+            continue;
+        if (!(rate > 0) || !isfinite(rate)) {
+            char st[512];
+            describe(m, s, st, sizeof st);
+            snprintf(err, errlen, "rate of event '%s' is %s (%g) in state (%s)", E->name,
+                     isfinite(rate) ? "negative" : "not finite", rate, st);
+            return -2;
+        }
+        if (c->functional_prob[e])
+            for (k = 0; k < E->nparts; k++) {
+                int rc = check_probs(c, e, E->parts[k], range_of(c, e, k, s[E->parts[k]]), s,
+                                     err, errlen);
+                if (rc)
+                    return rc;
+            }
+        /* Every combination of the participants' outcomes, odometer-wise. */
+        int np = E->nparts;
+        for (k = 0; k < np; k++)
+            c->choice[k] = range_of(c, e, k, s[E->parts[k]])[0];
+        for (;;) {
+            double p = rate;
+            int64_t to = idx;
+            for (k = 0; k < np; k++) {
+                int a = E->parts[k];
+                const san_trans *t = &m->aut[a].tr[c->choice[k]];
+                p *= prob_of(t, s);
+                to += (int64_t)(t->to - s[a]) * m->stride[a];
+            }
+            if (p > 0 && push(out, to, p, e) < 0) {
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+            for (k = np - 1; k >= 0; k--) {
+                const int32_t *r = range_of(c, e, k, s[E->parts[k]]);
+                if (++c->choice[k] < r[1])
+                    break;
+                c->choice[k] = r[0];
+            }
+            if (k < 0)
+                break;
+        }
+    }
+    return 0;
+}

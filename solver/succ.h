@@ -1,0 +1,50 @@
+/*
+ * succ.h - the transitions out of one global state (internal to libsan).
+ *
+ * The exploration, the generator and the throughputs all ask the same
+ * question: from global state s, which events are enabled, at what rate,
+ * and where do they lead with what probability?  This module answers it
+ * with tables built once, so the per-state work is a few table lookups
+ * and the evaluation of the functional rates and probabilities.
+ */
+#ifndef SAN_SUCC_H
+#define SAN_SUCC_H
+
+#include <stdint.h>
+#include "san.h"
+
+typedef struct {
+    int64_t to;             /* successor's mixed-radix index */
+    double rate;
+    int event;
+} san_arc;
+
+typedef struct {
+    san_arc *v;
+    int n, cap;
+} san_arcs;
+
+typedef struct {
+    const san_model *m;
+    /* range[e][2 * (off[e][k] + ls)] .. [+1]: transitions of event e
+     * leaving local state ls of its k-th participant, as indices into
+     * that automaton's tr[] array. */
+    int32_t **range;
+    int32_t **off;
+    char *functional_prob;  /* per event: some probability reads the state */
+    int maxparts;
+    int *choice;            /* scratch for synchronized outcomes */
+} succ_ctx;
+
+int  succ_init(succ_ctx *c, const san_model *m);
+void succ_free(succ_ctx *c);
+
+/* Append every transition out of s (index idx) to out.  Returns 0, or -2
+ * with a message when a functional rate or probability is invalid there. */
+int succ_enumerate(succ_ctx *c, const int *s, int64_t idx, san_arcs *out,
+                   char *err, size_t errlen);
+
+/* Rate of event e in s if it is enabled there, else 0. */
+double succ_event_rate(const succ_ctx *c, int e, const int *s);
+
+#endif

@@ -1,0 +1,797 @@
+/*
+ * test_linsolve.c - the solvers of pi Q = 0 against closed forms.
+ *
+ * Every chain here is built by hand from its rates, and its stationary
+ * vector comes from an independent formula (product forms, detailed
+ * balance, a hand-solved 3x3 system), never from the code under test.
+ * Exit status 0 when every check passes.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "san.h"
+
+static int n_pass, n_fail;
+
+#define CHECK(cond, ...) check_((cond), __FILE__, __LINE__, __VA_ARGS__)
+
+static void check_(int ok, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#include <stdarg.h>
+static void check_(int ok, const char *file, int line, const char *fmt, ...)
+{
+    if (ok) {
+        n_pass++;
+        return;
+    }
+    n_fail++;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "FAIL %s:%d: ", file, line);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* ------------------------------------------------------------------ */
+/* Building generators by hand                                          */
+/* ------------------------------------------------------------------ */
+
+typedef struct { int64_t r, c; double v; } trip;
+
+typedef struct {
+    int64_t n, nt, cap;
+    trip *t;
+} chain;
+
+static void ch_init(chain *ch, int64_t n)
+{
+    ch->n = n;
+    ch->nt = 0;
+    ch->cap = 16;
+    ch->t = malloc((size_t)ch->cap * sizeof *ch->t);
+}
+
+/* Q[i][j] += rate, i != j. */
+static void ch_add(chain *ch, int64_t i, int64_t j, double rate)
+{
+    if (ch->nt == ch->cap) {
+        ch->cap *= 2;
+        ch->t = realloc(ch->t, (size_t)ch->cap * sizeof *ch->t);
+    }
+    ch->t[ch->nt++] = (trip){ i, j, rate };
+}
+
+static int cmp_trip(const void *a, const void *b)
+{
+    const trip *x = a, *y = b;
+    if (x->r != y->r)
+        return x->r < y->r ? -1 : 1;
+    if (x->c != y->c)
+        return x->c < y->c ? -1 : 1;
+    return 0;
+}
+
+/* CSR from triplets (sorted here, duplicates summed). */
+static void csr_from(trip *t, int64_t nt, int64_t n, san_csr *a)
+{
+    qsort(t, (size_t)nt, sizeof *t, cmp_trip);
+    a->n = n;
+    a->rowptr = calloc((size_t)n + 1, sizeof *a->rowptr);
+    a->col = malloc((size_t)(nt ? nt : 1) * sizeof *a->col);
+    a->val = malloc((size_t)(nt ? nt : 1) * sizeof *a->val);
+    int64_t q = 0;
+    for (int64_t p = 0; p < nt; p++) {
+        if (q > 0 && a->col[q - 1] == t[p].c && t[p - 1].r == t[p].r) {
+            a->val[q - 1] += t[p].v;
+            continue;
+        }
+        a->col[q] = (int32_t)t[p].c;
+        a->val[q] = t[p].v;
+        a->rowptr[t[p].r + 1]++;
+        q++;
+    }
+    for (int64_t i = 0; i < n; i++)
+        a->rowptr[i + 1] += a->rowptr[i];
+}
+
+/* Q and Q^T, each built straight from the rates (diagonal = -row sum). */
+static void ch_build(chain *ch, san_csr *q, san_csr *qt)
+{
+    int64_t n = ch->n, m = ch->nt + n;
+    trip *a = malloc((size_t)m * sizeof *a), *b = malloc((size_t)m * sizeof *b);
+    double *out = calloc((size_t)n, sizeof *out);
+    for (int64_t p = 0; p < ch->nt; p++) {
+        a[p] = ch->t[p];
+        out[ch->t[p].r] += ch->t[p].v;
+    }
+    for (int64_t i = 0; i < n; i++)
+        a[ch->nt + i] = (trip){ i, i, -out[i] };
+    for (int64_t p = 0; p < m; p++)
+        b[p] = (trip){ a[p].c, a[p].r, a[p].v };
+    if (q)
+        csr_from(a, m, n, q);
+    if (qt)
+        csr_from(b, m, n, qt);
+    free(a);
+    free(b);
+    free(out);
+    free(ch->t);
+}
+
+/* ------------------------------------------------------------------ */
+/* Chains and their closed forms                                        */
+/* ------------------------------------------------------------------ */
+
+/* Birth-death chain on 0..K: detailed balance pi_{n+1} mu_{n+1} =
+ * pi_n lambda_n gives pi by a product, computed here in long double. */
+static void birth_death(int64_t K, const double *lam, const double *mu,
+                        san_csr *qt, double *ref)
+{
+    chain ch;
+    ch_init(&ch, K + 1);
+    for (int64_t i = 0; i < K; i++) {
+        ch_add(&ch, i, i + 1, lam[i]);
+        ch_add(&ch, i + 1, i, mu[i + 1]);
+    }
+    ch_build(&ch, NULL, qt);
+    long double x = 1, s = 0;
+    long double *w = malloc((size_t)(K + 1) * sizeof *w);
+    for (int64_t i = 0; i <= K; i++) {
+        w[i] = x;
+        s += x;
+        if (i < K)
+            x = x * lam[i] / mu[i + 1];
+    }
+    for (int64_t i = 0; i <= K; i++)
+        ref[i] = (double)(w[i] / s);
+    free(w);
+}
+
+/* M/M/1/K: pi_n proportional to rho^n. */
+static void mm1k(int64_t K, double lambda, double mu, san_csr *qt,
+                 double *ref)
+{
+    double *l = malloc((size_t)(K + 1) * sizeof *l);
+    double *m = malloc((size_t)(K + 1) * sizeof *m);
+    for (int64_t i = 0; i <= K; i++) {
+        l[i] = lambda;
+        m[i] = mu;
+    }
+    birth_death(K, l, m, qt, ref);
+    /* The product above is the same formula; check it against the
+     * geometric closed form (1 - rho) rho^n / (1 - rho^(K+1)) too. */
+    double rho = lambda / mu;
+    for (int64_t i = 0; i <= K; i++) {
+        double g = (1 - rho) * pow(rho, (double)i) /
+                   (1 - pow(rho, (double)(K + 1)));
+        CHECK(fabs(g - ref[i]) <= 1e-12 * g, "geometric closed form");
+    }
+    free(l);
+    free(m);
+}
+
+/* M/M/c/c (Erlang loss): pi_n proportional to a^n / n!. */
+static void erlang(int c, double lambda, double mu, san_csr *qt, double *ref)
+{
+    double *l = malloc((size_t)(c + 1) * sizeof *l);
+    double *m = malloc((size_t)(c + 1) * sizeof *m);
+    for (int i = 0; i <= c; i++) {
+        l[i] = lambda;
+        m[i] = i * mu;
+    }
+    birth_death(c, l, m, qt, ref);
+    /* independent: a^n/n! summed directly */
+    double a = lambda / mu, s = 0, t = 1;
+    for (int i = 0; i <= c; i++) {
+        s += t;
+        t *= a / (i + 1);
+    }
+    t = 1;
+    for (int i = 0; i <= c; i++) {
+        CHECK(fabs(t / s - ref[i]) <= 1e-12 * ref[i], "Erlang a^n/n!");
+        t *= a / (i + 1);
+    }
+    free(l);
+    free(m);
+}
+
+/* The 3-state chain
+ *         0->1: 1   0->2: 2
+ *   Q = [ -3  1  2 ]       1->0: 3   1->2: 1
+ *       [  3 -4  1 ]       2->0: 1   2->1: 2
+ *       [  1  2 -3 ]
+ * pi Q = 0, column by column:
+ *   (col 0)  -3 p0 + 3 p1 +   p2 = 0
+ *   (col 1)     p0 - 4 p1 + 2 p2 = 0   =>  p0 = 4 p1 - 2 p2
+ *   into col 0: -12 p1 + 6 p2 + 3 p1 + p2 = 0  =>  p2 = 9 p1 / 7,
+ *   then p0 = 4 p1 - 18 p1 / 7 = 10 p1 / 7.
+ *   (col 2 checks: 2*10 + 7 - 3*9 = 0.)
+ * So pi = (10, 7, 9) / 26. */
+static void three_state(san_csr *q, san_csr *qt, double *ref)
+{
+    chain ch;
+    ch_init(&ch, 3);
+    ch_add(&ch, 0, 1, 1);
+    ch_add(&ch, 0, 2, 2);
+    ch_add(&ch, 1, 0, 3);
+    ch_add(&ch, 1, 2, 1);
+    ch_add(&ch, 2, 0, 1);
+    ch_add(&ch, 2, 1, 2);
+    ch_build(&ch, q, qt);
+    ref[0] = 10.0 / 26;
+    ref[1] = 7.0 / 26;
+    ref[2] = 9.0 / 26;
+}
+
+/* Stiff star: hub 0 leaves to leaf i (1..L) at rate 1e-6 i, every leaf
+ * returns at 1e6.  Each leaf is balanced against the hub alone:
+ * pi_i 1e6 = pi_0 1e-6 i, so pi_i = 1e-12 i pi_0. */
+static void stiff_star(int L, san_csr *qt, double *ref)
+{
+    chain ch;
+    ch_init(&ch, L + 1);
+    for (int i = 1; i <= L; i++) {
+        ch_add(&ch, 0, i, 1e-6 * i);
+        ch_add(&ch, i, 0, 1e6);
+    }
+    ch_build(&ch, NULL, qt);
+    long double s = 1;
+    for (int i = 1; i <= L; i++)
+        s += 1e-12L * i;
+    ref[0] = (double)(1 / s);
+    for (int i = 1; i <= L; i++)
+        ref[i] = (double)(1e-12L * i / s);
+}
+
+/* Nearly completely decomposable birth-death chain: pairs {2m, 2m+1}
+ * linked at 1e6, pairs linked to each other at 1e-6; every ratio
+ * pi_{n+1} / pi_n = lambda_n / mu_{n+1} is 2, so pi_n ~ 2^n. */
+static void stiff_ncd(int K, san_csr *qt, double *ref)
+{
+    double *l = malloc((size_t)(K + 1) * sizeof *l);
+    double *m = malloc((size_t)(K + 1) * sizeof *m);
+    for (int i = 0; i <= K; i++) {
+        double f = i % 2 == 0 ? 1e6 : 1e-6;
+        l[i] = 2 * f;
+        m[i] = i > 0 ? (i % 2 == 1 ? 1e6 : 1e-6) : 0;
+    }
+    birth_death(K, l, m, qt, ref);
+    double s = (pow(2.0, K + 1) - 1);
+    for (int i = 0; i <= K; i++)
+        CHECK(fabs(ref[i] - pow(2.0, i) / s) <= 1e-13 * ref[i], "2^n form");
+    free(l);
+    free(m);
+}
+
+/* Two independent M/M/1/K queues: the joint chain has product form
+ * pi(a, b) = pi1(a) pi2(b), the marginals being geometric. */
+static void two_queues(int K1, double r1, int K2, double r2, san_csr *qt,
+                       double *ref)
+{
+    int64_t n = (int64_t)(K1 + 1) * (K2 + 1);
+    chain ch;
+    ch_init(&ch, n);
+    for (int a = 0; a <= K1; a++)
+        for (int b = 0; b <= K2; b++) {
+            int64_t s = (int64_t)a * (K2 + 1) + b;
+            if (a < K1) ch_add(&ch, s, s + (K2 + 1), r1);
+            if (a > 0)  ch_add(&ch, s, s - (K2 + 1), 1.0);
+            if (b < K2) ch_add(&ch, s, s + 1, r2);
+            if (b > 0)  ch_add(&ch, s, s - 1, 1.0);
+        }
+    ch_build(&ch, NULL, qt);
+    double s1 = 0, s2 = 0;
+    for (int a = 0; a <= K1; a++) s1 += pow(r1, a);
+    for (int b = 0; b <= K2; b++) s2 += pow(r2, b);
+    for (int a = 0; a <= K1; a++)
+        for (int b = 0; b <= K2; b++)
+            ref[(int64_t)a * (K2 + 1) + b] = pow(r1, a) / s1 * pow(r2, b) / s2;
+}
+
+static uint64_t rng_state = 88172645463325252ULL;
+static double urand(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
+/* Doubly stochastic: a sum of rings i -> i+s (mod n), each with one rate,
+ * so every state has as much rate in as out and pi is uniform. */
+static void rings(int64_t n, san_csr *qt, double *ref)
+{
+    static const int64_t stride[] = { 1, 7, 31, 200 };
+    chain ch;
+    ch_init(&ch, n);
+    for (int r = 0; r < 4; r++) {
+        double rate = 0.1 + 10 * urand();
+        for (int64_t i = 0; i < n; i++)
+            ch_add(&ch, i, (i + stride[r]) % n, rate);
+    }
+    ch_build(&ch, NULL, qt);
+    for (int64_t i = 0; i < n; i++)
+        ref[i] = 1.0 / (double)n;
+}
+
+/* Random irreducible chain (a ring for irreducibility plus random
+ * arcs); no closed form: the methods are compared with each other. */
+static void random_chain(int64_t n, int per_state, san_csr *qt)
+{
+    chain ch;
+    ch_init(&ch, n);
+    for (int64_t i = 0; i < n; i++) {
+        ch_add(&ch, i, (i + 1) % n, 0.5 + urand());
+        for (int k = 0; k < per_state; k++) {
+            int64_t j = (int64_t)(urand() * (double)n);
+            if (j != i)
+                ch_add(&ch, i, j, exp(4 * (urand() - 0.5)));
+        }
+    }
+    ch_build(&ch, NULL, qt);
+}
+
+/* ------------------------------------------------------------------ */
+/* Running the methods                                                  */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    san_method m;
+    san_precond pc;
+    double omega;
+    const char *name;
+} variant;
+
+static const variant all_variants[] = {
+    { SAN_M_DIRECT,   SAN_PC_ILU0,   1.0, "direct" },
+    { SAN_M_AUTO,     SAN_PC_ILU0,   1.0, "auto" },
+    { SAN_M_POWER,    SAN_PC_ILU0,   1.0, "power" },
+    { SAN_M_JACOBI,   SAN_PC_ILU0,   1.0, "jacobi" },
+    { SAN_M_GS,       SAN_PC_ILU0,   1.0, "gs" },
+    { SAN_M_GS,       SAN_PC_ILU0,   1.2, "sor(1.2)" },
+    { SAN_M_GMRES,    SAN_PC_ILU0,   1.0, "gmres+ilu0" },
+    { SAN_M_GMRES,    SAN_PC_JACOBI, 1.0, "gmres+jacobi" },
+    { SAN_M_GMRES,    SAN_PC_NONE,   1.0, "gmres" },
+    { SAN_M_BICGSTAB, SAN_PC_ILU0,   1.0, "bicgstab+ilu0" },
+    { SAN_M_BICGSTAB, SAN_PC_JACOBI, 1.0, "bicgstab+jacobi" },
+    { SAN_M_BICGSTAB, SAN_PC_NONE,   1.0, "bicgstab" },
+};
+#define N_VARIANTS ((int)(sizeof all_variants / sizeof all_variants[0]))
+
+static int is_iterative(san_method m)
+{
+    return m != SAN_M_DIRECT && m != SAN_M_AUTO;
+}
+
+static double sum(const double *x, int64_t n)
+{
+    double s = 0;
+    for (int64_t i = 0; i < n; i++)
+        s += x[i];
+    return s;
+}
+
+/* Max error relative to the largest entry, and componentwise. */
+static void errors(const double *x, const double *ref, int64_t n,
+                   double *normwise, double *compwise)
+{
+    double mx = 0, e = 0, c = 0;
+    for (int64_t i = 0; i < n; i++) {
+        mx = ref[i] > mx ? ref[i] : mx;
+        double d = fabs(x[i] - ref[i]);
+        e = d > e ? d : e;
+        if (ref[i] > 0 && d / ref[i] > c)
+            c = d / ref[i];
+    }
+    *normwise = e / mx;
+    *compwise = c;
+}
+
+/* Solves with one variant and checks the contract every method owes:
+ * status 0, residual recomputed and <= tol, non-negative, sums to 1. */
+static int solve_ok(const char *chain_name, const san_csr *qt,
+                    const variant *v, double tol, double *pi,
+                    san_solve_info *info)
+{
+    san_solve_opts o;
+    san_solve_opts_default(&o);
+    o.method = v->m;
+    o.precond = v->pc;
+    o.omega = v->omega;
+    o.tol = tol;
+    o.max_iter = 200000;
+    memset(pi, 0, (size_t)qt->n * sizeof *pi);
+    int st = san_ctmc_solve(qt, pi, &o, info);
+    CHECK(st == 0 && info->converged, "%s/%s: status %d, msg '%s'",
+          chain_name, v->name, st, info->msg);
+    if (st != 0)
+        return 0;
+    double r = san_ctmc_residual(qt, pi);
+    CHECK(info->residual == r, "%s/%s: info residual %g != recomputed %g",
+          chain_name, v->name, info->residual, r);
+    CHECK(r <= tol, "%s/%s: residual %g > tol %g", chain_name, v->name, r,
+          tol);
+    CHECK(fabs(sum(pi, qt->n) - 1) <= 1e-14, "%s/%s: sum %.17g",
+          chain_name, v->name, sum(pi, qt->n));
+    int neg = 0;
+    for (int64_t i = 0; i < qt->n; i++)
+        neg |= !(pi[i] >= 0);
+    CHECK(!neg, "%s/%s: negative or NaN entry", chain_name, v->name);
+    CHECK(info->msg[0] == '\0', "%s/%s: msg '%s' on success", chain_name,
+          v->name, info->msg);
+    return 1;
+}
+
+/* Every variant in mask against ref: normwise error <= tol_norm (1e-9
+ * for tol 1e-12), componentwise <= tol_comp when tol_comp > 0. */
+static void against_ref(const char *chain_name, const san_csr *qt,
+                        const double *ref, unsigned mask, double tol_norm,
+                        double tol_comp)
+{
+    double *pi = malloc((size_t)qt->n * sizeof *pi);
+    for (int k = 0; k < N_VARIANTS; k++) {
+        const variant *v = &all_variants[k];
+        san_solve_info info;
+        if (!(mask & (1u << k)))
+            continue;
+        double tol = is_iterative(v->m) ? 1e-12 : 1e-10;
+        if (!solve_ok(chain_name, qt, v, tol, pi, &info))
+            continue;
+        double en, ec;
+        errors(pi, ref, qt->n, &en, &ec);
+        CHECK(en <= tol_norm, "%s/%s: normwise error %.3g > %.1g",
+              chain_name, v->name, en, tol_norm);
+        if (tol_comp > 0)
+            CHECK(ec <= tol_comp, "%s/%s: componentwise error %.3g > %.1g",
+                  chain_name, v->name, ec, tol_comp);
+        if (getenv("TEST_LINSOLVE_VERBOSE"))
+            printf("  %-14s %-16s it %6ld  res %.2e  err %.2e / %.2e  "
+                   "%.4fs\n", chain_name, v->name, info.iterations,
+                   info.residual, en, ec, info.time_s);
+    }
+    free(pi);
+}
+
+#define ALL ((1u << N_VARIANTS) - 1)
+/* Variant indices, as bits. */
+#define V_DIRECT   (1u << 0)
+#define V_AUTO     (1u << 1)
+#define V_POWER    (1u << 2)
+#define V_JACOBI   (1u << 3)
+#define V_GS       (1u << 4)
+#define V_SOR      (1u << 5)
+#define V_GM_ILU   (1u << 6)
+#define V_GM_JAC   (1u << 7)
+#define V_GM_NONE  (1u << 8)
+#define V_BI_ILU   (1u << 9)
+#define V_BI_JAC   (1u << 10)
+#define V_BI_NONE  (1u << 11)
+
+/* ------------------------------------------------------------------ */
+/* The tests                                                            */
+/* ------------------------------------------------------------------ */
+
+static void test_names(void)
+{
+    static const char *names[] = { "auto", "direct", "power", "jacobi", "gs",
+                                   "gmres", "bicgstab" };
+    for (int i = 0; i < 7; i++) {
+        san_method m;
+        CHECK(strcmp(san_method_name((san_method)i), names[i]) == 0,
+              "name of %d", i);
+        CHECK(san_method_parse(names[i], &m) == 0 && m == (san_method)i,
+              "parse %s", names[i]);
+    }
+    san_method m = SAN_M_POWER;
+    CHECK(san_method_parse("GMRES", &m) == 0 && m == SAN_M_GMRES,
+          "parse is case-insensitive");
+    CHECK(san_method_parse("sor", &m) == -1, "unknown name rejected");
+    CHECK(san_method_parse("", &m) == -1, "empty name rejected");
+    CHECK(san_method_parse("gmre", &m) == -1, "prefix rejected");
+    CHECK(san_method_parse(NULL, &m) == -1, "NULL rejected");
+
+    san_solve_opts o;
+    san_solve_opts_default(&o);
+    CHECK(o.method == SAN_M_AUTO && o.tol > 0 && o.tol < 1e-6 &&
+          o.max_iter > 0 && o.omega == 1.0 && o.restart == 30 &&
+          o.precond == SAN_PC_ILU0 && o.time_limit == 0 && !o.progress &&
+          !o.interrupt, "defaults");
+}
+
+static int csr_equal(const san_csr *a, const san_csr *b)
+{
+    if (a->n != b->n)
+        return 0;
+    if (memcmp(a->rowptr, b->rowptr, (size_t)(a->n + 1) * sizeof *a->rowptr))
+        return 0;
+    int64_t nnz = a->rowptr[a->n];
+    return !memcmp(a->col, b->col, (size_t)nnz * sizeof *a->col) &&
+           !memcmp(a->val, b->val, (size_t)nnz * sizeof *a->val);
+}
+
+static void test_transpose(void)
+{
+    chain ch;
+    san_csr q, qt, t1, t2;
+    ch_init(&ch, 500);
+    /* distinct arcs, so that no sum order can differ between builds */
+    for (int64_t i = 0; i < 500; i++) {
+        int64_t used[6];
+        for (int k = 0; k < 6; k++) {
+            int64_t j = (int64_t)(urand() * 500);
+            int dup = j == i || (i == 499 && j == 0);
+            for (int l = 0; l < k; l++)
+                dup |= used[l] == j;
+            used[k] = dup ? -1 : j;
+            if (!dup)
+                ch_add(&ch, i, j, urand());
+        }
+    }
+    ch_add(&ch, 499, 0, 1); /* a last row and a first column */
+    ch_build(&ch, &q, &qt);
+    CHECK(san_csr_transpose(&q, &t1) == 0, "transpose");
+    CHECK(csr_equal(&t1, &qt), "transpose(Q) == Q^T built directly");
+    CHECK(san_csr_transpose(&t1, &t2) == 0, "transpose back");
+    CHECK(csr_equal(&t2, &q), "transpose round trip");
+    san_csr_free(&t1);
+    san_csr_free(&t2);
+    CHECK(t1.rowptr == NULL && t1.col == NULL && t1.val == NULL,
+          "free clears");
+    san_csr_free(&t1); /* twice is harmless */
+    san_csr_free(&q);
+    san_csr_free(&qt);
+
+    /* a matrix with an empty row and an empty column */
+    san_csr a = { 3, NULL, NULL, NULL };
+    int64_t rp[] = { 0, 2, 2, 3 };
+    int32_t cl[] = { 0, 1, 1 };
+    double vl[] = { 1, 2, 3 };
+    a.rowptr = rp;
+    a.col = cl;
+    a.val = vl;
+    CHECK(san_csr_transpose(&a, &t1) == 0, "transpose small");
+    int64_t erp[] = { 0, 1, 3, 3 };
+    int32_t ecl[] = { 0, 0, 2 };
+    double evl[] = { 1, 2, 3 };
+    CHECK(!memcmp(t1.rowptr, erp, sizeof erp) &&
+          !memcmp(t1.col, ecl, sizeof ecl) &&
+          !memcmp(t1.val, evl, sizeof evl), "transpose small values");
+    san_csr_free(&t1);
+}
+
+static void test_residual(void)
+{
+    san_csr q, qt;
+    double ref[3];
+    three_state(&q, &qt, ref);
+    /* pi = e_0: pi Q = row 0 of Q = (-3, 1, 2); inf norm 3, max|q_jj| 4. */
+    double e0[3] = { 1, 0, 0 };
+    CHECK(fabs(san_ctmc_residual(&qt, e0) - 0.75) <= 1e-16, "residual e0");
+    /* pi = (0, 1, 1): (4, -2, -2), norm 4 -> 1. */
+    double x[3] = { 0, 1, 1 };
+    CHECK(fabs(san_ctmc_residual(&qt, x) - 1.0) <= 1e-16, "residual (0,1,1)");
+    CHECK(san_ctmc_residual(&qt, ref) <= 1e-16, "residual of the solution "
+          "%g", san_ctmc_residual(&qt, ref));
+    san_csr_free(&q);
+    san_csr_free(&qt);
+}
+
+static void test_closed_forms(void)
+{
+    san_csr qt, q;
+    double *ref = malloc(2000 * sizeof *ref);
+
+    three_state(&q, &qt, ref);
+    against_ref("3-state", &qt, ref, ALL, 1e-12, 1e-12);
+    san_csr_free(&q);
+    san_csr_free(&qt);
+
+    mm1k(10, 0.5, 1.0, &qt, ref);
+    against_ref("mm1k10 rho.5", &qt, ref, ALL, 1e-9, 1e-9);
+    san_csr_free(&qt);
+    mm1k(10, 2.0, 1.0, &qt, ref);
+    against_ref("mm1k10 rho2", &qt, ref, ALL, 1e-9, 1e-9);
+    san_csr_free(&qt);
+
+    /* K = 200: pi spans 19 orders of magnitude; componentwise accuracy
+     * is asked of the direct method only. */
+    mm1k(200, 0.8, 1.0, &qt, ref);
+    against_ref("mm1k200 rho.8", &qt, ref, V_DIRECT | V_AUTO, 1e-12, 1e-10);
+    against_ref("mm1k200 rho.8", &qt, ref, ALL, 1e-9, 0);
+    san_csr_free(&qt);
+    mm1k(200, 1.25, 1.0, &qt, ref);
+    against_ref("mm1k200 rho1.25", &qt, ref, V_DIRECT | V_AUTO, 1e-12, 1e-10);
+    against_ref("mm1k200 rho1.25", &qt, ref, ALL, 1e-9, 0);
+    san_csr_free(&qt);
+
+    erlang(50, 30.0, 1.0, &qt, ref);
+    against_ref("erlang c50 a30", &qt, ref, V_DIRECT, 1e-12, 1e-10);
+    against_ref("erlang c50 a30", &qt, ref, ALL, 1e-9, 0);
+    san_csr_free(&qt);
+
+    /* Rates 1e-6 and 1e6 side by side; the leaves hold 1e-12 of the
+     * mass and must still come out to 1e-9 componentwise. */
+    stiff_star(5, &qt, ref);
+    against_ref("stiff star", &qt, ref, ALL, 1e-9, 1e-9);
+    san_csr_free(&qt);
+
+    /* Nearly decomposable: the slow modes (1e-6 / 2e6 = 5e-13 of the
+     * scale) are below what a residual test can see, so only the methods
+     * that solve exactly (LU, ILU(0) being exact on a tridiagonal) are
+     * asked for the answer. */
+    stiff_ncd(21, &qt, ref);
+    against_ref("stiff ncd", &qt, ref, V_DIRECT | V_AUTO | V_GM_ILU | V_BI_ILU,
+                1e-9, 1e-9);
+    san_csr_free(&qt);
+
+    two_queues(15, 0.7, 20, 1.3, &qt, ref);
+    against_ref("two queues", &qt, ref, ALL, 1e-9, 0);
+    san_csr_free(&qt);
+
+    rings(1000, &qt, ref);
+    against_ref("rings", &qt, ref, ALL, 1e-9, 1e-9);
+    san_csr_free(&qt);
+    free(ref);
+}
+
+static void test_agreement(void)
+{
+    san_csr qt;
+    int64_t n = 3000;
+    double *ref = malloc((size_t)n * sizeof *ref);
+    san_solve_info info;
+    random_chain(n, 4, &qt);
+    variant d = { SAN_M_DIRECT, SAN_PC_ILU0, 1, "direct" };
+    if (solve_ok("random", &qt, &d, 1e-12, ref, &info))
+        against_ref("random", &qt, ref, ALL, 1e-9, 1e-9);
+    san_csr_free(&qt);
+    free(ref);
+}
+
+static void test_not_converged(void)
+{
+    san_csr qt;
+    double ref[201], pi[201];
+    mm1k(200, 0.8, 1.0, &qt, ref);
+    for (int k = 0; k < N_VARIANTS; k++) {
+        const variant *v = &all_variants[k];
+        if (!is_iterative(v->m))
+            continue;
+        san_solve_opts o;
+        san_solve_info info;
+        san_solve_opts_default(&o);
+        o.method = v->m;
+        o.precond = v->pc;
+        o.omega = v->omega;
+        o.tol = 1e-15;
+        o.max_iter = 3;
+        memset(pi, 0, sizeof pi);
+        int st = san_ctmc_solve(&qt, pi, &o, &info);
+        CHECK(st == 1 && !info.converged, "%s max_iter 3: status %d",
+              v->name, st);
+        CHECK(isfinite(info.residual) && info.residual > 0,
+              "%s max_iter 3: residual %g", v->name, info.residual);
+        CHECK(info.residual == san_ctmc_residual(&qt, pi),
+              "%s: residual of the returned vector", v->name);
+        CHECK(info.msg[0] != '\0' && strstr(info.msg, "not converged"),
+              "%s: msg '%s'", v->name, info.msg);
+        CHECK(info.iterations >= 3 && info.iterations <= 4,
+              "%s: iterations %ld", v->name, info.iterations);
+        CHECK(fabs(sum(pi, 201) - 1) <= 1e-14, "%s: sum", v->name);
+        int neg = 0;
+        for (int i = 0; i < 201; i++)
+            neg |= !(pi[i] >= 0);
+        CHECK(!neg, "%s: negative entries", v->name);
+    }
+
+    /* The interrupt flag stops at once, with the best vector. */
+    volatile int stop = 1;
+    san_solve_opts o;
+    san_solve_info info;
+    san_solve_opts_default(&o);
+    o.method = SAN_M_GS;
+    o.interrupt = &stop;
+    memset(pi, 0, sizeof pi);
+    int st = san_ctmc_solve(&qt, pi, &o, &info);
+    CHECK(st == 1 && strstr(info.msg, "interrupted"), "interrupt: %d '%s'",
+          st, info.msg);
+    /* A time limit far below one run stops it. */
+    o.interrupt = NULL;
+    o.method = SAN_M_POWER;
+    o.tol = 0;
+    o.max_iter = 0;
+    o.time_limit = 0.05;
+    st = san_ctmc_solve(&qt, pi, &o, &info);
+    CHECK(st == 1 && strstr(info.msg, "time limit"), "time limit: %d '%s'",
+          st, info.msg);
+    CHECK(info.time_s < 1.0, "time limit honored: %g s", info.time_s);
+    san_csr_free(&qt);
+}
+
+static void test_special(void)
+{
+    san_csr q, qt;
+    double ref[3], pi[4];
+    san_solve_opts o;
+    san_solve_info info;
+    san_solve_opts_default(&o);
+
+    /* auto on a small chain is the direct method. */
+    three_state(&q, &qt, ref);
+    memset(pi, 0, sizeof pi);
+    CHECK(san_ctmc_solve(&qt, pi, &o, &info) == 0 &&
+          info.method == SAN_M_DIRECT, "auto -> direct (%d)", info.method);
+    /* A good initial guess is used: Gauss-Seidel stops at the first
+     * check. */
+    memcpy(pi, ref, sizeof ref);
+    o.method = SAN_M_GS;
+    o.tol = 1e-14;
+    CHECK(san_ctmc_solve(&qt, pi, &o, &info) == 0 &&
+          info.iterations <= 10, "guess used: %ld iterations",
+          info.iterations);
+    /* Q instead of Q^T is caught by the row sums. */
+    memset(pi, 0, sizeof pi);
+    CHECK(san_ctmc_solve(&q, pi, &o, &info) == -1 &&
+          strstr(info.msg, "transpose"), "untransposed: '%s'", info.msg);
+    /* NaN rate */
+    qt.val[1] = NAN;
+    CHECK(san_ctmc_solve(&qt, pi, &o, &info) == -1 && info.msg[0],
+          "NaN rate: '%s'", info.msg);
+    san_csr_free(&q);
+    san_csr_free(&qt);
+
+    /* One state: pi = 1. */
+    chain ch;
+    ch_init(&ch, 1);
+    ch_build(&ch, NULL, &qt);
+    pi[0] = 0;
+    CHECK(san_ctmc_solve(&qt, pi, &o, &info) == 0 && pi[0] == 1,
+          "one state");
+    san_csr_free(&qt);
+
+    /* Absorbing state: rejected before any work. */
+    ch_init(&ch, 3);
+    ch_add(&ch, 0, 1, 1);
+    ch_add(&ch, 1, 2, 1);
+    ch_build(&ch, NULL, &qt);
+    CHECK(san_ctmc_solve(&qt, pi, &o, &info) == -1 &&
+          strstr(info.msg, "absorbing"), "absorbing: '%s'", info.msg);
+    san_csr_free(&qt);
+
+    /* Two closed classes {0,1} {2,3}: singular for the direct method. */
+    ch_init(&ch, 4);
+    ch_add(&ch, 0, 1, 1);
+    ch_add(&ch, 1, 0, 1);
+    ch_add(&ch, 2, 3, 1);
+    ch_add(&ch, 3, 2, 1);
+    ch_build(&ch, NULL, &qt);
+    o.method = SAN_M_DIRECT;
+    CHECK(san_ctmc_solve(&qt, pi, &o, &info) == -1 &&
+          strstr(info.msg, "irreducible"), "reducible: '%s'", info.msg);
+    san_csr_free(&qt);
+
+    /* SOR with omega outside (0, 2) is refused. */
+    three_state(&q, &qt, ref);
+    o.method = SAN_M_GS;
+    o.omega = 2.5;
+    CHECK(san_ctmc_solve(&qt, pi, &o, &info) == -1 && info.msg[0],
+          "omega 2.5: '%s'", info.msg);
+    san_csr_free(&q);
+    san_csr_free(&qt);
+}
+
+int main(void)
+{
+    test_names();
+    test_transpose();
+    test_residual();
+    test_closed_forms();
+    test_agreement();
+    test_not_converged();
+    test_special();
+    printf("%d passed, %d failed\n", n_pass, n_fail);
+    return n_fail ? 1 : 0;
+}
