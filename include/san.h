@@ -246,6 +246,9 @@ typedef struct {
     int64_t max_states;     /* 0: no limit */
     int progress;           /* show exploration progress on stderr */
     volatile int *interrupt;
+    int states_only;        /* number the reachable states but store no Q
+                               (the tensor path has its own operator); the
+                               class check is then left to the caller */
 } san_space_opts;
 
 /* The reachable states, numbered 0..n-1 in exploration order, and the

@@ -186,6 +186,8 @@ void san_expr_free(san_expr *e)
     free(e->itab);
     free(e->rtab);
     free(e->deps);
+    free(e->tab);
+    free(e->tabstride);
     free(e);
 }
 
@@ -274,10 +276,54 @@ static double run(const san_expr *e, const int *s, const double *results, double
     return st[0];
 }
 
+void san_expr_tabulate(san_expr *e, const san_model *m, int64_t max_entries)
+{
+    if (e->is_const || e->reads_results || e->ndeps == 0 || e->tab)
+        return;
+    int64_t size = 1;
+    for (int k = 0; k < e->ndeps; k++) {
+        size *= m->aut[e->deps[k]].nstates;
+        if (size > max_entries)
+            return;
+    }
+    double *tab = malloc(size * sizeof *tab);
+    int64_t *stride = malloc(e->ndeps * sizeof *stride);
+    int *s = calloc(m->naut, sizeof *s);
+    if (!tab || !stride || !s) {
+        free(tab);
+        free(stride);
+        free(s);
+        return;
+    }
+    for (int k = e->ndeps - 1, st = 1; k >= 0; k--) {
+        stride[k] = st;
+        st *= m->aut[e->deps[k]].nstates;
+    }
+    /* odometer over the automata read; the others stay at 0, unread */
+    for (int64_t i = 0; i < size; i++) {
+        tab[i] = san_expr_eval_ctx(e, s, NULL);
+        for (int k = e->ndeps - 1; k >= 0; k--) {
+            int a = e->deps[k];
+            if (++s[a] < m->aut[a].nstates)
+                break;
+            s[a] = 0;
+        }
+    }
+    free(s);
+    e->tabstride = stride;
+    e->tab = tab;
+}
+
 double san_expr_eval_ctx(const san_expr *e, const int *state, const double *results)
 {
     if (e->is_const)
         return e->value;
+    if (e->tab) {
+        int64_t i = 0;
+        for (int k = 0; k < e->ndeps; k++)
+            i += state[e->deps[k]] * e->tabstride[k];
+        return e->tab[i];
+    }
     double local[64];
     if (e->depth <= 64)
         return run(e, state, results, local);

@@ -50,6 +50,10 @@ struct san_expr {
     int *deps;      /* automata read, ascending */
     int ndeps;
     int reads_results;
+    /* A function of few automata is tabulated: tab[sum_k s[deps[k]] *
+     * tabstride[k]] replaces the interpreter (see san_expr_tabulate). */
+    double *tab;
+    int64_t *tabstride;
 };
 
 /* A growing expression under construction. */
@@ -71,6 +75,9 @@ san_expr *xb_finish(xbuild *b, int naut);
 double san_expr_eval_ctx(const san_expr *e, const int *state, const double *results);
 san_expr *san_expr_constant(double v);
 void san_expr_free(san_expr *e);
+/* Tabulate e over the automata it reads when that takes at most
+ * max_entries values; a no-op for constants and derived results. */
+void san_expr_tabulate(san_expr *e, const san_model *m, int64_t max_entries);
 /* Number of operands an instruction pops. */
 int xop_arity(const xins *i);
 

@@ -1583,5 +1583,9 @@ san_model *sema_run(ast_file *f, san_diag *d, const san_load_opts *opt)
         san_model_free(m);
         return NULL;
     }
+    /* Functions of few automata become table lookups: the solvers
+     * evaluate rates and probabilities once per state and event. */
+    for (int k = 0; k < m->npool; k++)
+        san_expr_tabulate(m->pool[k], m, 1 << 18);
     return m;
 }

@@ -397,11 +397,14 @@ static int explore(const san_model *m, rows *r, idmap *h, const san_space_opts *
         }
         if (rc)
             break;
-        if (rows_reserve_nz(r, r->nnz + arcs.n + 1) < 0) {
+        if (o->states_only) {
+            r->rowptr[i + 1] = 0;
+        } else if (rows_reserve_nz(r, r->nnz + arcs.n + 1) < 0) {
             rc = -1;
             break;
+        } else {
+            emit_row(r, i, buf, arcs.n);
         }
-        emit_row(r, i, buf, arcs.n);
         if ((i & 0xffff) == 0) {
             if (over_budget(r, h, m, limit, d)) {
                 rc = -2;
@@ -481,6 +484,15 @@ int san_space_build(const san_model *m, const san_space_opts *o, san_space *sp, 
         san_diag_add(d, SAN_WARNING, 0, 0, "%lld reached states are rejected by the reachability "
                      "function; they are kept (the function should accept them)",
                      (long long)sp->reached_undeclared);
+    if (o->states_only) {
+        sp->nclosed = sp->n;
+        sp->in_closed = malloc(sp->n ? sp->n : 1);
+        if (!sp->in_closed)
+            return -1;
+        memset(sp->in_closed, 1, sp->n);
+        sp->bytes = 16.0 * sp->n;
+        return 0;
+    }
     rc = space_check_classes(sp, d);
     sp->t_check = now() - t1;
     for (int64_t i = 0; i < sp->n; i++) {

@@ -55,7 +55,8 @@ int succ_init(succ_ctx *c, const san_model *m)
         }
     }
     c->choice = calloc(c->maxparts + 1, sizeof *c->choice);
-    return c->choice ? 0 : -1;
+    c->base = calloc(c->maxparts + 1, sizeof *c->base);
+    return c->choice && c->base ? 0 : -1;
 }
 
 void succ_free(succ_ctx *c)
@@ -71,6 +72,8 @@ void succ_free(succ_ctx *c)
     free(c->off);
     free(c->functional_prob);
     free(c->choice);
+    free(c->base);
+    free(c->pbuf);
     memset(c, 0, sizeof *c);
 }
 
@@ -107,6 +110,19 @@ static int push(san_arcs *out, int64_t to, double rate, int e)
     return 0;
 }
 
+static int grow_pbuf(succ_ctx *c, int need)
+{
+    int cap = c->pbuf_cap ? c->pbuf_cap : 64;
+    while (cap - c->pbuf_used < need)
+        cap *= 2;
+    double *p = realloc(c->pbuf, cap * sizeof *p);
+    if (!p)
+        return -1;
+    c->pbuf = p;
+    c->pbuf_cap = cap;
+    return 0;
+}
+
 static void describe(const san_model *m, const int *s, char *buf, size_t n)
 {
     san_state_name(m, s, buf, n);
@@ -118,31 +134,31 @@ static inline double prob_of(const san_trans *t, const int *s)
     return t->prob ? san_expr_eval(t->prob, s) : 1.0;
 }
 
-/* Functional routing probabilities of one participant must sum to 1. */
-static int check_probs(const succ_ctx *c, int e, int a, const int32_t *r, const int *s,
-                       char *err, size_t errlen)
+/* Probabilities of the outcomes of participant k, evaluated once into
+ * p[]; functional ones must lie in [0, 1] and sum to 1. */
+static int participant_probs(const succ_ctx *c, int e, int a, const int32_t *r, const int *s,
+                             double *p, char *err, size_t errlen)
 {
     const san_automaton *A = &c->m->aut[a];
     double sum = 0;
+    int bad = 0;
     for (int t = r[0]; t < r[1]; t++) {
-        double p = prob_of(&A->tr[t], s);
-        if (!(p >= 0 && p <= 1)) {
-            char st[512];
-            describe(c->m, s, st, sizeof st);
-            snprintf(err, errlen, "routing probability %g of event '%s' in automaton '%s' is not in "
-                     "[0, 1] in state (%s)", p, c->m->ev[e].name, A->name, st);
-            return -2;
-        }
-        sum += p;
+        double x = prob_of(&A->tr[t], s);
+        p[t - r[0]] = x;
+        bad |= !(x >= 0 && x <= 1);
+        sum += x;
     }
-    if (fabs(sum - 1) > 1e-12) {
-        char st[512];
-        describe(c->m, s, st, sizeof st);
+    if (!bad && fabs(sum - 1) <= 1e-12)
+        return 0;
+    char st[512];
+    describe(c->m, s, st, sizeof st);
+    if (bad)
+        snprintf(err, errlen, "a routing probability of event '%s' in automaton '%s' is not in "
+                 "[0, 1] in state (%s)", c->m->ev[e].name, A->name, st);
+    else
         snprintf(err, errlen, "routing probabilities of event '%s' in automaton '%s' sum to %.15g, "
                  "not 1, in state (%s)", c->m->ev[e].name, A->name, sum, st);
-        return -2;
-    }
-    return 0;
+    return -2;
 }
 
 int succ_enumerate(succ_ctx *c, const int *s, int64_t idx, san_arcs *out,
@@ -169,24 +185,37 @@ int succ_enumerate(succ_ctx *c, const int *s, int64_t idx, san_arcs *out,
                      isfinite(rate) ? "negative" : "not finite", rate, st);
             return -2;
         }
-        if (c->functional_prob[e])
-            for (k = 0; k < E->nparts; k++) {
-                int rc = check_probs(c, e, E->parts[k], range_of(c, e, k, s[E->parts[k]]), s,
-                                     err, errlen);
+        /* Outcome probabilities, once per participant, then every
+         * combination of the participants' outcomes, odometer-wise. */
+        int np = E->nparts;
+        for (k = 0; k < np; k++) {
+            const int32_t *r = range_of(c, e, k, s[E->parts[k]]);
+            c->base[k] = c->pbuf_used;
+            if (r[1] - r[0] > c->pbuf_cap - c->pbuf_used && grow_pbuf(c, r[1] - r[0]) < 0) {
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+            if (c->functional_prob[e]) {
+                int rc = participant_probs(c, e, E->parts[k], r, s, c->pbuf + c->base[k], err, errlen);
                 if (rc)
                     return rc;
+            } else {
+                const san_automaton *A = &m->aut[E->parts[k]];
+                for (int t = r[0]; t < r[1]; t++)
+                    c->pbuf[c->base[k] + t - r[0]] = prob_of(&A->tr[t], s);
             }
-        /* Every combination of the participants' outcomes, odometer-wise. */
-        int np = E->nparts;
-        for (k = 0; k < np; k++)
-            c->choice[k] = range_of(c, e, k, s[E->parts[k]])[0];
+            c->pbuf_used += r[1] - r[0];
+            c->choice[k] = r[0];
+        }
+        c->pbuf_used = 0;
         for (;;) {
             double p = rate;
             int64_t to = idx;
             for (k = 0; k < np; k++) {
                 int a = E->parts[k];
+                const int32_t *r = range_of(c, e, k, s[a]);
                 const san_trans *t = &m->aut[a].tr[c->choice[k]];
-                p *= prob_of(t, s);
+                p *= c->pbuf[c->base[k] + c->choice[k] - r[0]];
                 to += (int64_t)(t->to - s[a]) * m->stride[a];
             }
             if (p > 0 && push(out, to, p, e) < 0) {

@@ -34,6 +34,9 @@ typedef struct {
     char *functional_prob;  /* per event: some probability reads the state */
     int maxparts;
     int *choice;            /* scratch for synchronized outcomes */
+    int *base;              /* per participant: its probabilities in pbuf */
+    double *pbuf;           /* outcome probabilities of the event at hand */
+    int pbuf_used, pbuf_cap;
 } succ_ctx;
 
 int  succ_init(succ_ctx *c, const san_model *m);

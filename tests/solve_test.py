@@ -1,0 +1,312 @@
+#!/usr/bin/env python3
+"""Steady-state tests of `san solve` against independent references.
+
+Every expected number here comes from a closed form or a hand-solved
+chain, never from san itself: M/M/1/K, product-form resource sharing,
+Erlang's loss formula, the three-state chain of PEPS's example.san.
+Every solver method must reach them.
+
+Environment: SAN (the binary), top_srcdir, SHARED_MODELS.
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+from itertools import combinations
+
+SAN = os.environ.get("SAN", "./san")
+TOP = os.environ.get("top_srcdir", ".")
+SHARED = os.environ.get("SHARED_MODELS", os.path.join(TOP, "..", "shared", "models"))
+MODELS = os.path.join(TOP, "models")
+
+METHODS = ["direct", "power", "jacobi", "gs", "gmres", "bicgstab"]
+REL = 1e-9          # asked for 1e-12 residual; compare to 1e-9 relative
+
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what)
+
+
+def close(x, y, rel=REL, abs_=1e-12):
+    return abs(x - y) <= max(rel * max(abs(x), abs(y)), abs_)
+
+
+def run(args, stdin=None):
+    p = subprocess.run([SAN] + args, input=stdin, capture_output=True, text=True, timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+def solve(path, method="direct", extra=(), stdin=None):
+    rc, out, err = run(["solve", "-q", "-f", "json", "--method", method, "--tol", "1e-12",
+                        "--max-iter", "200000"] + list(extra) + [path], stdin)
+    if rc != 0:
+        print("san solve failed:", path, method, rc, err.strip()[:500])
+        return None
+    return json.loads(out)
+
+
+def expect_results(path, ref, what, methods=METHODS, extra=()):
+    for m in methods:
+        r = solve(path, m, extra)
+        check(r is not None, f"{what} [{m}] solves")
+        if r is None:
+            continue
+        check(r["solver"]["converged"], f"{what} [{m}] converged")
+        check(r["solver"]["residual"] <= 1e-12 * 1.0001, f"{what} [{m}] residual {r['solver']['residual']}")
+        for k, v in ref.items():
+            got = r["results"].get(k)
+            check(got is not None and close(got, v), f"{what} [{m}] {k}: got {got}, want {v}")
+        for aut, marg in r["marginals"].items():
+            check(close(sum(marg.values()), 1.0, 1e-12), f"{what} [{m}] marginals of {aut} sum to 1")
+
+
+# ---------------------------------------------------------------------
+# references
+# ---------------------------------------------------------------------
+
+def mm1k(lam, mu, K):
+    rho = lam / mu
+    w = [rho ** n for n in range(K + 1)]
+    g = sum(w)
+    p = [x / g for x in w]
+    return {"empty": p[0], "full": p[K], "length": sum(n * p[n] for n in range(K + 1)),
+            "busy": 1 - p[0]}
+
+
+def product_form(ratios, R):
+    """Truncated product form of reversible resource sharing."""
+    n = len(ratios)
+    weight = {}
+    for k in range(R + 1):
+        for s in combinations(range(n), k):
+            weight[s] = math.prod(ratios[i] for i in s)
+    g = sum(weight.values())
+    full = sum(w for s, w in weight.items() if len(s) == R) / g
+    empty = weight[()] / g
+    use1 = sum(w for s, w in weight.items() if 0 in s) / g
+    avg = sum(len(s) * w for s, w in weight.items()) / g
+    return {"full": full, "empty": empty, "use1": use1, "average": avg}
+
+
+def erlang_b(c, a):
+    b = 1.0
+    for k in range(1, c + 1):
+        b = a * b / (k + a * b)
+    return b
+
+
+def rs_model(nproc, R, lam, mu):
+    """The PEPS rs model, scaled: nproc processes P[0..n-1], R resources."""
+    return f"""identifiers
+  N = [0..{nproc - 1}];
+  R = {R};
+  lambda = {lam};
+  mu = {mu};
+  f = lambda * (nb using < R);
+events
+  loc Acq (f)
+  loc Rel (mu)
+reachability = (nb using <= R);
+network rs (continuous)
+  aut P[N]
+    stt sleeping to(using) Acq
+    stt using to(sleeping) Rel
+results
+  full = nb using == R;
+  empty = nb using == 0;
+  use1 = st P[0] == using;
+  average = nb using;
+"""
+
+
+def write_tmp(text, suffix=".san"):
+    f = tempfile.NamedTemporaryFile("w", suffix=suffix, delete=False)
+    f.write(text)
+    f.close()
+    return f.name
+
+
+# ---------------------------------------------------------------------
+# tests
+# ---------------------------------------------------------------------
+
+def test_mm1k():
+    path = os.path.join(MODELS, "mm1k.san")
+    expect_results(path, mm1k(2, 3, 10), "mm1k")
+    # -D overrides a constant: lambda 4 > mu (rho > 1)
+    expect_results(path, mm1k(4, 3, 10), "mm1k -D lambda=4", extra=["-D", "lambda=4"])
+
+
+def test_rs_shared():
+    path = os.path.join(SHARED, "peps", "rs.san")
+    # 11 identical processes, one resource: P(1 in use) = 11 r / (1 + 11 r)
+    r = 3 / 6
+    full = 11 * r / (1 + 11 * r)
+    expect_results(path, {"full": full, "empty": 1 - full, "average": full,
+                          "use1": r / (1 + 11 * r)}, "rs.san")
+    j = solve(path)
+    check(j["reachable_states"] == 12 and j["product_states"] == 2048, "rs.san sizes 2048 / 12")
+    acq = sum(v for k, v in j["throughputs"].items() if k.startswith("Acq@"))
+    rel = sum(v for k, v in j["throughputs"].items() if k.startswith("Rel@"))
+    check(close(acq, rel) and close(rel, 6 * full), "rs.san: acquire and release throughputs balance")
+
+
+def test_rs_manual():
+    # the PEPS manual's 4-process model: published values
+    published = {"full": 0.562082777, "empty": 0.080106809, "use1": 0.198931909,
+                 "average": 1.481975968}
+    ratios = [1 / 2, 4 / 5, 3 / 2, 5 / 3]
+    ref = product_form(ratios, 2)
+    for k, v in published.items():
+        check(abs(ref[k] - v) < 5e-10, f"product form reproduces the published {k}")
+    expect_results(os.path.join(MODELS, "rs_functions.san"), ref, "rs_functions")
+    expect_results(os.path.join(MODELS, "rs_pool.san"), ref, "rs_pool")
+
+
+def test_rs_scaled():
+    for nproc, R in [(8, 3), (12, 4), (16, 16)]:
+        path = write_tmp(rs_model(nproc, R, 2.5, 4))
+        ref = product_form([2.5 / 4] * nproc, R)
+        expect_results(path, ref, f"rs N={nproc} R={R}", methods=["direct", "gs", "gmres"])
+        os.unlink(path)
+
+
+def test_first_available():
+    a = 3 / 1.5
+    b = erlang_b(4, a)
+    expect_results(os.path.join(MODELS, "first_available.san"),
+                   {"lost": b, "busy_mean": a * (1 - b)}, "first_available")
+
+
+def test_example():
+    # PEPS example.san, solved by hand on its three reachable states
+    # x0=(a0,b0), x1=(a1,b0), x2=(a2,b1): 0.1 x0 = 1.2 x2, 3 x1 = 1.2 x2 + ... gives
+    # x = (12, 1, 2.5) / 15.5.  (a2,b0) is an isolated pocket and is dropped.
+    path = os.path.join(SHARED, "peps", "example.san")
+    expect_results(path, {"resA": 1 / 15.5, "resB": 2.5 / 15.5}, "example.san")
+    rc, out, err = run(["solve", "-q", path])
+    check("isolated pocket" in err and "A:a2 B:b0" in err, "example.san warns about the dropped pocket")
+
+
+def test_printers():
+    # printers3c: every method agrees with direct; marginals consistent with results
+    path = os.path.join(SHARED, "peps", "printers3c.san")
+    d = solve(path)
+    check(abs(sum(d["results"].values()) - 1) < 1e-12, "printers3c: the eight results partition the space")
+    for m in METHODS[1:]:
+        r = solve(path, m)
+        check(r is not None and all(close(r["results"][k], v) for k, v in d["results"].items()),
+              f"printers3c [{m}] agrees with direct")
+
+
+def test_vector_and_formats():
+    path = os.path.join(MODELS, "mm1k.san")
+    out = tempfile.mktemp(suffix=".csv")
+    rc, _, err = run(["solve", "-q", "--vector", out, path])
+    check(rc == 0 and os.path.exists(out), "--vector writes a file")
+    if os.path.exists(out):
+        rows = open(out).read().strip().split("\n")
+        check(rows[0] == "index,queue,probability", "vector header")
+        probs = [float(r.split(",")[-1]) for r in rows[1:]]
+        ref = mm1k(2, 3, 10)
+        check(len(probs) == 11 and close(sum(probs), 1, 1e-12) and close(probs[0], ref["empty"]),
+              "vector rows hold the distribution")
+        os.unlink(out)
+    rc, out, _ = run(["solve", "-q", "-f", "csv", path])
+    check(rc == 0 and out.startswith("kind,name,state,value\n") and "result,empty,," in out, "csv output")
+    rc, out, _ = run(["solve", "-q", path])
+    check(rc == 0 and "results" in out and "marginals" in out and "throughputs" in out
+          and "most probable states" in out, "text report sections")
+
+
+def test_errors():
+    two_classes = write_tmp("""identifiers r = 1;
+events loc a (r) loc b (r)
+reachability = 1;
+network two (continuous)
+  aut A
+    stt x to(y) a
+    stt y
+  aut B
+    stt u to(v) b
+    stt v
+results
+""")
+    rc, _, err = run(["solve", "-q", two_classes])
+    check(rc == 2 and "closed classes" in err, "several closed classes: exit 2 with the classes named")
+    neg = write_tmp("""identifiers f = 2 - 3 * (st A == y);
+events loc a (f) loc b (1)
+reachability = 1;
+network neg (continuous)
+  aut A
+    stt x to(y) a
+    stt y to(x) b
+results
+""")
+    rc, _, err = run(["solve", "-q", neg])
+    check(rc == 0, "a negative rate where the event is disabled is harmless")
+    neg2 = write_tmp("""identifiers f = 2 - 3 * (st B == v);
+events loc a (f) loc b (1) loc c (1) loc d (1)
+reachability = 1;
+network neg (continuous)
+  aut A
+    stt x to(y) a
+    stt y to(x) b
+  aut B
+    stt u to(v) c
+    stt v to(u) d
+results
+""")
+    rc, _, err = run(["solve", "-q", neg2])
+    check(rc == 2 and "negative" in err and "B:v" in err, "negative functional rate: exit 2 naming the state")
+    route = write_tmp("""identifiers p = 0.5 + 0.25 * (st B == v);
+events loc a (1) loc b (1) loc c (1) loc d (1)
+reachability = 1;
+network route (continuous)
+  aut A
+    stt x to(y) a(p) to(x) a(0.5)
+    stt y to(x) b
+  aut B
+    stt u to(v) c
+    stt v to(u) d
+results
+""")
+    rc, _, err = run(["solve", "-q", route])
+    check(rc == 2 and "sum to" in err and "'a'" in err, "functional routing not summing to 1: exit 2")
+    rc, _, err = run(["solve", "-q", "--max-states", "5", os.path.join(MODELS, "mm1k.san")])
+    check(rc == 2 and "max-states" in err, "--max-states refuses")
+    rc, _, err = run(["solve", "-q", "--max-memory", "1k", os.path.join(MODELS, "mm1k.san")])
+    check(rc != 0 and "memory" in err, "--max-memory refuses")
+    rc, out, err = run(["solve", "-q", "--method", "power", "--max-iter", "2", "--tol", "1e-14",
+                        os.path.join(MODELS, "rs_pool.san")])
+    check(rc == 1 and "not converged" in (out + err).lower(), "non-convergence: exit 1 with the best residual")
+    for bad in (["--method", "nope"], ["--tol", "-1"], ["--format", "xml"], ["--bogus"], []):
+        rc, _, err = run(["solve"] + bad + ([os.path.join(MODELS, "mm1k.san")] if bad else []))
+        check(rc == 2, f"usage error {bad}: exit 2")
+    rc, _, err = run(["solve", "-D", "nosuch=3", os.path.join(MODELS, "mm1k.san")])
+    check(rc == 2 and "nosuch" in err, "-D of an unknown constant: exit 2")
+    rc, out, _ = run(["solve", "-q", "-f", "json", "-"], open(os.path.join(MODELS, "mm1k.san")).read())
+    check(rc == 0 and close(json.loads(out)["results"]["empty"], mm1k(2, 3, 10)["empty"]), "model from stdin")
+    for p in (two_classes, neg, neg2, route):
+        os.unlink(p)
+
+
+def main():
+    for t in (test_mm1k, test_rs_shared, test_rs_manual, test_rs_scaled, test_first_available,
+              test_example, test_printers, test_vector_and_formats, test_errors):
+        t()
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
