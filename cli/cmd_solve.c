@@ -132,7 +132,7 @@ typedef struct {
     const san_solution *sol;
     const char *source;
     double t_solve, t_total;
-    int nwarn;
+    int auto_picked;        /* the method was chosen by --method auto */
 } report;
 
 /* ---- text ---- */
@@ -149,7 +149,8 @@ static void text_report(const report *r)
     printf("\n");
     printf("generator    %lld nonzeros, %.1f MiB, storage sparse\n",
            (long long)sp->q.rowptr[sp->n], sp->bytes / (1 << 20));
-    printf("solver       %s, %ld iteration%s, residual %.3g, %s\n", san_method_name(sol->info.method),
+    printf("solver       %s%s, %ld iteration%s, residual %.3g, %s\n", san_method_name(sol->info.method),
+           r->auto_picked ? " (picked by auto)" : "",
            sol->info.iterations, sol->info.iterations == 1 ? "" : "s", sol->info.residual,
            sol->info.converged ? "converged" : "NOT CONVERGED");
     printf("times        explore+build %.3f s, check %.3f s, solve %.3f s, total %.3f s\n",
@@ -207,8 +208,8 @@ static void json_report(const report *r)
     printf("  \"dropped_states\": %lld,\n  \"nonzeros\": %lld,\n  \"storage\": \"sparse\",\n",
            (long long)sp->dropped, (long long)sp->q.rowptr[sp->n]);
     printf("  \"memory_bytes\": %.0f,\n", sp->bytes);
-    printf("  \"solver\": { \"method\": \"%s\", \"iterations\": %ld, \"residual\": ",
-           san_method_name(sol->info.method), sol->info.iterations);
+    printf("  \"solver\": { \"method\": \"%s\", \"auto\": %s, \"iterations\": %ld, \"residual\": ",
+           san_method_name(sol->info.method), r->auto_picked ? "true" : "false", sol->info.iterations);
     json_num(sol->info.residual);
     printf(", \"converged\": %s, \"time_s\": %.6f },\n", sol->info.converged ? "true" : "false",
            r->t_solve);
@@ -541,8 +542,8 @@ int cmd_solve(int argc, char **argv)
         san_model_free(m);
         return EXIT_FAIL;
     }
-    if (sol.info.method == SAN_M_AUTO)
-        sol.info.method = A.so.method;
+    if (sol.info.method == SAN_M_AUTO)     /* a one-state class needs no method */
+        sol.info.method = SAN_M_DIRECT;
     san_diag_init(&d, path, NULL, 0);
     int irc = san_solution_indices(&sp, &sol, A.top, &d);
     san_diag_print(&d, stderr, cli_stderr_is_tty());
@@ -551,7 +552,7 @@ int cmd_solve(int argc, char **argv)
         fprintf(stderr, "san solve: out of memory computing the indices\n");
         status = EXIT_FAIL;
     } else {
-        report r = { m, &sp, &sol, path, t_solve, now() - t0, 0 };
+        report r = { m, &sp, &sol, path, t_solve, now() - t0, A.so.method == SAN_M_AUTO };
         if (A.fmt == FMT_JSON)
             json_report(&r);
         else if (A.fmt == FMT_CSV)

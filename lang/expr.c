@@ -32,7 +32,7 @@ int xop_arity(const xins *i)
 {
     switch (i->op) {
     case X_CONST: case X_ST: case X_RW: case X_NB: case X_SUMRW:
-    case X_PRODRW: case X_RESULT:
+    case X_PRODRW: case X_RESULT: case X_CALL:
         return 0;
     case X_NEG: case X_NOT:
         return 1;
@@ -74,6 +74,17 @@ int xb_rtab(xbuild *b, const double *v, int n)
     int off = e->nrtab;
     e->nrtab += n;
     return off;
+}
+
+int xb_call(xbuild *b, const san_expr *fn)
+{
+    san_expr *e = b->e;
+    for (int k = 0; k < e->ncalls; k++)
+        if (e->calls[k] == fn)
+            return k;
+    e->calls = grow(e->calls, &e->capcalls, e->ncalls + 1, sizeof *e->calls);
+    e->calls[e->ncalls] = fn;
+    return e->ncalls++;
 }
 
 /* The operators on plain values; shared by folding and evaluation. */
@@ -156,6 +167,9 @@ san_expr *xb_finish(xbuild *b, int naut)
                 add_dep(seen, e->itab[i->a + 4 * t]);
         else if (i->op == X_RESULT)
             e->reads_results = 1;
+        else if (i->op == X_CALL)
+            for (int t = 0; t < e->calls[i->a]->ndeps; t++)
+                add_dep(seen, e->calls[i->a]->deps[t]);
     }
     for (int a = 0; a < naut; a++)
         e->ndeps += seen[a];
@@ -186,6 +200,7 @@ void san_expr_free(san_expr *e)
     free(e->itab);
     free(e->rtab);
     free(e->deps);
+    free(e->calls);
     free(e->tab);
     free(e->tabstride);
     free(e);
@@ -206,6 +221,8 @@ const int *san_expr_deps(const san_expr *e, int *n)
     *n = e->ndeps;
     return e->deps;
 }
+
+double san_expr_eval_ctx(const san_expr *e, const int *state, const double *results);
 
 /* The interpreter.  Expressions deeper than the local stack (rare: the
  * parser caps nesting) use a heap stack. */
@@ -249,6 +266,9 @@ static double run(const san_expr *e, const int *s, const double *results, double
         }
         case X_RESULT:
             st[sp++] = results ? results[i->a] : NAN;
+            break;
+        case X_CALL:
+            st[sp++] = san_expr_eval_ctx(e->calls[i->a], s, NULL);
             break;
         case X_NEG:
             st[sp - 1] = -st[sp - 1];

@@ -23,6 +23,8 @@ typedef enum {
                        of rtab[roff + state[aut]]                        */
     X_PRODRW,       /* the same, product                                  */
     X_RESULT,       /* push results[a] (derived results only)             */
+    X_CALL,         /* push the value of function calls[a] (compiled once,
+                       shared: chains of functions stay linear in size)   */
     X_NEG, X_NOT,
     X_ADD, X_SUB, X_MUL, X_DIV,
     X_LT, X_LE, X_GT, X_GE, X_EQ, X_NE,
@@ -47,6 +49,8 @@ struct san_expr {
     int nitab;
     double *rtab;   /* reward side table */
     int nrtab;
+    const san_expr **calls; /* functions this one calls */
+    int ncalls, capcalls;
     int *deps;      /* automata read, ascending */
     int ndeps;
     int reads_results;
@@ -67,6 +71,7 @@ void xb_init(xbuild *b);
 int  xb_emit(xbuild *b, xop op, int32_t a, int32_t n, double v);   /* returns index */
 int  xb_itab(xbuild *b, int32_t v);     /* append, returns offset */
 int  xb_rtab(xbuild *b, const double *v, int n);
+int  xb_call(xbuild *b, const san_expr *fn);      /* returns its index */
 /* Fold the last instruction if its operands are constants. */
 void xb_fold(xbuild *b, int *div_by_zero);
 san_expr *xb_finish(xbuild *b, int naut);

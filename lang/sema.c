@@ -29,6 +29,7 @@ typedef struct {
     double value;
     int *dom, ndom;         /* domain values */
     int overridden;
+    san_expr *fn;           /* a function's compiled code (model-owned) */
 } s_ident;
 
 typedef struct {            /* one stt block (or single state) of a group */
@@ -350,6 +351,10 @@ static void resolve_ident(sema *S, s_ident *id)
             id->is_func = !x->is_const;
             if (!id->overridden)
                 id->value = x->value;
+            if (id->is_func && S->m && !id->overridden) {
+                id->fn = pool_add(S->m, x);     /* kept: callers share it */
+                x = NULL;
+            }
             if (!id->is_func && !id->overridden && !isfinite(x->value)) {
                 ERR(S, id->ast->expr->pos, "'%s' is not a finite number (division by zero?)",
                     id->ast->name);
@@ -553,16 +558,13 @@ static void compile_name(sema *S, xbuild *b, const ast_expr *e, int ctx_aut)
             xb_emit(b, X_CONST, 0, 0, id->bad ? 0 : id->value);
             return;
         }
-        /* A function: inline its code, quietly (errors in it were
-         * reported once, at its declaration). */
-        int q = S->quiet, cur = S->cur_result;
-        S->quiet = 1;
-        S->cur_result = 0;
-        id->visiting = 1;
-        compile(S, b, id->ast->expr, -1);
-        id->visiting = 0;
-        S->quiet = q;
-        S->cur_result = cur;
+        /* A function: call its code, compiled once at its declaration
+         * (inlining would grow exponentially along chains of functions). */
+        if (!id->fn) {
+            xb_emit(b, X_CONST, 0, 0, 0);
+            return;
+        }
+        xb_emit(b, X_CALL, xb_call(b, id->fn), 0, 0);
         return;
     }
     int ri = r->index ? -1 : result_index(S, r->name);
@@ -1542,14 +1544,8 @@ static void export_identifiers(sema *S)
         out->is_function = id->is_func;
         out->overridden = id->overridden;
         out->value = id->value;
-        if (id->is_func && !id->bad) {
-            int q = S->quiet;
-            S->quiet = 1;
-            out->expr = compile_one(S, id->ast->expr, -1, NULL);
-            S->quiet = q;
-            if (out->expr)
-                pool_add(m, out->expr);
-        }
+        if (id->is_func && !id->bad)
+            out->expr = id->fn;
     }
 }
 

@@ -230,9 +230,23 @@ def test_vector_and_formats():
 
 def test_errors():
     two_classes = write_tmp("""identifiers r = 1;
+events loc a (r) loc b (r) loc c (r)
+partial reachability = st A == x;
+network two (continuous)
+  aut A
+    stt x to(y) a to(z) b
+    stt y to(w) c
+    stt w to(y) c
+    stt z
+results
+""")
+    rc, _, err = run(["solve", "-q", two_classes])
+    check(rc == 2 and "2 closed classes" in err and "A:z" in err and "A:y" in err,
+          "several closed classes: exit 2 with the classes named")
+    absorbing = write_tmp("""identifiers r = 1;
 events loc a (r) loc b (r)
 reachability = 1;
-network two (continuous)
+network absorb (continuous)
   aut A
     stt x to(y) a
     stt y
@@ -240,9 +254,12 @@ network two (continuous)
     stt u to(v) b
     stt v
 results
+  done = (st A == y) && (st B == v);
 """)
-    rc, _, err = run(["solve", "-q", two_classes])
-    check(rc == 2 and "closed classes" in err, "several closed classes: exit 2 with the classes named")
+    r = solve(absorbing)
+    check(r is not None and r["results"]["done"] == 1.0 and r["transient_states"] == 3,
+          "an absorbing state reached from everywhere is the steady state; the rest is transient")
+    os.unlink(absorbing)
     neg = write_tmp("""identifiers f = 2 - 3 * (st A == y);
 events loc a (f) loc b (1)
 reachability = 1;
