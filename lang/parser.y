@@ -9,6 +9,9 @@
 %define api.pure full
 %define api.prefix {san_yy}
 %define parse.error detailed
+/* Recovery: `error ';'` resumes after the broken declaration, `error`
+ * alone at the next declaration or block keyword; no conflicts. */
+%expect 0
 %locations
 %param {void *scanner}
 %parse-param {ast_file *f} {san_diag *d}
@@ -42,7 +45,7 @@ static void san_yyerror(SAN_YYLTYPE *loc, void *scanner, ast_file *f,
                         san_diag *d, const char *msg);
 
 /* Deeper expressions are refused: the later phases recurse on them. */
-enum { MAX_EXPR_DEPTH = 2000 };
+enum { MAX_EXPR_DEPTH = 10000 };
 
 static ast_pos P(SAN_YYLTYPE l) { ast_pos p = { l.first_line, l.first_column }; return p; }
 static ast_expr *mk(ast_file *f, ast_expr_kind k, SAN_YYLTYPE l)
@@ -106,9 +109,11 @@ ident_sec
     : %empty
     | "identifiers" ident_list
     ;
+/* After an error, resume at the next declaration or block keyword. */
 ident_list
     : %empty
     | ident_list ident_decl
+    | ident_list error
     ;
 ident_decl
     : T_ID '=' expr ';'
@@ -117,7 +122,7 @@ ident_decl
     | T_ID '=' '[' dom_items ']' ';'
         { GROW(f->ids, f->nids); ast_ident *x = &f->ids[f->nids++];
           x->name = $1; x->pos = P(@1); x->dom = $4; }
-    | error ';'
+    | error ';'             { yyerrok; }
     ;
 
 dom_items
@@ -145,13 +150,14 @@ event_sec
 event_list
     : %empty
     | event_list event_decl
+    | event_list error
     ;
 event_decl
     : ev_kind T_ID opt_dom rate aut_list opt_semi
         { GROW(f->events, f->nevents); ast_event *e = &f->events[f->nevents++];
           e->sync = $1; e->name = $2; e->pos = P(@2); e->dom = $3; e->rate = $4;
           e->auts = $5.v; e->nauts = $5.n; }
-    | error ';'
+    | error ';'             { yyerrok; }
     ;
 ev_kind
     : "loc" { $$ = 0; }
@@ -285,7 +291,8 @@ result_list
     | result_list T_ID '=' expr ';'
         { GROW(f->results, f->nresults); ast_result *r = &f->results[f->nresults++];
           r->name = $2; r->pos = P(@2); r->expr = $4; }
-    | result_list error ';'
+    | result_list error
+    | result_list error ';' { yyerrok; }
     ;
 result_last
     : %empty

@@ -10,6 +10,7 @@
  *   6. reachability and results compiled; warnings that need it all.
  * Errors are collected, never fatal, so one run reports as many as it can.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,12 +222,33 @@ static int const_int(sema *S, const ast_expr *e, int *out, const char *what)
         ERR(S, e->pos, "%s must be a constant, not a function of the state", what);
         return -1;
     }
-    if (!isfinite(v) || v != floor(v) || fabs(v) > 1e8) {
+    if (!isfinite(v) || v != floor(v)) {
         ERR(S, e->pos, "%s must be a whole number (got %g)", what, v);
+        return -1;
+    }
+    if (fabs(v) > 1e8) {
+        ERR(S, e->pos, "%s is too large (%g; the limit is 10^8)", what, v);
         return -1;
     }
     *out = (int)v;
     return 0;
+}
+
+static int cmp_int(const void *x, const void *y);
+
+/* A value present twice (INT_MIN if none), in O(n log n): domains can
+ * have millions of values. */
+static int first_duplicate(const int *v, int n)
+{
+    int *w = xcalloc(n, sizeof *w);
+    memcpy(w, v, n * sizeof *w);
+    qsort(w, n, sizeof *w, cmp_int);
+    int dup = INT_MIN;
+    for (int i = 1; i < n && dup == INT_MIN; i++)
+        if (w[i] == w[i - 1])
+            dup = w[i];
+    free(w);
+    return dup;
 }
 
 /* Evaluate a domain: a single domain identifier, or a list of ranges. */
@@ -270,10 +292,6 @@ static int eval_domain(sema *S, const ast_domain *dom, int **vals, int *n)
             goto fail;
         }
         for (int x = lo; x <= hi; x++) {
-            if (dom_pos(v, cnt, x) >= 0 && cnt < 100000) {
-                ERR(S, dom->lo[i]->pos, "value %d appears twice in the domain", x);
-                goto fail;
-            }
             if (cnt == cap) {
                 cap = cap ? 2 * cap : 16;
                 v = realloc(v, cap * sizeof *v);
@@ -285,6 +303,24 @@ static int eval_domain(sema *S, const ast_domain *dom, int **vals, int *n)
     }
     if (cnt == 0) {
         ERR(S, dom->pos, "empty domain");
+        goto fail;
+    }
+    int dup = first_duplicate(v, cnt);
+    if (dup != INT_MIN) {
+        /* point at the last item holding it: the repetition */
+        ast_pos at = dom->pos;
+        for (int i = 0, lo, hi; i < dom->n; i++) {
+            int q = S->quiet;
+            S->quiet = 1;
+            if (const_int(S, dom->lo[i], &lo, "") == 0) {
+                hi = lo;
+                if (!dom->hi[i] || const_int(S, dom->hi[i], &hi, "") == 0)
+                    if (dup >= lo && dup <= hi)
+                        at = dom->lo[i]->pos;
+            }
+            S->quiet = q;
+        }
+        ERR(S, at, "value %d appears twice in the domain", dup);
         goto fail;
     }
     *vals = v;
@@ -1236,7 +1272,8 @@ static void finish_events(sema *S)
     int total = 0;
     for (int i = 0; i < S->nevs; i++) {
         s_event *ev = &S->evs[i];
-        qsort(ev->users, ev->nusers, sizeof *ev->users, cmp_int);
+        if (ev->nusers > 1)
+            qsort(ev->users, ev->nusers, sizeof *ev->users, cmp_int);
         if (!ev->ast->sync && ev->nusers > 1) {
             s_group *G = group_of(S, ev->users[0]);
             int same = 1;
@@ -1298,7 +1335,8 @@ static void finish_events(sema *S)
                 out->name = xstrdup(ev->name);
                 out->nparts = ev->nusers;
                 out->parts = xcalloc(ev->nusers, sizeof *out->parts);
-                memcpy(out->parts, ev->users, ev->nusers * sizeof *out->parts);
+                if (ev->nusers)
+                    memcpy(out->parts, ev->users, ev->nusers * sizeof *out->parts);
             }
         }
     }
@@ -1335,7 +1373,8 @@ static void store_transitions(sema *S)
     san_model *m = S->m;
     for (int i = 0; i < S->ntr; i++)
         S->tr[i].ev = final_event(S, &S->tr[i]);
-    qsort(S->tr, S->ntr, sizeof *S->tr, cmp_trans);
+    if (S->ntr > 1)
+        qsort(S->tr, S->ntr, sizeof *S->tr, cmp_trans);
     int i = 0;
     for (int a = 0; a < m->naut; a++) {
         san_automaton *A = &m->aut[a];
