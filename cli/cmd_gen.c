@@ -22,8 +22,9 @@ void help_gen(FILE *out)
         "\n"
         "options:\n"
         "  -o FILE      write the model to FILE (atomically) instead of stdout\n"
-        "  --size       compile the model and print its product-space size: the\n"
-        "               template's formula and the exact count\n"
+        "  --size       compile the model and print its product-space size (the\n"
+        "               template's formula and the exact count) instead of the\n"
+        "               model; with -o the file is written as well\n"
         "\n");
     san_gen_help(out);
     fprintf(out,
@@ -123,12 +124,13 @@ int cmd_gen(int argc, char **argv)
     if (!text)
         return cli_usage_error("gen", "%s", err[0] ? err : "out of memory");
 
-    int status;
-    if (size)
-        status = print_size(text, formula);
-    else if (out)
+    /* --size replaces the text on stdout, not the file of -o. */
+    int status = EXIT_OK;
+    if (out)
         status = write_atomic(out, text);
-    else
+    if (status == EXIT_OK && size)
+        status = print_size(text, formula);
+    else if (status == EXIT_OK && !out)
         status = fputs(text, stdout) >= 0 && fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
     free(text);
     free(formula);

@@ -145,11 +145,12 @@ int gen_int(const char *flag, const char *val, long min, long max,
     errno = 0;
     long v = strtol(val, &end, 10);
     if (end == val || *end || errno == ERANGE || v < min || v > max) {
-        if (max >= 1000000L)
-            gen_err(err, n, "%s: must be an integer >= %ld (got %s)", flag, min, val);
+        /* Name the bound that was crossed; a number past the upper one is
+         * refused because its model could not be solved anyway. */
+        if (end != val && !*end && errno != ERANGE && v > max)
+            gen_err(err, n, "%s: must be an integer <= %ld (got %s)", flag, max, val);
         else
-            gen_err(err, n, "%s: must be an integer from %ld to %ld (got %s)",
-                    flag, min, max, val);
+            gen_err(err, n, "%s: must be an integer >= %ld (got %s)", flag, min, val);
         return -1;
     }
     *out = v;
@@ -316,6 +317,50 @@ const char *gen_fmt(char *buf, size_t n, double v)
 {
     snprintf(buf, n, "%.12g", v);
     return buf;
+}
+
+/* ------------------------------------------------------------------ */
+/* Exact sizes                                                          */
+/* ------------------------------------------------------------------ */
+
+void gen_big_one(gen_big *b)
+{
+    b->limb[0] = 1;
+    b->n = 1;
+    b->overflow = 0;
+    b->log10 = 0;
+}
+
+void gen_big_mul(gen_big *b, unsigned long f)
+{
+    b->log10 += f ? log10((double)f) : -INFINITY;
+    if (b->overflow)
+        return;
+    unsigned long long carry = 0;
+    for (int i = 0; i < b->n; i++) {
+        unsigned long long x = (unsigned long long)b->limb[i] * f + carry;
+        b->limb[i] = (unsigned)(x % 1000000000ULL);
+        carry = x / 1000000000ULL;
+    }
+    while (carry) {
+        if (b->n == GEN_BIG_LIMBS) {
+            b->overflow = 1;
+            return;
+        }
+        b->limb[b->n++] = (unsigned)(carry % 1000000000ULL);
+        carry /= 1000000000ULL;
+    }
+}
+
+void gen_big_str(const gen_big *b, char *buf, size_t n)
+{
+    if (b->overflow) {
+        snprintf(buf, n, "about 1e+%.0f", floor(b->log10));
+        return;
+    }
+    size_t k = (size_t)snprintf(buf, n, "%u", b->limb[b->n - 1]);
+    for (int i = b->n - 2; i >= 0 && k < n; i--)
+        k += (size_t)snprintf(buf + k, n - k, "%09u", b->limb[i]);
 }
 
 /* ------------------------------------------------------------------ */

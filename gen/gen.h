@@ -89,6 +89,24 @@ void gen_line(gbuf *b, const char *comment, const char *fmt, ...)
 /* A number as it is written into the model: shortest exact-enough form. */
 const char *gen_fmt(char *buf, size_t n, double v);
 
+/* ---- exact sizes ---- */
+
+/* A product of small factors, exact up to GEN_BIG_LIMBS * 9 digits (the
+ * product-space formulas exceed 64 bits long before a model is too big
+ * to write down). */
+enum { GEN_BIG_LIMBS = 256 };
+typedef struct {
+    unsigned limb[GEN_BIG_LIMBS];   /* base 1e9, least significant first */
+    int n;
+    int overflow;                   /* past the limbs: only log10 is kept */
+    double log10;
+} gen_big;
+
+void gen_big_one(gen_big *b);
+void gen_big_mul(gen_big *b, unsigned long f);
+/* Decimal digits, or "about 1e+N" after an overflow. */
+void gen_big_str(const gen_big *b, char *buf, size_t n);
+
 /* ---- templates ---- */
 
 /* Each returns the model text (malloc'd) and, when size is not NULL, the

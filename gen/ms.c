@@ -251,26 +251,40 @@ static void ms_derive(const ms_par *p, ms_der *d)
     snprintf(d->nb_tx, sizeof d->nb_tx, "(nb [Slave1..Slave%ld] Tx)", p->n);
 }
 
+/* In the synchronous slices regime with NS = N, `up` hands out every
+ * slice: there is no phase to send, so the model has no event s (Work
+ * would not take part in it and could not disable it). */
+static int ms_has_s(const ms_par *p, const ms_der *d)
+{
+    return !(p->mode == MS_SYNC && p->work == WORK_SLICES && d->left == 0);
+}
+
 /* The product-space formula with its value: Master, Slaves, Buffer, Work. */
 static char *ms_size(const ms_par *p, const ms_der *d)
 {
     gbuf b = { 0 };
-    double v = 3 * pow(3, p->n);
+    gen_big v;
+    gen_big_one(&v);
+    gen_big_mul(&v, 3);
+    for (long i = 0; i < p->n; i++)
+        gen_big_mul(&v, 3);
     gbuf_printf(&b, "3 * 3^N");
     if (p->mode == MS_ASYNC) {
         gbuf_printf(&b, " * (K+1)");
-        v *= p->k + 1;
+        gen_big_mul(&v, (unsigned long)p->k + 1);
     }
     if (p->work == WORK_SLICES) {
         gbuf_printf(&b, " * (NS-N+1)");
-        v *= d->left + 1;
+        gen_big_mul(&v, (unsigned long)d->left + 1);
     }
     gbuf_printf(&b, " = 3 * 3^%ld", p->n);
     if (p->mode == MS_ASYNC)
         gbuf_printf(&b, " * (%ld+1)", p->k);
     if (p->work == WORK_SLICES)
         gbuf_printf(&b, " * (%ld-%ld+1)", d->ns, p->n);
-    gbuf_printf(&b, " = %.17g", v);
+    char num[GEN_BIG_LIMBS * 9 + 32];
+    gen_big_str(&v, num, sizeof num);
+    gbuf_printf(&b, " = %s", num);
     return gbuf_take(&b);
 }
 
@@ -388,7 +402,7 @@ static void ms_functions(gbuf *b, const ms_par *p, const ms_der *d)
     }
     gen_line(b, "c: the phase ends once every slave is idle",
              "  f_c = (r_eval * (%s == N_slaves));", d->nb_i);
-    if (p->work == WORK_SLICES)
+    if (p->work == WORK_SLICES && ms_has_s(p, d))
         for (long i = 2; i <= p->n; i++) {
             char c[96];
             snprintf(c, sizeof c, "s: a slice is left for slave %ld", i);
@@ -429,14 +443,14 @@ static void ms_identifiers(gbuf *b, const ms_par *p, const ms_der *d)
     gbuf_printf(b, "\n");
 }
 
-static void ms_events(gbuf *b, const ms_par *p)
+static void ms_events(gbuf *b, const ms_par *p, const ms_der *d)
 {
     gbuf_printf(b, "events\n");
     gbuf_printf(b, "  syn up (r_up)       // master ITx -> Rx, every slave I -> Pr: the run starts\n");
     if (p->mode == MS_ASYNC)
         for (long i = 1; i <= p->n; i++)
             gbuf_printf(b, "  syn s_%ld (r_send)    // master Tx -> Rx, slave %ld I -> Pr: a new slice\n", i, i);
-    else
+    else if (ms_has_s(p, d))
         gbuf_printf(b, "  syn s (r_send)      // master Tx -> Rx, every slave I -> Pr: a new phase\n");
     for (long i = 1; i <= p->n; i++)
         gbuf_printf(b, "  loc p_%ld (r_proc)    // slave %ld Pr -> Tx: a pack of results is ready\n", i, i);
@@ -463,17 +477,19 @@ static void ms_reach(gbuf *b, const ms_par *p, const ms_der *d)
     gbuf_printf(b, ");\n\n");
 }
 
-static void ms_master(gbuf *b, const ms_par *p)
+static void ms_master(gbuf *b, const ms_par *p, const ms_der *d)
 {
     gbuf_printf(b, "  aut Master\n");
     gbuf_printf(b, "    stt ITx\n      to(Rx) up\n");
-    gbuf_printf(b, "    stt Tx\n      to(Rx)");
-    if (p->mode == MS_ASYNC)
+    gbuf_printf(b, "    stt Tx\n");
+    if (p->mode == MS_ASYNC) {
+        gbuf_printf(b, "      to(Rx)");
         for (long i = 1; i <= p->n; i++)
             gbuf_printf(b, " s_%ld", i);
-    else
-        gbuf_printf(b, " s");
-    gbuf_printf(b, "\n");
+        gbuf_printf(b, "\n");
+    } else if (ms_has_s(p, d)) {
+        gbuf_printf(b, "      to(Rx) s\n");
+    }
     if (p->mode == MS_SYNC && p->work == WORK_SLICES)
         gbuf_printf(b, "      to(ITx) down\n");
     gbuf_printf(b, "    stt Rx\n");
@@ -500,12 +516,14 @@ static void ms_buffer(gbuf *b, const ms_par *p)
         gbuf_printf(b, "    from b[0]\n      to(b[0]) down\n");
 }
 
-static void ms_slave(gbuf *b, const ms_par *p, long i)
+static void ms_slave(gbuf *b, const ms_par *p, const ms_der *d, long i)
 {
     gbuf_printf(b, "  aut Slave%ld\n", i);
     gbuf_printf(b, "    stt I\n");
     if (p->mode == MS_ASYNC)
         gbuf_printf(b, "      to(Pr) up s_%ld\n", i);
+    else if (!ms_has_s(p, d))
+        gbuf_printf(b, "      to(Pr) up\n");
     else if (p->work == WORK_SLICES && i >= 2)
         gbuf_printf(b, "      to(Pr) up s(q_%ld)\n      to(I) s(q_%ld_c)\n", i, i);
     else
@@ -527,7 +545,7 @@ static void ms_work(gbuf *b, const ms_par *p, const ms_der *d)
         for (long i = 1; i <= p->n; i++)
             gbuf_printf(b, " s_%ld", i);
         gbuf_printf(b, "\n");
-    } else {
+    } else if (ms_has_s(p, d)) {
         /* s hands out min(N, left) slices; the positional destination is
          * dropped below N, where from-blocks send Work to w[0]. */
         if (p->n == 1)
@@ -543,11 +561,11 @@ static void ms_work(gbuf *b, const ms_par *p, const ms_der *d)
 static void ms_network(gbuf *b, const ms_par *p, const ms_der *d)
 {
     gbuf_printf(b, "network ms_%s (continuous)\n", p->mode == MS_SYNC ? "sync" : "async");
-    ms_master(b, p);
+    ms_master(b, p, d);
     if (p->mode == MS_ASYNC)
         ms_buffer(b, p);
     for (long i = 1; i <= p->n; i++)
-        ms_slave(b, p, i);
+        ms_slave(b, p, d, i);
     if (p->work == WORK_SLICES)
         ms_work(b, p, d);
     gbuf_printf(b, "\n");
@@ -566,6 +584,8 @@ static void ms_task_tp(gbuf *b, const ms_par *p, const ms_der *d)
         gbuf_printf(b, "((((st Master == Tx) * %s) * ((st Work) > 0)) * r_send)", d->nb_i);
     else if (!slices)
         gbuf_printf(b, "((((st Master == Tx) && (%s == N_slaves)) * r_send) * N_slaves)", d->nb_i);
+    else if (!ms_has_s(p, d))
+        gbuf_printf(b, "0");
     else
         gbuf_printf(b, "((((st Master == Tx) && (%s == N_slaves) && ((st Work) > 0)) * r_send)"
                        " * min(N_slaves, (st Work)))", d->nb_i);
@@ -628,7 +648,7 @@ char *gen_ms(int argc, char **argv, char **size, char *err, size_t n)
     gbuf b = { 0 };
     ms_header(&b, &p, &d, sz, argc, argv);
     ms_identifiers(&b, &p, &d);
-    ms_events(&b, &p);
+    ms_events(&b, &p, &d);
     ms_reach(&b, &p, &d);
     ms_network(&b, &p, &d);
     ms_results(&b, &p, &d);

@@ -34,7 +34,6 @@
  * replicas, counters of the replicas in phases 2..k (those in phase 1 are
  * the rest of the serving ones).
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gen.h"
@@ -357,7 +356,8 @@ static int pl_derive(const pl_par *p, pl_der *d, char *err, size_t n)
 static char *pl_size(const pl_par *p, const pl_der *d)
 {
     gbuf sym = { 0 }, num = { 0 };
-    double v = 1;
+    gen_big v;
+    gen_big_one(&v);
     int terms = 0;
     for (int i = 1; i <= p->m; i++) {
         const char *x = terms ? " * " : "";
@@ -369,25 +369,28 @@ static char *pl_size(const pl_par *p, const pl_der *d)
                 gbuf_printf(&sym, "%s(P%d+K%d+P%d+1)", x, i - 1, i - 1, i);
                 gbuf_printf(&num, "%s(%ld+%ld+%ld+1)", x, p->p[i - 1], d->k[i - 1], p->p[i]);
             }
-            v *= d->cap[i] + 1;
+            gen_big_mul(&v, (unsigned long)d->cap[i] + 1);
             terms++;
         }
         x = terms ? " * " : "";
         if (p->phases > 1 && p->p[i] == 1) {
             gbuf_printf(&sym, "%sk", x);
             gbuf_printf(&num, "%s%ld", x, p->phases);
-            v *= p->phases;
+            gen_big_mul(&v, (unsigned long)p->phases);
             terms++;
         } else if (p->phases > 1) {
             gbuf_printf(&sym, "%s(P%d+1)^(k-1)", x, i);
             gbuf_printf(&num, "%s(%ld+1)^(%ld-1)", x, p->p[i], p->phases);
-            v *= pow(p->p[i] + 1, p->phases - 1);
+            for (long j = 1; j < p->phases; j++)
+                gen_big_mul(&v, (unsigned long)p->p[i] + 1);
             terms++;
         }
     }
     char *s = gbuf_take(&sym), *t = gbuf_take(&num);
+    char value[GEN_BIG_LIMBS * 9 + 32];
+    gen_big_str(&v, value, sizeof value);
     gbuf b = { 0 };
-    gbuf_printf(&b, "%s = %s = %.17g", s ? s : "?", t ? t : "?", v);
+    gbuf_printf(&b, "%s = %s = %s", s ? s : "?", t ? t : "?", value);
     free(s);
     free(t);
     return gbuf_take(&b);
@@ -480,7 +483,7 @@ static void pl_params_ids(gbuf *b, const pl_par *p, const pl_der *d)
     }
     if (p->phases > 1)
         gen_line(b, "Erlang phases of every service (structural)", "  k_ph = %ld;", p->phases);
-    gen_line(b, "deterministic throughput bound", "  B_det = %s;", gen_fmt(x, sizeof x, d->bound));
+    gen_line(b, "deterministic throughput bound, for these times", "  B_det = %.15g;", d->bound);
     for (int i = 1; i <= p->m; i++)
         if (d->has_counter[i]) {
             snprintf(c, sizeof c, "states of Stage%d: items, 0..%ld", i, d->cap[i]);
@@ -521,8 +524,11 @@ static void pl_state_fns(gbuf *b, const pl_par *p, const pl_der *d)
         if (p->mode == PL_ASYNC) {
             snprintf(c, sizeof c, "items in the buffer after stage %d", i - 1);
             gen_line(b, c, "  buf_%d = min(wait_%d, K_%d);", i - 1, i, i - 1);
+            /* Not wait - buf: functions are expanded where they are used,
+             * and a second reference to wait would double the size of
+             * every function upstream of this one. */
             snprintf(c, sizeof c, "replicas of stage %d blocked by a full buffer", i - 1);
-            gen_line(b, c, "  blk_%d = (wait_%d - buf_%d);", i - 1, i, i - 1);
+            gen_line(b, c, "  blk_%d = max(0, (wait_%d - K_%d));", i - 1, i, i - 1);
         } else {
             snprintf(c, sizeof c, "replicas of stage %d blocked, waiting for stage %d", i - 1, i);
             gen_line(b, c, "  blk_%d = wait_%d;", i - 1, i);

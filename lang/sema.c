@@ -946,11 +946,19 @@ static void build_automata(sema *S)
             continue;
         if ((long)naut + G->n > 1000000) {
             ERR(S, A->pos, "too many automata");
+            free(G->vals);
+            memset(G, 0, sizeof *G);
             continue;
         }
         layout_group(S, G);
-        if (G->nstates == 0)
+        if (G->nstates == 0) {
+            for (int b = 0; b < G->nblocks; b++)
+                free(G->blocks[b].vals);
+            free(G->blocks);
+            free(G->vals);
+            memset(G, 0, sizeof *G);
             continue;
+        }
         G->first = naut;
         naut += G->n;
         S->ngroups++;

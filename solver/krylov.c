@@ -22,11 +22,12 @@
  * target tightened if the stand-in was too optimistic).
  *
  * The dense work on the Krylov vectors goes to CBLAS: classical
- * Gram-Schmidt with one reorthogonalization (CGS2) is two pairs of dgemv
- * over the basis, as accurate as modified Gram-Schmidt in practice and
- * far better at using memory bandwidth and threads.
+ * Gram-Schmidt is a pair of dgemv over the basis, repeated when needed
+ * (DGKS), as accurate as modified Gram-Schmidt in practice and far better
+ * at using memory bandwidth and threads.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,16 @@
 /* A new Arnoldi vector this much smaller than A z means the Krylov space
  * is invariant: the solution of the reduced system is exact in it. */
 #define HAPPY_BREAKDOWN 1e-14
+/* Gram-Schmidt is repeated when it leaves less than this of the norm. */
+#define REORTH_DGKS 0.7071
+/* ILU(0) pivots below this fraction of the diagonal are roundoff noise. */
+#define PIVOT_FLOOR 1e-13
+/* The fixed state moves when another carries this many times its flow
+ * x_j |q_jj| (a tiny pi_k makes x = pi / pi_k huge and the reduced
+ * system badly scaled: restarted GMRES then stagnates); at most
+ * MAX_REFIX times per solve, as each move refactorizes ILU(0). */
+#define REFIX_RATIO 100.0
+#define MAX_REFIX 16
 
 /* The operator A, its right-hand side, and the preconditioner. */
 typedef struct {
@@ -46,6 +57,7 @@ typedef struct {
     int64_t k;                  /* the state fixed to x_k = 1 */
     double dk;                  /* -q_kk > 0: A_kk and b_k */
     san_precond kind;
+    int refixes;                /* moves of k so far */
     double *lu;                 /* ILU(0) on the pattern of qt, pivots
                                    stored inverted */
     int32_t *dpos;              /* offset of the diagonal in each row */
@@ -115,10 +127,10 @@ static double kop_resid(const kop *op, const double *restrict x,
 /* ILU(0), IKJ order: row i is eliminated with the rows of its lower
  * columns, each update applied only where row i already has an entry
  * (found by merging the two sorted column lists). */
-static int ilu0_factor(kop *op, char *msg, size_t sz)
+static void ilu0_factor(kop *op)
 {
     const san_csr *qt = op->qt;
-    const int64_t n = qt->n, k = op->k;
+    const int64_t n = qt->n;
     const int64_t *restrict rp = qt->rowptr;
     const int32_t *restrict ci = qt->col;
     double *restrict lu = op->lu;
@@ -142,21 +154,33 @@ static int ilu0_factor(kop *op, char *msg, size_t sz)
                     lu[t++] -= l * lu[q++];
             }
         }
-        if (!(lu[di] > 0) || !isfinite(lu[di])) {
-            snprintf(msg, sz, "ILU(0) breakdown at state %ld (pivot %g%s); "
-                     "try --precond jacobi", (long)i, lu[di],
-                     i == k ? ", the fixed state" : "");
-            return -1;
-        }
+        /* Exact pivots are positive (M-matrix), but on nearly decomposable
+         * chains some are far below roundoff and come out as noise: such a
+         * pivot falls back to the diagonal of A, which keeps M^-1 bounded
+         * (it is only a preconditioner). */
+        const double a = -qt->val[di];
+        if (!(lu[di] > PIVOT_FLOOR * a))
+            lu[di] = a;
         lu[di] = 1.0 / lu[di];
     }
-    return 0;
+}
+
+/* Loads A (which depends on k) into the factor array and factorizes. */
+static void ilu0_refactor(kop *op)
+{
+    const san_csr *qt = op->qt;
+    const int64_t n = qt->n, k = op->k;
+    SAN_OMP(omp parallel for schedule(static))
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t p = qt->rowptr[j]; p < qt->rowptr[j + 1]; p++)
+            op->lu[p] = j == k && qt->col[p] != k ? 0 : -qt->val[p];
+    ilu0_factor(op);
 }
 
 static int ilu0_build(kop *op, char *msg, size_t sz)
 {
     const san_csr *qt = op->qt;
-    const int64_t n = qt->n, nnz = qt->rowptr[n], k = op->k;
+    const int64_t n = qt->n, nnz = qt->rowptr[n];
     op->lu = malloc((size_t)nnz * sizeof *op->lu);
     op->dpos = malloc((size_t)n * sizeof *op->dpos);
     if (!op->lu || !op->dpos) {
@@ -165,12 +189,10 @@ static int ilu0_build(kop *op, char *msg, size_t sz)
                  (double)nnz * 8 / 1073741824.0);
         return -1;
     }
-    for (int64_t j = 0; j < n; j++) {
+    for (int64_t j = 0; j < n; j++)
         op->dpos[j] = (int32_t)(san_ls_diag_pos(qt, j) - qt->rowptr[j]);
-        for (int64_t p = qt->rowptr[j]; p < qt->rowptr[j + 1]; p++)
-            op->lu[p] = j == k && qt->col[p] != k ? 0 : -qt->val[p];
-    }
-    return ilu0_factor(op, msg, sz);
+    ilu0_refactor(op);
+    return 0;
 }
 
 /* x <- (LU)^-1 x in place: unit lower, then upper with inverted pivots. */
@@ -197,13 +219,16 @@ static void ilu0_solve(const kop *op, double *restrict x)
     }
 }
 
-static int jacobi_build(kop *op, char *msg, size_t sz)
+/* 1 / A_jj = 1 / |q_jj|: the Jacobi preconditioner, and the weights of
+ * the choice of the fixed state. */
+static int dinv_build(kop *op, char *msg, size_t sz)
 {
     const san_csr *qt = op->qt;
     const int64_t n = qt->n;
     op->dinv = malloc((size_t)n * sizeof *op->dinv);
     if (!op->dinv) {
-        snprintf(msg, sz, "out of memory for the Jacobi preconditioner");
+        snprintf(msg, sz, "out of memory for the diagonal (%ld states)",
+                 (long)n);
         return -1;
     }
     for (int64_t j = 0; j < n; j++)
@@ -237,11 +262,40 @@ static int kop_init(san_ls *c, kop *op, double *x)
     op->kind = c->o->precond;
     if (x[op->k] > 0)
         san_ls_scale(x, qt->n, 1.0 / x[op->k]);
+    if (dinv_build(op, c->info->msg, sizeof c->info->msg) < 0)
+        return -1;
     if (op->kind == SAN_PC_ILU0)
         return ilu0_build(op, c->info->msg, sizeof c->info->msg);
-    if (op->kind == SAN_PC_JACOBI)
-        return jacobi_build(op, c->info->msg, sizeof c->info->msg);
     return 0;
+}
+
+/* Moves the fixed state to the one with the largest flow x_j |q_jj| when
+ * that dwarfs the current one; returns 1 when it moved (x is rescaled to
+ * x_k = 1 and the caller must recompute its residual), else 0. */
+static int kop_refix(kop *op, double *x)
+{
+    const int64_t n = op->qt->n;
+    const double *restrict dinv = op->dinv;
+    if (op->refixes >= MAX_REFIX)
+        return 0;
+    int64_t jb = op->k;
+    double wb = -HUGE_VAL, wk = x[op->k] / dinv[op->k];
+    for (int64_t j = 0; j < n; j++) {
+        double w = x[j] / dinv[j];
+        if (w > wb) {
+            wb = w;
+            jb = j;
+        }
+    }
+    if (jb == op->k || !(wb > 0) || (wk > 0 && wb <= REFIX_RATIO * wk))
+        return 0;
+    op->k = jb;
+    op->dk = 1.0 / dinv[jb];
+    op->refixes++;
+    san_ls_scale(x, n, 1.0 / x[jb]);
+    if (op->kind == SAN_PC_ILU0)
+        ilu0_refactor(op);
+    return 1;
 }
 
 static int oom(san_ls *c, const char *what, double doubles)
@@ -277,6 +331,8 @@ static int gmres_ws_alloc(gmres_ws *w, int64_t n, int m)
 {
     size_t m1 = (size_t)m + 1;
     memset(w, 0, sizeof *w);
+    if ((double)m1 * (double)n * sizeof(double) > 0.5 * (double)SIZE_MAX)
+        return -1;
     w->m = m;
     w->V = malloc(m1 * (size_t)n * sizeof *w->V);
     w->H = calloc(m1 * (size_t)m, sizeof *w->H);
@@ -291,22 +347,32 @@ static int gmres_ws_alloc(gmres_ws *w, int64_t n, int m)
     return 0;
 }
 
-/* Orthogonalizes w = V[:, j+1] against V[:, 0..j] (CGS2) into column j of
- * H; returns the norm w had before normalization. */
-static double arnoldi_orth(gmres_ws *ws, int64_t n, int j)
+/* Orthogonalizes w = V[:, j+1] (norm wn) against V[:, 0..j] into column
+ * j of H by classical Gram-Schmidt, repeated once when the first pass
+ * cancelled most of w (the DGKS test: then roundoff may have left it
+ * not orthogonal); returns the norm of w before normalization.  Each
+ * pass reads the basis twice, and on large chains these passes, not the
+ * sparse product, are the cost of an iteration: hence no unconditional
+ * second pass. */
+static double arnoldi_orth(gmres_ws *ws, int64_t n, int j, double wn)
 {
     double *V = ws->V, *w = V + (size_t)(j + 1) * n;
     double *h = ws->H + (size_t)j * (ws->m + 1), *h2 = ws->h2;
+    double hn = wn;
     for (int pass = 0; pass < 2; pass++) {
         double *hh = pass == 0 ? h : h2;
         cblas_dgemv(CblasColMajor, CblasTrans, (int)n, j + 1, 1.0, V, (int)n,
                     w, 1, 0.0, hh, 1);
         cblas_dgemv(CblasColMajor, CblasNoTrans, (int)n, j + 1, -1.0, V,
                     (int)n, hh, 1, 1.0, w, 1);
+        if (pass == 1)
+            for (int i = 0; i <= j; i++)
+                h[i] += h2[i];
+        double before = hn;
+        hn = cblas_dnrm2((int)n, w, 1);
+        if (hn > REORTH_DGKS * before)
+            break;
     }
-    for (int i = 0; i <= j; i++)
-        h[i] += h2[i];
-    double hn = cblas_dnrm2((int)n, w, 1);
     h[j + 1] = hn;
     if (hn > 0)
         cblas_dscal((int)n, 1.0 / hn, w, 1);
@@ -374,7 +440,7 @@ static int gmres_cycle(san_ls *c, gmres_ws *ws, const kop *op, double *x,
         kop_prec(op, z);
         kop_apply(op, z, w);
         double wn = cblas_dnrm2((int)n, w, 1);
-        double hn = arnoldi_orth(ws, n, j);
+        double hn = arnoldi_orth(ws, n, j, wn);
         est = givens_step(ws, j);
         j++;
         (*it)++;
@@ -391,7 +457,7 @@ static int gmres_cycle(san_ls *c, gmres_ws *ws, const kop *op, double *x,
 int san_ls_gmres(san_ls *c, double *pi)
 {
     const int64_t n = c->qt->n;
-    const double tol = c->o->tol;
+    const double tol = c->tol;
     int m = c->o->restart > 0 ? c->o->restart : DEFAULT_RESTART;
     gmres_ws ws;
     kop op;
@@ -415,6 +481,8 @@ int san_ls_gmres(san_ls *c, double *pi)
     if (kop_init(c, &op, pi) < 0)
         goto done_op;
     for (;;) {
+        if (it > 0 && kop_refix(&op, pi))
+            factor = 1;
         double beta = kop_resid(&op, pi, ws.V, c->maxd, &R, &sx);
         if (R <= tol) {
             st = 0;
@@ -559,7 +627,7 @@ static double bicg_step(const kop *op, bicg_ws *w, double *x, int64_t n,
 int san_ls_bicgstab(san_ls *c, double *pi)
 {
     const int64_t n = c->qt->n;
-    const double tol = c->o->tol, maxd = c->maxd;
+    const double tol = c->tol, maxd = c->maxd;
     bicg_ws w;
     bicg_scalars s;
     kop op;
@@ -604,17 +672,22 @@ int san_ls_bicgstab(san_ls *c, double *pi)
                 san_ls_poll(c, it, rn / (maxd * sx)))
                 break;
         }
+        int restart = rn < 0;
         if (rn >= 0 && rn <= target) {
             R = san_ls_resid(c->qt, pi, maxd, &sx);
             if (R <= tol)
                 continue;
             factor *= TARGET_TIGHTEN;
+            restart = 1;
         }
-        if (rn < 0 || rn <= target) {
+        if (kop_refix(&op, pi)) {
+            factor = 1;
+            restart = 1;
+        }
+        if (restart)
             rn = bicg_restart(&op, &w, pi, n, maxd, &R, &sx, &s);
-        } else {
+        else
             R = san_ls_resid(c->qt, pi, maxd, &sx);
-        }
     }
 done:
     kop_free(&op);

@@ -28,8 +28,8 @@
 /* Rows of Q must sum to zero up to this relative roundoff. */
 #define ROWSUM_TOL 1e-8
 
-/* Negative entries of a converged vector smaller than this (relative to
- * the largest entry) are roundoff and set to zero. */
+/* Negative entries smaller than this (relative to the largest entry) are
+ * roundoff, set to zero whatever happens. */
 #define NEG_ROUNDOFF 1e-13
 
 /* ------------------------------------------------------------------ */
@@ -100,7 +100,8 @@ void san_csr_free(san_csr *a)
 }
 
 /* Counting sort by column: scanning rows in order leaves every row of the
- * transpose with ascending columns, with no sort. */
+ * transpose with ascending columns, with no sort.  -1 when out of memory
+ * or a column index is out of range. */
 int san_csr_transpose(const san_csr *a, san_csr *at)
 {
     int64_t n = a->n, nnz = a->rowptr[n];
@@ -116,8 +117,13 @@ int san_csr_transpose(const san_csr *a, san_csr *at)
         return -1;
     }
     int64_t *restrict next = at->rowptr;
-    for (int64_t p = 0; p < nnz; p++)
+    for (int64_t p = 0; p < nnz; p++) {
+        if (a->col[p] < 0 || a->col[p] >= n) {
+            san_csr_free(at);
+            return -1;
+        }
         next[a->col[p] + 1]++;
+    }
     for (int64_t i = 0; i < n; i++)
         next[i + 1] += next[i];
     /* next[i] is now where the next entry of row i goes; fill, shifting
@@ -411,33 +417,29 @@ static int validate(const san_csr *qt, double *maxd, char *msg, size_t sz)
 }
 
 /* Rows of Q (columns of qt) must sum to zero: this catches a generator
- * passed untransposed or with a wrong diagonal.  Needs n doubles of
- * scratch; skipped when they are not available. */
+ * passed untransposed or with a wrong diagonal.  Row i of Q sums its
+ * off-diagonals, |q_ii| in all, and q_ii, so roundoff is relative to
+ * |q_ii|.  Needs n doubles of scratch; skipped when they are missing. */
 static int check_row_sums(const san_csr *qt, char *msg, size_t sz)
 {
     const int64_t n = qt->n;
     double *s = calloc((size_t)n, sizeof *s);
-    double *d = calloc((size_t)n, sizeof *d);
-    int rc = 0;
-    if (!s || !d)
-        goto done;
+    if (!s)
+        return 0;
     for (int64_t j = 0; j < n; j++)
-        for (int64_t p = qt->rowptr[j]; p < qt->rowptr[j + 1]; p++) {
-            int32_t i = qt->col[p];
-            s[i] += qt->val[p];
-            d[i] += fabs(qt->val[p]);
-        }
-    for (int64_t i = 0; i < n; i++)
-        if (fabs(s[i]) > ROWSUM_TOL * d[i]) {
+        for (int64_t p = qt->rowptr[j]; p < qt->rowptr[j + 1]; p++)
+            s[qt->col[p]] += qt->val[p];
+    int rc = 0;
+    for (int64_t i = 0; i < n && rc == 0; i++) {
+        double d = fabs(qt->val[san_ls_diag_pos(qt, i)]);
+        if (fabs(s[i]) > ROWSUM_TOL * d) {
             snprintf(msg, sz, "invalid generator: row %ld of Q sums to %g, "
                      "not 0 (was Q passed instead of its transpose?)",
                      (long)i, s[i]);
             rc = -1;
-            break;
         }
-done:
+    }
     free(s);
-    free(d);
     return rc;
 }
 
@@ -463,54 +465,58 @@ static void initial_guess(double *pi, int64_t n)
 /* Final checks                                                         */
 /* ------------------------------------------------------------------ */
 
-/* Every method ends here: NaN is a failure; negatives the size of
- * roundoff (or of the requested accuracy) are clamped, larger ones mean
- * the answer is wrong; the sum is made 1 and the residual recomputed. */
+/* Every method ends here.  NaN is a failure.  The vector is normalized
+ * and negatives are set to zero: those within roundoff of the largest
+ * entry silently; larger ones are accepted only when the clamped vector
+ * still meets tol (they are then within the accuracy that was asked for,
+ * e.g. on states of probability 1e-15 solved to tol 1e-10), and are a
+ * failure otherwise, because then the answer itself is wrong.  The
+ * residual is recomputed from what is returned. */
 static int finish(san_ls *c, double *pi, int st)
 {
     const int64_t n = c->qt->n;
     san_solve_info *info = c->info;
-    double tol = c->o->tol;
-    double mx = 0, mn = 0;
+    const double tol = c->o->tol;
+    double mx = 0, mn = 0, s = 0;
     int64_t imn = 0;
     for (int64_t i = 0; i < n; i++) {
-        double x = pi[i];
-        if (!isfinite(x)) {
+        if (!isfinite(pi[i])) {
             snprintf(info->msg, sizeof info->msg, "the solution contains "
                      "NaN or infinity at state %ld (overflow or breakdown "
                      "in %s)", (long)i, san_method_name(info->method));
             return -1;
         }
-        if (x > mx)
-            mx = x;
-        if (x < mn) {
-            mn = x;
+        s += pi[i];
+    }
+    if (!(s > 0) || !isfinite(s)) {
+        snprintf(info->msg, sizeof info->msg, "the solution sums to %g "
+                 "(%s broke down)", s, san_method_name(info->method));
+        return -1;
+    }
+    san_ls_scale(pi, n, 1.0 / s);
+    for (int64_t i = 0; i < n; i++) {
+        mx = pi[i] > mx ? pi[i] : mx;
+        if (pi[i] < mn) {
+            mn = pi[i];
             imn = i;
         }
     }
-    if (!(mx > 0)) {
-        snprintf(info->msg, sizeof info->msg, "the solution has no positive "
-                 "entry (%s broke down)", san_method_name(info->method));
-        return -1;
-    }
-    double thr = (tol * 0.25 > NEG_ROUNDOFF ? tol * 0.25 : NEG_ROUNDOFF) * mx;
-    if (st == 0 && mn < -thr) {
-        snprintf(info->msg, sizeof info->msg, "negative probability %.3g "
-                 "(largest %.3g) at state %ld: the chain may not be "
-                 "irreducible, or is too ill-conditioned for %s",
-                 mn, mx, (long)imn, san_method_name(info->method));
-        return -1;
-    }
-    double s = 0;
+    s = 0;
     for (int64_t i = 0; i < n; i++) {
-        if (pi[i] < 0)
-            pi[i] = 0;
+        pi[i] = pi[i] < 0 ? 0 : pi[i];
         s += pi[i];
     }
     san_ls_scale(pi, n, 1.0 / s);
     info->residual = san_ctmc_residual(c->qt, pi);
     if (info->residual != info->residual) {
         snprintf(info->msg, sizeof info->msg, "the residual is NaN");
+        return -1;
+    }
+    if (st == 0 && !(info->residual <= tol) && mn < -NEG_ROUNDOFF * mx) {
+        snprintf(info->msg, sizeof info->msg, "negative probability %.3g "
+                 "at state %ld (largest %.3g): the chain may not be "
+                 "irreducible, or is too ill-conditioned for %s",
+                 mn, (long)imn, mx, san_method_name(info->method));
         return -1;
     }
     if (st == 0 && !(info->residual <= tol)) {
@@ -587,6 +593,7 @@ int san_ctmc_solve(const san_csr *qt, double *pi, const san_solve_opts *o,
     c.qt = qt;
     c.o = o;
     c.info = info;
+    c.tol = o->tol * 0.9;
     c.t0 = t0;
     c.last_print = t0;
     c.clock_skip = qt->rowptr[qt->n] >= 4096 ? 1 : 64;

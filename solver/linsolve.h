@@ -43,6 +43,10 @@ typedef struct {
     double maxd;                /* max_j |q_jj|: the scale of residuals */
     const san_solve_opts *o;
     san_solve_info *info;
+    double tol;                 /* what kernels test: 0.9 o->tol, because
+                                   near the roundoff floor a residual
+                                   recomputed on the normalized vector
+                                   differs by several percent */
     double t0;                  /* san_ls_now() at the start */
     double last_print;          /* time of the last progress line */
     int printed;                /* a progress line is open on stderr */

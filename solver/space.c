@@ -368,6 +368,11 @@ static int explore(const san_model *m, rows *r, idmap *h, const san_space_opts *
                 break;
             }
         }
+        /* The map is random access: ask for every successor's slot
+         * before using any, so the cache misses overlap. */
+        if (h->dir)
+            for (int k = 0; k < arcs.n; k++)
+                __builtin_prefetch(&h->dir[arcs.v[k].to]);
         for (int k = 0; k < arcs.n; k++) {
             int fresh;
             int64_t id = idmap_get(h, arcs.v[k].to, (int32_t)r->n, &fresh);

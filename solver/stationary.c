@@ -11,7 +11,8 @@
  *         which oscillates forever on periodic chains (every birth-death
  *         chain is one), so the default weight is 0.9; an explicit omega
  *         in (0,2) other than 1 is used as given.
- * gs      the same update in place, rows in order (SOR with omega).  The
+ * gs      the same update in place, row after row (SOR with omega),
+ *         sweeping forward and backward in turn (symmetric SOR).  The
  *         diagonal term uses the old x_j, so the update needs the whole
  *         row sum, found with the diagonal in a single pass.
  *
@@ -82,21 +83,42 @@ static double jacobi_pass(const san_csr *qt, const double *restrict x,
     return m;
 }
 
-/* One forward SOR sweep in place: x_j <- x_j - w (x Q)_j / q_jj. */
-static void gs_sweep(const san_csr *qt, double *restrict x, double w)
+/* The SOR update of one row in place: x_j <- x_j - w (x Q)_j / q_jj. */
+static inline void sor_row(const int64_t *restrict rp,
+                           const int32_t *restrict ci,
+                           const double *restrict v, double *restrict x,
+                           int64_t j, double w)
+{
+    double t = 0, d = -1;
+    for (int64_t p = rp[j]; p < rp[j + 1]; p++) {
+        t += v[p] * x[ci[p]];
+        d = ci[p] == j ? v[p] : d;
+    }
+    /* w / d does not depend on x: computed apart, it keeps the division
+     * off the chain x[j-1] -> x[j] that bounds the speed of a sweep. */
+    const double r = w / d;
+    x[j] -= t * r;
+}
+
+/* One SOR sweep, forward or backward.  A sweep carries information
+ * across the whole chain in its own direction but only one transition
+ * against it; alternating the two (symmetric Gauss-Seidel) serves chains
+ * whose mass must flow either way along the state order, e.g. a long
+ * birth-death chain started from uniform, which forward sweeps alone
+ * take about n sweeps to fix when its mass sits at the low end. */
+static void sor_sweep(const san_csr *qt, double *restrict x, double w,
+                      int backward)
 {
     const int64_t n = qt->n;
     const int64_t *restrict rp = qt->rowptr;
     const int32_t *restrict ci = qt->col;
     const double *restrict v = qt->val;
-    for (int64_t j = 0; j < n; j++) {
-        double t = 0, d = -1;
-        for (int64_t p = rp[j]; p < rp[j + 1]; p++) {
-            t += v[p] * x[ci[p]];
-            d = ci[p] == j ? v[p] : d;
-        }
-        x[j] -= w * t / d;
-    }
+    if (backward)
+        for (int64_t j = n - 1; j >= 0; j--)
+            sor_row(rp, ci, v, x, j, w);
+    else
+        for (int64_t j = 0; j < n; j++)
+            sor_row(rp, ci, v, x, j, w);
 }
 
 static const char *hint_for(san_method m)
@@ -115,18 +137,22 @@ static int give_up(san_ls *c, san_ls_best *best, double *x, san_ls_stop why,
     return 1;
 }
 
-static int diverged(san_ls *c, san_ls_best *best, double *x, long it)
+/* The sum of the iterate overflowed or stopped being positive (SOR with
+ * too large an omega): the best vector seen, if any, is the answer. */
+static int diverged(san_ls *c, san_ls_best *best, double *x, long it,
+                    double sum)
 {
+    const char *name = san_method_name(c->info->method);
     if (!best->x || !(best->res < HUGE_VAL)) {
         snprintf(c->info->msg, sizeof c->info->msg, "%s diverged after %ld "
-                 "iterations (the iterate overflowed)",
-                 san_method_name(c->info->method), it);
+                 "iterations (the iterate sums to %g)", name, it, sum);
         return -1;
     }
     san_ls_best_restore(best, x, HUGE_VAL);
     snprintf(c->info->msg, sizeof c->info->msg, "%s diverged after %ld "
-             "iterations; returning the best vector (residual %.2e)",
-             san_method_name(c->info->method), it, best->res);
+             "iterations (the iterate sums to %g); returning the best "
+             "vector (residual %.2e)%s", name, it, sum, best->res,
+             c->o->omega > 1 ? "; try a smaller omega" : "");
     return 1;
 }
 
@@ -136,7 +162,7 @@ static int two_buffer_iterate(san_ls *c, double *pi, pass_kind kind,
 {
     const san_csr *qt = c->qt;
     const int64_t n = qt->n;
-    const double tol = c->o->tol;
+    const double tol = c->tol;
     double *y = malloc((size_t)n * sizeof *y);
     double *x = pi, sx, sy, res = -1;
     san_ls_best best;
@@ -161,7 +187,7 @@ static int two_buffer_iterate(san_ls *c, double *pi, pass_kind kind,
             break;
         }
         if (!isfinite(sy) || !(sy > 0)) {
-            st = diverged(c, &best, x, it);
+            st = diverged(c, &best, x, it, sy);
             break;
         }
         if (it % SAN_LS_CHECK_EVERY == 0)
@@ -204,7 +230,7 @@ int san_ls_gs(san_ls *c, double *pi)
 {
     const san_csr *qt = c->qt;
     const int64_t n = qt->n;
-    const double tol = c->o->tol, w = c->o->omega;
+    const double tol = c->tol, w = c->o->omega;
     double res = -1, s;
     san_ls_best best;
     long it = 0;
@@ -215,9 +241,14 @@ int san_ls_gs(san_ls *c, double *pi)
                  "(0, 2): SOR cannot converge", w);
         return -1;
     }
+    /* A guess that already meets tol is not disturbed: over-relaxation
+     * can be unstable, letting roundoff grow even from the solution. */
+    res = san_ls_resid(qt, pi, c->maxd, NULL);
+    if (res <= tol)
+        return 0;
     san_ls_best_init(&best, n);
     for (;;) {
-        gs_sweep(qt, pi, w);
+        sor_sweep(qt, pi, w, it % 2 == 1);
         it++;
         int checked = it % SAN_LS_CHECK_EVERY == 0;
         if (checked) {
@@ -227,7 +258,7 @@ int san_ls_gs(san_ls *c, double *pi)
                 break;
             }
             if (!isfinite(s) || !(s > 0)) {
-                st = diverged(c, &best, pi, it);
+                st = diverged(c, &best, pi, it, s);
                 break;
             }
             /* Gauss-Seidel does not keep the sum: renormalize now and

@@ -154,8 +154,8 @@ static void birth_death(int64_t K, const double *lam, const double *mu,
 static void mm1k(int64_t K, double lambda, double mu, san_csr *qt,
                  double *ref)
 {
-    double *l = malloc((size_t)(K + 1) * sizeof *l);
-    double *m = malloc((size_t)(K + 1) * sizeof *m);
+    double *l = calloc((size_t)(K + 1), sizeof *l);
+    double *m = calloc((size_t)(K + 1), sizeof *m);
     for (int64_t i = 0; i <= K; i++) {
         l[i] = lambda;
         m[i] = mu;
@@ -176,8 +176,8 @@ static void mm1k(int64_t K, double lambda, double mu, san_csr *qt,
 /* M/M/c/c (Erlang loss): pi_n proportional to a^n / n!. */
 static void erlang(int c, double lambda, double mu, san_csr *qt, double *ref)
 {
-    double *l = malloc((size_t)(c + 1) * sizeof *l);
-    double *m = malloc((size_t)(c + 1) * sizeof *m);
+    double *l = calloc((size_t)(c + 1), sizeof *l);
+    double *m = calloc((size_t)(c + 1), sizeof *m);
     for (int i = 0; i <= c; i++) {
         l[i] = lambda;
         m[i] = i * mu;
@@ -247,16 +247,15 @@ static void stiff_star(int L, san_csr *qt, double *ref)
 }
 
 /* Nearly completely decomposable birth-death chain: pairs {2m, 2m+1}
- * linked at 1e6, pairs linked to each other at 1e-6; every ratio
+ * linked at rate f, pairs linked to each other at 1/f; every ratio
  * pi_{n+1} / pi_n = lambda_n / mu_{n+1} is 2, so pi_n ~ 2^n. */
-static void stiff_ncd(int K, san_csr *qt, double *ref)
+static void stiff_ncd(int K, double f, san_csr *qt, double *ref)
 {
-    double *l = malloc((size_t)(K + 1) * sizeof *l);
-    double *m = malloc((size_t)(K + 1) * sizeof *m);
+    double *l = calloc((size_t)(K + 1), sizeof *l);
+    double *m = calloc((size_t)(K + 1), sizeof *m);
     for (int i = 0; i <= K; i++) {
-        double f = i % 2 == 0 ? 1e6 : 1e-6;
-        l[i] = 2 * f;
-        m[i] = i > 0 ? (i % 2 == 1 ? 1e6 : 1e-6) : 0;
+        l[i] = 2 * (i % 2 == 0 ? f : 1 / f);
+        m[i] = i > 0 ? (i % 2 == 1 ? f : 1 / f) : 0;
     }
     birth_death(K, l, m, qt, ref);
     double s = (pow(2.0, K + 1) - 1);
@@ -393,8 +392,8 @@ static void errors(const double *x, const double *ref, int64_t n,
 /* Solves with one variant and checks the contract every method owes:
  * status 0, residual recomputed and <= tol, non-negative, sums to 1. */
 static int solve_ok(const char *chain_name, const san_csr *qt,
-                    const variant *v, double tol, double *pi,
-                    san_solve_info *info)
+                    const variant *v, double tol, const double *guess,
+                    double *pi, san_solve_info *info)
 {
     san_solve_opts o;
     san_solve_opts_default(&o);
@@ -403,7 +402,10 @@ static int solve_ok(const char *chain_name, const san_csr *qt,
     o.omega = v->omega;
     o.tol = tol;
     o.max_iter = 200000;
-    memset(pi, 0, (size_t)qt->n * sizeof *pi);
+    if (guess)
+        memcpy(pi, guess, (size_t)qt->n * sizeof *pi);
+    else
+        memset(pi, 0, (size_t)qt->n * sizeof *pi);
     int st = san_ctmc_solve(qt, pi, &o, info);
     CHECK(st == 0 && info->converged, "%s/%s: status %d, msg '%s'",
           chain_name, v->name, st, info->msg);
@@ -425,11 +427,23 @@ static int solve_ok(const char *chain_name, const san_csr *qt,
     return 1;
 }
 
-/* Every variant in mask against ref: normwise error <= tol_norm (1e-9
- * for tol 1e-12), componentwise <= tol_comp when tol_comp > 0. */
+/* Tolerances.  An iterative method stops at residual <= tol, and its
+ * error can then be as large as kappa * tol, kappa the condition of the
+ * chain (measured up to ~5e3 on the chains below: power at residual 1e-12
+ * was 5e-9 off on the random chain).  So iterative methods are asked for
+ * 1e-14, which leaves a margin of 20 under the 1e-9 normwise error that
+ * every method must reach.  The direct method must moreover be accurate
+ * entry by entry where the chain allows it. */
+#define TOL_ITER   1e-14
+#define TOL_DIRECT 1e-12
+#define ERR_NORM   1e-9
+
+/* Every variant in mask against ref: the error relative to the largest
+ * entry <= ERR_NORM; entry by entry <= comp_direct for the direct method
+ * when comp_direct > 0.  guess: the initial vector (NULL: uniform). */
 static void against_ref(const char *chain_name, const san_csr *qt,
-                        const double *ref, unsigned mask, double tol_norm,
-                        double tol_comp)
+                        const double *ref, unsigned mask, double comp_direct,
+                        const double *guess)
 {
     double *pi = malloc((size_t)qt->n * sizeof *pi);
     for (int k = 0; k < N_VARIANTS; k++) {
@@ -437,18 +451,18 @@ static void against_ref(const char *chain_name, const san_csr *qt,
         san_solve_info info;
         if (!(mask & (1u << k)))
             continue;
-        double tol = is_iterative(v->m) ? 1e-12 : 1e-10;
-        if (!solve_ok(chain_name, qt, v, tol, pi, &info))
+        double tol = is_iterative(v->m) ? TOL_ITER : TOL_DIRECT;
+        if (!solve_ok(chain_name, qt, v, tol, guess, pi, &info))
             continue;
         double en, ec;
         errors(pi, ref, qt->n, &en, &ec);
-        CHECK(en <= tol_norm, "%s/%s: normwise error %.3g > %.1g",
-              chain_name, v->name, en, tol_norm);
-        if (tol_comp > 0)
-            CHECK(ec <= tol_comp, "%s/%s: componentwise error %.3g > %.1g",
-                  chain_name, v->name, ec, tol_comp);
+        CHECK(en <= ERR_NORM, "%s/%s: normwise error %.3g > %.1g",
+              chain_name, v->name, en, ERR_NORM);
+        if (comp_direct > 0 && !is_iterative(v->m))
+            CHECK(ec <= comp_direct, "%s/%s: componentwise error %.3g > %.1g",
+                  chain_name, v->name, ec, comp_direct);
         if (getenv("TEST_LINSOLVE_VERBOSE"))
-            printf("  %-14s %-16s it %6ld  res %.2e  err %.2e / %.2e  "
+            printf("  %-16s %-16s it %6ld  res %.2e  err %.2e / %.2e  "
                    "%.4fs\n", chain_name, v->name, info.iterations,
                    info.residual, en, ec, info.time_s);
     }
@@ -579,62 +593,130 @@ static void test_residual(void)
     san_csr_free(&qt);
 }
 
+/* Restarted GMRES(30) without a real preconditioner stagnates on the
+ * strongly non-normal generators of long birth-death chains (full GMRES
+ * solves them: see test_full_gmres); those two variants are left out
+ * there. */
+#define V_GM_WEAK (V_GM_JAC | V_GM_NONE)
+
 static void test_closed_forms(void)
 {
     san_csr qt, q;
     double *ref = malloc(2000 * sizeof *ref);
 
     three_state(&q, &qt, ref);
-    against_ref("3-state", &qt, ref, ALL, 1e-12, 1e-12);
+    against_ref("3-state", &qt, ref, ALL, 1e-14, NULL);
     san_csr_free(&q);
     san_csr_free(&qt);
 
     mm1k(10, 0.5, 1.0, &qt, ref);
-    against_ref("mm1k10 rho.5", &qt, ref, ALL, 1e-9, 1e-9);
+    against_ref("mm1k K10 rho.5", &qt, ref, ALL, 1e-12, NULL);
     san_csr_free(&qt);
     mm1k(10, 2.0, 1.0, &qt, ref);
-    against_ref("mm1k10 rho2", &qt, ref, ALL, 1e-9, 1e-9);
+    against_ref("mm1k K10 rho2", &qt, ref, ALL, 1e-12, NULL);
     san_csr_free(&qt);
 
-    /* K = 200: pi spans 19 orders of magnitude; componentwise accuracy
-     * is asked of the direct method only. */
+    /* K = 200: pi spans 19 orders of magnitude. */
     mm1k(200, 0.8, 1.0, &qt, ref);
-    against_ref("mm1k200 rho.8", &qt, ref, V_DIRECT | V_AUTO, 1e-12, 1e-10);
-    against_ref("mm1k200 rho.8", &qt, ref, ALL, 1e-9, 0);
+    against_ref("mm1k K200 rho.8", &qt, ref, ALL, 1e-12, NULL);
     san_csr_free(&qt);
     mm1k(200, 1.25, 1.0, &qt, ref);
-    against_ref("mm1k200 rho1.25", &qt, ref, V_DIRECT | V_AUTO, 1e-12, 1e-10);
-    against_ref("mm1k200 rho1.25", &qt, ref, ALL, 1e-9, 0);
+    against_ref("mm1k K200 rho1.25", &qt, ref, ALL & ~V_GM_WEAK, 1e-12, NULL);
     san_csr_free(&qt);
 
     erlang(50, 30.0, 1.0, &qt, ref);
-    against_ref("erlang c50 a30", &qt, ref, V_DIRECT, 1e-12, 1e-10);
-    against_ref("erlang c50 a30", &qt, ref, ALL, 1e-9, 0);
+    against_ref("erlang c50 a30", &qt, ref, ALL & ~V_GM_WEAK, 1e-12, NULL);
     san_csr_free(&qt);
 
     /* Rates 1e-6 and 1e6 side by side; the leaves hold 1e-12 of the
-     * mass and must still come out to 1e-9 componentwise. */
+     * mass, which the direct method must get to 1e-12 relative. */
     stiff_star(5, &qt, ref);
-    against_ref("stiff star", &qt, ref, ALL, 1e-9, 1e-9);
+    against_ref("stiff star", &qt, ref, ALL, 1e-12, NULL);
     san_csr_free(&qt);
 
-    /* Nearly decomposable: the slow modes (1e-6 / 2e6 = 5e-13 of the
-     * scale) are below what a residual test can see, so only the methods
-     * that solve exactly (LU, ILU(0) being exact on a tridiagonal) are
-     * asked for the answer. */
-    stiff_ncd(21, &qt, ref);
-    against_ref("stiff ncd", &qt, ref, V_DIRECT | V_AUTO | V_GM_ILU | V_BI_ILU,
-                1e-9, 1e-9);
+    /* Nearly decomposable, rates 1e-3 and 1e3: the slow modes are 1e-6 of
+     * the scale, so the error can be 1e6 times the residual.  The direct
+     * method and the Krylov ones with ILU(0) (exact on a tridiagonal)
+     * still reach 1e-9; the classical iterations crawl (see
+     * test_ncd_stationary). */
+    stiff_ncd(21, 1e3, &qt, ref);
+    against_ref("ncd 1e-3/1e3", &qt, ref,
+                V_DIRECT | V_AUTO | V_GM_ILU | V_BI_ILU, 0, NULL);
     san_csr_free(&qt);
 
     two_queues(15, 0.7, 20, 1.3, &qt, ref);
-    against_ref("two queues", &qt, ref, ALL, 1e-9, 0);
+    against_ref("two queues", &qt, ref, ALL, 1e-12, NULL);
     san_csr_free(&qt);
 
+    /* Uniform is the answer, so start elsewhere.  SOR with omega 1.2 is
+     * left out: on this chain its iteration matrix has spectral radius
+     * above 1 from omega ~1.1 on (plain Gauss-Seidel converges in 20). */
+    double *guess = malloc(1000 * sizeof *guess);
+    for (int i = 0; i < 1000; i++)
+        guess[i] = 1 + i % 7;
     rings(1000, &qt, ref);
-    against_ref("rings", &qt, ref, ALL, 1e-9, 1e-9);
+    against_ref("rings", &qt, ref, ALL & ~V_SOR, 1e-12, guess);
     san_csr_free(&qt);
+    free(guess);
     free(ref);
+}
+
+/* The chains GMRES(30) stagnates on are solved by full GMRES (restart >=
+ * n): the stagnation is the restart's, not a wrong operator. */
+static void test_full_gmres(void)
+{
+    san_csr qt;
+    double ref[201], pi[201];
+    san_solve_opts o;
+    san_solve_info info;
+    for (int c = 0; c < 2; c++) {
+        if (c == 0)
+            erlang(50, 30.0, 1.0, &qt, ref);
+        else
+            mm1k(200, 1.25, 1.0, &qt, ref);
+        for (int pc = SAN_PC_JACOBI; pc <= SAN_PC_NONE; pc++) {
+            san_solve_opts_default(&o);
+            o.method = SAN_M_GMRES;
+            o.precond = (san_precond)pc;
+            o.restart = (int)qt.n;
+            o.tol = TOL_ITER;
+            memset(pi, 0, sizeof pi);
+            int st = san_ctmc_solve(&qt, pi, &o, &info);
+            double en, ec;
+            errors(pi, ref, qt.n, &en, &ec);
+            CHECK(st == 0 && en <= ERR_NORM, "full gmres pc %d chain %d: "
+                  "st %d err %g '%s'", pc, c, st, en, info.msg);
+        }
+        san_csr_free(&qt);
+    }
+}
+
+/* On a nearly decomposable chain the classical iterations must not claim
+ * convergence they do not have. */
+static void test_ncd_stationary(void)
+{
+    san_csr qt;
+    double ref[22], pi[22];
+    stiff_ncd(21, 1e3, &qt, ref);
+    for (int k = 0; k < N_VARIANTS; k++) {
+        const variant *v = &all_variants[k];
+        if (v->m != SAN_M_POWER && v->m != SAN_M_JACOBI && v->m != SAN_M_GS)
+            continue;
+        san_solve_opts o;
+        san_solve_info info;
+        san_solve_opts_default(&o);
+        o.method = v->m;
+        o.omega = v->omega;
+        o.tol = 1e-12;
+        o.max_iter = 20000;
+        memset(pi, 0, sizeof pi);
+        int st = san_ctmc_solve(&qt, pi, &o, &info);
+        double en, ec;
+        errors(pi, ref, qt.n, &en, &ec);
+        CHECK(st == 1 || (st == 0 && en <= 1e-6), "ncd %s: status %d with "
+              "error %g", v->name, st, en);
+    }
+    san_csr_free(&qt);
 }
 
 static void test_agreement(void)
@@ -645,8 +727,8 @@ static void test_agreement(void)
     san_solve_info info;
     random_chain(n, 4, &qt);
     variant d = { SAN_M_DIRECT, SAN_PC_ILU0, 1, "direct" };
-    if (solve_ok("random", &qt, &d, 1e-12, ref, &info))
-        against_ref("random", &qt, ref, ALL, 1e-9, 1e-9);
+    if (solve_ok("random", &qt, &d, TOL_DIRECT, NULL, ref, &info))
+        against_ref("random vs direct", &qt, ref, ALL, 0, NULL);
     san_csr_free(&qt);
     free(ref);
 }
@@ -654,8 +736,9 @@ static void test_agreement(void)
 static void test_not_converged(void)
 {
     san_csr qt;
-    double ref[201], pi[201];
-    mm1k(200, 0.8, 1.0, &qt, ref);
+    double ref[336], pi[336];
+    const int64_t n = 336;
+    two_queues(15, 0.7, 20, 1.3, &qt, ref);
     for (int k = 0; k < N_VARIANTS; k++) {
         const variant *v = &all_variants[k];
         if (!is_iterative(v->m))
@@ -680,9 +763,9 @@ static void test_not_converged(void)
               "%s: msg '%s'", v->name, info.msg);
         CHECK(info.iterations >= 3 && info.iterations <= 4,
               "%s: iterations %ld", v->name, info.iterations);
-        CHECK(fabs(sum(pi, 201) - 1) <= 1e-14, "%s: sum", v->name);
+        CHECK(fabs(sum(pi, n) - 1) <= 1e-14, "%s: sum", v->name);
         int neg = 0;
-        for (int i = 0; i < 201; i++)
+        for (int i = 0; i < n; i++)
             neg |= !(pi[i] >= 0);
         CHECK(!neg, "%s: negative entries", v->name);
     }
@@ -789,6 +872,8 @@ int main(void)
     test_transpose();
     test_residual();
     test_closed_forms();
+    test_full_gmres();
+    test_ncd_stationary();
     test_agreement();
     test_not_converged();
     test_special();
