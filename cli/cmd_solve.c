@@ -25,7 +25,7 @@ void help_solve(FILE *out)
         "  -m, --method M       auto (default), direct (UMFPACK), power, jacobi,\n"
         "                       gs (Gauss-Seidel/SOR), gmres, bicgstab\n"
         "      --tol X          residual ||pi Q||inf / max rate to reach (1e-10)\n"
-        "      --max-iter N     iteration limit of iterative methods (100000)\n"
+        "      --max-iter N     iteration limit of iterative methods (10000)\n"
         "      --omega W        relaxation of gs (1: Gauss-Seidel)\n"
         "      --restart M      GMRES restart length (30)\n"
         "      --precond P      ilu0 (default), jacobi or none (gmres, bicgstab)\n"

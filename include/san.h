@@ -233,7 +233,7 @@ int san_ctmc_solve(const san_csr *qt, double *pi, const san_solve_opts *o,
 /* ||pi Q||_inf / max_j |Q[j][j]|, from the transposed generator. */
 double san_ctmc_residual(const san_csr *qt, const double *pi);
 
-/* Transpose (allocates); NULL when out of memory. */
+/* Transpose (allocates); 0, or -1 when out of memory. */
 int san_csr_transpose(const san_csr *a, san_csr *at);
 void san_csr_free(san_csr *a);
 

@@ -12,7 +12,8 @@
  * so that A keeps the diagonal of -Q^T everywhere.  A is a nonsingular
  * M-matrix when the chain is irreducible (block triangular after moving
  * k first: the scalar -q_kk, and -Q^T without row and column k), hence
- * ILU(0) exists with positive pivots, and x = pi / pi_k > 0.
+ * ILU(0) exists with positive pivots (in exact arithmetic: see
+ * PIVOT_FLOOR), and x = pi / pi_k > 0.
  *
  * Right preconditioning (A M^-1 u = b, x = M^-1 u) keeps the residual
  * the methods minimize or track equal to b - A x.  For j != k that is
@@ -45,9 +46,9 @@
 /* ILU(0) pivots below this fraction of the diagonal are roundoff noise. */
 #define PIVOT_FLOOR 1e-13
 /* The fixed state moves when another carries this many times its flow
- * x_j |q_jj| (a tiny pi_k makes x = pi / pi_k huge and the reduced
- * system badly scaled: restarted GMRES then stagnates); at most
- * MAX_REFIX times per solve, as each move refactorizes ILU(0). */
+ * x_j |q_jj|: with a tiny pi_k, x = pi / pi_k spans a huge range and
+ * restarted GMRES was seen to stagnate (M/M/1/200, rho 1.25, k = 1);
+ * at most MAX_REFIX times per solve, as each move refactorizes ILU(0). */
 #define REFIX_RATIO 100.0
 #define MAX_REFIX 16
 
@@ -61,7 +62,8 @@ typedef struct {
     double *lu;                 /* ILU(0) on the pattern of qt, pivots
                                    stored inverted */
     int32_t *dpos;              /* offset of the diagonal in each row */
-    double *dinv;               /* Jacobi: 1 / A_jj */
+    double *dinv;               /* 1 / A_jj: the Jacobi preconditioner,
+                                   and the weights for choosing k */
 } kop;
 
 static void kop_free(kop *op)
@@ -82,7 +84,7 @@ static void kop_apply(const kop *op, const double *restrict x,
     const int64_t *restrict rp = qt->rowptr;
     const int32_t *restrict ci = qt->col;
     const double *restrict v = qt->val;
-    SAN_OMP(omp parallel for schedule(static))
+    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static))
     for (int64_t j = 0; j < n; j++) {
         double t = 0;
         for (int64_t p = rp[j]; p < rp[j + 1]; p++)
@@ -104,7 +106,7 @@ static double kop_resid(const kop *op, const double *restrict x,
     const int32_t *restrict ci = qt->col;
     const double *restrict v = qt->val;
     double m = 0, s = 0, r2 = 0;
-    SAN_OMP(omp parallel for schedule(static) reduction(max:m) reduction(+:s, r2))
+    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(max:m) reduction(+:s, r2))
     for (int64_t j = 0; j < n; j++) {
         double t = 0;
         for (int64_t p = rp[j]; p < rp[j + 1]; p++)
@@ -170,7 +172,7 @@ static void ilu0_refactor(kop *op)
 {
     const san_csr *qt = op->qt;
     const int64_t n = qt->n, k = op->k;
-    SAN_OMP(omp parallel for schedule(static))
+    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static))
     for (int64_t j = 0; j < n; j++)
         for (int64_t p = qt->rowptr[j]; p < qt->rowptr[j + 1]; p++)
             op->lu[p] = j == k && qt->col[p] != k ? 0 : -qt->val[p];
@@ -244,7 +246,7 @@ static void kop_prec(const kop *op, double *restrict x)
         ilu0_solve(op, x);
     } else if (op->kind == SAN_PC_JACOBI) {
         const double *restrict d = op->dinv;
-        SAN_OMP(omp parallel for schedule(static))
+        SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static))
         for (int64_t j = 0; j < n; j++)
             x[j] *= d[j];
     }
@@ -296,6 +298,32 @@ static int kop_refix(kop *op, double *x)
     if (op->kind == SAN_PC_ILU0)
         ilu0_refactor(op);
     return 1;
+}
+
+/* OpenBLAS built on pthreads keeps its own pool of spinning threads next
+ * to OpenMP's: alternating BLAS calls and OpenMP loops, the two pools
+ * fight for the cores (several times slower on 2 cores, 9e4 states).  The
+ * vector kernels are memory-bound anyway, so BLAS runs on one thread
+ * during a Krylov solve and its setting is restored after. */
+static int blas_threads_begin(void)
+{
+#if defined(_OPENMP) && defined(OPENBLAS_VERSION)
+    int nt = openblas_get_num_threads();
+    openblas_set_num_threads(1);
+    return nt;
+#else
+    return 0;
+#endif
+}
+
+static void blas_threads_end(int nt)
+{
+#if defined(_OPENMP) && defined(OPENBLAS_VERSION)
+    if (nt > 0)
+        openblas_set_num_threads(nt);
+#else
+    (void)nt;
+#endif
 }
 
 static int oom(san_ls *c, const char *what, double doubles)
@@ -454,7 +482,7 @@ static int gmres_cycle(san_ls *c, gmres_ws *ws, const kop *op, double *x,
     return j;
 }
 
-int san_ls_gmres(san_ls *c, double *pi)
+static int gmres_solve(san_ls *c, double *pi)
 {
     const int64_t n = c->qt->n;
     const double tol = c->tol;
@@ -481,7 +509,7 @@ int san_ls_gmres(san_ls *c, double *pi)
     if (kop_init(c, &op, pi) < 0)
         goto done_op;
     for (;;) {
-        if (it > 0 && kop_refix(&op, pi))
+        if (it > 0 && !why && kop_refix(&op, pi))
             factor = 1;
         double beta = kop_resid(&op, pi, ws.V, c->maxd, &R, &sx);
         if (R <= tol) {
@@ -568,7 +596,7 @@ static void bicg_update_p(double *restrict p, const double *restrict r,
                           const double *restrict v, double beta, double omega,
                           int64_t n)
 {
-    SAN_OMP(omp parallel for schedule(static))
+    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static))
     for (int64_t i = 0; i < n; i++)
         p[i] = r[i] + beta * (p[i] - omega * v[i]);
 }
@@ -624,7 +652,7 @@ static double bicg_step(const kop *op, bicg_ws *w, double *x, int64_t n,
     return cblas_dnrm2(nn, w->r, 1);
 }
 
-int san_ls_bicgstab(san_ls *c, double *pi)
+static int bicgstab_solve(san_ls *c, double *pi)
 {
     const int64_t n = c->qt->n;
     const double tol = c->tol, maxd = c->maxd;
@@ -694,5 +722,21 @@ done:
     san_ls_best_free(&best);
     bicg_ws_free(&w);
     c->info->iterations = it;
+    return st;
+}
+
+int san_ls_gmres(san_ls *c, double *pi)
+{
+    int nt = blas_threads_begin();
+    int st = gmres_solve(c, pi);
+    blas_threads_end(nt);
+    return st;
+}
+
+int san_ls_bicgstab(san_ls *c, double *pi)
+{
+    int nt = blas_threads_begin();
+    int st = bicgstab_solve(c, pi);
+    blas_threads_end(nt);
     return st;
 }

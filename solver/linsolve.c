@@ -162,7 +162,7 @@ int64_t san_ls_diag_pos(const san_csr *a, int64_t j)
 double san_ls_sum(const double *x, int64_t n)
 {
     double s = 0;
-    SAN_OMP(omp parallel for schedule(static) reduction(+:s))
+    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(+:s))
     for (int64_t i = 0; i < n; i++)
         s += x[i];
     return s;
@@ -170,7 +170,7 @@ double san_ls_sum(const double *x, int64_t n)
 
 void san_ls_scale(double *x, int64_t n, double a)
 {
-    SAN_OMP(omp parallel for schedule(static))
+    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static))
     for (int64_t i = 0; i < n; i++)
         x[i] *= a;
 }
@@ -185,7 +185,7 @@ double san_ls_resid(const san_csr *qt, const double *x, double maxd,
     const int32_t *restrict ci = qt->col;
     const double *restrict v = qt->val;
     double m = 0, s = 0;
-    SAN_OMP(omp parallel for schedule(static) reduction(max:m) reduction(+:s))
+    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(max:m) reduction(+:s))
     for (int64_t j = 0; j < n; j++) {
         double t = 0;
         for (int64_t p = rp[j]; p < rp[j + 1]; p++)
@@ -210,7 +210,7 @@ double san_ctmc_residual(const san_csr *qt, const double *pi)
     const int32_t *restrict ci = qt->col;
     const double *restrict v = qt->val;
     double m = 0, md = 0;
-    SAN_OMP(omp parallel for schedule(static) reduction(max:m, md))
+    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(max:m, md))
     for (int64_t j = 0; j < n; j++) {
         double t = 0, d = 0;
         for (int64_t p = rp[j]; p < rp[j + 1]; p++) {
@@ -299,7 +299,7 @@ san_ls_stop san_ls_poll(san_ls *c, long iter, double res)
         return SAN_LS_GO;
     /* Looking at the clock costs ~20 ns: on tiny chains only now and
      * then, on real ones (one iteration >> 1 us) every time. */
-    if (iter % c->clock_skip != 0)
+    if (c->clock_skip > 1 && iter % c->clock_skip != 0)
         return SAN_LS_GO;
     double t = san_ls_now();
     if (o->time_limit > 0 && t - c->t0 >= o->time_limit)
@@ -394,7 +394,7 @@ static int validate(const san_csr *qt, double *maxd, char *msg, size_t sz)
         snprintf(msg, sz, "invalid generator: rowptr[0] != 0");
         return -1;
     }
-    SAN_OMP(omp parallel for schedule(static) reduction(min:bad) reduction(max:md))
+    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(min:bad) reduction(max:md))
     for (int64_t j = 0; j < n; j++) {
         int64_t w;
         if (row_problem(qt, j, &w)) {

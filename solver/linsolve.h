@@ -25,6 +25,10 @@
 #define SAN_OMP(x)
 #endif
 
+/* Loops over fewer rows than this stay on one thread: below it the
+ * fork and join of the team cost more than the loop saves. */
+#define SAN_LS_PAR_MIN 32768
+
 /* Residual checks of the stationary methods happen every this many
  * sweeps: one check costs one sparse product, i.e. about one sweep. */
 #define SAN_LS_CHECK_EVERY 10

@@ -41,7 +41,7 @@ static double power_pass(const san_csr *qt, const double *restrict x,
     const int32_t *restrict ci = qt->col;
     const double *restrict v = qt->val;
     double m = 0, s = 0;
-    SAN_OMP(omp parallel for schedule(static) reduction(max:m) reduction(+:s))
+    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(max:m) reduction(+:s))
     for (int64_t j = 0; j < n; j++) {
         double t = 0;
         for (int64_t p = rp[j]; p < rp[j + 1]; p++)
@@ -66,7 +66,7 @@ static double jacobi_pass(const san_csr *qt, const double *restrict x,
     const int32_t *restrict ci = qt->col;
     const double *restrict v = qt->val;
     double m = 0, s = 0;
-    SAN_OMP(omp parallel for schedule(static) reduction(max:m) reduction(+:s))
+    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(max:m) reduction(+:s))
     for (int64_t j = 0; j < n; j++) {
         double t = 0, d = -1;
         for (int64_t p = rp[j]; p < rp[j + 1]; p++) {
@@ -200,7 +200,7 @@ static int two_buffer_iterate(san_ls *c, double *pi, pass_kind kind,
         san_ls_stop why = san_ls_poll(c, it, res);
         if (why) {
             res = san_ls_resid(qt, x, c->maxd, NULL);
-            st = give_up(c, &best, x, why, it, res);
+            st = res <= tol ? 0 : give_up(c, &best, x, why, it, res);
             break;
         }
     }
