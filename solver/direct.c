@@ -98,6 +98,11 @@ static int factorize(san_ls *c, const lu_input *m, double maxmem,
                  info[UMFPACK_SIZE_OF_UNIT];
     if (maxmem > 0 && (mem > maxmem ||
                        info[UMFPACK_FLOPS_ESTIMATE] > maxflops)) {
+        snprintf(c->info->msg, sizeof c->info->msg, "the LU factorization "
+                 "would need an estimated %.2f GiB and %.2g flops (UMFPACK's "
+                 "symbolic analysis), over the limit of %.2f GiB; try "
+                 "--method gs or --method gmres", mem / 1073741824.0,
+                 info[UMFPACK_FLOPS_ESTIMATE], maxmem / 1073741824.0);
         umfpack_dl_free_symbolic(&sym);
         return 2;
     }

@@ -544,7 +544,12 @@ static double direct_mem_limit(void)
 static int run_method(san_ls *c, double *pi)
 {
     switch (c->info->method) {
-    case SAN_M_DIRECT:   return san_ls_direct(c, pi, 0, 0);
+    case SAN_M_DIRECT: {
+        /* asked for by name: any cost is accepted but running the
+         * machine out of memory; the refusal says what to use instead */
+        int st = san_ls_direct(c, pi, san_default_max_memory(), HUGE_VAL);
+        return st == 2 ? -1 : st;
+    }
     case SAN_M_POWER:    return san_ls_power(c, pi);
     case SAN_M_JACOBI:   return san_ls_jacobi(c, pi);
     case SAN_M_GS:       return san_ls_gs(c, pi);

@@ -45,8 +45,15 @@ def run(args, stdin=None):
     return p.returncode, p.stdout, p.stderr
 
 
+# Iterative methods stop on the residual; the error of the vector can be a
+# few thousand times larger on badly conditioned chains, so they are asked
+# for 1e-14 to meet 1e-9 relative on every index.  Direct gets 1e-12.
+TOL = {"direct": "1e-12"}
+
+
 def solve(path, method="direct", extra=(), stdin=None):
-    rc, out, err = run(["solve", "-q", "-f", "json", "--method", method, "--tol", "1e-12",
+    rc, out, err = run(["solve", "-q", "-f", "json", "--method", method,
+                        "--tol", TOL.get(method, "1e-14"),
                         "--max-iter", "200000"] + list(extra) + [path], stdin)
     if rc != 0:
         print("san solve failed:", path, method, rc, err.strip()[:500])
@@ -61,7 +68,7 @@ def expect_results(path, ref, what, methods=METHODS, extra=()):
         if r is None:
             continue
         check(r["solver"]["converged"], f"{what} [{m}] converged")
-        check(r["solver"]["residual"] <= 1e-12 * 1.0001, f"{what} [{m}] residual {r['solver']['residual']}")
+        check(r["solver"]["residual"] <= float(TOL.get(m, "1e-14")), f"{what} [{m}] residual {r['solver']['residual']}")
         for k, v in ref.items():
             got = r["results"].get(k)
             check(got is not None and close(got, v), f"{what} [{m}] {k}: got {got}, want {v}")
@@ -176,7 +183,15 @@ def test_rs_scaled():
     for nproc, R in [(8, 3), (12, 4), (16, 16)]:
         path = write_tmp(rs_model(nproc, R, 2.5, 4))
         ref = product_form([2.5 / 4] * nproc, R)
-        expect_results(path, ref, f"rs N={nproc} R={R}", methods=["direct", "gs", "gmres"])
+        # a 16-cube has no sparse LU: direct must refuse, not run out of memory
+        methods = ["gs", "gmres"] if nproc == 16 else ["direct", "gs", "gmres"]
+        expect_results(path, ref, f"rs N={nproc} R={R}", methods=methods)
+        if nproc == 16:
+            rc, _, err = run(["solve", "-q", "--method", "direct", path])
+            check(rc == 1 and "GiB" in err and "--method gs" in err,
+                  "direct refuses an LU too large for memory, naming the estimate")
+            r = solve(path, "auto")
+            check(r is not None and r["solver"]["method"] != "direct", "auto avoids the huge LU")
         os.unlink(path)
 
 
