@@ -68,5 +68,13 @@ int cmd_solve(int argc, char **argv);
 void help_solve(FILE *out);
 int cmd_gen(int argc, char **argv);
 void help_gen(FILE *out);
+int cmd_sweep(int argc, char **argv);
+void help_sweep(FILE *out);
+int cmd_size_buffer(int argc, char **argv);
+void help_size_buffer(FILE *out);
+int cmd_grain(int argc, char **argv);
+void help_grain(FILE *out);
+int cmd_compare(int argc, char **argv);
+void help_compare(FILE *out);
 
 #endif

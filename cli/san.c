@@ -10,6 +10,10 @@ static const cli_command commands[] = {
     { "print", cmd_print, help_print, "print a model back as normalized .san text" },
     { "solve", cmd_solve, help_solve, "solve a model for its steady state and report" },
     { "gen",   cmd_gen,   help_gen,   "generate a master/slave or pipeline model" },
+    { "sweep", cmd_sweep, help_sweep, "solve every combination of flag values: table, plot" },
+    { "size-buffer", cmd_size_buffer, help_size_buffer, "smallest buffer within a tolerance of its limit" },
+    { "grain", cmd_grain, help_grain, "granularity indices and the recommended grain" },
+    { "compare", cmd_compare, help_compare, "models or generator lines side by side" },
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
@@ -23,7 +27,7 @@ static void usage(FILE *out)
         "\n"
         "subcommands:\n");
     for (int i = 0; i < NCOMMANDS; i++)
-        fprintf(out, "   %-8s %s\n", commands[i].name, commands[i].summary);
+        fprintf(out, "   %-12s %s\n", commands[i].name, commands[i].summary);
     fprintf(out,
         "\n"
         "MODEL is a .san file, or - for standard input.\n"

@@ -6,7 +6,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 PACKAGES="build-essential autoconf automake libtool pkg-config flex bison \
-libsuitesparse-dev libopenblas-dev python3"
+libsuitesparse-dev libopenblas-dev libcairo2-dev python3"
 
 missing=""
 for p in $PACKAGES; do

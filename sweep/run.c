@@ -1,0 +1,423 @@
+/*
+ * run.c - solving one variant in-process: generate the text (or take the
+ * model file's), compile it with the -D overrides, build the state space,
+ * solve, compute the indices, and keep what the table needs in a row.
+ * Everything here works on the caller's data only, so that many variants
+ * can run at once on threads.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sweep.h"
+
+/* ------------------------------------------------------------------ */
+/* Options                                                              */
+/* ------------------------------------------------------------------ */
+
+void san_sweep_opts_default(san_sweep_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    san_solve_opts_default(&o->solve);
+}
+
+static int num(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno == ERANGE || !(v >= lo && v <= hi))
+        return -1;
+    /* "4G" and friends for --max-memory */
+    switch (*end) {
+    case 'k': case 'K': v *= 1024; end++; break;
+    case 'm': case 'M': v *= 1024.0 * 1024; end++; break;
+    case 'g': case 'G': v *= 1024.0 * 1024 * 1024; end++; break;
+    default: break;
+    }
+    if (*end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int integer(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno == ERANGE || !(v >= lo && v <= hi) || v != floor(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int san_sweep_opts_set(san_sweep_opts *o, const char *flag, const char *val,
+                       char *err, size_t n)
+{
+    double x;
+    if (!strcmp(flag, "--jobs") || !strcmp(flag, "-j")) {
+        if (integer(val, 1, 4096, &x) < 0)
+            goto bad_int;
+        o->jobs = (int)x;
+    } else if (!strcmp(flag, "--method") || !strcmp(flag, "-m")) {
+        if (san_method_parse(val, &o->solve.method) < 0) {
+            sweep_err(err, n, "%s: unknown method '%s' (auto, direct, power, jacobi, gs, "
+                      "gmres, bicgstab)", flag, val);
+            return -1;
+        }
+    } else if (!strcmp(flag, "--tol")) {
+        if (num(val, 1e-300, 1, &o->solve.tol) < 0) {
+            sweep_err(err, n, "%s: expected a number in (0, 1], not '%s'", flag, val);
+            return -1;
+        }
+    } else if (!strcmp(flag, "--max-iter")) {
+        if (integer(val, 1, 1e15, &x) < 0)
+            goto bad_int;
+        o->solve.max_iter = (long)x;
+    } else if (!strcmp(flag, "--time-limit")) {
+        if (num(val, 1e-6, 1e9, &o->solve.time_limit) < 0) {
+            sweep_err(err, n, "%s: expected seconds > 0, not '%s'", flag, val);
+            return -1;
+        }
+    } else if (!strcmp(flag, "--max-states")) {
+        if (integer(val, 1, 9e18, &x) < 0)
+            goto bad_int;
+        o->space.max_states = (int64_t)x;
+    } else if (!strcmp(flag, "--max-memory")) {
+        if (num(val, 1, 1e18, &o->space.max_memory) < 0) {
+            sweep_err(err, n, "%s: expected a size like 4G or 512M, not '%s'", flag, val);
+            return -1;
+        }
+    } else {
+        return 1;
+    }
+    return 0;
+bad_int:
+    sweep_err(err, n, "%s: expected a positive integer, not '%s'", flag, val);
+    return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Compiling a variant                                                  */
+/* ------------------------------------------------------------------ */
+
+/* The generator's argv: the template and its applicable flags. */
+static char *generate(const san_sweep_spec *sp, const char *const *vals, char *msg, size_t n)
+{
+    char **argv = malloc((2 * sp->naxes + 2) * sizeof *argv);
+    if (!argv) {
+        sweep_err(msg, n, "out of memory");
+        return NULL;
+    }
+    int argc = 0;
+    argv[argc++] = sp->tmpl;
+    for (int a = 0; a < sp->naxes; a++)
+        if (!sp->axis[a].is_define && vals[a]) {
+            argv[argc++] = sp->axis[a].flag;
+            argv[argc++] = (char *)vals[a];
+        }
+    argv[argc] = NULL;
+    char *text = san_gen(argc, argv, msg, n);
+    free(argv);
+    return text;
+}
+
+/* The first error of a diagnostic list, with its position. */
+static void first_error(const san_diag *d, char *msg, size_t n)
+{
+    for (int i = 0; i < d->n; i++)
+        if (d->items[i].sev == SAN_ERROR) {
+            if (d->items[i].line > 0)
+                snprintf(msg, n, "%s:%d:%d: %s", d->file, d->items[i].line, d->items[i].col,
+                         d->items[i].msg);
+            else
+                snprintf(msg, n, "%s", d->items[i].msg);
+            return;
+        }
+    snprintf(msg, n, "failed");
+}
+
+san_model *sweep_compile(const san_sweep_spec *sp, const char *const *vals, char *msg, size_t n)
+{
+    char *gen = sp->tmpl ? generate(sp, vals, msg, n) : NULL;
+    if (sp->tmpl && !gen)
+        return NULL;
+    const char *text = gen ? gen : sp->text;
+    size_t len = gen ? strlen(gen) : sp->len;
+    /* The compiler marks the definitions it used: a copy per call keeps
+     * concurrent variants apart. */
+    san_define *defs = calloc(sp->naxes + 1, sizeof *defs);
+    int nd = 0;
+    for (int a = 0; defs && a < sp->naxes; a++)
+        if (sp->axis[a].is_define && vals[a]) {
+            defs[nd].name = sp->axis[a].flag;
+            defs[nd++].value = strtod(vals[a], NULL);
+        }
+    san_load_opts lo = { defs, nd, 0 };
+    san_diag d;
+    san_diag_init(&d, gen ? "<gen>" : sp->path, text, len);
+    san_model *m = defs ? san_model_load(text, len, &d, &lo) : NULL;
+    if (!defs)
+        snprintf(msg, n, "out of memory");
+    else if (!m)
+        first_error(&d, msg, n);
+    for (int i = 0; m && i < nd; i++)
+        if (!defs[i].used) {
+            snprintf(msg, n, "-D %s: the model has no constant named '%s'", defs[i].name,
+                     defs[i].name);
+            san_model_free(m);
+            m = NULL;
+        }
+    san_diag_free(&d);
+    free(defs);
+    free(gen);
+    return m;
+}
+
+/* ------------------------------------------------------------------ */
+/* The row                                                              */
+/* ------------------------------------------------------------------ */
+
+/* Quote a word for a shell when it needs it. */
+static void append_word(char **s, const char *w)
+{
+    int quote = !*w || strpbrk(w, " \t'\"$;&|<>()*?\\") != NULL;
+    char *t = sweep_strf("%s%s%s%s%s", *s ? *s : "", *s ? " " : "", quote ? "'" : "", w,
+                         quote ? "'" : "");
+    free(*s);
+    *s = t;
+}
+
+static char *command_line(const san_sweep_spec *sp, const char *const *vals)
+{
+    char *s = NULL;
+    append_word(&s, sp->tmpl ? sp->tmpl : sp->path);
+    for (int a = 0; s && a < sp->naxes; a++) {
+        if (!vals[a] || sp->axis[a].is_define)
+            continue;
+        append_word(&s, sp->axis[a].flag);
+        if (s)
+            append_word(&s, vals[a]);
+    }
+    for (int a = 0; s && a < sp->naxes; a++)
+        if (vals[a] && sp->axis[a].is_define) {
+            char *def = sweep_strf("%s=%s", sp->axis[a].flag, vals[a]);
+            append_word(&s, "-D");
+            if (s && def)
+                append_word(&s, def);
+            free(def);
+        }
+    return s;
+}
+
+void san_sweep_row_free(san_sweep_row *r)
+{
+    free(r->pick);
+    free(r->command);
+    free(r->error);
+    free(r->product);
+    for (int i = 0; r->res_name && i < r->nres; i++)
+        free(r->res_name[i]);
+    free(r->res_name);
+    free(r->res);
+    for (int a = 0; a < r->naut; a++) {
+        free(r->aut_name ? r->aut_name[a] : NULL);
+        for (int k = 0; r->state_name && r->state_name[a] && k < r->nstates[a]; k++)
+            free(r->state_name[a][k]);
+        free(r->state_name ? r->state_name[a] : NULL);
+        free(r->marginal ? r->marginal[a] : NULL);
+    }
+    free(r->aut_name);
+    free(r->nstates);
+    free(r->state_name);
+    free(r->marginal);
+    memset(r, 0, sizeof *r);
+}
+
+static void fail(san_sweep_row *r, const char *msg)
+{
+    if (!r->error)
+        r->error = strdup(msg);
+    r->ok = 0;
+}
+
+static int keep_results(san_sweep_row *r, const san_model *m, const double *res)
+{
+    r->res_name = calloc(m->nres + 1, sizeof *r->res_name);
+    r->res = calloc(m->nres + 1, sizeof *r->res);
+    if (!r->res_name || !r->res)
+        return -1;
+    r->nres = m->nres;
+    for (int i = 0; i < m->nres; i++) {
+        r->res[i] = res[i];
+        if (!(r->res_name[i] = strdup(m->res[i].name)))
+            return -1;
+    }
+    return 0;
+}
+
+static int keep_marginals(san_sweep_row *r, const san_model *m, double *const *marg)
+{
+    r->naut = m->naut;
+    r->aut_name = calloc(m->naut + 1, sizeof *r->aut_name);
+    r->nstates = calloc(m->naut + 1, sizeof *r->nstates);
+    r->state_name = calloc(m->naut + 1, sizeof *r->state_name);
+    r->marginal = calloc(m->naut + 1, sizeof *r->marginal);
+    if (!r->aut_name || !r->nstates || !r->state_name || !r->marginal) {
+        r->naut = 0;
+        return -1;
+    }
+    for (int a = 0; a < m->naut; a++) {
+        int ns = m->aut[a].nstates;
+        r->aut_name[a] = strdup(m->aut[a].name);
+        r->state_name[a] = calloc(ns + 1, sizeof **r->state_name);
+        r->marginal[a] = malloc((ns + 1) * sizeof **r->marginal);
+        if (!r->aut_name[a] || !r->state_name[a] || !r->marginal[a])
+            return -1;
+        r->nstates[a] = ns;
+        for (int k = 0; k < ns; k++) {
+            r->marginal[a][k] = marg[a][k];
+            if (!(r->state_name[a][k] = strdup(m->aut[a].states[k])))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* Build, solve and read the indices of a compiled model into the row. */
+static void solve_model(const san_model *m, const san_sweep_opts *o, san_sweep_row *r)
+{
+    san_space_opts po = o->space;
+    po.progress = 0;
+    po.interrupt = o->interrupt;
+    san_solve_opts so = o->solve;
+    so.progress = 0;
+    so.interrupt = o->interrupt;
+    char msg[512];
+    san_diag d;
+    san_diag_init(&d, "<space>", NULL, 0);
+    san_space sp;
+    int rc = san_space_build(m, &po, &sp, &d);
+    if (rc) {
+        first_error(&d, msg, sizeof msg);
+        san_diag_free(&d);
+        fail(r, msg);
+        return;
+    }
+    r->reachable = sp.n;
+    san_solution sol;
+    rc = san_solve(&sp, &so, &sol);
+    r->method = sol.info.method == SAN_M_AUTO ? SAN_M_DIRECT : sol.info.method;
+    r->iterations = sol.info.iterations;
+    r->residual = sol.info.residual;
+    if (rc < 0) {
+        fail(r, sol.info.msg[0] ? sol.info.msg : "the solver failed");
+    } else if (san_solution_indices(&sp, &sol, 0, &d) < 0 || keep_results(r, m, sol.results) < 0 ||
+               (o->marginals && keep_marginals(r, m, sol.marginal) < 0)) {
+        fail(r, "out of memory computing the indices");
+    } else if (rc == 1) {
+        snprintf(msg, sizeof msg, "not converged: %s", sol.info.msg[0] ? sol.info.msg : "");
+        fail(r, msg);
+    } else {
+        r->ok = 1;
+    }
+    san_diag_free(&d);
+    san_solution_free(m, &sol);
+    san_space_free(&sp);
+}
+
+void san_sweep_eval(const san_sweep_spec *sp, const char *const *vals,
+                    const san_sweep_opts *o, san_sweep_row *r)
+{
+    double t0 = sweep_now();
+    int variant = r->variant;
+    int *pick = r->pick;
+    memset(r, 0, sizeof *r);
+    r->variant = variant;
+    r->pick = pick;
+    r->residual = NAN;
+    r->command = command_line(sp, vals);
+    r->product = strdup("");
+    if (o->interrupt && *o->interrupt) {
+        fail(r, "interrupted");
+        return;
+    }
+    char msg[512];
+    san_model *m = sweep_compile(sp, vals, msg, sizeof msg);
+    if (!m) {
+        fail(r, msg);
+        r->time_s = sweep_now() - t0;
+        return;
+    }
+    free(r->product);
+    r->product = strdup(m->product_str);
+    r->product_log10 = m->product_log10;
+    solve_model(m, o, r);
+    san_model_free(m);
+    if (!r->product || !r->command)
+        fail(r, "out of memory");
+    r->time_s = sweep_now() - t0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The whole sweep                                                      */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    san_sweep *s;
+    const san_sweep_opts *o;
+} sweep_job;
+
+static void run_variant(void *ctx, int v)
+{
+    sweep_job *j = ctx;
+    const char **vals = malloc((j->s->spec.naxes + 1) * sizeof *vals);
+    san_sweep_row *r = &j->s->rows[v];
+    r->variant = v;
+    r->pick = malloc((j->s->spec.naxes + 1) * sizeof *r->pick);
+    if (!vals || !r->pick) {
+        free(vals);
+        fail(r, "out of memory");
+        return;
+    }
+    memcpy(r->pick, j->s->pick[v], j->s->spec.naxes * sizeof *r->pick);
+    sweep_variant_values(j->s, v, vals);
+    san_sweep_eval(&j->s->spec, vals, j->o, r);
+    free(vals);
+}
+
+int san_sweep_run(san_sweep *s, const san_sweep_opts *o)
+{
+    san_sweep_opts eff = *o;
+    if (eff.jobs <= 0)
+        eff.jobs = san_sweep_cores();
+    if (eff.jobs > s->nvariants)
+        eff.jobs = s->nvariants > 0 ? s->nvariants : 1;
+    /* Variants solved at once share the memory. */
+    if (eff.space.max_memory <= 0)
+        eff.space.max_memory = san_default_max_memory() / eff.jobs;
+    s->rows = calloc(s->nvariants + 1, sizeof *s->rows);
+    int *order = sweep_largest_first(s);
+    if (!s->rows || !order) {
+        free(order);
+        return -1;
+    }
+    int rc = sweep_run_mpi(s, &eff, order);
+    if (rc == 2) {
+        sweep_job j = { s, &eff };
+        san_sweep_parallel(s->nvariants, order, eff.jobs, run_variant, &j, s->weight,
+                           eff.progress, "variants");
+        rc = 0;
+    }
+    free(order);
+    return rc;
+}
+
+/* Used by mpi.c: the same work for one variant. */
+void sweep_run_variant(san_sweep *s, const san_sweep_opts *o, int v)
+{
+    sweep_job j = { s, o };
+    run_variant(&j, v);
+}

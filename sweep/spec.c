@@ -1,0 +1,456 @@
+/*
+ * spec.c - what a sweep is made of: the flags and their values (axes),
+ * the cartesian product of the values (variants), and the preparation
+ * that compiles every variant once for its size and result names before
+ * anything is solved.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sweep.h"
+
+static const char *const templates[] = { "ms", "pipeline", NULL };
+
+/* Flags of the templates whose own value is a comma list. */
+static const struct { const char *tmpl, *flag; } list_flags[] = {
+    { "pipeline", "--stages" }, { "pipeline", "--buffers" },
+    { "pipeline", "--replicas" }, { "pipeline", "--group" },
+};
+
+/* A flag that only means something next to another flag's value.  When
+ * that other flag is swept, the variants where it does not apply leave
+ * the flag out (one row for sync, not one per buffer size) instead of
+ * failing; when it is not swept the template's own message stands. */
+static const struct { const char *tmpl, *flag, *when, *is; } rules[] = {
+    { "ms", "--buffer", "--mode", "async" },
+    { "ms", "--rate-down", "--work", "slices" },
+    { "pipeline", "--buffer", "--mode", "async" },
+    { "pipeline", "--buffers", "--mode", "async" },
+};
+
+int sweep_list_valued(const char *tmpl, const char *flag)
+{
+    for (size_t i = 0; tmpl && i < sizeof list_flags / sizeof list_flags[0]; i++)
+        if (!strcmp(list_flags[i].tmpl, tmpl) && !strcmp(list_flags[i].flag, flag))
+            return 1;
+    return 0;
+}
+
+static int find_flag(const san_sweep_spec *sp, const char *flag)
+{
+    for (int a = 0; a < sp->naxes; a++)
+        if (!sp->axis[a].is_define && !strcmp(sp->axis[a].flag, flag))
+            return a;
+    return -1;
+}
+
+int sweep_applies(const san_sweep_spec *sp, int axis, const char *const *vals)
+{
+    const san_sweep_axis *ax = &sp->axis[axis];
+    if (ax->is_define || !sp->tmpl)
+        return 1;
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        if (strcmp(rules[i].tmpl, sp->tmpl) || strcmp(rules[i].flag, ax->flag))
+            continue;
+        int w = find_flag(sp, rules[i].when);
+        if (w >= 0 && sp->axis[w].nvalues > 1 && vals[w] && strcmp(vals[w], rules[i].is))
+            return 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Parsing the flags                                                    */
+/* ------------------------------------------------------------------ */
+
+static void axis_free(san_sweep_axis *a)
+{
+    free(a->flag);
+    free(a->name);
+    san_sweep_values_free(a->values, a->nvalues);
+}
+
+static int is_number(const char *s)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    return end != s && !*end && errno != ERANGE && isfinite(v);
+}
+
+/* Append an axis named flag (or -D name) with the values of text. */
+static int add_axis(san_sweep_spec *sp, const char *flag, int is_define, const char *text,
+                    char *err, size_t n)
+{
+    char label[96];
+    snprintf(label, sizeof label, "%s%s", is_define ? "-D " : "", flag);
+    for (int a = 0; a < sp->naxes; a++)
+        if (sp->axis[a].is_define == is_define && !strcmp(sp->axis[a].flag, flag)) {
+            sweep_err(err, n, "%s: given twice (give its values as one list)", label);
+            return -2;
+        }
+    san_sweep_axis *p = realloc(sp->axis, (sp->naxes + 1) * sizeof *p);
+    if (!p)
+        return -1;
+    sp->axis = p;
+    san_sweep_axis *ax = &p[sp->naxes];
+    memset(ax, 0, sizeof *ax);
+    int nv = san_sweep_values(label, text, !is_define && sweep_list_valued(sp->tmpl, flag),
+                              &ax->values, err, n);
+    if (nv < 0)
+        return -2;
+    ax->nvalues = nv;
+    ax->is_define = is_define;
+    ax->flag = strdup(flag);
+    ax->name = strdup(is_define ? flag : flag + 2);
+    sp->naxes++;
+    if (!ax->flag || !ax->name)
+        return -1;
+    ax->numeric = 1;
+    for (int i = 0; i < nv; i++)
+        ax->numeric &= is_number(ax->values[i]);
+    if (is_define && !ax->numeric) {
+        for (int i = 0; i < nv; i++)
+            if (!is_number(ax->values[i]))
+                sweep_err(err, n, "%s: '%s' is not a number", label, ax->values[i]);
+        return -2;
+    }
+    return 0;
+}
+
+/* -D NAME=VALUES */
+static int add_define(san_sweep_spec *sp, const char *arg, char *err, size_t n)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || !eq[1]) {
+        sweep_err(err, n, "-D: expected NAME=VALUES such as K=1..40 or lambda=1,2,4, not '%s'", arg);
+        return -2;
+    }
+    char name[80];
+    if ((size_t)(eq - arg) >= sizeof name) {
+        sweep_err(err, n, "-D: name too long in '%.40s...'", arg);
+        return -2;
+    }
+    memcpy(name, arg, eq - arg);
+    name[eq - arg] = '\0';
+    return add_axis(sp, name, 1, eq + 1, err, n);
+}
+
+/* --flag VALUES or --flag=VALUES; *i advances past a separate value. */
+static int add_flag(san_sweep_spec *sp, int argc, char **argv, int *i, char *err, size_t n)
+{
+    const char *a = argv[*i];
+    const char *eq = strchr(a, '=');
+    char flag[80];
+    size_t fl = eq ? (size_t)(eq - a) : strlen(a);
+    if (fl >= sizeof flag) {
+        sweep_err(err, n, "%.40s...: unknown flag", a);
+        return -2;
+    }
+    memcpy(flag, a, fl);
+    flag[fl] = '\0';
+    if (!sp->tmpl) {
+        sweep_err(err, n, "%s: a model file takes -D NAME=VALUES, not template flags", flag);
+        return -2;
+    }
+    const char *val = eq ? eq + 1 : NULL;
+    if (!val && *i + 1 < argc)
+        val = argv[++*i];
+    if (!val) {
+        sweep_err(err, n, "%s: missing value", flag);
+        return -2;
+    }
+    return add_axis(sp, flag, 0, val, err, n);
+}
+
+static int parse_target(san_sweep_spec *sp, const char *target, char *err, size_t n)
+{
+    for (int t = 0; templates[t]; t++)
+        if (!strcmp(target, templates[t])) {
+            sp->tmpl = strdup(target);
+            return sp->tmpl ? 0 : -1;
+        }
+    sp->text = san_read_file(target, &sp->len);
+    if (!sp->text) {
+        sweep_err(err, n, "cannot read '%s': %s (not a template either: ms or pipeline)",
+                  target, strerror(errno));
+        return errno == ENOENT || errno == EISDIR ? -2 : -1;
+    }
+    sp->path = strdup(target);
+    return sp->path ? 0 : -1;
+}
+
+static int parse_spec(san_sweep_spec *sp, int argc, char **argv, char *err, size_t n)
+{
+    if (argc < 1 || !argv[0] || !argv[0][0]) {
+        sweep_err(err, n, "missing template (ms, pipeline) or model file");
+        return -2;
+    }
+    int rc = parse_target(sp, argv[0], err, n);
+    for (int i = 1; rc == 0 && i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-D")) {
+            if (i + 1 >= argc) {
+                sweep_err(err, n, "-D: missing NAME=VALUES");
+                return -2;
+            }
+            rc = add_define(sp, argv[++i], err, n);
+        } else if (!strncmp(a, "-D", 2)) {
+            rc = add_define(sp, a + 2, err, n);
+        } else if (!strncmp(a, "--", 2) && a[2]) {
+            rc = add_flag(sp, argc, argv, &i, err, n);
+        } else {
+            sweep_err(err, n, "unexpected argument '%s' (flags start with --, constants with -D)", a);
+            rc = -2;
+        }
+    }
+    if (rc == -1)
+        sweep_err(err, n, "out of memory");
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Variants                                                             */
+/* ------------------------------------------------------------------ */
+
+void sweep_variant_values(const san_sweep *s, int v, const char **vals)
+{
+    for (int a = 0; a < s->spec.naxes; a++)
+        vals[a] = s->pick[v][a] >= 0 ? s->spec.axis[a].values[s->pick[v][a]] : NULL;
+}
+
+/* Decode the k-th combination (last axis fastest), leave out the flags
+ * that do not apply; returns 0 when the combination is a duplicate of an
+ * earlier one (a left-out flag at other than its first value). */
+static int decode(const san_sweep_spec *sp, long k, int *pick, const char **vals)
+{
+    for (int a = sp->naxes - 1; a >= 0; a--) {
+        pick[a] = (int)(k % sp->axis[a].nvalues);
+        k /= sp->axis[a].nvalues;
+        vals[a] = sp->axis[a].values[pick[a]];
+    }
+    for (int a = 0; a < sp->naxes; a++)
+        if (!sweep_applies(sp, a, vals)) {
+            if (pick[a] != 0)
+                return 0;
+            pick[a] = -1;
+        }
+    return 1;
+}
+
+static int expand(san_sweep *s, char *err, size_t n)
+{
+    const san_sweep_spec *sp = &s->spec;
+    double total = 1;
+    for (int a = 0; a < sp->naxes; a++)
+        total *= sp->axis[a].nvalues;
+    if (total > SWEEP_MAX_VARIANTS) {
+        sweep_err(err, n, "%.0f variants (at most %d): narrow the ranges", total, SWEEP_MAX_VARIANTS);
+        return -2;
+    }
+    int na = sp->naxes ? sp->naxes : 1;
+    int *pick = malloc(na * sizeof *pick);
+    const char **vals = malloc(na * sizeof *vals);
+    s->pick = malloc((size_t)total * sizeof *s->pick);
+    if (!pick || !vals || !s->pick) {
+        free(pick);
+        free(vals);
+        return -1;
+    }
+    int rc = 0;
+    for (long k = 0; k < (long)total && rc == 0; k++) {
+        if (!decode(sp, k, pick, vals))
+            continue;
+        int *copy = malloc(na * sizeof *copy);
+        if (!copy) {
+            rc = -1;
+            break;
+        }
+        memcpy(copy, pick, na * sizeof *copy);
+        s->pick[s->nvariants++] = copy;
+    }
+    free(pick);
+    free(vals);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Preparation: compile every variant                                   */
+/* ------------------------------------------------------------------ */
+
+static int add_result_name(san_sweep *s, const char *name)
+{
+    for (int i = 0; i < s->nres; i++)
+        if (!strcmp(s->res_name[i], name))
+            return 0;
+    char **p = realloc(s->res_name, (s->nres + 1) * sizeof *p);
+    if (!p)
+        return -1;
+    s->res_name = p;
+    if (!(p[s->nres] = strdup(name)))
+        return -1;
+    s->nres++;
+    return 0;
+}
+
+/* The product of the first variant that compiles names the estimate of
+ * the others; a variant that does not compile gets weight 0 (it fails
+ * at once when run). */
+static int prepare(san_sweep *s, char *err, size_t n)
+{
+    const char **vals = malloc((s->spec.naxes + 1) * sizeof *vals);
+    s->weight = calloc(s->nvariants + 1, sizeof *s->weight);
+    if (!vals || !s->weight) {
+        free(vals);
+        return -1;
+    }
+    char first[512] = "";
+    for (int v = 0; v < s->nvariants; v++) {
+        sweep_variant_values(s, v, vals);
+        char msg[512];
+        san_model *m = sweep_compile(&s->spec, vals, msg, sizeof msg);
+        if (!m) {
+            if (!first[0])
+                snprintf(first, sizeof first, "%s", msg);
+            s->nfailed_prepare++;
+            continue;
+        }
+        s->weight[v] = m->product_log10 < 300 ? pow(10, m->product_log10) : 1e300;
+        for (int r = 0; r < m->nres; r++)
+            if (add_result_name(s, m->res[r].name) < 0) {
+                san_model_free(m);
+                free(vals);
+                return -1;
+            }
+        san_model_free(m);
+    }
+    free(vals);
+    if (s->nvariants > 0 && s->nfailed_prepare == s->nvariants) {
+        sweep_err(err, n, "%s%s", first, s->nvariants > 1 ? " (in every variant)" : "");
+        return -2;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Entry points                                                         */
+/* ------------------------------------------------------------------ */
+
+int san_sweep_init(san_sweep *s, int argc, char **argv, char *err, size_t n)
+{
+    memset(s, 0, sizeof *s);
+    int rc = parse_spec(&s->spec, argc, argv, err, n);
+    if (rc == 0)
+        rc = expand(s, err, n);
+    if (rc == 0)
+        rc = prepare(s, err, n);
+    if (rc == -1 && !(err && err[0]))
+        sweep_err(err, n, "out of memory");
+    if (rc < 0)
+        san_sweep_free(s);
+    return rc;
+}
+
+int san_sweep_init_line(san_sweep *s, const char *line, char *err, size_t n)
+{
+    memset(s, 0, sizeof *s);
+    char *copy = strdup(line), **argv = NULL;
+    int argc = copy ? sweep_split_words(copy, &argv) : -1;
+    if (argc < 0) {
+        free(copy);
+        sweep_err(err, n, "out of memory");
+        return -1;
+    }
+    int rc = san_sweep_init(s, argc, argv, err, n);
+    free(argv);
+    free(copy);
+    return rc;
+}
+
+void san_sweep_free(san_sweep *s)
+{
+    san_sweep_spec *sp = &s->spec;
+    for (int a = 0; a < sp->naxes; a++)
+        axis_free(&sp->axis[a]);
+    free(sp->axis);
+    free(sp->tmpl);
+    free(sp->path);
+    free(sp->text);
+    for (int v = 0; s->pick && v < s->nvariants; v++)
+        free(s->pick[v]);
+    free(s->pick);
+    free(s->weight);
+    for (int i = 0; i < s->nres; i++)
+        free(s->res_name[i]);
+    free(s->res_name);
+    for (int v = 0; s->rows && v < s->nvariants; v++)
+        san_sweep_row_free(&s->rows[v]);
+    free(s->rows);
+    memset(s, 0, sizeof *s);
+}
+
+typedef struct {
+    double w;
+    int i;
+} weighted;
+
+/* Heaviest first; equal weights keep the expansion order. */
+static int by_weight(const void *x, const void *y)
+{
+    const weighted *a = x, *b = y;
+    if (a->w != b->w)
+        return a->w < b->w ? 1 : -1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+int *sweep_largest_first(const san_sweep *s)
+{
+    int *order = malloc((s->nvariants + 1) * sizeof *order);
+    weighted *w = malloc((s->nvariants + 1) * sizeof *w);
+    if (!order || !w) {
+        free(order);
+        free(w);
+        return NULL;
+    }
+    for (int i = 0; i < s->nvariants; i++)
+        w[i] = (weighted){ s->weight[i], i };
+    qsort(w, s->nvariants, sizeof *w, by_weight);
+    for (int i = 0; i < s->nvariants; i++)
+        order[i] = w[i].i;
+    free(w);
+    return order;
+}
+
+/* ------------------------------------------------------------------ */
+/* Lookups                                                              */
+/* ------------------------------------------------------------------ */
+
+int san_sweep_find_axis(const san_sweep *s, const char *name)
+{
+    for (int a = 0; a < s->spec.naxes; a++) {
+        const san_sweep_axis *ax = &s->spec.axis[a];
+        if (!strcmp(ax->name, name) || !strcmp(ax->flag, name))
+            return a;
+    }
+    return -1;
+}
+
+int san_sweep_find_result(const san_sweep *s, const char *name)
+{
+    for (int i = 0; i < s->nres; i++)
+        if (!strcmp(s->res_name[i], name))
+            return i;
+    return -1;
+}
+
+double san_sweep_row_value(const san_sweep *s, const san_sweep_row *r, int a)
+{
+    if (a < 0 || a >= s->spec.naxes || !r->pick || r->pick[a] < 0)
+        return NAN;
+    const char *v = s->spec.axis[a].values[r->pick[a]];
+    char *end;
+    double x = strtod(v, &end);
+    return end != v && !*end ? x : NAN;
+}

@@ -1,0 +1,68 @@
+/*
+ * sweep.h - internal declarations of the design sweeps (sweep/).
+ *
+ * A sweep is a template (or a model file) with some flags given several
+ * values.  spec.c parses the flags and expands the cartesian product,
+ * run.c solves one variant in-process, pool.c runs many on threads with
+ * a progress bar, mpi.c spreads them over MPI ranks, output.c writes the
+ * table and plot.c draws it with cairo.
+ */
+#ifndef SAN_SWEEP_H
+#define SAN_SWEEP_H
+
+#include <stdarg.h>
+#include "san.h"
+
+/* Bounds that keep a typo ("1..1e9") from exhausting memory. */
+enum { SWEEP_MAX_VALUES = 100000, SWEEP_MAX_VARIANTS = 1000000 };
+
+void sweep_err(char *err, size_t n, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* A malloc'd printf; NULL when out of memory. */
+char *sweep_strf(const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+double sweep_now(void);
+
+/* Does the flag of this template hold a comma list of its own
+ * (pipeline --stages 1,2,1)?  Its sweep values are then split on ';'. */
+int sweep_list_valued(const char *tmpl, const char *flag);
+/* Is the flag meaningful given the other values of the variant (--buffer
+ * only with --mode async)?  vals is per axis, NULL where left out. */
+int sweep_applies(const san_sweep_spec *sp, int axis, const char *const *vals);
+
+/* Generate (or take the file's) text for these axis values and compile
+ * it with the -D overrides; NULL with the first error in msg. */
+san_model *sweep_compile(const san_sweep_spec *sp, const char *const *vals,
+                         char *msg, size_t n);
+
+/* The values of a variant, per axis (pointers into the spec). */
+void sweep_variant_values(const san_sweep *s, int v, const char **vals);
+
+/* Split a command line into words; quotes group words.  Returns the
+ * count, with *argv (malloc'd, NULL-terminated) pointing into line,
+ * which is modified; -1 when out of memory. */
+int sweep_split_words(char *line, char ***argv);
+
+/* A row as text and back, for the MPI transfer: every number is written
+ * with 17 digits so that the gathered table equals the serial one. */
+char *sweep_row_pack(const san_sweep_row *r, int naxes);
+int sweep_row_unpack(const char *text, int naxes, san_sweep_row *r);
+
+/* Distribute the variants over the MPI ranks, if this process was started
+ * by mpirun with more than one rank: 0 done (rows filled on rank 0),
+ * 1 done on another rank, 2 not under MPI (run locally), -1 failure. */
+int sweep_run_mpi(san_sweep *s, const san_sweep_opts *o, const int *order);
+
+/* Solve variant v into s->rows[v] (its pick copied). */
+void sweep_run_variant(san_sweep *s, const san_sweep_opts *o, int v);
+
+/* The variants in decreasing weight (stable): largest first. */
+int *sweep_largest_first(const san_sweep *s);
+
+#endif

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Checks for tests/sweep.sh: each subcommand reads the output of a san
+command and exits 0 when it holds, 1 (with the reason) otherwise.
+
+  rows-match SWEEP.json N       N rows, each equal to `san solve` of its command
+  csv-rows FILE N               a CSV table with N rows
+  count-rows SWEEP.json N       N rows
+  failed-rows SWEEP.json K      K rows failed with an error, the others solved
+  field SIZE.json NAME          print a field of the first configuration
+  size-match SIZE.json SCAN.json INDEX
+                                size-buffer's K = smallest K of the scan
+  size-match-buffer SIZE.json SCAN.json INDEX J
+                                the same for pipeline buffer J (0-based)
+  svg FILE N                    valid XML with N series paths
+  magic FILE png|pdf            the file's signature
+  grain GRAIN.json N            N configurations, each recommendation right
+  compare COMPARE.json          values = san solve, differences = B - A
+"""
+import csv
+import json
+import os
+import shlex
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+SAN = os.environ.get("SAN", "./san")
+TEMPLATES = ("ms", "pipeline")
+
+
+def fail(msg):
+    print(msg)
+    sys.exit(1)
+
+
+def close(a, b, tol=1e-12):
+    return abs(a - b) <= tol * max(1.0, abs(b))
+
+
+def solve(command):
+    """`san solve` of a row's command, as JSON."""
+    words = shlex.split(command)
+    if words[0] in TEMPLATES:
+        args = [SAN, "solve", "-q", "-f", "json", "--gen", command]
+    else:
+        args = [SAN, "solve", "-q", "-f", "json"] + words
+    out = subprocess.run(args, capture_output=True, text=True)
+    if out.returncode != 0:
+        fail("san solve %s failed: %s" % (command, out.stderr))
+    return json.loads(out.stdout)
+
+
+def rows_match(path, n):
+    d = json.load(open(path))
+    rows = d["rows"]
+    if len(rows) != int(n):
+        fail("%d rows, expected %s" % (len(rows), n))
+    for r in rows:
+        if not r["ok"]:
+            fail("row %d failed: %s" % (r["variant"], r["error"]))
+        ref = solve(r["command"])
+        if r["reachable_states"] != ref["reachable_states"]:
+            fail("%s: reachable %s != %s" % (r["command"], r["reachable_states"],
+                                             ref["reachable_states"]))
+        if str(r["product_states"]) != str(ref["product_states"]):
+            fail("%s: product %s != %s" % (r["command"], r["product_states"],
+                                           ref["product_states"]))
+        if set(r["results"]) != set(ref["results"]):
+            fail("%s: results %s != %s" % (r["command"], sorted(r["results"]),
+                                           sorted(ref["results"])))
+        for k, v in r["results"].items():
+            if not close(v, ref["results"][k]):
+                fail("%s: %s = %.17g, san solve gives %.17g" % (r["command"], k, v,
+                                                                ref["results"][k]))
+
+
+def csv_rows(path, n):
+    rows = list(csv.DictReader(open(path)))
+    if len(rows) != int(n):
+        fail("%d rows, expected %s" % (len(rows), n))
+    if any(r["converged"] != "1" for r in rows):
+        fail("a row did not converge")
+
+
+def count_rows(path, n):
+    rows = json.load(open(path))["rows"]
+    if len(rows) != int(n):
+        fail("%d rows, expected %s: %s" % (len(rows), n, [r["command"] for r in rows]))
+
+
+def failed_rows(path, k):
+    rows = json.load(open(path))["rows"]
+    bad = [r for r in rows if not r["ok"]]
+    if len(bad) != int(k):
+        fail("%d failed rows, expected %s" % (len(bad), k))
+    if any(not r["error"] for r in bad):
+        fail("a failed row has no error")
+    if any(not r["results"] for r in rows if r["ok"]):
+        fail("a solved row has no results")
+
+
+def first_config(path):
+    c = json.load(open(path))["configurations"][0]
+    if c["error"]:
+        fail("size-buffer failed: " + c["error"])
+    return c
+
+
+def smallest(scan_rows, index, limit, within):
+    for k, v in scan_rows:
+        if abs(v - limit) <= within * abs(limit):
+            return k
+    return None
+
+
+def size_match(size_path, scan_path, index):
+    d = json.load(open(size_path))
+    c = first_config(size_path)
+    rows = json.load(open(scan_path))["rows"]
+    scan = [(r["parameters"]["buffer"], r["results"][index]) for r in rows]
+    check_scan(c["buffer"], c["limit"], c["limit_buffer"], d["within"], scan, index)
+
+
+def size_match_buffer(size_path, scan_path, index, j):
+    d = json.load(open(size_path))
+    c = first_config(size_path)
+    rows = json.load(open(scan_path))["rows"]
+    scan = [(int(r["parameters"]["buffers"].split(",")[int(j)]), r["results"][index])
+            for r in rows]
+    check_scan(c["buffers"][int(j)]["buffer"], c["limit"], c["limit_buffer"], d["within"],
+               scan, index)
+
+
+def check_scan(k, limit, klim, within, scan, index):
+    scan.sort()
+    if [s[0] for s in scan] != list(range(1, klim + 1)):
+        fail("the scan does not cover 1..%d" % klim)
+    if not close(scan[-1][1], limit):
+        fail("the limit %.17g is not the scan's value at K=%d (%.17g)" % (limit, klim,
+                                                                       scan[-1][1]))
+    want = smallest(scan, index, limit, within)
+    if want != k:
+        fail("size-buffer says K = %s, the linear scan %s" % (k, want))
+
+
+def svg(path, n):
+    root = ET.parse(path).getroot()
+    paths = [e for e in root.iter() if e.tag.endswith("path")
+             and "stroke-width:2;" in (e.get("style") or "")]
+    if len(paths) != int(n):
+        fail("%d series paths, expected %s" % (len(paths), n))
+
+
+def magic(path, kind):
+    head = open(path, "rb").read(8)
+    want = {"png": b"\x89PNG\r\n\x1a\n", "pdf": b"%PDF"}[kind]
+    if not head.startswith(want):
+        fail("%s does not start with the %s signature: %r" % (path, kind, head))
+
+
+def grain(path, n):
+    d = json.load(open(path))
+    cs = d["configurations"]
+    if len(cs) != int(n):
+        fail("%d configurations, expected %s" % (len(cs), n))
+    for c in cs:
+        g = [x for x in c["grains"] if x["error"] is None]
+        best = max(x["efficiency"] for x in g)
+        busy = [x for x in g if x["efficiency"] >= best * (1 - d["busy"])]
+        want = min(busy, key=lambda x: x["master_tx"])["grain"]
+        if c["recommended"] != want:
+            fail("%s: recommended %s, expected %s" % (c["configuration"], c["recommended"], want))
+
+
+def compare(path):
+    d = json.load(open(path))
+    refs = [solve(m["command"]) for m in d["models"]]
+    for name, v in d["results"].items():
+        vals = v["values"]
+        for i, ref in enumerate(refs):
+            if name in ref["results"]:
+                if vals[i] is None or not close(vals[i], ref["results"][name]):
+                    fail("%s of model %d: %s != %s" % (name, i, vals[i], ref["results"][name]))
+            elif vals[i] is not None:
+                fail("%s of model %d should be absent" % (name, i))
+        if vals[0] is not None and vals[1] is not None:
+            if not close(v["differences"][0], vals[1] - vals[0]):
+                fail("%s: difference %s != B - A" % (name, v["differences"][0]))
+
+
+def main():
+    cmd, args = sys.argv[1], sys.argv[2:]
+    if cmd == "field":
+        print(first_config(args[0])[args[1]])
+        return
+    {"rows-match": rows_match, "csv-rows": csv_rows, "count-rows": count_rows,
+     "failed-rows": failed_rows, "size-match": size_match,
+     "size-match-buffer": size_match_buffer, "svg": svg, "magic": magic,
+     "grain": grain, "compare": compare}[cmd](*args)
+
+
+if __name__ == "__main__":
+    main()
