@@ -54,6 +54,12 @@ int succ_init(succ_ctx *c, const san_model *m)
             }
         }
     }
+    c->syn = calloc(ne, sizeof *c->syn);
+    if (!c->syn)
+        return -1;
+    for (int e = 0; e < m->nev; e++)
+        if (m->ev[e].sync)
+            c->syn[c->nsyn++] = e;
     c->choice = calloc(c->maxparts + 1, sizeof *c->choice);
     c->base = calloc(c->maxparts + 1, sizeof *c->base);
     return c->choice && c->base ? 0 : -1;
@@ -73,6 +79,7 @@ void succ_free(succ_ctx *c)
     free(c->functional_prob);
     free(c->choice);
     free(c->base);
+    free(c->syn);
     free(c->pbuf);
     memset(c, 0, sizeof *c);
 }
@@ -161,76 +168,144 @@ static int participant_probs(const succ_ctx *c, int e, int a, const int32_t *r, 
     return -2;
 }
 
+/* Rate of enabled event e in s: 0 (skip), or > 0; -2 when invalid. */
+static int event_rate(const succ_ctx *c, int e, const int *s, double *rate,
+                      char *err, size_t errlen)
+{
+    const san_event *E = &c->m->ev[e];
+    *rate = san_expr_eval(E->rate, s);
+    if (*rate == 0 || (*rate > 0 && isfinite(*rate)))
+        return 0;
+    char st[512];
+    describe(c->m, s, st, sizeof st);
+    snprintf(err, errlen, "rate of event '%s' is %s (%g) in state (%s)", E->name,
+             isfinite(*rate) ? "negative" : "not finite", *rate, st);
+    return -2;
+}
+
+/* A local event of automaton a, its outcomes tr[t0 .. t1). */
+static int fire_local(succ_ctx *c, int e, int a, int t0, int t1, const int *s, int64_t idx,
+                      san_arcs *out, char *err, size_t errlen)
+{
+    const san_automaton *A = &c->m->aut[a];
+    double rate;
+    int rc = event_rate(c, e, s, &rate, err, errlen);
+    if (rc || rate == 0)
+        return rc;
+    if (c->functional_prob[e]) {
+        int32_t r[2] = { t0, t1 };
+        c->pbuf_used = 0;
+        if (t1 - t0 > c->pbuf_cap && grow_pbuf(c, t1 - t0) < 0)
+            goto oom;
+        rc = participant_probs(c, e, a, r, s, c->pbuf, err, errlen);
+        if (rc)
+            return rc;
+    }
+    for (int t = t0; t < t1; t++) {
+        double p = c->functional_prob[e] ? c->pbuf[t - t0] : prob_of(&A->tr[t], s);
+        int64_t to = idx + (int64_t)(A->tr[t].to - s[a]) * c->m->stride[a];
+        if (p > 0 && push(out, to, rate * p, e) < 0)
+            goto oom;
+    }
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory");
+    return -1;
+}
+
+/* A synchronizing event: enabled when every participant has it from its
+ * current state; every combination of their outcomes. */
+static int fire_sync(succ_ctx *c, int e, const int *s, int64_t idx, san_arcs *out,
+                     char *err, size_t errlen)
+{
+    const san_model *m = c->m;
+    const san_event *E = &m->ev[e];
+    int k;
+    for (k = 0; k < E->nparts; k++) {
+        const int32_t *r = range_of(c, e, k, s[E->parts[k]]);
+        if (r[0] == r[1])
+            return 0;
+    }
+    if (E->nparts == 0)
+        return 0;
+    double rate;
+    int rc = event_rate(c, e, s, &rate, err, errlen);
+    if (rc || rate == 0)
+        return rc;
+    /* Outcome probabilities, once per participant, then every
+     * combination of the participants' outcomes, odometer-wise. */
+    int np = E->nparts;
+    for (k = 0; k < np; k++) {
+        const int32_t *r = range_of(c, e, k, s[E->parts[k]]);
+        c->base[k] = c->pbuf_used;
+        if (r[1] - r[0] > c->pbuf_cap - c->pbuf_used && grow_pbuf(c, r[1] - r[0]) < 0) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        if (c->functional_prob[e]) {
+            int rc = participant_probs(c, e, E->parts[k], r, s, c->pbuf + c->base[k], err, errlen);
+            if (rc)
+                return rc;
+        } else {
+            const san_automaton *A = &m->aut[E->parts[k]];
+            for (int t = r[0]; t < r[1]; t++)
+                c->pbuf[c->base[k] + t - r[0]] = prob_of(&A->tr[t], s);
+        }
+        c->pbuf_used += r[1] - r[0];
+        c->choice[k] = r[0];
+    }
+    c->pbuf_used = 0;
+    for (;;) {
+        double p = rate;
+        int64_t to = idx;
+        for (k = 0; k < np; k++) {
+            int a = E->parts[k];
+            const int32_t *r = range_of(c, e, k, s[a]);
+            const san_trans *t = &m->aut[a].tr[c->choice[k]];
+            p *= c->pbuf[c->base[k] + c->choice[k] - r[0]];
+            to += (int64_t)(t->to - s[a]) * m->stride[a];
+        }
+        if (p > 0 && push(out, to, p, e) < 0) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        for (k = np - 1; k >= 0; k--) {
+            const int32_t *r = range_of(c, e, k, s[E->parts[k]]);
+            if (++c->choice[k] < r[1])
+                break;
+            c->choice[k] = r[0];
+        }
+        if (k < 0)
+            break;
+    }
+    return 0;
+}
+
 int succ_enumerate(succ_ctx *c, const int *s, int64_t idx, san_arcs *out,
                    char *err, size_t errlen)
 {
     const san_model *m = c->m;
-    for (int e = 0; e < m->nev; e++) {
-        const san_event *E = &m->ev[e];
-        int k;
-        for (k = 0; k < E->nparts; k++) {
-            const int32_t *r = range_of(c, e, k, s[E->parts[k]]);
-            if (r[0] == r[1])
-                break;
-        }
-        if (k < E->nparts || E->nparts == 0)
-            continue;
-        double rate = san_expr_eval(E->rate, s);
-        if (rate == 0)
-            continue;
-        if (!(rate > 0) || !isfinite(rate)) {
-            char st[512];
-            describe(m, s, st, sizeof st);
-            snprintf(err, errlen, "rate of event '%s' is %s (%g) in state (%s)", E->name,
-                     isfinite(rate) ? "negative" : "not finite", rate, st);
-            return -2;
-        }
-        /* Outcome probabilities, once per participant, then every
-         * combination of the participants' outcomes, odometer-wise. */
-        int np = E->nparts;
-        for (k = 0; k < np; k++) {
-            const int32_t *r = range_of(c, e, k, s[E->parts[k]]);
-            c->base[k] = c->pbuf_used;
-            if (r[1] - r[0] > c->pbuf_cap - c->pbuf_used && grow_pbuf(c, r[1] - r[0]) < 0) {
-                snprintf(err, errlen, "out of memory");
-                return -1;
-            }
-            if (c->functional_prob[e]) {
-                int rc = participant_probs(c, e, E->parts[k], r, s, c->pbuf + c->base[k], err, errlen);
+    /* Local events: walk the transitions leaving each automaton's current
+     * state (grouped by event), so only enabled events cost anything. */
+    for (int a = 0; a < m->naut; a++) {
+        const san_automaton *A = &m->aut[a];
+        int end = A->first[s[a] + 1];
+        for (int t = A->first[s[a]]; t < end;) {
+            int e = A->tr[t].event, u = t + 1;
+            while (u < end && A->tr[u].event == e)
+                u++;
+            if (!m->ev[e].sync) {
+                int rc = fire_local(c, e, a, t, u, s, idx, out, err, errlen);
                 if (rc)
                     return rc;
-            } else {
-                const san_automaton *A = &m->aut[E->parts[k]];
-                for (int t = r[0]; t < r[1]; t++)
-                    c->pbuf[c->base[k] + t - r[0]] = prob_of(&A->tr[t], s);
             }
-            c->pbuf_used += r[1] - r[0];
-            c->choice[k] = r[0];
+            t = u;
         }
-        c->pbuf_used = 0;
-        for (;;) {
-            double p = rate;
-            int64_t to = idx;
-            for (k = 0; k < np; k++) {
-                int a = E->parts[k];
-                const int32_t *r = range_of(c, e, k, s[a]);
-                const san_trans *t = &m->aut[a].tr[c->choice[k]];
-                p *= c->pbuf[c->base[k] + c->choice[k] - r[0]];
-                to += (int64_t)(t->to - s[a]) * m->stride[a];
-            }
-            if (p > 0 && push(out, to, p, e) < 0) {
-                snprintf(err, errlen, "out of memory");
-                return -1;
-            }
-            for (k = np - 1; k >= 0; k--) {
-                const int32_t *r = range_of(c, e, k, s[E->parts[k]]);
-                if (++c->choice[k] < r[1])
-                    break;
-                c->choice[k] = r[0];
-            }
-            if (k < 0)
-                break;
-        }
+    }
+    for (int k = 0; k < c->nsyn; k++) {
+        int rc = fire_sync(c, c->syn[k], s, idx, out, err, errlen);
+        if (rc)
+            return rc;
     }
     return 0;
 }

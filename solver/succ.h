@@ -32,6 +32,7 @@ typedef struct {
     int32_t **range;
     int32_t **off;
     char *functional_prob;  /* per event: some probability reads the state */
+    int *syn, nsyn;         /* the synchronizing events */
     int maxparts;
     int *choice;            /* scratch for synchronized outcomes */
     int *base;              /* per participant: its probabilities in pbuf */
