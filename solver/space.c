@@ -492,14 +492,20 @@ int san_space_build(const san_model *m, const san_space_opts *o, san_space *sp, 
     if (o->states_only) {
         sp->nclosed = sp->n;
         sp->in_closed = malloc(sp->n ? sp->n : 1);
-        if (!sp->in_closed)
+        if (!sp->in_closed) {
+            san_space_free(sp);
             return -1;
+        }
         memset(sp->in_closed, 1, sp->n);
         sp->bytes = 16.0 * sp->n;
         return 0;
     }
     rc = space_check_classes(sp, d);
     sp->t_check = now() - t1;
+    if (rc) {
+        san_space_free(sp);     /* a failed build leaves nothing to free */
+        return rc;
+    }
     for (int64_t i = 0; i < sp->n; i++) {
         double q = -sp->q.val[space_diag_pos(&sp->q, i)];
         if (q > sp->max_rate)
