@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "cli.h"
 
 void help_solve(FILE *out)
@@ -50,10 +51,32 @@ void help_solve(FILE *out)
 
 static volatile int interrupted;
 
+/* Ctrl-C asks the solver to stop with its best vector (it looks at the
+ * flag every few iterations).  Work that cannot look (a sparse LU) gets
+ * a second, then the process ends: outputs are written through
+ * temporary files, so nothing partial is left behind. */
+static void stop_now(void)
+{
+    static const char msg[] = "san solve: interrupted\n";
+    ssize_t w = write(2, msg, sizeof msg - 1);
+    (void)w;
+    _exit(130);
+}
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    stop_now();
+}
+
 static void on_sigint(int sig)
 {
     (void)sig;
+    if (interrupted)
+        stop_now();
     interrupted = 1;
+    signal(SIGALRM, on_alarm);
+    alarm(1);
 }
 
 static double now(void)
@@ -563,6 +586,10 @@ int cmd_solve(int argc, char **argv)
     }
     if (rc == 1) {
         fprintf(stderr, "san solve: %s\n", sol.info.msg[0] ? sol.info.msg : "not converged");
+        status = EXIT_FAIL;
+    }
+    if (interrupted && status == EXIT_OK) {
+        fprintf(stderr, "san solve: interrupted\n");
         status = EXIT_FAIL;
     }
     if (A.vector && status == EXIT_OK) {

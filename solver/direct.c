@@ -106,6 +106,25 @@ static int factorize(san_ls *c, const lu_input *m, double maxmem,
         umfpack_dl_free_symbolic(&sym);
         return 2;
     }
+    /* The factorization cannot be stopped once started: refuse it when
+     * its flops (at a generous 1e9 per second) exceed the time left. */
+    if (c->o->time_limit > 0) {
+        double left = c->o->time_limit - (san_ls_now() - c->t0);
+        double need = info[UMFPACK_FLOPS_ESTIMATE] / 1e9;
+        if (need > left) {
+            snprintf(c->info->msg, sizeof c->info->msg, "the LU factorization would take "
+                     "about %.3g s (%.2g flops), more than the %g s of --time-limit; raise "
+                     "--time-limit or use an iterative method", need,
+                     info[UMFPACK_FLOPS_ESTIMATE], c->o->time_limit);
+            umfpack_dl_free_symbolic(&sym);
+            return 2;
+        }
+    }
+    if (c->o->interrupt && *c->o->interrupt) {
+        snprintf(c->info->msg, sizeof c->info->msg, "interrupted before the factorization");
+        umfpack_dl_free_symbolic(&sym);
+        return -1;
+    }
     st = umfpack_dl_numeric(m->ap, m->ai, m->ax, sym, num, ctrl, info);
     umfpack_dl_free_symbolic(&sym);
     if (st == UMFPACK_OK)

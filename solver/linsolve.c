@@ -332,8 +332,8 @@ void san_ls_stop_msg(san_ls *c, san_ls_stop why, long iter, double best,
     switch (why) {
     case SAN_LS_TIME:
         snprintf(m, sz, "time limit of %g s reached after %ld iterations "
-                 "(best residual %.2e)%s%s", c->o->time_limit, iter, best,
-                 hint ? "; " : "", hint ? hint : "");
+                 "(best residual %.2e); raise --time-limit", c->o->time_limit,
+                 iter, best);
         break;
     case SAN_LS_INTR:
         snprintf(m, sz, "interrupted after %ld iterations (best residual "
@@ -541,8 +541,53 @@ static double direct_mem_limit(void)
     return lim;
 }
 
+/* Largest over smallest positive off-diagonal rate. */
+static double rate_span(const san_csr *qt)
+{
+    double lo = HUGE_VAL, hi = 0;
+    for (int64_t j = 0; j < qt->n; j++)
+        for (int64_t t = qt->rowptr[j]; t < qt->rowptr[j + 1]; t++)
+            if (qt->col[t] != j && qt->val[t] > 0) {
+                if (qt->val[t] < lo)
+                    lo = qt->val[t];
+                if (qt->val[t] > hi)
+                    hi = qt->val[t];
+            }
+    return hi > 0 ? hi / lo : 1;
+}
+
+/* Rates over many orders of magnitude: the residual, scaled by the
+ * largest rate, cannot see an imbalance on the slow transitions, so an
+ * iterative method may stop on a wrong vector and an LU on the generator
+ * loses the small rates in the diagonal.  Small chains go to GTH; for
+ * larger ones iterative methods are refused, naming the alternative. */
+static int stiff_method(san_ls *c, double *pi, int *handled)
+{
+    double span = rate_span(c->qt);
+    *handled = 0;
+    if (span <= SAN_STIFF_SPAN)
+        return 0;
+    san_method m = c->info->method;
+    if (c->qt->n <= SAN_GTH_MAX_N && (m == SAN_M_AUTO || m == SAN_M_DIRECT)) {
+        *handled = 1;
+        c->info->method = SAN_M_DIRECT;
+        return san_ls_gth(c, pi);
+    }
+    if (m != SAN_M_AUTO && m != SAN_M_DIRECT) {
+        *handled = 1;
+        snprintf(c->info->msg, sizeof c->info->msg, "the rates span %.1e: the residual "
+                 "cannot vouch for the slow transitions and %s may stop on a wrong vector; "
+                 "try --method direct", span, san_method_name(m));
+        return -1;
+    }
+    return 0;
+}
+
 static int run_method(san_ls *c, double *pi)
 {
+    int handled, st = stiff_method(c, pi, &handled);
+    if (handled)
+        return st;
     switch (c->info->method) {
     case SAN_M_DIRECT: {
         /* asked for by name: any cost is accepted but running the

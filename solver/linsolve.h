@@ -102,6 +102,11 @@ void san_ls_best_free(san_ls_best *b);
 /* maxmem > 0: give up (return 2) when UMFPACK estimates more memory than
  * maxmem bytes or more than maxflops flops; 0: no limit. */
 int san_ls_direct(san_ls *c, double *pi, double maxmem, double maxflops);
+/* Chains this small whose rates span more than SAN_STIFF_SPAN are solved
+ * by GTH elimination (gth.c); larger ones refuse iterative methods. */
+#define SAN_GTH_MAX_N  2000
+#define SAN_STIFF_SPAN 1e8
+int san_ls_gth(san_ls *c, double *pi);
 int san_ls_power(san_ls *c, double *pi);
 int san_ls_jacobi(san_ls *c, double *pi);
 int san_ls_gs(san_ls *c, double *pi);
