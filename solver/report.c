@@ -126,6 +126,7 @@ int san_solution_indices(const san_space *sp, san_solution *sol, int ntop, san_d
                 res_c[r] = (t - sol->results[r]) - y;
             sol->results[r] = t;
         }
+        succ_new_state(&c);
         for (int e = 0; e < m->nev; e++)
             sol->throughput[e] += p * succ_event_rate(&c, e, s);
     }

@@ -55,8 +55,17 @@ int succ_init(succ_ctx *c, const san_model *m)
         }
     }
     c->syn = calloc(ne, sizeof *c->syn);
-    if (!c->syn)
+    c->rate_slot = calloc(ne, sizeof *c->rate_slot);
+    c->slot_val = calloc(ne, sizeof *c->slot_val);
+    c->slot_gen = calloc(ne, sizeof *c->slot_gen);
+    if (!c->syn || !c->rate_slot || !c->slot_val || !c->slot_gen)
         return -1;
+    /* one slot per run of events sharing a rate expression: the copies
+     * of a replicated event are consecutive and share theirs */
+    for (int e = 0, nslots = 0; e < m->nev; e++)
+        c->rate_slot[e] = e > 0 && m->ev[e - 1].rate == m->ev[e].rate ? c->rate_slot[e - 1]
+                                                                      : nslots++;
+    c->gen = 1;
     for (int e = 0; e < m->nev; e++)
         if (m->ev[e].sync)
             c->syn[c->nsyn++] = e;
@@ -80,6 +89,9 @@ void succ_free(succ_ctx *c)
     free(c->choice);
     free(c->base);
     free(c->syn);
+    free(c->rate_slot);
+    free(c->slot_val);
+    free(c->slot_gen);
     free(c->pbuf);
     memset(c, 0, sizeof *c);
 }
@@ -89,7 +101,7 @@ static inline const int32_t *range_of(const succ_ctx *c, int e, int k, int ls)
     return &c->range[e][2 * (c->off[e][k] + ls)];
 }
 
-double succ_event_rate(const succ_ctx *c, int e, const int *s)
+double succ_event_rate(succ_ctx *c, int e, const int *s)
 {
     const san_event *E = &c->m->ev[e];
     for (int k = 0; k < E->nparts; k++) {
@@ -97,7 +109,17 @@ double succ_event_rate(const succ_ctx *c, int e, const int *s)
         if (r[0] == r[1])
             return 0;
     }
-    return san_expr_eval(E->rate, s);
+    int slot = c->rate_slot[e];
+    if (c->slot_gen[slot] != c->gen) {
+        c->slot_val[slot] = san_expr_eval(E->rate, s);
+        c->slot_gen[slot] = c->gen;
+    }
+    return c->slot_val[slot];
+}
+
+void succ_new_state(succ_ctx *c)
+{
+    c->gen++;
 }
 
 static int push(san_arcs *out, int64_t to, double rate, int e)
@@ -169,11 +191,16 @@ static int participant_probs(const succ_ctx *c, int e, int a, const int32_t *r, 
 }
 
 /* Rate of enabled event e in s: 0 (skip), or > 0; -2 when invalid. */
-static int event_rate(const succ_ctx *c, int e, const int *s, double *rate,
+static int event_rate(succ_ctx *c, int e, const int *s, double *rate,
                       char *err, size_t errlen)
 {
     const san_event *E = &c->m->ev[e];
-    *rate = san_expr_eval(E->rate, s);
+    int slot = c->rate_slot[e];
+    if (c->slot_gen[slot] != c->gen) {
+        c->slot_val[slot] = san_expr_eval(E->rate, s);
+        c->slot_gen[slot] = c->gen;
+    }
+    *rate = c->slot_val[slot];
     if (*rate == 0 || (*rate > 0 && isfinite(*rate)))
         return 0;
     char st[512];
@@ -285,6 +312,7 @@ int succ_enumerate(succ_ctx *c, const int *s, int64_t idx, san_arcs *out,
                    char *err, size_t errlen)
 {
     const san_model *m = c->m;
+    succ_new_state(c);      /* cached rates belong to the last state */
     /* Local events: walk the transitions leaving each automaton's current
      * state (grouped by event), so only enabled events cost anything. */
     for (int a = 0; a < m->naut; a++) {

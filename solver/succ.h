@@ -33,6 +33,12 @@ typedef struct {
     int32_t **off;
     char *functional_prob;  /* per event: some probability reads the state */
     int *syn, nsyn;         /* the synchronizing events */
+    /* Copies of a replicated event share one rate expression: within one
+     * state it is evaluated once.  rate_slot[e] names the expression,
+     * slot_val/slot_gen cache its value for the state of generation gen. */
+    int *rate_slot;
+    double *slot_val;
+    uint64_t *slot_gen, gen;
     int maxparts;
     int *choice;            /* scratch for synchronized outcomes */
     int *base;              /* per participant: its probabilities in pbuf */
@@ -48,7 +54,9 @@ void succ_free(succ_ctx *c);
 int succ_enumerate(succ_ctx *c, const int *s, int64_t idx, san_arcs *out,
                    char *err, size_t errlen);
 
-/* Rate of event e in s if it is enabled there, else 0. */
-double succ_event_rate(const succ_ctx *c, int e, const int *s);
+/* Rate of event e in s if it is enabled there, else 0.  Rates are cached
+ * per state: call succ_new_state before asking about another state. */
+double succ_event_rate(succ_ctx *c, int e, const int *s);
+void succ_new_state(succ_ctx *c);
 
 #endif
