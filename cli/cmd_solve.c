@@ -31,7 +31,9 @@ void help_solve(FILE *out)
         "      --restart M      GMRES restart length (30)\n"
         "      --precond P      ilu0 (default), jacobi or none (gmres, bicgstab)\n"
         "      --time-limit S   stop after S seconds with the best vector\n"
-        "      --storage S      sparse (default; auto means sparse for now)\n"
+        "      --storage S      auto (default): the sparse generator, or the tensor\n"
+        "                       descriptor when the generator does not fit;\n"
+        "                       sparse; kron (Q never stored: power, jacobi, gmres)\n"
         "limits:\n"
         "      --max-memory M   refuse models needing more (e.g. 4G, 512M;\n"
         "                       default 80%% of physical memory)\n"
@@ -156,6 +158,8 @@ typedef struct {
     const char *source;
     double t_solve, t_total;
     int auto_picked;        /* the method was chosen by --method auto */
+    int kron;               /* solved over the tensor descriptor */
+    double kron_bytes;      /* its size */
 } report;
 
 /* ---- text ---- */
@@ -170,8 +174,12 @@ static void text_report(const report *r)
     if (sp->nclosed < sp->n)
         printf(" (%lld transient)", (long long)(sp->n - sp->nclosed));
     printf("\n");
-    printf("generator    %lld nonzeros, %.1f MiB, storage sparse\n",
-           (long long)sp->q.rowptr[sp->n], sp->bytes / (1 << 20));
+    if (r->kron)
+        printf("generator    not stored: tensor descriptor %.1f MiB, storage kron\n",
+               r->kron_bytes / (1 << 20));
+    else
+        printf("generator    %lld nonzeros, %.1f MiB, storage sparse\n",
+               (long long)sp->q.rowptr[sp->n], sp->bytes / (1 << 20));
     printf("solver       %s%s, %ld iteration%s, residual %.3g, %s\n", san_method_name(sol->info.method),
            r->auto_picked ? " (picked by auto)" : "",
            sol->info.iterations, sol->info.iterations == 1 ? "" : "s", sol->info.residual,
@@ -228,9 +236,10 @@ static void json_report(const report *r)
     cli_json_string(stdout, r->source);
     printf(",\n  \"product_states\": %s,\n  \"reachable_states\": %lld,\n  \"transient_states\": %lld,\n",
            m->product_str, (long long)sp->n, (long long)(sp->n - sp->nclosed));
-    printf("  \"dropped_states\": %lld,\n  \"nonzeros\": %lld,\n  \"storage\": \"sparse\",\n",
-           (long long)sp->dropped, (long long)sp->q.rowptr[sp->n]);
-    printf("  \"memory_bytes\": %.0f,\n", sp->bytes);
+    printf("  \"dropped_states\": %lld,\n  \"nonzeros\": %lld,\n  \"storage\": \"%s\",\n",
+           (long long)sp->dropped, r->kron ? 0LL : (long long)sp->q.rowptr[sp->n],
+           r->kron ? "kron" : "sparse");
+    printf("  \"memory_bytes\": %.0f,\n", r->kron ? r->kron_bytes : sp->bytes);
     printf("  \"solver\": { \"method\": \"%s\", \"auto\": %s, \"iterations\": %ld, \"residual\": ",
            san_method_name(sol->info.method), r->auto_picked ? "true" : "false", sol->info.iterations);
     json_num(sol->info.residual);
@@ -373,8 +382,11 @@ static void write_vector(const void *ctx, FILE *out)
 
 /* ---- the command ---- */
 
+typedef enum { STORE_AUTO, STORE_SPARSE, STORE_KRON } storage_kind;
+
 typedef struct {
     san_solve_opts so;
+    storage_kind storage;
     san_space_opts po;
     cli_format fmt;
     const char *vector, *gen;
@@ -446,9 +458,15 @@ static int parse_args(int argc, char **argv, solve_args *A)
                 return cli_usage_error("solve", "--time-limit: expected seconds > 0, not '%s'", optarg);
             break;
         case 'S':
-            if (strcmp(optarg, "sparse") && strcmp(optarg, "auto"))
-                return cli_usage_error("solve", "--storage: '%s' is not available; this version "
-                                       "has sparse (and auto, which picks it)", optarg);
+            if (!strcmp(optarg, "sparse"))
+                A->storage = STORE_SPARSE;
+            else if (!strcmp(optarg, "kron"))
+                A->storage = STORE_KRON;
+            else if (!strcmp(optarg, "auto"))
+                A->storage = STORE_AUTO;
+            else
+                return cli_usage_error("solve", "--storage: expected sparse, kron or auto, not '%s'",
+                                       optarg);
             break;
         case 'M':
             if (parse_bytes(optarg, &A->po.max_memory) < 0)
@@ -517,6 +535,42 @@ static san_model *load(solve_args *A, const char *path, int *status)
     return m;
 }
 
+/* The reachable states, with the sparse generator or (kron) without it.
+ * Auto takes the sparse path and falls back to the descriptor when the
+ * generator does not fit in --max-memory. */
+static int build_space(const san_model *m, solve_args *A, const char *path, int *kron,
+                       san_space *sp)
+{
+    san_diag d;
+    san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", NULL, 0);
+    int rc;
+    if (!*kron) {
+        rc = san_space_build(m, &A->po, sp, &d);
+        int too_big = rc == -2 && d.nerrors == 1 && d.n > 0 &&
+                      strstr(d.items[d.n - 1].msg, "over the memory limit");
+        if (!(A->storage == STORE_AUTO && too_big)) {
+            san_diag_print(&d, stderr, cli_stderr_is_tty());
+            san_diag_free(&d);
+            return rc;
+        }
+        san_diag_free(&d);
+        san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", NULL, 0);
+        san_diag_add(&d, SAN_NOTE, 0, 0, "the sparse generator does not fit in --max-memory: "
+                     "solving over the tensor descriptor (--storage kron)");
+        *kron = 1;
+    }
+    A->po.states_only = 1;
+    rc = san_space_build(m, &A->po, sp, &d);
+    if (rc == 0) {
+        rc = san_kron_check_classes(sp, &d);
+        if (rc)
+            san_space_free(sp);
+    }
+    san_diag_print(&d, stderr, cli_stderr_is_tty());
+    san_diag_free(&d);
+    return rc;
+}
+
 int cmd_solve(int argc, char **argv)
 {
     solve_args A;
@@ -544,19 +598,16 @@ int cmd_solve(int argc, char **argv)
     A.so.progress = progress;
     A.so.interrupt = &interrupted;
 
-    san_diag d;
-    san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", NULL, 0);
     san_space sp;
-    rc = san_space_build(m, &A.po, &sp, &d);
-    san_diag_print(&d, stderr, cli_stderr_is_tty());
-    san_diag_free(&d);
+    int kron = A.storage == STORE_KRON;
+    rc = build_space(m, &A, path, &kron, &sp);
     if (rc) {
         san_model_free(m);
         return rc == -2 ? EXIT_USAGE : EXIT_FAIL;
     }
     san_solution sol;
-    double ts = now();
-    rc = san_solve(&sp, &A.so, &sol);
+    double ts = now(), kron_bytes = 0;
+    rc = kron ? san_kron_solve(&sp, &A.so, &sol, &kron_bytes) : san_solve(&sp, &A.so, &sol);
     double t_solve = now() - ts;
     if (rc < 0) {
         fprintf(stderr, "san solve: %s\n", sol.info.msg[0] ? sol.info.msg : "solver failed");
@@ -567,6 +618,7 @@ int cmd_solve(int argc, char **argv)
     }
     if (sol.info.method == SAN_M_AUTO)     /* a one-state class needs no method */
         sol.info.method = SAN_M_DIRECT;
+    san_diag d;
     san_diag_init(&d, path, NULL, 0);
     int irc = san_solution_indices(&sp, &sol, A.top, &d);
     san_diag_print(&d, stderr, cli_stderr_is_tty());
@@ -575,7 +627,8 @@ int cmd_solve(int argc, char **argv)
         fprintf(stderr, "san solve: out of memory computing the indices\n");
         status = EXIT_FAIL;
     } else {
-        report r = { m, &sp, &sol, path, t_solve, now() - t0, A.so.method == SAN_M_AUTO };
+        report r = { m, &sp, &sol, path, t_solve, now() - t0, A.so.method == SAN_M_AUTO,
+                     kron, kron_bytes };
         if (A.fmt == FMT_JSON)
             json_report(&r);
         else if (A.fmt == FMT_CSV)

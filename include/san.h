@@ -307,6 +307,20 @@ int san_solution_indices(const san_space *sp, san_solution *sol, int ntop,
 void san_solution_free(const san_model *m, san_solution *sol);
 
 /* ------------------------------------------------------------------ */
+/* Tensor (Kronecker) descriptor: Q never stored (solver/kron*.c)        */
+/* ------------------------------------------------------------------ */
+
+/* Class check of a space built with states_only (exactly one closed
+ * class, as san_space_build does for the sparse path); 0, -2 or -1. */
+int san_kron_check_classes(san_space *sp, san_diag *d);
+/* Solve over the descriptor; same contract as san_solve.  The
+ * descriptor's size in bytes goes to *descriptor_bytes. */
+int san_kron_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol,
+                   double *descriptor_bytes);
+/* Memory the descriptor and its vectors would need. */
+double san_kron_estimate_bytes(const san_model *m, int64_t reachable);
+
+/* ------------------------------------------------------------------ */
 /* Model generators (gen/): parameter flags -> .san text                 */
 /* ------------------------------------------------------------------ */
 

@@ -1,0 +1,143 @@
+/*
+ * kron.h - the generator as a Kronecker descriptor (internal to libsan).
+ *
+ * Q = sum over events e of (R_e - D_e): R_e is a generalized tensor
+ * product of the participants' local matrices of e (routing
+ * probabilities, possibly functional) scaled by the rate of e (possibly
+ * functional); D_e its diagonal correction.  A local event is the
+ * special case of one participant, so the tensor sum of the local
+ * matrices is the sum of its events' terms.  The diagonal of Q (minus
+ * the exit rate of each state, self-loops excluded as on the sparse
+ * path) is computed once, as a vector.
+ *
+ * Vectors live on a set of global states organized as a level tree over
+ * the automata (automaton 0 at the root, the order of the mixed-radix
+ * index): a node of level a is a prefix (s_0 .. s_{a-1}) of some state
+ * of the set, its children are the values s_a that extend it, and the
+ * leaves (level naut) are the vector positions, in increasing
+ * mixed-radix order.  Levels from F down are complete (every node has
+ * every value), stored implicitly: child = node * n_a + v.  The product
+ * space is the tree with F = 0 (vectors on the product space, the
+ * unreachable entries staying exactly zero); the reachable set is the
+ * explicit tree.  kron.c says how the choice is made.
+ */
+#ifndef SAN_KRON_H
+#define SAN_KRON_H
+
+#include <stdint.h>
+#include "san.h"
+
+typedef struct {
+    int naut;
+    int F;                  /* levels >= F are complete and implicit */
+    int *ns;                /* local state counts */
+    int64_t *nodes;         /* nodes[a], a = 0..naut: prefixes of length a;
+                               nodes[naut] = vector length */
+    int64_t **first;        /* a < F: children of node k are first[a][k] ..
+                               first[a][k+1] - 1, ids of level a+1 */
+    int32_t **val;          /* a < F: val[a][c] = value s_a of child c */
+    int64_t *bsize;         /* a >= F: leaves below one node of level a */
+    double bytes;
+} kron_tree;
+
+/* One transition of a participant, seen from its anchor local state. */
+typedef struct {
+    int32_t other;          /* the local state at the other end */
+    int32_t fp;             /* functional probability: index into the
+                               term's fprob[]; -1: constant */
+    double p;               /* constant probability (1 if functional) */
+} kron_move;
+
+/* A participant's transitions by e, grouped by anchor local state. */
+typedef struct {
+    int32_t *ptr;           /* n_a + 1 */
+    kron_move *mv;
+} kron_part;
+
+/* A function of the state (rate or routing probability) as the kernels
+ * see it: a constant, a table over the term's dependencies, a table over
+ * the vector's states (when the first would be too big and the function
+ * is read at the leaves), or the expression, evaluated at every use. */
+typedef struct {
+    double c;
+    const double *tab;
+    const double *pst;
+    const san_expr *e;
+} kron_fn;
+
+typedef struct {
+    int ev;
+    int np;                 /* participants */
+    int L;                  /* last level that is a participant or a
+                               dependency; below it nothing varies */
+    int *kind;              /* per level: participant number, or
+                               KRON_FREE / KRON_DEP */
+    int64_t *dstride;       /* per level: weight in the table index */
+    kron_part *in;          /* by destination: moves u -> w, anchor w */
+    kron_part *out;         /* by source: moves u -> w, anchor u */
+    kron_fn rate;
+    int nfp;
+    kron_fn *fprob;
+} kron_term;
+
+#define KRON_FREE (-1)
+#define KRON_DEP  (-2)
+
+/* KRON_AUTO puts vectors on the product space when the reachable set
+ * fills at least this fraction of it (kron.c says why). */
+#define KRON_PRODUCT_MIN_FILL 0.35
+
+/* Where vectors live. */
+typedef enum { KRON_AUTO, KRON_PRODUCT, KRON_REACHABLE } kron_mode;
+
+typedef struct {
+    const san_model *m;
+    kron_mode mode;         /* as built (never AUTO) */
+    kron_tree tree;
+    int64_t n;              /* vector length = tree.nodes[naut] */
+    int nterms;
+    kron_term *term;
+    int ntab;               /* distinct tables, shared between terms */
+    double **tab;
+    double *diag;           /* Q[j][j] per vector position */
+    double maxd;            /* max |Q[j][j]| over the reachable states */
+    int64_t nwin;           /* windows: the vector cut for threads and cache */
+    int64_t *win;           /* nwin + 1 window bounds */
+    int split;              /* explicit level whose nodes are pruned */
+    int maxns;              /* largest automaton */
+    int nthreads;           /* threads of the products (at most) */
+    double *cv;             /* per thread: maxns coefficients of a level */
+    double bytes;           /* descriptor: tree, local matrices, tables */
+} kron_desc;
+
+/* Builds the descriptor of sp's model on sp's reachable states.
+ * Returns 0, or -1 with a message (out of memory, too big). */
+int kron_build(kron_desc *d, const san_space *sp, kron_mode mode,
+               char *msg, size_t len);
+void kron_free(kron_desc *d);
+
+/* y = x Q over the descriptor's vectors (x and y distinct). */
+void kron_mult(const kron_desc *d, const double *x, double *y);
+
+/* Vector position of a mixed-radix index, -1 when not in the set. */
+int64_t kron_rank(const kron_desc *d, int64_t idx);
+
+/* The level tree alone (kron_space.c uses it as an index -> position
+ * map): the product space when product != 0, else sp's states. */
+int  kron_tree_build(kron_tree *t, const san_space *sp, int product);
+void kron_tree_free(kron_tree *t);
+int64_t kron_tree_rank(const kron_tree *t, const san_model *m, int64_t idx);
+
+/* kron_space.c: the class check of a states_only space (public, see
+ * san.h: san_kron_check_classes). */
+int san_kron_check_classes(san_space *sp, san_diag *d);
+
+/* san_kron_solve with the vectors' set forced (a kron_mode): for tests
+ * and measurements. */
+int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
+                        san_solution *sol, double *descriptor_bytes, int mode);
+
+/* Bytes the descriptor alone would take for m (no vectors, no tree). */
+double kron_terms_bytes(const san_model *m);
+
+#endif
