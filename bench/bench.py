@@ -57,11 +57,15 @@ def model_file(name, text):
 
 
 def run(path, method, tol="1e-10"):
-    """Solve once; the peak memory is this child's own (os.wait4)."""
+    """Solve once; the peak memory is this child's own (os.wait4).
+    method "kron/M" solves with --storage kron and method M."""
     t0 = time.time()
+    storage = "sparse"
+    if method.startswith("kron/"):
+        storage, method = "kron", method[5:]
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         p = subprocess.Popen([SAN, "solve", "-q", "-f", "json", "--method", method, "--tol", tol,
-                              "--top", "0", path], stdout=out, stderr=err)
+                              "--storage", storage, "--top", "0", path], stdout=out, stderr=err)
         _, status, usage = os.wait4(p.pid, 0)
         p.returncode = os.waitstatus_to_exitcode(status)
         wall = time.time() - t0
@@ -78,18 +82,19 @@ def main():
     cases = [
         ("rs N=10 R=5", model_file("rs10", rs(10, 5)), ["direct", "gs", "gmres", "power"]),
         ("rs N=15 R=7", model_file("rs15", rs(15, 7)), ["direct", "gs", "gmres"]),
-        ("rs N=20 R=10", model_file("rs20", rs(20, 10)), ["direct", "gs", "gmres", "jacobi"]),
-        ("rs N=20 R=20", model_file("rs20f", rs(20, 20)), ["gs", "gmres"]),
+        ("rs N=20 R=10", model_file("rs20", rs(20, 10)),
+         ["direct", "gs", "gmres", "jacobi", "kron/jacobi", "kron/gmres"]),
+        ("rs N=20 R=20", model_file("rs20f", rs(20, 20)), ["gs", "gmres", "kron/gmres"]),
         ("mm1k K=100000", model_file("mm1k", mm1k(100000)), ["direct", "gmres"]),
     ]
     if MODE == "quick":
         cases = cases[:2]
     tss = os.path.join(SHARED, "peps", "tss.san")
     if MODE != "quick" and os.path.exists(tss):
-        cases.append(("tss (PEPS)", tss, ["gs"]))
+        cases.append(("tss (PEPS)", tss, ["gs"] + (["kron/jacobi"] if MODE == "long" else [])))
     hdr = ("model", "method", "product", "reachable", "nnz", "explore s", "check s", "solve s",
            "iter", "residual", "Mstates/s", "peak MiB")
-    fmt = "{:<15} {:<8} {:>10} {:>10} {:>11} {:>9} {:>8} {:>8} {:>6} {:>9} {:>9} {:>8}"
+    fmt = "{:<15} {:<12} {:>10} {:>10} {:>11} {:>9} {:>8} {:>8} {:>6} {:>9} {:>9} {:>8}"
     print(fmt.format(*hdr))
     print("-" * 124)
     for name, path, methods in cases:
@@ -100,7 +105,8 @@ def main():
                 continue
             t = j["times"]
             rate = j["reachable_states"] / t["explore_s"] / 1e6 if t["explore_s"] > 0 else 0
-            print(fmt.format(name, j["solver"]["method"], j["product_states"], j["reachable_states"],
+            meth = ("kron/" if j.get("storage") == "kron" else "") + j["solver"]["method"]
+            print(fmt.format(name, meth, j["product_states"], j["reachable_states"],
                              j["nonzeros"], f"{t['explore_s']:.3f}", f"{t['check_s']:.3f}",
                              f"{t['solve_s']:.3f}", j["solver"]["iterations"],
                              f"{j['solver']['residual']:.1e}", f"{rate:.2f}",
