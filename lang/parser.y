@@ -36,6 +36,7 @@
 }
 
 %code {
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lexer_extra.h"
@@ -57,6 +58,7 @@ static ast_expr *mk(ast_file *f, ast_expr_kind k, SAN_YYLTYPE l)
 }
 static ast_expr *mk_bin(ast_file *f, san_diag *d, ast_binop op, ast_expr *a, ast_expr *b, SAN_YYLTYPE l);
 static ast_expr *mk_un(ast_file *f, san_diag *d, ast_expr_kind k, ast_expr *a, SAN_YYLTYPE l);
+static int rel_offset(san_diag *d, double k, SAN_YYLTYPE l);
 static ast_ref mk_ref(char *name, ast_expr *index, SAN_YYLTYPE l)
 {
     ast_ref r = { name, index, P(l) };
@@ -262,12 +264,8 @@ dst
 dst_rel
     : '+' '+'               { $$ = 1; }
     | '-' '-'               { $$ = -1; }
-    | '+' T_NUM             { $$ = (int)$2; if ($2 != (int)$2 || $2 > 1e6)
-                                san_diag_add(d, SAN_ERROR, @2.first_line, @2.first_column,
-                                             "a relative destination needs a whole number of states"); }
-    | '-' T_NUM             { $$ = -(int)$2; if ($2 != (int)$2 || $2 > 1e6)
-                                san_diag_add(d, SAN_ERROR, @2.first_line, @2.first_column,
-                                             "a relative destination needs a whole number of states"); }
+    | '+' T_NUM             { $$ = rel_offset(d, $2, @2); }
+    | '-' T_NUM             { $$ = -rel_offset(d, $2, @2); }
     ;
 labels
     : label                 { $$.v = NULL; $$.n = 0; GROW($$.v, 0); $$.v[$$.n++] = $1; }
@@ -356,6 +354,18 @@ args
     ;
 
 %%
+
+/* The k of to(+k): a whole number of states, checked before any
+ * conversion (a double beyond int's range cannot be cast). */
+static int rel_offset(san_diag *d, double k, SAN_YYLTYPE l)
+{
+    if (k > 1e6 || k != floor(k)) {
+        san_diag_add(d, SAN_ERROR, l.first_line, l.first_column,
+                     "a relative destination needs a whole number of states (at most 10^6)");
+        return 0;
+    }
+    return (int)k;
+}
 
 static ast_expr *mk_bin(ast_file *f, san_diag *d, ast_binop op, ast_expr *a, ast_expr *b, SAN_YYLTYPE l)
 {
