@@ -29,7 +29,6 @@
 #define HAPPY_BREAKDOWN 1e-14
 #define REFIX_RATIO 100.0
 #define MAX_REFIX 16
-#define NEG_ROUNDOFF 1e-13
 /* Loops shorter than this stay on one thread: waking the team costs
  * more than the loop, and idle OpenMP threads spinning on two cores
  * starve OpenBLAS's own threads. */
@@ -738,61 +737,15 @@ static int run_method(ksolve *c, double *pi)
     }
 }
 
-/* As finish() in linsolve.c: no NaN, normalized, negatives clamped (a
- * failure when they matter), the residual recomputed. */
+/* The final vector, judged as the sparse path judges it (linsolve.c),
+ * with the residual recomputed over the descriptor. */
 static int finish(ksolve *c, double *pi, int st)
 {
-    const int64_t n = c->n;
-    san_solve_info *info = c->ls.info;
-    const double tol = c->ls.o->tol;
-    double mx = 0, mn = 0, s = 0;
-    int64_t imn = 0;
-    for (int64_t i = 0; i < n; i++) {
-        if (!isfinite(pi[i])) {
-            snprintf(info->msg, sizeof info->msg, "the solution contains NaN or "
-                     "infinity (overflow or breakdown in %s)", san_method_name(info->method));
-            return -1;
-        }
-        s += pi[i];
-    }
-    if (!(s > 0) || !isfinite(s)) {
-        snprintf(info->msg, sizeof info->msg, "the solution sums to %g (%s broke down)",
-                 s, san_method_name(info->method));
+    san_ls_neg neg;
+    if (san_ls_normalize(pi, c->n, c->ls.info, &neg) < 0)
         return -1;
-    }
-    vscale(pi, n, 1.0 / s);
-    for (int64_t i = 0; i < n; i++) {
-        mx = pi[i] > mx ? pi[i] : mx;
-        if (pi[i] < mn) {
-            mn = pi[i];
-            imn = i;
-        }
-    }
-    s = 0;
-    for (int64_t i = 0; i < n; i++) {
-        pi[i] = pi[i] < 0 ? 0 : pi[i];
-        s += pi[i];
-    }
-    vscale(pi, n, 1.0 / s);
-    info->residual = kresid(c, pi, NULL);
-    if (info->residual != info->residual) {
-        snprintf(info->msg, sizeof info->msg, "the residual is NaN");
-        return -1;
-    }
-    if (st == 0 && !(info->residual <= tol) && mn < -NEG_ROUNDOFF * mx) {
-        snprintf(info->msg, sizeof info->msg, "negative probability %.3g at "
-                 "position %lld (largest %.3g): the chain may not be irreducible, "
-                 "or is too ill-conditioned for %s", mn, (long long)imn, mx,
-                 san_method_name(info->method));
-        return -1;
-    }
-    if (st == 0 && !(info->residual <= tol)) {
-        snprintf(info->msg, sizeof info->msg, "%s finished but the residual of the "
-                 "normalized vector is %.2e > tol %.2e", san_method_name(info->method),
-                 info->residual, tol);
-        st = 1;
-    }
-    return st;
+    c->ls.info->residual = kresid(c, pi, NULL);
+    return san_ls_verdict(st, c->ls.info, c->ls.o->tol, &neg);
 }
 
 /* Uniform over the chain's states (the closed class when known), zero

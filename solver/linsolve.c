@@ -472,13 +472,11 @@ static void initial_guess(double *pi, int64_t n)
  * e.g. on states of probability 1e-15 solved to tol 1e-10), and are a
  * failure otherwise, because then the answer itself is wrong.  The
  * residual is recomputed from what is returned. */
-static int finish(san_ls *c, double *pi, int st)
+int san_ls_normalize(double *pi, int64_t n, san_solve_info *info, san_ls_neg *neg)
 {
-    const int64_t n = c->qt->n;
-    san_solve_info *info = c->info;
-    const double tol = c->o->tol;
-    double mx = 0, mn = 0, s = 0;
-    int64_t imn = 0;
+    double s = 0;
+    neg->mx = neg->mn = 0;
+    neg->imn = 0;
     for (int64_t i = 0; i < n; i++) {
         if (!isfinite(pi[i])) {
             snprintf(info->msg, sizeof info->msg, "the solution contains "
@@ -495,10 +493,10 @@ static int finish(san_ls *c, double *pi, int st)
     }
     san_ls_scale(pi, n, 1.0 / s);
     for (int64_t i = 0; i < n; i++) {
-        mx = pi[i] > mx ? pi[i] : mx;
-        if (pi[i] < mn) {
-            mn = pi[i];
-            imn = i;
+        neg->mx = pi[i] > neg->mx ? pi[i] : neg->mx;
+        if (pi[i] < neg->mn) {
+            neg->mn = pi[i];
+            neg->imn = i;
         }
     }
     s = 0;
@@ -507,16 +505,20 @@ static int finish(san_ls *c, double *pi, int st)
         s += pi[i];
     }
     san_ls_scale(pi, n, 1.0 / s);
-    info->residual = san_ctmc_residual(c->qt, pi);
+    return 0;
+}
+
+int san_ls_verdict(int st, san_solve_info *info, double tol, const san_ls_neg *neg)
+{
     if (info->residual != info->residual) {
         snprintf(info->msg, sizeof info->msg, "the residual is NaN");
         return -1;
     }
-    if (st == 0 && !(info->residual <= tol) && mn < -NEG_ROUNDOFF * mx) {
+    if (st == 0 && !(info->residual <= tol) && neg->mn < -NEG_ROUNDOFF * neg->mx) {
         snprintf(info->msg, sizeof info->msg, "negative probability %.3g "
                  "at state %ld (largest %.3g): the chain may not be "
                  "irreducible, or is too ill-conditioned for %s",
-                 mn, (long)imn, mx, san_method_name(info->method));
+                 neg->mn, (long)neg->imn, neg->mx, san_method_name(info->method));
         return -1;
     }
     if (st == 0 && !(info->residual <= tol)) {
@@ -526,6 +528,15 @@ static int finish(san_ls *c, double *pi, int st)
         st = 1;
     }
     return st;
+}
+
+static int finish(san_ls *c, double *pi, int st)
+{
+    san_ls_neg neg;
+    if (san_ls_normalize(pi, c->qt->n, c->info, &neg) < 0)
+        return -1;
+    c->info->residual = san_ctmc_residual(c->qt, pi);
+    return san_ls_verdict(st, c->info, c->o->tol, &neg);
 }
 
 /* ------------------------------------------------------------------ */

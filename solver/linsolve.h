@@ -101,6 +101,17 @@ void san_ls_best_free(san_ls_best *b);
 /* ---- the kernels ---- */
 /* maxmem > 0: give up (return 2) when UMFPACK estimates more memory than
  * maxmem bytes or more than maxflops flops; 0: no limit. */
+/* The final vector of any method (sparse or tensor path): NaN or a
+ * non-positive sum is a failure; it is normalized and roundoff negatives
+ * clamped, the most negative entry kept for the verdict, which is given
+ * once the caller has recomputed info->residual from the vector. */
+typedef struct {
+    double mn, mx;          /* most negative and largest entry, normalized */
+    int64_t imn;            /* where the most negative one was */
+} san_ls_neg;
+int san_ls_normalize(double *pi, int64_t n, san_solve_info *info, san_ls_neg *neg);
+int san_ls_verdict(int st, san_solve_info *info, double tol, const san_ls_neg *neg);
+
 int san_ls_direct(san_ls *c, double *pi, double maxmem, double maxflops);
 /* Chains this small whose rates span more than SAN_STIFF_SPAN are solved
  * by GTH elimination (gth.c); larger ones refuse iterative methods. */
