@@ -243,8 +243,10 @@ static void json_report(const report *r)
     printf("  \"solver\": { \"method\": \"%s\", \"auto\": %s, \"iterations\": %ld, \"residual\": ",
            san_method_name(sol->info.method), r->auto_picked ? "true" : "false", sol->info.iterations);
     json_num(sol->info.residual);
-    printf(", \"converged\": %s, \"time_s\": %.6f },\n", sol->info.converged ? "true" : "false",
-           r->t_solve);
+    printf(", \"converged\": %s, \"time_s\": %.6f, \"products\": %ld, \"product_s\": ",
+           sol->info.converged ? "true" : "false", r->t_solve, sol->info.products);
+    json_num(sol->info.product_s);
+    printf(" },\n");
     printf("  \"times\": { \"explore_s\": %.6f, \"check_s\": %.6f, \"solve_s\": %.6f, \"total_s\": %.6f },\n",
            sp->t_explore, sp->t_check, r->t_solve, r->t_total);
     printf("  \"results\": {");

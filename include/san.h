@@ -212,6 +212,10 @@ typedef struct {
     double residual;        /* recomputed from the returned vector */
     int converged;
     double time_s;
+    long products;          /* products y = x Q done (iterations and
+                               residual checks; a Gauss-Seidel sweep or a
+                               factorization is not one) */
+    double product_s;       /* seconds spent in them */
     char msg[256];          /* why it failed or stopped, "" otherwise */
 } san_solve_info;
 

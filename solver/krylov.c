@@ -1,6 +1,9 @@
 /*
  * krylov.c - GMRES(m) and BiCGSTAB for pi Q = 0, right-preconditioned by
- * ILU(0), Jacobi or nothing.
+ * ILU(0), Jacobi or nothing, over either storage of the generator: they
+ * see it only through products x Q (op.h), and ILU(0) through the rows
+ * of the transposed generator, which only the sparse path has (on the
+ * tensor path --precond ilu0, the default, means Jacobi).
  *
  * The singular system is made nonsingular the same way as in direct.c:
  * for a chosen state k, the balance equation k is replaced by "x_k = 1".
@@ -13,14 +16,17 @@
  * M-matrix when the chain is irreducible (block triangular after moving
  * k first: the scalar -q_kk, and -Q^T without row and column k), hence
  * ILU(0) exists with positive pivots (in exact arithmetic: see
- * PIVOT_FLOOR), and x = pi / pi_k > 0.
+ * PIVOT_FLOOR), and x = pi / pi_k > 0.  On the tensor path's product
+ * space, states outside the chain have no transitions and q_jj = 0:
+ * their entries stay zero throughout, and the Jacobi preconditioner
+ * leaves them alone.
  *
  * Right preconditioning (A M^-1 u = b, x = M^-1 u) keeps the residual
  * the methods minimize or track equal to b - A x.  For j != k that is
  * (x Q)_j itself, so the inner tests on ||b - A x||_2 are cheap stand-ins
- * for the true criterion ||pi Q||_inf / max|q_jj| <= tol, which is
- * verified on the actual x before convergence is declared (and the inner
- * target tightened if the stand-in was too optimistic).
+ * for the true criterion (san_resid_value <= tol), which is verified on
+ * the actual x before convergence is declared (and the inner target
+ * tightened if the stand-in was too optimistic).
  *
  * The dense work on the Krylov vectors goes to CBLAS: classical
  * Gram-Schmidt is a pair of dgemv over the basis, repeated when needed
@@ -35,7 +41,6 @@
 #include <cblas.h>
 #include "linsolve.h"
 
-#define DEFAULT_RESTART 30
 /* Inner (stand-in) target tightened by this factor after a false alarm. */
 #define TARGET_TIGHTEN 0.1
 /* A new Arnoldi vector this much smaller than A z means the Krylov space
@@ -54,7 +59,9 @@
 
 /* The operator A, its right-hand side, and the preconditioner. */
 typedef struct {
-    const san_csr *qt;
+    san_op *op;                 /* x Q */
+    const san_csr *qt;          /* its rows, for ILU(0) */
+    int64_t n;
     int64_t k;                  /* the state fixed to x_k = 1 */
     double dk;                  /* -q_kk > 0: A_kk and b_k */
     san_precond kind;
@@ -62,8 +69,9 @@ typedef struct {
     double *lu;                 /* ILU(0) on the pattern of qt, pivots
                                    stored inverted */
     int32_t *dpos;              /* offset of the diagonal in each row */
-    double *dinv;               /* 1 / A_jj: the Jacobi preconditioner,
-                                   and the weights for choosing k */
+    double *dinv;               /* 1 / A_jj (0 where A_jj = 0): the Jacobi
+                                   preconditioner, and the weights for
+                                   choosing k */
 } kop;
 
 static void kop_free(kop *op)
@@ -79,48 +87,36 @@ static void kop_free(kop *op)
 static void kop_apply(const kop *op, const double *restrict x,
                       double *restrict y)
 {
-    const san_csr *qt = op->qt;
-    const int64_t n = qt->n;
-    const int64_t *restrict rp = qt->rowptr;
-    const int32_t *restrict ci = qt->col;
-    const double *restrict v = qt->val;
-    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static))
-    for (int64_t j = 0; j < n; j++) {
-        double t = 0;
-        for (int64_t p = rp[j]; p < rp[j + 1]; p++)
-            t += v[p] * x[ci[p]];
-        y[j] = -t;
-    }
+    const int64_t n = op->n;
+    san_op_apply(op->op, x, y);
+    SAN_OMP(omp parallel for if(n >= op->op->par_min) schedule(static))
+    for (int64_t j = 0; j < n; j++)
+        y[j] = -y[j];
     y[op->k] = op->dk * x[op->k];
 }
 
-/* r = b - A x in one pass that also yields the true normalized residual
- * of x (*R) and sum(x) (*sx); returns ||r||_2. */
+/* r = b - A x, also yielding the true residual of x (*R) and the stats
+ * of x (*xs); returns ||r||_2. */
 static double kop_resid(const kop *op, const double *restrict x,
-                        double *restrict r, double maxd, double *R,
-                        double *sx)
+                        double *restrict r, double *R, san_op_stats *xs)
 {
-    const san_csr *qt = op->qt;
-    const int64_t n = qt->n, k = op->k;
-    const int64_t *restrict rp = qt->rowptr;
-    const int32_t *restrict ci = qt->col;
-    const double *restrict v = qt->val;
-    double m = 0, s = 0, r2 = 0;
-    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(max:m) reduction(+:s, r2))
+    const int64_t n = op->n, k = op->k;
+    double m = 0, s = 0, xm = -HUGE_VAL, r2 = 0;
+    san_op_apply(op->op, x, r);
+    SAN_OMP(omp parallel for if(n >= op->op->par_min) schedule(static) reduction(max:m, xm) reduction(+:s, r2))
     for (int64_t j = 0; j < n; j++) {
-        double t = 0;
-        for (int64_t p = rp[j]; p < rp[j + 1]; p++)
-            t += v[p] * x[ci[p]];
-        r[j] = t;
+        double t = r[j];
         r2 += j == k ? 0 : t * t;
         s += x[j];
+        xm = x[j] > xm ? x[j] : xm;
         t = fabs(t);
         m = t > m ? t : m;
     }
     r[k] = op->dk * (1 - x[k]);
     r2 += r[k] * r[k];
-    *sx = s;
-    *R = s > 0 && m == m ? m / (maxd * s) : HUGE_VAL;
+    xs->xsum = s;
+    xs->xmax = xm;
+    *R = san_resid_value(m, op->op->maxd, xs);
     return sqrt(r2);
 }
 
@@ -222,50 +218,76 @@ static void ilu0_solve(const kop *op, double *restrict x)
 }
 
 /* 1 / A_jj = 1 / |q_jj|: the Jacobi preconditioner, and the weights of
- * the choice of the fixed state. */
+ * the choice of the fixed state (0 for states outside the chain). */
 static int dinv_build(kop *op, char *msg, size_t sz)
 {
-    const san_csr *qt = op->qt;
-    const int64_t n = qt->n;
+    const int64_t n = op->n;
     op->dinv = malloc((size_t)n * sizeof *op->dinv);
     if (!op->dinv) {
-        snprintf(msg, sz, "out of memory for the diagonal (%ld states)",
-                 (long)n);
+        snprintf(msg, sz, "out of memory for the diagonal (%lld states)",
+                 (long long)n);
         return -1;
     }
-    for (int64_t j = 0; j < n; j++)
-        op->dinv[j] = -1.0 / qt->val[san_ls_diag_pos(qt, j)];
+    SAN_OMP(omp parallel for if(n >= op->op->par_min) schedule(static))
+    for (int64_t j = 0; j < n; j++) {
+        double d = san_op_qjj(op->op, j);
+        op->dinv[j] = d != 0 ? -1.0 / d : 0;
+    }
     return 0;
 }
 
 /* x <- M^-1 x. */
 static void kop_prec(const kop *op, double *restrict x)
 {
-    const int64_t n = op->qt->n;
+    const int64_t n = op->n;
     if (op->kind == SAN_PC_ILU0) {
         ilu0_solve(op, x);
     } else if (op->kind == SAN_PC_JACOBI) {
         const double *restrict d = op->dinv;
-        SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static))
+        SAN_OMP(omp parallel for if(n >= op->op->par_min) schedule(static))
         for (int64_t j = 0; j < n; j++)
             x[j] *= d[j];
     }
+}
+
+/* The flow x_j |q_jj| through state j: the fixed state carries the
+ * largest. */
+static inline double flow(const kop *op, const double *x, int64_t j)
+{
+    return op->dinv[j] > 0 ? x[j] / op->dinv[j] : 0;
+}
+
+static int64_t largest_flow(const kop *op, const double *x)
+{
+    int64_t jb = 0;
+    double wb = -HUGE_VAL;
+    for (int64_t j = 0; j < op->n; j++) {
+        double w = flow(op, x, j);
+        if (w > wb) {
+            wb = w;
+            jb = j;
+        }
+    }
+    return jb;
 }
 
 /* Chooses k from the guess, builds the preconditioner, and scales the
  * guess so that x_k = 1 (else the first residual is all in row k). */
 static int kop_init(san_ls *c, kop *op, double *x)
 {
-    const san_csr *qt = c->qt;
     memset(op, 0, sizeof *op);
-    op->qt = qt;
-    op->k = san_ls_pick_fixed(qt, x);
-    op->dk = -qt->val[san_ls_diag_pos(qt, op->k)];
+    op->op = c->op;
+    op->qt = c->op->rows;
+    op->n = c->op->n;
     op->kind = c->o->precond;
-    if (x[op->k] > 0)
-        san_ls_scale(x, qt->n, 1.0 / x[op->k]);
+    if (op->kind == SAN_PC_ILU0 && !op->qt)
+        op->kind = SAN_PC_JACOBI;
     if (dinv_build(op, c->info->msg, sizeof c->info->msg) < 0)
         return -1;
+    op->k = largest_flow(op, x);
+    op->dk = -san_op_qjj(op->op, op->k);
+    if (x[op->k] > 0)
+        san_op_scale(op->op, x, 1.0 / x[op->k]);
     if (op->kind == SAN_PC_ILU0)
         return ilu0_build(op, c->info->msg, sizeof c->info->msg);
     return 0;
@@ -276,25 +298,16 @@ static int kop_init(san_ls *c, kop *op, double *x)
  * x_k = 1 and the caller must recompute its residual), else 0. */
 static int kop_refix(kop *op, double *x)
 {
-    const int64_t n = op->qt->n;
-    const double *restrict dinv = op->dinv;
     if (op->refixes >= MAX_REFIX)
         return 0;
-    int64_t jb = op->k;
-    double wb = -HUGE_VAL, wk = x[op->k] / dinv[op->k];
-    for (int64_t j = 0; j < n; j++) {
-        double w = x[j] / dinv[j];
-        if (w > wb) {
-            wb = w;
-            jb = j;
-        }
-    }
+    int64_t jb = largest_flow(op, x);
+    double wb = flow(op, x, jb), wk = flow(op, x, op->k);
     if (jb == op->k || !(wb > 0) || (wk > 0 && wb <= REFIX_RATIO * wk))
         return 0;
     op->k = jb;
-    op->dk = 1.0 / dinv[jb];
+    op->dk = 1.0 / op->dinv[jb];
     op->refixes++;
-    san_ls_scale(x, n, 1.0 / x[jb]);
+    san_op_scale(op->op, x, 1.0 / x[jb]);
     if (op->kind == SAN_PC_ILU0)
         ilu0_refactor(op);
     return 1;
@@ -303,15 +316,21 @@ static int kop_refix(kop *op, double *x)
 /* OpenBLAS built on pthreads keeps its own pool of spinning threads next
  * to OpenMP's: alternating BLAS calls and OpenMP loops, the two pools
  * fight for the cores (several times slower on 2 cores, 9e4 states).  The
- * vector kernels are memory-bound anyway, so BLAS runs on one thread
- * during a Krylov solve and its setting is restored after. */
-static int blas_threads_begin(void)
+ * vector kernels are memory-bound anyway, so on the sparse path BLAS runs
+ * on one thread during a Krylov solve and its setting is restored after.
+ * The tensor path leaves BLAS its threads and keeps its own OpenMP loops
+ * off short vectors instead (op->blas_one_thread, op->par_min:
+ * kron_solve.c). */
+static int blas_threads_begin(const san_op *op)
 {
 #if defined(_OPENMP) && defined(OPENBLAS_VERSION)
+    if (!op->blas_one_thread)
+        return 0;
     int nt = openblas_get_num_threads();
     openblas_set_num_threads(1);
     return nt;
 #else
+    (void)op;
     return 0;
 #endif
 }
@@ -326,11 +345,13 @@ static void blas_threads_end(int nt)
 #endif
 }
 
+/* Out of memory: the method that needs the least (Gauss-Seidel, or the
+ * power method where there are no rows). */
 static int oom(san_ls *c, const char *what, double doubles)
 {
     snprintf(c->info->msg, sizeof c->info->msg, "out of memory for %s "
-             "(%.2f GB); try --method gs", what,
-             doubles * 8 / 1073741824.0);
+             "(%.2f GB); try --method %s", what,
+             doubles * 8 / 1073741824.0, c->op->rows ? "gs" : "power");
     return -1;
 }
 
@@ -397,7 +418,7 @@ static double arnoldi_orth(gmres_ws *ws, int64_t n, int j, double wn)
             for (int i = 0; i <= j; i++)
                 h[i] += h2[i];
         double before = hn;
-        hn = cblas_dnrm2((int)n, w, 1);
+        hn = san_vnrm2(n, w);
         if (hn > REORTH_DGKS * before)
             break;
     }
@@ -445,17 +466,18 @@ static void gmres_update(gmres_ws *ws, const kop *op, double *x,
     cblas_dgemv(CblasColMajor, CblasNoTrans, (int)n, j, 1.0, ws->V, (int)n,
                 g, 1, 0.0, z, 1);
     kop_prec(op, z);
-    cblas_daxpy((int)n, 1.0, z, 1, x, 1);
+    san_vaxpy(n, 1.0, z, x);
 }
 
 /* One restart cycle from the residual already in V[:, 0] (norm beta): at
  * most m steps, fewer when the stand-in residual reaches target, the space
- * becomes invariant, or the run must stop.  Updates x and *it. */
+ * becomes invariant, or the run must stop.  Updates x and *it; scale is
+ * what divides a residual norm into a residual (san_resid_scale). */
 static int gmres_cycle(san_ls *c, gmres_ws *ws, const kop *op, double *x,
-                       double *z, double beta, double target, double sx,
+                       double *z, double beta, double target, double scale,
                        long *it, san_ls_stop *why, int *hit_target)
 {
-    const int64_t n = c->qt->n;
+    const int64_t n = op->n;
     int j = 0;
     double est = beta;
     cblas_dscal((int)n, 1.0 / beta, ws->V, 1);
@@ -467,12 +489,12 @@ static int gmres_cycle(san_ls *c, gmres_ws *ws, const kop *op, double *x,
         memcpy(z, vj, (size_t)n * sizeof *z);
         kop_prec(op, z);
         kop_apply(op, z, w);
-        double wn = cblas_dnrm2((int)n, w, 1);
+        double wn = san_vnrm2(n, w);
         double hn = arnoldi_orth(ws, n, j, wn);
         est = givens_step(ws, j);
         j++;
         (*it)++;
-        *why = san_ls_poll(c, *it, est / (c->maxd * sx));
+        *why = san_ls_poll(c, *it, est / scale);
         if (est <= target)
             *hit_target = 1;
         if (*hit_target || hn <= HAPPY_BREAKDOWN * wn || *why)
@@ -484,17 +506,24 @@ static int gmres_cycle(san_ls *c, gmres_ws *ws, const kop *op, double *x,
 
 static int gmres_solve(san_ls *c, double *pi)
 {
-    const int64_t n = c->qt->n;
+    const int64_t n = c->op->n;
     const double tol = c->tol;
-    int m = c->o->restart > 0 ? c->o->restart : DEFAULT_RESTART;
+    int m = c->o->restart > 0 ? c->o->restart : SAN_LS_DEFAULT_RESTART;
     gmres_ws ws;
     kop op;
     san_ls_best best;
-    double *z = NULL, factor = 1, R, sx;
+    san_op_stats xs;
+    double *z = NULL, factor = 1, R;
     san_ls_stop why = SAN_LS_GO;
     long it = 0;
     int st = -1, hit = 0;
 
+    /* The basis goes to dgemv whole, with int lengths. */
+    if (n > INT32_MAX) {
+        snprintf(c->info->msg, sizeof c->info->msg, "GMRES is limited to 2^31 "
+                 "states (its basis would not fit anyway); use --method bicgstab");
+        return -1;
+    }
     if (m > n)
         m = (int)n;
     if (gmres_ws_alloc(&ws, n, m) < 0)
@@ -511,7 +540,7 @@ static int gmres_solve(san_ls *c, double *pi)
     for (;;) {
         if (it > 0 && !why && kop_refix(&op, pi))
             factor = 1;
-        double beta = kop_resid(&op, pi, ws.V, c->maxd, &R, &sx);
+        double beta = kop_resid(&op, pi, ws.V, &R, &xs);
         if (R <= tol) {
             st = 0;
             break;
@@ -525,8 +554,9 @@ static int gmres_solve(san_ls *c, double *pi)
         }
         if (why) {
             R = san_ls_best_restore(&best, pi, R);
-            san_ls_stop_msg(c, why, it, R, "try --restart 60, --method "
-                            "direct, or raise --max-iter");
+            san_ls_stop_msg(c, why, it, R, c->op->rows
+                            ? "try --restart 60, --method direct, or raise --max-iter"
+                            : "try --restart 60, or raise --max-iter");
             st = 1;
             break;
         }
@@ -544,8 +574,9 @@ static int gmres_solve(san_ls *c, double *pi)
          * ask the stand-in for more. */
         if (hit)
             factor *= TARGET_TIGHTEN;
-        gmres_cycle(c, &ws, &op, pi, z, beta, tol * c->maxd * sx * factor,
-                    sx, &it, &why, &hit);
+        double scale = san_resid_scale(c->op->maxd, &xs);
+        gmres_cycle(c, &ws, &op, pi, z, beta, tol * scale * factor, scale,
+                    &it, &why, &hit);
     }
 done_op:
     kop_free(&op);
@@ -594,9 +625,9 @@ static int bicg_ws_alloc(bicg_ws *w, int64_t n)
 /* p = r + beta (p - omega v), fused. */
 static void bicg_update_p(double *restrict p, const double *restrict r,
                           const double *restrict v, double beta, double omega,
-                          int64_t n)
+                          int64_t n, int64_t par_min)
 {
-    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static))
+    SAN_OMP(omp parallel for if(n >= par_min) schedule(static))
     for (int64_t i = 0; i < n; i++)
         p[i] = r[i] + beta * (p[i] - omega * v[i]);
 }
@@ -608,10 +639,10 @@ typedef struct {
 
 /* (Re)starts from the true residual of x: r = b - A x, shadow r^ = r. */
 static double bicg_restart(const kop *op, bicg_ws *w, const double *x,
-                           int64_t n, double maxd, double *R, double *sx,
-                           bicg_scalars *s)
+                           double *R, san_op_stats *xs, bicg_scalars *s)
 {
-    double beta = kop_resid(op, x, w->r, maxd, R, sx);
+    const int64_t n = op->n;
+    double beta = kop_resid(op, x, w->r, R, xs);
     memcpy(w->rh, w->r, (size_t)n * sizeof *w->rh);
     memset(w->p, 0, (size_t)n * sizeof *w->p);
     memset(w->v, 0, (size_t)n * sizeof *w->v);
@@ -621,46 +652,47 @@ static double bicg_restart(const kop *op, bicg_ws *w, const double *x,
 
 /* One BiCGSTAB step; returns the norm of the new recursive residual, or
  * -1 on breakdown (the caller restarts from the true residual). */
-static double bicg_step(const kop *op, bicg_ws *w, double *x, int64_t n,
+static double bicg_step(const kop *op, bicg_ws *w, double *x,
                         bicg_scalars *s)
 {
-    const int nn = (int)n;
-    double rho1 = cblas_ddot(nn, w->rh, 1, w->r, 1);
+    const int64_t n = op->n;
+    double rho1 = san_vdot(n, w->rh, w->r);
     if (rho1 == 0 || !isfinite(rho1))
         return -1;
     double beta = (rho1 / s->rho) * (s->alpha / s->omega);
-    bicg_update_p(w->p, w->r, w->v, beta, s->omega, n);
+    bicg_update_p(w->p, w->r, w->v, beta, s->omega, n, op->op->par_min);
     memcpy(w->ph, w->p, (size_t)n * sizeof *w->ph);
     kop_prec(op, w->ph);
     kop_apply(op, w->ph, w->v);
-    double rv = cblas_ddot(nn, w->rh, 1, w->v, 1);
+    double rv = san_vdot(n, w->rh, w->v);
     if (rv == 0 || !isfinite(rv))
         return -1;
     s->alpha = rho1 / rv;
-    cblas_daxpy(nn, s->alpha, w->ph, 1, x, 1);
-    cblas_daxpy(nn, -s->alpha, w->v, 1, w->r, 1);      /* r is now s */
+    san_vaxpy(n, s->alpha, w->ph, x);
+    san_vaxpy(n, -s->alpha, w->v, w->r);                /* r is now s */
     memcpy(w->ph, w->r, (size_t)n * sizeof *w->ph);
     kop_prec(op, w->ph);
     kop_apply(op, w->ph, w->t);
-    double tt = cblas_ddot(nn, w->t, 1, w->t, 1);
-    s->omega = tt > 0 ? cblas_ddot(nn, w->t, 1, w->r, 1) / tt : 0;
-    cblas_daxpy(nn, s->omega, w->ph, 1, x, 1);
-    cblas_daxpy(nn, -s->omega, w->t, 1, w->r, 1);
+    double tt = san_vdot(n, w->t, w->t);
+    s->omega = tt > 0 ? san_vdot(n, w->t, w->r) / tt : 0;
+    san_vaxpy(n, s->omega, w->ph, x);
+    san_vaxpy(n, -s->omega, w->t, w->r);
     s->rho = rho1;
     if (s->omega == 0 || !isfinite(s->omega))
         return -1;
-    return cblas_dnrm2(nn, w->r, 1);
+    return san_vnrm2(n, w->r);
 }
 
 static int bicgstab_solve(san_ls *c, double *pi)
 {
-    const int64_t n = c->qt->n;
-    const double tol = c->tol, maxd = c->maxd;
+    const int64_t n = c->op->n;
+    const double tol = c->tol, maxd = c->op->maxd;
     bicg_ws w;
     bicg_scalars s;
     kop op;
     san_ls_best best;
-    double R, sx, factor = 1;
+    san_op_stats xs;
+    double R, factor = 1;
     long it = 0;
     int st = -1;
 
@@ -669,7 +701,7 @@ static int bicgstab_solve(san_ls *c, double *pi)
     san_ls_best_init(&best, n);
     if (kop_init(c, &op, pi) < 0)
         goto done;
-    double rn = bicg_restart(&op, &w, pi, n, maxd, &R, &sx, &s);
+    double rn = bicg_restart(&op, &w, pi, &R, &xs, &s);
     for (;;) {
         if (R <= tol) {
             st = 0;
@@ -690,19 +722,19 @@ static int bicgstab_solve(san_ls *c, double *pi)
             st = -1;
             break;
         }
-        double target = tol * maxd * sx * factor;
+        double scale = san_resid_scale(maxd, &xs), target = tol * scale * factor;
         /* Iterate on the recursive residual; look at the true one when it
          * claims convergence, breaks down, or every few steps. */
         for (;;) {
-            rn = bicg_step(&op, &w, pi, n, &s);
+            rn = bicg_step(&op, &w, pi, &s);
             it++;
             if (rn < 0 || rn <= target || it % SAN_LS_CHECK_EVERY == 0 ||
-                san_ls_poll(c, it, rn / (maxd * sx)))
+                san_ls_poll(c, it, rn / scale))
                 break;
         }
         int restart = rn < 0;
         if (rn >= 0 && rn <= target) {
-            R = san_ls_resid(c->qt, pi, maxd, &sx);
+            R = san_op_residual(c->op, pi, &xs);
             if (R <= tol)
                 continue;
             factor *= TARGET_TIGHTEN;
@@ -713,9 +745,9 @@ static int bicgstab_solve(san_ls *c, double *pi)
             restart = 1;
         }
         if (restart)
-            rn = bicg_restart(&op, &w, pi, n, maxd, &R, &sx, &s);
+            rn = bicg_restart(&op, &w, pi, &R, &xs, &s);
         else
-            R = san_ls_resid(c->qt, pi, maxd, &sx);
+            R = san_op_residual(c->op, pi, &xs);
     }
 done:
     kop_free(&op);
@@ -727,7 +759,7 @@ done:
 
 int san_ls_gmres(san_ls *c, double *pi)
 {
-    int nt = blas_threads_begin();
+    int nt = blas_threads_begin(c->op);
     int st = gmres_solve(c, pi);
     blas_threads_end(nt);
     return st;
@@ -735,7 +767,7 @@ int san_ls_gmres(san_ls *c, double *pi)
 
 int san_ls_bicgstab(san_ls *c, double *pi)
 {
-    int nt = blas_threads_begin();
+    int nt = blas_threads_begin(c->op);
     int st = bicgstab_solve(c, pi);
     blas_threads_end(nt);
     return st;

@@ -175,34 +175,6 @@ void san_ls_scale(double *x, int64_t n, double a)
         x[i] *= a;
 }
 
-/* One pass: max_j |(x Q)_j| and sum(x) together, so the normalized
- * residual costs a single sparse product. */
-double san_ls_resid(const san_csr *qt, const double *x, double maxd,
-                    double *sum)
-{
-    const int64_t n = qt->n;
-    const int64_t *restrict rp = qt->rowptr;
-    const int32_t *restrict ci = qt->col;
-    const double *restrict v = qt->val;
-    double m = 0, s = 0;
-    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(max:m) reduction(+:s))
-    for (int64_t j = 0; j < n; j++) {
-        double t = 0;
-        for (int64_t p = rp[j]; p < rp[j + 1]; p++)
-            t += v[p] * x[ci[p]];
-        t = fabs(t);
-        m = t > m ? t : m;
-        s += x[j];
-    }
-    if (sum)
-        *sum = s;
-    if (!(s > 0) || !(maxd > 0))
-        return HUGE_VAL;
-    if (m != m)
-        return HUGE_VAL;
-    return m / (maxd * s);
-}
-
 double san_ctmc_residual(const san_csr *qt, const double *pi)
 {
     const int64_t n = qt->n;
@@ -631,6 +603,7 @@ int san_ctmc_solve(const san_csr *qt, double *pi, const san_solve_opts *o,
 {
     san_solve_opts dflt;
     san_ls c;
+    san_op op;
     double t0 = san_ls_now();
     if (!o) {
         san_solve_opts_default(&dflt);
@@ -669,10 +642,14 @@ int san_ctmc_solve(const san_csr *qt, double *pi, const san_solve_opts *o,
         return 0;
     }
     initial_guess(pi, qt->n);
+    san_op_csr(&op, qt, c.maxd);
+    c.op = &op;
     int st = run_method(&c, pi);
     san_ls_progress_end(&c);
     if (st >= 0)
         st = finish(&c, pi, st);
+    info->products = op.products;
+    info->product_s = op.product_s;
     info->converged = st == 0;
     if (st == 0)
         info->msg[0] = '\0';

@@ -3,9 +3,10 @@
  *
  * The dispatcher (linsolve.c) validates the generator, measures its scale,
  * runs one kernel and then checks and normalizes whatever the kernel
- * returns.  The kernels (direct.c, stationary.c, krylov.c) only iterate:
- * they receive a san_ls context holding the transposed generator, the
- * options, the clock and the info record, and they return
+ * returns.  The kernels (direct.c, gth.c, stationary.c, krylov.c) only
+ * iterate: they receive a san_ls context holding the operator (op.h; the
+ * transposed generator too on the sparse path), the options, the clock
+ * and the info record, and they return
  *    0  converged (their own residual test passed),
  *    1  stopped early (max_iter, time limit, interrupt) with the best
  *       vector they saw left in pi, info->msg saying why,
@@ -17,6 +18,7 @@
 
 #include <stdint.h>
 #include "san.h"
+#include "op.h"
 
 /* OpenMP pragmas that vanish cleanly (no -Wunknown-pragmas) without it. */
 #ifdef _OPENMP
@@ -41,16 +43,23 @@ typedef enum {
     SAN_LS_GO = 0, SAN_LS_MAXIT, SAN_LS_TIME, SAN_LS_INTR
 } san_ls_stop;
 
+/* GMRES(m) without --restart. */
+#define SAN_LS_DEFAULT_RESTART 30
+
 /* One solve in progress. */
 typedef struct {
-    const san_csr *qt;          /* transposed generator */
+    san_op *op;                 /* y = x Q: what power, Jacobi and the
+                                   Krylov methods use */
+    const san_csr *qt;          /* the transposed generator (sparse path
+                                   only: direct, GTH, Gauss-Seidel) */
     double maxd;                /* max_j |q_jj|: the scale of residuals */
     const san_solve_opts *o;
     san_solve_info *info;
     double tol;                 /* what kernels test: 0.9 o->tol, because
                                    near the roundoff floor a residual
                                    recomputed on the normalized vector
-                                   differs by several percent */
+                                   differs by several percent (the
+                                   tensor path uses (1 - 1e-6) o->tol) */
     double t0;                  /* san_ls_now() at the start */
     double last_print;          /* time of the last progress line */
     int printed;                /* a progress line is open on stderr */
@@ -77,10 +86,6 @@ void san_ls_progress_end(san_ls *c);
 /* Writes the "not converged / time limit / interrupted" message. */
 void san_ls_stop_msg(san_ls *c, san_ls_stop why, long iter, double best,
                      const char *hint);
-/* max_j |(x Q)_j| / (maxd * sum(x)): the residual of x once normalized.
- * *sum receives sum(x) when not NULL.  HUGE_VAL when sum(x) <= 0. */
-double san_ls_resid(const san_csr *qt, const double *x, double maxd,
-                    double *sum);
 double san_ls_sum(const double *x, int64_t n);
 void san_ls_scale(double *x, int64_t n, double a);
 /* The state whose balance equation is replaced by "x_k = 1" in the
@@ -98,9 +103,7 @@ void san_ls_best_offer(san_ls_best *b, const double *x, double res);
 double san_ls_best_restore(san_ls_best *b, double *x, double res);
 void san_ls_best_free(san_ls_best *b);
 
-/* ---- the kernels ---- */
-/* maxmem > 0: give up (return 2) when UMFPACK estimates more memory than
- * maxmem bytes or more than maxflops flops; 0: no limit. */
+/* ---- the final vector ---- */
 /* The final vector of any method (sparse or tensor path): NaN or a
  * non-positive sum is a failure; it is normalized and roundoff negatives
  * clamped, the most negative entry kept for the verdict, which is given
@@ -112,15 +115,20 @@ typedef struct {
 int san_ls_normalize(double *pi, int64_t n, san_solve_info *info, san_ls_neg *neg);
 int san_ls_verdict(int st, san_solve_info *info, double tol, const san_ls_neg *neg);
 
+/* ---- the kernels ---- */
+/* Sparse path only (they need c->qt): */
+/* maxmem > 0: give up (return 2) when UMFPACK estimates more memory than
+ * maxmem bytes or more than maxflops flops; 0: no limit. */
 int san_ls_direct(san_ls *c, double *pi, double maxmem, double maxflops);
 /* Chains this small whose rates span more than SAN_STIFF_SPAN are solved
  * by GTH elimination (gth.c); larger ones refuse iterative methods. */
 #define SAN_GTH_MAX_N  2000
 #define SAN_STIFF_SPAN 1e8
 int san_ls_gth(san_ls *c, double *pi);
+int san_ls_gs(san_ls *c, double *pi);
+/* Both storages (only c->op): */
 int san_ls_power(san_ls *c, double *pi);
 int san_ls_jacobi(san_ls *c, double *pi);
-int san_ls_gs(san_ls *c, double *pi);
 int san_ls_gmres(san_ls *c, double *pi);
 int san_ls_bicgstab(san_ls *c, double *pi);
 

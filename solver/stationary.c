@@ -1,7 +1,6 @@
 /*
  * stationary.c - the classical iterations for pi Q = 0: power, Jacobi,
- * Gauss-Seidel/SOR.  All work row by row on the transposed generator qt,
- * where row j gives (x Q)_j = sum_i qt[j][i] x_i with one sparse dot.
+ * Gauss-Seidel/SOR.
  *
  * power   x <- x P, P = I + Q / Lambda, Lambda = 1.0001 max |q_jj|: the
  *         uniformized chain, aperiodic because Lambda exceeds every exit
@@ -16,9 +15,13 @@
  *         diagonal term uses the old x_j, so the update needs the whole
  *         row sum, found with the diagonal in a single pass.
  *
- * Power and Jacobi get the residual of their input for free (it is the
- * (x Q)_j they compute anyway) and so test it every sweep; Gauss-Seidel
- * pays one sparse product and tests every SAN_LS_CHECK_EVERY sweeps.
+ * Power and Jacobi need only products x Q (op.h), so they run on both
+ * storages; each sweep is one san_op_pass, which also measures its input
+ * (the (x Q)_j it computes anyway), so they test the residual every
+ * sweep.  Gauss-Seidel needs the rows of the transposed generator qt,
+ * where row j gives (x Q)_j = sum_i qt[j][i] x_i with one sparse dot: it
+ * is sparse-only, and pays one product for the residual every
+ * SAN_LS_CHECK_EVERY sweeps.
  */
 #include <math.h>
 #include <stdio.h>
@@ -28,60 +31,6 @@
 
 #define JACOBI_DEFAULT_WEIGHT 0.9
 #define UNIFORMIZATION_MARGIN 1.0001
-
-typedef enum { PASS_POWER, PASS_JACOBI } pass_kind;
-
-/* y = c (x + (x Q) / Lambda); returns max_j |(x Q)_j|, *ysum = sum(y). */
-static double power_pass(const san_csr *qt, const double *restrict x,
-                         double *restrict y, double inv_lambda, double c,
-                         double *ysum)
-{
-    const int64_t n = qt->n;
-    const int64_t *restrict rp = qt->rowptr;
-    const int32_t *restrict ci = qt->col;
-    const double *restrict v = qt->val;
-    double m = 0, s = 0;
-    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(max:m) reduction(+:s))
-    for (int64_t j = 0; j < n; j++) {
-        double t = 0;
-        for (int64_t p = rp[j]; p < rp[j + 1]; p++)
-            t += v[p] * x[ci[p]];
-        double yj = c * (x[j] + t * inv_lambda);
-        y[j] = yj;
-        s += yj;
-        t = fabs(t);
-        m = t > m ? t : m;
-    }
-    *ysum = s;
-    return m;
-}
-
-/* y = c (x - w (x Q) / q_jj), the diagonal picked up in the same pass. */
-static double jacobi_pass(const san_csr *qt, const double *restrict x,
-                          double *restrict y, double w, double c,
-                          double *ysum)
-{
-    const int64_t n = qt->n;
-    const int64_t *restrict rp = qt->rowptr;
-    const int32_t *restrict ci = qt->col;
-    const double *restrict v = qt->val;
-    double m = 0, s = 0;
-    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(max:m) reduction(+:s))
-    for (int64_t j = 0; j < n; j++) {
-        double t = 0, d = -1;
-        for (int64_t p = rp[j]; p < rp[j + 1]; p++) {
-            t += v[p] * x[ci[p]];
-            d = ci[p] == j ? v[p] : d;
-        }
-        double yj = c * (x[j] - w * t / d);
-        y[j] = yj;
-        s += yj;
-        t = fabs(t);
-        m = t > m ? t : m;
-    }
-    *ysum = s;
-    return m;
-}
 
 /* The SOR update of one row in place: x_j <- x_j - w (x Q)_j / q_jj. */
 static inline void sor_row(const int64_t *restrict rp,
@@ -121,10 +70,14 @@ static void sor_sweep(const san_csr *qt, double *restrict x, double w,
             sor_row(rp, ci, v, x, j, w);
 }
 
-static const char *hint_for(san_method m)
+/* What to try instead; the tensor path has no Gauss-Seidel. */
+static const char *hint_for(const san_ls *c)
 {
-    return m == SAN_M_GS ? "try --method gmres or raise --max-iter"
-                         : "try --method gs or gmres, or raise --max-iter";
+    if (!c->op->rows)
+        return "try --method gmres or bicgstab, or raise --max-iter";
+    return c->info->method == SAN_M_GS
+         ? "try --method gmres or raise --max-iter"
+         : "try --method gs or gmres, or raise --max-iter";
 }
 
 /* Stops an iteration that has not converged: the better of the current
@@ -133,7 +86,7 @@ static int give_up(san_ls *c, san_ls_best *best, double *x, san_ls_stop why,
                    long it, double res)
 {
     res = san_ls_best_restore(best, x, res);
-    san_ls_stop_msg(c, why, it, res, hint_for(c->info->method));
+    san_ls_stop_msg(c, why, it, res, hint_for(c));
     return 1;
 }
 
@@ -157,37 +110,35 @@ static int diverged(san_ls *c, san_ls_best *best, double *x, long it,
 }
 
 /* Power and Jacobi: two buffers, each pass also measuring its input. */
-static int two_buffer_iterate(san_ls *c, double *pi, pass_kind kind,
-                              double a)
+static int two_buffer_iterate(san_ls *c, double *pi, int jacobi, double a)
 {
-    const san_csr *qt = c->qt;
-    const int64_t n = qt->n;
+    san_op *op = c->op;
+    const int64_t n = op->n;
     const double tol = c->tol;
     double *y = malloc((size_t)n * sizeof *y);
-    double *x = pi, sx, sy, res = -1;
+    double *x = pi, sx, res = -1;
+    san_op_stats st;
     san_ls_best best;
     long it = 0;
-    int st;
+    int rc;
 
     if (!y) {
         snprintf(c->info->msg, sizeof c->info->msg, "out of memory for a "
-                 "second vector of %ld states", (long)n);
+                 "second vector of %lld states", (long long)n);
         return -1;
     }
     san_ls_best_init(&best, n);
-    sx = san_ls_sum(x, n);
+    sx = san_op_sum(op, x);
     for (;;) {
         /* c = 1/sum(x) keeps the iterates normalized at no cost. */
-        double m = kind == PASS_POWER
-                 ? power_pass(qt, x, y, a, 1.0 / sx, &sy)
-                 : jacobi_pass(qt, x, y, a, 1.0 / sx, &sy);
-        res = m / (c->maxd * sx);
+        double m = san_op_pass(op, x, y, jacobi, a, 1.0 / sx, &st);
+        res = san_resid_value(m, op->maxd, &st);
         if (res <= tol) {
-            st = 0;
+            rc = 0;
             break;
         }
-        if (!isfinite(sy) || !(sy > 0)) {
-            st = diverged(c, &best, x, it, sy);
+        if (!isfinite(st.ysum) || !(st.ysum > 0)) {
+            rc = diverged(c, &best, x, it, st.ysum);
             break;
         }
         if (it % SAN_LS_CHECK_EVERY == 0)
@@ -195,12 +146,12 @@ static int two_buffer_iterate(san_ls *c, double *pi, pass_kind kind,
         double *t = x;
         x = y;
         y = t;
-        sx = sy;
+        sx = st.ysum;
         it++;
         san_ls_stop why = san_ls_poll(c, it, res);
         if (why) {
-            res = san_ls_resid(qt, x, c->maxd, NULL);
-            st = res <= tol ? 0 : give_up(c, &best, x, why, it, res);
+            res = san_op_residual(op, x, NULL);
+            rc = res <= tol ? 0 : give_up(c, &best, x, why, it, res);
             break;
         }
     }
@@ -209,13 +160,13 @@ static int two_buffer_iterate(san_ls *c, double *pi, pass_kind kind,
     free(x == pi ? y : x);
     san_ls_best_free(&best);
     c->info->iterations = it;
-    return st;
+    return rc;
 }
 
 int san_ls_power(san_ls *c, double *pi)
 {
-    return two_buffer_iterate(c, pi, PASS_POWER,
-                              1.0 / (UNIFORMIZATION_MARGIN * c->maxd));
+    return two_buffer_iterate(c, pi, 0,
+                              1.0 / (UNIFORMIZATION_MARGIN * c->op->maxd));
 }
 
 int san_ls_jacobi(san_ls *c, double *pi)
@@ -223,7 +174,7 @@ int san_ls_jacobi(san_ls *c, double *pi)
     double w = c->o->omega;
     if (!(w > 0 && w < 2) || w == 1.0)
         w = JACOBI_DEFAULT_WEIGHT;
-    return two_buffer_iterate(c, pi, PASS_JACOBI, w);
+    return two_buffer_iterate(c, pi, 1, w);
 }
 
 int san_ls_gs(san_ls *c, double *pi)
@@ -231,7 +182,8 @@ int san_ls_gs(san_ls *c, double *pi)
     const san_csr *qt = c->qt;
     const int64_t n = qt->n;
     const double tol = c->tol, w = c->o->omega;
-    double res = -1, s;
+    double res = -1;
+    san_op_stats xs;
     san_ls_best best;
     long it = 0;
     int st;
@@ -243,7 +195,7 @@ int san_ls_gs(san_ls *c, double *pi)
     }
     /* A guess that already meets tol is not disturbed: over-relaxation
      * can be unstable, letting roundoff grow even from the solution. */
-    res = san_ls_resid(qt, pi, c->maxd, NULL);
+    res = san_op_residual(c->op, pi, NULL);
     if (res <= tol)
         return 0;
     san_ls_best_init(&best, n);
@@ -252,24 +204,24 @@ int san_ls_gs(san_ls *c, double *pi)
         it++;
         int checked = it % SAN_LS_CHECK_EVERY == 0;
         if (checked) {
-            res = san_ls_resid(qt, pi, c->maxd, &s);
+            res = san_op_residual(c->op, pi, &xs);
             if (res <= tol) {
                 st = 0;
                 break;
             }
-            if (!isfinite(s) || !(s > 0)) {
-                st = diverged(c, &best, pi, it, s);
+            if (!isfinite(xs.xsum) || !(xs.xsum > 0)) {
+                st = diverged(c, &best, pi, it, xs.xsum);
                 break;
             }
             /* Gauss-Seidel does not keep the sum: renormalize now and
              * then so that the iterate can neither overflow nor vanish. */
-            san_ls_scale(pi, n, 1.0 / s);
+            san_ls_scale(pi, n, 1.0 / xs.xsum);
             san_ls_best_offer(&best, pi, res);
         }
         san_ls_stop why = san_ls_poll(c, it, res);
         if (why) {
             if (!checked)
-                res = san_ls_resid(qt, pi, c->maxd, NULL);
+                res = san_op_residual(c->op, pi, NULL);
             if (res <= tol) {
                 st = 0;
                 break;

@@ -332,9 +332,31 @@ results
         os.unlink(p)
 
 
+def test_products():
+    """The report counts the products x Q and their time, on both storages:
+    one per sweep of power and Jacobi, one per GMRES step, two per
+    BiCGSTAB step, plus residual checks."""
+    path = os.path.join(MODELS, "rs_pool.san")
+    per_iter = {"power": 1, "jacobi": 1, "gmres": 1, "bicgstab": 2}
+    for storage in ("sparse", "kron"):
+        for m, k in per_iter.items():
+            r = solve(path, m, ["--storage", storage])
+            check(r is not None, f"products [{storage} {m}] solves")
+            if r is None:
+                continue
+            s = r["solver"]
+            check(s["iterations"] > 0 and k * s["iterations"] <= s["products"] <= k * s["iterations"] + 40,
+                  f"products [{storage} {m}]: {s['products']} for {s['iterations']} iterations")
+            check(s["product_s"] is not None and 0 < s["product_s"] <= s["time_s"] + 1e-3,
+                  f"product_s [{storage} {m}]: {s['product_s']} (solve {s['time_s']})")
+    r = solve(path, "gs")
+    check(r is not None and 0 < r["solver"]["products"] < r["solver"]["iterations"],
+          "gs: a product per residual check only, not per sweep")
+
+
 def main():
     tests = [test_mm1k, test_rs_manual, test_rs_scaled, test_first_available,
-             test_vector_and_formats, test_errors]
+             test_vector_and_formats, test_errors, test_products]
     if os.path.isdir(os.path.join(SHARED, "peps")):
         tests += [test_rs_shared, test_example, test_printers]
     else:

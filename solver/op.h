@@ -1,0 +1,103 @@
+/*
+ * op.h - the generator as the iterative kernels see it (internal to
+ * libsan): an operator y = x Q over vectors of n doubles, whatever
+ * stores Q.
+ *
+ * The kernels of power, Jacobi, GMRES(m) and BiCGSTAB (stationary.c,
+ * krylov.c) are written once against this interface.  Two storages
+ * provide it:
+ *
+ *   sparse  the transposed generator in compressed rows (op.c): a row
+ *           of qt is a column of Q, so (x Q)_j is one sparse dot; rows
+ *           are there for Gauss-Seidel, ILU(0) and the direct methods.
+ *   kron    the Kronecker descriptor (kron_solve.c): products only, the
+ *           diagonal as a vector, no rows.
+ *
+ * Every product goes through san_op_apply or san_op_pass, which count
+ * them and the time they take (san_solve_info.products, product_s).
+ */
+#ifndef SAN_OP_H
+#define SAN_OP_H
+
+#include <stdint.h>
+#include "san.h"
+
+/* What a fused pass (san_op_pass) measures besides max |(x Q)_j|. */
+typedef struct {
+    double xsum, xmax;          /* sum and largest entry of x */
+    double ysum;                /* sum of y (when y is written) */
+} san_op_stats;
+
+typedef struct san_op san_op;
+struct san_op {
+    int64_t n;                  /* vector length */
+    /* y = x Q (x and y distinct). */
+    void (*apply)(const san_op *op, const double *x, double *y);
+    /* Optional: one product fused with the sweep over its result that
+     * san_op_pass describes, in a single pass over the rows (no scratch
+     * vector).  NULL: apply into w, then the sweep. */
+    double (*pass)(const san_op *op, const double *x, double *y, int jacobi,
+                   double a, double c, san_op_stats *st);
+    const double *diag;         /* q_jj by position; NULL when rows give
+                                   it (san_op_qjj reads either) */
+    const san_csr *rows;        /* the transposed generator when it is
+                                   stored (row access: Gauss-Seidel,
+                                   ILU(0), direct), else NULL */
+    double maxd;                /* max_j |q_jj|: the scale of residuals */
+    double *w;                  /* n doubles of scratch for passes
+                                   without a fused version */
+    int64_t par_min;            /* vector loops over fewer entries than
+                                   this stay on one thread (the storage
+                                   knows what its products do with the
+                                   threads: see the two definitions) */
+    int blas_one_thread;        /* the Krylov solvers run BLAS on one
+                                   thread (krylov.c says why) */
+    const void *ctx;            /* the storage's own data */
+    /* Counted by san_op_apply and san_op_pass: */
+    long products;
+    double product_s;
+};
+
+/* The sparse operator over the transposed generator qt; maxd as
+ * validated by the caller. */
+void san_op_csr(san_op *op, const san_csr *qt, double maxd);
+
+/* y = x Q, counted and timed. */
+void san_op_apply(san_op *op, const double *x, double *y);
+
+/* One product and a sweep over t = x Q, counted and timed as one
+ * product.  Returns max_j |t_j|; st gets the sum and the largest entry
+ * of x.  When y is not NULL it is also written, and st->ysum is its sum:
+ *     y_j = c (x_j + a t_j)              jacobi = 0 (power step)
+ *     y_j = c (x_j - a t_j / q_jj)       jacobi = 1 (no step where
+ *                                        q_jj = 0: states outside the
+ *                                        chain on the product space) */
+double san_op_pass(san_op *op, const double *x, double *y, int jacobi,
+                   double a, double c, san_op_stats *st);
+
+/* The residual of a vector x from m = max_j |(x Q)_j| and the stats of
+ * x: THE definition, for every method and both storages,
+ *
+ *     max_j |(x Q)_j| / (max_j |q_jj| * sum_j x_j)
+ *
+ * i.e. the residual of x once normalized (x need not be).  HUGE_VAL
+ * when sum_j x_j <= 0 or m is NaN.  san_resid_scale is the divisor,
+ * for the Krylov methods' stand-in targets. */
+double san_resid_scale(double maxd, const san_op_stats *st);
+double san_resid_value(double m, double maxd, const san_op_stats *st);
+/* The residual of x: one counted product.  st (may be NULL) gets the sum
+ * and largest entry of x. */
+double san_op_residual(san_op *op, const double *x, san_op_stats *st);
+
+/* q_jj of position j. */
+double san_op_qjj(const san_op *op, int64_t j);
+
+/* Vector helpers with 64-bit lengths: OpenMP loops above op->par_min,
+ * CBLAS in chunks (cblas takes int lengths). */
+double san_op_sum(const san_op *op, const double *x);
+void san_op_scale(const san_op *op, double *x, double a);
+double san_vdot(int64_t n, const double *x, const double *y);
+void san_vaxpy(int64_t n, double a, const double *x, double *y);
+double san_vnrm2(int64_t n, const double *x);
+
+#endif
