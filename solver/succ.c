@@ -1,11 +1,99 @@
 /*
  * succ.c - transitions out of a global state; see succ.h.
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "succ.h"
+
+/* The groups of local transitions of every local state, and the index
+ * change of every transition. */
+static int local_groups_init(succ_ctx *c)
+{
+    const san_model *m = c->m;
+    c->lg = calloc(m->naut + 1, sizeof *c->lg);
+    c->lgstart = calloc(m->naut + 1, sizeof *c->lgstart);
+    c->delta = calloc(m->naut + 1, sizeof *c->delta);
+    if (!c->lg || !c->lgstart || !c->delta)
+        return -1;
+    for (int a = 0; a < m->naut; a++) {
+        const san_automaton *A = &m->aut[a];
+        int nt = A->first[A->nstates];
+        c->lg[a] = malloc((nt + 1) * sizeof **c->lg);
+        c->lgstart[a] = malloc((A->nstates + 1) * sizeof **c->lgstart);
+        c->delta[a] = malloc((nt + 1) * sizeof **c->delta);
+        if (!c->lg[a] || !c->lgstart[a] || !c->delta[a])
+            return -1;
+        int ng = 0;
+        for (int ls = 0; ls < A->nstates; ls++) {
+            c->lgstart[a][ls] = ng;
+            for (int t = A->first[ls]; t < A->first[ls + 1];) {
+                int e = A->tr[t].event, u = t + 1;
+                while (u < A->first[ls + 1] && A->tr[u].event == e)
+                    u++;
+                if (!m->ev[e].sync)
+                    c->lg[a][ng++] = (struct succ_group){ e, t, u };
+                t = u;
+            }
+        }
+        c->lgstart[a][A->nstates] = ng;
+        for (int ls = 0; ls < A->nstates; ls++)
+            for (int t = A->first[ls]; t < A->first[ls + 1]; t++)
+                c->delta[a][t] = (int64_t)(A->tr[t].to - ls) * m->stride[a];
+    }
+    return 0;
+}
+
+/* The constant rates and probabilities, and the probability slots. */
+static int constants_init(succ_ctx *c)
+{
+    const san_model *m = c->m;
+    int ne = m->nev > 0 ? m->nev : 1, ntr = 0;
+    c->crate = malloc(ne * sizeof *c->crate);
+    c->cprob = calloc(m->naut + 1, sizeof *c->cprob);
+    c->pslot = calloc(m->naut + 1, sizeof *c->pslot);
+    if (!c->crate || !c->cprob || !c->pslot)
+        return -1;
+    for (int e = 0; e < m->nev; e++)
+        c->crate[e] = san_expr_is_const(m->ev[e].rate) ? san_expr_const(m->ev[e].rate) : NAN;
+    for (int a = 0; a < m->naut; a++)
+        ntr += m->aut[a].first[m->aut[a].nstates];
+    const san_expr **seen = malloc((ntr + 1) * sizeof *seen);
+    if (!seen)
+        return -1;
+    int nslots = 0;
+    for (int a = 0; a < m->naut; a++) {
+        const san_automaton *A = &m->aut[a];
+        int nt = A->first[A->nstates];
+        c->cprob[a] = malloc((nt + 1) * sizeof **c->cprob);
+        c->pslot[a] = malloc((nt + 1) * sizeof **c->pslot);
+        if (!c->cprob[a] || !c->pslot[a]) {
+            free(seen);
+            return -1;
+        }
+        for (int t = 0; t < nt; t++) {
+            const san_expr *p = A->tr[t].prob;
+            c->pslot[a][t] = -1;
+            c->cprob[a][t] = !p ? 1.0 : san_expr_is_const(p) ? san_expr_const(p) : NAN;
+            if (!p || san_expr_is_const(p))
+                continue;
+            int k = 0;
+            while (k < nslots && seen[k] != p)
+                k++;
+            if (k == nslots)
+                seen[nslots++] = p;
+            c->pslot[a][t] = k;
+        }
+    }
+    free(seen);
+    if (local_groups_init(c) < 0)
+        return -1;
+    c->pslot_val = calloc(nslots + 1, sizeof *c->pslot_val);
+    c->pslot_gen = calloc(nslots + 1, sizeof *c->pslot_gen);
+    return c->pslot_val && c->pslot_gen ? 0 : -1;
+}
 
 int succ_init(succ_ctx *c, const san_model *m)
 {
@@ -71,7 +159,9 @@ int succ_init(succ_ctx *c, const san_model *m)
             c->syn[c->nsyn++] = e;
     c->choice = calloc(c->maxparts + 1, sizeof *c->choice);
     c->base = calloc(c->maxparts + 1, sizeof *c->base);
-    return c->choice && c->base ? 0 : -1;
+    if (!c->choice || !c->base)
+        return -1;
+    return constants_init(c);
 }
 
 void succ_free(succ_ctx *c)
@@ -93,6 +183,28 @@ void succ_free(succ_ctx *c)
     free(c->slot_val);
     free(c->slot_gen);
     free(c->pbuf);
+    for (int a = 0; c->m && a < c->m->naut; a++) {
+        if (c->cprob)
+            free(c->cprob[a]);
+        if (c->pslot)
+            free(c->pslot[a]);
+    }
+    for (int a = 0; c->m && a < c->m->naut; a++) {
+        if (c->lg)
+            free(c->lg[a]);
+        if (c->lgstart)
+            free(c->lgstart[a]);
+        if (c->delta)
+            free(c->delta[a]);
+    }
+    free(c->lg);
+    free(c->lgstart);
+    free(c->delta);
+    free(c->crate);
+    free(c->cprob);
+    free(c->pslot);
+    free(c->pslot_val);
+    free(c->pslot_gen);
     memset(c, 0, sizeof *c);
 }
 
@@ -122,9 +234,9 @@ void succ_new_state(succ_ctx *c)
     c->gen++;
 }
 
-static int push(san_arcs *out, int64_t to, double rate, int e)
+static inline int push(san_arcs *out, int64_t to, double rate, int e)
 {
-    if (out->n == out->cap) {
+    if (__builtin_expect(out->n == out->cap, 0)) {
         int cap = out->cap ? 2 * out->cap : 64;
         san_arc *v = realloc(out->v, cap * sizeof *v);
         if (!v)
@@ -157,22 +269,30 @@ static void describe(const san_model *m, const int *s, char *buf, size_t n)
     san_state_name(m, s, buf, n);
 }
 
-/* Probability of one outcome; checks are done per event by the caller. */
-static inline double prob_of(const san_trans *t, const int *s)
+/* Probability of outcome t of automaton a; checks are done per event by
+ * the caller. */
+static inline double prob_at(succ_ctx *c, int a, int t, const int *s)
 {
-    return t->prob ? san_expr_eval(t->prob, s) : 1.0;
+    int slot = c->pslot[a][t];
+    if (slot < 0)
+        return c->cprob[a][t];
+    if (c->pslot_gen[slot] != c->gen) {
+        c->pslot_val[slot] = san_expr_eval(c->m->aut[a].tr[t].prob, s);
+        c->pslot_gen[slot] = c->gen;
+    }
+    return c->pslot_val[slot];
 }
 
 /* Probabilities of the outcomes of participant k, evaluated once into
  * p[]; functional ones must lie in [0, 1] and sum to 1. */
-static int participant_probs(const succ_ctx *c, int e, int a, const int32_t *r, const int *s,
+static int participant_probs(succ_ctx *c, int e, int a, const int32_t *r, const int *s,
                              double *p, char *err, size_t errlen)
 {
     const san_automaton *A = &c->m->aut[a];
     double sum = 0;
     int bad = 0;
     for (int t = r[0]; t < r[1]; t++) {
-        double x = prob_of(&A->tr[t], s);
+        double x = prob_at(c, a, t, s);
         p[t - r[0]] = x;
         bad |= !(x >= 0 && x <= 1);
         sum += x;
@@ -195,13 +315,17 @@ static int event_rate(succ_ctx *c, int e, const int *s, double *rate,
                       char *err, size_t errlen)
 {
     const san_event *E = &c->m->ev[e];
-    int slot = c->rate_slot[e];
-    if (c->slot_gen[slot] != c->gen) {
-        c->slot_val[slot] = san_expr_eval(E->rate, s);
-        c->slot_gen[slot] = c->gen;
+    double x = c->crate[e];
+    if (x != x) {
+        int slot = c->rate_slot[e];
+        if (c->slot_gen[slot] != c->gen) {
+            c->slot_val[slot] = san_expr_eval(E->rate, s);
+            c->slot_gen[slot] = c->gen;
+        }
+        x = c->slot_val[slot];
     }
-    *rate = c->slot_val[slot];
-    if (*rate == 0 || (*rate > 0 && isfinite(*rate)))
+    *rate = x;
+    if (x == 0 || (x > 0 && x <= DBL_MAX))
         return 0;
     char st[512];
     describe(c->m, s, st, sizeof st);
@@ -229,7 +353,7 @@ static int fire_local(succ_ctx *c, int e, int a, int t0, int t1, const int *s, i
             return rc;
     }
     for (int t = t0; t < t1; t++) {
-        double p = c->functional_prob[e] ? c->pbuf[t - t0] : prob_of(&A->tr[t], s);
+        double p = c->functional_prob[e] ? c->pbuf[t - t0] : c->cprob[a][t];
         int64_t to = idx + (int64_t)(A->tr[t].to - s[a]) * c->m->stride[a];
         if (p > 0 && push(out, to, rate * p, e) < 0)
             goto oom;
@@ -274,9 +398,8 @@ static int fire_sync(succ_ctx *c, int e, const int *s, int64_t idx, san_arcs *ou
             if (rc)
                 return rc;
         } else {
-            const san_automaton *A = &m->aut[E->parts[k]];
             for (int t = r[0]; t < r[1]; t++)
-                c->pbuf[c->base[k] + t - r[0]] = prob_of(&A->tr[t], s);
+                c->pbuf[c->base[k] + t - r[0]] = c->cprob[E->parts[k]][t];
         }
         c->pbuf_used += r[1] - r[0];
         c->choice[k] = r[0];
@@ -313,21 +436,28 @@ int succ_enumerate(succ_ctx *c, const int *s, int64_t idx, san_arcs *out,
 {
     const san_model *m = c->m;
     succ_new_state(c);      /* cached rates belong to the last state */
-    /* Local events: walk the transitions leaving each automaton's current
-     * state (grouped by event), so only enabled events cost anything. */
+    /* Local events: the groups leaving each automaton's current state,
+     * so only enabled events cost anything.  Constant rates and
+     * probabilities take the short way. */
     for (int a = 0; a < m->naut; a++) {
-        const san_automaton *A = &m->aut[a];
-        int end = A->first[s[a] + 1];
-        for (int t = A->first[s[a]]; t < end;) {
-            int e = A->tr[t].event, u = t + 1;
-            while (u < end && A->tr[u].event == e)
-                u++;
-            if (!m->ev[e].sync) {
-                int rc = fire_local(c, e, a, t, u, s, idx, out, err, errlen);
+        const struct succ_group *g = c->lg[a] + c->lgstart[a][s[a]];
+        const struct succ_group *gend = c->lg[a] + c->lgstart[a][s[a] + 1];
+        for (; g < gend; g++) {
+            int e = g->event;
+            double rate = c->crate[e];
+            if (!(rate > 0 && rate <= DBL_MAX) || c->functional_prob[e]) {
+                int rc = fire_local(c, e, a, g->t0, g->t1, s, idx, out, err, errlen);
                 if (rc)
                     return rc;
+                continue;
             }
-            t = u;
+            const double *cp = c->cprob[a];
+            const int64_t *dl = c->delta[a];
+            for (int t = g->t0; t < g->t1; t++)
+                if (cp[t] > 0 && push(out, idx + dl[t], rate * cp[t], e) < 0) {
+                    snprintf(err, errlen, "out of memory");
+                    return -1;
+                }
         }
     }
     for (int k = 0; k < c->nsyn; k++) {

@@ -39,6 +39,21 @@ typedef struct {
     int *rate_slot;
     double *slot_val;
     uint64_t *slot_gen, gen;
+    /* Constant rates and probabilities are read from these (NaN: the
+     * expression reads the state).  A functional probability is cached
+     * per state like a rate: the replicas of an automaton share the
+     * expression, so pslot[a][t] names it and pslot_val/gen hold it. */
+    double *crate;          /* per event */
+    double **cprob;         /* [automaton][transition] */
+    int **pslot;            /* [automaton][transition]: -1 constant */
+    double *pslot_val;
+    uint64_t *pslot_gen;
+    /* The local events leaving each local state, precomputed: groups
+     * lg[a][lgstart[a][ls] ..] of transitions tr[t0 .. t1) of one event,
+     * and delta[a][t] = (to - from) * stride[a], the index change. */
+    struct succ_group { int32_t event, t0, t1; } **lg;
+    int32_t **lgstart;
+    int64_t **delta;
     int maxparts;
     int *choice;            /* scratch for synchronized outcomes */
     int *base;              /* per participant: its probabilities in pbuf */

@@ -1,0 +1,558 @@
+/*
+ * explore.c - breadth-first exploration writing the rows of Q, on every
+ * core.
+ *
+ * States are numbered in the order they are discovered, so the row of
+ * state i can be written as soon as i is expanded.  The states already
+ * numbered but not yet expanded are taken in batches, and a batch goes
+ * through four phases:
+ *
+ *   expand   (parallel)    each worker enumerates the arcs of its slice
+ *                          of the batch; a successor that has a number
+ *                          gets it, one that has none goes on the
+ *                          worker's pending list;
+ *   number   (sequential)  the pending successors get numbers, worker by
+ *                          worker, state by state, arc by arc: exactly
+ *                          the order of a one-thread breadth-first
+ *                          search, so the numbering never depends on
+ *                          the number of threads;
+ *   assemble (parallel)    each worker sorts and merges its rows and
+ *                          adds the diagonals, into its own buffer;
+ *   place    (parallel)    once the row lengths are summed, each worker
+ *                          copies its rows to their place in Q.
+ *
+ * On models whose reachability function accepts every reachable state
+ * (most PEPS models) every state is numbered before the search starts,
+ * nothing is pending, and the sequential phase is empty.  The page
+ * faults of the growing Q (the kernel zeroes every fresh page, a large
+ * part of the cost) happen in the parallel placement.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include "explore.h"
+#include "linsolve.h"
+#include "succ.h"
+
+/* States a worker expands per batch: the batch's buffers (about 24
+ * bytes an arc) stay in the tens of megabytes. */
+#define SLICE_STATES 32768
+/* Batches smaller than this run on one thread. */
+#define PAR_MIN_STATES 2048
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* ---------------------------------------------------------------- */
+/* The growing rows                                                   */
+/* ---------------------------------------------------------------- */
+
+int space_rows_reserve_states(space_rows *r, int64_t need)
+{
+    if (need <= r->cap)
+        return 0;
+    int64_t cap = r->cap ? r->cap : 1024;
+    while (cap < need)
+        cap *= 2;
+    int64_t *ix = realloc(r->index, cap * sizeof *ix);
+    if (!ix)
+        return -1;
+    r->index = ix;
+    int64_t *rp = realloc(r->rowptr, (cap + 1) * sizeof *rp);
+    if (!rp)
+        return -1;
+    r->rowptr = rp;
+    r->cap = cap;
+    return 0;
+}
+
+static int rows_reserve_nz(space_rows *r, int64_t need)
+{
+    if (need <= r->capnz)
+        return 0;
+    int64_t cap = r->capnz ? r->capnz : 4096;
+    while (cap < need)
+        cap *= 2;
+    int32_t *c = realloc(r->col, cap * sizeof *c);
+    if (!c)
+        return -1;
+    r->col = c;
+    double *v = realloc(r->val, cap * sizeof *v);
+    if (!v)
+        return -1;
+    r->val = v;
+    r->capnz = cap;
+    return 0;
+}
+
+void space_rows_free(space_rows *r)
+{
+    free(r->index);
+    free(r->rowptr);
+    free(r->col);
+    free(r->val);
+    memset(r, 0, sizeof *r);
+}
+
+static double rows_bytes(const space_rows *r)
+{
+    return 16.0 * r->cap + 12.0 * r->capnz;
+}
+
+/* ---------------------------------------------------------------- */
+/* One row: sort by column, merge duplicates, drop self-loops, add the
+ * diagonal.                                                          */
+/* ---------------------------------------------------------------- */
+
+typedef struct {
+    int32_t col;            /* a number; while pending, -1 - (its slot) */
+    double val;
+} entry;
+
+static int cmp_entry(const void *x, const void *y)
+{
+    int32_t a = ((const entry *)x)->col, b = ((const entry *)y)->col;
+    return (a > b) - (a < b);
+}
+
+static void sort_entries(entry *e, int64_t n)
+{
+    if (n > 32) {
+        qsort(e, n, sizeof *e, cmp_entry);
+        return;
+    }
+    for (int64_t i = 1; i < n; i++) {
+        entry x = e[i];
+        int64_t j = i - 1;
+        while (j >= 0 && e[j].col > x.col) {
+            e[j + 1] = e[j];
+            j--;
+        }
+        e[j + 1] = x;
+    }
+}
+
+/* Writes row i from the n entries e (reordered) to col/val: at most
+ * n + 1 slots.  Returns the number written. */
+static int64_t assemble_row(int64_t i, entry *e, int64_t n, int32_t *col, double *val)
+{
+    sort_entries(e, n);
+    double out = 0;
+    int64_t p = 0, diag = -1;
+    for (int64_t k = 0; k < n;) {
+        int32_t c = e[k].col;
+        double v = 0;
+        while (k < n && e[k].col == c)
+            v += e[k++].val;
+        if (c == i)
+            continue;           /* a self-loop changes nothing */
+        if (diag < 0 && c > i) {
+            diag = p;
+            col[p++] = (int32_t)i;
+        }
+        col[p] = c;
+        val[p++] = v;
+        out += v;
+    }
+    if (diag < 0) {
+        diag = p;
+        col[p++] = (int32_t)i;
+    }
+    val[diag] = -out;
+    return p;
+}
+
+/* ---------------------------------------------------------------- */
+/* Workers                                                            */
+/* ---------------------------------------------------------------- */
+
+typedef struct {
+    succ_ctx sc;
+    san_arcs arcs;
+    int *s;                 /* decoded state ... */
+    int64_t s_idx;          /* ... of this index (-1: none) */
+    int64_t lo, hi;         /* the states it expands in this batch */
+    entry *ent;             /* their arcs, state after state */
+    int64_t nent, capent;
+    int64_t *start;         /* first entry of state lo + k; hi - lo + 1 */
+    int32_t *len;           /* assembled row lengths */
+    int64_t capstates;
+    int64_t *pend;          /* successors without a number, in order */
+    int32_t *pend_id;       /* ... and the numbers they got */
+    int64_t npend, cappend;
+    int32_t *ocol;          /* assembled rows */
+    double *oval;
+    int64_t nout, capout;
+    int rc;                 /* 0, -1 out of memory, -2 invalid model */
+    char err[1024];
+} worker;
+
+static void worker_free(worker *w)
+{
+    succ_free(&w->sc);
+    free(w->arcs.v);
+    free(w->s);
+    free(w->ent);
+    free(w->start);
+    free(w->len);
+    free(w->pend);
+    free(w->pend_id);
+    free(w->ocol);
+    free(w->oval);
+}
+
+static int worker_init(worker *w, const san_model *m)
+{
+    memset(w, 0, sizeof *w);
+    w->s_idx = -1;
+    w->s = calloc(m->naut + 1, sizeof *w->s);
+    if (!w->s || succ_init(&w->sc, m) < 0)
+        return -1;
+    return 0;
+}
+
+/* Grows *p (elements of size sz, capacity *cap) to hold need. */
+static int grow(void **p, int64_t *cap, int64_t need, size_t sz)
+{
+    if (need <= *cap)
+        return 0;
+    int64_t c = *cap ? *cap : 1024;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(*p, c * sz);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+/* Several arrays share one capacity: grow each to need. */
+static int grow_states(worker *w, int64_t need)
+{
+    if (need <= w->capstates)
+        return 0;
+    int64_t c1 = w->capstates, c2 = w->capstates;
+    if (grow((void **)&w->start, &c1, need, sizeof *w->start) < 0
+        || grow((void **)&w->len, &c2, need, sizeof *w->len) < 0)
+        return -1;
+    w->capstates = c1;
+    return 0;
+}
+
+static int grow_pend(worker *w, int64_t need)
+{
+    int64_t c1 = w->cappend, c2 = w->cappend;
+    if (need <= w->cappend)
+        return 0;
+    if (grow((void **)&w->pend, &c1, need, sizeof *w->pend) < 0
+        || grow((void **)&w->pend_id, &c2, need, sizeof *w->pend_id) < 0)
+        return -1;
+    w->cappend = c1;
+    return 0;
+}
+
+static int grow_out(worker *w, int64_t need)
+{
+    int64_t c1 = w->capout, c2 = w->capout;
+    if (need <= w->capout)
+        return 0;
+    if (grow((void **)&w->ocol, &c1, need, sizeof *w->ocol) < 0
+        || grow((void **)&w->oval, &c2, need, sizeof *w->oval) < 0)
+        return -1;
+    w->capout = c1;
+    return 0;
+}
+
+/* Consecutive indices (the common case when every state was numbered
+ * up front) advance the decoded state like an odometer: no division. */
+static void decode(const san_model *m, worker *w, int64_t idx)
+{
+    if (w->s_idx >= 0 && idx == w->s_idx + 1) {
+        for (int a = m->naut - 1; a >= 0; a--) {
+            if (++w->s[a] < m->aut[a].nstates)
+                break;
+            w->s[a] = 0;
+        }
+    } else {
+        san_state_decode(m, idx, w->s);
+    }
+    w->s_idx = idx;
+}
+
+/* Phase 1: the arcs of states lo..hi-1. */
+static void expand(worker *w, const san_model *m, const space_rows *r, const idmap *h,
+                   int states_only)
+{
+    w->nent = w->npend = 0;
+    if (grow_states(w, w->hi - w->lo + 1) < 0) {
+        w->rc = -1;
+        return;
+    }
+    for (int64_t i = w->lo; i < w->hi; i++) {
+        int64_t idx = r->index[i];
+        decode(m, w, idx);
+        w->arcs.n = 0;
+        int rc = succ_enumerate(&w->sc, w->s, idx, &w->arcs, w->err, sizeof w->err);
+        if (rc) {
+            w->rc = rc;
+            return;
+        }
+        const san_arc *a = w->arcs.v;
+        int n = w->arcs.n;
+        if (grow_pend(w, w->npend + n) < 0
+            || (!states_only && grow((void **)&w->ent, &w->capent, w->nent + n, sizeof *w->ent) < 0)) {
+            w->rc = -1;
+            return;
+        }
+        /* The map is random access: ask for every successor's slot
+         * before using any, so that the cache misses overlap. */
+        for (int k = 0; k < n; k++)
+            idmap_prefetch(h, a[k].to);
+        w->start[i - w->lo] = w->nent;
+        for (int k = 0; k < n; k++) {
+            int32_t id = idmap_find(h, a[k].to);
+            if (id < 0) {
+                w->pend[w->npend] = a[k].to;
+                id = (int32_t)(-1 - w->npend++);
+            }
+            if (!states_only) {
+                w->ent[w->nent].col = id;
+                w->ent[w->nent++].val = a[k].rate;
+            }
+        }
+    }
+    w->start[w->hi - w->lo] = w->nent;
+}
+
+/* Phase 3: the rows of lo..hi-1, pending columns resolved. */
+static void assemble(worker *w)
+{
+    w->nout = 0;
+    if (grow_out(w, w->nent + (w->hi - w->lo)) < 0) {
+        w->rc = -1;
+        return;
+    }
+    for (int64_t i = w->lo; i < w->hi; i++) {
+        entry *e = w->ent + w->start[i - w->lo];
+        int64_t n = w->start[i - w->lo + 1] - w->start[i - w->lo];
+        for (int64_t k = 0; k < n; k++)
+            if (e[k].col < 0)
+                e[k].col = w->pend_id[-1 - (int64_t)e[k].col];
+        int64_t len = assemble_row(i, e, n, w->ocol + w->nout, w->oval + w->nout);
+        w->len[i - w->lo] = (int32_t)len;
+        w->nout += len;
+    }
+}
+
+/* ---------------------------------------------------------------- */
+/* The search                                                         */
+/* ---------------------------------------------------------------- */
+
+typedef struct {
+    const san_model *m;
+    space_rows *r;
+    idmap *h;
+    const san_space_opts *o;
+    double limit;
+    int64_t *undeclared;
+    san_diag *d;
+    worker *w;
+    int nw;
+    int *t;                 /* a decoded state, for the reachability test */
+    double t0, last;
+} search;
+
+static void progress(search *S)
+{
+    double t = now();
+    if (t - S->last < 0.5)
+        return;
+    S->last = t;
+    fprintf(stderr, "\r  exploring: %lld states (%.1f s)   ", (long long)S->r->n, t - S->t0);
+    fflush(stderr);
+}
+
+static int over_budget(const search *S)
+{
+    const space_rows *r = S->r;
+    /* The transposed copy the solvers need doubles the nonzeros. */
+    double work = 0;
+    for (int t = 0; t < S->nw; t++)
+        work += 24.0 * S->w[t].capent + 12.0 * S->w[t].capout;
+    double need = rows_bytes(r) + 12.0 * r->capnz + idmap_bytes(S->h, S->m) + 8.0 * r->cap + work;
+    if (need <= S->limit)
+        return 0;
+    san_diag_add(S->d, SAN_ERROR, 0, 0, "the sparse generator needs more than %.2f GiB after "
+                 "%lld states and %lld nonzeros, over the memory limit of %.2f GiB; raise "
+                 "--max-memory, or reduce the model", need / (1 << 30), (long long)r->n,
+                 (long long)r->nnz, S->limit / (1 << 30));
+    return 1;
+}
+
+/* Phase 2: numbers for the pending successors, in breadth-first order. */
+static int number_pending(search *S)
+{
+    space_rows *r = S->r;
+    const san_model *m = S->m;
+    int64_t max = S->o->max_states ? S->o->max_states : INT32_MAX - 1;
+    if (max > INT32_MAX - 1)
+        max = INT32_MAX - 1;
+    for (int t = 0; t < S->nw; t++) {
+        worker *w = &S->w[t];
+        for (int64_t p = 0; p < w->npend; p++) {
+            int fresh;
+            int64_t id = idmap_get(S->h, w->pend[p], (int32_t)r->n, &fresh);
+            if (id == -2)
+                return -1;
+            if (fresh) {
+                if (r->n >= max) {
+                    san_diag_add(S->d, SAN_ERROR, 0, 0, "more than %lld reachable states "
+                                 "(--max-states)", (long long)max);
+                    return -2;
+                }
+                if (space_rows_reserve_states(r, r->n + 1) < 0)
+                    return -1;
+                r->index[r->n++] = w->pend[p];
+                if (!m->partial) {
+                    san_state_decode(m, w->pend[p], S->t);
+                    *S->undeclared += san_expr_eval(m->reach, S->t) == 0;
+                }
+            }
+            w->pend_id[p] = (int32_t)id;
+        }
+    }
+    return 0;
+}
+
+/* Row pointers of the batch from the assembled lengths. */
+static int set_rowptr(search *S)
+{
+    space_rows *r = S->r;
+    for (int t = 0; t < S->nw; t++) {
+        const worker *w = &S->w[t];
+        for (int64_t i = w->lo; i < w->hi; i++)
+            r->rowptr[i + 1] = r->rowptr[i] + w->len[i - w->lo];
+    }
+    return 0;
+}
+
+/* The first failing worker (in state order) speaks for the batch. */
+static int batch_error(search *S)
+{
+    for (int t = 0; t < S->nw; t++)
+        if (S->w[t].rc) {
+            if (S->w[t].rc == -2)
+                san_diag_add(S->d, SAN_ERROR, 0, 0, "%s", S->w[t].err);
+            return S->w[t].rc;
+        }
+    return 0;
+}
+
+/* One batch: states b0..b1-1. */
+static int run_batch(search *S, int64_t b0, int64_t b1)
+{
+    int nw = S->nw, states_only = S->o->states_only;
+    int64_t nb = b1 - b0;
+    for (int t = 0; t < nw; t++) {
+        S->w[t].lo = b0 + nb * t / nw;
+        S->w[t].hi = b0 + nb * (t + 1) / nw;
+        S->w[t].rc = 0;
+    }
+    int par = nb >= PAR_MIN_STATES;
+    SAN_OMP(omp parallel for schedule(static, 1) num_threads(nw) if(par))
+    for (int t = 0; t < nw; t++)
+        expand(&S->w[t], S->m, S->r, S->h, states_only);
+    int rc = batch_error(S);
+    if (rc == 0)
+        rc = number_pending(S);
+    if (rc || states_only)
+        return rc;
+    SAN_OMP(omp parallel for schedule(static, 1) num_threads(nw) if(par))
+    for (int t = 0; t < nw; t++)
+        assemble(&S->w[t]);
+    rc = batch_error(S);
+    if (rc)
+        return rc;
+    set_rowptr(S);
+    space_rows *r = S->r;
+    if (rows_reserve_nz(r, r->rowptr[b1]) < 0)
+        return -1;
+    SAN_OMP(omp parallel for schedule(static, 1) num_threads(nw) if(par))
+    for (int t = 0; t < nw; t++) {
+        const worker *w = &S->w[t];
+        int64_t at = r->rowptr[w->lo];
+        memcpy(r->col + at, w->ocol, w->nout * sizeof *r->col);
+        memcpy(r->val + at, w->oval, w->nout * sizeof *r->val);
+    }
+    r->nnz = r->rowptr[b1];
+    return 0;
+}
+
+static int workers(void)
+{
+#ifdef _OPENMP
+    int n = omp_get_max_threads();
+    return n > 0 ? n : 1;
+#else
+    return 1;
+#endif
+}
+
+int space_explore(const san_model *m, space_rows *r, idmap *h, const san_space_opts *o,
+                  double limit, int64_t *undeclared, san_diag *d)
+{
+    search S = { m, r, h, o, limit, undeclared, d, NULL, workers(), NULL, now(), 0 };
+    S.last = S.t0;
+    int rc = 0;
+    S.w = calloc(S.nw, sizeof *S.w);
+    S.t = calloc(m->naut + 1, sizeof *S.t);
+    if (!S.w || !S.t)
+        rc = -1;
+    for (int t = 0; rc == 0 && t < S.nw; t++)
+        if (worker_init(&S.w[t], m) < 0)
+            rc = -1;
+    r->rowptr[0] = 0;
+    r->nnz = 0;
+    for (int64_t i = 0; rc == 0 && i < r->n;) {
+        int64_t b1 = r->n - i > (int64_t)S.nw * SLICE_STATES ? i + (int64_t)S.nw * SLICE_STATES
+                                                             : r->n;
+        rc = run_batch(&S, i, b1);
+        if (rc)
+            break;
+        if (o->states_only)
+            for (int64_t k = i; k < b1; k++)
+                r->rowptr[k + 1] = 0;
+        i = b1;
+        if (over_budget(&S)) {
+            rc = -2;
+            break;
+        }
+        if (o->interrupt && *o->interrupt) {
+            san_diag_add(d, SAN_ERROR, 0, 0, "interrupted during exploration");
+            rc = -1;
+            break;
+        }
+        if (o->progress)
+            progress(&S);
+    }
+    if (rc == -1 && d->nerrors == 0)
+        san_diag_add(d, SAN_ERROR, 0, 0, "out of memory while exploring (%lld states, %lld "
+                     "nonzeros)", (long long)r->n, (long long)r->nnz);
+    if (o->progress)
+        fprintf(stderr, "\r%60s\r", "");
+    for (int t = 0; S.w && t < S.nw; t++)
+        worker_free(&S.w[t]);
+    free(S.w);
+    free(S.t);
+    return rc;
+}
