@@ -196,7 +196,7 @@ typedef enum { SAN_PC_ILU0, SAN_PC_JACOBI, SAN_PC_NONE } san_precond;
 
 typedef struct {
     san_method method;
-    double tol;             /* on ||pi Q||_inf / max_j |q_jj| */
+    double tol;             /* on the residual (san_ctmc_residual) */
     long max_iter;
     double omega;           /* relaxation of gs (1 = Gauss-Seidel) */
     int restart;            /* m of GMRES(m) */
@@ -234,7 +234,11 @@ int san_method_parse(const char *s, san_method *m);   /* 0 ok, -1 unknown */
 int san_ctmc_solve(const san_csr *qt, double *pi, const san_solve_opts *o,
                    san_solve_info *info);
 
-/* ||pi Q||_inf / max_j |Q[j][j]|, from the transposed generator. */
+/* The residual of pi, from the transposed generator:
+ *     max_j |(pi Q)_j| / (max_j |Q[j][j]| * max_j pi_j),
+ * relative to the largest rate and the largest probability, so that it
+ * is the same for pi and any multiple of it and does not shrink with the
+ * number of states.  Every method's tol and info->residual mean this. */
 double san_ctmc_residual(const san_csr *qt, const double *pi);
 
 /* Transpose (allocates); 0, or -1 when out of memory. */

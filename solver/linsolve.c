@@ -175,28 +175,26 @@ void san_ls_scale(double *x, int64_t n, double a)
         x[i] *= a;
 }
 
-double san_ctmc_residual(const san_csr *qt, const double *pi)
+/* The largest |q_jj| over the rows that have a diagonal. */
+static double csr_maxd(const san_csr *qt)
 {
     const int64_t n = qt->n;
-    const int64_t *restrict rp = qt->rowptr;
-    const int32_t *restrict ci = qt->col;
-    const double *restrict v = qt->val;
-    double m = 0, md = 0;
-    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(max:m, md))
+    double md = 0;
+    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(max:md))
     for (int64_t j = 0; j < n; j++) {
-        double t = 0, d = 0;
-        for (int64_t p = rp[j]; p < rp[j + 1]; p++) {
-            t += v[p] * pi[ci[p]];
-            d = ci[p] == j ? v[p] : d;
-        }
-        t = fabs(t);
-        d = fabs(d);
-        m = t > m ? t : m;
+        int64_t p = san_ls_diag_pos(qt, j);
+        double d = p >= 0 ? fabs(qt->val[p]) : 0;
         md = d > md ? d : md;
     }
-    if (m != m)
-        return NAN;
-    return md > 0 ? m / md : m;
+    return md;
+}
+
+/* The residual every method is judged by (op.c: san_resid_value). */
+double san_ctmc_residual(const san_csr *qt, const double *pi)
+{
+    san_op op;
+    san_op_csr(&op, qt, csr_maxd(qt));
+    return san_op_residual(&op, pi, NULL);
 }
 
 int64_t san_ls_pick_fixed(const san_csr *qt, const double *guess)
@@ -237,7 +235,7 @@ void san_ls_best_offer(san_ls_best *b, const double *x, double res)
 
 double san_ls_best_restore(san_ls_best *b, double *x, double res)
 {
-    if (!b->x || !(b->res < res))
+    if (!b->x || !(b->res < res || (res != res && b->res < HUGE_VAL)))
         return res;
     memcpy(x, b->x, (size_t)b->n * sizeof *x);
     return b->res;
@@ -507,7 +505,7 @@ static int finish(san_ls *c, double *pi, int st)
     san_ls_neg neg;
     if (san_ls_normalize(pi, c->qt->n, c->info, &neg) < 0)
         return -1;
-    c->info->residual = san_ctmc_residual(c->qt, pi);
+    c->info->residual = san_op_residual(c->op, pi, NULL);
     return san_ls_verdict(st, c->info, c->o->tol, &neg);
 }
 

@@ -72,7 +72,7 @@ typedef struct {
  * returned instead: losing that nicety is better than failing. */
 typedef struct {
     double *x;
-    double res;                 /* its normalized residual; HUGE_VAL none */
+    double res;                 /* its residual (op.h); HUGE_VAL none */
     int64_t n;
 } san_ls_best;
 
@@ -98,8 +98,9 @@ int64_t san_ls_diag_pos(const san_csr *a, int64_t j);
 void san_ls_best_init(san_ls_best *b, int64_t n);
 /* Keeps a copy of x when res beats the best so far. */
 void san_ls_best_offer(san_ls_best *b, const double *x, double res);
-/* Puts the best vector into x unless x (residual res) is at least as good;
- * returns the residual of what x now holds. */
+/* Puts the best vector into x unless x (residual res, NaN counting as
+ * the worst) is at least as good; returns the residual of what x now
+ * holds. */
 double san_ls_best_restore(san_ls_best *b, double *x, double res);
 void san_ls_best_free(san_ls_best *b);
 

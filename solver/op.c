@@ -18,13 +18,15 @@
 double san_resid_scale(double maxd, const san_op_stats *st)
 {
     /* maxd is 0 only on a one-state chain, where x Q = 0 */
-    return (maxd > 0 ? maxd : 1) * st->xsum;
+    return (maxd > 0 ? maxd : 1) * st->xmax;
 }
 
 double san_resid_value(double m, double maxd, const san_op_stats *st)
 {
     double s = san_resid_scale(maxd, st);
-    if (!(s > 0) || m != m)
+    if (m != m)
+        return NAN;
+    if (!(s > 0))
         return HUGE_VAL;
     return m / s;
 }

@@ -354,9 +354,26 @@ def test_products():
           "gs: a product per residual check only, not per sweep")
 
 
+def test_residual_storages():
+    """One residual for both storages: three power steps from the uniform
+    vector leave the same vector, whose residual, max |pi Q| / (max rate *
+    max pi), must come out the same over the sparse generator and over the
+    descriptor, and be of order 1, not shrunk by the number of states."""
+    for model in ("rs_pool.san", "mm1k.san"):
+        res = {}
+        for storage in ("sparse", "kron"):
+            rc, out, _ = run(["solve", "-q", "-f", "json", "--storage", storage, "--method", "power",
+                              "--max-iter", "3", os.path.join(MODELS, model)])
+            check(rc == 1, f"{model} [{storage}]: 3 power steps do not converge (exit {rc})")
+            res[storage] = json.loads(out)["solver"]["residual"] if out else None
+        check(res["sparse"] is not None and res["kron"] is not None
+              and close(res["sparse"], res["kron"], 1e-12) and 1e-3 < res["sparse"] < 1,
+              f"{model}: the same residual on both storages: {res}")
+
+
 def main():
     tests = [test_mm1k, test_rs_manual, test_rs_scaled, test_first_available,
-             test_vector_and_formats, test_errors, test_products]
+             test_vector_and_formats, test_errors, test_products, test_residual_storages]
     if os.path.isdir(os.path.join(SHARED, "peps")):
         tests += [test_rs_shared, test_example, test_printers]
     else:
