@@ -3,68 +3,106 @@
  * (Tarjan's algorithm, iterative so that long chains cannot overflow the
  * stack), closed classes, and the isolated pockets a full reachability
  * function may admit by mistake.
+ *
+ * The graph comes through space_graph (space.h): the rows of Q on the
+ * sparse path, the transitions enumerated again from the model on the
+ * tensor path (kron_space.c), which stores no Q.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "space.h"
 
+typedef struct {
+    int32_t v;
+    int64_t pos, end;       /* its untried successors in g->edges */
+    int64_t first;          /* where its list began (for release) */
+} frame;
+
 /* comp[i] = component of state i; returns the number of components,
- * or -1 when out of memory. */
-static int64_t tarjan(const san_csr *q, int32_t *comp)
+ * -1 (out of memory) or -2 (the graph's error). */
+static int64_t tarjan(space_graph *g, int64_t n, int32_t *comp)
 {
-    int64_t n = q->n;
     int32_t *low = malloc(n * sizeof *low), *num = malloc(n * sizeof *num);
-    int32_t *stack = malloc(n * sizeof *stack), *call = malloc(n * sizeof *call);
-    int64_t *edge = malloc(n * sizeof *edge);
-    if (!low || !num || !stack || !call || !edge) {
-        free(low); free(num); free(stack); free(call); free(edge);
-        return -1;
-    }
-    for (int64_t i = 0; i < n; i++)
+    int32_t *stack = malloc(n * sizeof *stack);
+    frame *call = malloc(n * sizeof *call);
+    int64_t ncomp = 0, rc = 0;
+    int32_t counter = 0, sp = 0;
+    if (!low || !num || !stack || !call)
+        rc = -1;
+    for (int64_t i = 0; !rc && i < n; i++)
         num[i] = -1;
-    int32_t counter = 0, sp = 0, ncomp = 0;
-    for (int64_t root = 0; root < n; root++) {
+    for (int64_t root = 0; !rc && root < n; root++) {
         if (num[root] >= 0)
             continue;
-        int cp = 0;
-        call[cp++] = (int32_t)root;
-        num[root] = low[root] = counter++;
-        edge[root] = q->rowptr[root];
-        stack[sp++] = (int32_t)root;
-        comp[root] = -1;
-        while (cp > 0) {
-            int32_t v = call[cp - 1];
-            if (edge[v] < q->rowptr[v + 1]) {
-                int32_t w = q->col[edge[v]++];
-                if (w == v)
-                    continue;
-                if (num[w] < 0) {
-                    num[w] = low[w] = counter++;
-                    edge[w] = q->rowptr[w];
-                    stack[sp++] = w;
-                    comp[w] = -1;
-                    call[cp++] = w;
-                } else if (comp[w] < 0 && num[w] < low[v]) {
-                    low[v] = num[w];    /* w is on the stack */
+        int64_t cp = 0;
+        int32_t v = (int32_t)root;
+        for (;;) {
+            if (v >= 0) {           /* enter v */
+                num[v] = low[v] = counter++;
+                stack[sp++] = v;
+                comp[v] = -1;
+                int64_t pos, end;
+                int e = g->succ(g, v, &pos, &end);
+                if (e) {
+                    rc = e;
+                    break;
                 }
+                call[cp++] = (frame){ v, pos, end, pos };
+                v = -1;
+            }
+            if (cp == 0)
+                break;
+            frame *f = &call[cp - 1];
+            if (f->pos < f->end) {
+                int32_t w = g->edges[f->pos++];
+                if (w != f->v && num[w] < 0)
+                    v = w;
+                else if (w != f->v && comp[w] < 0 && num[w] < low[f->v])
+                    low[f->v] = num[w];     /* w is on the stack */
                 continue;
             }
+            int32_t u = f->v;       /* leave u */
+            if (g->release)
+                g->release(g, f->first);
             cp--;
-            if (cp > 0 && low[v] < low[call[cp - 1]])
-                low[call[cp - 1]] = low[v];
-            if (low[v] == num[v]) {
+            if (cp > 0 && low[u] < low[call[cp - 1].v])
+                low[call[cp - 1].v] = low[u];
+            if (low[u] == num[u]) {
                 int32_t w;
                 do {
                     w = stack[--sp];
-                    comp[w] = ncomp;
-                } while (w != v);
+                    comp[w] = (int32_t)ncomp;
+                } while (w != u);
                 ncomp++;
             }
         }
     }
-    free(low); free(num); free(stack); free(call); free(edge);
-    return ncomp;
+    free(low);
+    free(num);
+    free(stack);
+    free(call);
+    return rc ? rc : ncomp;
+}
+
+/* open[c]: some edge leaves component c; entered[c]: some edge comes in. */
+static int mark_edges(space_graph *g, int64_t n, const int32_t *comp, char *open,
+                      char *entered)
+{
+    for (int64_t i = 0; i < n; i++) {
+        int64_t pos, end;
+        int e = g->succ(g, (int32_t)i, &pos, &end);
+        if (e)
+            return e;
+        for (int64_t t = pos; t < end; t++)
+            if (comp[g->edges[t]] != comp[i]) {
+                open[comp[i]] = 1;
+                entered[comp[g->edges[t]]] = 1;
+            }
+        if (g->release)
+            g->release(g, pos);
+    }
+    return 0;
 }
 
 /* Name up to a few states of component c, for messages. */
@@ -89,12 +127,12 @@ static void name_states(const san_space *sp, const int32_t *comp, int32_t c, cha
     free(s);
 }
 
-/* Remove the states of dropped components (nothing enters them), and
- * renumber the others in place. */
-static int compact(san_space *sp, const char *drop)
+/* Remove the states marked in drop (nothing enters them) and renumber
+ * the others in place: the states, comp, and Q when there is one. */
+static int compact(san_space *sp, int32_t *comp, const char *drop)
 {
     int64_t n = sp->n, k = 0;
-    int32_t *newid = malloc(n * sizeof *newid);
+    int32_t *newid = malloc((n ? n : 1) * sizeof *newid);
     if (!newid)
         return -1;
     for (int64_t i = 0; i < n; i++)
@@ -102,52 +140,89 @@ static int compact(san_space *sp, const char *drop)
     san_csr *q = &sp->q;
     int64_t p = 0;
     for (int64_t i = 0; i < n; i++) {
-        int64_t a = q->rowptr[i], b = q->rowptr[i + 1];
         if (drop[i])
             continue;
         int64_t row = newid[i];
         sp->index[row] = sp->index[i];
+        comp[row] = comp[i];
+        if (!q->rowptr)
+            continue;
+        int64_t a = q->rowptr[i], b = q->rowptr[i + 1];
         q->rowptr[row] = p;
         for (int64_t t = a; t < b; t++) {
             q->col[p] = newid[q->col[t]];
             q->val[p++] = q->val[t];
         }
     }
-    q->rowptr[k] = p;
-    q->n = sp->n = k;
+    if (q->rowptr) {
+        q->rowptr[k] = p;
+        q->n = k;
+    }
+    sp->n = k;
     free(newid);
     return 0;
 }
 
-int space_check_classes(san_space *sp, san_diag *d)
+/* Isolated pockets: closed classes nothing enters, other than the
+ * largest closed class.  They are declared by the function but cannot be
+ * reached from the rest of the chain: dropped, with a warning. */
+static int drop_pockets(san_space *sp, int32_t *comp, const char *open, int64_t largest,
+                        const int64_t *size, int64_t nc, san_diag *d)
 {
-    int64_t n = sp->n;
-    const san_csr *q = &sp->q;
-    int32_t *comp = malloc(n * sizeof *comp);
-    if (!comp)
+    char *drop = calloc(sp->n ? sp->n : 1, 1);
+    if (!drop)
         return -1;
-    int64_t nc = tarjan(q, comp);
-    if (nc < 0) {
-        free(comp);
-        return -1;
+    for (int64_t c = 0; c < nc; c++) {
+        if (open[c] || c == largest)
+            continue;
+        char names[2048];
+        name_states(sp, comp, (int32_t)c, names, sizeof names);
+        san_diag_add(d, SAN_WARNING, 0, 0, "dropped an isolated pocket of %lld state%s that "
+                     "the reachability function admits but no other state reaches: %s%s",
+                     (long long)size[c], size[c] == 1 ? "" : "s", names,
+                     size[c] > 3 ? ", ..." : "");
+        sp->dropped += size[c];
     }
-    /* closed: no edge leaves; entered: some edge comes in from outside */
-    char *open = calloc(nc, 1), *entered = calloc(nc, 1);
-    int64_t *size = calloc(nc, sizeof *size);
-    if (!open || !entered || !size) {
-        free(comp); free(open); free(entered); free(size);
-        return -1;
+    for (int64_t i = 0; i < sp->n; i++)
+        drop[i] = !open[comp[i]] && comp[i] != largest;
+    int rc = compact(sp, comp, drop);
+    free(drop);
+    return rc;
+}
+
+static int report_classes(const san_space *sp, const int32_t *comp, const char *open,
+                          const int64_t *size, int64_t nc, int64_t nclosed, san_diag *d)
+{
+    char msg[4096];
+    size_t used = 0;
+    int shown = 0;
+    msg[0] = '\0';
+    for (int64_t c = 0; c < nc && shown < 5; c++) {
+        if (open[c])
+            continue;
+        char names[1024];
+        name_states(sp, comp, (int32_t)c, names, sizeof names);
+        int w = snprintf(msg + used, sizeof msg - used, "\n  class %d: %lld state%s, e.g. %.300s",
+                         ++shown, (long long)size[c], size[c] == 1 ? "" : "s", names);
+        if (w > 0 && (size_t)w < sizeof msg - used)
+            used += w;
     }
-    for (int64_t i = 0; i < n; i++) {
+    san_diag_add(d, SAN_ERROR, 0, 0, "the chain has %lld closed classes; a steady state needs "
+                 "exactly one (check the reachability function and the transitions):%s",
+                 (long long)nclosed, msg);
+    return -2;
+}
+
+/* The closed classes, the pockets, the one closed class required. */
+static int classify(san_space *sp, int32_t *comp, int64_t nc, const char *open,
+                    const char *entered, san_diag *d)
+{
+    int64_t *size = calloc(nc + 1, sizeof *size), nclosed = 0, largest = -1;
+    int tie = 0, rc = 0;
+    if (!size)
+        return -1;
+    for (int64_t i = 0; i < sp->n; i++)
         size[comp[i]]++;
-        for (int64_t t = q->rowptr[i]; t < q->rowptr[i + 1]; t++)
-            if (comp[q->col[t]] != comp[i]) {
-                open[comp[i]] = 1;
-                entered[comp[q->col[t]]] = 1;
-            }
-    }
-    int64_t nclosed = 0, largest = -1;
-    int tie = 0;
     for (int64_t c = 0; c < nc; c++) {
         if (open[c])
             continue;
@@ -159,80 +234,72 @@ int space_check_classes(san_space *sp, san_diag *d)
             tie = 1;
         }
     }
-    int rc = 0;
     if (nclosed > 1 && !sp->m->partial && !tie) {
-        /* Isolated pockets: closed classes nothing enters, other than the
-         * largest closed class.  They are declared by the function but
-         * cannot be reached from the rest of the chain. */
         int all_isolated = 1;
         for (int64_t c = 0; c < nc; c++)
             if (!open[c] && c != largest && entered[c])
                 all_isolated = 0;
         if (all_isolated) {
-            char *drop = calloc(n, 1);
-            if (!drop) {
-                rc = -1;
-                goto out;
-            }
-            for (int64_t c = 0; c < nc; c++) {
-                if (open[c] || c == largest)
-                    continue;
-                char names[2048];
-                name_states(sp, comp, (int32_t)c, names, sizeof names);
-                san_diag_add(d, SAN_WARNING, 0, 0, "dropped an isolated pocket of %lld state%s that "
-                             "the reachability function admits but no other state reaches: %s%s",
-                             (long long)size[c], size[c] == 1 ? "" : "s", names,
-                             size[c] > 3 ? ", ..." : "");
-                sp->dropped += size[c];
-            }
-            for (int64_t i = 0; i < n; i++)
-                drop[i] = !open[comp[i]] && comp[i] != largest;
-            /* renumber comp alongside the states */
-            int64_t k = 0;
-            for (int64_t i = 0; i < n; i++)
-                if (!drop[i])
-                    comp[k++] = comp[i];
-            rc = compact(sp, drop);
-            free(drop);
-            if (rc)
-                goto out;
-            n = sp->n;
+            rc = drop_pockets(sp, comp, open, largest, size, nc, d);
             nclosed = 1;
         }
     }
-    if (nclosed != 1) {
-        char msg[4096];
-        size_t used = 0;
-        int shown = 0;
-        for (int64_t c = 0; c < nc && shown < 5; c++) {
-            if (open[c])
-                continue;
-            char names[1024];
-            name_states(sp, comp, (int32_t)c, names, sizeof names);
-            int w = snprintf(msg + used, sizeof msg - used, "\n  class %d: %lld state%s, e.g. %.300s",
-                             ++shown, (long long)size[c], size[c] == 1 ? "" : "s", names);
-            if (w > 0 && (size_t)w < sizeof msg - used)
-                used += w;
-        }
-        san_diag_add(d, SAN_ERROR, 0, 0, "the chain has %lld closed classes; a steady state needs "
-                     "exactly one (check the reachability function and the transitions):%s",
-                     (long long)nclosed, msg);
-        rc = -2;
-        goto out;
-    }
-    sp->in_closed = malloc(n ? n : 1);
-    if (!sp->in_closed) {
+    if (rc == 0 && nclosed != 1)
+        rc = report_classes(sp, comp, open, size, nc, nclosed, d);
+    free(sp->in_closed);
+    sp->in_closed = rc ? NULL : malloc(sp->n ? sp->n : 1);
+    if (rc == 0 && !sp->in_closed)
         rc = -1;
-        goto out;
-    }
-    for (int64_t i = 0; i < n; i++) {
+    sp->nclosed = 0;
+    for (int64_t i = 0; rc == 0 && i < sp->n; i++) {
         sp->in_closed[i] = !open[comp[i]];
         sp->nclosed += sp->in_closed[i];
     }
-out:
+    free(size);
+    return rc;
+}
+
+int space_classes(san_space *sp, space_graph *g, san_diag *d)
+{
+    int32_t *comp = malloc((sp->n ? sp->n : 1) * sizeof *comp);
+    char *open = NULL, *entered = NULL;
+    int64_t nc = comp ? tarjan(g, sp->n, comp) : -1;
+    int rc = nc < 0 ? (int)nc : 0;
+    if (rc == 0) {
+        open = calloc(nc + 1, 1);
+        entered = calloc(nc + 1, 1);
+        rc = open && entered ? mark_edges(g, sp->n, comp, open, entered) : -1;
+    }
+    if (rc == 0)
+        rc = classify(sp, comp, nc, open, entered, d);
+    else if (rc == -2)
+        san_diag_add(d, SAN_ERROR, 0, 0, "%s", g->err);
+    else if (d->nerrors == 0)
+        san_diag_add(d, SAN_ERROR, 0, 0, "out of memory checking the classes of %lld states",
+                     (long long)sp->n);
     free(comp);
     free(open);
     free(entered);
-    free(size);
     return rc;
+}
+
+/* ---- the graph of the generator's rows ---- */
+
+typedef struct {
+    space_graph g;
+    const san_csr *q;
+} csr_graph;
+
+static int csr_succ(space_graph *g, int32_t v, int64_t *pos, int64_t *end)
+{
+    const san_csr *q = ((csr_graph *)g)->q;
+    *pos = q->rowptr[v];
+    *end = q->rowptr[v + 1];
+    return 0;
+}
+
+int space_check_classes(san_space *sp, san_diag *d)
+{
+    csr_graph cg = { { sp->q.col, csr_succ, NULL, "" }, &sp->q };
+    return space_classes(sp, &cg.g, d);
 }
