@@ -268,7 +268,9 @@ int space_classes(san_space *sp, space_graph *g, san_diag *d)
     if (rc == 0) {
         open = calloc(nc + 1, 1);
         entered = calloc(nc + 1, 1);
-        rc = open && entered ? mark_edges(g, sp->n, comp, open, entered) : -1;
+        /* one component: irreducible, nothing to mark (the common case,
+         * and a whole pass over the edges saved) */
+        rc = !open || !entered ? -1 : nc > 1 ? mark_edges(g, sp->n, comp, open, entered) : 0;
     }
     if (rc == 0)
         rc = classify(sp, comp, nc, open, entered, d);

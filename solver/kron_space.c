@@ -23,6 +23,8 @@ typedef struct {
     san_arcs arcs;
     kron_tree tree;
     int32_t *perm;          /* sorted position -> state number */
+    int32_t *dir;           /* or, when the product space is small enough,
+                               mixed-radix index -> state number (-1) */
     int *s;                 /* decoded state */
     int64_t top, cap;       /* the arena's use and size */
 } kgraph;
@@ -33,6 +35,7 @@ static void kgraph_free(kgraph *g)
     free(g->arcs.v);
     kron_tree_free(&g->tree);
     free(g->perm);
+    free(g->dir);
     free(g->s);
     free(g->g.edges);
 }
@@ -59,6 +62,11 @@ static int kgraph_succ(space_graph *gg, int32_t v, int64_t *pos, int64_t *end)
     }
     *pos = g->top;
     for (int k = 0; k < g->arcs.n; k++) {
+        if (g->dir) {
+            int32_t w = g->dir[g->arcs.v[k].to];
+            gg->edges[g->top++] = w >= 0 ? w : v;
+            continue;
+        }
         int64_t r = kron_tree_rank(&g->tree, m, g->arcs.v[k].to);
         gg->edges[g->top++] = r >= 0 ? g->perm[r] : v;
     }
@@ -77,11 +85,25 @@ static int kgraph_init(kgraph *g, const san_space *sp)
     g->g.succ = kgraph_succ;
     g->g.release = kgraph_release;
     g->sp = sp;
-    if (succ_init(&g->sc, sp->m) < 0 || kron_tree_build(&g->tree, sp, 0) < 0)
+    g->s = calloc(sp->m->naut + 1, sizeof *g->s);
+    if (!g->s || succ_init(&g->sc, sp->m) < 0)
+        return -1;
+    /* A flat map when it costs at most 16 bytes a state: one load per
+     * edge instead of a walk down the tree. */
+    const san_model *m = sp->m;
+    if (m->product_fits && m->product < INT32_MAX && m->product <= 4 * sp->n + 1024) {
+        g->dir = malloc(m->product * sizeof *g->dir);
+        if (g->dir) {
+            memset(g->dir, 0xff, m->product * sizeof *g->dir);
+            for (int64_t i = 0; i < sp->n; i++)
+                g->dir[sp->index[i]] = (int32_t)i;
+            return 0;
+        }
+    }
+    if (kron_tree_build(&g->tree, sp, 0) < 0)
         return -1;
     g->perm = malloc((sp->n ? sp->n : 1) * sizeof *g->perm);
-    g->s = calloc(sp->m->naut + 1, sizeof *g->s);
-    if (!g->perm || !g->s)
+    if (!g->perm)
         return -1;
     for (int64_t i = 0; i < sp->n; i++)
         g->perm[kron_tree_rank(&g->tree, sp->m, sp->index[i])] = (int32_t)i;
