@@ -1,13 +1,25 @@
 #!/usr/bin/env python3
-"""Benchmark of `san solve`: one row per model and method.
+"""Benchmark of `san solve`, printed as tables.
 
-Columns: product and reachable sizes, nonzeros of Q, exploration (+build),
-structure check and solve times, iterations, residual, peak memory (the
-child's maximum resident set).  Models: scaled resource sharing (up to 20
-processes), a long M/M/1/K queue, and the PEPS tss.san (17.9 million
-states) unless SAN_BENCH=quick.
+1. sparse path: one row per model and method: product and reachable
+   sizes, nonzeros of Q, exploration (+build), structure check and solve
+   times, iterations, residual, exploration rate, peak memory (the
+   child's maximum resident set).
+2. threads: exploration and the tensor product on one core and on all
+   (OMP_NUM_THREADS), with the speedup.
+3. storage side by side: the same method over the sparse generator and
+   over the Kronecker descriptor: time per product y = x Q, peak memory,
+   iterations, total time, and the kron / sparse ratios.
+4. long mode only: tss.san over the descriptor, and resource sharing
+   of 91 processes and 85 resources, aggregated in 7 groups of 13
+   (105,412,712 reachable states of 14^7 = 105,413,504), solved to 1e-8
+   over the descriptor and checked against its product-form solution.
+
+Modes: quick (small models), full (default, includes tss.san: about 10
+minutes), long (full plus table 4: about an hour, 20 GB).
 """
 import json
+import math
 import os
 import subprocess
 import sys
@@ -19,11 +31,12 @@ MODE = sys.argv[2] if len(sys.argv) > 2 else os.environ.get("SAN_BENCH", "full")
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
 SHARED = os.environ.get("SHARED_MODELS", os.path.join(TOP, "..", "shared", "models"))
+TSS = os.path.join(SHARED, "peps", "tss.san")
 
 
-def rs(n, r):
+def rs(n, r, lam=3, mu=6):
     return f"""identifiers
-  N = [0..{n - 1}]; R = {r}; lambda = 3; mu = 6;
+  N = [0..{n - 1}]; R = {r}; lambda = {lam}; mu = {mu};
   f = lambda * (nb using < R);
 events
   loc Acq (f)
@@ -36,6 +49,32 @@ network rs (continuous)
 results
   full = nb using == R;
 """
+
+
+def rs_full_closed_form(n, r, lam=3, mu=6):
+    """P(n in use = R) of resource sharing: product form, C(N,k) rho^k."""
+    w = [math.comb(n, k) * (lam / mu) ** k for k in range(r + 1)]
+    return w[r] / sum(w)
+
+
+def rs_groups(g, m, r, lam=3, mu=1):
+    """Resource sharing of g*m processes and r resources, aggregated: one
+    automaton per group of m processes counts the busy ones (0..m).  The
+    truncation of independent reversible chains keeps the product form,
+    so P(total busy = k) is proportional to C(g*m, k) (lam/mu)^k, k <= r,
+    as in rs().  Few, larger automata: few terms in the descriptor."""
+    total = " + ".join(f"st G{i}" for i in range(g))
+    ids = [f"  M = {m}; R = {r}; lambda = {lam}; mu = {mu}; K = [0..{m}];",
+           f"  total = {total};"]
+    evs, auts = [], []
+    for i in range(g):
+        ids.append(f"  up{i} = lambda * (M - st G{i}) * (total < R);")
+        ids.append(f"  dn{i} = mu * st G{i};")
+        evs.append(f"  loc u{i} (up{i}) loc d{i} (dn{i})")
+        auts.append(f"  aut G{i}\n    stt c[K] to(++) u{i} to(--) d{i}")
+    return ("identifiers\n" + "\n".join(ids) + "\nevents\n" + "\n".join(evs)
+            + "\nreachability = total <= R;\nnetwork rsg (continuous)\n" + "\n".join(auts)
+            + "\nresults\n  full = total == R;\n  busy = total;\n")
 
 
 def mm1k(k):
@@ -56,42 +95,44 @@ def model_file(name, text):
     return path
 
 
-def run(path, method, tol="1e-10"):
-    """Solve once; the peak memory is this child's own (os.wait4).
-    method "kron/M" solves with --storage kron and method M."""
+def gen_file(name, args):
+    path = os.path.join(tempfile.gettempdir(), f"san-bench-{name}.san")
+    subprocess.run([SAN, "gen"] + args + ["-o", path], check=True)
+    return path
+
+
+def run(path, method, tol="1e-10", storage="sparse", threads=None, extra=()):
+    """Solve once; the peak memory is this child's own (os.wait4)."""
+    env = dict(os.environ)
+    if threads:
+        env["OMP_NUM_THREADS"] = str(threads)
     t0 = time.time()
-    storage = "sparse"
-    if method.startswith("kron/"):
-        storage, method = "kron", method[5:]
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         p = subprocess.Popen([SAN, "solve", "-q", "-f", "json", "--method", method, "--tol", tol,
-                              "--storage", storage, "--top", "0", path], stdout=out, stderr=err)
+                              "--storage", storage, "--top", "0", *extra, path],
+                             stdout=out, stderr=err, env=env)
         _, status, usage = os.wait4(p.pid, 0)
-        p.returncode = os.waitstatus_to_exitcode(status)
+        code = os.waitstatus_to_exitcode(status)
         wall = time.time() - t0
         out.seek(0)
         err.seek(0)
         text, errtext = out.read(), err.read()
-    peak = usage.ru_maxrss
-    if p.returncode not in (0, 1) or not text:
-        return None, errtext.strip().splitlines()[-1:] or ["failed"], wall, peak
-    return json.loads(text), None, wall, peak
+    if code not in (0, 1) or not text:
+        return None, (errtext.strip().splitlines() or ["failed"])[-1], wall, usage.ru_maxrss
+    return json.loads(text), None, wall, usage.ru_maxrss
 
 
-def main():
-    cases = [
-        ("rs N=10 R=5", model_file("rs10", rs(10, 5)), ["direct", "gs", "gmres", "power"]),
-        ("rs N=15 R=7", model_file("rs15", rs(15, 7)), ["direct", "gs", "gmres"]),
-        ("rs N=20 R=10", model_file("rs20", rs(20, 10)),
-         ["direct", "gs", "gmres", "jacobi", "kron/jacobi", "kron/gmres"]),
-        ("rs N=20 R=20", model_file("rs20f", rs(20, 20)), ["gs", "gmres", "kron/gmres"]),
-        ("mm1k K=100000", model_file("mm1k", mm1k(100000)), ["direct", "gmres"]),
-    ]
-    if MODE == "quick":
-        cases = cases[:2]
-    tss = os.path.join(SHARED, "peps", "tss.san")
-    if MODE != "quick" and os.path.exists(tss):
-        cases.append(("tss (PEPS)", tss, ["gs"] + (["kron/jacobi"] if MODE == "long" else [])))
+def per_product(j):
+    s = j["solver"]
+    return s["product_s"] / s["products"] if s.get("products") else float("nan")
+
+
+def flush():
+    sys.stdout.flush()
+
+
+def table_sparse(cases):
+    print("1. sparse generator")
     hdr = ("model", "method", "product", "reachable", "nnz", "explore s", "check s", "solve s",
            "iter", "residual", "Mstates/s", "peak MiB")
     fmt = "{:<15} {:<12} {:>10} {:>10} {:>11} {:>9} {:>8} {:>8} {:>6} {:>9} {:>9} {:>8}"
@@ -101,17 +142,129 @@ def main():
         for m in methods:
             j, err, wall, peak = run(path, m)
             if j is None:
-                print(f"{name:<15} {m:<8} error: {err[0][:90]}")
+                print(f"{name:<15} {m:<12} error: {err[:90]}")
                 continue
             t = j["times"]
             rate = j["reachable_states"] / t["explore_s"] / 1e6 if t["explore_s"] > 0 else 0
-            meth = ("kron/" if j.get("storage") == "kron" else "") + j["solver"]["method"]
-            print(fmt.format(name, meth, j["product_states"], j["reachable_states"],
-                             j["nonzeros"], f"{t['explore_s']:.3f}", f"{t['check_s']:.3f}",
-                             f"{t['solve_s']:.3f}", j["solver"]["iterations"],
-                             f"{j['solver']['residual']:.1e}", f"{rate:.2f}",
-                             f"{peak / 1024:.0f}"))
-            sys.stdout.flush()
+            print(fmt.format(name, j["solver"]["method"], j["product_states"],
+                             j["reachable_states"], j["nonzeros"], f"{t['explore_s']:.3f}",
+                             f"{t['check_s']:.3f}", f"{t['solve_s']:.3f}",
+                             j["solver"]["iterations"], f"{j['solver']['residual']:.1e}",
+                             f"{rate:.2f}", f"{peak / 1024:.0f}"))
+            flush()
+    print()
+
+
+def table_threads(cases, ncpu):
+    print(f"2. one core against {ncpu} (OMP_NUM_THREADS)")
+    fmt = "{:<15} {:<22} {:>12} {:>12} {:>8}"
+    print(fmt.format("model", "what", "1 thread", f"{ncpu} threads", "speedup"))
+    print("-" * 73)
+    for name, path in cases:
+        rows = []
+        for th in (1, ncpu):
+            j, err, _, _ = run(path, "power", storage="sparse", threads=th,
+                               extra=("--max-iter", "1"))
+            k, err2, _, _ = run(path, "power", storage="kron", threads=th,
+                                extra=("--max-iter", "10"))
+            rows.append((j["times"]["explore_s"] if j else float("nan"),
+                         per_product(k) if k else float("nan")))
+        for what, i, unit in (("explore+build (s)", 0, 1), ("kron product (ms)", 1, 1e3)):
+            a, b = rows[0][i] * unit, rows[1][i] * unit
+            print(fmt.format(name, what, f"{a:.3f}", f"{b:.3f}", f"{a / b:.2f}x"))
+        flush()
+    print()
+
+
+def table_storage(cases):
+    print("3. the same method over both storages (ms/product: time per y = x Q)")
+    fmt = ("{:<15} {:<9} {:>10} | {:>9} {:>8} {:>5} {:>8} | {:>9} {:>8} {:>5} {:>8} |"
+           " {:>7} {:>7}")
+    print(fmt.format("model", "method", "reachable", "ms/prod", "MiB", "iter", "total s",
+                     "ms/prod", "MiB", "iter", "total s", "time x", "mem /"))
+    print(fmt.format("", "", "", "sparse", "", "", "", "kron", "", "", "", "kron", "kron"))
+    print("-" * 124)
+    for name, path, method in cases:
+        res = []
+        for storage in ("sparse", "kron"):
+            j, err, wall, peak = run(path, method, storage=storage)
+            res.append((j, err, wall, peak))
+        if any(r[0] is None for r in res):
+            print(f"{name:<15} {method:<9} error: {[r[1] for r in res]}")
+            continue
+        (s, _, ws, ps), (k, _, wk, pk) = res
+        ts, tk = per_product(s), per_product(k)
+        print(fmt.format(name, method, s["reachable_states"], f"{ts * 1e3:.2f}",
+                         f"{ps / 1024:.0f}", s["solver"]["iterations"], f"{ws:.2f}",
+                         f"{tk * 1e3:.2f}", f"{pk / 1024:.0f}", k["solver"]["iterations"],
+                         f"{wk:.2f}", f"{tk / ts:.2f}", f"{ps / pk:.1f}"))
+        flush()
+    print()
+
+
+def table_long():
+    print("4. long: over the descriptor")
+    fmt = "{:<22} {:<8} {:>11} {:>13} {:>8} {:>8} {:>6} {:>9} {:>8} {:>8}  {}"
+    print(fmt.format("model", "method", "reachable", "product", "explore", "solve s", "iter",
+                     "residual", "ms/prod", "peak MiB", "check"))
+    print("-" * 124)
+    cases = []
+    if os.path.exists(TSS):
+        cases.append(("tss (PEPS)", TSS, "bicgstab", "1e-10", None))
+    g, m, r = 7, 13, 85
+    cases.append((f"rs {g}x{m} R={r}", model_file("rsg", rs_groups(g, m, r)), "bicgstab",
+                  "1e-8", rs_full_closed_form(g * m, r, 3, 1)))
+    for name, path, method, tol, exact in cases:
+        j, err, wall, peak = run(path, method, tol=tol, storage="kron")
+        if j is None:
+            print(f"{name:<22} {method:<8} error: {err[:90]}")
+            continue
+        check = ""
+        if exact is not None:
+            got = j["results"]["full"]
+            check = f"full {got:.10f}, closed form {exact:.10f}, rel. error {abs(got - exact) / exact:.1e}"
+        print(fmt.format(name, method, j["reachable_states"], j["product_states"],
+                         f"{j['times']['explore_s']:.1f}", f"{j['times']['solve_s']:.1f}",
+                         j["solver"]["iterations"], f"{j['solver']['residual']:.1e}",
+                         f"{per_product(j) * 1e3:.0f}", f"{peak / 1024:.0f}", check))
+        flush()
+    print()
+
+
+def main():
+    ncpu = os.cpu_count() or 1
+    sparse = [
+        ("rs N=10 R=5", model_file("rs10", rs(10, 5)), ["direct", "gs", "gmres", "power"]),
+        ("rs N=15 R=7", model_file("rs15", rs(15, 7)), ["direct", "gs", "gmres"]),
+        ("rs N=20 R=10", model_file("rs20", rs(20, 10)), ["direct", "gs", "gmres", "jacobi"]),
+        ("rs N=20 R=20", model_file("rs20f", rs(20, 20)), ["gs", "gmres"]),
+        ("mm1k K=100000", model_file("mm1k", mm1k(100000)), ["direct", "gmres"]),
+    ]
+    if MODE == "quick":
+        sparse = sparse[:2]
+    elif os.path.exists(TSS):
+        sparse.append(("tss (PEPS)", TSS, ["gs"]))
+    table_sparse(sparse)
+    if MODE == "quick":
+        return
+    ms = gen_file("ms8", ["ms", "--mode", "async", "--slaves", "8"])
+    pipe = gen_file("pipe7", ["pipeline", "--mode", "async", "--stages", "1,2,3,2,1,2,3",
+                              "--buffer", "6"])
+    threads = [("rs N=20 R=20", model_file("rs20f", rs(20, 20)))]
+    if os.path.exists(TSS):
+        threads.append(("tss (PEPS)", TSS))
+    table_threads(threads, ncpu)
+    storage = [
+        ("rs N=20 R=10", model_file("rs20", rs(20, 10)), "gmres"),
+        ("rs N=20 R=20", model_file("rs20f", rs(20, 20)), "gmres"),
+        ("ms async 8", ms, "gmres"),
+        ("pipeline 7", pipe, "gmres"),
+    ]
+    if os.path.exists(TSS):
+        storage.append(("tss (PEPS)", TSS, "bicgstab"))
+    table_storage(storage)
+    if MODE == "long":
+        table_long()
 
 
 if __name__ == "__main__":

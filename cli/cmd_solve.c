@@ -565,7 +565,9 @@ static int build_space(const san_model *m, solve_args *A, const char *path, int 
     A->po.states_only = 1;
     rc = san_space_build(m, &A->po, sp, &d);
     if (rc == 0) {
+        double t = now();
         rc = san_kron_check_classes(sp, &d);
+        sp->t_check = now() - t;
         if (rc)
             san_space_free(sp);
     }
