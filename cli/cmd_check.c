@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "estimate.h"
 
 void help_check(FILE *out)
 {
@@ -14,7 +15,9 @@ void help_check(FILE *out)
         "usage: san check [options] MODEL\n"
         "\n"
         "Parse and check a .san model; print its automata, events, functions,\n"
-        "the size of its product state space, and every diagnostic.\n"
+        "the size of its product state space, estimates of the memory the\n"
+        "sparse generator and the tensor descriptor would take (from a sample\n"
+        "of states, not from the whole state space), and every diagnostic.\n"
         "\n"
         "  -f, --format FMT     text (default) or json\n"
         "  -D NAME=VALUE        override a constant identifier of the model\n"
@@ -34,7 +37,77 @@ static const char *rate_text(const san_event *e, char *buf, size_t n)
     return buf;
 }
 
-static void text_summary(const san_model *m, const san_diag *d)
+/* "6.0 GiB" */
+static const char *bytes_text(double b, char *buf, size_t n)
+{
+    static const char *unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB" };
+    int u = 0;
+    while (b >= 1024 && u < 8) {
+        b /= 1024;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, n, "%.0f B", b);
+    else
+        snprintf(buf, n, "%.1f %s", b, unit[u]);
+    return buf;
+}
+
+static void text_memory(const est_memory *e)
+{
+    char b1[32], b2[32];
+    printf("memory (estimates): ");
+    if (!e->ok) {
+        printf("%s\n", e->why);
+        return;
+    }
+    if (e->nonzeros_known)
+        printf("sparse generator ~%s (", bytes_text(e->sparse_bytes, b1, sizeof b1));
+    else
+        printf("sparse generator not estimated (");
+    if (e->basis == EST_DECLARED)
+        printf("%lld states accepted by the reachability function", (long long)e->states);
+    else if (e->basis == EST_REACHABLE)
+        printf("%lld reachable states", (long long)e->states);
+    else
+        printf("at most %lld states, the product space", (long long)e->states);
+    if (e->states_at_least)
+        printf("; at least %lld reachable", (long long)e->states_at_least);
+    if (e->nonzeros_known)
+        printf(", %s%.2f nonzeros per state", e->nonzeros_exact ? "" : "~", e->nonzeros_per_state);
+    else
+        printf(": %s", e->why_nonzeros);
+    printf("), tensor descriptor ~%s\n", bytes_text(e->kron_bytes, b2, sizeof b2));
+    if (e->over_sparse_limit)
+        printf("  more states than the sparse path can number (2^31 - 1)\n");
+}
+
+static void json_memory(const est_memory *e)
+{
+    printf(",\n  \"memory\": {");
+    if (!e->ok) {
+        printf("\"error\": ");
+        cli_json_string(stdout, e->why);
+        printf("}");
+        return;
+    }
+    printf("\n    \"states\": %lld, \"states_basis\": \"%s\",", (long long)e->states,
+           est_basis_name(e->basis));
+    if (e->states_at_least)
+        printf(" \"states_at_least\": %lld,", (long long)e->states_at_least);
+    if (e->nonzeros_known)
+        printf("\n    \"nonzeros_per_state\": %.17g, \"nonzeros_exact\": %s, \"sampled_states\": %lld,"
+               "\n    \"nonzeros\": %.0f, \"sparse_bytes\": %.0f,", e->nonzeros_per_state,
+               e->nonzeros_exact ? "true" : "false", (long long)e->sampled, e->nonzeros,
+               e->sparse_bytes);
+    else
+        printf("\n    \"nonzeros_per_state\": null, \"nonzeros_exact\": false, \"sampled_states\": 0,"
+               "\n    \"nonzeros\": null, \"sparse_bytes\": null,");
+    printf("\n    \"kron_bytes\": %.0f, \"sparse_over_limit\": %s\n  }", e->kron_bytes,
+           e->over_sparse_limit ? "true" : "false");
+}
+
+static void text_summary(const san_model *m, const san_diag *d, const est_memory *mem)
 {
     printf("network %s\n", m->name);
     printf("automata: %d\n", m->naut);
@@ -78,6 +151,7 @@ static void text_summary(const san_model *m, const san_diag *d)
            san_expr_is_const(m->reach) ? "constant" : "function");
     printf("results: %d\n", m->nres);
     printf("product states: %s\n", m->product_str);
+    text_memory(mem);
     printf("diagnostics: %d error%s, %d warning%s\n", d->nerrors, d->nerrors == 1 ? "" : "s",
            d->nwarnings, d->nwarnings == 1 ? "" : "s");
 }
@@ -97,7 +171,7 @@ static void json_diags(const san_diag *d, san_severity sev)
     printf("%s]", first ? "" : "\n  ");
 }
 
-static void json_summary(const san_model *m, const san_diag *d)
+static void json_summary(const san_model *m, const san_diag *d, const est_memory *mem)
 {
     printf("{\n  \"model\": ");
     cli_json_string(stdout, m ? m->name : "");
@@ -106,6 +180,7 @@ static void json_summary(const san_model *m, const san_diag *d)
     printf(",\n  \"valid\": %s", m ? "true" : "false");
     if (m) {
         printf(",\n  \"product_states\": %s,\n  \"product_states_log10\": %.6f", m->product_str, m->product_log10);
+        json_memory(mem);
         printf(",\n  \"automata\": [");
         for (int a = 0; a < m->naut; a++) {
             printf("%s\n    {\"name\": ", a ? "," : "");
@@ -210,11 +285,15 @@ int cmd_check(int argc, char **argv)
         san_model_free(m);
         m = NULL;
     }
+    est_memory mem;
+    memset(&mem, 0, sizeof mem);
+    if (m)
+        est_memory_estimate(m, &mem);
     if (fmt == FMT_JSON)
-        json_summary(m, &d);
+        json_summary(m, &d, &mem);
     san_diag_print(&d, stderr, isatty(2));
     if (fmt == FMT_TEXT && m)
-        text_summary(m, &d);
+        text_summary(m, &d, &mem);
     int status = m ? EXIT_OK : EXIT_USAGE;
     san_model_free(m);
     san_diag_free(&d);
