@@ -28,6 +28,13 @@
  * the actual x before convergence is declared (and the inner target
  * tightened if the stand-in was too optimistic).
  *
+ * The methods multiply by -A, which is the product x Q itself with entry
+ * k replaced (kop_negapply), not by A: negating would cost a pass over
+ * the vector, and a parallel region, per product.  A correction d with
+ * (-A) d = r is then subtracted from x (x - d moves A x towards b), and
+ * everything else (Hessenberg entries, BiCGSTAB's alpha and omega) only
+ * changes sign, exactly, in floating point as well.
+ *
  * The dense work on the Krylov vectors goes to CBLAS: classical
  * Gram-Schmidt is a pair of dgemv over the basis, repeated when needed
  * (DGKS), as accurate as modified Gram-Schmidt in practice and far better
@@ -83,16 +90,12 @@ static void kop_free(kop *op)
 
 /* ---- operator and residual ---- */
 
-/* y = A x. */
-static void kop_apply(const kop *op, const double *restrict x,
-                      double *restrict y)
+/* y = -A x: x Q with entry k replaced by q_kk x_k. */
+static void kop_negapply(const kop *op, const double *restrict x,
+                         double *restrict y)
 {
-    const int64_t n = op->n;
     san_op_apply(op->op, x, y);
-    SAN_OMP(omp parallel for if(n >= op->op->par_min) schedule(static))
-    for (int64_t j = 0; j < n; j++)
-        y[j] = -y[j];
-    y[op->k] = op->dk * x[op->k];
+    y[op->k] = -op->dk * x[op->k];
 }
 
 /* r = b - A x, also yielding the true residual of x (*R) and the stats
@@ -449,7 +452,8 @@ static double givens_step(gmres_ws *ws, int j)
     return fabs(g[j + 1]);
 }
 
-/* x += M^-1 V y, y solving the j x j triangle H y = g (y into g). */
+/* x -= M^-1 V y, y solving the j x j triangle H y = g (y into g): the
+ * basis spans -A M^-1 times itself. */
 static void gmres_update(gmres_ws *ws, const kop *op, double *x,
                          double *z, int64_t n, int j)
 {
@@ -466,7 +470,7 @@ static void gmres_update(gmres_ws *ws, const kop *op, double *x,
     cblas_dgemv(CblasColMajor, CblasNoTrans, (int)n, j, 1.0, ws->V, (int)n,
                 g, 1, 0.0, z, 1);
     kop_prec(op, z);
-    san_vaxpy(n, 1.0, z, x);
+    san_vaxpy(n, -1.0, z, x);
 }
 
 /* One restart cycle from the residual already in V[:, 0] (norm beta): at
@@ -488,7 +492,7 @@ static int gmres_cycle(san_ls *c, gmres_ws *ws, const kop *op, double *x,
         double *vj = ws->V + (size_t)j * n, *w = vj + n;
         memcpy(z, vj, (size_t)n * sizeof *z);
         kop_prec(op, z);
-        kop_apply(op, z, w);
+        kop_negapply(op, z, w);
         double wn = san_vnrm2(n, w);
         double hn = arnoldi_orth(ws, n, j, wn);
         est = givens_step(ws, j);
@@ -663,19 +667,19 @@ static double bicg_step(const kop *op, bicg_ws *w, double *x,
     bicg_update_p(w->p, w->r, w->v, beta, s->omega, n, op->op->par_min);
     memcpy(w->ph, w->p, (size_t)n * sizeof *w->ph);
     kop_prec(op, w->ph);
-    kop_apply(op, w->ph, w->v);
+    kop_negapply(op, w->ph, w->v);
     double rv = san_vdot(n, w->rh, w->v);
     if (rv == 0 || !isfinite(rv))
         return -1;
     s->alpha = rho1 / rv;
-    san_vaxpy(n, s->alpha, w->ph, x);
+    san_vaxpy(n, -s->alpha, w->ph, x);
     san_vaxpy(n, -s->alpha, w->v, w->r);                /* r is now s */
     memcpy(w->ph, w->r, (size_t)n * sizeof *w->ph);
     kop_prec(op, w->ph);
-    kop_apply(op, w->ph, w->t);
+    kop_negapply(op, w->ph, w->t);
     double tt = san_vdot(n, w->t, w->t);
     s->omega = tt > 0 ? san_vdot(n, w->t, w->r) / tt : 0;
-    san_vaxpy(n, s->omega, w->ph, x);
+    san_vaxpy(n, -s->omega, w->ph, x);
     san_vaxpy(n, -s->omega, w->t, w->r);
     s->rho = rho1;
     if (s->omega == 0 || !isfinite(s->omega))
