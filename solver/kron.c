@@ -4,51 +4,70 @@
  * The product is the shuffle algorithm turned inside out for what SAN
  * models look like (factors with one or two transitions per row,
  * functions of a few automata, reachable sets much smaller than the
- * product space).  Each event term is one walk down the level tree of
- * the vector's states (see kron.h), in "pull" form: the walk follows the
- * DESTINATION state (the anchor) and, in parallel, the source state (the
- * other), which differs from it only at the participants' levels.  At a
- * participant's level the walk takes each local transition into the
- * anchor's digit; elsewhere source and destination share the digit.  So
- * every y entry is written by exactly one anchor path: the vector can be
- * cut into windows of leaves that threads fill independently, with no
- * atomics and no private copies of y.
+ * product space).  The descriptor has one term per synchronizing event
+ * and one per automaton for its local events together (the local matrix
+ * of the classical tensor sum; see plan_terms for when a local event
+ * keeps a term of its own).  Each term is one walk down the level tree
+ * of the vector's states (see kron.h), in "pull" form: the walk follows
+ * the DESTINATION state (the anchor) and, in parallel, the source state
+ * (the other), which differs from it only at the participants' levels.
+ * At a participant's level the walk takes each local transition into
+ * the anchor's digit; elsewhere source and destination share the digit.
+ * So every y entry is written by exactly one anchor path: the vector can
+ * be cut into windows of leaves that threads fill independently, with
+ * no atomics and no private copies of y.
  *
  * Functions (rates, routing probabilities) are tabulated once over the
- * automata they read, in the table index the walk accumulates level by
- * level: a function is never evaluated during a product, only looked up
- * (unless its table would exceed TABLE_MAX entries: then it is evaluated
- * at each use, correct but slow).  Below the last level that matters to
- * an event (participants and dependencies), source and destination
- * subtrees coincide; where the tree is complete they are contiguous
- * blocks, and the term becomes y[block] += c * x[block].
+ * automata they read (for a merged term, the automata any of its events
+ * reads), in the table index the walk accumulates level by level: a
+ * function is never evaluated during a product, only looked up (unless
+ * its table would exceed TABLE_MAX entries: then it is evaluated at each
+ * use, correct but slow).  Below the last level that matters to a term
+ * (participants and dependencies), source and destination subtrees
+ * coincide; where the tree is complete they are contiguous blocks, and
+ * the term becomes y[block] += c * x[block].  Near the leaves of the
+ * complete levels the walk stops at the region level and the term's
+ * action inside a node is a list of runs built once (see "The bottom of
+ * the tree"): long vector loops instead of one call per small node.
  *
  * Product space or reachable set: both are the same code.  The product
  * space is the tree with every level complete (implicit: no lookups,
- * the last level's values updated by one vectorized loop); the reachable
- * set is an explicit tree, walked by merging sorted child lists.  The
- * measurements that decided it (seconds per product y = x Q, min of 20,
- * 2 threads on the shared 2-core machine; sparse = the CSR product with
- * Q^T that one Jacobi sweep of the sparse path costs):
+ * the bottom levels done by runs); the reachable set is an explicit
+ * tree, walked by merging sorted child lists (no runs unless its last
+ * levels are complete).  Seconds per product y = x Q, min of 20 products
+ * and of 3 runs, 2 threads on the shared 2-core machine (other jobs kept
+ * its load at 1.5-2 during the runs); sparse = the CSR product with Q^T
+ * of the sparse path, on the reachable states; in brackets, before the
+ * merged local terms and the runs (same load, same build otherwise):
  *
- *   model            reachable / product      product  reachable  sparse
- *   rs N=20 R=6          60,460 / 1,048,576    0.140     0.022    0.0058
- *   ms async 8 sl.      498,820 /   807,003    0.027     0.044    0.0039
- *   pipeline 7 st.      499,121 /   531,441    0.0084    0.0215   0.0023
- *   tss.san          17,891,847 / same         0.24-0.48 (same)   0.24-0.29
+ *   model          reachable / product    product          reachable     sparse
+ *   rs N=20 R=6        60,460 / 1,048,576 0.0061  (0.125)  0.0123 (0.0133) 0.00017
+ *   rs N=20 R=10      616,666 / 1,048,576 0.0069  (0.123)  0.108  (0.108)  0.0053
+ *   ms async 8 sl.    498,820 /   807,003 0.0019  (0.0151) 0.0275 (0.0277) 0.0025
+ *   pipeline 7 st.    499,121 /   531,441 0.00099 (0.0077) 0.0170 (0.0158) 0.0018
+ *   tss.san        17,891,847 / same      0.071-0.085 (0.29-0.30) (same)   0.151
  *
- * Per state of the vector the explicit tree costs about 2.7 times the
- * implicit one (366 vs 133 ns on rs, 88 vs 33 ns on ms), so the product
- * space wins from a fill of about 1/2.7: KRON_PRODUCT_MIN_FILL (kron.h).
- * Memory is what the tree buys: vectors of the reachable size, plus
- * about 12 bytes a state for the tree.  On tss.san, whose reachable set
- * is the product, the product is 1.0-1.8 times the sparse one (load on
- * the machine varied) for 43 times less memory (138 MiB with the
- * diagonal, against 6.0 GiB for Q and Q^T); on the models with partial
- * reachability and many synchronized or functional events, it is 3.5 to
- * 7 times slower than the sparse product: the price of not storing Q.
- * Single thread on tss.san: 0.49-0.52 s (two threads: 1.3 to 2 times
- * faster, memory bandwidth permitting).
+ * With KRON_AUTO (fill >= KRON_PRODUCT_MIN_FILL: product space) the
+ * last four are on the product space: 0.5 to 1.3 times the sparse
+ * product (pipeline 0.55, tss 0.5, ms 0.8, rs R=10 1.3; single thread
+ * 0.6, 0.57, 0.8, 1.2), 4 (tss) to 18 times faster than before.  On
+ * tss.san that is for 43 times less memory (138 MiB with the diagonal,
+ * against 6.0 GiB for Q and Q^T); single thread there: 0.146 s (was
+ * 0.53; sparse 0.26).  The merge of local terms alone would have been
+ * slower (tss 0.59 s against 0.54 single thread: the constant-rate
+ * local events are walked down to the deepest level another local event
+ * of the automaton reads); with the runs it saves 2-6% (tss, rs).
+ *
+ * Per state of the vector the explicit tree now costs 18 to 35 times the
+ * implicit one (203 vs 5.8 ns on rs R=6, 55 vs 2.4 ns on ms): on time
+ * alone the product space would win from a fill of about 1/20, as on rs
+ * R=6 (0.0061 s on the product space, 0.0123 s on the tree, which auto
+ * picks, and both far from the sparse product, whose Q fits in cache).
+ * KRON_PRODUCT_MIN_FILL (kron.h) was set to 0.35 when the ratio was 2.7;
+ * it is left there: below it the product space's vectors would be more
+ * than 2.9 times the reachable ones, and memory is what the tree buys
+ * (vectors of the reachable size, plus about 12 bytes a state for the
+ * tree).  Lowering it is a memory-for-time trade not made here.
  */
 #include <math.h>
 #include <stdio.h>
@@ -66,13 +85,18 @@
 #endif
 /* Windows per thread (dynamic schedule smooths uneven subtrees), and
  * below this vector length a single window (no threads).  Windows are at
- * most about WINDOW_LEN states: every event term sweeps its window of y,
+ * most about WINDOW_LEN states: every term sweeps its window of y,
  * which then stays in cache from one term to the next (546 windows
  * instead of 8 took tss.san's product from 0.286 to 0.243 s). */
 #define WINDOWS_PER_THREAD 4
 #define PARALLEL_MIN_N 20000
 #ifndef WINDOW_LEN
 #define WINDOW_LEN 32768
+#endif
+/* The region level: the first complete level whose nodes have at most
+ * this many leaves (see "The bottom of the tree"). */
+#ifndef REGION_MAX
+#define REGION_MAX 4096
 #endif
 
 /* ------------------------------------------------------------------ */
@@ -422,19 +446,33 @@ static void mark_deps(kron_term *t, const san_expr *e)
             t->dstride[dep[i]] = -1;    /* participant read by a function */
 }
 
-/* Levels: participants, dependencies; table strides; L. */
+/* Position of event e among the term's events, or -1. */
+static inline int term_index(const kron_term *t, int e)
+{
+    for (int i = 0; i < t->nev; i++)
+        if (t->evs[i] == e)
+            return i;
+    return -1;
+}
+
+/* Levels: participants, dependencies (of every event of the term);
+ * table strides; L.  Returns the size of the term's tables (past
+ * TABLE_MAX: some size beyond it). */
 static int64_t term_levels(kron_term *t, const san_model *m)
 {
     const san_event *E = &m->ev[t->ev];
-    for (int a = 0; a < m->naut; a++)
+    for (int a = 0; a < m->naut; a++) {
         t->kind[a] = KRON_FREE;
+        t->dstride[a] = 0;
+    }
     for (int k = 0; k < E->nparts; k++)
         t->kind[E->parts[k]] = k;
-    mark_deps(t, E->rate);
+    for (int i = 0; i < t->nev; i++)
+        mark_deps(t, m->ev[t->evs[i]].rate);
     for (int k = 0; k < E->nparts; k++) {
         const san_automaton *A = &m->aut[E->parts[k]];
         for (int i = 0; i < A->ntr; i++)
-            if (A->tr[i].event == t->ev)
+            if (term_index(t, A->tr[i].event) >= 0)
                 mark_deps(t, A->tr[i].prob);
     }
     int64_t size = 1;
@@ -451,9 +489,13 @@ static int64_t term_levels(kron_term *t, const san_model *m)
     return size;
 }
 
-/* The moves of participant k, by destination (in) and by source (out). */
+/* The moves of participant k, by destination (in) and by source (out).
+ * rfn[i], rc[i]: the functional rate (index into fprob) and constant
+ * factor that the moves of the term's i-th event carry (-1 and 1 but in
+ * merged terms).  With one participant, a self-loop is no move at all
+ * (the walk would skip it: nothing moved). */
 static int term_part(kron_term *t, const san_model *m, int k, int64_t size,
-                     tab_cache *tc)
+                     tab_cache *tc, const int32_t *rfn, const double *rc)
 {
     const san_automaton *A = &m->aut[m->ev[t->ev].parts[k]];
     int ns = A->nstates, nm = 0, put = 0;
@@ -461,7 +503,7 @@ static int term_part(kron_term *t, const san_model *m, int k, int64_t size,
     in->ptr = calloc(ns + 2, sizeof *in->ptr);
     out->ptr = calloc(ns + 2, sizeof *out->ptr);
     for (int i = 0; i < A->ntr; i++)
-        nm += A->tr[i].event == t->ev;
+        nm += term_index(t, A->tr[i].event) >= 0;
     in->mv = malloc((nm + 1) * sizeof *in->mv);
     out->mv = malloc((nm + 1) * sizeof *out->mv);
     kron_fn *fp = realloc(t->fprob, (t->nfp + nm + 1) * sizeof *fp);
@@ -472,18 +514,19 @@ static int term_part(kron_term *t, const san_model *m, int k, int64_t size,
     for (int u = 0; u < ns; u++)
         for (int i = A->first[u]; i < A->first[u + 1]; i++) {
             const san_trans *tr = &A->tr[i];
-            if (tr->event != t->ev)
+            const int j = term_index(t, tr->event);
+            if (j < 0 || (t->np == 1 && tr->to == u))
                 continue;
-            kron_move mv = { 0, -1, 1.0 };
+            kron_move mv = { 0, -1, rfn[j], rc[j] };
             if (tr->prob && !san_expr_is_const(tr->prob)) {
                 if (fn_make(&t->fprob[t->nfp], tr->prob, t, size, tc, m) < 0)
                     return -1;
                 mv.fp = t->nfp++;
             } else if (tr->prob) {
-                mv.p = san_expr_const(tr->prob);
-                if (mv.p == 0)
-                    continue;   /* dropped, as on the sparse path */
+                mv.p *= san_expr_const(tr->prob);
             }
+            if (mv.p == 0)
+                continue;       /* dropped, as on the sparse path */
             mv.other = tr->to;
             out->mv[put++] = mv;
             out->ptr[u + 1]++;
@@ -509,6 +552,250 @@ static int term_part(kron_term *t, const san_model *m, int k, int64_t size,
     return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* The bottom of the tree                                              */
+/* ------------------------------------------------------------------ */
+
+/* Near the leaves the walk would spend its time on small nodes: a level
+ * of n_a values costs a call and a few loads for n_a updates.  So below
+ * the region level (the first complete level whose nodes have at most
+ * REGION_MAX leaves) a term is not walked: its action inside one node,
+ * the same for every node up to the functions' values, is listed once
+ * at build time as runs of updates
+ *
+ *     y[r + i rs] += p * f(di + o + i os) * x[s + i rs],   i < len
+ *
+ * (leaf offsets within the anchor and source nodes, table offsets o
+ * from the region's levels added to the walk's di, f the product of the
+ * term's functions at that index), and the walk above the region level
+ * calls them for each node it reaches.  A run is usually long: a whole
+ * node when no participant is below the region level, a stride of the
+ * participant's level otherwise.  Runs are grouped by the functions
+ * their moves carry and by whether a participant of the region moves
+ * (if none does, the run counts only when a participant above moved). */
+
+typedef struct {
+    int32_t r, s, len, rs;
+    int64_t o, os;
+    double p;
+} kron_run;
+
+typedef struct {
+    int moving;             /* some participant of the region moves */
+    int nfn;
+    int32_t *fn;            /* the moves' functions: indices into fprob */
+    int nrun, nrun0;
+    kron_run *run;          /* with the functions' table offsets */
+    kron_run *run0;         /* the same updates, offsets ignored (when a
+                               call has no function: longer runs) */
+} kron_rgroup;
+
+struct kron_region {
+    int ng;
+    kron_rgroup *g;
+    char *above;            /* per participant: its level is above the
+                               region level (its move comes from the walk) */
+    int any_moving;
+    double bytes;
+};
+
+static void region_free(struct kron_region *R)
+{
+    if (!R)
+        return;
+    for (int i = 0; i < R->ng; i++) {
+        free(R->g[i].fn);
+        free(R->g[i].run);
+        free(R->g[i].run0);
+    }
+    free(R->g);
+    free(R->above);
+    free(R);
+}
+
+typedef struct {
+    int32_t r, s;
+    int64_t o;
+    double p;
+    int grp;
+} rentry;
+
+static int rentry_cmp(const void *a, const void *b)
+{
+    const rentry *x = a, *y = b;
+    if (x->grp != y->grp)
+        return x->grp < y->grp ? -1 : 1;
+    if (x->p != y->p)
+        return x->p < y->p ? -1 : 1;
+    if (x->r != y->r)
+        return x->r < y->r ? -1 : 1;
+    return (x->s > y->s) - (x->s < y->s);
+}
+
+/* Runs of the sorted entries e[0 .. n-1] (one group), greedily: a run
+ * extends while leaves (and table offsets, if use_o) keep their steps. */
+static kron_run *make_runs(const rentry *e, int64_t n, int use_o, int *nrun)
+{
+    kron_run *v = malloc((n ? n : 1) * sizeof *v);
+    int nr = 0;
+    if (!v)
+        return NULL;
+    for (int64_t i = 0; i < n;) {
+        kron_run R = { e[i].r, e[i].s, 1, 1, e[i].o, 0, e[i].p };
+        int64_t j = i + 1;
+        if (j < n && e[j].p == R.p && e[j].r > R.r && e[j].s - R.s == e[j].r - R.r) {
+            R.rs = e[j].r - R.r;
+            R.os = use_o ? e[j].o - R.o : 0;
+            for (R.len = 2, j++; j < n && e[j].p == R.p; R.len++, j++) {
+                const int64_t k = R.len;
+                if (e[j].r != R.r + k * R.rs || e[j].s != R.s + k * R.rs ||
+                    (use_o && e[j].o != R.o + k * R.os))
+                    break;
+            }
+        }
+        v[nr++] = R;
+        i = j;
+    }
+    *nrun = nr;
+    kron_run *w = realloc(v, (nr ? nr : 1) * sizeof *v);
+    return w ? w : v;
+}
+
+/* The runs of term t inside one node of the region level (t->rg stays
+ * NULL when the walk never reaches it, or when a function is evaluated
+ * rather than looked up). */
+static int term_region(kron_term *t, const kron_desc *d, const san_model *m)
+{
+    const kron_tree *tr = &d->tree;
+    const int c0 = d->rlev, na = m->naut;
+    if (c0 >= na || t->np == 0 || t->L < c0 || t->rate.e)
+        return 0;
+    for (int i = 0; i < t->nfp; i++)
+        if (t->fprob[i].e)
+            return 0;
+    const int64_t B = tr->bsize[c0];
+    int npr = 0, ncls = 0, capcls = 8, rc = -1;
+    int64_t ne = 0, cape = B + 16;
+    int *lev = malloc((t->np + 1) * sizeof *lev);
+    int *idx = malloc((t->np + 1) * sizeof *idx);
+    int *w = malloc((na + 1) * sizeof *w), *src = malloc((na + 1) * sizeof *src);
+    int32_t *tup = malloc((2 * t->np + 1) * sizeof *tup);
+    int32_t *cls = malloc(capcls * (2 * t->np + 1) * sizeof *cls);
+    rentry *e = malloc(cape * sizeof *e);
+    struct kron_region *R = calloc(1, sizeof *R);
+    if (!lev || !idx || !w || !src || !tup || !cls || !e || !R)
+        goto out;
+    R->above = calloc(t->np + 1, 1);
+    if (!R->above)
+        goto out;
+    for (int b = 0; b < na; b++)
+        if (t->kind[b] >= 0) {
+            if (b >= c0)
+                lev[npr++] = b;
+            else
+                R->above[t->kind[b]] = 1;
+        }
+    const int tl = 2 * npr;
+    for (int64_t r = 0; r < B; r++) {
+        int ok = 1;
+        for (int b = c0; b < na; b++)
+            w[b] = (int)((r / tr->bsize[b + 1]) % tr->ns[b]);
+        for (int j = 0; j < npr; j++) {
+            const kron_part *P = &t->in[t->kind[lev[j]]];
+            idx[j] = P->ptr[w[lev[j]]];
+            ok &= idx[j] < P->ptr[w[lev[j]] + 1];
+        }
+        while (ok) {
+            double pp = 1;
+            int moving = 0;
+            for (int b = c0; b < na; b++)
+                src[b] = w[b];
+            for (int j = 0; j < npr; j++) {
+                const kron_move *mv = &t->in[t->kind[lev[j]]].mv[idx[j]];
+                src[lev[j]] = mv->other;
+                pp *= mv->p;
+                tup[2 * j] = mv->fp;
+                tup[2 * j + 1] = mv->fr;
+                moving |= mv->other != w[lev[j]];
+            }
+            int64_t sr = 0, o = 0;
+            for (int b = c0; b < na; b++) {
+                sr += src[b] * tr->bsize[b + 1];
+                o += src[b] * t->dstride[b];
+            }
+            int k = 0;
+            while (k < ncls && memcmp(cls + (size_t)k * tl, tup, tl * sizeof *tup))
+                k++;
+            if (k == ncls) {
+                if (ncls == capcls) {
+                    int32_t *v = realloc(cls, 2 * capcls * (tl + 1) * sizeof *cls);
+                    if (!v)
+                        goto out;
+                    cls = v;
+                    capcls *= 2;
+                }
+                memcpy(cls + (size_t)ncls++ * tl, tup, tl * sizeof *tup);
+            }
+            if (ne == cape) {
+                rentry *v = realloc(e, 2 * cape * sizeof *e);
+                if (!v)
+                    goto out;
+                e = v;
+                cape *= 2;
+            }
+            e[ne++] = (rentry){ (int32_t)r, (int32_t)sr, o, pp, 2 * k + !moving };
+            int j = npr - 1;        /* the next combination of moves */
+            for (; j >= 0; j--) {
+                const kron_part *P = &t->in[t->kind[lev[j]]];
+                if (++idx[j] < P->ptr[w[lev[j]] + 1])
+                    break;
+                idx[j] = P->ptr[w[lev[j]]];
+            }
+            if (j < 0)
+                break;
+        }
+    }
+    qsort(e, ne, sizeof *e, rentry_cmp);
+    R->g = calloc(2 * ncls + 1, sizeof *R->g);
+    if (!R->g)
+        goto out;
+    R->bytes = sizeof *R;
+    for (int64_t i = 0; i < ne;) {
+        int64_t j = i;
+        while (j < ne && e[j].grp == e[i].grp)
+            j++;
+        kron_rgroup *G = &R->g[R->ng++];
+        const int32_t *ct = cls + (size_t)(e[i].grp / 2) * tl;
+        G->moving = !(e[i].grp & 1);
+        R->any_moving |= G->moving;
+        G->fn = malloc((tl + 1) * sizeof *G->fn);
+        if (!G->fn)
+            goto out;
+        for (int q = 0; q < tl; q++)
+            if (ct[q] >= 0)
+                G->fn[G->nfn++] = ct[q];
+        G->run = make_runs(e + i, j - i, 1, &G->nrun);
+        G->run0 = make_runs(e + i, j - i, 0, &G->nrun0);
+        if (!G->run || !G->run0)
+            goto out;
+        R->bytes += sizeof *G + 4.0 * tl + sizeof(kron_run) * (G->nrun + G->nrun0);
+        i = j;
+    }
+    t->rg = R;
+    R = NULL;
+    rc = 0;
+out:
+    region_free(R);
+    free(lev);
+    free(idx);
+    free(w);
+    free(src);
+    free(tup);
+    free(cls);
+    free(e);
+    return rc;
+}
+
 static void term_free(kron_term *t)
 {
     for (int k = 0; t->in && k < t->np; k++) {
@@ -522,36 +809,122 @@ static void term_free(kron_term *t)
     free(t->kind);
     free(t->dstride);
     free(t->fprob);
+    free(t->evs);
+    region_free(t->rg);
 }
 
-static int term_build(kron_term *t, const san_model *m, int e, tab_cache *tc)
+/* The term of events evs[0 .. nev-1]: one event, or local events of one
+ * automaton merged (plan_terms).  A merged term's rate is 1; each move
+ * carries its event's rate, folded into p when constant. */
+static int term_build(kron_term *t, const san_model *m, const int *evs, int nev,
+                      tab_cache *tc)
 {
     memset(t, 0, sizeof *t);
-    t->ev = e;
-    t->np = m->ev[e].nparts;
+    t->ev = evs[0];
+    t->nev = nev;
+    t->np = m->ev[t->ev].nparts;
+    t->evs = malloc(nev * sizeof *t->evs);
     t->kind = malloc(m->naut * sizeof *t->kind);
     t->dstride = calloc(m->naut, sizeof *t->dstride);
     t->in = calloc(t->np + 1, sizeof *t->in);
     t->out = calloc(t->np + 1, sizeof *t->out);
-    if (!t->kind || !t->dstride || !t->in || !t->out)
-        return -1;
+    int32_t *rfn = malloc(nev * sizeof *rfn);
+    double *rc = malloc(nev * sizeof *rc);
+    int rcode = -1;
+    if (!t->evs || !t->kind || !t->dstride || !t->in || !t->out || !rfn || !rc)
+        goto out;
+    memcpy(t->evs, evs, nev * sizeof *evs);
     int64_t size = term_levels(t, m);
-    if (fn_make(&t->rate, m->ev[e].rate, t, size, tc, m) < 0)
-        return -1;
-    for (int k = 0; k < t->np; k++)
-        if (term_part(t, m, k, size, tc) < 0)
-            return -1;
-    return 0;
+    for (int i = 0; i < nev; i++) {
+        rfn[i] = -1;
+        rc[i] = 1;
+    }
+    if (nev == 1) {
+        if (fn_make(&t->rate, m->ev[t->ev].rate, t, size, tc, m) < 0)
+            goto out;
+    } else {
+        fn_make(&t->rate, NULL, t, size, tc, m);        /* the constant 1 */
+        t->fprob = malloc(nev * sizeof *t->fprob);
+        if (!t->fprob)
+            goto out;
+        for (int i = 0; i < nev; i++) {
+            const san_expr *r = m->ev[evs[i]].rate;
+            if (!r || san_expr_is_const(r)) {
+                rc[i] = r ? san_expr_const(r) : 1.0;
+                continue;
+            }
+            if (fn_make(&t->fprob[t->nfp], r, t, size, tc, m) < 0)
+                goto out;
+            rfn[i] = t->nfp++;
+        }
+    }
+    rcode = 0;
+    for (int k = 0; rcode == 0 && k < t->np; k++)
+        rcode = term_part(t, m, k, size, tc, rfn, rc);
+out:
+    free(rfn);
+    free(rc);
+    return rcode;
+}
+
+/* Which events make one term.  Every event is a term of its own, except
+ * the local events of an automaton (events with one participant: a
+ * synchronizing event with a single participant is a local one for Q):
+ * those are merged into one term, in event order, as long as the merged term's tables (over the union of
+ * their dependencies) stay within TABLE_MAX entries; an event that would
+ * make them bigger keeps a term of its own, so that no function loses
+ * its table to the merge.  tev receives the events term by term (term i:
+ * tev[tstart[i] .. tstart[i+1])), terms in the order of their first
+ * events.  Returns the number of terms, or -1 (out of memory). */
+static int plan_terms(const san_model *m, int *tev, int *tstart)
+{
+    char *done = calloc(m->nev + 1, 1);
+    kron_term g = { 0 };
+    g.kind = malloc((m->naut + 1) * sizeof *g.kind);
+    g.dstride = malloc((m->naut + 1) * sizeof *g.dstride);
+    int nt = -1;
+    if (!done || !g.kind || !g.dstride)
+        goto out;
+    int put = 0;
+    nt = 0;
+    for (int e = 0; e < m->nev; e++) {
+        if (done[e])
+            continue;
+        tstart[nt++] = put;
+        tev[put++] = e;
+        done[e] = 1;
+        if (m->ev[e].nparts != 1)
+            continue;
+        const int a = m->ev[e].parts[0];
+        g.ev = e;
+        g.evs = tev + tstart[nt - 1];
+        for (int f = e + 1; f < m->nev; f++) {
+            if (done[f] || m->ev[f].nparts != 1 || m->ev[f].parts[0] != a)
+                continue;
+            tev[put] = f;       /* tried as the group's next event */
+            g.nev = put + 1 - tstart[nt - 1];
+            if (term_levels(&g, m) <= TABLE_MAX) {
+                done[f] = 1;
+                put++;
+            }
+        }
+    }
+    tstart[nt] = put;
+out:
+    free(done);
+    free(g.kind);
+    free(g.dstride);
+    return nt;
 }
 
 static double term_bytes(const kron_term *t, const san_model *m)
 {
-    double b = sizeof *t + (4.0 + 8.0) * m->naut;
+    double b = sizeof *t + (4.0 + 8.0) * m->naut + 4.0 * t->nev;
     for (int k = 0; k < t->np; k++) {
         int ns = m->aut[m->ev[t->ev].parts[k]].nstates;
         b += 2 * (4.0 * (ns + 2) + sizeof(kron_move) * t->in[k].ptr[ns]);
     }
-    return b + sizeof(kron_fn) * t->nfp;
+    return b + sizeof(kron_fn) * t->nfp + (t->rg ? t->rg->bytes : 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -566,6 +939,7 @@ typedef struct {
     int64_t lo, hi;         /* the window of anchor leaves */
     int *src;               /* digits of the source state */
     int *fsel;              /* per participant: fp of the chosen move */
+    int *rsel;              /* per participant: fr of the chosen move */
     double *cv;             /* coefficients of one level's values */
 } kctx;
 
@@ -583,9 +957,12 @@ static inline double coef_at(const kctx *c, int64_t di, int64_t sr, double cp)
 {
     const kron_term *t = c->t;
     double v = cp * fn_at(&t->rate, di, sr, c->src);
-    for (int k = 0; k < t->np; k++)
+    for (int k = 0; k < t->np; k++) {
         if (c->fsel[k] >= 0)
             v *= fn_at(&t->fprob[c->fsel[k]], di, sr, c->src);
+        if (c->rsel[k] >= 0)
+            v *= fn_at(&t->fprob[c->rsel[k]], di, sr, c->src);
+    }
     return v;
 }
 
@@ -724,9 +1101,12 @@ static void last_level_fast(kctx *c, int a, int64_t an, int64_t on, const kpath 
         cv[w] = p->cp;
     const int64_t s0 = (c->x ? on : an) * n;    /* source leaves, if leaves */
     fn_scale(cv, n, &tm->rate, p->di, ds, s0, c, a);
-    for (int k = 0; k < tm->np; k++)
+    for (int k = 0; k < tm->np; k++) {
         if (c->fsel[k] >= 0)
             fn_scale(cv, n, &tm->fprob[c->fsel[k]], p->di, ds, s0, c, a);
+        if (c->rsel[k] >= 0)
+            fn_scale(cv, n, &tm->fprob[c->rsel[k]], p->di, ds, s0, c, a);
+    }
     double *restrict y = c->y + an * n * B;
     if (!c->x) {
         for (int w = 0; w < n; w++)
@@ -765,6 +1145,7 @@ static void last_level_moves(kctx *c, int a, int64_t an, int64_t on, const kpath
                 continue;
             c->src[a] = s;
             c->fsel[k] = mv->fp;
+            c->rsel[k] = mv->fr;
             const double v = coef_at(c, p->di + s * ds, (x ? on : an) * n + s, p->cp * mv->p);
             if (v == 0)
                 continue;
@@ -804,6 +1185,7 @@ static inline void descend(kctx *c, int a, int64_t ac, int64_t oc, int w, int u,
     if (mv) {
         q.cp *= mv->p;
         c->fsel[c->t->kind[a]] = mv->fp;
+        c->rsel[c->t->kind[a]] = mv->fr;
     }
     if (a != c->t->L) {
         visit(c, a + 1, ac, oc, &q);
@@ -882,11 +1264,151 @@ static void walk_level(kctx *c, int a, int64_t an, int64_t on, const kpath *p)
         walk_same(c, a, an, on, p);
 }
 
+/* A function as the runs read it: a table at di + o + i os, or a table
+ * per state at the source leaf sb + s + i rs. */
+typedef struct {
+    const double *tab;
+    const double *pst;
+} rfun;
+
+static inline int rfun_add(rfun *f, int n, const kron_fn *fn, double *g)
+{
+    if (fn->tab)
+        f[n++] = (rfun){ fn->tab, NULL };
+    else if (fn->pst)
+        f[n++] = (rfun){ NULL, fn->pst };
+    else
+        *g *= fn->c;
+    return n;
+}
+
+/* One run, its functions f[0 .. nf-1] (nf > 0). */
+static void run_funs(kctx *c, const kron_run *R, const rfun *f, int nf, double v0,
+                     int64_t di, int64_t sb, double *restrict y,
+                     const double *restrict x)
+{
+    const int64_t len = R->len, rs = R->rs, os = R->os;
+    double *restrict yr = y + R->r;
+    const double *restrict xr = x + R->s;
+    int per = os != 0;
+    for (int k = 0; k < nf; k++)
+        per |= f[k].pst != NULL;
+    if (!per) {         /* one coefficient for the whole run */
+        double v = v0;
+        for (int k = 0; k < nf; k++)
+            v *= f[k].tab[di + R->o];
+        if (v == 0)
+            return;
+        if (rs == 1) {
+            SAN_OMP(omp simd)
+            for (int64_t i = 0; i < len; i++)
+                yr[i] += v * xr[i];
+        } else {
+            for (int64_t i = 0; i < len; i++)
+                yr[i * rs] += v * xr[i * rs];
+        }
+        return;
+    }
+    if (nf == 1 && f[0].tab && rs == 1 && os == 1) {
+        const double *restrict tb = f[0].tab + di + R->o;
+        SAN_OMP(omp simd)
+        for (int64_t i = 0; i < len; i++)
+            yr[i] += v0 * tb[i] * xr[i];
+        return;
+    }
+    double *restrict cv = c->cv;
+    for (int64_t i = 0; i < len; i++)
+        cv[i] = v0;
+    for (int k = 0; k < nf; k++) {
+        if (f[k].tab) {
+            const double *restrict tb = f[k].tab + di + R->o;
+            if (os == 1) {
+                SAN_OMP(omp simd)
+                for (int64_t i = 0; i < len; i++)
+                    cv[i] *= tb[i];
+            } else {
+                for (int64_t i = 0; i < len; i++)
+                    cv[i] *= tb[i * os];
+            }
+        } else {
+            const double *restrict ps = f[k].pst + sb + R->s;
+            for (int64_t i = 0; i < len; i++)
+                cv[i] *= ps[i * rs];
+        }
+    }
+    if (rs == 1) {
+        SAN_OMP(omp simd)
+        for (int64_t i = 0; i < len; i++)
+            yr[i] += cv[i] * xr[i];
+    } else {
+        for (int64_t i = 0; i < len; i++)
+            yr[i * rs] += cv[i] * xr[i * rs];
+    }
+}
+
+/* The term inside anchor node an (source node on) of the region level,
+ * from its runs: the walk's path p brings di, the constant factor, the
+ * moves chosen above (their functions) and whether something moved. */
+static void region_apply(kctx *c, int64_t an, int64_t on, const kpath *p)
+{
+    const kron_term *t = c->t;
+    const struct kron_region *R = t->rg;
+    const int64_t B = c->d->rB, sb = on * B;
+    double *restrict y = c->y + an * B;
+    const double *restrict x = c->x + on * B;
+    rfun f[2 * t->np + 2];
+    double g = p->cp;
+    int ng = rfun_add(f, 0, &t->rate, &g);
+    for (int k = 0; k < t->np; k++)
+        if (R->above[k]) {
+            if (c->fsel[k] >= 0)
+                ng = rfun_add(f, ng, &t->fprob[c->fsel[k]], &g);
+            if (c->rsel[k] >= 0)
+                ng = rfun_add(f, ng, &t->fprob[c->rsel[k]], &g);
+        }
+    for (int gi = 0; gi < R->ng; gi++) {
+        const kron_rgroup *G = &R->g[gi];
+        if (!G->moving && !p->moved)
+            continue;
+        double gg = g;
+        int nf = ng;
+        for (int k = 0; k < G->nfn; k++)
+            nf = rfun_add(f, nf, &t->fprob[G->fn[k]], &gg);
+        if (gg == 0)
+            continue;
+        if (nf == 0) {
+            for (int q = 0; q < G->nrun0; q++) {
+                const kron_run *Rn = &G->run0[q];
+                const double v = gg * Rn->p;
+                const int64_t len = Rn->len, rs = Rn->rs;
+                double *restrict yr = y + Rn->r;
+                const double *restrict xr = x + Rn->s;
+                if (rs == 1) {
+                    SAN_OMP(omp simd)
+                    for (int64_t i = 0; i < len; i++)
+                        yr[i] += v * xr[i];
+                } else {
+                    for (int64_t i = 0; i < len; i++)
+                        yr[i * rs] += v * xr[i * rs];
+                }
+            }
+            continue;
+        }
+        for (int q = 0; q < G->nrun; q++)
+            run_funs(c, &G->run[q], f, nf, gg * G->run[q].p, p->di, sb, y, x);
+    }
+}
+
 static void visit(kctx *c, int a, int64_t an, int64_t on, const kpath *p)
 {
     const kron_tree *t = &c->d->tree;
     if ((a >= t->F || a == c->d->split) && outside(c, a, an))
         return;
+    if (a == c->d->rlev && c->t->rg && c->x && inside(c, a, an)) {
+        if (p->moved || c->t->rg->any_moving)
+            region_apply(c, an, on, p);
+        return;
+    }
     walk_level(c, a, an, on, p);
 }
 
@@ -894,7 +1416,7 @@ static void run_term(kctx *c, const kron_term *tm)
 {
     c->t = tm;
     for (int k = 0; k < tm->np; k++)
-        c->fsel[k] = -1;
+        c->fsel[k] = c->rsel[k] = -1;
     if (tm->np == 0)
         return;
     kpath p = { 0, 1.0, 0 };
@@ -905,7 +1427,8 @@ static void run_term(kctx *c, const kron_term *tm)
 static void run_window(const kron_desc *d, const double *x, double *y,
                        int64_t lo, int64_t hi, int *scratch, double *cv)
 {
-    kctx c = { d, NULL, x, y, lo, hi, scratch, scratch + d->m->naut + 1, cv };
+    const int na1 = d->m->naut + 1;
+    kctx c = { d, NULL, x, y, lo, hi, scratch, scratch + na1, scratch + 2 * na1, cv };
     if (x)
         for (int64_t i = lo; i < hi; i++)
             y[i] = d->diag[i] * x[i];
@@ -920,13 +1443,13 @@ static void run_all(const kron_desc *d, const double *x, double *y)
     const int64_t nw = d->nwin;
     SAN_OMP(omp parallel for schedule(dynamic, 1) if(nw > 1) num_threads(d->nthreads))
     for (int64_t w = 0; w < nw; w++) {
-        int scratch[2 * (d->m->naut + 1)];   /* source digits, choices */
+        int scratch[3 * (d->m->naut + 1)];   /* source digits, choices */
         int tid = 0;
 #ifdef _OPENMP
         tid = omp_get_thread_num();
 #endif
         run_window(d, x, y, d->win[w], d->win[w + 1], scratch,
-                   d->cv + (size_t)tid * d->maxns);
+                   d->cv + (size_t)tid * d->cvlen);
     }
 }
 
@@ -959,7 +1482,7 @@ static int make_windows(kron_desc *d)
         }
     d->win = malloc((nw + 1) * sizeof *d->win);
     d->nthreads = nth;
-    d->cv = malloc((size_t)nth * d->maxns * sizeof *d->cv);
+    d->cv = malloc((size_t)nth * d->cvlen * sizeof *d->cv);
     if (!d->win || !d->cv)
         return -1;
     d->nwin = nw;
@@ -978,6 +1501,8 @@ static int make_windows(kron_desc *d)
             }
             target = tree_leaf(t, d->split, l);
         }
+        if (d->rlev < t->naut && d->split >= t->F)
+            target -= target % d->rB;   /* region nodes never cut */
         d->win[w] = w == nw ? d->n : target;
         if (d->win[w] < d->win[w - 1])
             d->win[w] = d->win[w - 1];
@@ -1025,13 +1550,29 @@ static int build_terms(kron_desc *d, const san_model *m, const int64_t *keys)
     tab_cache tc = { 0 };
     tc.keys = keys;
     tc.nleaves = d->n;
-    d->term = calloc(m->nev + 1, sizeof *d->term);
+    int *tev = malloc((m->nev + 1) * sizeof *tev);
+    int *tstart = malloc((m->nev + 2) * sizeof *tstart);
+    int nt = tev && tstart ? plan_terms(m, tev, tstart) : -1;
+    d->term = nt >= 0 ? calloc(nt + 1, sizeof *d->term) : NULL;
     int rc = d->term ? 0 : -1;
-    for (int e = 0; rc == 0 && e < m->nev; e++) {
-        rc = term_build(&d->term[e], m, e, &tc);
-        d->nterms = e + 1;
-        d->bytes += term_bytes(&d->term[e], m);
+    const kron_tree *t = &d->tree;
+    d->rlev = m->naut;
+    for (int a = t->F; a < m->naut; a++)
+        if (t->bsize[a] <= REGION_MAX) {
+            d->rlev = a;
+            break;
+        }
+    d->rB = t->bsize[d->rlev];
+    d->cvlen = d->rB > d->maxns ? d->rB : d->maxns;
+    for (int i = 0; rc == 0 && i < nt; i++) {
+        rc = term_build(&d->term[i], m, tev + tstart[i], tstart[i + 1] - tstart[i], &tc);
+        d->nterms = i + 1;
+        if (rc == 0)
+            rc = term_region(&d->term[i], d, m);
+        d->bytes += term_bytes(&d->term[i], m);
     }
+    free(tev);
+    free(tstart);
     d->tab = malloc((tc.n + 1) * sizeof *d->tab);
     if (!d->tab)
         rc = -1;
@@ -1100,24 +1641,53 @@ void kron_free(kron_desc *d)
 /* Terms and tables as kron_build would make them, without building. */
 double kron_terms_bytes(const san_model *m)
 {
+    int *tev = malloc((m->nev + 1) * sizeof *tev);
+    int *tstart = malloc((m->nev + 2) * sizeof *tstart);
+    kron_term g = { 0 };
+    g.kind = malloc((m->naut + 1) * sizeof *g.kind);
+    g.dstride = malloc((m->naut + 1) * sizeof *g.dstride);
+    int nt = tev && tstart && g.kind && g.dstride ? plan_terms(m, tev, tstart) : -1;
     double b = 0;
-    for (int e = 0; e < m->nev; e++) {
-        const san_event *E = &m->ev[e];
-        b += sizeof(kron_term) + 12.0 * m->naut;
+    for (int i = 0; i < nt; i++) {
+        const san_event *E = &m->ev[tev[tstart[i]]];
+        const int nev = tstart[i + 1] - tstart[i];
+        b += sizeof(kron_term) + 12.0 * m->naut + 4.0 * nev;
         for (int k = 0; k < E->nparts; k++) {
             const san_automaton *A = &m->aut[E->parts[k]];
             b += 8.0 * (A->nstates + 2) + 2.0 * sizeof(kron_move) * A->ntr;
         }
-        /* a table per functional rate, bounded by TABLE_MAX entries,
-         * over the automata it reads (an upper bound: no sharing) */
-        if (E->rate && !san_expr_is_const(E->rate)) {
-            int nd;
-            const int *dep = san_expr_deps(E->rate, &nd);
-            double size = 1;
-            for (int i = 0; i < nd; i++)
-                size *= m->aut[dep[i]].nstates;
+        /* a table per functional rate, bounded by TABLE_MAX entries, over
+         * the automata it reads, or over the merged term's (an upper
+         * bound: no sharing) */
+        /* the runs below the region level: about two per leaf of a
+         * region node at most */
+        b += 2.0 * sizeof(kron_run) *
+             (double)(m->product_fits && m->product < REGION_MAX ? m->product : REGION_MAX);
+        double msize = 0;
+        if (nev > 1) {
+            g.ev = tev[tstart[i]];
+            g.evs = tev + tstart[i];
+            g.nev = nev;
+            msize = (double)term_levels(&g, m);
+        }
+        for (int j = tstart[i]; j < tstart[i + 1]; j++) {
+            const san_expr *r = m->ev[tev[j]].rate;
+            if (!r || san_expr_is_const(r))
+                continue;
+            double size = msize;
+            if (nev == 1) {
+                int nd;
+                const int *dep = san_expr_deps(r, &nd);
+                size = 1;
+                for (int k = 0; k < nd; k++)
+                    size *= m->aut[dep[k]].nstates;
+            }
             b += size <= TABLE_MAX ? 8.0 * size : 0;
         }
     }
+    free(tev);
+    free(tstart);
+    free(g.kind);
+    free(g.dstride);
     return b;
 }

@@ -1,14 +1,17 @@
 /*
  * kron.h - the generator as a Kronecker descriptor (internal to libsan).
  *
- * Q = sum over events e of (R_e - D_e): R_e is a generalized tensor
- * product of the participants' local matrices of e (routing
- * probabilities, possibly functional) scaled by the rate of e (possibly
- * functional); D_e its diagonal correction.  A local event is the
- * special case of one participant, so the tensor sum of the local
- * matrices is the sum of its events' terms.  The diagonal of Q (minus
- * the exit rate of each state, self-loops excluded as on the sparse
- * path) is computed once, as a vector.
+ * Q = sum over terms of (R_t - D_t), D_t the diagonal correction of R_t.
+ * A synchronizing event is one term: R_e is a generalized tensor product
+ * of the participants' local matrices of e (routing probabilities,
+ * possibly functional) scaled by the rate of e (possibly functional).
+ * The local events of an automaton are one term together, the classical
+ * local matrix of the tensor sum: one participant whose moves carry
+ * their own event's rate (the term's rate is then 1), so that a product
+ * walks the vector once per automaton, not once per local event (kron.c
+ * says when an event stays apart).  The diagonal of Q (minus the exit
+ * rate of each state, self-loops excluded as on the sparse path) is
+ * computed once, as a vector.
  *
  * Vectors live on a set of global states organized as a level tree over
  * the automata (automaton 0 at the root, the order of the mixed-radix
@@ -45,10 +48,15 @@ typedef struct {
     int32_t other;          /* the local state at the other end */
     int32_t fp;             /* functional probability: index into the
                                term's fprob[]; -1: constant */
-    double p;               /* constant probability (1 if functional) */
+    int32_t fr;             /* functional rate of the move's event (merged
+                               local events): index into fprob[]; -1:
+                               constant, or the term's rate */
+    double p;               /* constant factor: probability (1 if
+                               functional), times the event's constant
+                               rate in a merged term */
 } kron_move;
 
-/* A participant's transitions by e, grouped by anchor local state. */
+/* A participant's transitions in a term, grouped by anchor local state. */
 typedef struct {
     int32_t *ptr;           /* n_a + 1 */
     kron_move *mv;
@@ -66,7 +74,9 @@ typedef struct {
 } kron_fn;
 
 typedef struct {
-    int ev;
+    int ev;                 /* the term's (first) event */
+    int nev;                /* events of the term: more than one for the */
+    int *evs;               /* merged local events of one automaton */
     int np;                 /* participants */
     int L;                  /* last level that is a participant or a
                                dependency; below it nothing varies */
@@ -75,9 +85,12 @@ typedef struct {
     int64_t *dstride;       /* per level: weight in the table index */
     kron_part *in;          /* by destination: moves u -> w, anchor w */
     kron_part *out;         /* by source: moves u -> w, anchor u */
-    kron_fn rate;
+    kron_fn rate;           /* the event's rate; 1 for merged terms */
     int nfp;
-    kron_fn *fprob;
+    kron_fn *fprob;         /* functional probabilities and, in merged
+                               terms, functional rates of the moves */
+    struct kron_region *rg; /* the term inside one node of the region
+                               level (kron.c), or NULL */
 } kron_term;
 
 #define KRON_FREE (-1)
@@ -104,9 +117,12 @@ typedef struct {
     int64_t nwin;           /* windows: the vector cut for threads and cache */
     int64_t *win;           /* nwin + 1 window bounds */
     int split;              /* explicit level whose nodes are pruned */
+    int rlev;               /* region level (naut: none) */
+    int64_t rB;             /* leaves of a node of the region level */
     int maxns;              /* largest automaton */
     int nthreads;           /* threads of the products (at most) */
-    double *cv;             /* per thread: maxns coefficients of a level */
+    int64_t cvlen;          /* max(maxns, rB) */
+    double *cv;             /* per thread: cvlen coefficients */
     double bytes;           /* descriptor: tree, local matrices, tables */
 } kron_desc;
 
