@@ -118,41 +118,47 @@ typedef struct {
     double val;
 } entry;
 
-static int cmp_entry(const void *x, const void *y)
+static int cmp_key(const void *x, const void *y)
 {
-    int32_t a = ((const entry *)x)->col, b = ((const entry *)y)->col;
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
     return (a > b) - (a < b);
 }
 
-static void sort_entries(entry *e, int64_t n)
+/* Sorts the positions of e by column: keys (column << 32 | position),
+ * 8 bytes each, moved instead of the 16-byte entries. */
+static void sort_keys(uint64_t *key, const entry *e, int64_t n)
 {
+    for (int64_t k = 0; k < n; k++)
+        key[k] = (uint64_t)(uint32_t)e[k].col << 32 | (uint64_t)k;
     if (n > 32) {
-        qsort(e, n, sizeof *e, cmp_entry);
+        qsort(key, n, sizeof *key, cmp_key);
         return;
     }
     for (int64_t i = 1; i < n; i++) {
-        entry x = e[i];
+        uint64_t x = key[i];
         int64_t j = i - 1;
-        while (j >= 0 && e[j].col > x.col) {
-            e[j + 1] = e[j];
+        while (j >= 0 && key[j] > x) {
+            key[j + 1] = key[j];
             j--;
         }
-        e[j + 1] = x;
+        key[j + 1] = x;
     }
 }
 
-/* Writes row i from the n entries e (reordered) to col/val: at most
- * n + 1 slots.  Returns the number written. */
-static int64_t assemble_row(int64_t i, entry *e, int64_t n, int32_t *col, double *val)
+/* Writes row i from the n entries e to col/val (at most n + 1 slots),
+ * sorted, duplicates merged, self-loops dropped, the diagonal added.
+ * key is scratch for n keys.  Returns the number written. */
+static int64_t assemble_row(int64_t i, const entry *e, int64_t n, uint64_t *key,
+                            int32_t *col, double *val)
 {
-    sort_entries(e, n);
+    sort_keys(key, e, n);
     double out = 0;
     int64_t p = 0, diag = -1;
     for (int64_t k = 0; k < n;) {
-        int32_t c = e[k].col;
+        int32_t c = (int32_t)(key[k] >> 32);
         double v = 0;
-        while (k < n && e[k].col == c)
-            v += e[k++].val;
+        while (k < n && (int32_t)(key[k] >> 32) == c)
+            v += e[(uint32_t)key[k++]].val;
         if (c == i)
             continue;           /* a self-loop changes nothing */
         if (diag < 0 && c > i) {
@@ -189,6 +195,8 @@ typedef struct {
     int64_t *pend;          /* successors without a number, in order */
     int32_t *pend_id;       /* ... and the numbers they got */
     int64_t npend, cappend;
+    uint64_t *key;          /* sort keys of one row */
+    int64_t capkey;
     int32_t *ocol;          /* assembled rows */
     double *oval;
     int64_t nout, capout;
@@ -206,6 +214,7 @@ static void worker_free(worker *w)
     free(w->len);
     free(w->pend);
     free(w->pend_id);
+    free(w->key);
     free(w->ocol);
     free(w->oval);
 }
@@ -348,7 +357,11 @@ static void assemble(worker *w)
         for (int64_t k = 0; k < n; k++)
             if (e[k].col < 0)
                 e[k].col = w->pend_id[-1 - (int64_t)e[k].col];
-        int64_t len = assemble_row(i, e, n, w->ocol + w->nout, w->oval + w->nout);
+        if (grow((void **)&w->key, &w->capkey, n, sizeof *w->key) < 0) {
+            w->rc = -1;
+            return;
+        }
+        int64_t len = assemble_row(i, e, n, w->key, w->ocol + w->nout, w->oval + w->nout);
         w->len[i - w->lo] = (int32_t)len;
         w->nout += len;
     }
