@@ -8,6 +8,51 @@
 #include <string.h>
 #include "succ.h"
 
+/* Do groups g of automaton a and h of automaton b read the same
+ * probability slots, all functional, in the same order? */
+static int same_slots(const succ_ctx *c, int a, const struct succ_group *g, int b,
+                      const struct succ_group *h)
+{
+    if (g->event != h->event && c->m->ev[g->event].rate != c->m->ev[h->event].rate)
+        return 0;
+    if (g->t1 - g->t0 != h->t1 - h->t0)
+        return 0;
+    for (int k = 0; k < g->t1 - g->t0; k++)
+        if (c->pslot[a][g->t0 + k] < 0 || c->pslot[a][g->t0 + k] != c->pslot[b][h->t0 + k])
+            return 0;
+    return 1;
+}
+
+/* Signatures of the groups with functional probabilities (see succ.h). */
+static int group_signatures(succ_ctx *c)
+{
+    const san_model *m = c->m;
+    int ngroups = 0, nsig = 0;
+    for (int a = 0; a < m->naut; a++)
+        ngroups += c->lgstart[a][m->aut[a].nstates];
+    int (*rep)[2] = malloc((ngroups + 1) * sizeof *rep);   /* (automaton, group) */
+    if (!rep)
+        return -1;
+    for (int a = 0; a < m->naut; a++)
+        for (int i = 0; i < c->lgstart[a][m->aut[a].nstates]; i++) {
+            struct succ_group *g = &c->lg[a][i];
+            if (!c->functional_prob[g->event] || c->pslot[a][g->t0] < 0)
+                continue;
+            int k = 0;
+            while (k < nsig && !same_slots(c, a, g, rep[k][0], &c->lg[rep[k][0]][rep[k][1]]))
+                k++;
+            if (k == nsig && same_slots(c, a, g, a, g)) {
+                rep[nsig][0] = a;
+                rep[nsig++][1] = i;
+            }
+            if (k < nsig)
+                g->sig = k;
+        }
+    free(rep);
+    c->sig_gen = calloc(nsig + 1, sizeof *c->sig_gen);
+    return c->sig_gen ? 0 : -1;
+}
+
 /* The groups of local transitions of every local state, and the index
  * change of every transition. */
 static int local_groups_init(succ_ctx *c)
@@ -34,7 +79,7 @@ static int local_groups_init(succ_ctx *c)
                 while (u < A->first[ls + 1] && A->tr[u].event == e)
                     u++;
                 if (!m->ev[e].sync)
-                    c->lg[a][ng++] = (struct succ_group){ e, t, u };
+                    c->lg[a][ng++] = (struct succ_group){ e, t, u, -1 };
                 t = u;
             }
         }
@@ -43,7 +88,7 @@ static int local_groups_init(succ_ctx *c)
             for (int t = A->first[ls]; t < A->first[ls + 1]; t++)
                 c->delta[a][t] = (int64_t)(A->tr[t].to - ls) * m->stride[a];
     }
-    return 0;
+    return group_signatures(c);
 }
 
 /* The constant rates and probabilities, and the probability slots. */
@@ -199,6 +244,7 @@ void succ_free(succ_ctx *c)
     }
     free(c->lg);
     free(c->lgstart);
+    free(c->sig_gen);
     free(c->delta);
     free(c->crate);
     free(c->cprob);
@@ -445,10 +491,26 @@ int succ_enumerate(succ_ctx *c, const int *s, int64_t idx, san_arcs *out,
         for (; g < gend; g++) {
             int e = g->event;
             double rate = c->crate[e];
-            if (!(rate > 0 && rate <= DBL_MAX) || c->functional_prob[e]) {
+            int ok_rate = rate > 0 && rate <= DBL_MAX;
+            if (ok_rate && g->sig >= 0 && c->sig_gen[g->sig] == c->gen) {
+                /* probabilities already checked on a replica */
+                const int *ps = c->pslot[a];
+                const int64_t *dl = c->delta[a];
+                for (int t = g->t0; t < g->t1; t++) {
+                    double p = c->pslot_val[ps[t]];
+                    if (p > 0 && push(out, idx + dl[t], rate * p, e) < 0) {
+                        snprintf(err, errlen, "out of memory");
+                        return -1;
+                    }
+                }
+                continue;
+            }
+            if (!ok_rate || c->functional_prob[e]) {
                 int rc = fire_local(c, e, a, g->t0, g->t1, s, idx, out, err, errlen);
                 if (rc)
                     return rc;
+                if (ok_rate && g->sig >= 0)
+                    c->sig_gen[g->sig] = c->gen;
                 continue;
             }
             const double *cp = c->cprob[a];

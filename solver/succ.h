@@ -51,9 +51,14 @@ typedef struct {
     /* The local events leaving each local state, precomputed: groups
      * lg[a][lgstart[a][ls] ..] of transitions tr[t0 .. t1) of one event,
      * and delta[a][t] = (to - from) * stride[a], the index change. */
-    struct succ_group { int32_t event, t0, t1; } **lg;
+    struct succ_group { int32_t event, t0, t1, sig; } **lg;
     int32_t **lgstart;
     int64_t **delta;
+    /* Groups whose outcomes all have functional probabilities, read from
+     * the same probability slots in the same order (the replicas of an
+     * automaton), share a signature sig >= 0: once one of them has been
+     * checked in a state (sig_gen == gen), the others need no check. */
+    uint64_t *sig_gen;
     int maxparts;
     int *choice;            /* scratch for synchronized outcomes */
     int *base;              /* per participant: its probabilities in pbuf */
