@@ -10,9 +10,9 @@
 3. storage side by side: the same method over the sparse generator and
    over the Kronecker descriptor: time per product y = x Q, peak memory,
    iterations, total time, and the kron / sparse ratios.
-4. long mode only: tss.san over the descriptor, and resource sharing
-   of 91 processes and 85 resources, aggregated in 7 groups of 13
-   (105,412,712 reachable states of 14^7 = 105,413,504), solved to 1e-8
+4. long mode only: tss.san over the descriptor, and a ring of 6 groups
+   of 21 processes where neighbouring groups share pools of 38 resources
+   (101,385,345 reachable states of 22^6 = 113,379,904), solved to 1e-8
    over the descriptor and checked against its product-form solution.
 
 Modes: quick (small models), full (default, includes tss.san: about 10
@@ -51,30 +51,52 @@ results
 """
 
 
-def rs_full_closed_form(n, r, lam=3, mu=6):
-    """P(n in use = R) of resource sharing: product form, C(N,k) rho^k."""
-    w = [math.comb(n, k) * (lam / mu) ** k for k in range(r + 1)]
-    return w[r] / sum(w)
-
-
-def rs_groups(g, m, r, lam=3, mu=1):
-    """Resource sharing of g*m processes and r resources, aggregated: one
-    automaton per group of m processes counts the busy ones (0..m).  The
-    truncation of independent reversible chains keeps the product form,
-    so P(total busy = k) is proportional to C(g*m, k) (lam/mu)^k, k <= r,
-    as in rs().  Few, larger automata: few terms in the descriptor."""
-    total = " + ".join(f"st G{i}" for i in range(g))
-    ids = [f"  M = {m}; R = {r}; lambda = {lam}; mu = {mu}; K = [0..{m}];",
-           f"  total = {total};"]
-    evs, auts = [], []
+def rs_ring(g, m, r, lam=3, mu=1):
+    """Groups of m processes on a ring; each pair of neighbouring groups
+    shares a pool of r resources.  One automaton per group counts its busy
+    processes (0..m); a process may start only if both pools it draws on
+    have room.  The truncation of independent reversible chains keeps the
+    product form (Kelly): pi(k) is proportional to prod C(m, k_i) rho^k_i
+    on the states with k_i + k_{i+1} <= r, so ring_closed_form gives the
+    exact answer.  Few, larger automata, and functions of three automata:
+    small tables, few terms in the descriptor."""
+    ids = [f"  M = {m}; R = {r}; lambda = {lam}; mu = {mu}; K = [0..{m}];"]
+    evs, auts, cons = [], [], []
     for i in range(g):
-        ids.append(f"  up{i} = lambda * (M - st G{i}) * (total < R);")
+        left, right = (i - 1) % g, (i + 1) % g
+        ids.append(f"  up{i} = lambda * (M - st G{i}) * (st G{left} + st G{i} < R)"
+                   f" * (st G{i} + st G{right} < R);")
         ids.append(f"  dn{i} = mu * st G{i};")
         evs.append(f"  loc u{i} (up{i}) loc d{i} (dn{i})")
         auts.append(f"  aut G{i}\n    stt c[K] to(++) u{i} to(--) d{i}")
+        cons.append(f"(st G{i} + st G{right} <= R)")
     return ("identifiers\n" + "\n".join(ids) + "\nevents\n" + "\n".join(evs)
-            + "\nreachability = total <= R;\nnetwork rsg (continuous)\n" + "\n".join(auts)
-            + "\nresults\n  full = total == R;\n  busy = total;\n")
+            + "\nreachability = " + " && ".join(cons) + ";\nnetwork ring (continuous)\n"
+            + "\n".join(auts) + "\nresults\n  full01 = st G0 + st G1 == R;\n  busy0 = st G0;\n")
+
+
+def ring_closed_form(g, m, r, lam=3, mu=1):
+    """(states, P(G0 + G1 = R)) of rs_ring, by summing the product-form
+    weights around the ring (a transfer-matrix chain), independent of san."""
+    rho = lam / mu
+    w = [math.comb(m, k) * rho ** k for k in range(m + 1)]
+
+    def chain(a, b, weighted):
+        v = {b: w[b] if weighted else 1}
+        for _ in range(g - 2):
+            nv = {}
+            for x, s in v.items():
+                for y in range(m + 1):
+                    if x + y <= r:
+                        nv[y] = nv.get(y, 0) + s * (w[y] if weighted else 1)
+            v = nv
+        return sum(s for x, s in v.items() if x + a <= r) * (w[a] if weighted else 1)
+
+    pairs = [(a, b) for a in range(m + 1) for b in range(m + 1) if a + b <= r]
+    count = sum(chain(a, b, False) for a, b in pairs)
+    z = sum(chain(a, b, True) for a, b in pairs)
+    full = sum(chain(a, r - a, True) for a in range(m + 1) if 0 <= r - a <= m) / z
+    return count, full
 
 
 def mm1k(k):
@@ -211,9 +233,10 @@ def table_long():
     cases = []
     if os.path.exists(TSS):
         cases.append(("tss (PEPS)", TSS, "bicgstab", "1e-10", None))
-    g, m, r = 7, 13, 85
-    cases.append((f"rs {g}x{m} R={r}", model_file("rsg", rs_groups(g, m, r)), "bicgstab",
-                  "1e-8", rs_full_closed_form(g * m, r, 3, 1)))
+    g, m, r = 6, 21, 38
+    states, full = ring_closed_form(g, m, r)
+    cases.append((f"ring {g}x{m} R={r}", model_file("ring", rs_ring(g, m, r)), "bicgstab",
+                  "1e-8", (states, full)))
     for name, path, method, tol, exact in cases:
         j, err, wall, peak = run(path, method, tol=tol, storage="kron")
         if j is None:
@@ -221,8 +244,11 @@ def table_long():
             continue
         check = ""
         if exact is not None:
-            got = j["results"]["full"]
-            check = f"full {got:.10f}, closed form {exact:.10f}, rel. error {abs(got - exact) / exact:.1e}"
+            states, full = exact
+            got = j["results"]["full01"]
+            check = (f"states {'ok' if j['reachable_states'] == states else 'WRONG'}; full01 "
+                     f"{got:.10f}, closed form {full:.10f}, rel. error "
+                     f"{abs(got - full) / full:.1e}")
         print(fmt.format(name, method, j["reachable_states"], j["product_states"],
                          f"{j['times']['explore_s']:.1f}", f"{j['times']['solve_s']:.1f}",
                          j["solver"]["iterations"], f"{j['solver']['residual']:.1e}",
