@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "estimate.h"
 
 void help_solve(FILE *out)
 {
@@ -161,6 +162,10 @@ typedef struct {
     int auto_picked;        /* the method was chosen by --method auto */
     int kron;               /* solved over the tensor descriptor */
     double kron_bytes;      /* its size */
+    /* what the other storage would need: the sparse path's peak (kron
+     * runs: sampled nonzeros per state), or the descriptor with its
+     * vectors (sparse runs); 0 when not estimated */
+    double other_bytes;
 } report;
 
 /* ---- text ---- */
@@ -176,11 +181,15 @@ static void text_report(const report *r)
         printf(" (%lld transient)", (long long)(sp->n - sp->nclosed));
     printf("\n");
     if (r->kron)
-        printf("generator    not stored: tensor descriptor %.1f MiB, storage kron\n",
+        printf("generator    not stored: tensor descriptor %.1f MiB, storage kron",
                r->kron_bytes / (1 << 20));
     else
-        printf("generator    %lld nonzeros, %.1f MiB, storage sparse\n",
+        printf("generator    %lld nonzeros, %.1f MiB, storage sparse",
                (long long)sp->q.rowptr[sp->n], sp->bytes / (1 << 20));
+    if (r->other_bytes > 0)
+        printf(" (%s would need ~%.1f MiB)", r->kron ? "the sparse path" : "kron storage",
+               r->other_bytes / (1 << 20));
+    printf("\n");
     printf("solver       %s%s, %ld iteration%s, residual %.3g, %s\n", san_method_name(sol->info.method),
            r->auto_picked ? " (picked by auto)" : "",
            sol->info.iterations, sol->info.iterations == 1 ? "" : "s", sol->info.residual,
@@ -216,6 +225,19 @@ static void text_report(const report *r)
     free(s);
 }
 
+/* What the storage not used would need (0: not estimated).  Over the
+ * descriptor, the sparse path's peak from the sampled nonzeros per state
+ * of `san check` and the exact state count. */
+static double other_storage_bytes(const san_model *m, const san_space *sp, int kron)
+{
+    if (!kron)
+        return san_kron_estimate_bytes(m, sp->n);
+    est_memory e;
+    if (est_memory_estimate(m, &e) < 0 || !e.ok || !e.nonzeros_known)
+        return 0;
+    return est_sparse_bytes(m, (double)sp->n, e.nonzeros_per_state * (double)sp->n);
+}
+
 /* ---- json ---- */
 
 static void json_num(double v)
@@ -241,6 +263,9 @@ static void json_report(const report *r)
            (long long)sp->dropped, r->kron ? 0LL : (long long)sp->q.rowptr[sp->n],
            r->kron ? "kron" : "sparse");
     printf("  \"memory_bytes\": %.0f,\n", r->kron ? r->kron_bytes : sp->bytes);
+    printf("  \"memory_other_storage_bytes\": ");
+    json_num(r->other_bytes > 0 ? r->other_bytes : NAN);
+    printf(",\n");
     printf("  \"solver\": { \"method\": \"%s\", \"auto\": %s, \"iterations\": %ld, \"residual\": ",
            san_method_name(sol->info.method), r->auto_picked ? "true" : "false", sol->info.iterations);
     json_num(sol->info.residual);
@@ -633,7 +658,7 @@ int cmd_solve(int argc, char **argv)
         status = EXIT_FAIL;
     } else {
         report r = { m, &sp, &sol, path, t_solve, now() - t0, A.so.method == SAN_M_AUTO,
-                     kron, kron_bytes };
+                     kron, kron_bytes, other_storage_bytes(m, &sp, kron) };
         if (A.fmt == FMT_JSON)
             json_report(&r);
         else if (A.fmt == FMT_CSV)

@@ -448,7 +448,7 @@ out:
  *     of 12 bytes a slot at most half full;
  *   solving: the map is gone; the transpose (8 bytes a state, 12 a
  *     nonzero), the vector (8) and the class flag (1) are added. */
-static double sparse_bytes(const san_model *m, double n, double nnz)
+double est_sparse_bytes(const san_model *m, double n, double nnz)
 {
     double map;
     if (m->product < INT32_MAX && 4.0 * m->product <= san_default_max_memory() / 4) {
@@ -531,7 +531,7 @@ int est_memory_estimate(const san_model *m, est_memory *e)
     }
     if (e->nonzeros_known) {
         e->nonzeros = e->nonzeros_per_state * (double)e->states;
-        e->sparse_bytes = sparse_bytes(m, (double)e->states, e->nonzeros);
+        e->sparse_bytes = est_sparse_bytes(m, (double)e->states, e->nonzeros);
     }
     e->kron_bytes = san_kron_estimate_bytes(m, e->states);
     e->over_sparse_limit = e->states >= INT32_MAX - 1;

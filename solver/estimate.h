@@ -50,6 +50,9 @@ typedef struct {
 /* Fill *e; returns 0, or -1 when out of memory (e->ok is then 0). */
 int est_memory_estimate(const san_model *m, est_memory *e);
 
+/* Peak bytes of the sparse path for n states and nnz nonzeros of Q. */
+double est_sparse_bytes(const san_model *m, double n, double nnz);
+
 /* "states accepted by the reachability function" and so on. */
 const char *est_basis_name(est_basis b);    /* "declared", "reachable", "product" */
 

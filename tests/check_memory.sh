@@ -363,5 +363,33 @@ check_json "long functional rates: bounded work" "$tmp/slow.san" \
     'm["states_basis"] == "product" and m["states"] == 600000
      and 0 < m["states_at_least"] < 262144 and abs(m["nonzeros_per_state"] - 3) < 0.01'
 
+# san solve names what the other storage would need.  mm1k.san: 11 states,
+# 31 nonzeros; the sparse path's peak by hand is the larger of exploring
+# (16*11 + 12*31 + 4*11 = 592) and solving (33*11 + 24*31 = 1107).
+for storage in kron sparse; do
+    run "$SAN" solve -q -f json --storage "$storage" "$top_srcdir/models/mm1k.san"
+    if [ "$rc" -ne 0 ]; then
+        not_ok "solve --storage $storage: exit $rc"
+        continue
+    fi
+    if python3 - "$tmp/out" "$storage" >"$tmp/py" 2>&1 <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+other = d["memory_other_storage_bytes"]
+if sys.argv[2] == "kron":
+    ok = other == 1107
+else:
+    ok = other is not None and other > 0
+if not ok:
+    print("memory_other_storage_bytes = %r" % other)
+    sys.exit(1)
+EOF2
+    then
+        ok "solve --storage $storage reports the other storage's memory"
+    else
+        not_ok "solve --storage $storage: $(cat "$tmp/py")"
+    fi
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
