@@ -504,6 +504,8 @@ static int run_batch(search *S, int64_t b0, int64_t b1)
     for (int t = 0; t < nw; t++) {
         const worker *w = &S->w[t];
         int64_t at = r->rowptr[w->lo];
+        if (w->nout == 0)
+            continue;           /* an empty slice may have no buffer at all */
         memcpy(r->col + at, w->ocol, w->nout * sizeof *r->col);
         memcpy(r->val + at, w->oval, w->nout * sizeof *r->val);
     }
