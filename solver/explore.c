@@ -219,15 +219,7 @@ static void worker_free(worker *w)
     free(w->oval);
 }
 
-static int worker_init(worker *w, const san_model *m)
-{
-    memset(w, 0, sizeof *w);
-    w->s_idx = -1;
-    w->s = calloc(m->naut + 1, sizeof *w->s);
-    if (!w->s || succ_init(&w->sc, m) < 0)
-        return -1;
-    return 0;
-}
+
 
 /* Grows *p (elements of size sz, capacity *cap) to hold need. */
 static int grow(void **p, int64_t *cap, int64_t need, size_t sz)
@@ -279,6 +271,20 @@ static int grow_out(worker *w, int64_t need)
         || grow((void **)&w->oval, &c2, need, sizeof *w->oval) < 0)
         return -1;
     w->capout = c1;
+    return 0;
+}
+
+/* Every buffer exists from the start, so that a slice without states
+ * or arcs never does arithmetic on a null pointer. */
+static int worker_init(worker *w, const san_model *m)
+{
+    memset(w, 0, sizeof *w);
+    w->s_idx = -1;
+    w->s = calloc(m->naut + 1, sizeof *w->s);
+    if (!w->s || succ_init(&w->sc, m) < 0 || grow_states(w, 1) < 0 || grow_pend(w, 1) < 0
+        || grow_out(w, 1) < 0 || grow((void **)&w->ent, &w->capent, 1, sizeof *w->ent) < 0
+        || grow((void **)&w->key, &w->capkey, 1, sizeof *w->key) < 0)
+        return -1;
     return 0;
 }
 
