@@ -15,8 +15,8 @@
    (101,385,345 reachable states of 22^6 = 113,379,904), solved to 1e-8
    over the descriptor and checked against its product-form solution.
 
-Modes: quick (small models), full (default, includes tss.san: about 10
-minutes), long (full plus table 4: about an hour, 20 GB).
+Modes: quick (small models), full (default, includes tss.san: about 17
+minutes, 9.4 GB peak), long (full plus table 4: about 27 minutes, 11 GB).
 """
 import json
 import math
