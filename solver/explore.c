@@ -31,7 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -44,13 +43,6 @@
 #define SLICE_STATES 32768
 /* Batches smaller than this run on one thread. */
 #define PAR_MIN_STATES 2048
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
 
 /* ---------------------------------------------------------------- */
 /* The growing rows                                                   */
@@ -237,41 +229,32 @@ static int grow(void **p, int64_t *cap, int64_t need, size_t sz)
     return 0;
 }
 
-/* Several arrays share one capacity: grow each to need. */
+/* Two arrays sharing one capacity *cap: grow both to hold need. */
+static int grow2(void **p, size_t psz, void **q, size_t qsz, int64_t *cap, int64_t need)
+{
+    int64_t c1 = *cap, c2 = *cap;
+    if (grow(p, &c1, need, psz) < 0 || grow(q, &c2, need, qsz) < 0)
+        return -1;
+    *cap = c1;
+    return 0;
+}
+
 static int grow_states(worker *w, int64_t need)
 {
-    if (need <= w->capstates)
-        return 0;
-    int64_t c1 = w->capstates, c2 = w->capstates;
-    if (grow((void **)&w->start, &c1, need, sizeof *w->start) < 0
-        || grow((void **)&w->len, &c2, need, sizeof *w->len) < 0)
-        return -1;
-    w->capstates = c1;
-    return 0;
+    return grow2((void **)&w->start, sizeof *w->start, (void **)&w->len, sizeof *w->len,
+                 &w->capstates, need);
 }
 
 static int grow_pend(worker *w, int64_t need)
 {
-    int64_t c1 = w->cappend, c2 = w->cappend;
-    if (need <= w->cappend)
-        return 0;
-    if (grow((void **)&w->pend, &c1, need, sizeof *w->pend) < 0
-        || grow((void **)&w->pend_id, &c2, need, sizeof *w->pend_id) < 0)
-        return -1;
-    w->cappend = c1;
-    return 0;
+    return grow2((void **)&w->pend, sizeof *w->pend, (void **)&w->pend_id, sizeof *w->pend_id,
+                 &w->cappend, need);
 }
 
 static int grow_out(worker *w, int64_t need)
 {
-    int64_t c1 = w->capout, c2 = w->capout;
-    if (need <= w->capout)
-        return 0;
-    if (grow((void **)&w->ocol, &c1, need, sizeof *w->ocol) < 0
-        || grow((void **)&w->oval, &c2, need, sizeof *w->oval) < 0)
-        return -1;
-    w->capout = c1;
-    return 0;
+    return grow2((void **)&w->ocol, sizeof *w->ocol, (void **)&w->oval, sizeof *w->oval,
+                 &w->capout, need);
 }
 
 /* Every buffer exists from the start, so that a slice without states
@@ -393,7 +376,7 @@ typedef struct {
 
 static void progress(search *S)
 {
-    double t = now();
+    double t = san_ls_now();
     if (t - S->last < 0.5)
         return;
     S->last = t;
@@ -532,7 +515,7 @@ static int workers(void)
 int space_explore(const san_model *m, space_rows *r, idmap *h, const san_space_opts *o,
                   double limit, int64_t *undeclared, san_diag *d)
 {
-    search S = { m, r, h, o, limit, undeclared, d, NULL, workers(), NULL, now(), 0 };
+    search S = { m, r, h, o, limit, undeclared, d, NULL, workers(), NULL, san_ls_now(), 0 };
     S.last = S.t0;
     int rc = 0;
     S.w = calloc(S.nw, sizeof *S.w);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "idmap.h"
 #include "kron.h"
 #include "space.h"
 #include "succ.h"
@@ -23,8 +24,9 @@ typedef struct {
     san_arcs arcs;
     kron_tree tree;
     int32_t *perm;          /* sorted position -> state number */
-    int32_t *dir;           /* or, when the product space is small enough,
-                               mixed-radix index -> state number (-1) */
+    idmap map;              /* or, when the product space is small enough,
+                               index -> state number (idmap.h) */
+    int use_map;
     int *s;                 /* decoded state */
     int64_t top, cap;       /* the arena's use and size */
 } kgraph;
@@ -35,7 +37,7 @@ static void kgraph_free(kgraph *g)
     free(g->arcs.v);
     kron_tree_free(&g->tree);
     free(g->perm);
-    free(g->dir);
+    idmap_free(&g->map);
     free(g->s);
     free(g->g.edges);
 }
@@ -62,8 +64,8 @@ static int kgraph_succ(space_graph *gg, int32_t v, int64_t *pos, int64_t *end)
     }
     *pos = g->top;
     for (int k = 0; k < g->arcs.n; k++) {
-        if (g->dir) {
-            int32_t w = g->dir[g->arcs.v[k].to];
+        if (g->use_map) {
+            int32_t w = idmap_find(&g->map, g->arcs.v[k].to);
             gg->edges[g->top++] = w >= 0 ? w : v;
             continue;
         }
@@ -91,14 +93,15 @@ static int kgraph_init(kgraph *g, const san_space *sp)
     /* A flat map when it costs at most 16 bytes a state: one load per
      * edge instead of a walk down the tree. */
     const san_model *m = sp->m;
-    if (m->product_fits && m->product < INT32_MAX && m->product <= 4 * sp->n + 1024) {
-        g->dir = malloc(m->product * sizeof *g->dir);
-        if (g->dir) {
-            memset(g->dir, 0xff, m->product * sizeof *g->dir);
-            for (int64_t i = 0; i < sp->n; i++)
-                g->dir[sp->index[i]] = (int32_t)i;
-            return 0;
+    if (m->product_fits && m->product < INT32_MAX && m->product <= 4 * sp->n + 1024
+        && idmap_init(&g->map, m, san_default_max_memory()) == 0) {
+        g->use_map = 1;
+        for (int64_t i = 0; i < sp->n; i++) {
+            int fresh;
+            if (idmap_get(&g->map, sp->index[i], (int32_t)i, &fresh) == -2)
+                return -1;
         }
+        return 0;
     }
     if (kron_tree_build(&g->tree, sp, 0) < 0)
         return -1;
