@@ -21,63 +21,17 @@
 # passes, 1 otherwise (77: no python3, needed to read the JSON); the last
 # line is "N passed, M failed".  VERBOSE=1 also lists the checks that pass.
 
-LC_ALL=C
-export LC_ALL
-
-if [ -z "$top_srcdir" ]; then
+if [ -z "${top_srcdir:-}" ]; then
     top_srcdir=$(cd "$(dirname "$0")/.." && pwd)
 fi
-SAN=${SAN:-$top_srcdir/san}
-SHARED_MODELS=${SHARED_MODELS:-$top_srcdir/../shared/models}
+harness=checkmem
+. "$top_srcdir/tests/harness.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
     echo "SKIP - python3 is needed to read the JSON"
     exit 77
 fi
-if [ ! -x "$SAN" ]; then
-    echo "check_memory.sh: no san binary at '$SAN' (set SAN)"
-    echo "0 passed, 1 failed"
-    exit 1
-fi
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/san-checkmem.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' INT TERM
-
-pass=0
-fail=0
-
-ok() {
-    pass=$((pass + 1))
-    if [ -n "$VERBOSE" ]; then
-        echo "ok - $*"
-    fi
-}
-
-not_ok() {
-    fail=$((fail + 1))
-    echo "FAIL - $*"
-}
-
-if command -v timeout >/dev/null 2>&1; then
-    LIMIT="timeout -k 5 10"
-else
-    LIMIT=""
-fi
-
-# run CMD...: output in $tmp/out and $tmp/err, status in $rc; time limit 10 s
-run() {
-    $LIMIT "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-}
-
-abnormal() {
-    if [ -n "$LIMIT" ] && [ "$rc" -eq 124 ]; then
-        echo "timed out after 10 s"
-    elif [ "$rc" -ge 128 ]; then
-        echo "killed by signal $((rc - 128))"
-    fi
-}
+need_san check_memory.sh
 
 # check_json NAME MODEL EXPR: san check -f json MODEL succeeds, its output
 # parses, and the Python expression EXPR holds, with m = the "memory"

@@ -20,52 +20,18 @@
 # everything passes, 1 otherwise; the last line is "N passed, M failed".
 # VERBOSE=1 also lists the checks that pass.
 
-LC_ALL=C
-export LC_ALL
-
-if [ -z "$top_srcdir" ]; then
+if [ -z "${top_srcdir:-}" ]; then
     top_srcdir=$(cd "$(dirname "$0")/.." && pwd)
 fi
-SAN=${SAN:-$top_srcdir/san}
-SHARED_MODELS=${SHARED_MODELS:-$top_srcdir/../shared/models}
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/san-lang.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' INT TERM
-
-pass=0
-fail=0
-
-ok() {
-    pass=$((pass + 1))
-    if [ -n "$VERBOSE" ]; then
-        echo "ok - $*"
-    fi
-}
-
-not_ok() {
-    fail=$((fail + 1))
-    echo "FAIL - $*"
-}
-
-if command -v timeout >/dev/null 2>&1; then
-    LIMIT="timeout -k 5 10"
-else
-    LIMIT=""
-fi
+harness=lang
+. "$top_srcdir/tests/harness.sh"
 
 have_python=0
 if command -v python3 >/dev/null 2>&1; then
     have_python=1
 fi
 
-# run CMD...: output in $tmp/out and $tmp/err, status in $rc; time limit 10 s
-run() {
-    $LIMIT "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-}
-
-# run_in FILE CMD...: the same, with FILE on standard input
+# run_in FILE CMD...: like run (harness.sh), with FILE on standard input
 run_in() {
     _in=$1
     shift
@@ -73,20 +39,7 @@ run_in() {
     rc=$?
 }
 
-# Describe an abnormal status (time-out or signal), or print nothing.
-abnormal() {
-    if [ -n "$LIMIT" ] && [ "$rc" -eq 124 ]; then
-        echo "timed out after 10 s"
-    elif [ "$rc" -ge 128 ]; then
-        echo "killed by signal $((rc - 128))"
-    fi
-}
-
-if [ ! -x "$SAN" ]; then
-    echo "lang.sh: no san binary at '$SAN' (set SAN)"
-    echo "0 passed, 1 failed"
-    exit 1
-fi
+need_san lang.sh
 
 # ------------------------------------------------------------------------
 # 1. Corpora

@@ -23,54 +23,24 @@
 # when everything passes, 1 otherwise; the last line is "N passed, M
 # failed".  VERBOSE=1 also lists the checks that pass.
 
-LC_ALL=C
-export LC_ALL
-
 if [ -z "${top_srcdir:-}" ]; then
     top_srcdir=$(cd "$(dirname "$0")/.." && pwd)
 fi
-SAN=${SAN:-$top_srcdir/san}
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/san-robust.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' INT TERM
-
-pass=0
-fail=0
-
-ok() {
-    pass=$((pass + 1))
-    if [ -n "${VERBOSE:-}" ]; then
-        echo "ok - $*"
-    fi
-}
-
-not_ok() {
-    fail=$((fail + 1))
-    echo "FAIL - $*"
-}
+harness=robust
+harness_limit=30
+. "$top_srcdir/tests/harness.sh"
 
 # show FILE: the first lines of a captured output, indented
 show() {
     sed -n '1,12p' "$1" | sed 's/^/    /'
 }
 
-if command -v timeout >/dev/null 2>&1; then
-    LIMIT="timeout -k 5 30"
-else
-    LIMIT=""
-fi
-
 if ! command -v python3 >/dev/null 2>&1; then
     echo "FAIL - python3 is needed for the closed forms"
     echo "0 passed, 1 failed"
     exit 1
 fi
-if [ ! -x "$SAN" ]; then
-    echo "FAIL - no san binary at $SAN"
-    echo "0 passed, 1 failed"
-    exit 1
-fi
+need_san robust.sh
 
 # ---- the models and their closed forms ----
 cat > "$tmp/rb.py" <<'EOF'
