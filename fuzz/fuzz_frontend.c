@@ -9,39 +9,18 @@
  *
  * Build and run: fuzz/run.sh frontend SECONDS
  */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include "san.h"
+#include "fuzz_load.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static FILE *devnull;
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (!devnull && !(devnull = fopen("/dev/null", "w")))
-        abort();
-    char *text = malloc(size + 1);
-    if (!text)
-        return 0;
-    if (size)
-        memcpy(text, data, size);
-    text[size] = '\0';
-
-    san_diag d;
-    san_diag_init(&d, "fuzz.san", text, size);
-    san_load_opts opt;
-    memset(&opt, 0, sizeof opt);
-    opt.peps_warnings = 1;
-    san_model *m = san_model_load(text, size, &d, &opt);
-    san_diag_print(&d, devnull, 0);
+    char *text;
+    san_model *m = fuzz_load(data, size, &text);
     if (m) {
         san_model_print(m, devnull);
         san_model_free(m);
     }
-    san_diag_free(&d);
     free(text);
     return 0;
 }

@@ -9,37 +9,16 @@
  *
  * Build and run: fuzz/run.sh solve SECONDS
  */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include "san.h"
+#include "fuzz_load.h"
 
 #define FUZZ_MAX_STATES 4000
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static FILE *devnull;
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (!devnull && !(devnull = fopen("/dev/null", "w")))
-        abort();
-    char *text = malloc(size + 1);
-    if (!text)
-        return 0;
-    if (size)
-        memcpy(text, data, size);
-    text[size] = '\0';
-
-    san_diag d;
-    san_diag_init(&d, "fuzz.san", text, size);
-    san_load_opts opt;
-    memset(&opt, 0, sizeof opt);
-    opt.peps_warnings = 1;
-    san_model *m = san_model_load(text, size, &d, &opt);
-    san_diag_print(&d, devnull, 0);
-    san_diag_free(&d);
+    char *text;
+    san_model *m = fuzz_load(data, size, &text);
     if (!m || !m->product_fits || m->product > FUZZ_MAX_STATES) {
         san_model_free(m);
         free(text);
@@ -50,6 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&po, 0, sizeof po);
     po.max_states = FUZZ_MAX_STATES;
     po.max_memory = 256.0 * 1024 * 1024;
+    san_diag d;
     san_diag_init(&d, "fuzz.san", NULL, 0);
     san_space sp;
     int rc = san_space_build(m, &po, &sp, &d);
