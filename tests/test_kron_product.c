@@ -1,0 +1,516 @@
+/*
+ * test_kron_product.c - the Kronecker descriptor's product y = x Q
+ * (kron_mult, solver/kron.c) against the sparse generator.
+ *
+ * The reference is the generator the sparse path builds (san_space_build:
+ * Q by rows over the reachable states, duplicates merged, self-loops
+ * dropped, the diagonal included), multiplied here by a plain loop.  For
+ * each model the descriptor is built on the product space (KRON_PRODUCT)
+ * and on the reachable set (KRON_REACHABLE); a random x on the reachable
+ * states (fixed seed, signs mixed) is placed at the positions kron_rank
+ * gives, and every entry of y = x Q must match the reference within
+ * 1e-13 of sum_j |x_j q_jk|.  Also checked: the descriptor's diagonal
+ * and maxd, the positions (a bijection onto the vector in mixed-radix
+ * order, -1 for the states outside the set), and on the product space
+ * that y stays exactly 0 at the unreachable positions, where x is 0
+ * (kron.h: "the unreachable entries staying exactly zero").
+ *
+ * Models: generated ones (always; resource sharing at low fill, a ring
+ * of groups sharing resources, synchronizing events with functional
+ * rates and probabilities, the ms and pipeline templates), the
+ * repository's models folder (top_srcdir), and the PEPS models in
+ * $SHARED_MODELS/peps when that folder exists; product spaces above
+ * MAX_PRODUCT are skipped.  Exit status 0 when every check passes.
+ */
+#include <glob.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "san.h"
+#include "kron.h"
+
+#define MAX_PRODUCT 2000000
+#define REL_TOL 1e-13
+#define TINY 1e-300
+
+static int n_pass, n_fail;
+
+#define CHECK(cond, ...) check_((cond), __FILE__, __LINE__, __VA_ARGS__)
+
+static void check_(int ok, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void check_(int ok, const char *file, int line, const char *fmt, ...)
+{
+    if (ok) {
+        n_pass++;
+        return;
+    }
+    n_fail++;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "FAIL %s:%d: ", file, line);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* xorshift64: the same x on every run and platform. */
+static uint64_t rng_state;
+static double srand_pm1(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return 2.0 * ((double)(rng_state >> 11) / 9007199254740992.0) - 1.0;
+}
+
+/* ------------------------------------------------------------------ */
+/* One model, one mode                                                  */
+/* ------------------------------------------------------------------ */
+
+/* The reference x Q over the reachable states, from sp->q by rows:
+ * yref[k] = sum_j x_j q_jk, sabs[k] = sum_j |x_j q_jk|. */
+static void reference(const san_space *sp, const double *xs, double *yref, double *sabs)
+{
+    const san_csr *q = &sp->q;
+    memset(yref, 0, sp->n * sizeof *yref);
+    memset(sabs, 0, sp->n * sizeof *sabs);
+    for (int64_t j = 0; j < sp->n; j++)
+        for (int64_t p = q->rowptr[j]; p < q->rowptr[j + 1]; p++) {
+            double t = xs[j] * q->val[p];
+            yref[q->col[p]] += t;
+            sabs[q->col[p]] += fabs(t);
+        }
+}
+
+/* Q[i][i] from the sparse rows (0 when absent: a row without exits). */
+static double sparse_diag(const san_csr *q, int64_t i)
+{
+    for (int64_t p = q->rowptr[i]; p < q->rowptr[i + 1]; p++)
+        if (q->col[p] == i)
+            return q->val[p];
+    return 0;
+}
+
+static void check_mode(const char *name, const san_space *sp, kron_mode mode,
+                       const double *xs, const double *yref, const double *sabs)
+{
+    const san_model *m = sp->m;
+    const char *mname = mode == KRON_PRODUCT ? "product" : "reachable";
+    kron_desc d;
+    char msg[256] = "";
+    double t0 = now();
+    int rc = kron_build(&d, sp, mode, msg, sizeof msg);
+    CHECK(rc == 0, "%s (%s): kron_build: %s", name, mname, msg);
+    if (rc)
+        return;
+    CHECK(d.mode == mode, "%s (%s): built in mode %d", name, mname, (int)d.mode);
+    int64_t want_n = mode == KRON_PRODUCT ? m->product : sp->n;
+    CHECK(d.n == want_n, "%s (%s): vector length %lld, expected %lld", name, mname,
+          (long long)d.n, (long long)want_n);
+    if (d.n != want_n) {
+        kron_free(&d);
+        return;
+    }
+    const int64_t n = d.n;
+    int64_t *pos = malloc((sp->n ? sp->n : 1) * sizeof *pos);
+    int64_t *inv = malloc((n ? n : 1) * sizeof *inv);
+    double *x = calloc(n ? n : 1, sizeof *x);
+    double *y = malloc((n ? n : 1) * sizeof *y);
+    if (!pos || !inv || !x || !y) {
+        CHECK(0, "%s (%s): out of memory", name, mname);
+        goto out;
+    }
+
+    /* positions: distinct, in range, in increasing mixed-radix order */
+    for (int64_t p = 0; p < n; p++)
+        inv[p] = -1;
+    int64_t bad_rank = 0, first_bad = -1;
+    for (int64_t i = 0; i < sp->n; i++) {
+        pos[i] = kron_rank(&d, sp->index[i]);
+        if (pos[i] < 0 || pos[i] >= n || inv[pos[i]] >= 0 ||
+            (mode == KRON_PRODUCT && pos[i] != sp->index[i])) {
+            if (!bad_rank++)
+                first_bad = i;
+            continue;
+        }
+        inv[pos[i]] = i;
+    }
+    CHECK(bad_rank == 0, "%s (%s): %lld reachable states with a bad position "
+          "(first: state %lld, index %lld -> %lld)", name, mname, (long long)bad_rank,
+          (long long)first_bad, first_bad >= 0 ? (long long)sp->index[first_bad] : -1LL,
+          first_bad >= 0 ? (long long)pos[first_bad] : -1LL);
+    if (bad_rank)
+        goto out;
+    int64_t last = -1, unordered = 0, outside_bad = 0;
+    for (int64_t p = 0; p < n; p++) {
+        if (inv[p] < 0)
+            continue;
+        if (sp->index[inv[p]] <= last)
+            unordered++;
+        last = sp->index[inv[p]];
+    }
+    CHECK(unordered == 0, "%s (%s): %lld positions out of mixed-radix order", name, mname,
+          (long long)unordered);
+    if (mode == KRON_REACHABLE && sp->n < m->product) {
+        /* every other state of the product space is outside the set */
+        int64_t k = 0;
+        for (int64_t idx = 0; idx < m->product; idx++) {
+            if (k < n && sp->index[inv[k]] == idx) {
+                k++;
+                continue;
+            }
+            if (kron_rank(&d, idx) != -1)
+                outside_bad++;
+        }
+    }
+    CHECK(outside_bad == 0, "%s (%s): %lld unreachable states have a position", name,
+          mname, (long long)outside_bad);
+
+    /* the diagonal and its scale */
+    double dmax = 0, maxd = 0;
+    int64_t dbad = 0, dfirst = -1;
+    for (int64_t i = 0; i < sp->n; i++) {
+        double ref = sparse_diag(&sp->q, i), got = d.diag[pos[i]];
+        double err = fabs(got - ref);
+        double rel = err / (fabs(ref) > 0 ? fabs(ref) : 1);
+        dmax = rel > dmax || rel != rel ? rel : dmax;
+        if (!(err <= REL_TOL * fabs(ref) + TINY) && !dbad++)
+            dfirst = i;
+        if (!sp->in_closed || sp->in_closed[i])
+            maxd = fabs(ref) > maxd ? fabs(ref) : maxd;
+    }
+    CHECK(dbad == 0, "%s (%s): %lld diagonal entries differ (first: state %lld: "
+          "%.17g vs sparse %.17g)", name, mname, (long long)dbad, (long long)dfirst,
+          dfirst >= 0 ? d.diag[pos[dfirst]] : 0.0,
+          dfirst >= 0 ? sparse_diag(&sp->q, dfirst) : 0.0);
+    CHECK(fabs(d.maxd - maxd) <= REL_TOL * maxd + TINY, "%s (%s): maxd %.17g, sparse %.17g",
+          name, mname, d.maxd, maxd);
+
+    /* y = x Q: unwritten entries would stay NaN */
+    for (int64_t i = 0; i < sp->n; i++)
+        x[pos[i]] = xs[i];
+    for (int64_t p = 0; p < n; p++)
+        y[p] = NAN;
+    kron_mult(&d, x, y);
+    double ymax = 0;
+    int64_t ybad = 0, yfirst = -1;
+    for (int64_t i = 0; i < sp->n; i++) {
+        double err = fabs(y[pos[i]] - yref[i]);
+        double rel = err / (sabs[i] > 0 ? sabs[i] : 1);
+        ymax = rel > ymax || rel != rel ? rel : ymax;
+        if (!(err <= REL_TOL * sabs[i] + TINY) && !ybad++)
+            yfirst = i;
+    }
+    CHECK(ybad == 0, "%s (%s): %lld entries of x Q differ (first: state %lld: %.17g vs "
+          "sparse %.17g, scale %.3g)", name, mname, (long long)ybad, (long long)yfirst,
+          yfirst >= 0 ? y[pos[yfirst]] : 0.0, yfirst >= 0 ? yref[yfirst] : 0.0,
+          yfirst >= 0 ? sabs[yfirst] : 0.0);
+    int64_t nonzero = 0, zfirst = -1;
+    if (mode == KRON_PRODUCT)
+        for (int64_t p = 0; p < n; p++)
+            if (inv[p] < 0 && !(y[p] == 0) && !nonzero++)
+                zfirst = p;
+    CHECK(nonzero == 0, "%s (%s): y is not 0 at %lld unreachable positions (first: "
+          "index %lld: %.17g)", name, mname, (long long)nonzero, (long long)zfirst,
+          zfirst >= 0 ? y[zfirst] : 0.0);
+
+    printf("  %-26s %-9s %9lld states, vector %9lld: max rel err y %.2e, diag %.2e"
+           "%s (%.2f s)\n", name, mname, (long long)sp->n, (long long)n, ymax, dmax,
+           ybad || dbad || nonzero ? "  FAIL" : "", now() - t0);
+out:
+    free(pos);
+    free(inv);
+    free(x);
+    free(y);
+    kron_free(&d);
+}
+
+/* ------------------------------------------------------------------ */
+/* One model                                                            */
+/* ------------------------------------------------------------------ */
+
+static void run_model(const char *name, const char *text, size_t len, uint64_t seed)
+{
+    san_diag dg;
+    san_diag_init(&dg, name, text, len);
+    san_load_opts opt;
+    memset(&opt, 0, sizeof opt);
+    san_model *m = san_model_load(text, len, &dg, &opt);
+    if (!m)
+        san_diag_print(&dg, stderr, 0);
+    san_diag_free(&dg);
+    CHECK(m != NULL, "%s: does not compile", name);
+    if (!m)
+        return;
+    if (!m->product_fits || m->product > MAX_PRODUCT) {
+        printf("  %-26s skipped: product space %s > %d\n", name, m->product_str,
+               MAX_PRODUCT);
+        san_model_free(m);
+        return;
+    }
+    san_space sp;
+    san_space_opts so;
+    memset(&so, 0, sizeof so);
+    san_diag_init(&dg, name, NULL, 0);
+    int rc = san_space_build(m, &so, &sp, &dg);
+    if (rc)
+        san_diag_print(&dg, stderr, 0);
+    san_diag_free(&dg);
+    CHECK(rc == 0, "%s: san_space_build returns %d", name, rc);
+    if (rc) {
+        san_model_free(m);
+        return;
+    }
+    int64_t n = sp.n ? sp.n : 1;
+    double *xs = malloc(n * sizeof *xs), *yref = malloc(n * sizeof *yref),
+           *sabs = malloc(n * sizeof *sabs);
+    if (xs && yref && sabs) {
+        rng_state = seed;
+        for (int64_t i = 0; i < sp.n; i++)
+            xs[i] = srand_pm1();
+        reference(&sp, xs, yref, sabs);
+        check_mode(name, &sp, KRON_PRODUCT, xs, yref, sabs);
+        check_mode(name, &sp, KRON_REACHABLE, xs, yref, sabs);
+    } else
+        CHECK(0, "%s: out of memory", name);
+    free(xs);
+    free(yref);
+    free(sabs);
+    san_space_free(&sp);
+    san_model_free(m);
+}
+
+/* Every *.san of a folder; the number of files found. */
+static int run_folder(const char *dir, uint64_t *seed)
+{
+    char pat[4096];
+    snprintf(pat, sizeof pat, "%s/*.san", dir);
+    glob_t g;
+    if (glob(pat, 0, NULL, &g) != 0)
+        return 0;
+    for (size_t k = 0; k < g.gl_pathc; k++) {
+        size_t len;
+        char *text = san_read_file(g.gl_pathv[k], &len);
+        CHECK(text != NULL, "%s: unreadable", g.gl_pathv[k]);
+        if (!text)
+            continue;
+        const char *base = strrchr(g.gl_pathv[k], '/');
+        run_model(base ? base + 1 : g.gl_pathv[k], text, len, (*seed)++);
+        free(text);
+    }
+    int n = (int)g.gl_pathc;
+    globfree(&g);
+    return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Generated models                                                     */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    char *s;
+    size_t n, cap;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0)
+            abort();
+        if (b->s && b->n + k < b->cap) {
+            b->n += k;
+            return;
+        }
+        b->cap = 2 * (b->cap + k + 1);
+        b->s = realloc(b->s, b->cap);
+        if (!b->s)
+            abort();
+    }
+}
+
+/* n processes sharing r resources: a functional rate of every automaton,
+ * a reachable set of sum_{k<=r} C(n, k) states. */
+static void gen_rs(int n, int r, uint64_t seed)
+{
+    sbuf b = { 0 };
+    sb_printf(&b, "identifiers\n"
+              "  N = [0..%d]; R = %d; lambda = 3; mu = 6;\n"
+              "  f = lambda * (nb using < R);\n"
+              "events\n"
+              "  loc Acq (f)\n"
+              "  loc Rel (mu)\n"
+              "reachability = (nb using <= R);\n"
+              "network rs (continuous)\n"
+              "  aut P[N]\n"
+              "    stt sleeping to(using) Acq\n"
+              "    stt using to(sleeping) Rel\n"
+              "results\n"
+              "  full = nb using == R;\n", n - 1, r);
+    char name[64];
+    snprintf(name, sizeof name, "rs n=%d r=%d", n, r);
+    run_model(name, b.s, b.n, seed);
+    free(b.s);
+}
+
+/* g groups of m processes in a ring; neighbouring groups share r
+ * resources (st G_i + st G_{i+1} <= r).  Group i acquires at a rate that
+ * reads three automata (itself and both neighbours). */
+static void gen_ring(int g, int m, int r, uint64_t seed)
+{
+    sbuf b = { 0 };
+    sb_printf(&b, "identifiers\n  M = %d; R = %d; lambda = 2; mu = 3.5; K = [0..%d];\n",
+              m, r, m);
+    for (int i = 0; i < g; i++) {
+        int p = (i + g - 1) % g, nx = (i + 1) % g;
+        sb_printf(&b, "  a%d = lambda * (M - st G%d) * ((st G%d + st G%d) < R)"
+                  " * ((st G%d + st G%d) < R);\n", i, i, p, i, i, nx);
+    }
+    sb_printf(&b, "events\n");
+    for (int i = 0; i < g; i++)
+        sb_printf(&b, "  loc acq%d (a%d)\n  loc rel%d (mu * st G%d)\n", i, i, i, i);
+    sb_printf(&b, "reachability = 1");
+    for (int i = 0; i < g; i++)
+        sb_printf(&b, " && ((st G%d + st G%d) <= R)", i, (i + 1) % g);
+    sb_printf(&b, ";\nnetwork ring (continuous)\n");
+    for (int i = 0; i < g; i++)
+        sb_printf(&b, "  aut G%d\n    stt n[K] to(++) acq%d to(--) rel%d\n", i, i, i);
+    sb_printf(&b, "results\n  busy = st G0;\n");
+    char name[64];
+    snprintf(name, sizeof name, "ring g=%d m=%d r=%d", g, m, r);
+    run_model(name, b.s, b.n, seed);
+    free(b.s);
+}
+
+/* Synchronizing events over two and three automata, functional rates
+ * and routing probabilities that read non-participants, functional local
+ * rates, a synchronized self-loop of every participant (dropped, as on
+ * the sparse path) next to a real move of the same event, a rate that
+ * closes part of the space (B + D <= 4), a partial reachability
+ * function: 135 of 324 states. */
+static const char sync_text[] =
+    "identifiers\n"
+    "  lam = 1.3; mu = 2.1; nu = 0.8;\n"
+    "  K = [0..5];\n"
+    "  fr = lam * (1 + st D) * ((st B + st D) < 4);\n"
+    "  p  = (1 + st D) / 5;\n"
+    "  pc = 1 - p;\n"
+    "  q  = (1 + st A) / 4;\n"
+    "  qc = 1 - q;\n"
+    "  h  = (1 + st B) / 6;\n"
+    "  hc = 1 - h;\n"
+    "  fl = nu * (1 + st A + (st C == c2));\n"
+    "events\n"
+    "  syn s1 (fr)\n"
+    "  syn s2 (mu)\n"
+    "  syn s3 (fl)\n"
+    "  syn s4 (0.6)\n"
+    "  loc la (nu)\n"
+    "  loc lb (0.5)\n"
+    "  loc lc (fl)\n"
+    "  loc ld (0.9)\n"
+    "partial reachability = (st A == a0) && (st B == 0) && (st C == c0) && (st D == 0);\n"
+    "network sync (continuous)\n"
+    "  aut A\n"
+    "    stt a0 to(a1) s1(p) to(a2) s1(pc)\n"
+    "    stt a1 to(a0) la\n"
+    "    stt a2 to(a0) la to(a2) s3(q) to(a1) s3(qc)\n"
+    "  aut B\n"
+    "    stt b[K]\n"
+    "      to(++) s1\n"
+    "      to(--) s2 lb\n"
+    "  aut C\n"
+    "    stt c0 to(c1) s1 to(c0) s4(h) to(c2) s4(hc)\n"
+    "    stt c1 to(c2) s2(q) to(c0) s2(qc) to(c0) lc\n"
+    "    stt c2 to(c0) lc to(c1) s3\n"
+    "  aut D\n"
+    "    stt d[K]\n"
+    "      to(++) s2\n"
+    "      to(--) ld\n"
+    "      to(=) s4\n"
+    "results\n"
+    "  busy = st B;\n";
+
+/* A template of san_gen, by its command line. */
+static void gen_template(const char *name, char **argv, int argc, uint64_t seed)
+{
+    char err[256] = "";
+    char *text = san_gen(argc, argv, err, sizeof err);
+    CHECK(text != NULL, "%s: san_gen: %s", name, err);
+    if (!text)
+        return;
+    run_model(name, text, strlen(text), seed);
+    free(text);
+}
+
+int main(void)
+{
+    double t0 = now();
+    uint64_t seed = 0x9e3779b97f4a7c15ULL;
+    setvbuf(stdout, NULL, _IOLBF, 0);   /* the log shows how far a crash got */
+
+    printf("generated models\n");
+    static const int rs[][2] = { { 20, 6 }, { 12, 3 }, { 16, 2 }, { 10, 9 }, { 20, 10 } };
+    for (size_t k = 0; k < sizeof rs / sizeof rs[0]; k++)
+        gen_rs(rs[k][0], rs[k][1], seed++);
+    gen_ring(4, 6, 7, seed++);
+    gen_ring(3, 8, 5, seed++);
+    gen_ring(4, 14, 16, seed++);
+    run_model("sync", sync_text, sizeof sync_text - 1, seed++);
+    {
+        char *a[] = { "ms", "--mode", "async", "--slaves", "3", "--buffer", "3" };
+        gen_template("ms async 3 slaves", a, 7, seed++);
+    }
+    {
+        char *a[] = { "ms", "--mode", "sync", "--slaves", "4" };
+        gen_template("ms sync 4 slaves", a, 5, seed++);
+    }
+    {
+        char *a[] = { "ms", "--mode", "async", "--slaves", "6", "--buffer", "4" };
+        gen_template("ms async 6 slaves", a, 7, seed++);
+    }
+    {
+        char *a[] = { "pipeline", "--mode", "async", "--stages", "2,2,3", "--buffer", "2" };
+        gen_template("pipeline async 2,2,3", a, 7, seed++);
+    }
+    {
+        char *a[] = { "pipeline", "--mode", "async", "--stages", "2,2,11,6,4", "--replicas",
+                      "1,1,2,1,1", "--buffer", "2" };
+        gen_template("pipeline async 5 stages", a, 9, seed++);
+    }
+
+    const char *top = getenv("top_srcdir");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/models", top && *top ? top : ".");
+    printf("repository models (%s)\n", dir);
+    int nrepo = run_folder(dir, &seed);
+    CHECK(nrepo > 0, "no model found in %s (set top_srcdir to the source tree)", dir);
+
+    const char *shared = getenv("SHARED_MODELS");
+    if (shared && *shared) {
+        snprintf(dir, sizeof dir, "%s/peps", shared);
+        printf("shared models (%s)\n", dir);
+        if (run_folder(dir, &seed) == 0)
+            printf("  none found: skipped\n");
+    } else
+        printf("shared models: SHARED_MODELS not set, skipped\n");
+
+    printf("%d passed, %d failed (%.1f s)\n", n_pass, n_fail, now() - t0);
+    return n_fail ? 1 : 0;
+}
