@@ -98,6 +98,17 @@
 #ifndef REGION_MAX
 #define REGION_MAX 4096
 #endif
+/* Explicit region levels: the runs of all terms may take this many bytes
+ * a state (at least REGION_MIN_BYTES), and a level is chosen by
+ * REGION_BYTES_PER_LEAF bytes of runs per leaf of its classes and term. */
+#define REGION_BYTES_PER_STATE 16
+#define REGION_MIN_BYTES (8.0 * (1 << 20))
+#define REGION_BYTES_PER_LEAF 24
+/* Runs shorter than this are kept as single updates (a loop over plain
+ * arrays beats a loop of short loops). */
+#ifndef RUN_MIN
+#define RUN_MIN 8
+#endif
 
 /* ------------------------------------------------------------------ */
 /* The level tree                                                      */
@@ -330,6 +341,120 @@ void kron_tree_free(kron_tree *t)
 }
 
 /* ------------------------------------------------------------------ */
+/* Classes of nodes                                                    */
+/* ------------------------------------------------------------------ */
+
+/* Two nodes of a level are in one class when their subtrees hold the
+ * same suffixes: the same child values, the children in the same classes
+ * of the level below.  All the nodes of a complete level are one class.
+ * A term acts the same way inside every anchor node of a class, pulling
+ * from every source node of another class, up to the values of its
+ * functions: this is what lets the region level sit on explicit levels
+ * (see "The bottom of the tree").  Computed level by level from the
+ * bottom, by hashing each node's (value, class below) list. */
+typedef struct {
+    int32_t *cls;           /* per node of the level */
+    int ncls;
+    int64_t *rep;           /* a node of each class */
+    int64_t *size;          /* leaves below a node of each class */
+    int64_t leaves;         /* sum of size[]: the regions' leaves */
+} node_classes;
+
+static void classes_free(node_classes *c)
+{
+    free(c->cls);
+    free(c->rep);
+    free(c->size);
+    memset(c, 0, sizeof *c);
+}
+
+static inline uint64_t hash_step(uint64_t h, uint64_t v)
+{
+    h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+    return h ^ (h >> 29);
+}
+
+/* Do nodes k and j of explicit level a have the same children (values,
+ * and classes below: none when below is NULL)? */
+static int same_children(const kron_tree *t, int a, const int32_t *below,
+                         int64_t k, int64_t j)
+{
+    const int64_t *f = t->first[a];
+    const int32_t *val = t->val[a];
+    const int64_t n = f[k + 1] - f[k];
+    if (f[j + 1] - f[j] != n)
+        return 0;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t ck = f[k] + i, cj = f[j] + i;
+        if (val[ck] != val[cj] || (below && below[ck] != below[cj]))
+            return 0;
+    }
+    return 1;
+}
+
+/* The classes of explicit level a from those of level a + 1 (below
+ * NULL: level a + 1 is complete, one class of bsize[a + 1] leaves).
+ * 0, or -1 (memory). */
+static int level_classes(const kron_tree *t, int a, const node_classes *below,
+                         node_classes *c)
+{
+    const int64_t n = t->nodes[a];
+    int64_t hsz = 16, cap = 16;
+    while (hsz < 2 * n)
+        hsz *= 2;
+    memset(c, 0, sizeof *c);
+    int32_t *h = malloc(hsz * sizeof *h);
+    c->cls = malloc((n ? n : 1) * sizeof *c->cls);
+    c->rep = malloc(cap * sizeof *c->rep);
+    c->size = malloc(cap * sizeof *c->size);
+    if (!h || !c->cls || !c->rep || !c->size)
+        goto fail;
+    memset(h, 0xff, hsz * sizeof *h);          /* -1: empty slot */
+    const int32_t *bc = below ? below->cls : NULL;
+    for (int64_t k = 0; k < n; k++) {
+        uint64_t x = 0x243f6a8885a308d3ULL;
+        int64_t sz = 0;
+        for (int64_t ch = t->first[a][k]; ch < t->first[a][k + 1]; ch++) {
+            const uint32_t cb = bc ? (uint32_t)bc[ch] : 0;
+            x = hash_step(x, (uint64_t)(uint32_t)t->val[a][ch] << 32 | cb);
+            sz += bc ? below->size[cb] : t->bsize[a + 1];
+        }
+        int64_t slot = (int64_t)(x & (uint64_t)(hsz - 1));
+        int id = -1;
+        for (; h[slot] >= 0; slot = (slot + 1) & (hsz - 1))
+            if (same_children(t, a, bc, k, c->rep[h[slot]])) {
+                id = h[slot];
+                break;
+            }
+        if (id < 0) {
+            if (c->ncls == cap) {
+                cap *= 2;
+                int64_t *r = realloc(c->rep, cap * sizeof *r);
+                if (r)
+                    c->rep = r;
+                int64_t *s = realloc(c->size, cap * sizeof *s);
+                if (s)
+                    c->size = s;
+                if (!r || !s)
+                    goto fail;
+            }
+            id = c->ncls++;
+            c->rep[id] = k;
+            c->size[id] = sz;
+            c->leaves += sz;
+            h[slot] = id;
+        }
+        c->cls[k] = id;
+    }
+    free(h);
+    return 0;
+fail:
+    free(h);
+    classes_free(c);
+    return -1;
+}
+
+/* ------------------------------------------------------------------ */
 /* Event terms                                                         */
 /* ------------------------------------------------------------------ */
 
@@ -412,7 +537,12 @@ static int fn_make(kron_fn *f, const san_expr *e, const kron_term *t,
         f->c = e ? san_expr_const(e) : 1.0;
         return 0;
     }
-    int per_state = size > TABLE_MAX && t->L == m->naut - 1 && size > tc->nleaves;
+    /* read at the leaves, a table per state is the smaller one when the
+     * vectors are shorter than the table (a reachable set much smaller
+     * than the product of the automata the function reads), and it is
+     * read where x is: a table over all the automata would be read at
+     * scattered places */
+    int per_state = t->L == m->naut - 1 && size > tc->nleaves;
     if (size > TABLE_MAX && !per_state) {
         f->e = e;
         return 0;
@@ -557,22 +687,27 @@ static int term_part(kron_term *t, const san_model *m, int k, int64_t size,
 /* ------------------------------------------------------------------ */
 
 /* Near the leaves the walk would spend its time on small nodes: a level
- * of n_a values costs a call and a few loads for n_a updates.  So below
- * the region level (the first complete level whose nodes have at most
- * REGION_MAX leaves) a term is not walked: its action inside one node,
- * the same for every node up to the functions' values, is listed once
- * at build time as runs of updates
+ * of n_a values costs a call and a few loads for n_a updates, and an
+ * explicit level adds a merge of child lists.  So below the region level
+ * a term is not walked: its action inside one node, the same for every
+ * node of a class up to the functions' values, is listed once at build
+ * time as runs of updates
  *
  *     y[r + i rs] += p * f(di + o + i os) * x[s + i rs],   i < len
  *
  * (leaf offsets within the anchor and source nodes, table offsets o
  * from the region's levels added to the walk's di, f the product of the
  * term's functions at that index), and the walk above the region level
- * calls them for each node it reaches.  A run is usually long: a whole
- * node when no participant is below the region level, a stride of the
- * participant's level otherwise.  Runs are grouped by the functions
- * their moves carry and by whether a participant of the region moves
- * (if none does, the run counts only when a participant above moved). */
+ * calls them for each node it reaches.  Nodes are in one class when
+ * their subtrees hold the same states (node_classes); a complete level
+ * is one class, and a node's runs depend on the classes of its anchor
+ * and source nodes, so a term keeps one list per pair of classes that
+ * its walk meets (kron_rmap).  Runs are grouped by the functions their
+ * moves carry and by whether a participant of the region moves (if none
+ * does, the run counts only when a participant above moved).  A run is
+ * long (a whole node, a stride of a participant's level) where the tree
+ * is complete; on explicit levels leaves of the source node go missing
+ * and most runs are single updates, kept apart as plain arrays. */
 
 typedef struct {
     int32_t r, s, len, rs;
@@ -581,23 +716,66 @@ typedef struct {
 } kron_run;
 
 typedef struct {
+    int nrun;
+    kron_run *run;          /* runs of two updates or more */
+    int n1;                 /* single updates: y[r1] += p1 f(di + o1) x[s1] */
+    int32_t *r1, *s1, *o1;
+    double *p1;
+} kron_runs;
+
+typedef struct {
     int moving;             /* some participant of the region moves */
     int nfn;
     int32_t *fn;            /* the moves' functions: indices into fprob */
-    int nrun, nrun0;
-    kron_run *run;          /* with the functions' table offsets */
-    kron_run *run0;         /* the same updates, offsets ignored (when a
+    kron_runs ro;           /* with the functions' table offsets */
+    kron_runs r0;           /* the same updates, offsets ignored (when a
                                call has no function: longer runs) */
+    int r0_is_ro;           /* r0 would be ro, or is never used: not kept */
 } kron_rgroup;
 
+/* The term inside an anchor node of one class, from a source node of
+ * one class. */
 struct kron_region {
     int ng;
     kron_rgroup *g;
-    char *above;            /* per participant: its level is above the
-                               region level (its move comes from the walk) */
     int any_moving;
     double bytes;
 };
+
+/* One node of an explicit region level as a term's walk reaches it:
+ * anchor and source leaves, the table index and constant factor of the
+ * path above, its functions (read inside the node), whether a
+ * participant above moved.  At build time ab and sb hold the nodes. */
+typedef struct {
+    int64_t ab, sb, di;
+    double g;
+    const struct kron_region *R;
+    int32_t fn;             /* functions: the map's cfn[fn .. fn + nfn) */
+    int16_t nfn;
+    int16_t moved;
+} kron_call;
+
+/* A term's regions, by pair of classes. */
+struct kron_rmap {
+    char *above;            /* per participant: its level is above the
+                               region level (its move comes from the walk) */
+    int npair;
+    int64_t *key;           /* sorted keys anchor class * ncls + source class */
+    struct kron_region **r; /* NULL: no update in that pair */
+    int64_t ncall;          /* explicit region level: the walk above it, */
+    kron_call *call;        /* listed once, by anchor leaf */
+    const kron_fn **cfn;
+    double bytes;
+};
+
+static void runs_free(kron_runs *K)
+{
+    free(K->run);
+    free(K->r1);
+    free(K->s1);
+    free(K->o1);
+    free(K->p1);
+}
 
 static void region_free(struct kron_region *R)
 {
@@ -605,12 +783,25 @@ static void region_free(struct kron_region *R)
         return;
     for (int i = 0; i < R->ng; i++) {
         free(R->g[i].fn);
-        free(R->g[i].run);
-        free(R->g[i].run0);
+        runs_free(&R->g[i].ro);
+        runs_free(&R->g[i].r0);
     }
     free(R->g);
-    free(R->above);
     free(R);
+}
+
+static void rmap_free(struct kron_rmap *M)
+{
+    if (!M)
+        return;
+    for (int i = 0; M->r && i < M->npair; i++)
+        region_free(M->r[i]);
+    free(M->r);
+    free(M->key);
+    free(M->above);
+    free(M->call);
+    free(M->cfn);
+    free(M);
 }
 
 typedef struct {
@@ -633,13 +824,15 @@ static int rentry_cmp(const void *a, const void *b)
 }
 
 /* Runs of the sorted entries e[0 .. n-1] (one group), greedily: a run
- * extends while leaves (and table offsets, if use_o) keep their steps. */
-static kron_run *make_runs(const rentry *e, int64_t n, int use_o, int *nrun)
+ * extends while leaves (and table offsets, if use_o) keep their steps;
+ * runs of one update go to the single arrays.  0, or -1 (memory). */
+static int make_runs(const rentry *e, int64_t n, int use_o, kron_runs *K)
 {
+    memset(K, 0, sizeof *K);
     kron_run *v = malloc((n ? n : 1) * sizeof *v);
     int nr = 0;
     if (!v)
-        return NULL;
+        return -1;
     for (int64_t i = 0; i < n;) {
         kron_run R = { e[i].r, e[i].s, 1, 1, e[i].o, 0, e[i].p };
         int64_t j = i + 1;
@@ -656,24 +849,87 @@ static kron_run *make_runs(const rentry *e, int64_t n, int use_o, int *nrun)
         v[nr++] = R;
         i = j;
     }
-    *nrun = nr;
-    kron_run *w = realloc(v, (nr ? nr : 1) * sizeof *v);
-    return w ? w : v;
+    int n1 = 0;
+    for (int q = 0; q < nr; q++)
+        n1 += v[q].len < RUN_MIN ? v[q].len : 0;
+    K->r1 = malloc((n1 ? n1 : 1) * sizeof *K->r1);
+    K->s1 = malloc((n1 ? n1 : 1) * sizeof *K->s1);
+    K->o1 = malloc((n1 ? n1 : 1) * sizeof *K->o1);
+    K->p1 = malloc((n1 ? n1 : 1) * sizeof *K->p1);
+    if (!K->r1 || !K->s1 || !K->o1 || !K->p1) {
+        free(v);
+        runs_free(K);
+        return -1;
+    }
+    for (int q = 0; q < nr; q++) {
+        const kron_run R = v[q];
+        if (R.len >= RUN_MIN) {
+            v[K->nrun++] = R;
+            continue;
+        }
+        for (int i = 0; i < R.len; i++) {
+            K->r1[K->n1] = R.r + i * R.rs;
+            K->s1[K->n1] = R.s + i * R.rs;
+            K->o1[K->n1] = (int32_t)(R.o + i * R.os);   /* in a table: < TABLE_MAX */
+            K->p1[K->n1++] = R.p;
+        }
+    }
+    K->run = realloc(v, (K->nrun ? K->nrun : 1) * sizeof *v);
+    if (!K->run)
+        K->run = v;
+    return 0;
 }
 
-/* The runs of term t inside one node of the region level (t->rg stays
- * NULL when the walk never reaches it, or when a function is evaluated
- * rather than looked up). */
-static int term_region(kron_term *t, const kron_desc *d, const san_model *m)
+static double runs_bytes(const kron_runs *K)
+{
+    return sizeof(kron_run) * K->nrun + 20.0 * K->n1;
+}
+
+/* The digits s_a .. s_{naut-1} of the leaves below node k of level a,
+ * in leaf order, one row of naut - a digits a leaf; returns the rows
+ * written (start with b = a, put = 0). */
+static int64_t subtree_digits(const kron_tree *t, int a, int b, int64_t k,
+                              int32_t *row, int32_t *dg, int64_t put)
+{
+    const int depth = t->naut - a;
+    if (b == t->naut) {
+        memcpy(dg + put * depth, row, depth * sizeof *row);
+        return put + 1;
+    }
+    int64_t c0, c1;
+    if (b >= t->F) {
+        c0 = k * t->ns[b];
+        c1 = c0 + t->ns[b];
+    } else {
+        c0 = t->first[b][k];
+        c1 = t->first[b][k + 1];
+    }
+    for (int64_t ch = c0; ch < c1; ch++) {
+        row[b - a] = b >= t->F ? (int32_t)(ch - c0) : t->val[b][ch];
+        put = subtree_digits(t, a, b + 1, ch, row, dg, put);
+    }
+    return put;
+}
+
+/* Position among the leaves below node k of level a of the state whose
+ * digits from level a are s[a ..]; -1 when it is not there. */
+static int64_t subtree_rank(const kron_tree *t, int a, int64_t k, const int *s)
+{
+    const int64_t first = tree_leaf(t, a, k);
+    for (int b = a; b < t->naut && k >= 0; b++)
+        k = tree_child(t, b, k, s[b]);
+    return k < 0 ? -1 : k - first;
+}
+
+/* The runs of term t inside an anchor node of class ca from a source
+ * node of class cs of the region level; *out stays NULL when there is
+ * no update.  0, or -1 (memory). */
+static int region_build(const kron_term *t, const kron_desc *d, int ca, int cs,
+                        struct kron_region **out)
 {
     const kron_tree *tr = &d->tree;
-    const int c0 = d->rlev, na = m->naut;
-    if (c0 >= na || t->np == 0 || t->L < c0 || t->rate.e)
-        return 0;
-    for (int i = 0; i < t->nfp; i++)
-        if (t->fprob[i].e)
-            return 0;
-    const int64_t B = tr->bsize[c0];
+    const int c0 = d->rlev, na = tr->naut, depth = na - c0;
+    const int64_t B = d->csize[ca], arep = d->crep[ca], srep = d->crep[cs];
     int npr = 0, ncls = 0, capcls = 8, rc = -1;
     int64_t ne = 0, cape = B + 16;
     int *lev = malloc((t->np + 1) * sizeof *lev);
@@ -681,25 +937,22 @@ static int term_region(kron_term *t, const kron_desc *d, const san_model *m)
     int *w = malloc((na + 1) * sizeof *w), *src = malloc((na + 1) * sizeof *src);
     int32_t *tup = malloc((2 * t->np + 1) * sizeof *tup);
     int32_t *cls = malloc(capcls * (2 * t->np + 1) * sizeof *cls);
+    int32_t *dg = malloc((B * depth + 1) * sizeof *dg);
+    int32_t *row = malloc((depth + 1) * sizeof *row);
     rentry *e = malloc(cape * sizeof *e);
     struct kron_region *R = calloc(1, sizeof *R);
-    if (!lev || !idx || !w || !src || !tup || !cls || !e || !R)
+    *out = NULL;
+    if (!lev || !idx || !w || !src || !tup || !cls || !dg || !row || !e || !R)
         goto out;
-    R->above = calloc(t->np + 1, 1);
-    if (!R->above)
-        goto out;
-    for (int b = 0; b < na; b++)
-        if (t->kind[b] >= 0) {
-            if (b >= c0)
-                lev[npr++] = b;
-            else
-                R->above[t->kind[b]] = 1;
-        }
+    subtree_digits(tr, c0, c0, arep, row, dg, 0);
+    for (int b = c0; b < na; b++)
+        if (t->kind[b] >= 0)
+            lev[npr++] = b;
     const int tl = 2 * npr;
     for (int64_t r = 0; r < B; r++) {
         int ok = 1;
         for (int b = c0; b < na; b++)
-            w[b] = (int)((r / tr->bsize[b + 1]) % tr->ns[b]);
+            w[b] = dg[r * depth + b - c0];
         for (int j = 0; j < npr; j++) {
             const kron_part *P = &t->in[t->kind[lev[j]]];
             idx[j] = P->ptr[w[lev[j]]];
@@ -718,15 +971,14 @@ static int term_region(kron_term *t, const kron_desc *d, const san_model *m)
                 tup[2 * j + 1] = mv->fr;
                 moving |= mv->other != w[lev[j]];
             }
-            int64_t sr = 0, o = 0;
-            for (int b = c0; b < na; b++) {
-                sr += src[b] * tr->bsize[b + 1];
+            const int64_t sr = subtree_rank(tr, c0, srep, src);
+            int64_t o = 0;
+            for (int b = c0; b < na; b++)
                 o += src[b] * t->dstride[b];
-            }
             int k = 0;
-            while (k < ncls && memcmp(cls + (size_t)k * tl, tup, tl * sizeof *tup))
+            while (sr >= 0 && k < ncls && memcmp(cls + (size_t)k * tl, tup, tl * sizeof *tup))
                 k++;
-            if (k == ncls) {
+            if (sr >= 0 && k == ncls) {
                 if (ncls == capcls) {
                     int32_t *v = realloc(cls, 2 * capcls * (tl + 1) * sizeof *cls);
                     if (!v)
@@ -736,14 +988,15 @@ static int term_region(kron_term *t, const kron_desc *d, const san_model *m)
                 }
                 memcpy(cls + (size_t)ncls++ * tl, tup, tl * sizeof *tup);
             }
-            if (ne == cape) {
+            if (sr >= 0 && ne == cape) {
                 rentry *v = realloc(e, 2 * cape * sizeof *e);
                 if (!v)
                     goto out;
                 e = v;
                 cape *= 2;
             }
-            e[ne++] = (rentry){ (int32_t)r, (int32_t)sr, o, pp, 2 * k + !moving };
+            if (sr >= 0)
+                e[ne++] = (rentry){ (int32_t)r, (int32_t)sr, o, pp, 2 * k + !moving };
             int j = npr - 1;        /* the next combination of moves */
             for (; j >= 0; j--) {
                 const kron_part *P = &t->in[t->kind[lev[j]]];
@@ -755,6 +1008,10 @@ static int term_region(kron_term *t, const kron_desc *d, const san_model *m)
                 break;
         }
     }
+    rc = 0;
+    if (ne == 0)
+        goto out;
+    rc = -1;
     qsort(e, ne, sizeof *e, rentry_cmp);
     R->g = calloc(2 * ncls + 1, sizeof *R->g);
     if (!R->g)
@@ -774,14 +1031,21 @@ static int term_region(kron_term *t, const kron_desc *d, const san_model *m)
         for (int q = 0; q < tl; q++)
             if (ct[q] >= 0)
                 G->fn[G->nfn++] = ct[q];
-        G->run = make_runs(e + i, j - i, 1, &G->nrun);
-        G->run0 = make_runs(e + i, j - i, 0, &G->nrun0);
-        if (!G->run || !G->run0)
+        if (make_runs(e + i, j - i, 1, &G->ro) < 0)
             goto out;
-        R->bytes += sizeof *G + 4.0 * tl + sizeof(kron_run) * (G->nrun + G->nrun0);
+        /* a call has a function when the term's rate is one, or the group */
+        G->r0_is_ro = G->nfn > 0 || t->rate.tab || t->rate.pst;
+        if (!G->r0_is_ro && make_runs(e + i, j - i, 0, &G->r0) < 0)
+            goto out;
+        if (!G->r0_is_ro && G->r0.nrun == G->ro.nrun && G->r0.n1 == G->ro.n1) {
+            runs_free(&G->r0);      /* the same runs: offsets never broke one */
+            memset(&G->r0, 0, sizeof G->r0);
+            G->r0_is_ro = 1;
+        }
+        R->bytes += sizeof *G + 4.0 * tl + runs_bytes(&G->ro) + runs_bytes(&G->r0);
         i = j;
     }
-    t->rg = R;
+    *out = R;
     R = NULL;
     rc = 0;
 out:
@@ -792,6 +1056,8 @@ out:
     free(src);
     free(tup);
     free(cls);
+    free(dg);
+    free(row);
     free(e);
     return rc;
 }
@@ -810,7 +1076,7 @@ static void term_free(kron_term *t)
     free(t->dstride);
     free(t->fprob);
     free(t->evs);
-    region_free(t->rg);
+    rmap_free(t->rg);
 }
 
 /* The term of events evs[0 .. nev-1]: one event, or local events of one
@@ -941,6 +1207,8 @@ typedef struct {
     int *fsel;              /* per participant: fp of the chosen move */
     int *rsel;              /* per participant: fr of the chosen move */
     double *cv;             /* coefficients of one level's values */
+    struct callset *cs;     /* build: lists the calls the walk makes at an
+                               explicit region level, applies nothing */
 } kctx;
 
 static inline double fn_at(const kron_fn *f, int64_t di, int64_t sr, const int *src)
@@ -976,8 +1244,8 @@ static inline int outside(const kctx *c, int a, int64_t k)
         lo = k * t->bsize[a];
         hi = lo + t->bsize[a];
     } else if (a == c->d->split) {
-        lo = tree_leaf(t, a, k);
-        hi = tree_leaf(t, a, k + 1);
+        lo = c->d->sleaf[k];
+        hi = c->d->sleaf[k + 1];
     } else {
         return 0;
     }
@@ -1187,7 +1455,9 @@ static inline void descend(kctx *c, int a, int64_t ac, int64_t oc, int w, int u,
         c->fsel[c->t->kind[a]] = mv->fp;
         c->rsel[c->t->kind[a]] = mv->fr;
     }
-    if (a != c->t->L) {
+    /* listing calls, the walk goes on to the region level even past the
+     * term's last level (see term_calls) */
+    if (a != c->t->L || (c->cs && a < c->d->rlev)) {
         visit(c, a + 1, ac, oc, &q);
     } else if (q.moved) {
         double v = coef_at(c, q.di, c->x ? oc : ac, q.cp);
@@ -1346,57 +1616,212 @@ static void run_funs(kctx *c, const kron_run *R, const rfun *f, int nf, double v
     }
 }
 
-/* The term inside anchor node an (source node on) of the region level,
- * from its runs: the walk's path p brings di, the constant factor, the
- * moves chosen above (their functions) and whether something moved. */
+/* Single updates, with their functions f[0 .. nf-1] (none: offsets
+ * ignored); g the constant factor of the call. */
+static void singles(const kron_runs *K, const rfun *f, int nf, double g, int64_t di,
+                    int64_t sb, double *restrict y, const double *restrict x)
+{
+    const int32_t *restrict r1 = K->r1, *restrict s1 = K->s1, *restrict o1 = K->o1;
+    const double *restrict p1 = K->p1;
+    const int n = K->n1;
+    if (nf == 0) {
+        for (int i = 0; i < n; i++)
+            y[r1[i]] += g * p1[i] * x[s1[i]];
+    } else if (nf == 1 && f[0].tab) {
+        const double *restrict tb = f[0].tab + di;
+        for (int i = 0; i < n; i++)
+            y[r1[i]] += g * p1[i] * tb[o1[i]] * x[s1[i]];
+    } else {
+        for (int i = 0; i < n; i++) {
+            double v = g * p1[i];
+            for (int k = 0; k < nf; k++)
+                v *= f[k].tab ? f[k].tab[di + o1[i]] : f[k].pst[sb + s1[i]];
+            y[r1[i]] += v * x[s1[i]];
+        }
+    }
+}
+
+/* The runs of one group (see singles for f, nf, g). */
+static void apply_runs(kctx *c, const kron_runs *K, const rfun *f, int nf, double g,
+                       int64_t di, int64_t sb, double *restrict y,
+                       const double *restrict x)
+{
+    for (int q = 0; q < K->nrun; q++) {
+        const kron_run *Rn = &K->run[q];
+        if (nf) {
+            run_funs(c, Rn, f, nf, g * Rn->p, di, sb, y, x);
+            continue;
+        }
+        const double v = g * Rn->p;
+        const int64_t len = Rn->len, rs = Rn->rs;
+        double *restrict yr = y + Rn->r;
+        const double *restrict xr = x + Rn->s;
+        if (rs == 1) {
+            SAN_OMP(omp simd)
+            for (int64_t i = 0; i < len; i++)
+                yr[i] += v * xr[i];
+        } else {
+            for (int64_t i = 0; i < len; i++)
+                yr[i * rs] += v * xr[i * rs];
+        }
+    }
+    singles(K, f, nf, g, di, sb, y, x);
+}
+
+/* The region of map M for anchor node an and source node on of the
+ * region level (NULL: nothing to apply). */
+static const struct kron_region *region_of(const struct kron_rmap *M, const kron_desc *d,
+                                           int64_t an, int64_t on)
+{
+    if (!d->rcls)
+        return M->r[0];
+    const int64_t key = (int64_t)d->rcls[an] * d->ncls + d->rcls[on];
+    int l = 0, h = M->npair - 1;
+    while (l <= h) {
+        const int mid = l + (h - l) / 2;
+        if (M->key[mid] == key)
+            return M->r[mid];
+        if (M->key[mid] < key)
+            l = mid + 1;
+        else
+            h = mid - 1;
+    }
+    return NULL;
+}
+
+/* Region R of term t at anchor leaves from ab, source leaves from sb:
+ * f[0 .. nf0-1] and g are what the levels above bring (their functions
+ * and constant factor), di their table index; moved: something moved
+ * above.  f has room for the groups' functions. */
+static void region_run(kctx *c, const kron_term *t, const struct kron_region *R,
+                       rfun *f, int nf0, double g, int moved, int64_t di,
+                       int64_t ab, int64_t sb)
+{
+    double *restrict y = c->y + ab;
+    const double *restrict x = c->x + sb;
+    for (int gi = 0; gi < R->ng; gi++) {
+        const kron_rgroup *G = &R->g[gi];
+        if (!G->moving && !moved)
+            continue;
+        double gg = g;
+        int nf = nf0;
+        for (int k = 0; k < G->nfn; k++)
+            nf = rfun_add(f, nf, &t->fprob[G->fn[k]], &gg);
+        if (gg != 0)
+            apply_runs(c, nf || G->r0_is_ro ? &G->ro : &G->r0, f, nf, gg, di, sb, y, x);
+    }
+}
+
+/* The term inside anchor node an (source node on) of a complete region
+ * level, reached by the walk: its path p brings di, the constant
+ * factor, the moves chosen above (their functions) and whether
+ * something moved. */
 static void region_apply(kctx *c, int64_t an, int64_t on, const kpath *p)
 {
     const kron_term *t = c->t;
-    const struct kron_region *R = t->rg;
-    const int64_t B = c->d->rB, sb = on * B;
-    double *restrict y = c->y + an * B;
-    const double *restrict x = c->x + on * B;
-    rfun f[2 * t->np + 2];
+    const struct kron_region *R = region_of(t->rg, c->d, an, on);
+    if (!R || !(p->moved || R->any_moving))
+        return;
+    rfun f[4 * t->np + 2];
     double g = p->cp;
     int ng = rfun_add(f, 0, &t->rate, &g);
     for (int k = 0; k < t->np; k++)
-        if (R->above[k]) {
+        if (t->rg->above[k]) {
             if (c->fsel[k] >= 0)
                 ng = rfun_add(f, ng, &t->fprob[c->fsel[k]], &g);
             if (c->rsel[k] >= 0)
                 ng = rfun_add(f, ng, &t->fprob[c->rsel[k]], &g);
         }
-    for (int gi = 0; gi < R->ng; gi++) {
-        const kron_rgroup *G = &R->g[gi];
-        if (!G->moving && !p->moved)
-            continue;
-        double gg = g;
-        int nf = ng;
-        for (int k = 0; k < G->nfn; k++)
-            nf = rfun_add(f, nf, &t->fprob[G->fn[k]], &gg);
-        if (gg == 0)
-            continue;
-        if (nf == 0) {
-            for (int q = 0; q < G->nrun0; q++) {
-                const kron_run *Rn = &G->run0[q];
-                const double v = gg * Rn->p;
-                const int64_t len = Rn->len, rs = Rn->rs;
-                double *restrict yr = y + Rn->r;
-                const double *restrict xr = x + Rn->s;
-                if (rs == 1) {
-                    SAN_OMP(omp simd)
-                    for (int64_t i = 0; i < len; i++)
-                        yr[i] += v * xr[i];
-                } else {
-                    for (int64_t i = 0; i < len; i++)
-                        yr[i * rs] += v * xr[i * rs];
-                }
-            }
-            continue;
-        }
-        for (int q = 0; q < G->nrun; q++)
-            run_funs(c, &G->run[q], f, nf, gg * G->run[q].p, p->di, sb, y, x);
+    region_run(c, t, R, f, ng, g, p->moved, p->di, an * c->d->rB, on * c->d->rB);
+}
+
+/* The term's calls inside the window: the walk above an explicit region
+ * level, as listed at build time. */
+static void run_calls(kctx *c, const struct kron_rmap *M)
+{
+    const kron_term *t = c->t;
+    int64_t l = 0, h = M->ncall;
+    while (l < h) {         /* the first call in the window */
+        const int64_t mid = l + (h - l) / 2;
+        if (M->call[mid].ab < c->lo)
+            l = mid + 1;
+        else
+            h = mid;
     }
+    rfun f[4 * t->np + 2];
+    for (int64_t i = l; i < M->ncall && M->call[i].ab < c->hi; i++) {
+        const kron_call *C = &M->call[i];
+        for (int k = 0; k < C->nfn; k++)
+            f[k] = (rfun){ M->cfn[C->fn + k]->tab, M->cfn[C->fn + k]->pst };
+        region_run(c, t, C->R, f, C->nfn, C->g, C->moved, C->di, C->ab, C->sb);
+    }
+}
+
+/* The calls met at the region level (build time, see term_regions). */
+struct callset {
+    kron_call *v;
+    int64_t n, cap;
+    const kron_fn **fn;
+    int64_t nfn, capfn;
+    const char *above;      /* per participant: above the region level */
+    int below;              /* the term has a participant below it */
+    int tab_const;          /* its tables read no level below: their
+                               values are constant in a call */
+    int err;
+};
+
+static void call_fn(struct callset *cs, kron_call *C, const kron_fn *f, int64_t di)
+{
+    if (f->tab && cs->tab_const) {
+        C->g *= f->tab[di];
+    } else if (f->tab || f->pst) {
+        if (cs->nfn == cs->capfn) {
+            int64_t cap = cs->capfn ? 2 * cs->capfn : 64;
+            const kron_fn **v = realloc(cs->fn, cap * sizeof *v);
+            if (!v) {
+                cs->err = 1;
+                return;
+            }
+            cs->fn = v;
+            cs->capfn = cap;
+        }
+        cs->fn[cs->nfn++] = f;
+        C->nfn++;
+    } else {
+        C->g *= f->c;
+    }
+}
+
+static void call_record(kctx *c, int64_t an, int64_t on, const kpath *p)
+{
+    struct callset *cs = c->cs;
+    const kron_term *t = c->t;
+    if (!p->moved && !cs->below)
+        return;             /* a self-loop: nothing would change */
+    kron_call C = { an, on, p->di, p->cp, NULL, (int32_t)cs->nfn, 0, (int16_t)p->moved };
+    call_fn(cs, &C, &t->rate, p->di);
+    for (int k = 0; k < t->np; k++)
+        if (cs->above[k]) {
+            if (c->fsel[k] >= 0)
+                call_fn(cs, &C, &t->fprob[c->fsel[k]], p->di);
+            if (c->rsel[k] >= 0)
+                call_fn(cs, &C, &t->fprob[c->rsel[k]], p->di);
+        }
+    if (C.g == 0) {
+        cs->nfn = C.fn;
+        return;
+    }
+    if (cs->n == cs->cap) {
+        int64_t cap = cs->cap ? 2 * cs->cap : 64;
+        kron_call *v = realloc(cs->v, cap * sizeof *v);
+        if (!v) {
+            cs->err = 1;
+            return;
+        }
+        cs->v = v;
+        cs->cap = cap;
+    }
+    cs->v[cs->n++] = C;
 }
 
 static void visit(kctx *c, int a, int64_t an, int64_t on, const kpath *p)
@@ -1404,9 +1829,12 @@ static void visit(kctx *c, int a, int64_t an, int64_t on, const kpath *p)
     const kron_tree *t = &c->d->tree;
     if ((a >= t->F || a == c->d->split) && outside(c, a, an))
         return;
-    if (a == c->d->rlev && c->t->rg && c->x && inside(c, a, an)) {
-        if (p->moved || c->t->rg->any_moving)
-            region_apply(c, an, on, p);
+    if (a == c->d->rlev && c->cs) {
+        call_record(c, an, on, p);
+        return;
+    }
+    if (a == c->d->rlev && c->t->rg && c->x && a >= t->F && inside(c, a, an)) {
+        region_apply(c, an, on, p);
         return;
     }
     walk_level(c, a, an, on, p);
@@ -1419,6 +1847,10 @@ static void run_term(kctx *c, const kron_term *tm)
         c->fsel[k] = c->rsel[k] = -1;
     if (tm->np == 0)
         return;
+    if (tm->rg && c->d->rcls && c->x) {   /* exit rates: the walk */
+        run_calls(c, tm->rg);
+        return;
+    }
     kpath p = { 0, 1.0, 0 };
     visit(c, 0, 0, 0, &p);
 }
@@ -1428,7 +1860,7 @@ static void run_window(const kron_desc *d, const double *x, double *y,
                        int64_t lo, int64_t hi, int *scratch, double *cv)
 {
     const int na1 = d->m->naut + 1;
-    kctx c = { d, NULL, x, y, lo, hi, scratch, scratch + na1, scratch + 2 * na1, cv };
+    kctx c = { d, NULL, x, y, lo, hi, scratch, scratch + na1, scratch + 2 * na1, cv, NULL };
     if (x)
         for (int64_t i = lo; i < hi; i++)
             y[i] = d->diag[i] * x[i];
@@ -1463,8 +1895,10 @@ void kron_mult(const kron_desc *d, const double *x, double *y)
 /* ------------------------------------------------------------------ */
 
 /* Windows: equal shares of leaves, on node boundaries of the split
- * level (the first explicit level with enough nodes to share). */
-static int make_windows(kron_desc *d)
+ * level (the first explicit level with enough nodes to share).  The
+ * count and the split level are fixed before the terms are built (the
+ * region level must not be above the split level). */
+static int plan_windows(kron_desc *d)
 {
     const kron_tree *t = &d->tree;
     int nth = 1;
@@ -1480,12 +1914,26 @@ static int make_windows(kron_desc *d)
             d->split = a;
             break;
         }
-    d->win = malloc((nw + 1) * sizeof *d->win);
+    d->nwin = nw;
     d->nthreads = nth;
-    d->cv = malloc((size_t)nth * d->cvlen * sizeof *d->cv);
+    if (d->split >= t->F)
+        return 0;
+    d->sleaf = malloc((t->nodes[d->split] + 1) * sizeof *d->sleaf);
+    if (!d->sleaf)
+        return -1;
+    for (int64_t k = 0; k <= t->nodes[d->split]; k++)
+        d->sleaf[k] = tree_leaf(t, d->split, k);
+    return 0;
+}
+
+static int make_windows(kron_desc *d)
+{
+    const kron_tree *t = &d->tree;
+    const int64_t nw = d->nwin;
+    d->win = malloc((nw + 1) * sizeof *d->win);
+    d->cv = malloc((size_t)d->nthreads * d->cvlen * sizeof *d->cv);
     if (!d->win || !d->cv)
         return -1;
-    d->nwin = nw;
     d->win[0] = 0;
     for (int64_t w = 1; w <= nw; w++) {
         int64_t target = (int64_t)((double)d->n * w / nw);
@@ -1494,15 +1942,15 @@ static int make_windows(kron_desc *d)
             int64_t l = 0, h = t->nodes[d->split];
             while (l < h) {
                 int64_t mid = l + (h - l) / 2;
-                if (tree_leaf(t, d->split, mid) < target)
+                if (d->sleaf[mid] < target)
                     l = mid + 1;
                 else
                     h = mid;
             }
-            target = tree_leaf(t, d->split, l);
+            target = d->sleaf[l];
         }
-        if (d->rlev < t->naut && d->split >= t->F)
-            target -= target % d->rB;   /* region nodes never cut */
+        if (d->rlev < t->naut && d->rlev >= t->F && d->split >= t->F)
+            target -= target % d->rB;   /* complete region nodes never cut */
         d->win[w] = w == nw ? d->n : target;
         if (d->win[w] < d->win[w - 1])
             d->win[w] = d->win[w - 1];
@@ -1545,6 +1993,215 @@ static kron_mode choose_mode(const san_space *sp, kron_mode mode)
     return KRON_REACHABLE;
 }
 
+/* What the regions' runs may take in all: REGION_BYTES_PER_STATE bytes
+ * a vector position, at least REGION_MIN_BYTES. */
+static double region_room(const kron_desc *d)
+{
+    const double b = (double)REGION_BYTES_PER_STATE * d->n;
+    return b > REGION_MIN_BYTES ? b : REGION_MIN_BYTES;
+}
+
+/* The region level (see "The bottom of the tree").  On complete levels,
+ * the first whose nodes have at most REGION_MAX leaves.  Above them, on
+ * the explicit levels of the reachable tree, the highest level (the
+ * fewer nodes, the less walking) whose classes hold few enough leaves
+ * for about REGION_BYTES_PER_LEAF bytes of runs a leaf and a term to
+ * fit in region_room, and not above the split level (an explicit region
+ * node must lie in one window).  0, or -1 (memory). */
+static int choose_region(kron_desc *d, int nterms)
+{
+    const kron_tree *t = &d->tree;
+    const int na = t->naut;
+    d->rlev = na;
+    for (int a = t->F; a < na; a++)
+        if (t->bsize[a] <= REGION_MAX) {
+            d->rlev = a;
+            break;
+        }
+    d->rB = t->bsize[d->rlev];
+    const int lowest = d->nwin > 1 ? d->split : 0;
+    const double per_leaf = (double)REGION_BYTES_PER_LEAF * (nterms ? nterms : 1);
+    node_classes below = { 0 }, cur;
+    int best = -1;
+    for (int a = t->F - 1; a >= lowest; a--) {
+        if (level_classes(t, a, best < 0 ? NULL : &below, &cur) < 0) {
+            classes_free(&below);
+            return -1;
+        }
+        if (per_leaf * (double)cur.leaves > region_room(d)) {
+            classes_free(&cur);
+            break;
+        }
+        classes_free(&below);
+        below = cur;
+        best = a;
+    }
+    if (best < 0) {             /* one class: the complete level's */
+        d->ncls = 1;
+        d->crep = calloc(1, sizeof *d->crep);
+        d->csize = malloc(sizeof *d->csize);
+        if (!d->crep || !d->csize)
+            return -1;
+        d->csize[0] = d->rB;
+        d->cvlen = d->rB > d->maxns ? d->rB : d->maxns;
+        return 0;
+    }
+    d->rlev = best;
+    d->rB = 0;
+    d->rcls = below.cls;
+    d->ncls = below.ncls;
+    d->crep = below.rep;
+    d->csize = below.size;
+    d->rleaf = malloc((t->nodes[best] + 1) * sizeof *d->rleaf);
+    if (!d->rleaf)
+        return -1;
+    for (int64_t k = 0; k <= t->nodes[best]; k++)
+        d->rleaf[k] = tree_leaf(t, best, k);
+    d->cvlen = d->maxns;
+    for (int i = 0; i < d->ncls; i++)
+        d->cvlen = d->csize[i] > d->cvlen ? d->csize[i] : d->cvlen;
+    d->bytes += 4.0 * t->nodes[best] + 8.0 * (t->nodes[best] + 1) + 16.0 * d->ncls;
+    return 0;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int call_cmp(const void *a, const void *b)
+{
+    const kron_call *x = a, *y = b;
+    if (x->ab != y->ab)
+        return x->ab < y->ab ? -1 : 1;
+    return (x->sb > y->sb) - (x->sb < y->sb);
+}
+
+/* The calls of term t at an explicit region level: the product's walk,
+ * done once down to that level (the source nodes are followed, no
+ * vector is read), each node it reaches listed with its path; then the
+ * class pairs they need.  A term whose last level is above the region
+ * level is walked down to it all the same: below its last level source
+ * and anchor share their digits, and its regions copy the source node's
+ * states into the anchor's (on the explicit tree the walk would merge
+ * child lists down to the leaves instead).  0, or -1 (memory). */
+static int term_calls(kron_term *t, const kron_desc *d, struct kron_rmap *M,
+                      struct callset *cs)
+{
+    static const double no_x[1];
+    const int na = d->tree.naut;
+    int scratch[3 * (na + 1)];
+    kctx c = { d, t, no_x, NULL, 0, d->n, scratch, scratch + na + 1,
+               scratch + 2 * (na + 1), NULL, cs };
+    cs->above = M->above;
+    cs->tab_const = 1;
+    for (int b = d->rlev; b < na; b++)
+        cs->tab_const &= t->dstride[b] == 0;
+    for (int k = 0; k < t->np; k++)
+        c.fsel[k] = c.rsel[k] = -1;
+    kpath p = { 0, 1.0, 0 };
+    visit(&c, 0, 0, 0, &p);
+    if (cs->err)
+        return -1;
+    qsort(cs->v, cs->n, sizeof *cs->v, call_cmp);
+    M->key = malloc((cs->n + 1) * sizeof *M->key);
+    if (!M->key)
+        return -1;
+    for (int64_t i = 0; i < cs->n; i++)
+        M->key[i] = (int64_t)d->rcls[cs->v[i].ab] * d->ncls + d->rcls[cs->v[i].sb];
+    qsort(M->key, cs->n, sizeof *M->key, key_cmp);
+    int64_t u = 0;
+    for (int64_t i = 0; i < cs->n; i++)
+        if (u == 0 || M->key[i] != M->key[u - 1])
+            M->key[u++] = M->key[i];
+    M->npair = (int)u;
+    return 0;
+}
+
+/* The calls kept: those whose pair has updates that count (nodes become
+ * leaf offsets). */
+static void calls_resolve(const kron_desc *d, struct kron_rmap *M, struct callset *cs)
+{
+    int64_t put = 0;
+    for (int64_t i = 0; i < cs->n; i++) {
+        kron_call C = cs->v[i];
+        C.R = region_of(M, d, C.ab, C.sb);
+        if (!C.R || !(C.moved || C.R->any_moving))
+            continue;
+        C.ab = d->rleaf[C.ab];
+        C.sb = d->rleaf[C.sb];
+        cs->v[put++] = C;
+    }
+    M->ncall = put;
+    M->call = cs->v;
+    M->cfn = cs->fn;
+    cs->v = NULL;
+    cs->fn = NULL;
+    M->bytes += sizeof(kron_call) * put + sizeof(*M->cfn) * cs->nfn;
+}
+
+/* The regions of term t: one per pair of classes its walk meets at the
+ * region level.  t->rg stays NULL when the walk never reaches that
+ * level, when a function is evaluated rather than looked up, or when the
+ * runs would take more than *room bytes (the walk then goes down to the
+ * leaves: slower, same result).  0, or -1 (memory). */
+static int term_regions(kron_term *t, const kron_desc *d, double *room)
+{
+    const int c0 = d->rlev, na = d->tree.naut;
+    if (c0 >= na || t->np == 0 || (t->L < c0 && !d->rcls) || t->rate.e)
+        return 0;
+    for (int i = 0; i < t->nfp; i++)
+        if (t->fprob[i].e)
+            return 0;
+    struct kron_rmap *M = calloc(1, sizeof *M);
+    struct callset cs = { 0 };
+    int rc = -1;
+    if (!M || !(M->above = calloc(t->np + 1, 1)))
+        goto out;
+    for (int b = 0; b < na; b++)
+        if (t->kind[b] >= 0) {
+            if (b < c0)
+                M->above[t->kind[b]] = 1;
+            else
+                cs.below = 1;
+        }
+    if (d->rcls) {
+        if (term_calls(t, d, M, &cs) < 0)
+            goto out;
+    } else {
+        M->key = calloc(1, sizeof *M->key);
+        if (!M->key)
+            goto out;
+        M->npair = 1;
+    }
+    M->r = calloc(M->npair + 1, sizeof *M->r);
+    if (!M->r)
+        goto out;
+    M->bytes = sizeof *M + t->np + 1 + 16.0 * M->npair;
+    for (int i = 0; i < M->npair; i++) {
+        if (region_build(t, d, (int)(M->key[i] / d->ncls), (int)(M->key[i] % d->ncls),
+                         &M->r[i]) < 0)
+            goto out;
+        M->bytes += M->r[i] ? M->r[i]->bytes : 0;
+        if (M->bytes > *room) {
+            rc = 0;
+            goto out;
+        }
+    }
+    if (d->rcls)
+        calls_resolve(d, M, &cs);
+    *room -= M->bytes;
+    t->rg = M;
+    M = NULL;
+    rc = 0;
+out:
+    rmap_free(M);
+    free(cs.v);
+    free(cs.fn);
+    return rc;
+}
+
 static int build_terms(kron_desc *d, const san_model *m, const int64_t *keys)
 {
     tab_cache tc = { 0 };
@@ -1555,22 +2212,17 @@ static int build_terms(kron_desc *d, const san_model *m, const int64_t *keys)
     int nt = tev && tstart ? plan_terms(m, tev, tstart) : -1;
     d->term = nt >= 0 ? calloc(nt + 1, sizeof *d->term) : NULL;
     int rc = d->term ? 0 : -1;
-    const kron_tree *t = &d->tree;
-    d->rlev = m->naut;
-    for (int a = t->F; a < m->naut; a++)
-        if (t->bsize[a] <= REGION_MAX) {
-            d->rlev = a;
-            break;
-        }
-    d->rB = t->bsize[d->rlev];
-    d->cvlen = d->rB > d->maxns ? d->rB : d->maxns;
     for (int i = 0; rc == 0 && i < nt; i++) {
         rc = term_build(&d->term[i], m, tev + tstart[i], tstart[i + 1] - tstart[i], &tc);
         d->nterms = i + 1;
-        if (rc == 0)
-            rc = term_region(&d->term[i], d, m);
-        d->bytes += term_bytes(&d->term[i], m);
     }
+    if (rc == 0)
+        rc = choose_region(d, d->nterms);
+    double room = region_room(d);
+    for (int i = 0; rc == 0 && i < d->nterms; i++)
+        rc = term_regions(&d->term[i], d, &room);
+    for (int i = 0; i < d->nterms; i++)
+        d->bytes += term_bytes(&d->term[i], m);
     free(tev);
     free(tstart);
     d->tab = malloc((tc.n + 1) * sizeof *d->tab);
@@ -1607,7 +2259,9 @@ int kron_build(kron_desc *d, const san_space *sp, kron_mode mode, char *msg,
     if (rc == 0) {
         d->n = d->tree.nodes[m->naut];
         d->bytes = d->tree.bytes;
-        rc = build_terms(d, m, keys);
+        rc = plan_windows(d);
+        if (rc == 0)
+            rc = build_terms(d, m, keys);
     }
     free(keys);
     if (rc == 0)
@@ -1635,6 +2289,11 @@ void kron_free(kron_desc *d)
     free(d->diag);
     free(d->win);
     free(d->cv);
+    free(d->sleaf);
+    free(d->rcls);
+    free(d->rleaf);
+    free(d->crep);
+    free(d->csize);
     memset(d, 0, sizeof *d);
 }
 

@@ -89,7 +89,7 @@ typedef struct {
     int nfp;
     kron_fn *fprob;         /* functional probabilities and, in merged
                                terms, functional rates of the moves */
-    struct kron_region *rg; /* the term inside one node of the region
+    struct kron_rmap *rg;   /* the term inside the nodes of the region
                                level (kron.c), or NULL */
 } kron_term;
 
@@ -117,11 +117,21 @@ typedef struct {
     int64_t nwin;           /* windows: the vector cut for threads and cache */
     int64_t *win;           /* nwin + 1 window bounds */
     int split;              /* explicit level whose nodes are pruned */
+    int64_t *sleaf;         /* first leaf of each node of the split level
+                               (nodes[split] + 1; NULL if split >= F) */
     int rlev;               /* region level (naut: none) */
-    int64_t rB;             /* leaves of a node of the region level */
+    int64_t rB;             /* leaves of a node of the region level, when
+                               complete */
+    int32_t *rcls;          /* explicit region level: class of each node
+                               (same class, same subtree); NULL if complete */
+    int64_t *rleaf;         /* explicit region level: first leaf of each
+                               node, nodes[rlev] + 1 entries */
+    int ncls;               /* classes of the region level (1 if complete) */
+    int64_t *crep;          /* a node of each class */
+    int64_t *csize;         /* leaves below a node of each class */
     int maxns;              /* largest automaton */
     int nthreads;           /* threads of the products (at most) */
-    int64_t cvlen;          /* max(maxns, rB) */
+    int64_t cvlen;          /* max(maxns, leaves of a region node) */
     double *cv;             /* per thread: cvlen coefficients */
     double bytes;           /* descriptor: tree, local matrices, tables */
 } kron_desc;
