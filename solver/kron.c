@@ -311,7 +311,7 @@ static int64_t tree_leaf(const kron_tree *t, int a, int64_t k)
     return k * t->bsize[a];
 }
 
-int64_t kron_tree_rank(const kron_tree *t, const san_model *m, int64_t idx)
+static int64_t tree_rank(const kron_tree *t, const san_model *m, int64_t idx)
 {
     int64_t k = 0;
     if (t->F == 0)
@@ -323,21 +323,7 @@ int64_t kron_tree_rank(const kron_tree *t, const san_model *m, int64_t idx)
 
 int64_t kron_rank(const kron_desc *d, int64_t idx)
 {
-    return kron_tree_rank(&d->tree, d->m, idx);
-}
-
-int kron_tree_build(kron_tree *t, const san_space *sp, int product)
-{
-    int rc = product || sp->n == sp->m->product ? tree_product(t, sp->m)
-                                                : tree_reachable(t, sp, NULL);
-    if (rc)
-        tree_free(t);
-    return rc;
-}
-
-void kron_tree_free(kron_tree *t)
-{
-    tree_free(t);
+    return tree_rank(&d->tree, d->m, idx);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1136,13 +1122,15 @@ out:
 /* Which events make one term.  Every event is a term of its own, except
  * the local events of an automaton (events with one participant: a
  * synchronizing event with a single participant is a local one for Q):
- * those are merged into one term, in event order, as long as the merged term's tables (over the union of
- * their dependencies) stay within TABLE_MAX entries; an event that would
- * make them bigger keeps a term of its own, so that no function loses
- * its table to the merge.  tev receives the events term by term (term i:
+ * those are merged into one term, in event order, as long as no function
+ * of the merged term would lose its table: its tables over the union of
+ * their dependencies stay within TABLE_MAX entries, or they are tables
+ * per state (read at the last level, bigger than the nleaves of a
+ * vector: see fn_make).  An event that would break this keeps a term of
+ * its own.  tev receives the events term by term (term i:
  * tev[tstart[i] .. tstart[i+1])), terms in the order of their first
  * events.  Returns the number of terms, or -1 (out of memory). */
-static int plan_terms(const san_model *m, int *tev, int *tstart)
+static int plan_terms(const san_model *m, int64_t nleaves, int *tev, int *tstart)
 {
     char *done = calloc(m->nev + 1, 1);
     kron_term g = { 0 };
@@ -1169,7 +1157,8 @@ static int plan_terms(const san_model *m, int *tev, int *tstart)
                 continue;
             tev[put] = f;       /* tried as the group's next event */
             g.nev = put + 1 - tstart[nt - 1];
-            if (term_levels(&g, m) <= TABLE_MAX) {
+            const int64_t size = term_levels(&g, m);
+            if (size <= TABLE_MAX || (g.L == m->naut - 1 && size > nleaves)) {
                 done[f] = 1;
                 put++;
             }
@@ -1631,6 +1620,10 @@ static void singles(const kron_runs *K, const rfun *f, int nf, double g, int64_t
         const double *restrict tb = f[0].tab + di;
         for (int i = 0; i < n; i++)
             y[r1[i]] += g * p1[i] * tb[o1[i]] * x[s1[i]];
+    } else if (nf == 1) {       /* a table per state: read where x is */
+        const double *restrict ps = f[0].pst + sb;
+        for (int i = 0; i < n; i++)
+            y[r1[i]] += g * p1[i] * ps[s1[i]] * x[s1[i]];
     } else {
         for (int i = 0; i < n; i++) {
             double v = g * p1[i];
@@ -2209,7 +2202,7 @@ static int build_terms(kron_desc *d, const san_model *m, const int64_t *keys)
     tc.nleaves = d->n;
     int *tev = malloc((m->nev + 1) * sizeof *tev);
     int *tstart = malloc((m->nev + 2) * sizeof *tstart);
-    int nt = tev && tstart ? plan_terms(m, tev, tstart) : -1;
+    int nt = tev && tstart ? plan_terms(m, d->n, tev, tstart) : -1;
     d->term = nt >= 0 ? calloc(nt + 1, sizeof *d->term) : NULL;
     int rc = d->term ? 0 : -1;
     for (int i = 0; rc == 0 && i < nt; i++) {
@@ -2305,7 +2298,7 @@ double kron_terms_bytes(const san_model *m)
     kron_term g = { 0 };
     g.kind = malloc((m->naut + 1) * sizeof *g.kind);
     g.dstride = malloc((m->naut + 1) * sizeof *g.dstride);
-    int nt = tev && tstart && g.kind && g.dstride ? plan_terms(m, tev, tstart) : -1;
+    int nt = tev && tstart && g.kind && g.dstride ? plan_terms(m, m->product, tev, tstart) : -1;
     double b = 0;
     for (int i = 0; i < nt; i++) {
         const san_event *E = &m->ev[tev[tstart[i]]];

@@ -148,12 +148,6 @@ void kron_mult(const kron_desc *d, const double *x, double *y);
 /* Vector position of a mixed-radix index, -1 when not in the set. */
 int64_t kron_rank(const kron_desc *d, int64_t idx);
 
-/* The level tree alone (kron_space.c uses it as an index -> position
- * map): the product space when product != 0, else sp's states. */
-int  kron_tree_build(kron_tree *t, const san_space *sp, int product);
-void kron_tree_free(kron_tree *t);
-int64_t kron_tree_rank(const kron_tree *t, const san_model *m, int64_t idx);
-
 /* kron_space.c: the class check of a states_only space (public, see
  * san.h: san_kron_check_classes). */
 int san_kron_check_classes(san_space *sp, san_diag *d);
