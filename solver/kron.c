@@ -101,8 +101,12 @@
 /* Explicit region levels: the runs of all terms may take this many bytes
  * a state (at least REGION_MIN_BYTES), and a level is chosen by
  * REGION_BYTES_PER_LEAF bytes of runs per leaf of its classes and term. */
+#ifndef REGION_BYTES_PER_STATE
 #define REGION_BYTES_PER_STATE 16
+#endif
+#ifndef REGION_MIN_BYTES
 #define REGION_MIN_BYTES (8.0 * (1 << 20))
+#endif
 #define REGION_BYTES_PER_LEAF 24
 /* Runs shorter than this are kept as single updates (a loop over plain
  * arrays beats a loop of short loops). */
