@@ -708,9 +708,11 @@ typedef struct {
 typedef struct {
     int nrun;
     kron_run *run;          /* runs of two updates or more */
-    int n1;                 /* single updates: y[r1] += p1 f(di + o1) x[s1] */
+    int n1;                 /* single updates: y[r1] += p f(di + o1) x[s1], */
     int32_t *r1, *s1, *o1;
-    double *p1;
+    int nseg;               /* in segments of one constant factor p: */
+    int32_t *seg;           /* updates seg[k] .. seg[k+1] - 1 have */
+    double *segp;           /* p = segp[k] */
 } kron_runs;
 
 typedef struct {
@@ -764,7 +766,8 @@ static void runs_free(kron_runs *K)
     free(K->r1);
     free(K->s1);
     free(K->o1);
-    free(K->p1);
+    free(K->seg);
+    free(K->segp);
 }
 
 static void region_free(struct kron_region *R)
@@ -845,8 +848,9 @@ static int make_runs(const rentry *e, int64_t n, int use_o, kron_runs *K)
     K->r1 = malloc((n1 ? n1 : 1) * sizeof *K->r1);
     K->s1 = malloc((n1 ? n1 : 1) * sizeof *K->s1);
     K->o1 = malloc((n1 ? n1 : 1) * sizeof *K->o1);
-    K->p1 = malloc((n1 ? n1 : 1) * sizeof *K->p1);
-    if (!K->r1 || !K->s1 || !K->o1 || !K->p1) {
+    K->seg = malloc((n1 + 1) * sizeof *K->seg);
+    K->segp = malloc((n1 ? n1 : 1) * sizeof *K->segp);
+    if (!K->r1 || !K->s1 || !K->o1 || !K->seg || !K->segp) {
         free(v);
         runs_free(K);
         return -1;
@@ -857,13 +861,17 @@ static int make_runs(const rentry *e, int64_t n, int use_o, kron_runs *K)
             v[K->nrun++] = R;
             continue;
         }
+        if (K->nseg == 0 || K->segp[K->nseg - 1] != R.p) {
+            K->seg[K->nseg] = K->n1;    /* entries come sorted by p */
+            K->segp[K->nseg++] = R.p;
+        }
         for (int i = 0; i < R.len; i++) {
             K->r1[K->n1] = R.r + i * R.rs;
             K->s1[K->n1] = R.s + i * R.rs;
-            K->o1[K->n1] = (int32_t)(R.o + i * R.os);   /* in a table: < TABLE_MAX */
-            K->p1[K->n1++] = R.p;
+            K->o1[K->n1++] = (int32_t)(R.o + i * R.os); /* in a table: < TABLE_MAX */
         }
     }
+    K->seg[K->nseg] = K->n1;
     K->run = realloc(v, (K->nrun ? K->nrun : 1) * sizeof *v);
     if (!K->run)
         K->run = v;
@@ -872,7 +880,7 @@ static int make_runs(const rentry *e, int64_t n, int use_o, kron_runs *K)
 
 static double runs_bytes(const kron_runs *K)
 {
-    return sizeof(kron_run) * K->nrun + 20.0 * K->n1;
+    return sizeof(kron_run) * K->nrun + 12.0 * K->n1 + 12.0 * K->nseg;
 }
 
 /* The digits s_a .. s_{naut-1} of the leaves below node k of level a,
@@ -1609,33 +1617,39 @@ static void run_funs(kctx *c, const kron_run *R, const rfun *f, int nf, double v
     }
 }
 
-/* Single updates, with their functions f[0 .. nf-1] (none: offsets
- * ignored); g the constant factor of the call. */
-static void singles(const kron_runs *K, const rfun *f, int nf, double g, int64_t di,
-                    int64_t sb, double *restrict y, const double *restrict x)
+/* Single updates i0 .. i1-1, with their functions f[0 .. nf-1] (none:
+ * offsets ignored); g their constant factor. */
+static void singles_seg(const kron_runs *K, int i0, int i1, const rfun *f, int nf,
+                        double g, int64_t di, int64_t sb, double *restrict y,
+                        const double *restrict x)
 {
     const int32_t *restrict r1 = K->r1, *restrict s1 = K->s1, *restrict o1 = K->o1;
-    const double *restrict p1 = K->p1;
-    const int n = K->n1;
     if (nf == 0) {
-        for (int i = 0; i < n; i++)
-            y[r1[i]] += g * p1[i] * x[s1[i]];
+        for (int i = i0; i < i1; i++)
+            y[r1[i]] += g * x[s1[i]];
     } else if (nf == 1 && f[0].tab) {
         const double *restrict tb = f[0].tab + di;
-        for (int i = 0; i < n; i++)
-            y[r1[i]] += g * p1[i] * tb[o1[i]] * x[s1[i]];
+        for (int i = i0; i < i1; i++)
+            y[r1[i]] += g * tb[o1[i]] * x[s1[i]];
     } else if (nf == 1) {       /* a table per state: read where x is */
         const double *restrict ps = f[0].pst + sb;
-        for (int i = 0; i < n; i++)
-            y[r1[i]] += g * p1[i] * ps[s1[i]] * x[s1[i]];
+        for (int i = i0; i < i1; i++)
+            y[r1[i]] += g * ps[s1[i]] * x[s1[i]];
     } else {
-        for (int i = 0; i < n; i++) {
-            double v = g * p1[i];
+        for (int i = i0; i < i1; i++) {
+            double v = g;
             for (int k = 0; k < nf; k++)
                 v *= f[k].tab ? f[k].tab[di + o1[i]] : f[k].pst[sb + s1[i]];
             y[r1[i]] += v * x[s1[i]];
         }
     }
+}
+
+static void singles(const kron_runs *K, const rfun *f, int nf, double g, int64_t di,
+                    int64_t sb, double *restrict y, const double *restrict x)
+{
+    for (int k = 0; k < K->nseg; k++)
+        singles_seg(K, K->seg[k], K->seg[k + 1], f, nf, g * K->segp[k], di, sb, y, x);
 }
 
 /* The runs of one group (see singles for f, nf, g). */
