@@ -21,6 +21,13 @@
  * repository's models folder (top_srcdir), and the PEPS models in
  * $SHARED_MODELS/peps when that folder exists; product spaces above
  * MAX_PRODUCT are skipped.  Exit status 0 when every check passes.
+ *
+ * The same source is also linked with copies of solver/kron.c compiled
+ * with other tuning constants (Makefile.am: test_kron_walk, _small,
+ * _partial), so that the paths the defaults rarely take are checked
+ * too; the constants overridden are printed first.  MAX_STATES (a
+ * define, or $KRON_TEST_MAX_STATES; 0: no limit) skips the models with
+ * more reachable states, for the variants that are slow on big ones.
  */
 #include <glob.h>
 #include <math.h>
@@ -33,10 +40,14 @@
 #include "kron.h"
 
 #define MAX_PRODUCT 2000000
+#ifndef MAX_STATES
+#define MAX_STATES 0
+#endif
 #define REL_TOL 1e-13
 #define TINY 1e-300
 
 static int n_pass, n_fail;
+static int64_t max_states = MAX_STATES;
 
 #define CHECK(cond, ...) check_((cond), __FILE__, __LINE__, __VA_ARGS__)
 
@@ -273,6 +284,13 @@ static void run_model(const char *name, const char *text, size_t len, uint64_t s
         san_model_free(m);
         return;
     }
+    if (max_states > 0 && sp.n > max_states) {
+        printf("  %-26s skipped: %lld reachable states > %lld\n", name, (long long)sp.n,
+               (long long)max_states);
+        san_space_free(&sp);
+        san_model_free(m);
+        return;
+    }
     int64_t n = sp.n ? sp.n : 1;
     double *xs = malloc(n * sizeof *xs), *yref = malloc(n * sizeof *yref),
            *sabs = malloc(n * sizeof *sabs);
@@ -398,6 +416,67 @@ static void gen_ring(int g, int m, int r, uint64_t seed)
     free(b.s);
 }
 
+/* Explicit levels above complete ones, the reachable tree of many real
+ * models (constrained automata first, free ones last): A and B (4
+ * states each) never in (1,2) or (2,1), so that the values of B under
+ * a1 and a2 have gaps; C a queue of kc + 1 states holding at most
+ * kc - 3 + st A; D a cycle of nd free states.  On the reachable set,
+ * levels 0-2 are explicit and level 3 complete.  Functional rates block
+ * the moves out of the set, and B's rises under a3 (a rate 0 between
+ * two states of the set); C's arrivals read every automaton (a table
+ * per state on the reachable set); D's forward moves read A only (runs
+ * with a stride over C's values, one coefficient each); in the
+ * synchronizing event of A and B both may stay put (a term's self-loop,
+ * seen above the region level), at a rate read at the last level;
+ * another synchronizes A with D, the top and bottom levels; an event
+ * has rate 0.  With kc = 3 (70 states), test_kron_partial puts the
+ * region level at the (A, B) nodes: explicit, below both. */
+static void gen_mixed(int kc, int nd, uint64_t seed)
+{
+    sbuf b = { 0 };
+    sb_printf(&b, "identifiers\n"
+              "  lam = 1.1; mu = 1.7; nu = 0.9;\n"
+              "  KC = [0..%d]; KD = [0..%d]; CM = %d;\n"
+              "  ua = lam * !(((st A == 0) && (st B == 2)) || ((st A == 1) && (st B == 1)));\n"
+              "  da = mu * !(((st A == 2) && (st B == 2)) || ((st A == 3) && (st B == 1)))\n"
+              "       * (st C <= ((CM + st A) - 1));\n"
+              "  ub = lam * !(((st B == 1) && (st A == 1)) || ((st B == 0) && (st A == 2)))\n"
+              "       * (st A != 3);\n"
+              "  db = mu * !(((st B == 3) && (st A == 1)) || ((st B == 2) && (st A == 2)));\n"
+              "  ac = nu * (1 + st A + st B + st D) * (st C < (CM + st A));\n"
+              "  fd = nu * (1 + st A);\n"
+              "  sr = 0.7 * (st C <= CM);\n"
+              "  sv = 0.6 * (1 + st D);\n"
+              "events\n"
+              "  loc upa (ua)\n  loc dna (da)\n  loc upb (ub)\n  loc dnb (db)\n"
+              "  loc arr (ac)\n  loc dep (2.3)\n  loc nop (0)\n  loc fwd (fd)\n  loc bwd (1.2)\n"
+              "  syn sab (sv)\n  syn sad (sr)\n"
+              "reachability = !(((st A == 1) && (st B == 2)) || ((st A == 2) && (st B == 1)))\n"
+              "               && (st C <= (CM + st A));\n"
+              "network mixed (continuous)\n"
+              "  aut A\n"
+              "    stt a0 to(a1) upa to(a0) sab\n"
+              "    stt a1 to(a2) upa to(a0) dna\n"
+              "    stt a2 to(a3) upa to(a1) dna\n"
+              "    stt a3 to(a2) dna to(a3) sab to(a0) sad\n"
+              "  aut B\n"
+              "    stt b0 to(b1) upb to(b3) sab\n"
+              "    stt b1 to(b2) upb to(b0) dnb\n"
+              "    stt b2 to(b3) upb to(b1) dnb\n"
+              "    stt b3 to(b2) dnb to(b3) sab\n"
+              "  aut C\n"
+              "    stt c[KC] to(++) arr to(--) dep nop\n"
+              "  aut D\n"
+              "    stt d[KD] to(++) fwd to(--) bwd\n"
+              "    from d[%d] to(d[0]) sad\n"
+              "results\n"
+              "  queue = st C;\n", kc, nd - 1, kc - 3, nd - 1);
+    char name[64];
+    snprintf(name, sizeof name, "mixed c=%d d=%d", kc, nd);
+    run_model(name, b.s, b.n, seed);
+    free(b.s);
+}
+
 /* Synchronizing events over two and three automata, functional rates
  * and routing probabilities that read non-participants, functional local
  * rates, a synchronized self-loop of every participant (dropped, as on
@@ -459,11 +538,52 @@ static void gen_template(const char *name, char **argv, int argc, uint64_t seed)
     free(text);
 }
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* The constants of kron.c that this build overrides (see Makefile.am),
+ * and the limit on reachable states. */
+static void print_variant(void)
+{
+    static const char *const set[] = {
+#ifdef TABLE_MAX
+        "TABLE_MAX=" STR(TABLE_MAX),
+#endif
+#ifdef WINDOW_LEN
+        "WINDOW_LEN=" STR(WINDOW_LEN),
+#endif
+#ifdef REGION_MAX
+        "REGION_MAX=" STR(REGION_MAX),
+#endif
+#ifdef REGION_BYTES_PER_STATE
+        "REGION_BYTES_PER_STATE=" STR(REGION_BYTES_PER_STATE),
+#endif
+#ifdef REGION_MIN_BYTES
+        "REGION_MIN_BYTES=" STR(REGION_MIN_BYTES),
+#endif
+#ifdef RUN_MIN
+        "RUN_MIN=" STR(RUN_MIN),
+#endif
+        NULL
+    };
+    printf("kron.c constants:");
+    for (int i = 0; set[i]; i++)
+        printf(" %s", set[i]);
+    printf("%s\n", set[0] ? "" : " the defaults");
+    const char *env = getenv("KRON_TEST_MAX_STATES");
+    if (env && *env)
+        max_states = strtoll(env, NULL, 10);
+    if (max_states > 0)
+        printf("models with more than %lld reachable states skipped\n",
+               (long long)max_states);
+}
+
 int main(void)
 {
     double t0 = now();
     uint64_t seed = 0x9e3779b97f4a7c15ULL;
     setvbuf(stdout, NULL, _IOLBF, 0);   /* the log shows how far a crash got */
+    print_variant();
 
     printf("generated models\n");
     static const int rs[][2] = { { 20, 6 }, { 12, 3 }, { 16, 2 }, { 10, 9 }, { 20, 10 } };
@@ -473,6 +593,9 @@ int main(void)
     gen_ring(3, 8, 5, seed++);
     gen_ring(4, 14, 16, seed++);
     run_model("sync", sync_text, sizeof sync_text - 1, seed++);
+    gen_mixed(3, 2, seed++);
+    gen_mixed(60, 4, seed++);
+    gen_mixed(300, 8, seed++);
     {
         char *a[] = { "ms", "--mode", "async", "--slaves", "3", "--buffer", "3" };
         gen_template("ms async 3 slaves", a, 7, seed++);
