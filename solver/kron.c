@@ -108,8 +108,8 @@
 #define REGION_MIN_BYTES (8.0 * (1 << 20))
 #endif
 #define REGION_BYTES_PER_LEAF 24
-/* Runs shorter than this are kept as single updates (a loop over plain
- * arrays beats a loop of short loops). */
+/* On explicit region levels, runs shorter than this are kept as single
+ * updates (a loop over plain arrays beats a loop of short loops). */
 #ifndef RUN_MIN
 #define RUN_MIN 8
 #endif
@@ -819,7 +819,7 @@ static int rentry_cmp(const void *a, const void *b)
 /* Runs of the sorted entries e[0 .. n-1] (one group), greedily: a run
  * extends while leaves (and table offsets, if use_o) keep their steps;
  * runs of one update go to the single arrays.  0, or -1 (memory). */
-static int make_runs(const rentry *e, int64_t n, int use_o, kron_runs *K)
+static int make_runs(const rentry *e, int64_t n, int use_o, int run_min, kron_runs *K)
 {
     memset(K, 0, sizeof *K);
     kron_run *v = malloc((n ? n : 1) * sizeof *v);
@@ -844,7 +844,7 @@ static int make_runs(const rentry *e, int64_t n, int use_o, kron_runs *K)
     }
     int n1 = 0;
     for (int q = 0; q < nr; q++)
-        n1 += v[q].len < RUN_MIN ? v[q].len : 0;
+        n1 += v[q].len < run_min ? v[q].len : 0;
     K->r1 = malloc((n1 ? n1 : 1) * sizeof *K->r1);
     K->s1 = malloc((n1 ? n1 : 1) * sizeof *K->s1);
     K->o1 = malloc((n1 ? n1 : 1) * sizeof *K->o1);
@@ -857,7 +857,7 @@ static int make_runs(const rentry *e, int64_t n, int use_o, kron_runs *K)
     }
     for (int q = 0; q < nr; q++) {
         const kron_run R = v[q];
-        if (R.len >= RUN_MIN) {
+        if (R.len >= run_min) {
             v[K->nrun++] = R;
             continue;
         }
@@ -1029,11 +1029,13 @@ static int region_build(const kron_term *t, const kron_desc *d, int ca, int cs,
         for (int q = 0; q < tl; q++)
             if (ct[q] >= 0)
                 G->fn[G->nfn++] = ct[q];
-        if (make_runs(e + i, j - i, 1, &G->ro) < 0)
+        /* explicit levels: short runs are mostly lost to missing leaves */
+        const int run_min = d->rcls ? RUN_MIN : 2;
+        if (make_runs(e + i, j - i, 1, run_min, &G->ro) < 0)
             goto out;
         /* a call has a function when the term's rate is one, or the group */
         G->r0_is_ro = G->nfn > 0 || t->rate.tab || t->rate.pst;
-        if (!G->r0_is_ro && make_runs(e + i, j - i, 0, &G->r0) < 0)
+        if (!G->r0_is_ro && make_runs(e + i, j - i, 0, run_min, &G->r0) < 0)
             goto out;
         if (!G->r0_is_ro && G->r0.nrun == G->ro.nrun && G->r0.n1 == G->ro.n1) {
             runs_free(&G->r0);      /* the same runs: offsets never broke one */
