@@ -98,7 +98,7 @@ typedef struct {
 
 /* KRON_AUTO puts vectors on the product space when the reachable set
  * fills at least this fraction of it (kron.c says why). */
-#define KRON_PRODUCT_MIN_FILL 0.35
+#define KRON_PRODUCT_MIN_FILL 0.85
 
 /* Where vectors live. */
 typedef enum { KRON_AUTO, KRON_PRODUCT, KRON_REACHABLE } kron_mode;

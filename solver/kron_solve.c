@@ -211,7 +211,9 @@ double san_kron_estimate_bytes(const san_model *m, int64_t reachable)
     double n = (double)reachable, vec = n;
     double tree = 0;
     if (m->product_fits && n < KRON_PRODUCT_MIN_FILL * (double)m->product)
-        tree = 14.0 * n;        /* explicit levels: ~12 bytes a state */
+        /* explicit levels (~12 bytes a state), node classes, and the
+         * region runs (kron.c's budget: 16 bytes a state, 8 MiB at least) */
+        tree = 14.0 * n + fmax(16.0 * n, 8.0 * (1 << 20));
     else if (m->product_fits)
         vec = (double)m->product;
     /* the diagonal, pi, the answer in the space's numbering, and the
