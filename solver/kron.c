@@ -32,42 +32,39 @@
  *
  * Product space or reachable set: both are the same code.  The product
  * space is the tree with every level complete (implicit: no lookups,
- * the bottom levels done by runs); the reachable set is an explicit
- * tree, walked by merging sorted child lists (no runs unless its last
- * levels are complete).  Seconds per product y = x Q, min of 20 products
- * and of 3 runs, 2 threads on the shared 2-core machine (other jobs kept
- * its load at 1.5-2 during the runs); sparse = the CSR product with Q^T
- * of the sparse path, on the reachable states; in brackets, before the
- * merged local terms and the runs (same load, same build otherwise):
+ * the bottom levels done by runs).  The reachable set is an explicit
+ * tree; walked down to the leaves by merging sorted child lists, it
+ * cost 18 to 35 times the implicit tree per state, so it has a region
+ * level of its own: nodes whose subtrees hold the same states form a
+ * class, the runs are listed per pair of classes (anchor, source), and
+ * the walk above the region level is done once at build time and kept
+ * as a list of calls (see "The bottom of the tree").  A product is then,
+ * per term, its calls in the window, each running its pair's runs.
  *
- *   model          reachable / product    product          reachable     sparse
- *   rs N=20 R=6        60,460 / 1,048,576 0.0061  (0.125)  0.0123 (0.0133) 0.00017
- *   rs N=20 R=10      616,666 / 1,048,576 0.0069  (0.123)  0.108  (0.108)  0.0053
- *   ms async 8 sl.    498,820 /   807,003 0.0019  (0.0151) 0.0275 (0.0277) 0.0025
- *   pipeline 7 st.    499,121 /   531,441 0.00099 (0.0077) 0.0170 (0.0158) 0.0018
- *   tss.san        17,891,847 / same      0.071-0.085 (0.29-0.30) (same)   0.151
+ * Milliseconds per product y = x Q, min of 30 products, 2 threads, the
+ * machine otherwise idle (kron_mult alone; sparse = the CSR product of
+ * the sparse path, from a power run); in brackets, the explicit tree
+ * before the classes (same machine, other jobs running):
  *
- * With KRON_AUTO (fill >= KRON_PRODUCT_MIN_FILL: product space) the
- * last four are on the product space: 0.5 to 1.3 times the sparse
- * product (pipeline 0.55, tss 0.5, ms 0.8, rs R=10 1.3; single thread
- * 0.6, 0.57, 0.8, 1.2), 4 (tss) to 18 times faster than before.  On
- * tss.san that is for 43 times less memory (138 MiB with the diagonal,
- * against 6.0 GiB for Q and Q^T); single thread there: 0.146 s (was
- * 0.53; sparse 0.26).  The merge of local terms alone would have been
- * slower (tss 0.59 s against 0.54 single thread: the constant-rate
- * local events are walked down to the deepest level another local event
- * of the automaton reads); with the runs it saves 2-6% (tss, rs).
+ *   model          reachable / product     fill  product   reachable        sparse
+ *   rs N=20 R=6        60,460 / 1,048,576  5.8%   6.7      0.36  (12.3-18)  0.30
+ *   rs N=24 R=5        55,455 / 16,777,216 0.33%  6014 *   0.29             0.22
+ *   rs N=26 R=7       971,712 / 67,108,864 1.4%   -        8.4 **           7.3
+ *   rs N=20 R=10      616,666 / 1,048,576  59%    6.3      6.0   (108)      6.1
+ *   ms async 8 sl.    498,820 /   807,003  62%    2.2      1.3   (27.5)     3.8
+ *   pipeline 7 st.    499,121 /   531,441  94%    1.08     1.15  (17.0)     2.0
+ *   tss.san        17,891,847 / same       100%   80-95    -                151-197
  *
- * Per state of the vector the explicit tree now costs 18 to 35 times the
- * implicit one (203 vs 5.8 ns on rs R=6, 55 vs 2.4 ns on ms): on time
- * alone the product space would win from a fill of about 1/20, as on rs
- * R=6 (0.0061 s on the product space, 0.0123 s on the tree, which auto
- * picks, and both far from the sparse product, whose Q fits in cache).
- * KRON_PRODUCT_MIN_FILL (kron.h) was set to 0.35 when the ratio was 2.7;
- * it is left there: below it the product space's vectors would be more
- * than 2.9 times the reachable ones, and memory is what the tree buys
- * (vectors of the reachable size, plus about 12 bytes a state for the
- * tree).  Lowering it is a memory-for-time trade not made here.
+ * (*: a function of all 24 automata has no table on the product space
+ * and is evaluated at every use; **: from a power run.)  So KRON_AUTO
+ * (kron.h) puts vectors on the reachable set below a fill of 0.85: it is
+ * as fast or faster there, and its vectors are shorter, which outweighs
+ * the tree (about 12 bytes a state) and the region runs (at most
+ * REGION_BYTES_PER_STATE a state) for any method with a few vectors.
+ * Above 0.85 the product space's lookup-free levels win (pipeline).
+ * Before the merged local terms and the runs, the product space took 4
+ * (tss) to 18 times longer; the merge alone would have been slower (tss
+ * 0.59 s against 0.54 single thread), with the runs it saves 2-6%.
  */
 #include <math.h>
 #include <stdio.h>
