@@ -133,11 +133,17 @@ typedef struct {
     int nthreads;           /* threads of the products (at most) */
     int64_t cvlen;          /* max(maxns, leaves of a region node) */
     double *cv;             /* per thread: cvlen coefficients */
+    const int64_t *keys;    /* when the explicit levels were dropped after
+                               the build: the sorted reachable indices
+                               (position = rank among them), the space's
+                               own (sp must outlive d) or a copy */
+    int keys_owned;
     double bytes;           /* descriptor: tree, local matrices, tables */
 } kron_desc;
 
-/* Builds the descriptor of sp's model on sp's reachable states.
- * Returns 0, or -1 with a message (out of memory, too big). */
+/* Builds the descriptor of sp's model on sp's reachable states; sp
+ * must outlive it.  Returns 0, or -1 with a message (out of memory, too
+ * big). */
 int kron_build(kron_desc *d, const san_space *sp, kron_mode mode,
                char *msg, size_t len);
 void kron_free(kron_desc *d);
