@@ -59,7 +59,8 @@
  * and is evaluated at every use; **: from a power run.)  So KRON_AUTO
  * (kron.h) puts vectors on the reachable set below a fill of 0.85: it is
  * as fast or faster there, and its vectors are shorter, which outweighs
- * the tree (about 12 bytes a state) and the region runs (at most
+ * the tree (12 to 36 bytes a state, but dropped after the build when
+ * every term runs from calls: drop_levels) and the region runs (at most
  * REGION_BYTES_PER_STATE a state) for any method with a few vectors.
  * Above 0.85 the product space's lookup-free levels win (pipeline).
  * Before the merged local terms and the runs, the product space took 4
