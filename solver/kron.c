@@ -74,6 +74,7 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#include "grow.h"
 #include "kron.h"
 #include "linsolve.h"
 
@@ -323,6 +324,29 @@ static int64_t tree_rank(const kron_tree *t, const san_model *m, int64_t idx)
     return k;
 }
 
+/* Children of node an of level a: ids [*c0, *c1); their values are
+ * id - *c0 on a complete level, val[a][id] on an explicit one. */
+static inline void children(const kron_tree *t, int a, int64_t an,
+                            int64_t *c0, int64_t *c1)
+{
+    if (a >= t->F) {
+        *c0 = an * t->ns[a];
+        *c1 = *c0 + t->ns[a];
+    } else {
+        *c0 = t->first[a][an];
+        *c1 = t->first[a][an + 1];
+    }
+}
+
+/* First leaves of the nodes of level a (nodes[a] + 1 of them), or NULL. */
+static int64_t *first_leaves(const kron_tree *t, int a)
+{
+    int64_t *v = malloc((t->nodes[a] + 1) * sizeof *v);
+    for (int64_t k = 0; v && k <= t->nodes[a]; k++)
+        v[k] = tree_leaf(t, a, k);
+    return v;
+}
+
 int64_t kron_rank(const kron_desc *d, int64_t idx)
 {
     if (!d->keys)
@@ -399,15 +423,13 @@ static int level_classes(const kron_tree *t, int a, const node_classes *below,
                          node_classes *c)
 {
     const int64_t n = t->nodes[a];
-    int64_t hsz = 16, cap = 16;
+    int64_t hsz = 16, cap = 0;
     while (hsz < 2 * n)
         hsz *= 2;
     memset(c, 0, sizeof *c);
     int32_t *h = malloc(hsz * sizeof *h);
     c->cls = malloc((n ? n : 1) * sizeof *c->cls);
-    c->rep = malloc(cap * sizeof *c->rep);
-    c->size = malloc(cap * sizeof *c->size);
-    if (!h || !c->cls || !c->rep || !c->size)
+    if (!h || !c->cls)
         goto fail;
     memset(h, 0xff, hsz * sizeof *h);          /* -1: empty slot */
     const int32_t *bc = below ? below->cls : NULL;
@@ -427,17 +449,9 @@ static int level_classes(const kron_tree *t, int a, const node_classes *below,
                 break;
             }
         if (id < 0) {
-            if (c->ncls == cap) {
-                cap *= 2;
-                int64_t *r = realloc(c->rep, cap * sizeof *r);
-                if (r)
-                    c->rep = r;
-                int64_t *s = realloc(c->size, cap * sizeof *s);
-                if (s)
-                    c->size = s;
-                if (!r || !s)
-                    goto fail;
-            }
+            if (grow2((void **)&c->rep, sizeof *c->rep, (void **)&c->size,
+                      sizeof *c->size, &cap, c->ncls + 1) < 0)
+                goto fail;
             id = c->ncls++;
             c->rep[id] = k;
             c->size[id] = sz;
@@ -905,13 +919,7 @@ static int64_t subtree_digits(const kron_tree *t, int a, int b, int64_t k,
         return put + 1;
     }
     int64_t c0, c1;
-    if (b >= t->F) {
-        c0 = k * t->ns[b];
-        c1 = c0 + t->ns[b];
-    } else {
-        c0 = t->first[b][k];
-        c1 = t->first[b][k + 1];
-    }
+    children(t, b, k, &c0, &c1);
     for (int64_t ch = c0; ch < c1; ch++) {
         row[b - a] = b >= t->F ? (int32_t)(ch - c0) : t->val[b][ch];
         put = subtree_digits(t, a, b + 1, ch, row, dg, put);
@@ -938,8 +946,8 @@ static int region_build(const kron_term *t, const kron_desc *d, int ca, int cs,
     const kron_tree *tr = &d->tree;
     const int c0 = d->rlev, na = tr->naut, depth = na - c0;
     const int64_t B = d->csize[ca], arep = d->crep[ca], srep = d->crep[cs];
-    int npr = 0, ncls = 0, capcls = 8, rc = -1;
-    int64_t ne = 0, cape = B + 16;
+    int npr = 0, ncls = 0, rc = -1;
+    int64_t ne = 0, cape = B + 16, capcls = 8;     /* capcls: tuples */
     int *lev = malloc((t->np + 1) * sizeof *lev);
     int *idx = malloc((t->np + 1) * sizeof *idx);
     int *w = malloc((na + 1) * sizeof *w), *src = malloc((na + 1) * sizeof *src);
@@ -980,31 +988,22 @@ static int region_build(const kron_term *t, const kron_desc *d, int ca, int cs,
                 moving |= mv->other != w[lev[j]];
             }
             const int64_t sr = subtree_rank(tr, c0, srep, src);
-            int64_t o = 0;
-            for (int b = c0; b < na; b++)
-                o += src[b] * t->dstride[b];
-            int k = 0;
-            while (sr >= 0 && k < ncls && memcmp(cls + (size_t)k * tl, tup, tl * sizeof *tup))
-                k++;
-            if (sr >= 0 && k == ncls) {
-                if (ncls == capcls) {
-                    int32_t *v = realloc(cls, 2 * capcls * (tl + 1) * sizeof *cls);
-                    if (!v)
+            if (sr >= 0) {      /* the source is in the source node */
+                int64_t o = 0;
+                for (int b = c0; b < na; b++)
+                    o += src[b] * t->dstride[b];
+                int k = 0;
+                while (k < ncls && memcmp(cls + (size_t)k * tl, tup, tl * sizeof *tup))
+                    k++;
+                if (k == ncls) {
+                    if (grow((void **)&cls, &capcls, ncls + 1, (tl + 1) * sizeof *cls) < 0)
                         goto out;
-                    cls = v;
-                    capcls *= 2;
+                    memcpy(cls + (size_t)ncls++ * tl, tup, tl * sizeof *tup);
                 }
-                memcpy(cls + (size_t)ncls++ * tl, tup, tl * sizeof *tup);
-            }
-            if (sr >= 0 && ne == cape) {
-                rentry *v = realloc(e, 2 * cape * sizeof *e);
-                if (!v)
+                if (grow((void **)&e, &cape, ne + 1, sizeof *e) < 0)
                     goto out;
-                e = v;
-                cape *= 2;
-            }
-            if (sr >= 0)
                 e[ne++] = (rentry){ (int32_t)r, (int32_t)sr, o, pp, 2 * k + !moving };
+            }
             int j = npr - 1;        /* the next combination of moves */
             for (; j >= 0; j--) {
                 const kron_part *P = &t->in[t->kind[lev[j]]];
@@ -1313,19 +1312,6 @@ static void tail_explicit(kctx *c, int b, int64_t ac, int64_t oc, double v)
     }
 }
 
-/* Anchor children of node an of level a: ids [*c0, *c1), values from v0
- * (complete level) or from val[a]. */
-static inline void children(const kron_tree *t, int a, int64_t an,
-                            int64_t *c0, int64_t *c1)
-{
-    if (a >= t->F) {
-        *c0 = an * t->ns[a];
-        *c1 = *c0 + t->ns[a];
-    } else {
-        *c0 = t->first[a][an];
-        *c1 = t->first[a][an + 1];
-    }
-}
 
 
 /* The path so far: table index, product of constant probabilities,
@@ -1798,15 +1784,9 @@ static void call_fn(struct callset *cs, kron_call *C, const kron_fn *f, int64_t 
     if (f->tab && cs->tab_const) {
         C->g *= f->tab[di];
     } else if (f->tab || f->pst) {
-        if (cs->nfn == cs->capfn) {
-            int64_t cap = cs->capfn ? 2 * cs->capfn : 64;
-            const kron_fn **v = realloc(cs->fn, cap * sizeof *v);
-            if (!v) {
-                cs->err = 1;
-                return;
-            }
-            cs->fn = v;
-            cs->capfn = cap;
+        if (grow((void **)&cs->fn, &cs->capfn, cs->nfn + 1, sizeof *cs->fn) < 0) {
+            cs->err = 1;
+            return;
         }
         cs->fn[cs->nfn++] = f;
         C->nfn++;
@@ -1834,15 +1814,9 @@ static void call_record(kctx *c, int64_t an, int64_t on, const kpath *p)
         cs->nfn = C.fn;
         return;
     }
-    if (cs->n == cs->cap) {
-        int64_t cap = cs->cap ? 2 * cs->cap : 64;
-        kron_call *v = realloc(cs->v, cap * sizeof *v);
-        if (!v) {
-            cs->err = 1;
-            return;
-        }
-        cs->v = v;
-        cs->cap = cap;
+    if (grow((void **)&cs->v, &cs->cap, cs->n + 1, sizeof *cs->v) < 0) {
+        cs->err = 1;
+        return;
     }
     cs->v[cs->n++] = C;
 }
@@ -1941,12 +1915,8 @@ static int plan_windows(kron_desc *d)
     d->nthreads = nth;
     if (d->split >= t->F)
         return 0;
-    d->sleaf = malloc((t->nodes[d->split] + 1) * sizeof *d->sleaf);
-    if (!d->sleaf)
-        return -1;
-    for (int64_t k = 0; k <= t->nodes[d->split]; k++)
-        d->sleaf[k] = tree_leaf(t, d->split, k);
-    return 0;
+    d->sleaf = first_leaves(t, d->split);
+    return d->sleaf ? 0 : -1;
 }
 
 static int make_windows(kron_desc *d)
@@ -2075,11 +2045,9 @@ static int choose_region(kron_desc *d, int nterms)
     d->ncls = below.ncls;
     d->crep = below.rep;
     d->csize = below.size;
-    d->rleaf = malloc((t->nodes[best] + 1) * sizeof *d->rleaf);
+    d->rleaf = first_leaves(t, best);
     if (!d->rleaf)
         return -1;
-    for (int64_t k = 0; k <= t->nodes[best]; k++)
-        d->rleaf[k] = tree_leaf(t, best, k);
     d->cvlen = d->maxns;
     for (int i = 0; i < d->ncls; i++)
         d->cvlen = d->csize[i] > d->cvlen ? d->csize[i] : d->cvlen;
