@@ -38,6 +38,7 @@
 #include <time.h>
 #include "san.h"
 #include "kron.h"
+#include "check.h"
 
 #define MAX_PRODUCT 2000000
 #ifndef MAX_STATES
@@ -46,28 +47,7 @@
 #define REL_TOL 1e-13
 #define TINY 1e-300
 
-static int n_pass, n_fail;
 static int64_t max_states = MAX_STATES;
-
-#define CHECK(cond, ...) check_((cond), __FILE__, __LINE__, __VA_ARGS__)
-
-static void check_(int ok, const char *file, int line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void check_(int ok, const char *file, int line, const char *fmt, ...)
-{
-    if (ok) {
-        n_pass++;
-        return;
-    }
-    n_fail++;
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "FAIL %s:%d: ", file, line);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
 
 static double now(void)
 {

@@ -13,28 +13,7 @@
 #include <string.h>
 #include "san.h"
 
-static int n_pass, n_fail;
-
-#define CHECK(cond, ...) check_((cond), __FILE__, __LINE__, __VA_ARGS__)
-
-static void check_(int ok, const char *file, int line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-#include <stdarg.h>
-static void check_(int ok, const char *file, int line, const char *fmt, ...)
-{
-    if (ok) {
-        n_pass++;
-        return;
-    }
-    n_fail++;
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "FAIL %s:%d: ", file, line);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
+#include "check.h"
 
 /* ------------------------------------------------------------------ */
 /* Building generators by hand                                          */
