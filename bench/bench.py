@@ -209,13 +209,17 @@ def product_ms(path, storage, reachable):
 def table_storage(cases):
     print("3. the same method over both storages (ms/prod: time per y = x Q, from a power"
           " run of 200 products, 10 above 2e6 states;")
-    print("   fill: reachable / product; kron vectors live on the reachable set below 85%)")
-    fmt = ("{:<15} {:<9} {:>10} {:>6} | {:>9} {:>8} {:>5} {:>8} | {:>9} {:>8} {:>5} {:>8} |"
-           " {:>7} {:>7}")
-    print(fmt.format("model", "method", "reachable", "fill", "ms/prod", "MiB", "iter",
-                     "total s", "ms/prod", "MiB", "iter", "total s", "time x", "mem /"))
-    print(fmt.format("", "", "", "", "sparse", "", "", "", "kron", "", "", "", "kron", "kron"))
-    print("-" * 131)
+    print("   fill: reachable / product; kron vectors live on the reachable set below 85%;")
+    print("   Q MiB: the sparse generator, D MiB: the descriptor with its diagonal (memory_bytes);")
+    print("   peak: the whole run's peak RSS)")
+    fmt = ("{:<15} {:<9} {:>10} {:>6} | {:>8} {:>8} {:>6} {:>5} {:>8} | {:>8} {:>8} {:>6}"
+           " {:>5} {:>8} | {:>6} {:>6} {:>6}")
+    print(fmt.format("model", "method", "reachable", "fill", "ms/prod", "Q MiB", "peak", "iter",
+                     "total s", "ms/prod", "D MiB", "peak", "iter", "total s", "time x",
+                     "Q / D", "peak /"))
+    print(fmt.format("", "", "", "", "sparse", "", "", "", "", "kron", "", "", "", "", "kron",
+                     "", "kron"))
+    print("-" * 143)
     for name, path, method in cases:
         res = []
         for storage in ("sparse", "kron"):
@@ -228,11 +232,13 @@ def table_storage(cases):
         ts = product_ms(path, "sparse", s["reachable_states"])
         tk = product_ms(path, "kron", s["reachable_states"])
         fill = s["reachable_states"] / s["product_states"]
+        mib = 1 << 20
         print(fmt.format(name, method, s["reachable_states"], f"{100 * fill:.2g}%",
-                         f"{ts * 1e3:.2f}",
-                         f"{ps / 1024:.0f}", s["solver"]["iterations"], f"{ws:.2f}",
-                         f"{tk * 1e3:.2f}", f"{pk / 1024:.0f}", k["solver"]["iterations"],
-                         f"{wk:.2f}", f"{tk / ts:.2f}", f"{ps / pk:.1f}"))
+                         f"{ts * 1e3:.2f}", f"{s['memory_bytes'] / mib:.1f}", f"{ps / 1024:.0f}",
+                         s["solver"]["iterations"], f"{ws:.2f}",
+                         f"{tk * 1e3:.2f}", f"{k['memory_bytes'] / mib:.1f}", f"{pk / 1024:.0f}",
+                         k["solver"]["iterations"], f"{wk:.2f}", f"{tk / ts:.2f}",
+                         f"{s['memory_bytes'] / k['memory_bytes']:.1f}", f"{ps / pk:.1f}"))
         flush()
     print()
 
@@ -302,6 +308,7 @@ def main():
         ("rs N=20 R=6", model_file("rs20r6", rs(20, 6)), "gmres"),
         ("rs N=24 R=5", model_file("rs24r5", rs(24, 5)), "gmres"),
         ("rs N=26 R=7", model_file("rs26r7", rs(26, 7)), "gmres"),
+        ("rs N=28 R=8", model_file("rs28r8", rs(28, 8)), "gmres"),
     ]
     if os.path.exists(TSS):
         storage.append(("tss (PEPS)", TSS, "bicgstab"))

@@ -477,8 +477,9 @@ fail:
 typedef struct {
     const san_expr *e;
     const int64_t *dstride;     /* NULL: a table per state */
-    int64_t size;
-    double *tab;
+    double bytes;
+    void *mem;                  /* what the table owns (d->tab) */
+    kron_fn f;                  /* the table as the kernels read it */
 } tab_key;
 
 typedef struct {
@@ -488,20 +489,84 @@ typedef struct {
     int64_t nleaves;
 } tab_cache;
 
+/* Slot of value v in the open-addressed set h of the ncode values val
+ * (2 KRON_CODES slots, -1 empty): its code, or a new one (ncode too if
+ * full: the caller gives up the codes). */
+static int code_of(double v, double *val, int *ncode, int16_t *h)
+{
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    b *= 0x9E3779B97F4A7C15ULL;
+    for (int slot = (int)(b >> 55);; slot = (slot + 1) & (2 * KRON_CODES - 1)) {
+        if (h[slot] < 0) {
+            if (*ncode == KRON_CODES)
+                return KRON_CODES;
+            val[*ncode] = v;
+            h[slot] = (int16_t)*ncode;
+            return (*ncode)++;
+        }
+        if (!memcmp(&val[h[slot]], &v, sizeof v))
+            return h[slot];
+    }
+}
+
 /* A function of every automaton (rs.san's nb using < R) has a table as
  * big as the product space; but when it is read at the last level, the
- * source state is a leaf, and one value per leaf is enough. */
-static double *table_per_state(const san_model *m, const san_expr *e, const tab_cache *tc)
+ * source state is a leaf, and one value per leaf is enough.  Such
+ * functions take few values (rates times conditions), so the table is
+ * first built as one byte a state, a code into its values (in one block:
+ * KRON_CODES values, then the codes), and only past KRON_CODES values
+ * as the values themselves. */
+static int table_per_state(tab_key *k, const san_model *m, const san_expr *e,
+                           const tab_cache *tc)
 {
-    double *tab = malloc((tc->nleaves ? tc->nleaves : 1) * sizeof *tab);
+    const int64_t n = tc->nleaves;
+    double *val = malloc(KRON_CODES * sizeof *val + (n ? n : 1));
     int *s = calloc(m->naut + 1, sizeof *s);
-    if (tab && s)
-        for (int64_t i = 0; i < tc->nleaves; i++) {
-            san_state_decode(m, tc->keys ? tc->keys[i] : i, s);
-            tab[i] = san_expr_eval(e, s);
+    int16_t h[2 * KRON_CODES];
+    int ncode = 0;
+    double *pst = NULL;
+    memset(h, -1, sizeof h);
+    if (!val || !s)
+        goto fail;
+    uint8_t *code = (uint8_t *)(val + KRON_CODES);
+    for (int64_t i = 0; i < n; i++) {
+        san_state_decode(m, tc->keys ? tc->keys[i] : i, s);
+        const double v = san_expr_eval(e, s);
+        if (pst) {
+            pst[i] = v;
+            continue;
         }
+        const int c = code_of(v, val, &ncode, h);
+        if (c < KRON_CODES) {
+            code[i] = (uint8_t)c;
+            continue;
+        }
+        pst = malloc(n * sizeof *pst);          /* too many values */
+        if (!pst)
+            goto fail;
+        for (int64_t j = 0; j < i; j++)
+            pst[j] = val[code[j]];
+        pst[i] = v;
+        free(val);
+        val = NULL;
+    }
     free(s);
-    return tab;
+    if (pst) {
+        k->mem = pst;
+        k->bytes = 8.0 * n;
+        k->f.pst = pst;
+    } else {
+        k->mem = val;
+        k->bytes = KRON_CODES * sizeof *val + (double)n;
+        k->f.pcode = (const uint8_t *)(val + KRON_CODES);
+        k->f.pval = val;
+    }
+    return 0;
+fail:
+    free(val);
+    free(s);
+    return -1;
 }
 
 static int cache_put(tab_cache *tc, tab_key k)
@@ -564,16 +629,24 @@ static int fn_make(kron_fn *f, const san_expr *e, const kron_term *t,
     for (int i = 0; i < tc->n; i++)
         if (tc->v[i].e == e && (per_state ? !tc->v[i].dstride : tc->v[i].dstride &&
                                 !memcmp(tc->v[i].dstride, t->dstride, m->naut * sizeof *t->dstride))) {
-            *(per_state ? &f->pst : &f->tab) = tc->v[i].tab;
+            *f = tc->v[i].f;
             return 0;
         }
-    double *tab = per_state ? table_per_state(m, e, tc) : table_build(m, e, t->dstride, size);
-    if (!tab || cache_put(tc, (tab_key){ e, per_state ? NULL : t->dstride,
-                                         per_state ? tc->nleaves : size, tab }) < 0) {
-        free(tab);
+    tab_key k = { .e = e, .dstride = per_state ? NULL : t->dstride };
+    if (per_state) {
+        if (table_per_state(&k, m, e, tc) < 0)
+            return -1;
+    } else {
+        double *tab = table_build(m, e, t->dstride, size);
+        k.mem = tab;
+        k.bytes = 8.0 * size;
+        k.f.tab = tab;
+    }
+    if (!k.mem || cache_put(tc, k) < 0) {
+        free(k.mem);
         return -1;
     }
-    *(per_state ? &f->pst : &f->tab) = tab;
+    *f = k.f;
     return 0;
 }
 
@@ -1043,7 +1116,7 @@ static int region_build(const kron_term *t, const kron_desc *d, int ca, int cs,
         if (make_runs(e + i, j - i, 1, run_min, &G->ro) < 0)
             goto out;
         /* a call has a function when the term's rate is one, or the group */
-        G->r0_is_ro = G->nfn > 0 || t->rate.tab || t->rate.pst;
+        G->r0_is_ro = G->nfn > 0 || t->rate.tab || t->rate.pst || t->rate.pcode;
         if (!G->r0_is_ro && make_runs(e + i, j - i, 0, run_min, &G->r0) < 0)
             goto out;
         if (!G->r0_is_ro && G->r0.nrun == G->ro.nrun && G->r0.n1 == G->ro.n1) {
@@ -1227,6 +1300,8 @@ static inline double fn_at(const kron_fn *f, int64_t di, int64_t sr, const int *
 {
     if (f->tab)
         return f->tab[di];
+    if (f->pcode)
+        return f->pval[f->pcode[sr]];
     if (f->pst)
         return f->pst[sr];
     return f->e ? san_expr_eval(f->e, src) : f->c;
@@ -1328,7 +1403,10 @@ static void visit(kctx *c, int a, int64_t an, int64_t on, const kpath *p);
 static void fn_scale(double *restrict cv, int n, const kron_fn *f, int64_t di,
                      int64_t ds, int64_t s0, kctx *c, int a)
 {
-    if (f->pst) {
+    if (f->pcode) {
+        for (int w = 0; w < n; w++)
+            cv[w] *= f->pval[f->pcode[s0 + w]];
+    } else if (f->pst) {
         for (int w = 0; w < n; w++)
             cv[w] *= f->pst[s0 + w];
     } else if (f->tab) {
@@ -1534,18 +1612,30 @@ static void walk_level(kctx *c, int a, int64_t an, int64_t on, const kpath *p)
 }
 
 /* A function as the runs read it: a table at di + o + i os, or a table
- * per state at the source leaf sb + s + i rs. */
+ * per state at the source leaf sb + s + i rs (values, or codes into
+ * values). */
 typedef struct {
     const double *tab;
     const double *pst;
+    const uint8_t *pcode;
+    const double *pval;
 } rfun;
+
+static inline rfun rfun_of(const kron_fn *fn)
+{
+    return (rfun){ fn->tab, fn->pst, fn->pcode, fn->pval };
+}
+
+/* f's value at the source leaf i (a table per state). */
+static inline double rfun_state(const rfun *f, int64_t i)
+{
+    return f->pcode ? f->pval[f->pcode[i]] : f->pst[i];
+}
 
 static inline int rfun_add(rfun *f, int n, const kron_fn *fn, double *g)
 {
-    if (fn->tab)
-        f[n++] = (rfun){ fn->tab, NULL };
-    else if (fn->pst)
-        f[n++] = (rfun){ NULL, fn->pst };
+    if (fn->tab || fn->pst || fn->pcode)
+        f[n++] = rfun_of(fn);
     else
         *g *= fn->c;
     return n;
@@ -1561,7 +1651,7 @@ static void run_funs(kctx *c, const kron_run *R, const rfun *f, int nf, double v
     const double *restrict xr = x + R->s;
     int per = os != 0;
     for (int k = 0; k < nf; k++)
-        per |= f[k].pst != NULL;
+        per |= !f[k].tab;
     if (!per) {         /* one coefficient for the whole run */
         double v = v0;
         for (int k = 0; k < nf; k++)
@@ -1599,6 +1689,11 @@ static void run_funs(kctx *c, const kron_run *R, const rfun *f, int nf, double v
                 for (int64_t i = 0; i < len; i++)
                     cv[i] *= tb[i * os];
             }
+        } else if (f[k].pcode) {
+            const uint8_t *restrict pc = f[k].pcode + sb + R->s;
+            const double *restrict pv = f[k].pval;
+            for (int64_t i = 0; i < len; i++)
+                cv[i] *= pv[pc[i * rs]];
         } else {
             const double *restrict ps = f[k].pst + sb + R->s;
             for (int64_t i = 0; i < len; i++)
@@ -1629,7 +1724,12 @@ static void singles_seg(const kron_runs *K, int i0, int i1, const rfun *f, int n
         const double *restrict tb = f[0].tab + di;
         for (int i = i0; i < i1; i++)
             y[r1[i]] += g * tb[o1[i]] * x[s1[i]];
-    } else if (nf == 1) {       /* a table per state: read where x is */
+    } else if (nf == 1 && f[0].pcode) {  /* a table per state: read where x is */
+        const uint8_t *restrict pc = f[0].pcode + sb;
+        const double *restrict pv = f[0].pval;
+        for (int i = i0; i < i1; i++)
+            y[r1[i]] += g * pv[pc[s1[i]]] * x[s1[i]];
+    } else if (nf == 1) {
         const double *restrict ps = f[0].pst + sb;
         for (int i = i0; i < i1; i++)
             y[r1[i]] += g * ps[s1[i]] * x[s1[i]];
@@ -1637,7 +1737,7 @@ static void singles_seg(const kron_runs *K, int i0, int i1, const rfun *f, int n
         for (int i = i0; i < i1; i++) {
             double v = g;
             for (int k = 0; k < nf; k++)
-                v *= f[k].tab ? f[k].tab[di + o1[i]] : f[k].pst[sb + s1[i]];
+                v *= f[k].tab ? f[k].tab[di + o1[i]] : rfun_state(&f[k], sb + s1[i]);
             y[r1[i]] += v * x[s1[i]];
         }
     }
@@ -1761,7 +1861,7 @@ static void run_calls(kctx *c, const struct kron_rmap *M)
     for (int64_t i = l; i < M->ncall && M->call[i].ab < c->hi; i++) {
         const kron_call *C = &M->call[i];
         for (int k = 0; k < C->nfn; k++)
-            f[k] = (rfun){ M->cfn[C->fn + k]->tab, M->cfn[C->fn + k]->pst };
+            f[k] = rfun_of(M->cfn[C->fn + k]);
         region_run(c, t, C->R, f, C->nfn, C->g, C->moved, C->di, C->ab, C->sb);
     }
 }
@@ -1783,7 +1883,7 @@ static void call_fn(struct callset *cs, kron_call *C, const kron_fn *f, int64_t 
 {
     if (f->tab && cs->tab_const) {
         C->g *= f->tab[di];
-    } else if (f->tab || f->pst) {
+    } else if (f->tab || f->pst || f->pcode) {
         if (grow((void **)&cs->fn, &cs->capfn, cs->nfn + 1, sizeof *cs->fn) < 0) {
             cs->err = 1;
             return;
@@ -2221,10 +2321,10 @@ static int build_terms(kron_desc *d, const san_model *m, const int64_t *keys)
         rc = -1;
     for (int i = 0; i < tc.n; i++) {
         if (d->tab)
-            d->tab[d->ntab++] = tc.v[i].tab;
+            d->tab[d->ntab++] = tc.v[i].mem;
         else
-            free(tc.v[i].tab);
-        d->bytes += 8.0 * tc.v[i].size;
+            free(tc.v[i].mem);
+        d->bytes += tc.v[i].bytes;
     }
     free(tc.v);
     return rc;

@@ -65,11 +65,17 @@ typedef struct {
 /* A function of the state (rate or routing probability) as the kernels
  * see it: a constant, a table over the term's dependencies, a table over
  * the vector's states (when the first would be too big and the function
- * is read at the leaves), or the expression, evaluated at every use. */
+ * is read at the leaves), or the expression, evaluated at every use.
+ * A table over the states holds one byte a state, a code into the
+ * function's values, when it takes at most KRON_CODES of them (rs.san's
+ * lambda * (nb using < R): two), else the values. */
+#define KRON_CODES 256
 typedef struct {
     double c;
     const double *tab;
-    const double *pst;
+    const double *pst;      /* per state: values */
+    const uint8_t *pcode;   /* per state: codes into pval */
+    const double *pval;
     const san_expr *e;
 } kron_fn;
 
@@ -111,7 +117,7 @@ typedef struct {
     int nterms;
     kron_term *term;
     int ntab;               /* distinct tables, shared between terms */
-    double **tab;
+    void **tab;             /* tables of values, or of codes (kron_fn) */
     double *diag;           /* Q[j][j] per vector position */
     double maxd;            /* max |Q[j][j]| over the reachable states */
     int64_t nwin;           /* windows: the vector cut for threads and cache */
