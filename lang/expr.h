@@ -83,6 +83,10 @@ void san_expr_free(san_expr *e);
 /* Tabulate e over the automata it reads when that takes at most
  * max_entries values; a no-op for constants and derived results. */
 void san_expr_tabulate(san_expr *e, const san_model *m, int64_t max_entries);
+/* Bounds of e over the states with lo[a] <= state[a] <= hi[a] for every
+ * automaton a (expr_range.c): 1 and bounds[0] <= e <= bounds[1] for
+ * each of them, or 0 when some value may be NaN or is not bounded. */
+int san_expr_range(const san_expr *e, const int *lo, const int *hi, double bounds[2]);
 /* Number of operands an instruction pops. */
 int xop_arity(const xins *i);
 

@@ -19,11 +19,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "expr.h"
+#include "idmap.h"
+#include "reach_walk.h"
 #include "succ.h"
 #include "estimate.h"
 
 #define SAMPLES 4096            /* states whose successors are counted */
-#define COUNT_LIMIT (1 << 22)   /* reachability evaluations to count */
+#define COUNT_EVALS 33554432.0 /* reachability evaluations to count */
+#define COUNT_WORK (8 * WORK)   /* and instructions spent in them */
 #define TRIES (1 << 20)         /* random states tried when not counted */
 #define EXPLORE_LIMIT (1 << 18) /* states explored under partial reachability */
 #define ARCS_PER_STATE_MAX 1e6  /* transitions out of one state, at most */
@@ -146,51 +149,66 @@ static int64_t random_state(est *x)
     return idx;
 }
 
+/* One accepted combination of the automata the function reads:
+ * counted, drawn into the reservoir, and kept while they are few. */
+static int count_take(reach_walk *w, int64_t idx, const int *state)
+{
+    est *x = w->ctx;
+    const int64_t n = x->accepted++;
+    (void)state;
+    if (n < SAMPLES) {
+        x->res[n] = idx;
+    } else {
+        int64_t j = (int64_t)((double)(rnd(x) >> 11) * 0x1p-53 * (n + 1));
+        if (j < SAMPLES)
+            x->res[j] = idx;
+    }
+    if (x->all && x->nall == x->capall) {
+        int64_t cap = 2 * x->capall;
+        int64_t *v = cap <= EXPLORE_LIMIT ? realloc(x->all, cap * sizeof *v) : NULL;
+        if (!v)
+            free(x->all);
+        x->all = v;
+        x->capall = cap;
+    }
+    if (x->all)
+        x->all[x->nall++] = idx;
+    return 0;
+}
+
 /* Count the accepted states over the automata the function reads, and
- * keep a uniform sample of the accepted combinations (reservoir). */
+ * keep a uniform sample of the accepted combinations (reservoir).  The
+ * walk (reach_walk.h) skips the boxes where the function is surely 0,
+ * so a small reachable set in a huge product is counted exactly (rs
+ * N=28 R=8: 4.8 M states of 2^28); it gives up past COUNT_EVALS
+ * evaluations, or WORK instructions of them. */
 static int count_accepted(est *x)
 {
     const san_model *m = x->m;
-    double dep_product = 1;
-    for (int k = 0; k < x->ndep; k++)
-        dep_product *= m->aut[x->dep[k]].nstates;
     int visits = 0;
-    if (dep_product > COUNT_LIMIT || dep_product * expr_cost(m->reach, &visits) > WORK)
-        return 0;
+    double cost = expr_cost(m->reach, &visits);
     x->res = malloc(SAMPLES * sizeof *x->res);
     x->capall = 1024;
     x->all = malloc(x->capall * sizeof *x->all);
     if (!x->res || !x->all)
         return -1;
     memset(x->s, 0, (m->naut + 1) * sizeof *x->s);
-    int64_t n = 0;
-    do {
-        if (san_expr_eval(m->reach, x->s) != 0) {
-            int64_t idx = encode_part(m, x->s, x->dep, x->ndep);
-            if (n < SAMPLES) {
-                x->res[n] = idx;
-            } else {
-                int64_t j = (int64_t)((double)(rnd(x) >> 11) * 0x1p-53 * (n + 1));
-                if (j < SAMPLES)
-                    x->res[j] = idx;
-            }
-            n++;
-            if (x->all && x->nall == x->capall) {
-                int64_t cap = 2 * x->capall;
-                int64_t *v = cap <= EXPLORE_LIMIT ? realloc(x->all, cap * sizeof *v) : NULL;
-                if (!v) {
-                    free(x->all);
-                    x->all = NULL;
-                }
-                x->all = v;
-                x->capall = cap;
-            }
-            if (x->all)
-                x->all[x->nall++] = idx;
-        }
-    } while (odometer(m, x->s, x->dep, x->ndep));
-    x->nres = n < SAMPLES ? (int)n : SAMPLES;
-    x->accepted = n * (int64_t)(m->product / (int64_t)dep_product);
+    x->accepted = 0;
+    reach_walk w = { .m = m, .aut = x->dep, .naut = x->ndep,
+                     .max_evals = (int64_t)fmin(COUNT_EVALS, COUNT_WORK / cost),
+                     .take = count_take, .ctx = x };
+    int rc = reach_walk_run(&w);
+    if (rc == -3) {             /* too long: not counted */
+        x->accepted = x->nall = 0;
+        return 0;
+    }
+    if (rc < 0)
+        return -1;
+    double dep_product = 1;
+    for (int k = 0; k < x->ndep; k++)
+        dep_product *= m->aut[x->dep[k]].nstates;
+    x->nres = x->accepted < SAMPLES ? (int)x->accepted : SAMPLES;
+    x->accepted *= (int64_t)(m->product / (int64_t)dep_product);
     x->counted = 1;
     return 0;
 }
@@ -444,21 +462,13 @@ out:
 /* The sparse path's peak (solver/space.c, then solver/report.c):
  *   exploring: the index and the row pointer of each state (16 bytes),
  *     each nonzero of Q (column and value, 12 bytes), and the map from
- *     index to state number: 4 bytes per product state, or a hash table
- *     of 12 bytes a slot at most half full;
+ *     index to state number (idmap.h: 4 bytes per product state, or a
+ *     hash table of 12 bytes a slot at most half full);
  *   solving: the map is gone; the transpose (8 bytes a state, 12 a
  *     nonzero), the vector (8) and the class flag (1) are added. */
 double est_sparse_bytes(const san_model *m, double n, double nnz)
 {
-    double map;
-    if (m->product < INT32_MAX && 4.0 * m->product <= san_default_max_memory() / 4) {
-        map = 4.0 * m->product;
-    } else {
-        double cap = 65536;
-        while (cap < 2 * n)
-            cap *= 2;
-        map = 12 * cap;
-    }
+    double map = idmap_estimate(m, n, san_default_max_memory());
     double exploring = 16 * n + 12 * nnz + map, solving = 33 * n + 24 * nnz;
     return exploring > solving ? exploring : solving;
 }

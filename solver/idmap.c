@@ -5,20 +5,42 @@
 #include <string.h>
 #include "idmap.h"
 
-int idmap_init(idmap *h, const san_model *m, double budget)
+/* Flat while it fits a quarter of the limit and, when the number of
+ * states is known, costs at most IDMAP_FLAT_BYTES_PER_STATE a state. */
+static int flat(const san_model *m, double states, double limit)
+{
+    return m->product_fits && m->product < INT32_MAX && 4.0 * m->product <= limit / 4 &&
+           (states <= 0 || 4.0 * m->product <= IDMAP_FLAT_BYTES_PER_STATE * states);
+}
+
+/* Slots of a hash for that many states: at most half full. */
+static uint64_t hash_slots(double states)
+{
+    uint64_t cap = 1u << 16;
+    while (cap < 2 * states)
+        cap *= 2;
+    return cap;
+}
+
+int idmap_init(idmap *h, const san_model *m, double states, double limit)
 {
     memset(h, 0, sizeof *h);
-    if (m->product_fits && m->product < INT32_MAX && 4.0 * m->product <= budget / 4) {
+    if (flat(m, states, limit)) {
         h->dir = malloc((size_t)m->product * sizeof *h->dir);
         if (!h->dir)
             return -1;
         memset(h->dir, 0xff, (size_t)m->product * sizeof *h->dir);
         return 0;
     }
-    h->mask = (1u << 16) - 1;
+    h->mask = hash_slots(states) - 1;
     h->keys = calloc(h->mask + 1, sizeof *h->keys);
     h->vals = malloc((h->mask + 1) * sizeof *h->vals);
     return h->keys && h->vals ? 0 : -1;
+}
+
+double idmap_estimate(const san_model *m, double states, double limit)
+{
+    return flat(m, states, limit) ? 4.0 * m->product : 12.0 * hash_slots(states);
 }
 
 void idmap_free(idmap *h)

@@ -22,8 +22,19 @@ typedef struct {
     int64_t count;
 } idmap;
 
-/* Direct when the flat array fits in a quarter of the budget (bytes). */
-int idmap_init(idmap *h, const san_model *m, double budget);
+/* A flat array costs 4 bytes a product state, a hash 12 bytes a slot,
+ * at most half full (24 to 48 bytes a state); the flat one is faster to
+ * search, so it is taken while it costs at most this much a state
+ * (1/16 of the product space reachable), and fits a quarter of the
+ * memory limit.  rs N=28 R=8, 4.8 M states of 2^28: flat 1 GiB, hash
+ * 192 MiB. */
+#define IDMAP_FLAT_BYTES_PER_STATE 64.0
+
+/* A map for about `states` states (0: unknown, only the limit decides),
+ * under the memory limit (bytes). */
+int idmap_init(idmap *h, const san_model *m, double states, double limit);
+/* What idmap_init would take for that many states. */
+double idmap_estimate(const san_model *m, double states, double limit);
 void idmap_free(idmap *h);
 int idmap_grow(idmap *h);
 double idmap_bytes(const idmap *h, const san_model *m);

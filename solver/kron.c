@@ -2429,14 +2429,17 @@ void kron_free(kron_desc *d)
 }
 
 /* Terms and tables as kron_build would make them, without building. */
-double kron_terms_bytes(const san_model *m)
+double kron_terms_bytes(const san_model *m, double nleaves)
 {
+    const san_expr **seen = malloc((m->nev + 1) * sizeof *seen);
+    int nseen = 0;
     int *tev = malloc((m->nev + 1) * sizeof *tev);
     int *tstart = malloc((m->nev + 2) * sizeof *tstart);
     kron_term g = { 0 };
     g.kind = malloc((m->naut + 1) * sizeof *g.kind);
     g.dstride = malloc((m->naut + 1) * sizeof *g.dstride);
-    int nt = tev && tstart && g.kind && g.dstride ? plan_terms(m, m->product, tev, tstart) : -1;
+    int nt = tev && tstart && g.kind && g.dstride && seen
+                 ? plan_terms(m, (int64_t)nleaves, tev, tstart) : -1;
     double b = 0;
     for (int i = 0; i < nt; i++) {
         const san_event *E = &m->ev[tev[tstart[i]]];
@@ -2446,9 +2449,6 @@ double kron_terms_bytes(const san_model *m)
             const san_automaton *A = &m->aut[E->parts[k]];
             b += 8.0 * (A->nstates + 2) + 2.0 * sizeof(kron_move) * A->ntr;
         }
-        /* a table per functional rate, bounded by TABLE_MAX entries, over
-         * the automata it reads, or over the merged term's (an upper
-         * bound: no sharing) */
         /* the runs below the region level: about two per leaf of a
          * region node at most */
         b += 2.0 * sizeof(kron_run) *
@@ -2460,10 +2460,19 @@ double kron_terms_bytes(const san_model *m)
             g.nev = nev;
             msize = (double)term_levels(&g, m);
         }
+        /* a table per functional rate, over the automata it reads or the
+         * merged term's, shared by the terms of the same function
+         * (replicas), or one per state when that is smaller (8 bytes a
+         * state: an upper bound, codes take 1); past TABLE_MAX entries
+         * none, the function is evaluated */
         for (int j = tstart[i]; j < tstart[i + 1]; j++) {
             const san_expr *r = m->ev[tev[j]].rate;
-            if (!r || san_expr_is_const(r))
+            int k = 0;
+            while (k < nseen && seen[k] != r)
+                k++;
+            if (!r || san_expr_is_const(r) || k < nseen)
                 continue;
+            seen[nseen++] = r;
             double size = msize;
             if (nev == 1) {
                 int nd;
@@ -2472,9 +2481,10 @@ double kron_terms_bytes(const san_model *m)
                 for (int k = 0; k < nd; k++)
                     size *= m->aut[dep[k]].nstates;
             }
-            b += size <= TABLE_MAX ? 8.0 * size : 0;
+            b += size > nleaves ? 8.0 * nleaves : size <= TABLE_MAX ? 8.0 * size : 0;
         }
     }
+    free(seen);
     free(tev);
     free(tstart);
     free(g.kind);

@@ -169,7 +169,8 @@ int san_kron_check_classes(san_space *sp, san_diag *d);
 int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
                         san_solution *sol, double *descriptor_bytes, int mode);
 
-/* Bytes the descriptor alone would take for m (no vectors, no tree). */
-double kron_terms_bytes(const san_model *m);
+/* Bytes the descriptor alone would take for m, its vectors nleaves long
+ * (the terms and their tables; no vectors, no tree). */
+double kron_terms_bytes(const san_model *m, double nleaves);
 
 #endif

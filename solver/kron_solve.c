@@ -219,5 +219,5 @@ double san_kron_estimate_bytes(const san_model *m, int64_t reachable)
     /* the diagonal, pi, the answer in the space's numbering, and the
      * vectors of BiCGSTAB (the largest method that auto falls back on
      * before the power method) */
-    return kron_terms_bytes(m) + tree + 8.0 * vec * (1 + 1 + 9) + 8.0 * n;
+    return kron_terms_bytes(m, vec) + tree + 8.0 * vec * (1 + 1 + 9) + 8.0 * n;
 }

@@ -82,9 +82,8 @@ static int kgraph_init(kgraph *g, const san_space *sp)
     g->s = calloc(sp->m->naut + 1, sizeof *g->s);
     if (!g->s || succ_init(&g->sc, sp->m) < 0)
         return -1;
-    /* a flat array when it costs at most 16 bytes a state, else a hash */
     const san_model *m = sp->m;
-    if (idmap_init(&g->map, m, fmin(san_default_max_memory(), 64.0 * sp->n + 4096)) < 0)
+    if (idmap_init(&g->map, m, (double)sp->n, san_default_max_memory()) < 0)
         return -1;
     for (int64_t i = 0; i < sp->n; i++) {
         int fresh;

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "explore.h"
+#include "reach_walk.h"
 #include "space.h"
 
 static double now(void)
@@ -37,7 +38,8 @@ double san_default_max_memory(void)
 /* Seeds: the states the reachability function accepts                */
 /* ---------------------------------------------------------------- */
 
-/* Products up to this are scanned for the reachability function. */
+/* The scan evaluates the reachability function (on states or on boxes
+ * of them) at most this many times. */
 #define SCAN_LIMIT 4000000000LL
 
 static void progress(const char *what, int64_t n, double t0, double *last)
@@ -50,44 +52,70 @@ static void progress(const char *what, int64_t n, double t0, double *last)
     fflush(stderr);
 }
 
-/* Odometer over the product space, evaluating the function in each. */
-static int scan_seeds(const san_model *m, space_rows *r, idmap *h, const san_space_opts *o,
-                      san_diag *d)
+typedef struct {
+    space_rows *r;
+    const san_space_opts *o;
+    double t0, last;
+} scan;
+
+static int scan_take(reach_walk *w, int64_t idx, const int *state)
 {
-    if (!m->product_fits || m->product > SCAN_LIMIT) {
+    scan *S = w->ctx;
+    space_rows *r = S->r;
+    (void)state;
+    if (r->n >= INT32_MAX - 1 || (S->o->max_states && r->n >= S->o->max_states))
+        return 1;
+    if (space_rows_reserve_states(r, r->n + 1) < 0)
+        return -1;
+    r->index[r->n++] = idx;
+    return 0;
+}
+
+static void scan_tick(reach_walk *w)
+{
+    scan *S = w->ctx;
+    progress("scanning the reachability function", S->r->n, S->t0, &S->last);
+}
+
+/* The states the reachability function accepts, in index order
+ * (reach_walk.h: whole boxes of states skipped or taken at once). */
+static int scan_seeds(const san_model *m, space_rows *r, const san_space_opts *o, san_diag *d)
+{
+    if (!m->product_fits) {
         san_diag_add(d, SAN_ERROR, 0, 0, "the product space has %s states: too many to scan "
-                     "with the reachability function (the limit is %lld)", m->product_str,
-                     (long long)SCAN_LIMIT);
+                     "with the reachability function (state indices are 64-bit)",
+                     m->product_str);
         return -2;
     }
-    int *s = calloc(m->naut + 1, sizeof *s);
-    if (!s)
-        return -1;
-    int all = san_expr_is_const(m->reach) && san_expr_const(m->reach) != 0;
-    double t0 = now(), last = t0;
-    for (int64_t idx = 0; idx < m->product; idx++) {
-        if (all || san_expr_eval(m->reach, s) != 0) {
-            if (r->n >= INT32_MAX - 1 || (o->max_states && r->n >= o->max_states))
-                break;
-            if (space_rows_reserve_states(r, r->n + 1) < 0) {
-                free(s);
-                return -1;
-            }
-            int fresh;
-            idmap_get(h, idx, (int32_t)r->n, &fresh);
-            r->index[r->n++] = idx;
-        }
-        for (int a = m->naut - 1; a >= 0; a--) {
-            if (++s[a] < m->aut[a].nstates)
-                break;
-            s[a] = 0;
-        }
-        if (o->progress && (idx & 0xfffff) == 0)
-            progress("scanning the reachability function", r->n, t0, &last);
+    scan S = { r, o, now(), 0 };
+    S.last = S.t0;
+    reach_walk w = { .m = m, .max_evals = SCAN_LIMIT, .take = scan_take,
+                     .tick = o->progress ? scan_tick : NULL, .ctx = &S };
+    int rc = reach_walk_run(&w);
+    if (rc == -3) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "the product space has %s states: scanning it with "
+                     "the reachability function took more than %lld evaluations (%lld states "
+                     "accepted so far)", m->product_str, (long long)SCAN_LIMIT,
+                     (long long)r->n);
+        rc = -2;
     }
-    free(s);
     if (o->progress)
         fprintf(stderr, "\r%60s\r", "");
+    return rc;
+}
+
+/* The index -> number map (idmap.h), the seeds in it, sized for them
+ * unless the function is partial (the seeds are then only where the
+ * exploration starts). */
+static int map_seeds(idmap *h, const san_model *m, const space_rows *r, double limit)
+{
+    if (idmap_init(h, m, m->partial ? 0 : (double)r->n, limit) < 0)
+        return -1;
+    for (int64_t i = 0; i < r->n; i++) {
+        int fresh;
+        if (idmap_get(h, r->index[i], (int32_t)i, &fresh) == -2)
+            return -1;
+    }
     return 0;
 }
 
@@ -101,23 +129,19 @@ int san_space_build(const san_model *m, const san_space_opts *o, san_space *sp, 
     sp->m = m;
     double limit = o->max_memory > 0 ? o->max_memory : san_default_max_memory();
     space_rows r = { 0 };
-    idmap h;
+    idmap h = { 0 };
     double t0 = now();
-    if (idmap_init(&h, m, limit) < 0) {
-        san_diag_add(d, SAN_ERROR, 0, 0, "out of memory for the state map of %s product states",
-                     m->product_str);
-        return -1;
-    }
     int rc = space_rows_reserve_states(&r, 1024);
     if (rc == 0)
-        rc = scan_seeds(m, &r, &h, o, d);
+        rc = scan_seeds(m, &r, o, d);
     sp->declared = r.n;
     if (rc == 0 && r.n == 0) {
         san_diag_add(d, SAN_ERROR, 0, 0, "the reachability function accepts no state");
         rc = -2;
     }
-    if (rc == 0 && !m->product_fits)
-        rc = -2;
+    if (rc == 0 && (rc = map_seeds(&h, m, &r, limit)) == -1)
+        san_diag_add(d, SAN_ERROR, 0, 0, "out of memory for the state map of %s product states",
+                     m->product_str);
     if (rc == 0) {
         rc = space_explore(m, &r, &h, o, limit, &sp->reached_undeclared, d);
     }

@@ -1,0 +1,69 @@
+/*
+ * reach_walk.c - the states a reachability function accepts; see
+ * reach_walk.h.
+ */
+#include <stdlib.h>
+#include "expr.h"
+#include "reach_walk.h"
+
+typedef struct {
+    reach_walk *w;
+    const int *aut;         /* the automata walked */
+    int naut;
+    int *lo, *hi;           /* the box: per automaton, its range */
+    int64_t shown;          /* evals at the last tick */
+} walk;
+
+/* The box below level k (aut[0..k-1] fixed, first index idx); all: the
+ * function is surely nonzero in it.  0 go on, 1 stop, -1 / -3 fail. */
+static int node(walk *W, int k, int64_t idx, int all)
+{
+    reach_walk *w = W->w;
+    const san_model *m = w->m;
+    if (w->max_evals && w->evals >= w->max_evals)
+        return -3;
+    w->evals++;
+    if (w->tick && w->evals - W->shown >= (1 << 20)) {
+        W->shown = w->evals;
+        w->tick(w);
+    }
+    if (k == W->naut)
+        return all || san_expr_eval(m->reach, W->lo) != 0 ? w->take(w, idx, W->lo) : 0;
+    if (!all) {
+        double b[2];
+        if (san_expr_range(m->reach, W->lo, W->hi, b)) {
+            if (b[0] == 0 && b[1] == 0)
+                return 0;
+            all = b[0] > 0 || b[1] < 0;
+        }
+    }
+    const int a = W->aut ? W->aut[k] : k, n = m->aut[a].nstates;
+    int rc = 0;
+    for (int v = 0; rc == 0 && v < n; v++) {
+        W->lo[a] = W->hi[a] = v;
+        rc = node(W, k + 1, idx + v * m->stride[a], all);
+    }
+    W->lo[a] = 0;
+    W->hi[a] = n - 1;
+    return rc;
+}
+
+int reach_walk_run(reach_walk *w)
+{
+    const san_model *m = w->m;
+    walk W = { w, w->aut, w->aut ? w->naut : m->naut, calloc(m->naut + 1, sizeof *W.lo),
+               calloc(m->naut + 1, sizeof *W.hi), 0 };
+    int rc = W.lo && W.hi ? 0 : -1;
+    for (int k = 0; rc == 0 && k < W.naut; k++) {
+        const int a = W.aut ? W.aut[k] : k;
+        W.hi[a] = m->aut[a].nstates - 1;
+    }
+    w->evals = 0;
+    if (rc == 0) {
+        const int all = san_expr_is_const(m->reach) && san_expr_const(m->reach) != 0;
+        rc = node(&W, 0, 0, all);
+    }
+    free(W.lo);
+    free(W.hi);
+    return rc == 1 ? 0 : rc;
+}
