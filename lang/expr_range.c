@@ -12,9 +12,12 @@
  * The bounds are sound for the floating-point evaluation itself, not
  * only for the real numbers: +, -, *, / rounded to nearest are monotone
  * in each operand, so the same operations on the interval's ends bound
- * every value the interpreter can produce.  A value that may be NaN
- * (0 * inf, inf - inf, x / [.. 0 ..], a derived result) makes the whole
- * interval unknown, and an unknown interval never prunes anything.
+ * every value the interpreter can produce.  Known intervals are finite:
+ * an end that overflows to an infinity makes the interval unknown, for
+ * a NaN may hide inside it (x, y in [0, inf]: x - y is NaN at x = y =
+ * inf, though the ends give [-inf, inf]; 0 * inf likewise).  So does a
+ * division by an interval holding 0, and a derived result.  An unknown
+ * interval never prunes anything.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -29,20 +32,20 @@ static const rng UNKNOWN = { -INFINITY, INFINITY, 0 };
 
 static rng point(double v)
 {
-    return isnan(v) ? UNKNOWN : (rng){ v, v, 1 };
+    return isfinite(v) ? (rng){ v, v, 1 } : UNKNOWN;
 }
 
 /* The interval of four candidate ends (a product or a quotient). */
 static rng hull4(double a, double b, double c, double d)
 {
-    if (isnan(a) || isnan(b) || isnan(c) || isnan(d))
+    if (!isfinite(a) || !isfinite(b) || !isfinite(c) || !isfinite(d))
         return UNKNOWN;
     return (rng){ fmin(fmin(a, b), fmin(c, d)), fmax(fmax(a, b), fmax(c, d)), 1 };
 }
 
 static rng hull2(double a, double b)
 {
-    if (isnan(a) || isnan(b))
+    if (!isfinite(a) || !isfinite(b))
         return UNKNOWN;
     return (rng){ a, b, 1 };
 }
@@ -233,7 +236,7 @@ int san_expr_range(const san_expr *e, const int *lo, const int *hi, double bound
 {
     if (e->is_const) {
         bounds[0] = bounds[1] = e->value;
-        return !isnan(e->value);
+        return isfinite(e->value);
     }
     rng local[32], *st = e->depth <= 32 ? local : malloc((size_t)e->depth * sizeof *st);
     if (!st)

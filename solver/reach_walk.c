@@ -25,7 +25,8 @@ static int node(walk *W, int k, int64_t idx, int all)
     w->evals++;
     if (w->tick && w->evals - W->shown >= (1 << 20)) {
         W->shown = w->evals;
-        w->tick(w);
+        if (w->tick(w))
+            return -1;
     }
     if (k == W->naut)
         return all || san_expr_eval(m->reach, W->lo) != 0 ? w->take(w, idx, W->lo) : 0;

@@ -26,7 +26,8 @@ struct reach_walk {
     /* an accepted state: idx = sum of state[a] * stride[a] over the
      * automata walked; 0 to go on, 1 to stop the walk, -1 on failure */
     int (*take)(reach_walk *w, int64_t idx, const int *state);
-    void (*tick)(reach_walk *w);   /* every 2^20 evaluations, or NULL */
+    /* every 2^20 evaluations, or NULL; nonzero stops the walk (-1) */
+    int (*tick)(reach_walk *w);
     void *ctx;
     int64_t evals;          /* evaluations done, point or box */
 };

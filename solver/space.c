@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "explore.h"
+#include "idmap.h"
 #include "reach_walk.h"
 #include "space.h"
 
@@ -55,8 +56,22 @@ static void progress(const char *what, int64_t n, double t0, double *last)
 typedef struct {
     space_rows *r;
     const san_space_opts *o;
+    const san_model *m;
+    double limit;           /* bytes */
+    int why;                /* the walk stopped: SCAN_MEMORY, _LIMIT, ... */
     double t0, last;
 } scan;
+
+enum { SCAN_OK, SCAN_NOMEM, SCAN_OVER_LIMIT, SCAN_INTERRUPTED };
+
+/* The seeds' list and the map they will need (idmap.h) against the
+ * memory limit: a function that accepts most of a huge product space
+ * stops here, not when memory runs out. */
+static int scan_fits(scan *S)
+{
+    const double need = 16.0 * S->r->cap + idmap_estimate(S->m, (double)S->r->n, S->limit);
+    return need <= S->limit;
+}
 
 static int scan_take(reach_walk *w, int64_t idx, const int *state)
 {
@@ -65,21 +80,36 @@ static int scan_take(reach_walk *w, int64_t idx, const int *state)
     (void)state;
     if (r->n >= INT32_MAX - 1 || (S->o->max_states && r->n >= S->o->max_states))
         return 1;
-    if (space_rows_reserve_states(r, r->n + 1) < 0)
-        return -1;
+    if (r->n == r->cap) {
+        if (space_rows_reserve_states(r, r->n + 1) < 0) {
+            S->why = SCAN_NOMEM;
+            return -1;
+        }
+        if (!scan_fits(S)) {
+            S->why = SCAN_OVER_LIMIT;
+            return -1;
+        }
+    }
     r->index[r->n++] = idx;
     return 0;
 }
 
-static void scan_tick(reach_walk *w)
+static int scan_tick(reach_walk *w)
 {
     scan *S = w->ctx;
-    progress("scanning the reachability function", S->r->n, S->t0, &S->last);
+    if (S->o->interrupt && *S->o->interrupt) {
+        S->why = SCAN_INTERRUPTED;
+        return -1;
+    }
+    if (S->o->progress)
+        progress("scanning the reachability function", S->r->n, S->t0, &S->last);
+    return 0;
 }
 
 /* The states the reachability function accepts, in index order
  * (reach_walk.h: whole boxes of states skipped or taken at once). */
-static int scan_seeds(const san_model *m, space_rows *r, const san_space_opts *o, san_diag *d)
+static int scan_seeds(const san_model *m, space_rows *r, const san_space_opts *o,
+                      double limit, san_diag *d)
 {
     if (!m->product_fits) {
         san_diag_add(d, SAN_ERROR, 0, 0, "the product space has %s states: too many to scan "
@@ -87,21 +117,35 @@ static int scan_seeds(const san_model *m, space_rows *r, const san_space_opts *o
                      m->product_str);
         return -2;
     }
-    scan S = { r, o, now(), 0 };
+    scan S = { r, o, m, limit, SCAN_OK, now(), 0 };
     S.last = S.t0;
-    reach_walk w = { .m = m, .max_evals = SCAN_LIMIT, .take = scan_take,
-                     .tick = o->progress ? scan_tick : NULL, .ctx = &S };
+    reach_walk w = { .m = m, .max_evals = SCAN_LIMIT, .take = scan_take, .tick = scan_tick,
+                     .ctx = &S };
     int rc = reach_walk_run(&w);
+    if (o->progress)
+        fprintf(stderr, "\r%60s\r", "");
     if (rc == -3) {
         san_diag_add(d, SAN_ERROR, 0, 0, "the product space has %s states: scanning it with "
                      "the reachability function took more than %lld evaluations (%lld states "
                      "accepted so far)", m->product_str, (long long)SCAN_LIMIT,
                      (long long)r->n);
-        rc = -2;
+        return -2;
     }
-    if (o->progress)
-        fprintf(stderr, "\r%60s\r", "");
-    return rc;
+    if (rc == 0)
+        return 0;
+    if (S.why == SCAN_OVER_LIMIT) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "the reachability function accepts more than %lld "
+                     "states: their list and map need more than %.2f GiB, beyond the memory "
+                     "limit of %.2f GiB; raise --max-memory, or reduce the model",
+                     (long long)r->n, (16.0 * r->cap + idmap_estimate(m, (double)r->n, limit)) /
+                     (1 << 30), limit / (1 << 30));
+        return -2;
+    }
+    san_diag_add(d, SAN_ERROR, 0, 0, S.why == SCAN_INTERRUPTED
+                 ? "interrupted while scanning the reachability function (%lld states)"
+                 : "out of memory while scanning the reachability function (%lld states)",
+                 (long long)r->n);
+    return -1;
 }
 
 /* The index -> number map (idmap.h), the seeds in it, sized for them
@@ -133,7 +177,7 @@ int san_space_build(const san_model *m, const san_space_opts *o, san_space *sp, 
     double t0 = now();
     int rc = space_rows_reserve_states(&r, 1024);
     if (rc == 0)
-        rc = scan_seeds(m, &r, o, d);
+        rc = scan_seeds(m, &r, o, limit, d);
     sp->declared = r.n;
     if (rc == 0 && r.n == 0) {
         san_diag_add(d, SAN_ERROR, 0, 0, "the reachability function accepts no state");
