@@ -226,16 +226,13 @@ static void text_report(const report *r)
 }
 
 /* What the storage not used would need (0: not estimated).  Over the
- * descriptor, the sparse path's peak from the sampled nonzeros per state
- * of `san check` and the exact state count. */
+ * descriptor, the sparse path's peak from the nonzeros per state counted
+ * on a sample of the reachable states. */
 static double other_storage_bytes(const san_model *m, const san_space *sp, int kron)
 {
     if (!kron)
         return san_kron_estimate_bytes(m, sp->n);
-    est_memory e;
-    if (est_memory_estimate(m, &e) < 0 || !e.ok || !e.nonzeros_known)
-        return 0;
-    return est_sparse_bytes(m, (double)sp->n, e.nonzeros_per_state * (double)sp->n);
+    return est_sparse_bytes_of(m, sp->index, sp->n);
 }
 
 /* ---- json ---- */

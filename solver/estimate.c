@@ -565,3 +565,30 @@ out:
     free(list);
     return rc;
 }
+
+double est_sparse_bytes_of(const san_model *m, const int64_t *index, int64_t n)
+{
+    est x;
+    memset(&x, 0, sizeof x);
+    x.m = m;
+    const int64_t k = n < SAMPLES ? n : SAMPLES;
+    int64_t *list = malloc((k ? k : 1) * sizeof *list);
+    x.s = calloc(m->naut + 1, sizeof *x.s);
+    double bytes = 0;
+    est_memory e;
+    memset(&e, 0, sizeof e);
+    if (list && x.s && arcs_bound(m) <= ARCS_PER_STATE_MAX && succ_init(&x.c, m) == 0) {
+        x.c_ready = 1;
+        for (int64_t i = 0; i < k; i++)     /* evenly spaced over the space */
+            list[i] = index[(int64_t)((double)i * n / k)];
+        if (rows_of(&x, list, k, k == n, &e) == 0 && e.nonzeros_known)
+            bytes = est_sparse_bytes(m, (double)n, e.nonzeros_per_state * (double)n);
+    }
+    if (x.c_ready)
+        succ_free(&x.c);
+    free(x.arcs.v);
+    free(x.to);
+    free(x.s);
+    free(list);
+    return bytes;
+}

@@ -53,6 +53,11 @@ int est_memory_estimate(const san_model *m, est_memory *e);
 /* Peak bytes of the sparse path for n states and nnz nonzeros of Q. */
 double est_sparse_bytes(const san_model *m, double n, double nnz);
 
+/* The same for the n states of a space built without Q (index: their
+ * product indices): the nonzeros per state counted on up to 4096 of
+ * them, evenly spaced.  0 when not estimated. */
+double est_sparse_bytes_of(const san_model *m, const int64_t *index, int64_t n);
+
 /* "states accepted by the reachability function" and so on. */
 const char *est_basis_name(est_basis b);    /* "declared", "reachable", "product" */
 

@@ -60,6 +60,10 @@ static int kgraph_succ(space_graph *gg, int32_t v, int64_t *pos, int64_t *end)
         g->cap = cap;
     }
     *pos = g->top;
+    /* the lookups miss the cache (a hash of 192 MiB for rs N=28 R=8):
+     * issued together, they overlap */
+    for (int k = 0; k < g->arcs.n; k++)
+        idmap_prefetch(&g->map, g->arcs.v[k].to);
     for (int k = 0; k < g->arcs.n; k++) {
         const int32_t w = idmap_find(&g->map, g->arcs.v[k].to);
         gg->edges[g->top++] = w >= 0 ? w : v;   /* not in the space: no edge */
