@@ -344,42 +344,24 @@ static void sb_printf(sbuf *b, const char *fmt, ...)
 }
 
 /* n processes sharing r resources: a functional rate of every automaton,
- * a reachable set of sum_{k<=r} C(n, k) states. */
-static void gen_rs(int n, int r, uint64_t seed)
+ * a reachable set of sum_{k<=r} C(n, k) states.  weighted: the acquire
+ * rate is also scaled by 1 + the sum of 2^-(i+1) over the users i, so
+ * every reachable state has its own rate; read at the leaves, its table
+ * per state then takes more values than it has codes (KRON_CODES) and
+ * is kept as values. */
+static void gen_rs(int n, int r, int weighted, uint64_t seed)
 {
     sbuf b = { 0 };
     sb_printf(&b, "identifiers\n"
               "  N = [0..%d]; R = %d; lambda = 3; mu = 6;\n"
-              "  f = lambda * (nb using < R);\n"
-              "events\n"
-              "  loc Acq (f)\n"
-              "  loc Rel (mu)\n"
-              "reachability = (nb using <= R);\n"
-              "network rs (continuous)\n"
-              "  aut P[N]\n"
-              "    stt sleeping to(using) Acq\n"
-              "    stt using to(sleeping) Rel\n"
-              "results\n"
-              "  full = nb using == R;\n", n - 1, r);
-    char name[64];
-    snprintf(name, sizeof name, "rs n=%d r=%d", n, r);
-    run_model(name, b.s, b.n, seed);
-    free(b.s);
-}
-
-/* rs with an acquire rate weighted by which processes use: 1 + sum of
- * 2^-(i+1) over the users i, so every reachable state has its own rate.
- * Read at the leaves, its table per state then takes more values than
- * it has codes (KRON_CODES) and is kept as values. */
-static void gen_rs_weighted(int n, int r, uint64_t seed)
-{
-    sbuf b = { 0 };
-    sb_printf(&b, "identifiers\n"
-              "  N = [0..%d]; R = %d; lambda = 3; mu = 6;\n"
-              "  f = lambda * (nb using < R) * (1", n - 1, r);
-    for (int i = 0; i < n; i++)
-        sb_printf(&b, " + (st P[%d] * %.17g)", i, ldexp(1.0, -(i + 1)));
-    sb_printf(&b, ");\n"
+              "  f = lambda * (nb using < R)", n - 1, r);
+    if (weighted) {
+        sb_printf(&b, " * (1");
+        for (int i = 0; i < n; i++)
+            sb_printf(&b, " + (st P[%d] * %.17g)", i, ldexp(1.0, -(i + 1)));
+        sb_printf(&b, ")");
+    }
+    sb_printf(&b, ";\n"
               "events\n"
               "  loc Acq (f)\n"
               "  loc Rel (mu)\n"
@@ -391,7 +373,7 @@ static void gen_rs_weighted(int n, int r, uint64_t seed)
               "results\n"
               "  full = nb using == R;\n");
     char name[64];
-    snprintf(name, sizeof name, "rs weighted n=%d r=%d", n, r);
+    snprintf(name, sizeof name, "rs %sn=%d r=%d", weighted ? "weighted " : "", n, r);
     run_model(name, b.s, b.n, seed);
     free(b.s);
 }
@@ -597,9 +579,9 @@ int main(void)
     printf("generated models\n");
     static const int rs[][2] = { { 20, 6 }, { 12, 3 }, { 16, 2 }, { 10, 9 }, { 20, 10 } };
     for (size_t k = 0; k < sizeof rs / sizeof rs[0]; k++)
-        gen_rs(rs[k][0], rs[k][1], seed++);
-    gen_rs_weighted(12, 6, seed++);
-    gen_rs_weighted(6, 3, seed++);
+        gen_rs(rs[k][0], rs[k][1], 0, seed++);
+    gen_rs(12, 6, 1, seed++);
+    gen_rs(6, 3, 1, seed++);
     gen_ring(4, 6, 7, seed++);
     gen_ring(3, 8, 5, seed++);
     gen_ring(4, 14, 16, seed++);
