@@ -265,7 +265,10 @@ typedef struct {
     const san_model *m;
     int64_t n;              /* reachable states */
     int64_t *index;         /* mixed-radix index of each state */
-    san_csr q;              /* Q by rows (out-transitions, diagonal included) */
+    san_csr q;              /* Q by rows (out-transitions, diagonal included);
+                               states_only: none (rowptr NULL) */
+    double *exit;           /* states_only: each state's total rate to the
+                               others, -q_ii (NULL otherwise) */
     int64_t declared;       /* states the reachability function accepts */
     int64_t reached_undeclared; /* reached, but rejected by the function */
     int64_t dropped;        /* isolated pockets dropped */

@@ -145,6 +145,8 @@ static int compact(san_space *sp, int32_t *comp, const char *drop)
         int64_t row = newid[i];
         sp->index[row] = sp->index[i];
         comp[row] = comp[i];
+        if (sp->exit)
+            sp->exit[row] = sp->exit[i];
         if (!q->rowptr)
             continue;
         int64_t a = q->rowptr[i], b = q->rowptr[i + 1];

@@ -60,10 +60,17 @@ int space_rows_reserve_states(space_rows *r, int64_t need)
     if (!ix)
         return -1;
     r->index = ix;
-    int64_t *rp = realloc(r->rowptr, (cap + 1) * sizeof *rp);
-    if (!rp)
-        return -1;
-    r->rowptr = rp;
+    if (r->states_only) {
+        double *ex = realloc(r->exit, cap * sizeof *ex);
+        if (!ex)
+            return -1;
+        r->exit = ex;
+    } else {
+        int64_t *rp = realloc(r->rowptr, (cap + 1) * sizeof *rp);
+        if (!rp)
+            return -1;
+        r->rowptr = rp;
+    }
     r->cap = cap;
     return 0;
 }
@@ -91,6 +98,7 @@ void space_rows_free(space_rows *r)
 {
     free(r->index);
     free(r->rowptr);
+    free(r->exit);
     free(r->col);
     free(r->val);
     memset(r, 0, sizeof *r);
@@ -303,6 +311,12 @@ static void expand(worker *w, const san_model *m, const space_rows *r, const idm
                 w->ent[w->nent++].val = a[k].rate;
             }
         }
+        if (states_only) {      /* the diagonal the descriptor needs */
+            double out = 0;
+            for (int k = 0; k < n; k++)
+                out += a[k].to != idx ? a[k].rate : 0;
+            r->exit[i] = out;
+        }
     }
     w->start[w->hi - w->lo] = w->nent;
 }
@@ -500,7 +514,8 @@ int space_explore(const san_model *m, space_rows *r, idmap *h, const san_space_o
     for (int t = 0; rc == 0 && t < S.nw; t++)
         if (worker_init(&S.w[t], m) < 0)
             rc = -1;
-    r->rowptr[0] = 0;
+    if (!o->states_only)
+        r->rowptr[0] = 0;
     r->nnz = 0;
     for (int64_t i = 0; rc == 0 && i < r->n;) {
         int64_t b1 = r->n - i > (int64_t)S.nw * SLICE_STATES ? i + (int64_t)S.nw * SLICE_STATES
@@ -508,9 +523,6 @@ int space_explore(const san_model *m, space_rows *r, idmap *h, const san_space_o
         rc = run_batch(&S, i, b1);
         if (rc)
             break;
-        if (o->states_only)
-            for (int64_t k = i; k < b1; k++)
-                r->rowptr[k + 1] = 0;
         i = b1;
         if (over_budget(&S)) {
             rc = -2;

@@ -14,7 +14,10 @@
 typedef struct {
     int64_t *index;
     int64_t n, cap;         /* states */
+    int states_only;        /* no rows: exit instead of rowptr */
     int64_t *rowptr;        /* cap + 1 */
+    double *exit;           /* states only: cap, each state's total rate to
+                               the others (-q_ii) */
     int32_t *col;
     double *val;
     int64_t nnz, capnz;
@@ -26,7 +29,8 @@ void space_rows_free(space_rows *r);
 /* Expands states r->n0.. in order of their numbers until no state is left
  * unexpanded, numbering new states as they are found (so numbers are the
  * breadth-first order, whatever the number of threads).  Writes row i of
- * Q (sorted, self-loops dropped, diagonal added) unless o->states_only.
+ * Q (sorted, self-loops dropped, diagonal added) unless o->states_only,
+ * and then its exit rate (r->exit).
  * States reached that the reachability function rejects are counted in
  * *undeclared (full reachability only).  0, -1 (out of memory,
  * interrupted) or -2 (an invalid rate, a limit), with a diagnostic. */

@@ -2052,12 +2052,27 @@ static int make_windows(kron_desc *d)
 }
 
 /* Q[j][j] = minus the exit rate of j; maxd over the reachable states. */
+/* The diagonal: from the exploration when it kept each state's exit
+ * rate (a space built states_only, as the tensor path builds it), else
+ * by walking every term with the source as the anchor.  The walk does
+ * not use the region runs: on rs N=28 R=8 it took 2.2 s, 40 products'
+ * worth, of a 5.5 s build.  Positions outside the reachable set (the
+ * product space's) get 0 from the exploration: nothing enters them, and
+ * the Jacobi steps leave a zero diagonal alone. */
 static int make_diag(kron_desc *d, const san_space *sp)
 {
     d->diag = malloc((d->n ? d->n : 1) * sizeof *d->diag);
     if (!d->diag)
         return -1;
-    run_all(d, NULL, d->diag);
+    if (sp->exit) {
+        if (d->n > sp->n)
+            memset(d->diag, 0, d->n * sizeof *d->diag);
+        SAN_OMP(omp parallel for schedule(static) if(sp->n >= PARALLEL_MIN_N))
+        for (int64_t i = 0; i < sp->n; i++)
+            d->diag[kron_rank(d, sp->index[i])] = sp->exit[i];
+    } else {
+        run_all(d, NULL, d->diag);
+    }
     double md = 0;
     SAN_OMP(omp parallel for schedule(static) reduction(max:md))
     for (int64_t i = 0; i < d->n; i++) {

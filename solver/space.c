@@ -173,6 +173,7 @@ int san_space_build(const san_model *m, const san_space_opts *o, san_space *sp, 
     sp->m = m;
     double limit = o->max_memory > 0 ? o->max_memory : san_default_max_memory();
     space_rows r = { 0 };
+    r.states_only = o->states_only;
     idmap h = { 0 };
     double t0 = now();
     int rc = space_rows_reserve_states(&r, 1024);
@@ -199,6 +200,7 @@ int san_space_build(const san_model *m, const san_space_opts *o, san_space *sp, 
     sp->index = r.index;
     sp->q.n = r.n;
     sp->q.rowptr = r.rowptr;
+    sp->exit = r.exit;
     sp->q.col = r.col;
     sp->q.val = r.val;
     sp->t_explore = t1 - t0;
@@ -236,6 +238,7 @@ int san_space_build(const san_model *m, const san_space_opts *o, san_space *sp, 
 void san_space_free(san_space *sp)
 {
     free(sp->index);
+    free(sp->exit);
     san_csr_free(&sp->q);
     free(sp->in_closed);
     memset(sp, 0, sizeof *sp);

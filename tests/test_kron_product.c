@@ -228,6 +228,55 @@ out:
     kron_free(&d);
 }
 
+/* The tensor path builds its space states_only, and the descriptor's
+ * diagonal then comes from the exit rates the exploration kept, not
+ * from walking the terms: it must match the sparse diagonal too, and
+ * the product space's positions outside the reachable set get 0. */
+static void check_exit_diag(const char *name, const san_space *full, kron_mode mode)
+{
+    const char *mname = mode == KRON_PRODUCT ? "product, exit" : "reachable, exit";
+    san_space sp;
+    san_space_opts so;
+    memset(&so, 0, sizeof so);
+    so.states_only = 1;
+    san_diag dg;
+    san_diag_init(&dg, name, NULL, 0);
+    int rc = san_space_build(full->m, &so, &sp, &dg);
+    if (rc == 0)
+        rc = san_kron_check_classes(&sp, &dg);
+    san_diag_free(&dg);
+    CHECK(rc == 0 && sp.exit && sp.n == full->n, "%s (%s): states_only space: rc %d, "
+          "%lld states", name, mname, rc, rc ? 0LL : (long long)sp.n);
+    if (rc)
+        return;
+    int same = sp.exit && sp.n == full->n &&
+               !memcmp(sp.index, full->index, sp.n * sizeof *sp.index);
+    CHECK(same, "%s (%s): not the sparse space's numbering", name, mname);
+    kron_desc d;
+    char msg[256] = "";
+    if (same && kron_build(&d, &sp, mode, msg, sizeof msg) == 0) {
+        int64_t dbad = 0, dfirst = -1, inside = 0;
+        for (int64_t i = 0; i < sp.n; i++) {
+            double ref = sparse_diag(&full->q, i), got = d.diag[kron_rank(&d, sp.index[i])];
+            if (!(fabs(got - ref) <= REL_TOL * fabs(ref) + TINY) && !dbad++)
+                dfirst = i;
+        }
+        for (int64_t p = 0; p < d.n; p++)
+            inside += d.diag[p] != 0;
+        int64_t nonzero_ref = 0;
+        for (int64_t i = 0; i < sp.n; i++)
+            nonzero_ref += sparse_diag(&full->q, i) != 0;
+        CHECK(dbad == 0, "%s (%s): %lld diagonal entries differ (first: state %lld)", name,
+              mname, (long long)dbad, (long long)dfirst);
+        CHECK(inside == nonzero_ref, "%s (%s): %lld nonzero diagonal entries, the sparse "
+              "diagonal has %lld", name, mname, (long long)inside, (long long)nonzero_ref);
+        kron_free(&d);
+    } else if (same) {
+        CHECK(0, "%s (%s): kron_build: %s", name, mname, msg);
+    }
+    san_space_free(&sp);
+}
+
 /* ------------------------------------------------------------------ */
 /* One model                                                            */
 /* ------------------------------------------------------------------ */
@@ -281,6 +330,8 @@ static void run_model(const char *name, const char *text, size_t len, uint64_t s
         reference(&sp, xs, yref, sabs);
         check_mode(name, &sp, KRON_PRODUCT, xs, yref, sabs);
         check_mode(name, &sp, KRON_REACHABLE, xs, yref, sabs);
+        check_exit_diag(name, &sp, KRON_PRODUCT);
+        check_exit_diag(name, &sp, KRON_REACHABLE);
     } else
         CHECK(0, "%s: out of memory", name);
     free(xs);
