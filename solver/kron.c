@@ -204,15 +204,23 @@ static inline int digit(const san_model *m, int64_t idx, int a)
     return (int)((idx / m->stride[a]) % m->aut[a].nstates);
 }
 
-/* First level where sorted state i differs from state i-1 (0 for i = 0). */
+/* First level where sorted state i differs from state i-1 (0 for i = 0).
+ * idx / stride[a] is the prefix of digits 0..a, and once two prefixes
+ * differ the longer ones do too: a binary search, 2 log2(naut)
+ * divisions instead of 4 a level (rs N=28 R=8: the tree took 2.1 s). */
 static inline int diff_level(const san_model *m, const int64_t *k, int64_t i)
 {
     if (i == 0)
         return 0;
-    int a = 0;
-    while (a < m->naut - 1 && digit(m, k[i], a) == digit(m, k[i - 1], a))
-        a++;
-    return a;
+    int lo = 0, hi = m->naut - 1;   /* distinct: the last level differs */
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (k[i] / m->stride[mid] != k[i - 1] / m->stride[mid])
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
 }
 
 /* Counts the nodes of every level; F = first level from which all are
