@@ -255,8 +255,13 @@ typedef struct {
     int progress;           /* show exploration progress on stderr */
     volatile int *interrupt;
     int states_only;        /* number the reachable states but store no Q
-                               (the tensor path has its own operator); the
-                               class check is then left to the caller */
+                               (the tensor path has its own operator): the
+                               exit rates, and the arcs while they take at
+                               most a quarter of max_memory; the class
+                               check is then left to the caller
+                               (san_kron_check_classes) */
+    int no_arcs;            /* states_only: keep no arcs, the check
+                               enumerates the successors again (tests) */
 } san_space_opts;
 
 /* The reachable states, numbered 0..n-1 in exploration order, and the
@@ -266,7 +271,9 @@ typedef struct {
     int64_t n;              /* reachable states */
     int64_t *index;         /* mixed-radix index of each state */
     san_csr q;              /* Q by rows (out-transitions, diagonal included);
-                               states_only: none (rowptr NULL) */
+                               states_only: the columns alone (val NULL)
+                               for san_kron_check_classes, which frees
+                               them, or none when they did not fit */
     double *exit;           /* states_only: each state's total rate to the
                                others, -q_ii (NULL otherwise) */
     int64_t declared;       /* states the reachability function accepts */

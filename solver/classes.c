@@ -153,7 +153,9 @@ static int compact(san_space *sp, int32_t *comp, const char *drop)
         q->rowptr[row] = p;
         for (int64_t t = a; t < b; t++) {
             q->col[p] = newid[q->col[t]];
-            q->val[p++] = q->val[t];
+            if (q->val)             /* the tensor path's arcs have none */
+                q->val[p] = q->val[t];
+            p++;
         }
     }
     if (q->rowptr) {

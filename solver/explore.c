@@ -65,7 +65,8 @@ int space_rows_reserve_states(space_rows *r, int64_t need)
         if (!ex)
             return -1;
         r->exit = ex;
-    } else {
+    }
+    if (!r->states_only || r->arcs) {
         int64_t *rp = realloc(r->rowptr, (cap + 1) * sizeof *rp);
         if (!rp)
             return -1;
@@ -86,10 +87,12 @@ static int rows_reserve_nz(space_rows *r, int64_t need)
     if (!c)
         return -1;
     r->col = c;
-    double *v = realloc(r->val, cap * sizeof *v);
-    if (!v)
-        return -1;
-    r->val = v;
+    if (!r->states_only) {
+        double *v = realloc(r->val, cap * sizeof *v);
+        if (!v)
+            return -1;
+        r->val = v;
+    }
     r->capnz = cap;
     return 0;
 }
@@ -106,7 +109,21 @@ void space_rows_free(space_rows *r)
 
 static double rows_bytes(const space_rows *r)
 {
-    return 16.0 * r->cap + 12.0 * r->capnz;
+    return 16.0 * r->cap + 8.0 * r->arcs * r->cap + (r->val ? 12.0 : 4.0) * r->capnz;
+}
+
+/* The arcs kept for the class check, given up (before the next batch)
+ * when they would take more than a quarter of the limit. */
+static void arcs_budget(space_rows *r, double limit)
+{
+    if (!r->arcs || 8.0 * r->cap + 4.0 * r->capnz <= limit / 4)
+        return;
+    free(r->rowptr);
+    free(r->col);
+    r->rowptr = NULL;
+    r->col = NULL;
+    r->capnz = r->nnz = 0;
+    r->arcs = 0;
 }
 
 /* ---------------------------------------------------------------- */
@@ -271,9 +288,9 @@ static void decode(const san_model *m, worker *w, int64_t idx)
 }
 
 /* Phase 1: the arcs of states lo..hi-1. */
-static void expand(worker *w, const san_model *m, const space_rows *r, const idmap *h,
-                   int states_only)
+static void expand(worker *w, const san_model *m, const space_rows *r, const idmap *h)
 {
+    const int rows = !r->states_only || r->arcs;
     w->nent = w->npend = 0;
     if (grow_states(w, w->hi - w->lo + 1) < 0) {
         w->rc = -1;
@@ -291,7 +308,7 @@ static void expand(worker *w, const san_model *m, const space_rows *r, const idm
         const san_arc *a = w->arcs.v;
         int n = w->arcs.n;
         if (grow_pend(w, w->npend + n) < 0
-            || (!states_only && grow((void **)&w->ent, &w->capent, w->nent + n, sizeof *w->ent) < 0)) {
+            || (rows && grow((void **)&w->ent, &w->capent, w->nent + n, sizeof *w->ent) < 0)) {
             w->rc = -1;
             return;
         }
@@ -306,12 +323,12 @@ static void expand(worker *w, const san_model *m, const space_rows *r, const idm
                 w->pend[w->npend] = a[k].to;
                 id = (int32_t)(-1 - w->npend++);
             }
-            if (!states_only) {
+            if (rows) {
                 w->ent[w->nent].col = id;
                 w->ent[w->nent++].val = a[k].rate;
             }
         }
-        if (states_only) {      /* the diagonal the descriptor needs */
+        if (r->states_only) {      /* the diagonal the descriptor needs */
             double out = 0;
             for (int k = 0; k < n; k++)
                 out += a[k].to != idx ? a[k].rate : 0;
@@ -376,11 +393,13 @@ static void progress(search *S)
 static int over_budget(const search *S)
 {
     const space_rows *r = S->r;
-    /* The transposed copy the solvers need doubles the nonzeros. */
+    /* The transposed copy the solvers need doubles the nonzeros (not
+     * the arcs kept for the class check). */
     double work = 0;
     for (int t = 0; t < S->nw; t++)
         work += 24.0 * S->w[t].capent + 12.0 * S->w[t].capout;
-    double need = rows_bytes(r) + 12.0 * r->capnz + idmap_bytes(S->h, S->m) + 8.0 * r->cap + work;
+    double need = rows_bytes(r) + idmap_bytes(S->h, S->m) + work +
+                  (r->states_only ? 0 : 12.0 * r->capnz + 8.0 * r->cap);
     if (need <= S->limit)
         return 0;
     san_diag_add(S->d, SAN_ERROR, 0, 0, "the sparse generator needs more than %.2f GiB after "
@@ -452,7 +471,7 @@ static int batch_error(search *S)
 /* One batch: states b0..b1-1. */
 static int run_batch(search *S, int64_t b0, int64_t b1)
 {
-    int nw = S->nw, states_only = S->o->states_only;
+    int nw = S->nw, rows = !S->r->states_only || S->r->arcs;
     int64_t nb = b1 - b0;
     for (int t = 0; t < nw; t++) {
         S->w[t].lo = b0 + nb * t / nw;
@@ -462,11 +481,11 @@ static int run_batch(search *S, int64_t b0, int64_t b1)
     int par = nb >= PAR_MIN_STATES;
     SAN_OMP(omp parallel for schedule(static, 1) num_threads(nw) if(par))
     for (int t = 0; t < nw; t++)
-        expand(&S->w[t], S->m, S->r, S->h, states_only);
+        expand(&S->w[t], S->m, S->r, S->h);
     int rc = batch_error(S);
     if (rc == 0)
         rc = number_pending(S);
-    if (rc || states_only)
+    if (rc || !rows)
         return rc;
     SAN_OMP(omp parallel for schedule(static, 1) num_threads(nw) if(par))
     for (int t = 0; t < nw; t++)
@@ -485,7 +504,8 @@ static int run_batch(search *S, int64_t b0, int64_t b1)
         if (w->nout == 0)
             continue;           /* an empty slice may have no buffer at all */
         memcpy(r->col + at, w->ocol, w->nout * sizeof *r->col);
-        memcpy(r->val + at, w->oval, w->nout * sizeof *r->val);
+        if (r->val)
+            memcpy(r->val + at, w->oval, w->nout * sizeof *r->val);
     }
     r->nnz = r->rowptr[b1];
     return 0;
@@ -514,7 +534,7 @@ int space_explore(const san_model *m, space_rows *r, idmap *h, const san_space_o
     for (int t = 0; rc == 0 && t < S.nw; t++)
         if (worker_init(&S.w[t], m) < 0)
             rc = -1;
-    if (!o->states_only)
+    if (r->rowptr)
         r->rowptr[0] = 0;
     r->nnz = 0;
     for (int64_t i = 0; rc == 0 && i < r->n;) {
@@ -524,6 +544,7 @@ int space_explore(const san_model *m, space_rows *r, idmap *h, const san_space_o
         if (rc)
             break;
         i = b1;
+        arcs_budget(r, limit);
         if (over_budget(&S)) {
             rc = -2;
             break;

@@ -10,12 +10,18 @@
 #include "idmap.h"
 
 /* The states found so far (their mixed-radix indices, by number) and the
- * rows of Q written so far, in compressed rows that grow by doubling. */
+ * rows of Q written so far, in compressed rows that grow by doubling.
+ * States only, the rows may keep their columns alone (arcs): the class
+ * check then reads them instead of enumerating every state's successors
+ * again on one thread (rs N=28 R=8: 6 s); they are dropped when they
+ * would take more than a quarter of the memory limit. */
 typedef struct {
     int64_t *index;
     int64_t n, cap;         /* states */
-    int states_only;        /* no rows: exit instead of rowptr */
-    int64_t *rowptr;        /* cap + 1 */
+    int states_only;        /* no values: exit instead */
+    int arcs;               /* states only, but the rows' columns are kept
+                               (for the class check) while they fit */
+    int64_t *rowptr;        /* cap + 1 (not states only, or arcs) */
     double *exit;           /* states only: cap, each state's total rate to
                                the others (-q_ii) */
     int32_t *col;

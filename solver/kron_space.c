@@ -2,6 +2,10 @@
  * kron_space.c - the graph of a space built with states_only (the tensor
  * path stores no Q), for the class check of classes.c.
  *
+ * The exploration keeps the arcs (the rows' columns, 4 bytes each) while
+ * they fit in a quarter of the memory limit, and the check reads them
+ * like the sparse path's.  Otherwise:
+ *
  * The edges are enumerated again from the model (succ.c) instead of
  * read from Q, and kept on a stack-shaped arena: the check releases a
  * state's list when its depth-first frame is left, so memory is the
@@ -99,6 +103,11 @@ static int kgraph_init(kgraph *g, const san_space *sp)
 
 int san_kron_check_classes(san_space *sp, san_diag *d)
 {
+    if (sp->q.col) {            /* the exploration kept the arcs */
+        int rc = space_check_classes(sp, d);
+        san_csr_free(&sp->q);
+        return rc;
+    }
     kgraph g;
     int rc = kgraph_init(&g, sp);
     if (rc == 0)

@@ -501,6 +501,42 @@ def test_scan_too_big():
     os.unlink(path)
 
 
+def test_pocket_low_fill():
+    """An isolated pocket in a reachable set under 1/16 of its product
+    space (the tensor path's class check then reads the arcs the
+    exploration kept): resource sharing, 12 processes, at most 2 users,
+    and an automaton X whose state x1 freezes everything; the function
+    admits (x1, nobody using), which nothing reaches.  Dropped with a
+    warning on both storages; full against the product form."""
+    text = """identifiers
+  N = [0..11]; R = 2; lambda = 3; mu = 6;
+  f = lambda * (nb using < R) * (st X == x0);
+events
+  loc Acq (f)
+  loc Rel (mu)
+reachability = (nb using <= R) && ((st X == x0) || (nb using == 0));
+network rs (continuous)
+  aut X
+    stt x0
+    stt x1
+  aut P[N]
+    stt sleeping to(using) Acq
+    stt using to(sleeping) Rel
+results
+  full = nb using == R;
+"""
+    w = [math.comb(12, k) * 0.5 ** k for k in range(3)]
+    path = write_tmp(text)
+    for storage in ("sparse", "kron"):
+        rc, out, err = run(["solve", "-q", "-f", "json", "--storage", storage, path])
+        ok = rc == 0 and "isolated pocket of 1 state" in err
+        d = json.loads(out) if ok else {}
+        check(ok and d["reachable_states"] == 79 and close(d["results"]["full"], w[2] / sum(w)),
+              f"low-fill pocket [{storage}]: dropped, 79 states, full by the product form "
+              f"(got {rc}: {err.strip()[:200]})")
+    os.unlink(path)
+
+
 def test_scan_memory():
     """A function that accepts most of a huge product space stops at the
     memory limit while scanning, not when memory runs out: exit 2, with
@@ -523,7 +559,8 @@ def test_scan_memory():
 def main():
     tests = [test_mm1k, test_rs_manual, test_rs_scaled, test_first_available,
              test_vector_and_formats, test_errors, test_products, test_residual_storages,
-             test_pruned_scan, test_scan_unpruned, test_scan_too_big, test_scan_memory]
+             test_pruned_scan, test_scan_unpruned, test_scan_too_big, test_scan_memory,
+             test_pocket_low_fill]
     if os.path.isdir(os.path.join(SHARED, "peps")):
         tests += [test_rs_shared, test_example, test_printers]
     else:
