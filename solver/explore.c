@@ -112,18 +112,23 @@ static double rows_bytes(const space_rows *r)
     return 16.0 * r->cap + 8.0 * r->arcs * r->cap + (r->val ? 12.0 : 4.0) * r->capnz;
 }
 
-/* The arcs kept for the class check, given up (before the next batch)
- * when they would take more than a quarter of the limit. */
-static void arcs_budget(space_rows *r, double limit)
+static void arcs_drop(space_rows *r)
 {
-    if (!r->arcs || 8.0 * r->cap + 4.0 * r->capnz <= limit / 4)
-        return;
     free(r->rowptr);
     free(r->col);
     r->rowptr = NULL;
     r->col = NULL;
     r->capnz = r->nnz = 0;
     r->arcs = 0;
+}
+
+/* The arcs kept for the class check are given up (before the next
+ * batch) when they would take more than a quarter of the limit, or
+ * when the exploration would not fit with them (over_budget). */
+static void arcs_budget(space_rows *r, double limit)
+{
+    if (r->arcs && 8.0 * r->cap + 4.0 * r->capnz > limit / 4)
+        arcs_drop(r);
 }
 
 /* ---------------------------------------------------------------- */
@@ -390,7 +395,7 @@ static void progress(search *S)
     fflush(stderr);
 }
 
-static int over_budget(const search *S)
+static double need_bytes(const search *S)
 {
     const space_rows *r = S->r;
     /* The transposed copy the solvers need doubles the nonzeros (not
@@ -398,14 +403,31 @@ static int over_budget(const search *S)
     double work = 0;
     for (int t = 0; t < S->nw; t++)
         work += 24.0 * S->w[t].capent + 12.0 * S->w[t].capout;
-    double need = rows_bytes(r) + idmap_bytes(S->h, S->m) + work +
-                  (r->states_only ? 0 : 12.0 * r->capnz + 8.0 * r->cap);
+    return rows_bytes(r) + idmap_bytes(S->h, S->m) + work +
+           (r->states_only ? 0 : 12.0 * r->capnz + 8.0 * r->cap);
+}
+
+/* Over the limit, the arcs kept for the class check go first. */
+static int over_budget(const search *S)
+{
+    const space_rows *r = S->r;
+    double need = need_bytes(S);
+    if (need > S->limit && r->arcs) {
+        arcs_drop(S->r);
+        need = need_bytes(S);
+    }
     if (need <= S->limit)
         return 0;
-    san_diag_add(S->d, SAN_ERROR, 0, 0, "the sparse generator needs more than %.2f GiB after "
-                 "%lld states and %lld nonzeros, over the memory limit of %.2f GiB; raise "
-                 "--max-memory, or reduce the model", need / (1 << 30), (long long)r->n,
-                 (long long)r->nnz, S->limit / (1 << 30));
+    if (r->states_only)
+        san_diag_add(S->d, SAN_ERROR, 0, 0, "the exploration needs more than %.2f GiB after "
+                     "%lld states, over the memory limit of %.2f GiB; raise --max-memory, or "
+                     "reduce the model", need / (1 << 30), (long long)r->n,
+                     S->limit / (1 << 30));
+    else
+        san_diag_add(S->d, SAN_ERROR, 0, 0, "the sparse generator needs more than %.2f GiB "
+                     "after %lld states and %lld nonzeros, over the memory limit of %.2f GiB; "
+                     "raise --max-memory, or reduce the model", need / (1 << 30),
+                     (long long)r->n, (long long)r->nnz, S->limit / (1 << 30));
     return 1;
 }
 

@@ -537,6 +537,31 @@ results
     os.unlink(path)
 
 
+def test_arcs_dropped():
+    """Over the descriptor, the arcs kept for the class check go first
+    when the exploration would not fit with them: rs N=24 R=6 (190,051
+    states of 2^24) under --max-memory 56M (they are dropped, the check
+    enumerates the successors again) and 1G (kept): both the product
+    form's full; under 32M the exploration itself does not fit: exit 2,
+    saying so."""
+    n, r = 24, 6
+    w = [math.comb(n, k) * 0.5 ** k for k in range(r + 1)]
+    path = write_tmp(rs_model(n, r, 3, 6))
+    for mm in ("56M", "1G"):
+        rc, out, err = run(["solve", "-q", "-f", "json", "--storage", "kron", "--max-memory", mm,
+                            path])
+        d = json.loads(out) if rc == 0 else {}
+        check(rc == 0 and d["reachable_states"] == 190051
+              and close(d["results"]["full"], w[r] / sum(w)),
+              f"rs {n}/{r} kron --max-memory {mm}: full by the product form (got {rc}: "
+              f"{err.strip()[:200]})")
+    rc, out, err = run(["solve", "-q", "--storage", "kron", "--max-memory", "32M", path])
+    check(rc == 2 and "the exploration needs more than" in err and "sparse" not in err,
+          f"rs {n}/{r} kron --max-memory 32M: exit 2, the exploration does not fit "
+          f"(got {rc}: {err.strip()[:200]})")
+    os.unlink(path)
+
+
 def test_scan_memory():
     """A function that accepts most of a huge product space stops at the
     memory limit while scanning, not when memory runs out: exit 2, with
@@ -560,7 +585,7 @@ def main():
     tests = [test_mm1k, test_rs_manual, test_rs_scaled, test_first_available,
              test_vector_and_formats, test_errors, test_products, test_residual_storages,
              test_pruned_scan, test_scan_unpruned, test_scan_too_big, test_scan_memory,
-             test_pocket_low_fill]
+             test_pocket_low_fill, test_arcs_dropped]
     if os.path.isdir(os.path.join(SHARED, "peps")):
         tests += [test_rs_shared, test_example, test_printers]
     else:
