@@ -2,9 +2,11 @@
  * space.c - the reachable state space and the sparse generator.
  *
  * The states the reachability function accepts are numbered first (the
- * seeds); one breadth-first pass from them (explore.c) finds the others
- * and writes the rows of Q.  The map from mixed-radix index to number is
- * idmap.h's.
+ * seeds, found by reach_walk.h without trying every product state); one
+ * breadth-first pass from them (explore.c) finds the others and writes
+ * the rows of Q, or for the tensor path (states_only) each state's exit
+ * rate and, at low fill, the arcs for the class check.  The map from
+ * mixed-radix index to number is idmap.h's, sized from the seeds.
  *
  * Then the structure is checked: strongly connected components, exactly
  * one closed class (isolated pockets admitted by a full reachability
