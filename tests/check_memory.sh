@@ -369,6 +369,24 @@ rs_model 30 4 >"$tmp/rs30.san"
 check_json "rs N=30 R=4: 31,931 of 2^30 states counted" "$tmp/rs30.san" \
     'm["states"] == 31931 and m["states_basis"] == "declared"'
 
+# A function of every automaton that no box decides (nb b is always
+# uncertain, and so is the sum) is counted until the budget runs out,
+# then the product space is the bound: 32 two-state automata, at once.
+{
+    echo "events"
+    i=0; while [ $i -lt 32 ]; do echo "  loc e$i (1)"; i=$((i + 1)); done
+    echo "reachability = (((st A0 - st A1) * (st A2 - st A3)) + nb b) != 0.5;"
+    echo "network big (continuous)"
+    i=0; while [ $i -lt 32 ]; do
+        printf '  aut A%d\n    stt a to(b) e%d\n    stt b to(a) e%d\n' $i $i $i
+        i=$((i + 1))
+    done
+    echo "results"
+    echo "  r = st A0;"
+} >"$tmp/big32.san"
+check_json "2^32 states, no box decided: the count gives up, the product bounds" "$tmp/big32.san" \
+    'm["states"] == 2 ** 32 and m["states_basis"] == "product"'
+
 # Over the descriptor, san solve estimates the sparse path from a sample
 # of the reachable states: against the sparse run's exact nonzeros (rs
 # N=24 R=5, 55,455 states of 2^24: the map is a hash of 2^17 slots), the
