@@ -588,7 +588,13 @@ static int build_space(const san_model *m, solve_args *A, const char *path, int 
     rc = san_space_build(m, &A->po, sp, &d);
     if (rc == 0) {
         double t = now();
+        if (A->po.progress) {
+            fprintf(stderr, "\r  checking the classes of %lld states   ", (long long)sp->n);
+            fflush(stderr);
+        }
         rc = san_kron_check_classes(sp, &d);
+        if (A->po.progress)
+            fprintf(stderr, "\r%60s\r", "");
         sp->t_check = now() - t;
         if (rc)
             san_space_free(sp);

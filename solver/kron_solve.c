@@ -161,7 +161,14 @@ int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
         return -1;
     }
     kron_desc d;
-    if (kron_build(&d, sp, (kron_mode)mode, info->msg, sizeof info->msg) < 0)
+    if (o->progress) {          /* seconds on models of 10^6 states and more */
+        fprintf(stderr, "\r  building the tensor descriptor (%lld states)   ", (long long)sp->n);
+        fflush(stderr);
+    }
+    int built = kron_build(&d, sp, (kron_mode)mode, info->msg, sizeof info->msg);
+    if (o->progress)
+        fprintf(stderr, "\r%70s\r", "");
+    if (built < 0)
         return -1;
     if (descriptor_bytes)
         *descriptor_bytes = d.bytes + 8.0 * d.n;

@@ -238,7 +238,13 @@ int san_space_build(const san_model *m, const san_space_opts *o, san_space *sp, 
         sp->bytes = 16.0 * sp->n;
         return 0;
     }
+    if (o->progress) {
+        fprintf(stderr, "\r  checking the classes of %lld states   ", (long long)sp->n);
+        fflush(stderr);
+    }
     rc = space_check_classes(sp, d);
+    if (o->progress)
+        fprintf(stderr, "\r%60s\r", "");
     sp->t_check = now() - t1;
     if (rc) {
         san_space_free(sp);     /* a failed build leaves nothing to free */
