@@ -49,6 +49,13 @@
 /* The growing rows                                                   */
 /* ---------------------------------------------------------------- */
 
+/* Rows are written (row pointers and columns) unless the space is states
+ * only and its arcs were given up or never kept. */
+static int keeps_rows(const space_rows *r)
+{
+    return !r->states_only || r->arcs;
+}
+
 int space_rows_reserve_states(space_rows *r, int64_t need)
 {
     if (need <= r->cap)
@@ -66,7 +73,7 @@ int space_rows_reserve_states(space_rows *r, int64_t need)
             return -1;
         r->exit = ex;
     }
-    if (!r->states_only || r->arcs) {
+    if (keeps_rows(r)) {
         int64_t *rp = realloc(r->rowptr, (cap + 1) * sizeof *rp);
         if (!rp)
             return -1;
@@ -120,15 +127,6 @@ static void arcs_drop(space_rows *r)
     r->col = NULL;
     r->capnz = r->nnz = 0;
     r->arcs = 0;
-}
-
-/* The arcs kept for the class check are given up (before the next
- * batch) when they would take more than a quarter of the limit, or
- * when the exploration would not fit with them (over_budget). */
-static void arcs_budget(space_rows *r, double limit)
-{
-    if (r->arcs && 8.0 * r->cap + 4.0 * r->capnz > limit / 4)
-        arcs_drop(r);
 }
 
 /* ---------------------------------------------------------------- */
@@ -295,7 +293,7 @@ static void decode(const san_model *m, worker *w, int64_t idx)
 /* Phase 1: the arcs of states lo..hi-1. */
 static void expand(worker *w, const san_model *m, const space_rows *r, const idmap *h)
 {
-    const int rows = !r->states_only || r->arcs;
+    const int rows = keeps_rows(r);
     w->nent = w->npend = 0;
     if (grow_states(w, w->hi - w->lo + 1) < 0) {
         w->rc = -1;
@@ -322,7 +320,9 @@ static void expand(worker *w, const san_model *m, const space_rows *r, const idm
         for (int k = 0; k < n; k++)
             idmap_prefetch(h, a[k].to);
         w->start[i - w->lo] = w->nent;
+        double out = 0;         /* states only: the diagonal the descriptor needs */
         for (int k = 0; k < n; k++) {
+            out += a[k].to != idx ? a[k].rate : 0;
             int32_t id = idmap_find(h, a[k].to);
             if (id < 0) {
                 w->pend[w->npend] = a[k].to;
@@ -333,12 +333,8 @@ static void expand(worker *w, const san_model *m, const space_rows *r, const idm
                 w->ent[w->nent++].val = a[k].rate;
             }
         }
-        if (r->states_only) {      /* the diagonal the descriptor needs */
-            double out = 0;
-            for (int k = 0; k < n; k++)
-                out += a[k].to != idx ? a[k].rate : 0;
+        if (r->states_only)
             r->exit[i] = out;
-        }
     }
     w->start[w->hi - w->lo] = w->nent;
 }
@@ -407,12 +403,14 @@ static double need_bytes(const search *S)
            (r->states_only ? 0 : 12.0 * r->capnz + 8.0 * r->cap);
 }
 
-/* Over the limit, the arcs kept for the class check go first. */
+/* After each batch.  The arcs kept for the class check are given up
+ * when they take more than a quarter of the limit, or when the
+ * exploration would not fit with them. */
 static int over_budget(const search *S)
 {
     const space_rows *r = S->r;
     double need = need_bytes(S);
-    if (need > S->limit && r->arcs) {
+    if (r->arcs && (need > S->limit || 8.0 * r->cap + 4.0 * r->capnz > S->limit / 4)) {
         arcs_drop(S->r);
         need = need_bytes(S);
     }
@@ -493,7 +491,7 @@ static int batch_error(search *S)
 /* One batch: states b0..b1-1. */
 static int run_batch(search *S, int64_t b0, int64_t b1)
 {
-    int nw = S->nw, rows = !S->r->states_only || S->r->arcs;
+    int nw = S->nw, rows = keeps_rows(S->r);
     int64_t nb = b1 - b0;
     for (int t = 0; t < nw; t++) {
         S->w[t].lo = b0 + nb * t / nw;
@@ -566,7 +564,6 @@ int space_explore(const san_model *m, space_rows *r, idmap *h, const san_space_o
         if (rc)
             break;
         i = b1;
-        arcs_budget(r, limit);
         if (over_budget(&S)) {
             rc = -2;
             break;

@@ -1395,8 +1395,6 @@ static void tail_explicit(kctx *c, int b, int64_t ac, int64_t oc, double v)
     }
 }
 
-
-
 /* The path so far: table index, product of constant probabilities,
  * whether some participant moved (a self-loop changes nothing). */
 typedef struct {
@@ -2059,9 +2057,9 @@ static int make_windows(kron_desc *d)
     return 0;
 }
 
-/* Q[j][j] = minus the exit rate of j; maxd over the reachable states. */
-/* The diagonal: from the exploration when it kept each state's exit
- * rate (a space built states_only, as the tensor path builds it), else
+/* Q[j][j] = minus the exit rate of j; maxd over the reachable states.
+ * The exit rates come from the exploration when it kept them
+ * (a space built states_only, as the tensor path builds it), else
  * by walking every term with the source as the anchor.  The walk does
  * not use the region runs: on rs N=28 R=8 it took 2.2 s, 40 products'
  * worth, of a 5.5 s build.  Positions outside the reachable set (the

@@ -2,8 +2,8 @@
  * kron_space.c - the graph of a space built with states_only (the tensor
  * path stores no Q), for the class check of classes.c.
  *
- * The exploration keeps the arcs (the rows' columns, 4 bytes each) while
- * they fit in a quarter of the memory limit, and the check reads them
+ * At low fill the exploration keeps the arcs (the rows' columns, 4 bytes
+ * each) while they fit (space.c, explore.c), and the check reads them
  * like the sparse path's.  Otherwise:
  *
  * The edges are enumerated again from the model (succ.c) instead of

@@ -66,13 +66,12 @@ typedef struct {
 
 enum { SCAN_OK, SCAN_NOMEM, SCAN_OVER_LIMIT, SCAN_INTERRUPTED };
 
-/* The seeds' list and the map they will need (idmap.h) against the
- * memory limit: a function that accepts most of a huge product space
- * stops here, not when memory runs out. */
-static int scan_fits(scan *S)
+/* The seeds' list and the map they will need (idmap.h), held against
+ * the memory limit: a function that accepts most of a huge product
+ * space stops there, not when memory runs out. */
+static double scan_need(const space_rows *r, const san_model *m, double limit)
 {
-    const double need = 16.0 * S->r->cap + idmap_estimate(S->m, (double)S->r->n, S->limit);
-    return need <= S->limit;
+    return 16.0 * r->cap + idmap_estimate(m, (double)r->n, limit);
 }
 
 static int scan_take(reach_walk *w, int64_t idx, const int *state)
@@ -87,7 +86,7 @@ static int scan_take(reach_walk *w, int64_t idx, const int *state)
             S->why = SCAN_NOMEM;
             return -1;
         }
-        if (!scan_fits(S)) {
+        if (scan_need(r, S->m, S->limit) > S->limit) {
             S->why = SCAN_OVER_LIMIT;
             return -1;
         }
@@ -139,8 +138,8 @@ static int scan_seeds(const san_model *m, space_rows *r, const san_space_opts *o
         san_diag_add(d, SAN_ERROR, 0, 0, "the reachability function accepts more than %lld "
                      "states: their list and map need more than %.2f GiB, beyond the memory "
                      "limit of %.2f GiB; raise --max-memory, or reduce the model",
-                     (long long)r->n, (16.0 * r->cap + idmap_estimate(m, (double)r->n, limit)) /
-                     (1 << 30), limit / (1 << 30));
+                     (long long)r->n, scan_need(r, m, limit) / (1 << 30),
+                     limit / (1 << 30));
         return -2;
     }
     san_diag_add(d, SAN_ERROR, 0, 0, S.why == SCAN_INTERRUPTED
