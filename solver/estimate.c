@@ -61,6 +61,20 @@ typedef struct {
     int *s;
 } est;
 
+/* What an est holds (a zeroed est holds nothing). */
+static void est_free(est *x)
+{
+    if (x->c_ready)
+        succ_free(&x->c);
+    free(x->arcs.v);
+    free(x->to);
+    free(x->res);
+    free(x->all);
+    free(x->s);
+    free(x->dep);
+    free(x->fre);
+}
+
 static uint64_t rnd(est *x)
 {
     uint64_t z = (x->rng += 0x9e3779b97f4a7c15ull);
@@ -192,7 +206,6 @@ static int count_accepted(est *x)
     x->all = malloc(x->capall * sizeof *x->all);
     if (!x->res || !x->all)
         return -1;
-    memset(x->s, 0, (m->naut + 1) * sizeof *x->s);
     x->accepted = 0;
     reach_walk w = { .m = m, .aut = x->dep, .naut = x->ndep,
                      .max_evals = (int64_t)fmin(COUNT_EVALS, COUNT_WORK / cost),
@@ -552,15 +565,7 @@ out:
         memset(e, 0, sizeof *e);
         snprintf(e->why, sizeof e->why, "out of memory while estimating");
     }
-    if (x.c_ready)
-        succ_free(&x.c);
-    free(x.arcs.v);
-    free(x.to);
-    free(x.res);
-    free(x.all);
-    free(x.s);
-    free(x.dep);
-    free(x.fre);
+    est_free(&x);
     free(is_dep);
     free(list);
     return rc;
@@ -584,11 +589,7 @@ double est_sparse_bytes_of(const san_model *m, const int64_t *index, int64_t n)
         if (rows_of(&x, list, k, k == n, &e) == 0 && e.nonzeros_known)
             bytes = est_sparse_bytes(m, (double)n, e.nonzeros_per_state * (double)n);
     }
-    if (x.c_ready)
-        succ_free(&x.c);
-    free(x.arcs.v);
-    free(x.to);
-    free(x.s);
+    est_free(&x);
     free(list);
     return bytes;
 }

@@ -105,6 +105,14 @@ typedef struct {
     int ntop;
 } chunk_sums;
 
+/* *sum += v, compensated (Kahan): *comp carries what rounding lost. */
+static inline void kahan_add(double *sum, double *comp, double v)
+{
+    const double y = v - *comp, t = *sum + y;
+    *comp = (t - *sum) - y;
+    *sum = t;
+}
+
 /* The sums of states [lo, hi) into *P; c, s: this thread's scratch. */
 static void chunk_indices(const san_space *sp, const san_solution *sol, int ntop,
                           const int64_t *moff, succ_ctx *c, int *s, int64_t lo, int64_t hi,
@@ -122,10 +130,7 @@ static void chunk_indices(const san_space *sp, const san_solution *sol, int ntop
         for (int r = 0; r < m->nres; r++) {
             if (m->res[r].derived)
                 continue;
-            double y = p * san_expr_eval(m->res[r].expr, s) - P->res_c[r];
-            double t = P->res[r] + y;
-            P->res_c[r] = (t - P->res[r]) - y;
-            P->res[r] = t;
+            kahan_add(&P->res[r], &P->res_c[r], p * san_expr_eval(m->res[r].expr, s));
         }
         succ_new_state(c);
         for (int e = 0; e < m->nev; e++)
@@ -137,11 +142,8 @@ static void chunk_indices(const san_space *sp, const san_solution *sol, int ntop
 static void add_chunk(const san_model *m, san_solution *sol, int ntop, const int64_t *moff,
                       const chunk_sums *P, double *res_c)
 {
-    for (int r = 0; r < m->nres; r++) {       /* compensated again */
-        double y = P->res[r] - res_c[r], t = sol->results[r] + y;
-        res_c[r] = (t - sol->results[r]) - y;
-        sol->results[r] = t;
-    }
+    for (int r = 0; r < m->nres; r++)           /* compensated again */
+        kahan_add(&sol->results[r], &res_c[r], P->res[r]);
     for (int e = 0; e < m->nev; e++)
         sol->throughput[e] += P->thr[e];
     for (int a = 0; a < m->naut; a++)
