@@ -262,6 +262,10 @@ static inline const int32_t *range_of(const succ_ctx *c, int e, int k, int ls)
 double succ_event_rate(succ_ctx *c, int e, const int *s)
 {
     const san_event *E = &c->m->ev[e];
+    /* An event that labels no transition (declared but unused, or every
+     * transition of it dropped at the end of a block) never fires. */
+    if (E->nparts == 0)
+        return 0;
     for (int k = 0; k < E->nparts; k++) {
         const int32_t *r = range_of(c, e, k, s[E->parts[k]]);
         if (r[0] == r[1])
