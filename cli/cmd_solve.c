@@ -166,6 +166,7 @@ typedef struct {
      * runs: sampled nonzeros per state), or the descriptor with its
      * vectors (sparse runs); 0 when not estimated */
     double other_bytes;
+    double tol;             /* --tol */
 } report;
 
 /* ---- text ---- */
@@ -194,6 +195,11 @@ static void text_report(const report *r)
            r->auto_picked ? " (picked by auto)" : "",
            sol->info.iterations, sol->info.iterations == 1 ? "" : "s", sol->info.residual,
            sol->info.converged ? "converged" : "NOT CONVERGED");
+    if (sol->info.converged)
+        printf("accuracy     error estimate %.1e (balance %.1e, aggregation %.1e, tol %.1e)\n",
+               sol->info.error_est, sol->info.balance, sol->info.agg_error, r->tol);
+    if (sol->info.note[0])
+        printf("note         %s\n", sol->info.note);
     printf("times        explore+build %.3f s, check %.3f s, solve %.3f s, total %.3f s\n",
            sp->t_explore, sp->t_check, r->t_solve, r->t_total);
     if (m->nres) {
@@ -269,6 +275,16 @@ static void json_report(const report *r)
     printf(", \"converged\": %s, \"time_s\": %.6f, \"products\": %ld, \"product_s\": ",
            sol->info.converged ? "true" : "false", r->t_solve, sol->info.products);
     json_num(sol->info.product_s);
+    printf(", \"tol\": ");
+    json_num(r->tol);
+    printf(", \"balance\": ");
+    json_num(sol->info.balance);
+    printf(", \"aggregation_error\": ");
+    json_num(sol->info.agg_error);
+    printf(", \"error_estimate\": ");
+    json_num(sol->info.error_est);
+    printf(", \"refine_cycles\": %ld, \"note\": ", sol->info.refine_cycles);
+    cli_json_string(stdout, sol->info.note);
     printf(" },\n");
     printf("  \"times\": { \"explore_s\": %.6f, \"check_s\": %.6f, \"solve_s\": %.6f, \"total_s\": %.6f },\n",
            sp->t_explore, sp->t_check, r->t_solve, r->t_total);
@@ -337,6 +353,15 @@ static void csv_report(const report *r)
     const san_model *m = r->m;
     const san_solution *sol = r->sol;
     printf("kind,name,state,value\n");
+    /* how far the numbers below can be trusted, first: a reader that
+     * takes the values alone can still not miss "converged,,0" */
+    printf("solver,converged,,%d\n", sol->info.converged);
+    printf("solver,method,%s,\n", san_method_name(sol->info.method));
+    printf("solver,iterations,,%ld\n", sol->info.iterations);
+    printf("solver,residual,,%.17g\n", sol->info.residual);
+    printf("solver,balance,,%.17g\n", sol->info.balance);
+    printf("solver,aggregation_error,,%.17g\n", sol->info.agg_error);
+    printf("solver,error_estimate,,%.17g\n", sol->info.error_est);
     for (int i = 0; i < m->nres; i++) {
         printf("result,");
         csv_field(m->res[i].name);
@@ -661,7 +686,7 @@ int cmd_solve(int argc, char **argv)
         status = EXIT_FAIL;
     } else {
         report r = { m, &sp, &sol, path, t_solve, now() - t0, A.so.method == SAN_M_AUTO,
-                     kron, kron_bytes, other_storage_bytes(m, &sp, kron) };
+                     kron, kron_bytes, other_storage_bytes(m, &sp, kron), A.so.tol };
         if (A.fmt == FMT_JSON)
             json_report(&r);
         else if (A.fmt == FMT_CSV)

@@ -189,14 +189,29 @@ typedef struct {
 
 typedef enum {
     SAN_M_AUTO, SAN_M_DIRECT, SAN_M_POWER, SAN_M_JACOBI, SAN_M_GS,
-    SAN_M_GMRES, SAN_M_BICGSTAB
+    SAN_M_GMRES, SAN_M_BICGSTAB,
+    SAN_M_IAD               /* iterative aggregation-disaggregation */
 } san_method;
 
 typedef enum { SAN_PC_ILU0, SAN_PC_JACOBI, SAN_PC_NONE } san_precond;
 
+/* The accuracy contract (san(1), "ACCURACY").  A solve reports
+ * converged only when the answer passed two tests at tol:
+ *   - the balance of every state: |in_j - out_j| <= tol (in_j + out_j
+ *     + |q_jj| 1e-14), in_j and out_j the probability flows into and out
+ *     of state j, the probabilities summing to 1;
+ *   - aggregation over partitions that hold the slow modes of the
+ *     chain (per automaton, per coupled group of automata, per set of
+ *     strongly connected states): every block's mass within tol,
+ *     relative, of the mass the coarse chain gives it.
+ * error_est then estimates the largest relative error of a state
+ * probability above 1e-14 (and of every index that sums non-negative
+ * terms). */
 typedef struct {
     san_method method;
-    double tol;             /* on the residual (san_ctmc_residual) */
+    double tol;             /* of the tests above; the methods' own
+                               stopping residual (san_ctmc_residual)
+                               starts at this value */
     long max_iter;
     double omega;           /* relaxation of gs (1 = Gauss-Seidel) */
     int restart;            /* m of GMRES(m) */
@@ -216,7 +231,14 @@ typedef struct {
                                residual checks; a Gauss-Seidel sweep or a
                                factorization is not one) */
     double product_s;       /* seconds spent in them */
+    double balance;         /* the balance residual of the answer */
+    double agg_error;       /* the largest aggregation error measured */
+    double error_est;       /* estimated relative error (see above) */
+    int polish;             /* polishing sweeps the check made */
+    long refine_cycles;     /* aggregation cycles (auto, direct, iad) */
     char msg[256];          /* why it failed or stopped, "" otherwise */
+    char note[256];         /* what was done besides the method, when it
+                               matters: a fallback, a refinement */
 } san_solve_info;
 
 void san_solve_opts_default(san_solve_opts *o);

@@ -134,14 +134,89 @@ static int factorize(san_ls *c, const lu_input *m, double maxmem,
         return 2;
     snprintf(c->info->msg, sizeof c->info->msg, "%s (status %ld, estimated "
              "%.0f MB)", umf_status_text(st), (long)st, mem / 1048576.0);
+    c->final = st == UMFPACK_WARNING_singular_matrix;   /* no method can help */
     return -1;
 }
 
+/* The state whose equation is replaced must carry a large probability:
+ * x = pi / pi_k, and with pi_k ~ 1e-20 (the largest |q_kk| of an
+ * M/M/1/K queue with lambda = 108 mu is at its empty end) the entries
+ * span 1e20 and the LU breaks down (a solution summing to -3.6e19).  A
+ * few Gauss-Seidel sweeps from the uniform vector find where the mass
+ * is; the flow x_k |q_kk| picks the state. */
+#define FIX_SWEEPS 6
+static int64_t pick_fixed(const san_csr *qt)
+{
+    const int64_t n = qt->n;
+    double *g = malloc((size_t)n * sizeof *g);
+    if (!g)
+        return san_ls_pick_fixed(qt, NULL);
+    for (int64_t i = 0; i < n; i++)
+        g[i] = 1.0 / (double)n;
+    san_ls_gs_sweeps(qt, g, FIX_SWEEPS);
+    int64_t k = san_ls_pick_fixed(qt, g);
+    free(g);
+    return k;
+}
+
+/* A solution of the modified system is sound when it is finite, has no
+ * negative entry beyond roundoff, and x_k = 1 is not dwarfed by the
+ * rest (then the equation dropped carried next to no flow); else the
+ * state with the largest flow in it, for a second try, or -1. */
+#define FIX_MIN_SHARE 1e-8
+static int64_t refix(const san_csr *qt, const double *x, int64_t k)
+{
+    const int64_t n = qt->n;
+    double mx = 0, mn = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (!isfinite(x[i]))
+            return -1;
+        mx = x[i] > mx ? x[i] : mx;
+        mn = x[i] < mn ? x[i] : mn;
+    }
+    if (!(mx > 0))
+        return -1;
+    if (mn >= -1e-10 * mx && x[k] >= FIX_MIN_SHARE * mx)
+        return k;
+    int64_t j = san_ls_pick_fixed(qt, NULL);
+    double best = -1;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t p = san_ls_diag_pos(qt, i);
+        double w = x[i] > 0 && p >= 0 ? x[i] * fabs(qt->val[p]) : 0;
+        if (w > best) {
+            best = w;
+            j = i;
+        }
+    }
+    return j == k ? -1 : j;
+}
+
+static int direct_once(san_ls *c, double *pi, double maxmem, double maxflops, int64_t k);
+
 int san_ls_direct(san_ls *c, double *pi, double maxmem, double maxflops)
+{
+    int64_t k = pick_fixed(c->qt);
+    int st = direct_once(c, pi, maxmem, maxflops, k);
+    if (st != 0)
+        return st;
+    int64_t k2 = refix(c->qt, pi, k);
+    if (k2 == k)
+        return 0;
+    if (k2 >= 0)
+        st = direct_once(c, pi, maxmem, maxflops, k2);
+    if (st == 0 && refix(c->qt, pi, k2) == k2)
+        return 0;
+    if (st == 0)
+        snprintf(c->info->msg, sizeof c->info->msg, "the LU solution is unsound (negative "
+                 "or non-finite entries) with either fixed state: the factorization broke "
+                 "down; try --method gmres or iad");
+    return st == 2 ? 2 : -1;
+}
+
+static int direct_once(san_ls *c, double *pi, double maxmem, double maxflops, int64_t k)
 {
     const san_csr *qt = c->qt;
     const int64_t n = qt->n;
-    const int64_t k = san_ls_pick_fixed(qt, NULL);
     lu_input m;
     void *num = NULL;
     double ctrl[UMFPACK_CONTROL], info[UMFPACK_INFO];
@@ -174,6 +249,7 @@ int san_ls_direct(san_ls *c, double *pi, double maxmem, double maxflops)
     if (st != UMFPACK_OK) {
         snprintf(c->info->msg, sizeof c->info->msg, "%s (solve, status %ld)",
                  umf_status_text(st), (long)st);
+        c->final = st == UMFPACK_WARNING_singular_matrix;
         rc = -1;
     }
 done:

@@ -75,7 +75,7 @@ static double method_vectors(san_method m, int restart)
  * method.  Not GMRES: with only the Jacobi preconditioner, GMRES(30)
  * stagnates on some models (a 766-state pipeline stays at 3.8e-4 for
  * 20000 iterations, on the sparse path too) where BiCGSTAB converges in
- * under 100 iterations. */
+ * under 100 iterations.  Either answer is then refined (verify.c). */
 static san_method auto_method(const ksolve *c)
 {
     double room = san_default_max_memory() - c->d->bytes - 8.0 * c->d->n * 2;
@@ -84,23 +84,103 @@ static san_method auto_method(const ksolve *c)
     return SAN_M_POWER;
 }
 
+static san_ls_kernel kernel_of(san_method m)
+{
+    switch (m) {
+    case SAN_M_POWER:    return san_ls_power;
+    case SAN_M_JACOBI:   return san_ls_jacobi;
+    case SAN_M_GMRES:    return san_ls_gmres;
+    case SAN_M_BICGSTAB: return san_ls_bicgstab;
+    default:             return NULL;
+    }
+}
+
 static int run_method(ksolve *c, double *pi)
 {
     san_solve_info *info = c->ls.info;
+    int refining = info->method == SAN_M_AUTO || info->method == SAN_M_IAD;
     if (info->method == SAN_M_AUTO)
         info->method = auto_method(c);
-    switch (info->method) {
-    case SAN_M_POWER:    return san_ls_power(&c->ls, pi);
-    case SAN_M_JACOBI:   return san_ls_jacobi(&c->ls, pi);
-    case SAN_M_GMRES:    return san_ls_gmres(&c->ls, pi);
-    case SAN_M_BICGSTAB: return san_ls_bicgstab(&c->ls, pi);
-    default:
+    san_ls_kernel k = kernel_of(info->method);
+    if (!k && info->method != SAN_M_IAD) {
         snprintf(info->msg, sizeof info->msg, "method %s needs the sparse "
                  "generator (--storage sparse); over the Kronecker descriptor "
-                 "use power, jacobi, gmres or bicgstab",
+                 "use power, jacobi, gmres, bicgstab or iad",
                  san_method_name(info->method));
         return -1;
     }
+    return san_ls_checked(&c->ls, pi, k, refining);
+}
+
+/* Over the descriptor a partition of B blocks costs B products per
+ * aggregation (one per block: the descriptor has no rows).  The
+ * partitions are kept in their order of value (fast components,
+ * automata, coupled groups, the whole chain) while their blocks add up
+ * to at most this many products' worth of work a cycle, with at least
+ * KRON_AGG_MIN_BLOCKS blocks whatever the size. */
+#define KRON_AGG_WORK 2e7           /* blocks x positions */
+#define KRON_AGG_MIN_BLOCKS 96
+
+static void kron_parts_budget(san_parts *P, int64_t n)
+{
+    double lim = fmax(KRON_AGG_MIN_BLOCKS, KRON_AGG_WORK / (double)n), used = 0;
+    int k = 0;
+    for (int i = 0; i < P->n; i++) {
+        if (used + P->p[i].nblk <= lim) {
+            used += P->p[i].nblk;
+            P->p[k++] = P->p[i];
+        } else {
+            free(P->p[i].blk);
+            P->bytes -= 2.0 * (double)n;
+        }
+    }
+    P->n = k;
+}
+
+static int64_t rank_of(const void *d, int64_t idx)
+{
+    return kron_rank((const kron_desc *)d, idx);
+}
+
+/* The partitions over the descriptor's positions: the chain's fast
+ * components (its transitions enumerated once more: the descriptor has
+ * no rows), the automata and groups (from the mixed-radix index of each
+ * position; on the product space, the position itself), the whole
+ * chain when small. */
+static int kron_parts(san_parts *P, const kron_desc *d, const san_space *sp)
+{
+    memset(P, 0, sizeof *P);
+    double budget = 0.25 * san_default_max_memory();
+    if (san_parts_add_fast_space(P, sp, d->n, rank_of, d, budget) < 0) {
+        san_parts_free(P);
+        return -1;
+    }
+    if (d->mode == KRON_PRODUCT) {
+        int rc = san_parts_add_model(P, sp->m, d->n, NULL, budget);
+        if (rc == 0)
+            rc = san_parts_add_whole(P, d->n);
+        if (rc < 0)
+            san_parts_free(P);
+        else
+            kron_parts_budget(P, d->n);
+        return rc;
+    }
+    int64_t *idx = malloc(d->n * sizeof *idx);
+    if (!idx)
+        return -1;
+    for (int64_t i = 0; i < d->n; i++)
+        idx[i] = 0;
+    for (int64_t i = 0; i < sp->n; i++)
+        idx[kron_rank(d, sp->index[i])] = sp->index[i];
+    int rc = san_parts_add_model(P, sp->m, d->n, idx, budget);
+    if (rc == 0)
+        rc = san_parts_add_whole(P, d->n);
+    free(idx);
+    if (rc < 0)
+        san_parts_free(P);
+    else
+        kron_parts_budget(P, d->n);
+    return rc;
 }
 
 /* The final vector, judged as the sparse path judges it (linsolve.c),
@@ -193,7 +273,16 @@ int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
         c.ls.last_print = t0;
         c.ls.clock_skip = 1;
         initial_vector(&d, sp, x);
-        st = solve_on(&c, sp, x, sol);
+        san_parts parts;
+        if (kron_parts(&parts, &d, sp) < 0) {
+            snprintf(info->msg, sizeof info->msg, "out of memory for the partitions of "
+                     "the aggregation check (%lld states)", (long long)d.n);
+        } else {
+            c.ls.parts = &parts;
+            st = solve_on(&c, sp, x, sol);
+            san_ls_free(&c.ls);
+            san_parts_free(&parts);
+        }
     }
     free(x);
     free(w);

@@ -63,6 +63,11 @@
  * at most MAX_REFIX times per solve, as each move refactorizes ILU(0). */
 #define REFIX_RATIO 100.0
 #define MAX_REFIX 16
+/* A Krylov method whose best true residual has not halved in this many
+ * iterations has stagnated (its roundoff floor, or restarted GMRES on a
+ * chain it cannot solve): it stops with its best vector instead of
+ * running to --max-iter. */
+#define STAGNATION_ITERS 500
 
 /* The operator A, its right-hand side, and the preconditioner. */
 typedef struct {
@@ -517,7 +522,8 @@ static int gmres_solve(san_ls *c, double *pi)
     kop op;
     san_ls_best best;
     san_op_stats xs;
-    double *z = NULL, factor = 1, R;
+    double *z = NULL, factor = 1, R, stag = HUGE_VAL;
+    long stag_it = 0;
     san_ls_stop why = SAN_LS_GO;
     long it = 0;
     int st = -1, hit = 0;
@@ -545,11 +551,22 @@ static int gmres_solve(san_ls *c, double *pi)
         if (it > 0 && !why && kop_refix(&op, pi))
             factor = 1;
         double beta = kop_resid(&op, pi, ws.V, &R, &xs);
-        if (R <= tol) {
+        if (R <= tol && it > 0) {       /* never the start vector as is */
             st = 0;
             break;
         }
         san_ls_best_offer(&best, pi, R);
+        if (R <= 0.5 * stag) {
+            stag = R;
+            stag_it = it;
+        } else if (it - stag_it >= STAGNATION_ITERS && !why) {
+            R = san_ls_best_restore(&best, pi, R);
+            snprintf(c->info->msg, sizeof c->info->msg, "GMRES stagnated at residual %.2e "
+                     "after %ld iterations; try --restart 60, --method bicgstab or iad",
+                     R, it);
+            st = 1;
+            break;
+        }
         if (!isfinite(beta)) {
             snprintf(c->info->msg, sizeof c->info->msg, "GMRES broke down "
                      "after %ld iterations (non-finite residual)", it);
@@ -562,6 +579,10 @@ static int gmres_solve(san_ls *c, double *pi)
                             ? "try --restart 60, --method direct, or raise --max-iter"
                             : "try --restart 60, or raise --max-iter");
             st = 1;
+            break;
+        }
+        if (beta == 0 && R <= tol) {    /* the start was exact */
+            st = 0;
             break;
         }
         if (beta == 0) {
@@ -706,12 +727,24 @@ static int bicgstab_solve(san_ls *c, double *pi)
     if (kop_init(c, &op, pi) < 0)
         goto done;
     double rn = bicg_restart(&op, &w, pi, &R, &xs, &s);
+    double stag = HUGE_VAL;
+    long stag_it = 0;
     for (;;) {
-        if (R <= tol) {
+        if (R <= tol && it > 0) {       /* never the start vector as is */
             st = 0;
             break;
         }
         san_ls_best_offer(&best, pi, R);
+        if (R <= 0.5 * stag) {
+            stag = R;
+            stag_it = it;
+        } else if (it - stag_it >= STAGNATION_ITERS) {
+            R = san_ls_best_restore(&best, pi, R);
+            snprintf(c->info->msg, sizeof c->info->msg, "BiCGSTAB stagnated at residual "
+                     "%.2e after %ld iterations; try --method gmres or iad", R, it);
+            st = 1;
+            break;
+        }
         san_ls_stop why = san_ls_poll(c, it, R);
         if (why) {
             R = san_ls_best_restore(&best, pi, R);

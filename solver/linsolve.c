@@ -19,12 +19,6 @@
 #include <unistd.h>
 #include "linsolve.h"
 
-/* auto: the direct method up to this many states, when UMFPACK's own
- * estimate of the factorization stays within these bounds. */
-#define AUTO_DIRECT_MAX_N   200000
-#define AUTO_DIRECT_MAX_MEM (4.0 * 1024 * 1024 * 1024)
-#define AUTO_DIRECT_MAX_FLOPS 5e11
-
 /* Rows of Q must sum to zero up to this relative roundoff. */
 #define ROWSUM_TOL 1e-8
 
@@ -51,7 +45,7 @@ void san_solve_opts_default(san_solve_opts *o)
 }
 
 static const char *const method_names[] = {
-    "auto", "direct", "power", "jacobi", "gs", "gmres", "bicgstab"
+    "auto", "direct", "power", "jacobi", "gs", "gmres", "bicgstab", "iad"
 };
 #define N_METHODS ((int)(sizeof method_names / sizeof method_names[0]))
 
@@ -484,17 +478,20 @@ int san_ls_verdict(int st, san_solve_info *info, double tol, const san_ls_neg *n
         snprintf(info->msg, sizeof info->msg, "the residual is NaN");
         return -1;
     }
-    if (st == 0 && !(info->residual <= tol) && neg->mn < -NEG_ROUNDOFF * neg->mx) {
+    /* st == 0 comes from san_ls_verify, which measured the balance of
+     * the vector that normalize has just left unchanged (unless it
+     * clamped a negative entry) */
+    if (st == 0 && !(info->balance <= tol) && neg->mn < -NEG_ROUNDOFF * neg->mx) {
         snprintf(info->msg, sizeof info->msg, "negative probability %.3g "
                  "at state %ld (largest %.3g): the chain may not be "
                  "irreducible, or is too ill-conditioned for %s",
                  neg->mn, (long)neg->imn, neg->mx, san_method_name(info->method));
         return -1;
     }
-    if (st == 0 && !(info->residual <= tol)) {
-        snprintf(info->msg, sizeof info->msg, "%s finished but the residual "
+    if (st == 0 && !(info->balance <= tol)) {
+        snprintf(info->msg, sizeof info->msg, "%s finished but the balance residual "
                  "of the normalized vector is %.2e > tol %.2e",
-                 san_method_name(info->method), info->residual, tol);
+                 san_method_name(info->method), info->balance, tol);
         st = 1;
     }
     return st;
@@ -510,17 +507,171 @@ static int finish(san_ls *c, double *pi, int st)
 }
 
 /* ------------------------------------------------------------------ */
-/* The dispatcher                                                       */
+/* The common driver: a kernel's answer made a promise (verify.c)       */
 /* ------------------------------------------------------------------ */
 
-static double direct_mem_limit(void)
+/* An answer is a distribution, or a start for the refinement, when it
+ * is finite and its negative entries (roundoff of the Krylov methods)
+ * carry at most this fraction of its mass; they are then set to 0. */
+#define NEG_MASS_MAX 1e-3
+static int usable_vector(double *x, int64_t n)
 {
-    double lim = AUTO_DIRECT_MAX_MEM;
-    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-    if (pages > 0 && psz > 0 && 0.5 * (double)pages * (double)psz < lim)
-        lim = 0.5 * (double)pages * (double)psz;
-    return lim;
+    double pos = 0, neg = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (!isfinite(x[i]))
+            return 0;
+        if (x[i] >= 0)
+            pos += x[i];
+        else
+            neg -= x[i];
+    }
+    if (!(pos > 0) || !isfinite(pos) || neg > NEG_MASS_MAX * pos)
+        return 0;
+    for (int64_t i = 0; i < n; i++)
+        x[i] = x[i] < 0 ? 0 : x[i];
+    return 1;
 }
+
+/* Uniform over the positions of the chain (q_jj != 0; a one-state
+ * chain has none and never gets here). */
+static void initial_guess_op(san_ls *c, double *x)
+{
+    const int64_t n = c->op->n;
+    int64_t k = 0;
+    for (int64_t j = 0; j < n; j++)
+        k += san_op_qjj(c->op, j) != 0;
+    for (int64_t j = 0; j < n; j++)
+        x[j] = san_op_qjj(c->op, j) != 0 ? 1.0 / (double)k : 0;
+}
+
+void san_ls_free(san_ls *c)
+{
+    san_agg_free(c->agg);
+    c->agg = NULL;
+    free(c->dneg);
+    c->dneg = NULL;
+}
+
+/* A named method's answer gets this many refinement cycles: enough to
+ * polish a good answer's small probabilities and tails (1 to 3 on the
+ * models of the bench), not enough to hide a wrong one. */
+#define NAMED_CYCLES 5
+/* Times a named method is then asked for more (its own residual target
+ * a hundred times smaller each time) when its answer still fails. */
+#define CHECK_RETRIES 2
+#define RETRY_TIGHTEN 1e-2
+
+/* A kernel that "converged" to something that is not a distribution
+ * broke down (GMRES(30) does, on some async master/slave models). */
+static int not_a_distribution(san_ls *c, double *pi)
+{
+    san_solve_info *info = c->info;
+    if (usable_vector(pi, c->op->n))
+        return 0;
+    double s = 0;
+    for (int64_t i = 0; i < c->op->n; i++)
+        s += pi[i];
+    snprintf(info->msg, sizeof info->msg, "%s broke down: its answer is not a "
+             "distribution (it sums to %.3g, with large negative entries); try --method "
+             "auto or iad", san_method_name(info->method), s);
+    return 1;
+}
+
+/* A best vector to show with "not converged": finite, some mass. */
+static int has_mass(const double *x, int64_t n)
+{
+    double s = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (!isfinite(x[i]))
+            return 0;
+        s += x[i];
+    }
+    return s > 0 && isfinite(s);
+}
+
+static int checked_named(san_ls *c, double *pi, san_ls_kernel k, int st)
+{
+    san_solve_info *info = c->info;
+    if (st == 1 && !has_mass(pi, c->op->n))
+        return -1;                      /* no best vector to show: the kernel's
+                                           message says what to try */
+    for (int retry = 0; st == 0; retry++) {
+        if (not_a_distribution(c, pi))
+            return -1;
+        long it = info->iterations;
+        st = san_ls_verify(c, pi, NAMED_CYCLES);
+        if (st == 0 && info->refine_cycles > 1)
+            snprintf(info->note, sizeof info->note, "the answer of %s was polished by %ld "
+                     "refinement cycles (smoothing and aggregation)",
+                     san_method_name(info->method), info->refine_cycles);
+        if (st != 1 || retry == CHECK_RETRIES)
+            break;
+        char why[sizeof info->msg];
+        memcpy(why, info->msg, sizeof why);
+        info->msg[0] = '\0';
+        c->tol *= RETRY_TIGHTEN;
+        st = k(c, pi);
+        info->iterations += it;         /* the kernel counts its own */
+        if (st == 1 && !has_mass(pi, c->op->n))
+            return -1;
+        if (st == 1)                    /* the check says more than "not converged" */
+            memcpy(info->msg, why, sizeof why);
+    }
+    return st;
+}
+
+/* Where auto's kernel stops: far below tol on its own residual.  A
+ * normwise residual of tol leaves every probability an absolute error of
+ * about tol times the largest one, so those of 1e-10 were off by 1e-2 on
+ * an async master/slave model and took the refinement 11 cycles; four
+ * more decades cost the Krylov method a few iterations (35 instead of
+ * 30 there) and leave the refinement one or two cycles.  A kernel
+ * that cannot get there (its roundoff floor) hands over its best vector
+ * without a word: the refinement decides. */
+#define AUTO_KERNEL_TIGHTEN 1e-4
+/* ... but not below what a Krylov method reaches on a well-conditioned
+ * chain (its normwise roundoff floor, a few epsilon). */
+#define AUTO_KERNEL_FLOOR 1e-15
+
+int san_ls_checked(san_ls *c, double *pi, san_ls_kernel k, int refining)
+{
+    san_solve_info *info = c->info;
+    const san_method asked = info->method;
+    const int is_auto = c->o->method == SAN_M_AUTO;
+    if (is_auto)
+        c->tol = fmax(c->tol * AUTO_KERNEL_TIGHTEN, fmin(c->tol, AUTO_KERNEL_FLOOR));
+    int st = k ? k(c, pi) : 0;
+    if (!refining)
+        return checked_named(c, pi, k, st);
+    if (st == 0 && k && !usable_vector(pi, c->op->n))
+        st = -1, not_a_distribution(c, pi);
+    if (st == 1 && is_auto && usable_vector(pi, c->op->n))
+        st = 0;
+    if (st < 0 && c->final)
+        return st;
+    if (st < 0 || st == 1) {
+        /* auto, direct: the aggregation takes over, and says so */
+        snprintf(info->note, sizeof info->note, "%s %s (%.150s); the answer comes from "
+                 "the aggregation method (iad)", san_method_name(asked),
+                 st < 0 ? "failed" : "did not converge", info->msg);
+        if (st < 0 || !usable_vector(pi, c->op->n))
+            initial_guess_op(c, pi);
+        info->method = SAN_M_IAD;
+    }
+    info->msg[0] = '\0';
+    st = san_ls_verify(c, pi, 0);
+    if (st == 0 && k && info->method == asked && info->refine_cycles > NAMED_CYCLES) {
+        snprintf(info->note, sizeof info->note, "the answer of %s failed the checks "
+                 "(balance or aggregation) and was refined by %ld aggregation cycles",
+                 san_method_name(asked), info->refine_cycles);
+        info->method = SAN_M_IAD;
+    }
+    return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* The sparse path's methods                                            */
+/* ------------------------------------------------------------------ */
 
 /* Largest over smallest positive off-diagonal rate. */
 static double rate_span(const san_csr *qt)
@@ -537,71 +688,76 @@ static double rate_span(const san_csr *qt)
     return hi > 0 ? hi / lo : 1;
 }
 
-/* Rates over many orders of magnitude: the residual, scaled by the
- * largest rate, cannot see an imbalance on the slow transitions, so an
- * iterative method may stop on a wrong vector and an LU on the generator
- * loses the small rates in the diagonal.  Small chains go to GTH; for
- * larger ones iterative methods are refused, naming the alternative. */
-static int stiff_method(san_ls *c, double *pi, int *handled)
+/* Asked for by name: any cost is accepted but running the machine out
+ * of memory; the refusal says what to use instead. */
+static int direct_named(san_ls *c, double *pi)
 {
-    double span = rate_span(c->qt);
-    *handled = 0;
-    if (span <= SAN_STIFF_SPAN)
-        return 0;
-    san_method m = c->info->method;
-    if (c->qt->n <= SAN_GTH_MAX_N && (m == SAN_M_AUTO || m == SAN_M_DIRECT)) {
-        *handled = 1;
-        c->info->method = SAN_M_DIRECT;
-        return san_ls_gth(c, pi);
+    int st = san_ls_direct(c, pi, san_default_max_memory(), HUGE_VAL);
+    if (st == 2)
+        c->final = 1;       /* too big: the user chooses what to run instead */
+    return st == 2 ? -1 : st;
+}
+
+static san_ls_kernel named_kernel(san_method m)
+{
+    switch (m) {
+    case SAN_M_POWER:    return san_ls_power;
+    case SAN_M_JACOBI:   return san_ls_jacobi;
+    case SAN_M_GS:       return san_ls_gs;
+    case SAN_M_GMRES:    return san_ls_gmres;
+    case SAN_M_BICGSTAB: return san_ls_bicgstab;
+    default:             return NULL;
     }
-    if (m != SAN_M_AUTO && m != SAN_M_DIRECT) {
-        *handled = 1;
-        snprintf(c->info->msg, sizeof c->info->msg, "the rates span %.1e: the residual "
-                 "cannot vouch for the slow transitions and %s may stop on a wrong vector; "
-                 "try --method direct", span, san_method_name(m));
+}
+
+static int run_method(san_ls *c, double *pi)
+{
+    san_solve_info *info = c->info;
+    switch (info->method) {
+    case SAN_M_DIRECT:
+        return san_ls_checked(c, pi, direct_named, 1);
+    case SAN_M_IAD:
+        return san_ls_checked(c, pi, NULL, 1);
+    case SAN_M_AUTO:
+        break;
+    default:
+        return san_ls_checked(c, pi, named_kernel(info->method), 0);
+    }
+    /* auto: a dense GTH solve where it is cheap, or where the rates
+     * span so much that an LU or a residual could not be trusted and
+     * the chain is small; else BiCGSTAB with ILU(0), refined. */
+    if (c->qt->n <= SAN_PART_WHOLE_MAX ||
+        (c->qt->n <= SAN_GTH_MAX_N && rate_span(c->qt) > SAN_STIFF_SPAN)) {
+        info->method = SAN_M_DIRECT;
+        return san_ls_checked(c, pi, san_ls_gth, 1);
+    }
+    info->method = SAN_M_BICGSTAB;
+    return san_ls_checked(c, pi, san_ls_bicgstab, 1);
+}
+
+/* The partitions of the sparse path: the model's when known (idx: the
+ * mixed-radix index of each position), the fast components of qt, the
+ * whole chain when small. */
+static int sparse_parts(san_parts *P, const san_csr *qt, const san_model *m,
+                        const int64_t *idx)
+{
+    double budget = 0.25 * san_default_max_memory();
+    memset(P, 0, sizeof *P);
+    if (san_parts_add_whole(P, qt->n) < 0 || san_parts_add_fast(P, qt, budget) < 0 ||
+        (m && san_parts_add_model(P, m, qt->n, idx, budget) < 0)) {
+        san_parts_free(P);
         return -1;
     }
     return 0;
 }
 
-static int run_method(san_ls *c, double *pi)
-{
-    int handled, st = stiff_method(c, pi, &handled);
-    if (handled)
-        return st;
-    switch (c->info->method) {
-    case SAN_M_DIRECT: {
-        /* asked for by name: any cost is accepted but running the
-         * machine out of memory; the refusal says what to use instead */
-        int st = san_ls_direct(c, pi, san_default_max_memory(), HUGE_VAL);
-        return st == 2 ? -1 : st;
-    }
-    case SAN_M_POWER:    return san_ls_power(c, pi);
-    case SAN_M_JACOBI:   return san_ls_jacobi(c, pi);
-    case SAN_M_GS:       return san_ls_gs(c, pi);
-    case SAN_M_GMRES:    return san_ls_gmres(c, pi);
-    case SAN_M_BICGSTAB: return san_ls_bicgstab(c, pi);
-    case SAN_M_AUTO:     break;
-    }
-    /* auto: LU when it fits, Gauss-Seidel (no extra memory) otherwise. */
-    if (c->qt->n <= AUTO_DIRECT_MAX_N) {
-        c->info->method = SAN_M_DIRECT;
-        int st = san_ls_direct(c, pi, direct_mem_limit(),
-                               AUTO_DIRECT_MAX_FLOPS);
-        if (st != 2)
-            return st;
-        c->info->msg[0] = '\0';
-    }
-    c->info->method = SAN_M_GS;
-    return san_ls_gs(c, pi);
-}
-
-int san_ctmc_solve(const san_csr *qt, double *pi, const san_solve_opts *o,
-                   san_solve_info *info)
+int san_ctmc_solve_model(const san_csr *qt, double *pi, const san_solve_opts *o,
+                         san_solve_info *info, const san_model *m, const int64_t *idx)
 {
     san_solve_opts dflt;
     san_ls c;
     san_op op;
+    san_parts parts;
     double t0 = san_ls_now();
     if (!o) {
         san_solve_opts_default(&dflt);
@@ -639,13 +795,21 @@ int san_ctmc_solve(const san_csr *qt, double *pi, const san_solve_opts *o,
         info->time_s = san_ls_now() - t0;
         return 0;
     }
+    if (sparse_parts(&parts, qt, m, idx) < 0) {
+        snprintf(info->msg, sizeof info->msg, "out of memory for the partitions of the "
+                 "aggregation check (%lld states)", (long long)qt->n);
+        return -1;
+    }
     initial_guess(pi, qt->n);
     san_op_csr(&op, qt, c.maxd);
     c.op = &op;
+    c.parts = &parts;
     int st = run_method(&c, pi);
     san_ls_progress_end(&c);
     if (st >= 0)
         st = finish(&c, pi, st);
+    san_ls_free(&c);
+    san_parts_free(&parts);
     info->products = op.products;
     info->product_s = op.product_s;
     info->converged = st == 0;
@@ -653,4 +817,10 @@ int san_ctmc_solve(const san_csr *qt, double *pi, const san_solve_opts *o,
         info->msg[0] = '\0';
     info->time_s = san_ls_now() - t0;
     return st;
+}
+
+int san_ctmc_solve(const san_csr *qt, double *pi, const san_solve_opts *o,
+                   san_solve_info *info)
+{
+    return san_ctmc_solve_model(qt, pi, o, info, NULL, NULL);
 }

@@ -19,6 +19,12 @@
 #include <stdint.h>
 #include "san.h"
 #include "op.h"
+#include "partition.h"
+
+/* Probabilities below this (in a vector summing to 1) are held to an
+ * absolute accuracy rather than a relative one: the accuracy contract
+ * of san.h. */
+#define SAN_PROB_FLOOR 1e-14
 
 /* OpenMP pragmas that vanish cleanly (no -Wunknown-pragmas) without it. */
 #ifdef _OPENMP
@@ -46,6 +52,8 @@ typedef enum {
 /* GMRES(m) without --restart. */
 #define SAN_LS_DEFAULT_RESTART 30
 
+typedef struct san_agg_ws san_agg_ws;
+
 /* One solve in progress. */
 typedef struct {
     san_op *op;                 /* y = x Q: what power, Jacobi and the
@@ -65,7 +73,17 @@ typedef struct {
     int printed;                /* a progress line is open on stderr */
     long clock_skip;            /* iterations between looks at the clock */
     double time_hit;            /* set once the time limit has been seen */
+    const san_parts *parts;     /* partitions for aggregation (may be
+                                   NULL): verify.c, aggregate.c */
+    san_agg_ws *agg;            /* aggregation workspace (lazy) */
+    double *dneg;               /* -q_jj per position (lazy) */
+    int final;                  /* set by a kernel whose failure no other
+                                   method can mend (a reducible chain, a
+                                   refusal the user must see) */
 } san_ls;
+
+/* Frees what the verification allocated in c (agg, dneg). */
+void san_ls_free(san_ls *c);
 
 /* The best vector seen so far (for the "stopped early" answer).  When
  * its buffer cannot be allocated, x stays NULL and the last iterate is
@@ -126,11 +144,52 @@ int san_ls_direct(san_ls *c, double *pi, double maxmem, double maxflops);
 #define SAN_GTH_MAX_N  2000
 #define SAN_STIFF_SPAN 1e8
 int san_ls_gth(san_ls *c, double *pi);
+/* GTH on a dense chain: a[i*n+j] the rate i -> j (the diagonal is not
+ * read; a is overwritten), the stationary vector into pi.  0, or the
+ * state k > 0 that cannot reach the states before it (reducible). */
+int san_gth_dense(double *a, int64_t n, double *pi);
 int san_ls_gs(san_ls *c, double *pi);
+/* Gauss-Seidel sweeps on x (alternating directions, normalized after
+ * each): a rough picture of pi for choosing a fixed state. */
+void san_ls_gs_sweeps(const san_csr *qt, double *x, int sweeps);
 /* Both storages (only c->op): */
 int san_ls_power(san_ls *c, double *pi);
 int san_ls_jacobi(san_ls *c, double *pi);
 int san_ls_gmres(san_ls *c, double *pi);
 int san_ls_bicgstab(san_ls *c, double *pi);
+/* Iterative aggregation-disaggregation (verify.c): the refinement of
+ * san_ls_verify from pi. */
+int san_ls_iad(san_ls *c, double *pi);
+
+/* ---- verify.c: the evidence behind "converged" ---- */
+/* The balance residual of x (t: scratch of n, gets x Q). */
+double san_ls_balance(san_ls *c, const double *x, double *t);
+/* Refines x by aggregation cycles (smoothing sweeps, then aggregation
+ * corrections over c->parts) until the balance and aggregation tests
+ * pass, at most max_cycles cycles (0: up to --max-iter).  x is
+ * normalized.  0 verified, 1 not (info->msg says what failed and what
+ * to try), -1 failure. */
+int san_ls_verify(san_ls *c, double *x, long max_cycles);
+
+/* ---- aggregate.c ---- */
+/* One aggregation step of x over p: *delta gets the relative error of
+ * x's block masses against the coarse chain's answer; apply scales the
+ * blocks to that answer.  0; 1 when the coarse chain is reducible under
+ * x (nothing measured, x unchanged); -1 out of memory. */
+int san_agg_step(san_ls *c, const san_part *p, double *x, int apply, double *delta);
+void san_agg_free(san_agg_ws *w);
+
+/* ---- the common driver (linsolve.c) ---- */
+/* san_ctmc_solve with the model the chain comes from, for the
+ * aggregation's partitions by automata (m NULL: none); idx[p] is the
+ * mixed-radix index of position p. */
+int san_ctmc_solve_model(const san_csr *qt, double *pi, const san_solve_opts *o,
+                         san_solve_info *info, const san_model *m, const int64_t *idx);
+typedef int (*san_ls_kernel)(san_ls *c, double *pi);
+/* Runs a kernel and makes its answer a promise (verify.c): a few
+ * refinement cycles for the methods a user names (refining = 0), as
+ * many as needed, with fallbacks, for auto, direct and iad.  The same
+ * for both storages.  Returns as san_ctmc_solve. */
+int san_ls_checked(san_ls *c, double *pi, san_ls_kernel k, int refining);
 
 #endif

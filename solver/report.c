@@ -56,12 +56,24 @@ int san_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol)
         return -1;
     }
     double *x = sp->nclosed < sp->n ? calloc(sp->nclosed, sizeof *x) : sol->pi;
-    if (!x) {
+    int64_t *idx = sp->nclosed < sp->n ? malloc(sp->nclosed * sizeof *idx) : sp->index;
+    if (!x || !idx) {
+        if (x != sol->pi)
+            free(x);
+        if (idx != sp->index)
+            free(idx);
         free(sub);
         san_csr_free(&qt);
+        snprintf(sol->info.msg, sizeof sol->info.msg, "out of memory for the vectors");
         return -1;
     }
-    int rc = san_ctmc_solve(&qt, x, o, &sol->info);
+    if (idx != sp->index)
+        for (int64_t i = 0; i < sp->n; i++)
+            if (sub[i] >= 0)
+                idx[sub[i]] = sp->index[i];
+    int rc = san_ctmc_solve_model(&qt, x, o, &sol->info, sp->m, idx);
+    if (idx != sp->index)
+        free(idx);
     if (x != sol->pi) {
         for (int64_t i = 0; i < sp->n; i++)
             sol->pi[i] = sub[i] >= 0 ? x[sub[i]] : 0;

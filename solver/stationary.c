@@ -133,7 +133,7 @@ static int two_buffer_iterate(san_ls *c, double *pi, int jacobi, double a)
         /* c = 1/sum(x) keeps the iterates normalized at no cost. */
         double m = san_op_pass(op, x, y, jacobi, a, 1.0 / sx, &st);
         res = san_resid_value(m, op->maxd, &st);
-        if (res <= tol) {
+        if (res <= tol && it > 0) {     /* never the start vector as is */
             rc = 0;
             break;
         }
@@ -177,6 +177,17 @@ int san_ls_jacobi(san_ls *c, double *pi)
     return two_buffer_iterate(c, pi, 1, w);
 }
 
+void san_ls_gs_sweeps(const san_csr *qt, double *x, int sweeps)
+{
+    for (int k = 0; k < sweeps; k++) {
+        sor_sweep(qt, x, 1.0, k % 2);
+        double s = san_ls_sum(x, qt->n);
+        if (!(s > 0) || !isfinite(s))
+            return;
+        san_ls_scale(x, qt->n, 1.0 / s);
+    }
+}
+
 int san_ls_gs(san_ls *c, double *pi)
 {
     const san_csr *qt = c->qt;
@@ -193,16 +204,13 @@ int san_ls_gs(san_ls *c, double *pi)
                  "(0, 2): SOR cannot converge", w);
         return -1;
     }
-    /* A guess that already meets tol is not disturbed: over-relaxation
-     * can be unstable, letting roundoff grow even from the solution. */
-    res = san_op_residual(c->op, pi, NULL);
-    if (res <= tol)
-        return 0;
     san_ls_best_init(&best, n);
     for (;;) {
         sor_sweep(qt, pi, w, it % 2 == 1);
         it++;
-        int checked = it % SAN_LS_CHECK_EVERY == 0;
+        /* the first sweep is checked too: a good guess (a warm start,
+         * or a retry) stops there */
+        int checked = it % SAN_LS_CHECK_EVERY == 0 || it == 1;
         if (checked) {
             res = san_op_residual(c->op, pi, &xs);
             if (res <= tol) {

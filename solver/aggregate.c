@@ -1,0 +1,204 @@
+/*
+ * aggregate.c - one aggregation-disaggregation step over a partition
+ * (partition.h), on either storage.
+ *
+ * Given a vector x and a partition of the states into blocks S, the
+ * coarse chain has one state per block and the rates
+ *
+ *     C[S][S'] = sum_{i in S} (x_i / b_S) sum_{j in S'} q_ij,
+ *     b_S = sum_{i in S} x_i,
+ *
+ * the flows between blocks under x's distribution inside each block.
+ * When x is the stationary vector, the stationary vector of C is b
+ * exactly (weighted aggregation preserves it).  When x is in balance
+ * inside the blocks but has the wrong mass on them - the error that
+ * nearly decomposable chains hide from every residual test - C is still
+ * right to first order and its stationary vector z gives the right
+ * masses.  So
+ *   - max_S |z_S - b_S| / z_S is the error of x along the partition
+ *     (the check of verify.c), and
+ *   - scaling each block of x by z_S / b_S removes it (the
+ *     disaggregation of Koury, McAllister and Stewart's iterative
+ *     aggregation-disaggregation; Stewart, "Introduction to the
+ *     Numerical Solution of Markov Chains", 1994, ch. 6).
+ * C is solved by GTH (gth.c): entrywise accurate whatever the spread of
+ * the coarse rates, which is the point on stiff chains.
+ *
+ * The flows come from the transposed generator in one pass over its
+ * nonzeros on the sparse path, and from one product per block over the
+ * tensor descriptor (x restricted to block S, times Q, summed by
+ * block), which has no rows to read.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "linsolve.h"
+
+struct san_agg_ws {
+    int cap;                /* blocks the arrays below hold */
+    double *F;              /* cap x cap flows, row-major */
+    double *b, *z;          /* block masses, coarse solution */
+    int *map;               /* coarse state of each block, -1: empty */
+    double *C;              /* the coarse chain, dense */
+    double *v, *y;          /* operator path: two vectors of n */
+};
+
+void san_agg_free(san_agg_ws *w)
+{
+    if (!w)
+        return;
+    free(w->F);
+    free(w->b);
+    free(w->z);
+    free(w->map);
+    free(w->C);
+    free(w->v);
+    free(w->y);
+    free(w);
+}
+
+/* The workspace for partitions of up to nblk blocks (grown as needed). */
+static san_agg_ws *agg_ws(san_ls *c, int nblk)
+{
+    san_agg_ws *w = c->agg;
+    if (!w) {
+        w = c->agg = calloc(1, sizeof *w);
+        if (!w)
+            return NULL;
+    }
+    if (!c->op->rows && !w->v) {
+        w->v = malloc((size_t)c->op->n * sizeof *w->v);
+        w->y = malloc((size_t)c->op->n * sizeof *w->y);
+        if (!w->v || !w->y)
+            return NULL;
+    }
+    if (nblk <= w->cap)
+        return w;
+    size_t B = (size_t)nblk;
+    free(w->F);
+    free(w->b);
+    free(w->z);
+    free(w->map);
+    free(w->C);
+    w->F = malloc(B * B * sizeof *w->F);
+    w->C = malloc(B * B * sizeof *w->C);
+    w->b = malloc(B * sizeof *w->b);
+    w->z = malloc(B * sizeof *w->z);
+    w->map = malloc(B * sizeof *w->map);
+    w->cap = w->F && w->C && w->b && w->z && w->map ? nblk : 0;
+    return w->cap ? w : NULL;
+}
+
+/* Flows between blocks and block masses, from the rows of qt (row j of
+ * qt holds q_ij for the i that lead to j). */
+static void flows_rows(const san_csr *qt, const san_part *p, const double *x, double *F,
+                       double *b)
+{
+    const int B = p->nblk;
+    const uint16_t *blk = p->blk;
+    for (int64_t j = 0; j < qt->n; j++) {
+        const int bj = blk[j];
+        b[bj] += x[j];
+        for (int64_t t = qt->rowptr[j]; t < qt->rowptr[j + 1]; t++) {
+            const int32_t i = qt->col[t];
+            const int bi = blk[i];
+            if (bi != bj)
+                F[(size_t)bi * B + bj] += x[i] * qt->val[t];
+        }
+    }
+}
+
+/* The same with one product per block over any operator. */
+static void flows_op(san_op *op, const san_part *p, const double *x, double *F, double *b,
+                     double *v, double *y)
+{
+    const int B = p->nblk;
+    const int64_t n = op->n;
+    const uint16_t *blk = p->blk;
+    for (int64_t j = 0; j < n; j++)
+        b[blk[j]] += x[j];
+    for (int S = 0; S < B; S++) {
+        if (!(b[S] > 0))
+            continue;
+        for (int64_t j = 0; j < n; j++)
+            v[j] = blk[j] == S ? x[j] : 0;
+        san_op_apply(op, v, y);
+        double *row = F + (size_t)S * B;
+        for (int64_t j = 0; j < n; j++)
+            if (blk[j] != S)
+                row[blk[j]] += y[j];
+    }
+}
+
+/* The coarse chain of the blocks with mass, solved by GTH into w->z
+ * (indexed by block, summing to 1); b normalized to sum 1 too.  0, or 1
+ * when the coarse chain is not irreducible under x. */
+static int coarse_solve(san_agg_ws *w, int B)
+{
+    double tot = 0;
+    int nb = 0;
+    for (int S = 0; S < B; S++) {
+        tot += w->b[S];
+        w->map[S] = w->b[S] > 0 ? nb++ : -1;
+    }
+    if (nb < 2 || !(tot > 0))
+        return 1;
+    double *C = w->C;
+    memset(C, 0, (size_t)nb * nb * sizeof *C);
+    for (int S = 0; S < B; S++) {
+        if (w->map[S] < 0)
+            continue;
+        for (int T = 0; T < B; T++)
+            if (T != S && w->map[T] >= 0)
+                C[(size_t)w->map[S] * nb + w->map[T]] = w->F[(size_t)S * B + T] / w->b[S];
+    }
+    double *zc = w->F;          /* the flows are no longer needed */
+    if (san_gth_dense(C, nb, zc) != 0)
+        return 1;
+    for (int S = B - 1; S >= 0; S--)    /* zc[map[S]] <= S: backwards is safe */
+        w->z[S] = w->map[S] >= 0 ? zc[w->map[S]] : 0;
+    for (int S = 0; S < B; S++)
+        w->b[S] /= tot;
+    return 0;
+}
+
+int san_agg_step(san_ls *c, const san_part *p, double *x, int apply, double *delta)
+{
+    const int B = p->nblk;
+    san_agg_ws *w = agg_ws(c, B);
+    *delta = 0;
+    if (!w) {
+        snprintf(c->info->msg, sizeof c->info->msg, "out of memory for the aggregation "
+                 "of %s", p->what);
+        return -1;
+    }
+    memset(w->F, 0, (size_t)B * B * sizeof *w->F);
+    memset(w->b, 0, (size_t)B * sizeof *w->b);
+    if (c->op->rows)
+        flows_rows(c->op->rows, p, x, w->F, w->b);
+    else
+        flows_op(c->op, p, x, w->F, w->b, w->v, w->y);
+    if (coarse_solve(w, B) != 0)
+        return 1;
+    double worst = 0;
+    for (int S = 0; S < B; S++) {
+        if (w->map[S] < 0)
+            continue;
+        double z = w->z[S], b = w->b[S];
+        double d = fabs(z - b) / (fmax(z, b) + SAN_PROB_FLOOR);
+        worst = d > worst ? d : worst;
+    }
+    *delta = worst;
+    if (!apply)
+        return 0;
+    /* block S becomes z_S sum(x): x keeps its own scale */
+    const int64_t n = c->op->n;
+    double *f = w->C;                   /* reused: one factor per block */
+    for (int S = 0; S < B; S++)
+        f[S] = w->map[S] >= 0 ? w->z[S] / w->b[S] : 1;
+    const uint16_t *blk = p->blk;
+    SAN_OMP(omp parallel for if(n >= c->op->par_min) schedule(static))
+    for (int64_t j = 0; j < n; j++)
+        x[j] *= f[blk[j]];
+    return 0;
+}

@@ -1,0 +1,76 @@
+/*
+ * partition.h - partitions of a chain's states into blocks (internal to
+ * libsan), for the aggregation of aggregate.c.
+ *
+ * What a residual test cannot see is the error along the slow modes of
+ * a chain: a vector whose blocks of strongly connected states are each
+ * in balance, but which puts the wrong mass on each block.  Aggregating
+ * over a partition whose blocks hold those slow modes measures that
+ * error exactly and removes it.  In a SAN the slow modes are, nearly
+ * always, functions of
+ *   - one automaton's local state (a slow automaton gating fast ones),
+ *   - the joint state of the automata one event couples (its
+ *     participants and the automata its rate and probabilities read),
+ *   - the components that the fast transitions connect (sparse path:
+ *     found from the generator by thresholds on the rates).
+ * A chain small enough for a dense solve is also one partition, into
+ * single states: its coarse chain is the chain itself, solved by GTH.
+ */
+#ifndef SAN_PARTITION_H
+#define SAN_PARTITION_H
+
+#include <stdint.h>
+#include "san.h"
+
+/* Coarse chains are solved densely (GTH, O(B^3)): at most this many
+ * blocks in one partition. */
+#define SAN_PART_MAX_BLOCKS 512
+/* The whole chain is a partition (into single states) up to this many
+ * states: its check is then an independent dense solve, ~3 ms. */
+#define SAN_PART_WHOLE_MAX 256
+
+typedef struct {
+    int nblk;               /* blocks, numbered 0 .. nblk-1 */
+    uint16_t *blk;          /* per vector position: its block (any value
+                               where the vector is zero for good:
+                               positions outside the chain) */
+    char what[96];          /* for messages: "automaton Buffer",
+                               "automata A, B (event sync1)", ... */
+} san_part;
+
+typedef struct {
+    int n, cap;
+    san_part *p;
+    double bytes;           /* memory held */
+} san_parts;
+
+/* Partitions from the model: one per automaton with 2 to
+ * SAN_PART_MAX_BLOCKS local states, one per distinct group of automata
+ * coupled by an event (participants and the automata its rate and
+ * probabilities read) whose joint states in use are few enough.  The
+ * vector has n positions; idx[p] is the mixed-radix index of position
+ * p (idx NULL: p itself).  Partitions are added while the memory they
+ * hold stays within budget bytes.  0, or -1 when out of memory. */
+int san_parts_add_model(san_parts *P, const san_model *m, int64_t n,
+                        const int64_t *idx, double budget);
+
+/* Sparse path: the components connected by the transitions that carry
+ * at least a fraction theta of their source's exit rate, for a few
+ * thresholds theta, from the transposed generator (rows = columns of
+ * Q, the diagonal stored).  0 or -1. */
+int san_parts_add_fast(san_parts *P, const san_csr *qt, double budget);
+
+/* The same components without a stored generator (the tensor path):
+ * the transitions of every reachable state of sp enumerated again,
+ * rank(ctx, idx) giving the vector position of a mixed-radix index
+ * (npos positions).  0 or -1. */
+int san_parts_add_fast_space(san_parts *P, const san_space *sp, int64_t npos,
+                             int64_t (*rank)(const void *ctx, int64_t idx),
+                             const void *ctx, double budget);
+
+/* The partition into single states, when n <= SAN_PART_WHOLE_MAX. */
+int san_parts_add_whole(san_parts *P, int64_t n);
+
+void san_parts_free(san_parts *P);
+
+#endif

@@ -1,0 +1,331 @@
+/*
+ * verify.c - the evidence behind "converged", and the aggregation
+ * method (iad) that produces it, on both storages.
+ *
+ * A method's own stopping test is the residual of linsolve.h, relative
+ * to the largest rate and the largest probability.  Two kinds of error
+ * hide below it, and both were seen as wrong answers marked converged:
+ *
+ *  1. Small probabilities and slow transitions.  The residual of state
+ *     j is measured against the largest flow of the chain, so a state
+ *     of probability 1e-12, or one left only by rates of 1e-6, can be
+ *     off by orders of magnitude (2.8e-12 reported as 2.3e-4).  The
+ *     test here is the BALANCE residual, state by state:
+ *
+ *         rho = max_j |in_j - out_j| / (in_j + out_j + d_j floor)
+ *
+ *     in_j = sum_i x_i q_ij, out_j = x_j d_j, d_j = -q_jj, x summed to
+ *     1, floor = SAN_PROB_FLOOR (below it a probability is held to an
+ *     absolute accuracy).  It costs one product (in_j = (xQ)_j + out_j)
+ *     and its roundoff floor is a few epsilon whatever the rates.  A
+ *     vector that every normwise method leaves good to 1e-16 of the
+ *     largest probability is made good state by state by POLISHING:
+ *     sweeps that set x_j from its neighbours (Gauss-Seidel on the
+ *     sparse path, Jacobi on the descriptor), which give each state the
+ *     relative accuracy of the states that feed it.
+ *
+ *  2. Slow modes.  On a nearly decomposable chain a vector can be in
+ *     balance state by state to 1e-12 while its blocks carry the wrong
+ *     mass (0.2483 for 0.25): the imbalance is the error times the weak
+ *     coupling.  The test is aggregation (aggregate.c) over partitions
+ *     that hold the slow modes (partition.h): the coarse chain's answer
+ *     against x's block masses is that error, measured, not bounded.
+ *
+ * A vector is VERIFIED when rho <= tol and every partition's error is
+ * <= tol.  Every answer goes through cycles of smoothing sweeps and
+ * aggregation corrections until both tests pass: iterative
+ * aggregation-disaggregation (Koury, McAllister and Stewart) over the
+ * partitions in turn, a multiplicative two-level method.  A right
+ * answer passes at the first cycle.  The methods a user names get a few
+ * cycles (what they left is polished, not replaced); auto, direct and
+ * iad get as many as it takes.
+ *
+ * The error estimate reported with an answer is the largest of rho,
+ * the partitions' errors and the largest relative change that the last
+ * sweep or correction made to a probability above the floor: what one
+ * more round of the refinement would still move.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "linsolve.h"
+
+/* Jacobi sweeps on the descriptor are weighted: the plain sweep is the
+ * embedded jump chain, which never damps a period-2 mode. */
+#define JACOBI_SMOOTH_WEIGHT 0.9
+/* Smoothing sweeps per aggregation cycle on the descriptor (a
+ * Gauss-Seidel sweep on the sparse path is one forward and one
+ * backward pass). */
+#define JACOBI_SMOOTH_SWEEPS 2
+
+/* -q_jj >= 0 per position, built once (the descriptor has it). */
+static const double *neg_diag(san_ls *c)
+{
+    if (c->dneg)
+        return c->dneg;
+    const int64_t n = c->op->n;
+    double *d = malloc((size_t)n * sizeof *d);
+    if (!d)
+        return NULL;
+    SAN_OMP(omp parallel for if(n >= c->op->par_min) schedule(static))
+    for (int64_t j = 0; j < n; j++)
+        d[j] = -san_op_qjj(c->op, j);
+    c->dneg = d;
+    return d;
+}
+
+/* The relative change from a to b, for a probability above the floor
+ * (x summed to s). */
+static inline double rel_change(double a, double b, double s)
+{
+    double m = fmax(a, b);
+    return m > SAN_PROB_FLOOR * s ? fabs(b - a) / m : 0;
+}
+
+double san_ls_balance(san_ls *c, const double *x, double *t)
+{
+    const double *d = neg_diag(c);
+    if (!d)
+        return HUGE_VAL;
+    const int64_t n = c->op->n;
+    const double s = san_op_sum(c->op, x), fl = SAN_PROB_FLOOR * s;
+    san_op_apply(c->op, x, t);
+    double rho = 0;
+    SAN_OMP(omp parallel for if(n >= c->op->par_min) schedule(static) reduction(max:rho))
+    for (int64_t j = 0; j < n; j++) {
+        if (d[j] == 0)
+            continue;               /* outside the chain (product space) */
+        double out = x[j] * d[j], den = t[j] + 2 * out + d[j] * fl;
+        double r = den > 0 ? fabs(t[j]) / den : (t[j] != 0 ? HUGE_VAL : 0);
+        rho = r > rho ? r : rho;
+    }
+    return rho != rho ? HUGE_VAL : rho;
+}
+
+/* ---- smoothing ---- */
+
+/* One Gauss-Seidel pass over the rows of qt, x_j = in_j / d_j in place;
+ * the largest relative change of a probability above the floor. */
+static double gs_pass(const san_csr *qt, const double *d, double *x, double s, int backward)
+{
+    const int64_t n = qt->n;
+    double ch = 0;
+    for (int64_t k = 0; k < n; k++) {
+        const int64_t j = backward ? n - 1 - k : k;
+        if (d[j] == 0)
+            continue;
+        double in = 0;
+        for (int64_t p = qt->rowptr[j]; p < qt->rowptr[j + 1]; p++)
+            if (qt->col[p] != j)
+                in += qt->val[p] * x[qt->col[p]];
+        double xn = in / d[j], c = rel_change(x[j], xn, s);
+        ch = c > ch ? c : ch;
+        x[j] = xn;
+    }
+    return ch;
+}
+
+/* One weighted Jacobi sweep x_j += w (xQ)_j / d_j over the operator;
+ * t is scratch. */
+static double jacobi_pass(san_ls *c, const double *d, double *x, double *t, double s)
+{
+    const int64_t n = c->op->n;
+    double ch = 0;
+    san_op_apply(c->op, x, t);
+    SAN_OMP(omp parallel for if(n >= c->op->par_min) schedule(static) reduction(max:ch))
+    for (int64_t j = 0; j < n; j++) {
+        if (d[j] == 0)
+            continue;
+        double xn = x[j] + JACOBI_SMOOTH_WEIGHT * t[j] / d[j];
+        xn = xn > 0 ? xn : 0;
+        double r = rel_change(x[j], xn, s);
+        ch = r > ch ? r : ch;
+        x[j] = xn;
+    }
+    return ch;
+}
+
+/* One smoothing step (symmetric Gauss-Seidel, or Jacobi sweeps), then x
+ * summed to 1 again; the largest relative change. */
+static double smooth(san_ls *c, const double *d, double *x, double *t)
+{
+    double s = san_op_sum(c->op, x), ch;
+    if (c->op->rows) {
+        ch = gs_pass(c->op->rows, d, x, s, 0);
+        double c2 = gs_pass(c->op->rows, d, x, s, 1);
+        ch = c2 > ch ? c2 : ch;
+    } else {
+        ch = 0;
+        for (int k = 0; k < JACOBI_SMOOTH_SWEEPS; k++) {
+            double c2 = jacobi_pass(c, d, x, t, s);
+            ch = c2 > ch ? c2 : ch;
+        }
+    }
+    s = san_op_sum(c->op, x);
+    if (s > 0 && isfinite(s))
+        san_op_scale(c->op, x, 1.0 / s);
+    return ch;
+}
+
+/* ---- the check and the refinement ---- */
+
+/* Every partition once: corrections applied when apply; the largest
+ * error into *dmax, its partition into *worst.  0, or -1. */
+static int aggregate_all(san_ls *c, double *x, int apply, double *dmax, int *worst)
+{
+    *dmax = 0;
+    *worst = -1;
+    if (!c->parts)
+        return 0;
+    for (int k = 0; k < c->parts->n; k++) {
+        double dl;
+        int st = san_agg_step(c, &c->parts->p[k], x, apply, &dl);
+        if (st < 0)
+            return -1;
+        if (st == 0 && dl > *dmax) {
+            *dmax = dl;
+            *worst = k;
+        }
+    }
+    if (apply) {
+        double s = san_op_sum(c->op, x);
+        if (s > 0 && isfinite(s))
+            san_op_scale(c->op, x, 1.0 / s);
+    }
+    return 0;
+}
+
+static const char *part_name(const san_ls *c, int k)
+{
+    return k >= 0 ? c->parts->p[k].what : "?";
+}
+
+/* Changes below this are the roundoff of the sweeps themselves (a few
+ * epsilon per term): they say nothing of the contraction. */
+#define CHANGE_FLOOR 1e-13
+
+/* What one more cycle would still move, from the last two changes: the
+ * a-posteriori estimate of a linearly convergent iteration, error <=
+ * change * r / (1 - r) with r the contraction (Stewart 1994, 3.2).  The
+ * first cycle, which has no ratio, is assumed to contract by 0.9 at best;
+ * a cycle that did not contract gives no estimate (HUGE_VAL). */
+static double change_estimate(double ch, double prev)
+{
+    if (ch <= CHANGE_FLOOR)
+        return 0;               /* noise: reported, not tested */
+    double r = prev > 0 ? ch / prev : 0.9;
+    if (!(r < 1))
+        return HUGE_VAL;
+    return ch * fmax(1.0, r / (1 - r));
+}
+
+static void fail_msg(san_ls *c, long it, double rho, double ch, double dmax, int worst)
+{
+    san_solve_info *info = c->info;
+    const double tol = c->o->tol;
+    if (dmax > tol)
+        snprintf(info->msg, sizeof info->msg, "the answer of %s fails the aggregation "
+                 "test after %ld refinement cycles: over %.60s its error is %.2e (tol "
+                 "%.2e); try --method auto or iad",
+                 san_method_name(info->method), it, part_name(c, worst), dmax, tol);
+    else
+        snprintf(info->msg, sizeof info->msg, "the answer of %s fails the balance test "
+                 "after %ld refinement cycles (a probability still moving by %.2e "
+                 "relative, tol %.2e); try --method auto or iad",
+                 san_method_name(info->method), it, fmax(rho, ch), tol);
+}
+
+/* A refinement whose error estimate has not halved in this many cycles
+ * has reached the roundoff floor of the chain (seen at --tol 1e-14,
+ * where the changes of the smallest probabilities stay near 1e-13). */
+#define STAGNATION_CYCLES 12
+
+/* Aggregation cycles from x until verified, at most max_cycles of them
+ * (0: up to --max-iter).  The cycles are added to info->iterations. */
+static int refine(san_ls *c, double *x, const double *d, double *t, long max_cycles)
+{
+    san_solve_info *info = c->info;
+    const double tol = c->o->tol;
+    const int debug = getenv("SAN_DEBUG_VERIFY") != NULL;
+    long it = 0, it0 = info->iterations, since_best = 0;
+    double prev = -1, best = HUGE_VAL;
+    for (;;) {
+        double ch = smooth(c, d, x, t);
+        double rho = san_ls_balance(c, x, t);
+        double dmax;
+        int worst;
+        if (aggregate_all(c, x, 1, &dmax, &worst) < 0)
+            return -1;
+        it++;
+        double chx = change_estimate(ch, prev);
+        prev = ch;
+        double err = fmax(fmax(rho, dmax), chx);
+        info->iterations = it0 + it;
+        info->balance = rho;
+        info->agg_error = dmax;
+        info->refine_cycles = it;
+        info->error_est = fmax(err, ch);
+        if (err <= 0.5 * best) {
+            best = err;
+            since_best = 0;
+        } else {
+            since_best++;
+        }
+        if (debug && it == 1)
+            for (int k = 0; c->parts && k < c->parts->n; k++)
+                fprintf(stderr, "part %d: %s (%d blocks)\n", k, c->parts->p[k].what, c->parts->p[k].nblk);
+        if (debug)
+            fprintf(stderr, "cycle %ld: rho %.3e agg %.3e (%s) change %.3e est %.3e\n", it,
+                    rho, dmax, worst >= 0 ? part_name(c, worst) : "-", ch, chx);
+        if (err <= tol) {
+            /* the corrections just applied were within tol: measure the
+             * balance of what is returned */
+            rho = san_ls_balance(c, x, t);
+            info->balance = rho;
+            if (rho <= tol) {
+                info->error_est = fmax(info->error_est, rho);
+                return 0;
+            }
+        }
+        if (since_best >= STAGNATION_CYCLES) {
+            snprintf(info->msg, sizeof info->msg, "the refinement of %s stagnated at an "
+                     "error estimate of %.2e (tol %.2e): the roundoff floor of this chain; "
+                     "try a larger --tol", san_method_name(info->method), err, tol);
+            return 1;
+        }
+        if (max_cycles > 0 && it >= max_cycles) {
+            fail_msg(c, it, rho, chx, dmax, worst);
+            return 1;
+        }
+        san_ls_stop why = san_ls_poll(c, info->iterations, err);
+        if (why) {
+            san_ls_stop_msg(c, why, info->iterations, err,
+                            "try raising --max-iter or --time-limit");
+            return 1;
+        }
+    }
+}
+
+int san_ls_verify(san_ls *c, double *x, long max_cycles)
+{
+    const double *d = neg_diag(c);
+    double *t = malloc((size_t)c->op->n * sizeof *t);
+    if (!d || !t) {
+        free(t);
+        snprintf(c->info->msg, sizeof c->info->msg, "out of memory for the verification "
+                 "of the answer (%lld states)", (long long)c->op->n);
+        return -1;
+    }
+    double s = san_op_sum(c->op, x);
+    if (s > 0 && isfinite(s))
+        san_op_scale(c->op, x, 1.0 / s);
+    int st = refine(c, x, d, t, max_cycles);
+    free(t);
+    return st;
+}
+
+int san_ls_iad(san_ls *c, double *pi)
+{
+    return san_ls_verify(c, pi, 0);
+}
