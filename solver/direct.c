@@ -69,8 +69,8 @@ static const char *umf_status_text(sslong st)
         return "the generator is singular even with one state fixed: the "
                "chain is not irreducible";
     case UMFPACK_ERROR_out_of_memory:
-        return "out of memory in the LU factorization; try --method gs or "
-               "--method gmres";
+        return "out of memory in the LU factorization; try --method auto or "
+               "--method iad";
     default:
         return "UMFPACK failed";
     }
@@ -101,7 +101,7 @@ static int factorize(san_ls *c, const lu_input *m, double maxmem,
         snprintf(c->info->msg, sizeof c->info->msg, "the LU factorization "
                  "would need an estimated %.2f GiB and %.2g flops (UMFPACK's "
                  "symbolic analysis), over the limit of %.2f GiB; try "
-                 "--method gs or --method gmres", mem / 1073741824.0,
+                 "--method auto (or gs, iad)", mem / 1073741824.0,
                  info[UMFPACK_FLOPS_ESTIMATE], maxmem / 1073741824.0);
         umfpack_dl_free_symbolic(&sym);
         return 2;

@@ -481,14 +481,15 @@ int san_ls_verdict(int st, san_solve_info *info, double tol, const san_ls_neg *n
     /* st == 0 comes from san_ls_verify, which measured the balance of
      * the vector that normalize has just left unchanged (unless it
      * clamped a negative entry) */
-    if (st == 0 && !(info->balance <= tol) && neg->mn < -NEG_ROUNDOFF * neg->mx) {
+    const double lim = fmax(tol, info->error_est);     /* at the roundoff floor */
+    if (st == 0 && !(info->balance <= lim) && neg->mn < -NEG_ROUNDOFF * neg->mx) {
         snprintf(info->msg, sizeof info->msg, "negative probability %.3g "
                  "at state %ld (largest %.3g): the chain may not be "
                  "irreducible, or is too ill-conditioned for %s",
                  neg->mn, (long)neg->imn, neg->mx, san_method_name(info->method));
         return -1;
     }
-    if (st == 0 && !(info->balance <= tol)) {
+    if (st == 0 && !(info->balance <= lim)) {
         snprintf(info->msg, sizeof info->msg, "%s finished but the balance residual "
                  "of the normalized vector is %.2e > tol %.2e",
                  san_method_name(info->method), info->balance, tol);
@@ -560,6 +561,7 @@ void san_ls_free(san_ls *c)
  * a hundred times smaller each time) when its answer still fails. */
 #define CHECK_RETRIES 2
 #define RETRY_TIGHTEN 1e-2
+#define RETRY_FLOOR 1e-17
 
 /* A kernel that "converged" to something that is not a distribution
  * broke down (GMRES(30) does, on some async master/slave models). */
@@ -600,11 +602,12 @@ static int checked_named(san_ls *c, double *pi, san_ls_kernel k, int st)
             return -1;
         long it = info->iterations;
         st = san_ls_verify(c, pi, NAMED_CYCLES);
-        if (st == 0 && info->refine_cycles > 1)
+        if (st == 0 && info->refine_cycles > 1 && !info->note[0])
             snprintf(info->note, sizeof info->note, "the answer of %s was polished by %ld "
                      "refinement cycles (smoothing and aggregation)",
                      san_method_name(info->method), info->refine_cycles);
-        if (st != 1 || retry == CHECK_RETRIES)
+        /* a target already at the roundoff floor cannot be tightened */
+        if (st != 1 || retry == CHECK_RETRIES || c->tol * RETRY_TIGHTEN < RETRY_FLOOR)
             break;
         char why[sizeof info->msg];
         memcpy(why, info->msg, sizeof why);

@@ -220,11 +220,25 @@ static double change_estimate(double ch, double prev)
     return ch * fmax(1.0, r / (1 - r));
 }
 
+/* Errors this small that do not go down are the roundoff floor of the
+ * chain: the message names a --tol that can be met. */
+#define FLOOR_HINT 1e-10
+/* A refinement that stagnates below this (and below tol's reach) has
+ * an answer: its error estimate is reported, a note says tol was below
+ * the floor. */
+#define FLOOR_ACCEPT 1e-11
+
 static void fail_msg(san_ls *c, long it, double rho, double ch, double dmax, int worst)
 {
     san_solve_info *info = c->info;
     const double tol = c->o->tol;
-    if (dmax > tol)
+    double err = fmax(fmax(rho, ch), dmax);
+    if (err < FLOOR_HINT)
+        snprintf(info->msg, sizeof info->msg, "the answer of %s stays at an error of "
+                 "%.2e after %ld refinement cycles (tol %.2e): about the roundoff floor of "
+                 "this chain; try --tol %.0e", san_method_name(info->method), err, it, tol,
+                 pow(10, ceil(log10(err * 10))));
+    else if (dmax > tol)
         snprintf(info->msg, sizeof info->msg, "the answer of %s fails the aggregation "
                  "test after %ld refinement cycles: over %.60s its error is %.2e (tol "
                  "%.2e); try --method auto or iad",
@@ -288,14 +302,27 @@ static int refine(san_ls *c, double *x, const double *d, double *t, long max_cyc
                 return 0;
             }
         }
+        const double raw = fmax(fmax(rho, dmax), ch);
+        if ((since_best >= STAGNATION_CYCLES || (max_cycles > 0 && it >= max_cycles)) &&
+            raw <= fmax(tol, FLOOR_ACCEPT)) {
+            /* tol is below what double precision gives on this chain:
+             * the answer is as good as it gets, and says how good */
+            snprintf(info->note, sizeof info->note, "--tol %.1e is below the roundoff floor "
+                     "of this chain: the refinement stopped improving at an error estimate "
+                     "of %.1e", tol, raw);
+            info->error_est = raw;
+            return 0;
+        }
         if (since_best >= STAGNATION_CYCLES) {
             snprintf(info->msg, sizeof info->msg, "the refinement of %s stagnated at an "
-                     "error estimate of %.2e (tol %.2e): the roundoff floor of this chain; "
-                     "try a larger --tol", san_method_name(info->method), err, tol);
+                     "error estimate of %.2e (tol %.2e)%s; try --tol %.0e",
+                     san_method_name(info->method), err, tol,
+                     err < FLOOR_HINT ? ": the roundoff floor of this chain" : "",
+                     pow(10, ceil(log10(err * 10))));
             return 1;
         }
         if (max_cycles > 0 && it >= max_cycles) {
-            fail_msg(c, it, rho, chx, dmax, worst);
+            fail_msg(c, it, rho, ch, dmax, worst);
             return 1;
         }
         san_ls_stop why = san_ls_poll(c, info->iterations, err);
