@@ -32,6 +32,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include "linsolve.h"
 
 struct san_agg_ws {
@@ -41,6 +44,8 @@ struct san_agg_ws {
     int *map;               /* coarse state of each block, -1: empty */
     double *C;              /* the coarse chain, dense */
     double *v, *y;          /* operator path: two vectors of n */
+    double *tf;             /* sparse path: per thread, flows and masses */
+    size_t tf_len;
 };
 
 void san_agg_free(san_agg_ws *w)
@@ -54,6 +59,7 @@ void san_agg_free(san_agg_ws *w)
     free(w->C);
     free(w->v);
     free(w->y);
+    free(w->tf);
     free(w);
 }
 
@@ -89,23 +95,73 @@ static san_agg_ws *agg_ws(san_ls *c, int nblk)
     return w->cap ? w : NULL;
 }
 
-/* Flows between blocks and block masses, from the rows of qt (row j of
- * qt holds q_ij for the i that lead to j). */
-static void flows_rows(const san_csr *qt, const san_part *p, const double *x, double *F,
-                       double *b)
+/* Flows between blocks and block masses from rows [lo, hi) of qt (row
+ * j of qt holds q_ij for the i that lead to j), added to F and b. */
+static void flows_rows_range(const san_csr *qt, const san_part *p, const double *x,
+                             int64_t lo, int64_t hi, double *restrict F, double *restrict b)
 {
     const int B = p->nblk;
-    const uint16_t *blk = p->blk;
-    for (int64_t j = 0; j < qt->n; j++) {
+    const uint16_t *restrict blk = p->blk;
+    const int64_t *restrict rp = qt->rowptr;
+    const int32_t *restrict ci = qt->col;
+    const double *restrict v = qt->val;
+    for (int64_t j = lo; j < hi; j++) {
         const int bj = blk[j];
         b[bj] += x[j];
-        for (int64_t t = qt->rowptr[j]; t < qt->rowptr[j + 1]; t++) {
-            const int32_t i = qt->col[t];
+        for (int64_t t = rp[j]; t < rp[j + 1]; t++) {
+            const int32_t i = ci[t];
             const int bi = blk[i];
             if (bi != bj)
-                F[(size_t)bi * B + bj] += x[i] * qt->val[t];
+                F[(size_t)bi * B + bj] += x[i] * v[t];
         }
     }
+}
+
+/* The same over all rows, on every core: each thread sums its own
+ * share of the rows into its own F and b (in w->tf), then the shares
+ * are added in thread order.  An aggregation pass is the cost of a
+ * cycle of the refinement (37 passes a cycle on a 524,288-state nearly
+ * decomposable model: 41% of the run on one thread). */
+static int flows_rows(san_agg_ws *w, const san_csr *qt, const san_part *p, const double *x,
+                      double *F, double *b)
+{
+    const int64_t n = qt->n;
+    const size_t B = (size_t)p->nblk, len = B * B + B;
+    int nt = 1;
+#ifdef _OPENMP
+    if (n >= SAN_LS_PAR_MIN)
+        nt = omp_get_max_threads();
+#endif
+    if (nt <= 1) {
+        flows_rows_range(qt, p, x, 0, n, F, b);
+        return 0;
+    }
+    if ((size_t)nt * len > w->tf_len) {
+        free(w->tf);
+        w->tf = malloc((size_t)nt * len * sizeof *w->tf);
+        w->tf_len = w->tf ? (size_t)nt * len : 0;
+        if (!w->tf)
+            return -1;
+    }
+    SAN_OMP(omp parallel num_threads(nt))
+    {
+        int t = 0, T = 1;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+        T = omp_get_num_threads();
+#endif
+        double *tF = w->tf + (size_t)t * len;
+        memset(tF, 0, len * sizeof *tF);
+        flows_rows_range(qt, p, x, n * t / T, n * (t + 1) / T, tF, tF + B * B);
+    }
+    for (int t = 0; t < nt; t++) {
+        const double *tF = w->tf + (size_t)t * len;
+        for (size_t k = 0; k < B * B; k++)
+            F[k] += tF[k];
+        for (size_t k = 0; k < B; k++)
+            b[k] += tF[B * B + k];
+    }
+    return 0;
 }
 
 /* The same with one product per block over any operator. */
@@ -174,9 +230,13 @@ int san_agg_step(san_ls *c, const san_part *p, double *x, int apply, double *del
     }
     memset(w->F, 0, (size_t)B * B * sizeof *w->F);
     memset(w->b, 0, (size_t)B * sizeof *w->b);
-    if (c->op->rows)
-        flows_rows(c->op->rows, p, x, w->F, w->b);
-    else
+    if (c->op->rows) {
+        if (flows_rows(w, c->op->rows, p, x, w->F, w->b) < 0) {
+            snprintf(c->info->msg, sizeof c->info->msg, "out of memory for the "
+                     "aggregation of %s", p->what);
+            return -1;
+        }
+    } else
         flows_op(c->op, p, x, w->F, w->b, w->v, w->y);
     if (coarse_solve(w, B) != 0)
         return 1;

@@ -99,8 +99,11 @@ static int run_method(ksolve *c, double *pi)
 {
     san_solve_info *info = c->ls.info;
     int refining = info->method == SAN_M_AUTO || info->method == SAN_M_IAD;
-    if (info->method == SAN_M_AUTO)
-        info->method = auto_method(c);
+    if (info->method == SAN_M_AUTO) {
+        info->method = san_parts_coupling(c->ls.parts) < SAN_NCD_COUPLING
+                     ? SAN_M_IAD : auto_method(c);
+        c->ls.stagnation = SAN_AUTO_STAGNATION;
+    }
     san_ls_kernel k = kernel_of(info->method);
     if (!k && info->method != SAN_M_IAD) {
         snprintf(info->msg, sizeof info->msg, "method %s needs the sparse "
@@ -123,6 +126,7 @@ static int run_method(ksolve *c, double *pi)
 
 static void kron_parts_budget(san_parts *P, int64_t n)
 {
+    san_parts_prune(P, n);
     double lim = fmax(KRON_AGG_MIN_BLOCKS, KRON_AGG_WORK / (double)n), used = 0;
     int k = 0;
     for (int i = 0; i < P->n; i++) {

@@ -69,6 +69,11 @@
  * running to --max-iter. */
 #define STAGNATION_ITERS 500
 
+static long stagnation(const san_ls *c)
+{
+    return c->stagnation > 0 ? c->stagnation : STAGNATION_ITERS;
+}
+
 /* The operator A, its right-hand side, and the preconditioner. */
 typedef struct {
     san_op *op;                 /* x Q */
@@ -559,7 +564,7 @@ static int gmres_solve(san_ls *c, double *pi)
         if (R <= 0.5 * stag) {
             stag = R;
             stag_it = it;
-        } else if (it - stag_it >= STAGNATION_ITERS && !why) {
+        } else if (it - stag_it >= stagnation(c) && !why) {
             R = san_ls_best_restore(&best, pi, R);
             snprintf(c->info->msg, sizeof c->info->msg, "GMRES stagnated at residual %.2e "
                      "after %ld iterations; try --restart 60, --method bicgstab or iad",
@@ -738,7 +743,7 @@ static int bicgstab_solve(san_ls *c, double *pi)
         if (R <= 0.5 * stag) {
             stag = R;
             stag_it = it;
-        } else if (it - stag_it >= STAGNATION_ITERS) {
+        } else if (it - stag_it >= stagnation(c)) {
             R = san_ls_best_restore(&best, pi, R);
             snprintf(c->info->msg, sizeof c->info->msg, "BiCGSTAB stagnated at residual "
                      "%.2e after %ld iterations; try --method gmres or iad", R, it);

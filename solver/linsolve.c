@@ -734,7 +734,12 @@ static int run_method(san_ls *c, double *pi)
         info->method = SAN_M_DIRECT;
         return san_ls_checked(c, pi, san_ls_gth, 1);
     }
+    if (san_parts_coupling(c->parts) < SAN_NCD_COUPLING) {
+        info->method = SAN_M_IAD;
+        return san_ls_checked(c, pi, NULL, 1);
+    }
     info->method = SAN_M_BICGSTAB;
+    c->stagnation = SAN_AUTO_STAGNATION;
     return san_ls_checked(c, pi, san_ls_bicgstab, 1);
 }
 
@@ -746,11 +751,13 @@ static int sparse_parts(san_parts *P, const san_csr *qt, const san_model *m,
 {
     double budget = 0.25 * san_default_max_memory();
     memset(P, 0, sizeof *P);
-    if (san_parts_add_whole(P, qt->n) < 0 || san_parts_add_fast(P, qt, budget) < 0 ||
-        (m && san_parts_add_model(P, m, qt->n, idx, budget) < 0)) {
+    if (san_parts_add_fast(P, qt, budget) < 0 ||
+        (m && san_parts_add_model(P, m, qt->n, idx, budget) < 0) ||
+        san_parts_add_whole(P, qt->n) < 0) {
         san_parts_free(P);
         return -1;
     }
+    san_parts_prune(P, qt->n);
     return 0;
 }
 

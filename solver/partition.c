@@ -20,8 +20,10 @@ static const double fast_theta[] = { 1e-2, 1e-5, 1e-8 };
 
 void san_parts_free(san_parts *P)
 {
-    for (int i = 0; i < P->n; i++)
+    for (int i = 0; i < P->n; i++) {
         free(P->p[i].blk);
+        free(P->p[i].aut);
+    }
     free(P->p);
     memset(P, 0, sizeof *P);
 }
@@ -40,6 +42,7 @@ static int push(san_parts *P, int nblk, uint16_t *blk, int64_t n, const char *wh
         P->cap = cap;
     }
     san_part *q = &P->p[P->n++];
+    memset(q, 0, sizeof *q);
     q->nblk = nblk;
     q->blk = blk;
     snprintf(q->what, sizeof q->what, "%s", what);
@@ -94,7 +97,59 @@ static int add_group(san_parts *P, const san_model *m, int64_t n, const int64_t 
         free(blk);
         return 0;
     }
-    return push(P, nblk, blk, n, what);
+    int *aut = malloc(k * sizeof *aut);
+    if (!aut || push(P, nblk, blk, n, what) < 0) {
+        free(aut);
+        return -1;
+    }
+    memcpy(aut, g, k * sizeof *aut);
+    P->p[P->n - 1].aut = aut;
+    P->p[P->n - 1].naut = k;
+    return 0;
+}
+
+static int same_part(const san_part *a, const san_part *b, int64_t n)
+{
+    return a->nblk == b->nblk && memcmp(a->blk, b->blk, (size_t)n * sizeof *a->blk) == 0;
+}
+
+/* Some kept partition other than skip is a group holding automaton a. */
+static int covered(const san_parts *P, const char *keep, int skip, int a)
+{
+    for (int i = 0; i < P->n; i++)
+        if (keep[i] && i != skip && P->p[i].naut > 1)
+            for (int k = 0; k < P->p[i].naut; k++)
+                if (P->p[i].aut[k] == a)
+                    return 1;
+    return 0;
+}
+
+void san_parts_prune(san_parts *P, int64_t n)
+{
+    char *keep = malloc(P->n + 1);
+    if (!keep)
+        return;             /* nothing dropped: only slower */
+    for (int i = 0; i < P->n; i++) {
+        keep[i] = 1;
+        for (int j = 0; j < i && keep[i]; j++)
+            if (keep[j] && same_part(&P->p[i], &P->p[j], n))
+                keep[i] = 0;
+    }
+    for (int i = 0; i < P->n; i++)
+        if (keep[i] && P->p[i].naut == 1 && covered(P, keep, i, P->p[i].aut[0]))
+            keep[i] = 0;
+    int k = 0;
+    for (int i = 0; i < P->n; i++) {
+        if (keep[i]) {
+            P->p[k++] = P->p[i];
+        } else {
+            free(P->p[i].blk);
+            free(P->p[i].aut);
+            P->bytes -= 2.0 * (double)n;
+        }
+    }
+    P->n = k;
+    free(keep);
 }
 
 /* The automata event e couples: its participants and the automata its
@@ -220,6 +275,7 @@ static int label(int32_t *parent, int64_t n, uint16_t *blk)
 typedef struct {
     int64_t n;
     int32_t *parent[NTHETA];
+    double coupling[NTHETA];    /* see san_part.coupling */
 } forests;
 
 static int forests_init(forests *F, int64_t n)
@@ -250,6 +306,16 @@ static inline void forests_arc(forests *F, int64_t i, int64_t j, double q, doubl
         uf_union(F->parent[k], (int32_t)i, (int32_t)j);
 }
 
+/* Once the forests are complete: the transitions between two
+ * components, relative to their source's exit rate, the largest. */
+static inline void forests_cross(forests *F, int64_t i, int64_t j, double q, double d)
+{
+    for (int k = 0; k < NTHETA; k++)
+        if (uf_find(F->parent[k], (int32_t)i) != uf_find(F->parent[k], (int32_t)j) &&
+            q > F->coupling[k] * d)
+            F->coupling[k] = q / d;
+}
+
 /* A partition per threshold that gives a new one (thresholds go down,
  * components only merge). */
 static int forests_parts(san_parts *P, forests *F, double budget)
@@ -272,8 +338,19 @@ static int forests_parts(san_parts *P, forests *F, double budget)
         snprintf(what, sizeof what, "the %d components of the transitions above %g of "
                  "their state's exit rate", nc, fast_theta[k]);
         rc = push(P, nc, blk, n, what);
+        if (rc == 0)
+            P->p[P->n - 1].coupling = F->coupling[k];
     }
     return rc;
+}
+
+double san_parts_coupling(const san_parts *P)
+{
+    double c = 1;
+    for (int i = 0; i < P->n; i++)
+        if (P->p[i].coupling > 0 && P->p[i].coupling < c)
+            c = P->p[i].coupling;
+    return c;
 }
 
 int san_parts_add_fast(san_parts *P, const san_csr *qt, double budget)
@@ -290,12 +367,17 @@ int san_parts_add_fast(san_parts *P, const san_csr *qt, double budget)
             if (qt->col[t] == j)
                 d[j] = -qt->val[t];
     }
-    for (int64_t j = 0; rc == 0 && j < n; j++)
-        for (int64_t t = qt->rowptr[j]; t < qt->rowptr[j + 1]; t++) {
-            int32_t i = qt->col[t];
-            if (i != j)
-                forests_arc(&F, i, j, qt->val[t], d[i]);
-        }
+    for (int pass = 0; pass < 2; pass++)
+        for (int64_t j = 0; rc == 0 && j < n; j++)
+            for (int64_t t = qt->rowptr[j]; t < qt->rowptr[j + 1]; t++) {
+                int32_t i = qt->col[t];
+                if (i == j)
+                    continue;
+                if (pass == 0)
+                    forests_arc(&F, i, j, qt->val[t], d[i]);
+                else
+                    forests_cross(&F, i, j, qt->val[t], d[i]);
+            }
     if (rc == 0)
         rc = forests_parts(P, &F, budget);
     forests_free(&F);
@@ -319,24 +401,30 @@ int san_parts_add_fast_space(san_parts *P, const san_space *sp, int64_t npos,
     int have_sc = rc == 0 && succ_init(&sc, m) == 0;
     if (!have_sc)
         rc = -1;
-    for (int64_t i = 0; rc == 0 && i < sp->n; i++) {
-        if (sp->in_closed && !sp->in_closed[i])
-            continue;
-        const int64_t idx = sp->index[i];
-        san_state_decode(m, idx, s);
-        arcs.n = 0;
-        if (succ_enumerate(&sc, s, idx, &arcs, err, sizeof err) != 0) {
-            rc = -1;            /* the exploration enumerated them already */
-            break;
+    for (int pass = 0; pass < 2; pass++)
+        for (int64_t i = 0; rc == 0 && i < sp->n; i++) {
+            if (sp->in_closed && !sp->in_closed[i])
+                continue;
+            const int64_t idx = sp->index[i];
+            san_state_decode(m, idx, s);
+            arcs.n = 0;
+            if (succ_enumerate(&sc, s, idx, &arcs, err, sizeof err) != 0) {
+                rc = -1;        /* the exploration enumerated them already */
+                break;
+            }
+            double d = 0;
+            for (int k = 0; k < arcs.n; k++)
+                d += arcs.v[k].to != idx ? arcs.v[k].rate : 0;
+            const int64_t pi = rank(ctx, idx);
+            for (int k = 0; k < arcs.n; k++) {
+                if (arcs.v[k].to == idx)
+                    continue;
+                if (pass == 0)
+                    forests_arc(&F, pi, rank(ctx, arcs.v[k].to), arcs.v[k].rate, d);
+                else
+                    forests_cross(&F, pi, rank(ctx, arcs.v[k].to), arcs.v[k].rate, d);
+            }
         }
-        double d = 0;
-        for (int k = 0; k < arcs.n; k++)
-            d += arcs.v[k].to != idx ? arcs.v[k].rate : 0;
-        const int64_t pi = rank(ctx, idx);
-        for (int k = 0; k < arcs.n; k++)
-            if (arcs.v[k].to != idx)
-                forests_arc(&F, pi, rank(ctx, arcs.v[k].to), arcs.v[k].rate, d);
-    }
     if (rc == 0)
         rc = forests_parts(P, &F, budget);
     if (have_sc)

@@ -36,6 +36,12 @@ typedef struct {
                                positions outside the chain) */
     char what[96];          /* for messages: "automaton Buffer",
                                "automata A, B (event sync1)", ... */
+    double coupling;        /* fast components: the largest rate
+                               between two of them, over its source's
+                               exit rate (the epsilon of a nearly
+                               decomposable chain); else 0 */
+    int naut;               /* the automata whose joint state it is */
+    int *aut;               /*   (none: fast components, whole chain) */
 } san_part;
 
 typedef struct {
@@ -70,6 +76,18 @@ int san_parts_add_fast_space(san_parts *P, const san_space *sp, int64_t npos,
 
 /* The partition into single states, when n <= SAN_PART_WHOLE_MAX. */
 int san_parts_add_whole(san_parts *P, int64_t n);
+
+/* Drops the partitions that add nothing: a copy of an earlier one (the
+ * fast components are often one automaton's states), and one
+ * automaton's when a group holding it is kept (a finer partition
+ * corrects what the coarser one would, and its check sees what the
+ * coarser one would see).  Each partition costs an aggregation pass. */
+void san_parts_prune(san_parts *P, int64_t n);
+
+/* The weakest coupling of the fast components found (1 when none): a
+ * chain under 1e-4 is nearly decomposable, and the aggregation method
+ * is the one that converges on it. */
+double san_parts_coupling(const san_parts *P);
 
 void san_parts_free(san_parts *P);
 
