@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,17 +26,22 @@ void help_solve(FILE *out)
         "\n"
         "solver:\n"
         "  -m, --method M       auto (default), direct (UMFPACK), power, jacobi,\n"
-        "                       gs (Gauss-Seidel/SOR), gmres, bicgstab\n"
-        "      --tol X          residual to reach (1e-10): max |pi Q| divided by\n"
-        "                       the largest rate and the largest probability\n"
+        "                       gs (Gauss-Seidel/SOR), gmres, bicgstab, iad\n"
+        "                       (aggregation: stiff and nearly decomposable chains)\n"
+        "      --tol X          accuracy (1e-10): every state's flows in balance to\n"
+        "                       X relative, and every block of states (automaton,\n"
+        "                       coupled automata, fast components) within X of the\n"
+        "                       exact coarse solution; see ACCURACY in san(1)\n"
         "      --max-iter N     iteration limit of iterative methods (10000)\n"
         "      --omega W        relaxation of gs (1: Gauss-Seidel)\n"
         "      --restart M      GMRES restart length (30)\n"
         "      --precond P      ilu0 (default), jacobi or none (gmres, bicgstab)\n"
-        "      --time-limit S   stop after S seconds with the best vector\n"
+        "      --time-limit S   stop after S seconds (exploration and solve; an\n"
+        "                       iterative solve stops with its best vector)\n"
         "      --storage S      auto (default): the sparse generator, or the tensor\n"
         "                       descriptor when the generator does not fit;\n"
-        "                       sparse; kron (Q never stored: power, jacobi, gmres)\n"
+        "                       sparse; kron (Q never stored: power, jacobi, gmres,\n"
+        "                       bicgstab, iad)\n"
         "limits:\n"
         "      --max-memory M   refuse models needing more (e.g. 4G, 512M;\n"
         "                       default 80%% of physical memory)\n"
@@ -81,6 +87,35 @@ static void on_sigint(int sig)
     interrupted = 1;
     signal(SIGALRM, on_alarm);
     alarm(1);
+}
+
+/* --time-limit bounds the whole run: exploration and class check look
+ * at the interrupt flag, which a watchdog thread raises when the time is
+ * up; the solver gets what is left of the limit as its own. */
+static volatile int timed_out, solving;
+
+static void *watchdog(void *arg)
+{
+    struct timespec until = *(const struct timespec *)arg;
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) == EINTR)
+        ;
+    if (!solving) {         /* the solver keeps its own time, and says so */
+        timed_out = 1;
+        interrupted = 1;
+    }
+    return NULL;
+}
+
+static void start_watchdog(double seconds)
+{
+    static struct timespec until;
+    pthread_t th;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    double t = until.tv_sec + 1e-9 * until.tv_nsec + seconds;
+    until.tv_sec = (time_t)t;
+    until.tv_nsec = (long)((t - (double)until.tv_sec) * 1e9);
+    if (pthread_create(&th, NULL, watchdog, &until) == 0)
+        pthread_detach(th);
 }
 
 static double now(void)
@@ -171,6 +206,17 @@ typedef struct {
 
 /* ---- text ---- */
 
+/* Significant digits that the error estimate supports (san(1),
+ * ACCURACY): an estimate of 3e-11 gives 10; an unverified answer 6. */
+static int supported_digits(const san_solve_info *info)
+{
+    if (!info->converged)
+        return 6;
+    double e = info->error_est > 1e-15 ? info->error_est : 1e-15;
+    int d = (int)floor(-log10(e));
+    return d < 3 ? 3 : d > 12 ? 12 : d;
+}
+
 static void text_report(const report *r)
 {
     const san_model *m = r->m;
@@ -195,6 +241,7 @@ static void text_report(const report *r)
            r->auto_picked ? " (picked by auto)" : "",
            sol->info.iterations, sol->info.iterations == 1 ? "" : "s", sol->info.residual,
            sol->info.converged ? "converged" : "NOT CONVERGED");
+    const int digits = supported_digits(&sol->info);
     if (sol->info.converged)
         printf("accuracy     error estimate %.1e (balance %.1e, aggregation %.1e, tol %.1e)\n",
                sol->info.error_est, sol->info.balance, sol->info.agg_error, r->tol);
@@ -209,7 +256,7 @@ static void text_report(const report *r)
             if ((int)strlen(m->res[i].name) > w)
                 w = (int)strlen(m->res[i].name);
         for (int i = 0; i < m->nres; i++)
-            printf("  %-*s  %.12g\n", w, m->res[i].name, sol->results[i]);
+            printf("  %-*s  %.*g\n", w, m->res[i].name, digits, sol->results[i]);
     }
     printf("\nmarginals\n");
     for (int a = 0; a < m->naut; a++) {
@@ -220,7 +267,7 @@ static void text_report(const report *r)
     }
     printf("\nthroughputs\n");
     for (int e = 0; e < m->nev; e++)
-        printf("  %-20s %.10g\n", m->ev[e].name, sol->throughput[e]);
+        printf("  %-20s %.*g\n", m->ev[e].name, digits, sol->throughput[e]);
     printf("\nmost probable states\n");
     int *s = malloc((m->naut + 1) * sizeof *s);
     char buf[4096];
@@ -656,13 +703,22 @@ int cmd_solve(int argc, char **argv)
     A.so.progress = progress;
     A.so.interrupt = &interrupted;
 
+    const double limit = A.so.time_limit;
+    if (limit > 0)
+        start_watchdog(limit - (now() - t0));
     san_space sp;
     int kron = A.storage == STORE_KRON;
     rc = build_space(m, &A, path, &kron, &sp);
     if (rc) {
+        if (timed_out)
+            fprintf(stderr, "san solve: the time limit of %g s was reached before the "
+                    "solve; raise --time-limit\n", limit);
         san_model_free(m);
-        return rc == -2 ? EXIT_USAGE : EXIT_FAIL;
+        return rc == -2 && !timed_out ? EXIT_USAGE : EXIT_FAIL;
     }
+    solving = 1;
+    if (limit > 0)      /* what is left of it */
+        A.so.time_limit = limit - (now() - t0) > 1e-6 ? limit - (now() - t0) : 1e-6;
     san_solution sol;
     double ts = now(), kron_bytes = 0;
     rc = kron ? san_kron_solve(&sp, &A.so, &sol, &kron_bytes) : san_solve(&sp, &A.so, &sol);
@@ -699,7 +755,7 @@ int cmd_solve(int argc, char **argv)
         fprintf(stderr, "san solve: %s\n", sol.info.msg[0] ? sol.info.msg : "not converged");
         status = EXIT_FAIL;
     }
-    if (interrupted && status == EXIT_OK) {
+    if (interrupted && !timed_out && status == EXIT_OK) {
         fprintf(stderr, "san solve: interrupted\n");
         status = EXIT_FAIL;
     }

@@ -15,10 +15,16 @@
  * factorized: no explicit transpose, and UMFPACK's iterative refinement
  * still works on the right system.
  */
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 #include <umfpack.h>
 #include "linsolve.h"
 
@@ -106,20 +112,6 @@ static int factorize(san_ls *c, const lu_input *m, double maxmem,
         umfpack_dl_free_symbolic(&sym);
         return 2;
     }
-    /* The factorization cannot be stopped once started: refuse it when
-     * its flops (at a generous 1e9 per second) exceed the time left. */
-    if (c->o->time_limit > 0) {
-        double left = c->o->time_limit - (san_ls_now() - c->t0);
-        double need = info[UMFPACK_FLOPS_ESTIMATE] / 1e9;
-        if (need > left) {
-            snprintf(c->info->msg, sizeof c->info->msg, "the LU factorization would take "
-                     "about %.3g s (%.2g flops), more than the %g s of --time-limit; raise "
-                     "--time-limit or use an iterative method", need,
-                     info[UMFPACK_FLOPS_ESTIMATE], c->o->time_limit);
-            umfpack_dl_free_symbolic(&sym);
-            return 2;
-        }
-    }
     if (c->o->interrupt && *c->o->interrupt) {
         snprintf(c->info->msg, sizeof c->info->msg, "interrupted before the factorization");
         umfpack_dl_free_symbolic(&sym);
@@ -193,17 +185,105 @@ static int64_t refix(const san_csr *qt, const double *x, int64_t k)
 
 static int direct_once(san_ls *c, double *pi, double maxmem, double maxflops, int64_t k);
 
+/* ---- a factorization that a time limit or an interrupt can end ---- */
+
+/* UMFPACK cannot be stopped from inside, and its symbolic analysis alone
+ * took 3 to 34 s on the async master/slave and pipeline models whose LU
+ * is then refused as too big (it computes the fill it refuses): no
+ * prediction from the sizes holds.  With a time limit, or an interrupt
+ * flag to watch, the factorization and the solve run in a child process
+ * that the parent ends when the time is up or the flag is set.  The
+ * answer comes back through shared memory; the child does only the
+ * factorization and the solve (no OpenMP, which does not survive a fork
+ * of a process that used it). */
+typedef struct {
+    int st;                 /* direct_once's status */
+    int final;
+    char msg[sizeof ((san_solve_info *)0)->msg];
+} child_out;
+
+/* How often the parent looks at the child, the clock and the flag. */
+#define CHILD_POLL_NS 5000000L
+
+static int direct_child(san_ls *c, double *pi, double maxmem, double maxflops, int64_t k)
+{
+    const int64_t n = c->qt->n;
+    const size_t len = sizeof(child_out) + (size_t)n * sizeof(double);
+    void *mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED)
+        return direct_once(c, pi, maxmem, maxflops, k);
+    child_out *out = mem;
+    double *x = (double *)((char *)mem + sizeof(child_out));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        munmap(mem, len);
+        return direct_once(c, pi, maxmem, maxflops, k);
+    }
+    if (pid == 0) {
+        out->st = direct_once(c, x, maxmem, maxflops, k);
+        out->final = c->final;
+        memcpy(out->msg, c->info->msg, sizeof out->msg);
+        _exit(0);
+    }
+    int status, st = -1, done = 0;
+    const struct timespec pause = { 0, CHILD_POLL_NS };
+    for (;;) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid) {
+            done = 1;
+            break;
+        }
+        if (w < 0 && errno != EINTR)
+            break;
+        int intr = c->o->interrupt && *c->o->interrupt;
+        double t = san_ls_now() - c->t0;
+        if (intr || (c->o->time_limit > 0 && t >= c->o->time_limit)) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                ;
+            snprintf(c->info->msg, sizeof c->info->msg, intr ? "interrupted during the LU "
+                     "factorization" : "time limit of %g s reached during the LU "
+                     "factorization; raise --time-limit or try --method auto",
+                     c->o->time_limit);
+            c->final = 1;
+            break;
+        }
+        nanosleep(&pause, NULL);
+    }
+    if (done && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        st = out->st;
+        c->final = out->final;
+        memcpy(c->info->msg, out->msg, sizeof out->msg);
+        memcpy(pi, x, (size_t)n * sizeof *pi);
+    } else if (done) {
+        snprintf(c->info->msg, sizeof c->info->msg, "the LU factorization ended abnormally "
+                 "(%s %d; out of memory?); try --method auto",
+                 WIFSIGNALED(status) ? "signal" : "status",
+                 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+    }
+    munmap(mem, len);
+    return st;
+}
+
+static int direct_run(san_ls *c, double *pi, double maxmem, double maxflops, int64_t k)
+{
+    if (c->o->time_limit > 0 || c->o->interrupt)
+        return direct_child(c, pi, maxmem, maxflops, k);
+    return direct_once(c, pi, maxmem, maxflops, k);
+}
+
 int san_ls_direct(san_ls *c, double *pi, double maxmem, double maxflops)
 {
     int64_t k = pick_fixed(c->qt);
-    int st = direct_once(c, pi, maxmem, maxflops, k);
+    int st = direct_run(c, pi, maxmem, maxflops, k);
     if (st != 0)
         return st;
     int64_t k2 = refix(c->qt, pi, k);
     if (k2 == k)
         return 0;
     if (k2 >= 0)
-        st = direct_once(c, pi, maxmem, maxflops, k2);
+        st = direct_run(c, pi, maxmem, maxflops, k2);
     if (st == 0 && refix(c->qt, pi, k2) == k2)
         return 0;
     if (st == 0)

@@ -580,9 +580,8 @@ static int gmres_solve(san_ls *c, double *pi)
         }
         if (why) {
             R = san_ls_best_restore(&best, pi, R);
-            san_ls_stop_msg(c, why, it, R, c->op->rows
-                            ? "try --restart 60, --method direct, or raise --max-iter"
-                            : "try --restart 60, or raise --max-iter");
+            san_ls_stop_msg(c, why, it, R,
+                            "try --method auto (or iad), --restart 60, or raise --max-iter");
             st = 1;
             break;
         }
@@ -753,7 +752,7 @@ static int bicgstab_solve(san_ls *c, double *pi)
         san_ls_stop why = san_ls_poll(c, it, R);
         if (why) {
             R = san_ls_best_restore(&best, pi, R);
-            san_ls_stop_msg(c, why, it, R, "try --method gmres, or raise "
+            san_ls_stop_msg(c, why, it, R, "try --method auto (or iad, gmres), or raise "
                             "--max-iter");
             st = 1;
             break;

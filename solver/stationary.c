@@ -74,10 +74,10 @@ static void sor_sweep(const san_csr *qt, double *restrict x, double w,
 static const char *hint_for(const san_ls *c)
 {
     if (!c->op->rows)
-        return "try --method gmres or bicgstab, or raise --max-iter";
+        return "try --method auto (or iad, bicgstab), or raise --max-iter";
     return c->info->method == SAN_M_GS
-         ? "try --method gmres or raise --max-iter"
-         : "try --method gs or gmres, or raise --max-iter";
+         ? "try --method auto (or iad, bicgstab), or raise --max-iter"
+         : "try --method auto (or iad, gs), or raise --max-iter";
 }
 
 /* Stops an iteration that has not converged: the better of the current

@@ -385,6 +385,113 @@ def test_residual_storages():
               f"{model}: the same residual on both storages: {res}")
 
 
+NCD_MODEL = """identifiers
+  eps = {eps};
+  F = [0..{last}];
+  up = 1 + ((st M == m1) * 2) + ((st M == m2) * 4) + ((st M == m3) * 8);
+events
+  loc s0 (eps * 1)
+  loc s1 (eps * 2)
+  loc s2 (eps * 3)
+  loc s3 (eps * 4)
+  loc on (up)
+  loc off (5)
+reachability = 1;
+network ncd (continuous)
+  aut M
+    stt m0 to(m1) s0
+    stt m1 to(m2) s1
+    stt m2 to(m3) s2
+    stt m3 to(m0) s3
+  aut P[F]
+    stt idle to(busy) on
+    stt busy to(idle) off
+results
+  mode0 = st M == m0;
+  mode1 = st M == m1;
+  mode2 = st M == m2;
+  mode3 = st M == m3;
+"""
+
+
+def test_verified():
+    """Issue 13: every answer that says converged is right, on both
+    storages, and a wrong one is refused with what to try."""
+    # M/M/1/K with lambda = 108 mu: the largest |q_jj| is the empty queue,
+    # of probability 1e-20; the direct method broke down fixing it
+    for lam in (108, 150, 1000):
+        ref = mm1k(lam, 1, 10)
+        for m in ("direct", "auto"):
+            rc, out, err = run(["solve", "-q", "-f", "json", "--method", m, "-D", f"lambda={lam}",
+                                "-D", "mu=1", os.path.join(MODELS, "mm1k.san")])
+            r = json.loads(out) if rc == 0 else None
+            check(r is not None and all(close(r["results"][k], v, 1e-9, 1e-30)
+                                        for k, v in ref.items()),
+                  f"mm1k lambda={lam} [{m}]: exit {rc}, {err.strip()[:200]}")
+    # an event that labels no transition never fires, on both storages
+    never = write_tmp("""identifiers
+  K = [0..3];
+events
+  loc arrive (2)
+  loc serve  (3)
+  loc ghost  (7)
+  loc edge   (5)
+reachability = 1;
+network nv (continuous)
+  aut queue
+    stt s[K] to(++) arrive to(--) serve
+  aut one
+    stt z[0..0] to(++) edge
+results
+  empty = (st queue) == s[0];
+""")
+    for storage in ("sparse", "kron"):
+        r = solve(never, "auto", ["--storage", storage])
+        check(r is not None and r["throughputs"]["ghost"] == 0 and r["throughputs"]["edge"] == 0
+              and close(r["throughputs"]["arrive"], 2 * (1 - mm1k(2, 3, 3)["full"]), 1e-9),
+              f"unused events have throughput 0 [{storage}]: {r and r['throughputs']}")
+    os.unlink(never)
+    # nearly decomposable: a slow mode automaton (rates 1e-7) gating 10
+    # fast ones; its marginal is exact, 12/25, 6/25, 4/25, 3/25
+    ncd = write_tmp(NCD_MODEL.format(eps="1e-7", last=9))
+    exact = {"mode0": 12 / 25, "mode1": 6 / 25, "mode2": 4 / 25, "mode3": 3 / 25}
+    for storage in ("sparse", "kron"):
+        for m in ("auto", "iad", "gs", "gmres", "bicgstab", "power", "jacobi"):
+            if storage == "kron" and m == "gs":
+                continue
+            rc, out, err = run(["solve", "-q", "-f", "json", "--method", m, "--storage", storage,
+                                "--max-iter", "3000", ncd])
+            if m in ("auto", "iad"):
+                check(rc == 0, f"ncd [{storage} {m}] solves: {err.strip()[:200]}")
+            if rc == 0:
+                r = json.loads(out)
+                bad = {k: r["results"][k] for k, v in exact.items()
+                       if not close(r["results"][k], v, 1e-8)}
+                check(not bad and r["solver"]["error_estimate"] <= 1e-10,
+                      f"ncd [{storage} {m}]: converged, so right: {bad}")
+            else:
+                check(rc == 1 and "try" in err, f"ncd [{storage} {m}]: refused with a hint: {err[:200]}")
+    os.unlink(ncd)
+    # the design grid's hardest variant: direct broke down (a fixed state
+    # of probability 1e-20), gmres stopped on a tail off by 1%: every
+    # method that answers agrees with GTH-accurate iad to 1e-8
+    ms = write_tmp(subprocess.run([SAN, "gen", "ms", "--mode", "async", "--slaves", "4",
+                                   "--buffer", "40", "--eval-time", "0.25"],
+                                  capture_output=True, text=True).stdout)
+    ref = solve(ms, "iad")
+    check(ref is not None, "ms async 4 buffer 40 [iad] solves")
+    for m in ("direct", "gmres", "bicgstab", "gs", "auto"):
+        rc, out, err = run(["solve", "-q", "-f", "json", "--method", m, ms])
+        if rc == 0 and ref is not None:
+            r = json.loads(out)
+            bad = {k: (v, ref["results"][k]) for k, v in r["results"].items()
+                   if not close(v, ref["results"][k], 1e-8, 1e-13)}
+            check(not bad, f"ms async 4 buffer 40 [{m}] agrees with iad: {bad}")
+        else:
+            check(rc == 1 and "try" in err, f"ms async 4 buffer 40 [{m}]: {err[:200]}")
+    os.unlink(ms)
+
+
 def test_pruned_scan():
     """The reachability function is walked over boxes of states
     (solver/reach_walk.c, lang/expr_range.c), so resource sharing with
@@ -599,7 +706,7 @@ def main():
     tests = [test_mm1k, test_rs_manual, test_rs_scaled, test_first_available,
              test_vector_and_formats, test_errors, test_products, test_residual_storages,
              test_pruned_scan, test_scan_unpruned, test_scan_too_big, test_scan_memory,
-             test_pocket_low_fill, test_arcs_dropped]
+             test_pocket_low_fill, test_arcs_dropped, test_verified]
     if os.path.isdir(os.path.join(SHARED, "peps")):
         tests += [test_rs_shared, test_example, test_printers]
     else:
