@@ -299,10 +299,8 @@ typedef struct {
     config *cf;
 } job;
 
-static void size_config(void *ctx, int v)
+static void size_config_with(job *J, const search_ctx *c, int v)
 {
-    job *J = ctx;
-    const search_ctx *c = &J->c;
     config *cf = &J->cf[v];
     const char **vals = calloc(c->s->spec.naxes + 1, sizeof *vals);
     if (!vals) {
@@ -322,6 +320,22 @@ static void size_config(void *ctx, int v)
             check_combined(c, &J->per_buffer, vals, cf);
     }
     free(vals);
+}
+
+/* One configuration's search, on one thread: each buffer size tried
+ * starts from the answer of the nearest one tried before (sweep/warm.c),
+ * from a cache of its own, so that the answers do not depend on the
+ * other threads. */
+static void size_config(void *ctx, int v)
+{
+    job *J = ctx;
+    search_ctx mine = J->c;
+    san_sweep_opts o = *J->c.o;
+    o.warm = san_warm_cache_new(J->c.s->spec.naxes,
+                                0.1 * san_default_max_memory() / (o.jobs > 0 ? o.jobs : 1));
+    mine.o = &o;
+    size_config_with(J, &mine, v);
+    san_warm_cache_free(o.warm);
 }
 
 static void free_sizing(sizing *z)

@@ -47,6 +47,9 @@ void help_sweep(FILE *out)
         "  -m, --method M       solver method, as san solve (auto)\n"
         "      --tol X, --max-iter N, --time-limit S\n"
         "      --max-states N, --max-memory M (default: 80%% of memory / jobs)\n"
+        "      --warm           solve the variants along the innermost numeric\n"
+        "                       parameter in order, each from the answer of the\n"
+        "                       one before (fewer iterations, less parallelism)\n"
         "  -q, --quiet          no progress bar or summary on stderr\n"
         "\n"
         "examples:\n"
@@ -139,6 +142,8 @@ static int parse_args(int argc, char **argv, sweep_args *A)
             A->quiet = 1;
         } else if (!strcmp(a, "--no-times")) {
             A->times = 0;
+        } else if (!strcmp(a, "--warm")) {
+            A->run.warm_chains = 1;
         } else if (is_valued(name)) {
             const char *val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
             if (!val)

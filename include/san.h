@@ -219,6 +219,8 @@ typedef struct {
     double time_limit;      /* seconds; 0: none */
     int progress;           /* print iterations and residual on stderr */
     volatile int *interrupt;/* when set non-zero, stop with the best vector */
+    const struct san_warm *warm; /* start from a neighbour's answer
+                               (san_warm_new); NULL: uniform */
 } san_solve_opts;
 
 typedef struct {
@@ -346,6 +348,24 @@ int san_solution_indices(const san_space *sp, san_solution *sol, int ntop,
                          san_diag *d);
 void san_solution_free(const san_model *m, san_solution *sol);
 
+/* ---- warm starts (solver/warm.c) ---- */
+
+/* A solved distribution kept to start another solve from: the states
+ * are matched by automaton and local state names, so that a variant
+ * with another rate, a longer buffer or one more slave starts from its
+ * neighbour's answer.  A guess only saves time: the answer is verified
+ * as always. */
+typedef struct san_warm san_warm;
+/* Copies what it needs from sp and pi (per state of sp); NULL when out
+ * of memory. */
+san_warm *san_warm_new(const san_space *sp, const double *pi);
+void san_warm_free(san_warm *w);
+double san_warm_bytes(const san_warm *w);
+/* x (sp->n entries) gets w mapped onto sp's states, the unmatched ones
+ * the mean of the matched; returns the fraction of states matched (0:
+ * none, x all zero). */
+double san_warm_map(const san_warm *w, const san_space *sp, double *x);
+
 /* ------------------------------------------------------------------ */
 /* Tensor (Kronecker) descriptor: Q never stored (solver/kron*.c)        */
 /* ------------------------------------------------------------------ */
@@ -425,9 +445,26 @@ typedef struct {
     double **marginal;
 } san_sweep_row;
 
+/* Solved variants kept to warm-start their neighbours (sweep/warm.c):
+ * thread-safe; entries stop being added past budget bytes. */
+typedef struct san_warm_cache san_warm_cache;
+san_warm_cache *san_warm_cache_new(int naxes, double budget);
+void san_warm_cache_free(san_warm_cache *c);
+/* The answer of the solved variant nearest to vals (per axis), or NULL. */
+const san_warm *san_warm_cache_nearest(san_warm_cache *c, const char *const *vals);
+void san_warm_cache_add(san_warm_cache *c, const char *const *vals, const san_space *sp,
+                        const double *pi);
+
 typedef struct {
     san_solve_opts solve;
     san_space_opts space;   /* max_memory 0: the default divided by jobs */
+    san_warm_cache *warm;   /* san_sweep_eval: start from the nearest
+                               variant solved into this cache, and add
+                               the answer to it (NULL: from uniform) */
+    int warm_chains;        /* san_sweep_run: solve the variants in
+                               chains along the innermost numeric axis,
+                               each from the one before (sweep/chains.c);
+                               0: every variant on its own, from uniform */
     int jobs;               /* variants solved at once; 0: one per core */
     int progress;           /* progress bar on stderr (the caller checks
                                that stderr is a terminal) */

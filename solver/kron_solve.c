@@ -199,10 +199,20 @@ static int finish(ksolve *c, double *pi, int st)
 }
 
 /* Uniform over the chain's states (the closed class when known), zero
- * on the product space's extra states. */
-static void initial_vector(const kron_desc *d, const san_space *sp, double *x)
+ * on the product space's extra states; or a neighbour's answer. */
+static void initial_vector(const kron_desc *d, const san_space *sp, const san_warm *w,
+                           double *x)
 {
     memset(x, 0, d->n * sizeof *x);
+    double *g = w ? malloc(sp->n * sizeof *g) : NULL;
+    if (g && san_warm_map(w, sp, g) > 0) {
+        for (int64_t i = 0; i < sp->n; i++)
+            if (!sp->in_closed || sp->in_closed[i])
+                x[kron_rank(d, sp->index[i])] = g[i];
+        free(g);
+        return;
+    }
+    free(g);
     double u = 1.0 / (double)(sp->nclosed > 0 ? sp->nclosed : sp->n);
     if (d->n == sp->n && sp->nclosed == sp->n) {
         for (int64_t i = 0; i < d->n; i++)
@@ -276,7 +286,7 @@ int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
         c.ls.t0 = t0;
         c.ls.last_print = t0;
         c.ls.clock_skip = 1;
-        initial_vector(&d, sp, x);
+        initial_vector(&d, sp, o->warm, x);
         san_parts parts;
         if (kron_parts(&parts, &d, sp) < 0) {
             snprintf(info->msg, sizeof info->msg, "out of memory for the partitions of "

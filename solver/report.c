@@ -43,6 +43,25 @@ static int closed_transpose(const san_space *sp, int32_t *sub, san_csr *qt)
     return rc;
 }
 
+/* The first guess from a neighbour's answer, over the closed class
+ * (sub: its numbering, NULL when it is every state); x stays zero
+ * (uniform) when nothing matches or memory is short. */
+static void warm_guess(const san_warm *w, const san_space *sp, const int32_t *sub, double *x)
+{
+    double *full = sub ? malloc(sp->n * sizeof *full) : x;
+    if (!full || !(san_warm_map(w, sp, full) > 0)) {
+        if (full != x)
+            free(full);
+        return;
+    }
+    if (full != x) {
+        for (int64_t i = 0; i < sp->n; i++)
+            if (sub[i] >= 0)
+                x[sub[i]] = full[i];
+        free(full);
+    }
+}
+
 int san_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol)
 {
     memset(sol, 0, sizeof *sol);
@@ -71,6 +90,8 @@ int san_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol)
         for (int64_t i = 0; i < sp->n; i++)
             if (sub[i] >= 0)
                 idx[sub[i]] = sp->index[i];
+    if (o && o->warm)
+        warm_guess(o->warm, sp, sub, x);
     int rc = san_ctmc_solve_model(&qt, x, o, &sol->info, sp->m, idx);
     if (idx != sp->index)
         free(idx);

@@ -64,7 +64,7 @@ int san_sweep_opts_set(san_sweep_opts *o, const char *flag, const char *val,
     } else if (!strcmp(flag, "--method") || !strcmp(flag, "-m")) {
         if (san_method_parse(val, &o->solve.method) < 0) {
             sweep_err(err, n, "%s: unknown method '%s' (auto, direct, power, jacobi, gs, "
-                      "gmres, bicgstab)", flag, val);
+                      "gmres, bicgstab, iad)", flag, val);
             return -1;
         }
     } else if (!strcmp(flag, "--tol")) {
@@ -286,8 +286,10 @@ static int keep_marginals(san_sweep_row *r, const san_model *m, double *const *m
     return 0;
 }
 
-/* Build, solve and read the indices of a compiled model into the row. */
-static void solve_model(const san_model *m, const san_sweep_opts *o, san_sweep_row *r)
+/* Build, solve and read the indices of a compiled model into the row;
+ * vals: the variant's values, for the warm start. */
+static void solve_model(const san_model *m, const san_sweep_opts *o, const char *const *vals,
+                        san_sweep_row *r)
 {
     san_space_opts po = o->space;
     po.progress = 0;
@@ -308,7 +310,11 @@ static void solve_model(const san_model *m, const san_sweep_opts *o, san_sweep_r
     }
     r->reachable = sp.n;
     san_solution sol;
+    if (o->warm)
+        so.warm = san_warm_cache_nearest(o->warm, vals);
     rc = san_solve(&sp, &so, &sol);
+    if (rc == 0 && o->warm)
+        san_warm_cache_add(o->warm, vals, &sp, sol.pi);
     r->method = sol.info.method == SAN_M_AUTO ? SAN_M_DIRECT : sol.info.method;
     r->iterations = sol.info.iterations;
     r->residual = sol.info.residual;
@@ -354,7 +360,7 @@ void san_sweep_eval(const san_sweep_spec *sp, const char *const *vals,
     free(r->product);
     r->product = strdup(m->product_str);
     r->product_log10 = m->product_log10;
-    solve_model(m, o, r);
+    solve_model(m, o, vals, r);
     san_model_free(m);
     if (!r->product || !r->command)
         fail(r, "out of memory");
@@ -368,11 +374,11 @@ void san_sweep_eval(const san_sweep_spec *sp, const char *const *vals,
 typedef struct {
     san_sweep *s;
     const san_sweep_opts *o;
+    const sweep_chains *ch;
 } sweep_job;
 
-static void run_variant(void *ctx, int v)
+static void run_variant(const sweep_job *j, int v, const san_sweep_opts *o)
 {
-    sweep_job *j = ctx;
     const char **vals = malloc((j->s->spec.naxes + 1) * sizeof *vals);
     san_sweep_row *r = &j->s->rows[v];
     r->variant = v;
@@ -384,8 +390,23 @@ static void run_variant(void *ctx, int v)
     }
     memcpy(r->pick, j->s->pick[v], j->s->spec.naxes * sizeof *r->pick);
     sweep_variant_values(j->s, v, vals);
-    san_sweep_eval(&j->s->spec, vals, j->o, r);
+    san_sweep_eval(&j->s->spec, vals, o, r);
     free(vals);
+}
+
+/* A chain's variants in order, on one thread, each from the answer of
+ * the one before: its own cache, so that what a variant starts from does
+ * not depend on the other threads. */
+static void run_chain(void *ctx, int c)
+{
+    const sweep_job *j = ctx;
+    san_sweep_opts o = *j->o;
+    o.warm = !o.warm_chains ? NULL : san_warm_cache_new(j->s->spec.naxes,
+                                                        0.1 * san_default_max_memory() /
+                                                        (o.jobs > 0 ? o.jobs : 1));
+    for (int i = j->ch->start[c]; i < j->ch->start[c + 1]; i++)
+        run_variant(j, j->ch->var[i], &o);
+    san_warm_cache_free(o.warm);
 }
 
 int san_sweep_run(san_sweep *s, const san_sweep_opts *o)
@@ -399,25 +420,23 @@ int san_sweep_run(san_sweep *s, const san_sweep_opts *o)
     if (eff.space.max_memory <= 0)
         eff.space.max_memory = san_default_max_memory() / eff.jobs;
     s->rows = calloc(s->nvariants + 1, sizeof *s->rows);
-    int *order = sweep_largest_first(s);
-    if (!s->rows || !order) {
-        free(order);
+    sweep_chains ch;
+    if (!s->rows || sweep_chains_build(s, eff.warm_chains, &ch) < 0)
         return -1;
-    }
-    int rc = sweep_run_mpi(s, &eff, order);
+    int rc = sweep_run_mpi(s, &eff, &ch);
     if (rc == 2) {
-        sweep_job j = { s, &eff };
-        san_sweep_parallel(s->nvariants, order, eff.jobs, run_variant, &j, s->weight,
-                           eff.progress, "variants");
+        sweep_job j = { s, &eff, &ch };
+        san_sweep_parallel(ch.n, ch.order, eff.jobs, run_chain, &j, ch.weight,
+                           eff.progress, "chains of variants");
         rc = 0;
     }
-    free(order);
+    sweep_chains_free(&ch);
     return rc;
 }
 
-/* Used by mpi.c: the same work for one variant. */
-void sweep_run_variant(san_sweep *s, const san_sweep_opts *o, int v)
+/* Used by mpi.c: the same work for one chain. */
+void sweep_run_chain(san_sweep *s, const san_sweep_opts *o, const sweep_chains *ch, int c)
 {
-    sweep_job j = { s, o };
-    run_variant(&j, v);
+    sweep_job j = { s, o, ch };
+    run_chain(&j, c);
 }

@@ -391,38 +391,6 @@ void san_sweep_free(san_sweep *s)
     memset(s, 0, sizeof *s);
 }
 
-typedef struct {
-    double w;
-    int i;
-} weighted;
-
-/* Heaviest first; equal weights keep the expansion order. */
-static int by_weight(const void *x, const void *y)
-{
-    const weighted *a = x, *b = y;
-    if (a->w != b->w)
-        return a->w < b->w ? 1 : -1;
-    return (a->i > b->i) - (a->i < b->i);
-}
-
-int *sweep_largest_first(const san_sweep *s)
-{
-    int *order = malloc((s->nvariants + 1) * sizeof *order);
-    weighted *w = malloc((s->nvariants + 1) * sizeof *w);
-    if (!order || !w) {
-        free(order);
-        free(w);
-        return NULL;
-    }
-    for (int i = 0; i < s->nvariants; i++)
-        w[i] = (weighted){ s->weight[i], i };
-    qsort(w, s->nvariants, sizeof *w, by_weight);
-    for (int i = 0; i < s->nvariants; i++)
-        order[i] = w[i].i;
-    free(w);
-    return order;
-}
-
 /* ------------------------------------------------------------------ */
 /* Lookups                                                              */
 /* ------------------------------------------------------------------ */

@@ -54,15 +54,26 @@ int sweep_split_words(char *line, char ***argv);
 char *sweep_row_pack(const san_sweep_row *r, int naxes);
 int sweep_row_unpack(const char *text, int naxes, san_sweep_row *r);
 
-/* Distribute the variants over the MPI ranks, if this process was started
+/* The variants in chains (chains.c): chain c is var[start[c] ..
+ * start[c+1]), in the order of the chain axis; order[] lists the chains
+ * largest first (weight: the sum of their variants'). */
+typedef struct {
+    int n;
+    int *start, *var, *order;
+    double *weight;
+} sweep_chains;
+/* chained 0: every variant a chain of its own. */
+int sweep_chains_build(const san_sweep *s, int chained, sweep_chains *ch);
+void sweep_chains_free(sweep_chains *ch);
+
+/* Distribute the chains over the MPI ranks, if this process was started
  * by mpirun with more than one rank: 0 done (rows filled on rank 0),
  * 1 done on another rank, 2 not under MPI (run locally), -1 failure. */
-int sweep_run_mpi(san_sweep *s, const san_sweep_opts *o, const int *order);
+int sweep_run_mpi(san_sweep *s, const san_sweep_opts *o, const sweep_chains *ch);
 
-/* Solve variant v into s->rows[v] (its pick copied). */
-void sweep_run_variant(san_sweep *s, const san_sweep_opts *o, int v);
+/* Solve the variants of chain c into their rows, each from the answer
+ * of the one before when o->warm_chains. */
+void sweep_run_chain(san_sweep *s, const san_sweep_opts *o, const sweep_chains *ch, int c);
 
-/* The variants in decreasing weight (stable): largest first. */
-int *sweep_largest_first(const san_sweep *s);
 
 #endif

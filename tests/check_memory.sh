@@ -25,6 +25,9 @@ if [ -z "${top_srcdir:-}" ]; then
     top_srcdir=$(cd "$(dirname "$0")/.." && pwd)
 fi
 harness=checkmem
+# every solve is verified (refinement cycles, aggregation over the descriptor):
+# the kron solve of rs N=24 takes 3 s alone, more under make check -j2
+harness_limit=30
 . "$top_srcdir/tests/harness.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
