@@ -433,6 +433,7 @@ typedef struct {
     san_method method;
     long iterations;
     double residual;
+    double error_est;       /* the solve's error estimate (san.h) */
     double time_s;          /* load + build + solve + indices, seconds */
     int nres;
     char **res_name;

@@ -179,7 +179,8 @@ static void write_csv(const san_sweep *s, columns rc, int times, FILE *out)
         fputc(',', out);
         csv_field(out, sp->axis[a].name);
     }
-    fputs(",product_states,reachable_states,method,iterations,residual,converged", out);
+    fputs(",product_states,reachable_states,method,iterations,residual,error_estimate,converged",
+          out);
     if (times)
         fputs(",time_s", out);
     for (int k = 0; k < rc.n; k++) {
@@ -197,6 +198,7 @@ static void write_csv(const san_sweep *s, columns rc, int times, FILE *out)
         fprintf(out, ",%s,%lld,%s,%ld", r->product ? r->product : "", (long long)r->reachable,
                 r->reachable ? san_method_name(r->method) : "", r->iterations);
         csv_num(out, r->residual);
+        csv_num(out, r->error_est);
         fprintf(out, ",%d", r->ok);
         if (times)
             fprintf(out, ",%.6f", r->time_s);
@@ -273,6 +275,8 @@ static void json_row(const san_sweep *s, const san_sweep_row *r, columns rc, int
     fprintf(out, "      \"solver\": { \"method\": \"%s\", \"iterations\": %ld, \"residual\": ",
             r->reachable ? san_method_name(r->method) : "", r->iterations);
     json_num(out, r->residual);
+    fputs(", \"error_estimate\": ", out);
+    json_num(out, r->error_est);
     if (times)
         fprintf(out, ", \"time_s\": %.6f", r->time_s);
     fputs(" },\n      \"results\": {", out);

@@ -67,9 +67,9 @@ char *sweep_row_pack(const san_sweep_row *r, int naxes)
     put(&b, "has_error %d\n", r->error != NULL);
     put_text(&b, "command", r->command);
     put_text(&b, "product", r->product);
-    put(&b, "plog %.17g\nreachable %lld\nmethod %d\niterations %ld\nresidual %.17g\ntime %.17g\n",
-        r->product_log10, (long long)r->reachable, (int)r->method, r->iterations, r->residual,
-        r->time_s);
+    put(&b, "plog %.17g\nreachable %lld\nmethod %d\niterations %ld\nresidual %.17g\n"
+        "error_est %.17g\ntime %.17g\n", r->product_log10, (long long)r->reachable,
+        (int)r->method, r->iterations, r->residual, r->error_est, r->time_s);
     for (int i = 0; i < r->nres; i++)
         put(&b, "res %.17g %s\n", r->res[i], r->res_name[i]);
     if (b.oom) {
@@ -130,6 +130,8 @@ static int unpack_line(san_sweep_row *r, int naxes, const char *key, char *val, 
         r->iterations = strtol(val, NULL, 10);
     else if (!strcmp(key, "residual"))
         r->residual = strtod(val, NULL);
+    else if (!strcmp(key, "error_est"))
+        r->error_est = strtod(val, NULL);
     else if (!strcmp(key, "time"))
         r->time_s = strtod(val, NULL);
     else if (!strcmp(key, "res"))

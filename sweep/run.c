@@ -318,6 +318,7 @@ static void solve_model(const san_model *m, const san_sweep_opts *o, const char 
     r->method = sol.info.method == SAN_M_AUTO ? SAN_M_DIRECT : sol.info.method;
     r->iterations = sol.info.iterations;
     r->residual = sol.info.residual;
+    r->error_est = sol.info.converged ? sol.info.error_est : NAN;
     if (rc < 0) {
         fail(r, sol.info.msg[0] ? sol.info.msg : "the solver failed");
     } else if (san_solution_indices(&sp, &sol, 0, &d) < 0 || keep_results(r, m, sol.results) < 0 ||
@@ -344,6 +345,7 @@ void san_sweep_eval(const san_sweep_spec *sp, const char *const *vals,
     r->variant = variant;
     r->pick = pick;
     r->residual = NAN;
+    r->error_est = NAN;
     r->command = command_line(sp, vals);
     r->product = strdup("");
     if (o->interrupt && *o->interrupt) {
