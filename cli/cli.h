@@ -12,6 +12,11 @@
 /* Exit statuses, the same for every subcommand. */
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
+/* The one place where a status becomes an exit status: the user's
+ * errors (the model, the usage, a limit the user set) exit 2, the rest
+ * (not converged, out of memory, interrupted, ...) 1. */
+int cli_exit_status(san_status st);
+
 typedef struct {
     const char *name;
     int (*run)(int argc, char **argv);      /* argv[0] is the subcommand */

@@ -338,7 +338,7 @@ static void write_json(const entry *e, int n, const line_key *k, int nk, FILE *o
 
 static const char *const valued[] = {
     "-f", "--format", "-j", "--jobs", "-m", "--method", "--tol", "--max-iter", "--time-limit",
-    "--max-states", "--max-memory", NULL
+    "--max-states", "--max-memory", "--storage", NULL
 };
 
 static int add_define(compare_args *A, const char *def)

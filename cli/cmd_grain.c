@@ -331,7 +331,7 @@ static void report(const san_sweep *s, int g, const grain_args *A, FILE *out)
 
 static const char *const valued[] = {
     "--busy", "-f", "--format", "--plot", "--y", "-j", "--jobs", "-m", "--method", "--tol",
-    "--max-iter", "--time-limit", "--max-states", "--max-memory", NULL
+    "--max-iter", "--time-limit", "--max-states", "--max-memory", "--storage", NULL
 };
 
 static int set_option(grain_args *A, const char *name, const char *val)

@@ -570,7 +570,7 @@ static int set_option(size_args *A, const char *name, const char *val)
 
 static const char *const valued[] = {
     "--index", "--within", "--max-buffer", "-f", "--format", "--plot", "-j", "--jobs", "-m",
-    "--method", "--tol", "--max-iter", "--time-limit", "--max-states", "--max-memory", NULL
+    "--method", "--tol", "--max-iter", "--time-limit", "--max-states", "--max-memory", "--storage", NULL
 };
 
 static int parse_args(int argc, char **argv, size_args *A)

@@ -89,35 +89,6 @@ static void on_sigint(int sig)
     alarm(1);
 }
 
-/* --time-limit bounds the whole run: exploration and class check look
- * at the interrupt flag, which a watchdog thread raises when the time is
- * up; the solver gets what is left of the limit as its own. */
-static volatile int timed_out, solving;
-
-static void *watchdog(void *arg)
-{
-    struct timespec until = *(const struct timespec *)arg;
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) == EINTR)
-        ;
-    if (!solving) {         /* the solver keeps its own time, and says so */
-        timed_out = 1;
-        interrupted = 1;
-    }
-    return NULL;
-}
-
-static void start_watchdog(double seconds)
-{
-    static struct timespec until;
-    pthread_t th;
-    clock_gettime(CLOCK_MONOTONIC, &until);
-    double t = until.tv_sec + 1e-9 * until.tv_nsec + seconds;
-    until.tv_sec = (time_t)t;
-    until.tv_nsec = (long)((t - (double)until.tv_sec) * 1e9);
-    if (pthread_create(&th, NULL, watchdog, &until) == 0)
-        pthread_detach(th);
-}
-
 static double now(void)
 {
     struct timespec ts;
@@ -276,16 +247,6 @@ static void text_report(const report *r)
         printf("  %.10f  %s\n", sol->top[k].p, san_state_name(m, s, buf, sizeof buf));
     }
     free(s);
-}
-
-/* What the storage not used would need (0: not estimated).  Over the
- * descriptor, the sparse path's peak from the nonzeros per state counted
- * on a sample of the reachable states. */
-static double other_storage_bytes(const san_model *m, const san_space *sp, int kron)
-{
-    if (!kron)
-        return san_kron_estimate_bytes(m, sp->n);
-    return est_sparse_bytes_of(m, sp->index, sp->n);
 }
 
 /* ---- json ---- */
@@ -479,11 +440,9 @@ static void write_vector(const void *ctx, FILE *out)
 
 /* ---- the command ---- */
 
-typedef enum { STORE_AUTO, STORE_SPARSE, STORE_KRON } storage_kind;
-
 typedef struct {
     san_solve_opts so;
-    storage_kind storage;
+    san_storage storage;
     san_space_opts po;
     cli_format fmt;
     const char *vector, *gen;
@@ -556,11 +515,11 @@ static int parse_args(int argc, char **argv, solve_args *A)
             break;
         case 'S':
             if (!strcmp(optarg, "sparse"))
-                A->storage = STORE_SPARSE;
+                A->storage = SAN_STORAGE_SPARSE;
             else if (!strcmp(optarg, "kron"))
-                A->storage = STORE_KRON;
+                A->storage = SAN_STORAGE_KRON;
             else if (!strcmp(optarg, "auto"))
-                A->storage = STORE_AUTO;
+                A->storage = SAN_STORAGE_AUTO;
             else
                 return cli_usage_error("solve", "--storage: expected sparse, kron or auto, not '%s'",
                                        optarg);
@@ -632,50 +591,6 @@ static san_model *load(solve_args *A, const char *path, int *status)
     return m;
 }
 
-/* The reachable states, with the sparse generator or (kron) without it.
- * Auto takes the sparse path and falls back to the descriptor when the
- * generator does not fit in --max-memory. */
-static int build_space(const san_model *m, solve_args *A, const char *path, int *kron,
-                       san_space *sp)
-{
-    san_diag d;
-    san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", NULL, 0);
-    int rc;
-    if (!*kron) {
-        rc = san_space_build(m, &A->po, sp, &d);
-        int too_big = rc == -2 && d.nerrors == 1 && d.n > 0 &&
-                      strstr(d.items[d.n - 1].msg, "over the memory limit");
-        if (!(A->storage == STORE_AUTO && too_big)) {
-            san_diag_print(&d, stderr, cli_stderr_is_tty());
-            san_diag_free(&d);
-            return rc;
-        }
-        san_diag_free(&d);
-        san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", NULL, 0);
-        san_diag_add(&d, SAN_NOTE, 0, 0, "the sparse generator does not fit in --max-memory: "
-                     "solving over the tensor descriptor (--storage kron)");
-        *kron = 1;
-    }
-    A->po.states_only = 1;
-    rc = san_space_build(m, &A->po, sp, &d);
-    if (rc == 0) {
-        double t = now();
-        if (A->po.progress) {
-            fprintf(stderr, "\r  checking the classes of %lld states   ", (long long)sp->n);
-            fflush(stderr);
-        }
-        rc = san_kron_check_classes(sp, &d);
-        if (A->po.progress)
-            fprintf(stderr, "\r%60s\r", "");
-        sp->t_check = now() - t;
-        if (rc)
-            san_space_free(sp);
-    }
-    san_diag_print(&d, stderr, cli_stderr_is_tty());
-    san_diag_free(&d);
-    return rc;
-}
-
 int cmd_solve(int argc, char **argv)
 {
     solve_args A;
@@ -698,73 +613,53 @@ int cmd_solve(int argc, char **argv)
 
     signal(SIGINT, on_sigint);
     int progress = !A.quiet && cli_stderr_is_tty();
-    A.po.progress = progress;
-    A.po.interrupt = &interrupted;
-    A.so.progress = progress;
-    A.so.interrupt = &interrupted;
-
-    const double limit = A.so.time_limit;
-    if (limit > 0)
-        start_watchdog(limit - (now() - t0));
-    san_space sp;
-    int kron = A.storage == STORE_KRON;
-    rc = build_space(m, &A, path, &kron, &sp);
-    if (rc) {
-        if (timed_out)
-            fprintf(stderr, "san solve: the time limit of %g s was reached before the "
-                    "solve; raise --time-limit\n", limit);
-        san_model_free(m);
-        return rc == -2 && !timed_out ? EXIT_USAGE : EXIT_FAIL;
-    }
-    solving = 1;
-    if (limit > 0)      /* what is left of it */
-        A.so.time_limit = limit - (now() - t0) > 1e-6 ? limit - (now() - t0) : 1e-6;
-    san_solution sol;
-    double ts = now(), kron_bytes = 0;
-    rc = kron ? san_kron_solve(&sp, &A.so, &sol, &kron_bytes) : san_solve(&sp, &A.so, &sol);
-    double t_solve = now() - ts;
-    if (rc < 0) {
-        fprintf(stderr, "san solve: %s\n", sol.info.msg[0] ? sol.info.msg : "solver failed");
-        san_solution_free(m, &sol);
-        san_space_free(&sp);
-        san_model_free(m);
-        return EXIT_FAIL;
-    }
-    if (sol.info.method == SAN_M_AUTO)     /* a one-state class needs no method */
-        sol.info.method = SAN_M_DIRECT;
+    san_analysis_opts ao;
+    san_analysis_opts_default(&ao);
+    ao.space = A.po;
+    ao.space.progress = progress;
+    ao.space.interrupt = &interrupted;
+    ao.solve = A.so;
+    ao.solve.progress = progress;
+    ao.solve.interrupt = &interrupted;
+    ao.solve.time_limit = 0;            /* the pipeline gives it what is left */
+    ao.time_limit = A.so.time_limit;
+    ao.storage = A.storage;
+    ao.ntop = A.top;
     san_diag d;
-    san_diag_init(&d, path, NULL, 0);
-    int irc = san_solution_indices(&sp, &sol, A.top, &d);
+    san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", NULL, 0);
+    san_analysis a;
+    san_status st = san_analyze(m, &ao, &a, &d);
     san_diag_print(&d, stderr, cli_stderr_is_tty());
     san_diag_free(&d);
-    if (irc < 0) {
-        fprintf(stderr, "san solve: out of memory computing the indices\n");
-        status = EXIT_FAIL;
-    } else {
-        report r = { m, &sp, &sol, path, t_solve, now() - t0, A.so.method == SAN_M_AUTO,
-                     kron, kron_bytes, other_storage_bytes(m, &sp, kron), A.so.tol };
-        if (A.fmt == FMT_JSON)
-            json_report(&r);
-        else if (A.fmt == FMT_CSV)
-            csv_report(&r);
-        else
-            text_report(&r);
-        fflush(stdout);
+    if (!a.have_indices) {
+        if (a.have_sol && a.sol.info.msg[0])
+            fprintf(stderr, "san solve: %s\n", a.sol.info.msg);
+        san_analysis_free(&a);
+        san_model_free(m);
+        return cli_exit_status(st);
     }
-    if (rc == 1) {
-        fprintf(stderr, "san solve: %s\n", sol.info.msg[0] ? sol.info.msg : "not converged");
-        status = EXIT_FAIL;
+    report r = { m, &a.sp, &a.sol, path, a.t_solve, now() - t0, A.so.method == SAN_M_AUTO,
+                 a.kron, a.kron_bytes, a.other_bytes, A.so.tol };
+    if (A.fmt == FMT_JSON)
+        json_report(&r);
+    else if (A.fmt == FMT_CSV)
+        csv_report(&r);
+    else
+        text_report(&r);
+    fflush(stdout);
+    if (st != SAN_OK) {
+        fprintf(stderr, "san solve: %s\n", a.sol.info.msg[0] ? a.sol.info.msg : "not converged");
+        status = cli_exit_status(st);
     }
-    if (interrupted && !timed_out && status == EXIT_OK) {
+    if (interrupted && status == EXIT_OK) {
         fprintf(stderr, "san solve: interrupted\n");
         status = EXIT_FAIL;
     }
     if (A.vector && status == EXIT_OK) {
-        vector_ctx v = { &sp, sol.pi };
+        vector_ctx v = { &a.sp, a.sol.pi };
         status = cli_write_output(A.vector, write_vector, &v);
     }
-    san_solution_free(m, &sol);
-    san_space_free(&sp);
+    san_analysis_free(&a);
     san_model_free(m);
     return status;
 }

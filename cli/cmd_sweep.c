@@ -87,7 +87,7 @@ typedef struct {
 static const char *const valued[] = {
     "-f", "--format", "-o", "--output", "--plot", "--x", "--y", "--series", "--title",
     "--index", "-j", "--jobs", "-m", "--method", "--tol", "--max-iter", "--time-limit",
-    "--max-states", "--max-memory", NULL
+    "--max-states", "--max-memory", "--storage", NULL
 };
 
 static int is_valued(const char *name)

@@ -172,3 +172,17 @@ int cli_write_output(const char *path, void (*writer)(const void *ctx, FILE *out
     free(tmp);
     return EXIT_OK;
 }
+
+int cli_exit_status(san_status st)
+{
+    switch (st) {
+    case SAN_OK:
+        return EXIT_OK;
+    case SAN_E_MODEL:
+    case SAN_E_USAGE:
+    case SAN_E_LIMIT:
+        return EXIT_USAGE;
+    default:
+        return EXIT_FAIL;
+    }
+}

@@ -2,9 +2,9 @@
  * fuzz_solve.c - libFuzzer target: the front end plus a capped solve.
  *
  * Any bytes as a .san file; a model that compiles and whose product space
- * has at most FUZZ_MAX_STATES states is explored (same cap on reachable
- * states, 256 MB memory cap), solved (auto method, 2000 iterations, 1 s)
- * and its indices computed, as `san solve` does; everything is freed.
+ * has at most FUZZ_MAX_STATES states goes through san_analyze, the
+ * pipeline of `san solve` (same cap on reachable states, 256 MB memory
+ * cap, auto method, 2000 iterations, 1 s); everything is freed.
  * Larger models are skipped so that each input takes milliseconds.
  *
  * Build and run: fuzz/run.sh solve SECONDS
@@ -25,32 +25,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
 
-    san_space_opts po;
-    memset(&po, 0, sizeof po);
-    po.max_states = FUZZ_MAX_STATES;
-    po.max_memory = 256.0 * 1024 * 1024;
+    san_analysis_opts ao;
+    san_analysis_opts_default(&ao);
+    ao.space.max_states = FUZZ_MAX_STATES;
+    ao.space.max_memory = 256.0 * 1024 * 1024;
+    ao.solve.max_iter = 2000;
+    ao.solve.time_limit = 1.0;
+    ao.ntop = 10;
     san_diag d;
     san_diag_init(&d, "fuzz.san", NULL, 0);
-    san_space sp;
-    int rc = san_space_build(m, &po, &sp, &d);
+    san_analysis a;
+    san_analyze(m, &ao, &a, &d);        /* the pipeline of san solve */
     san_diag_print(&d, devnull, 0);
     san_diag_free(&d);
-    if (rc == 0) {
-        san_solve_opts so;
-        san_solve_opts_default(&so);
-        so.max_iter = 2000;
-        so.time_limit = 1.0;
-        san_solution sol;
-        rc = san_solve(&sp, &so, &sol);
-        if (rc >= 0) {
-            san_diag_init(&d, "fuzz.san", NULL, 0);
-            san_solution_indices(&sp, &sol, 10, &d);
-            san_diag_print(&d, devnull, 0);
-            san_diag_free(&d);
-        }
-        san_solution_free(m, &sol);
-        san_space_free(&sp);
-    }
+    san_analysis_free(&a);
     san_model_free(m);
     free(text);
     return 0;

@@ -226,6 +226,7 @@ int san_agg_step(san_ls *c, const san_part *p, double *x, int apply, double *del
     if (!w) {
         snprintf(c->info->msg, sizeof c->info->msg, "out of memory for the aggregation "
                  "of %s", p->what);
+        c->info->status = SAN_E_NOMEM;
         return -1;
     }
     memset(w->F, 0, (size_t)B * B * sizeof *w->F);
@@ -234,6 +235,7 @@ int san_agg_step(san_ls *c, const san_part *p, double *x, int apply, double *del
         if (flows_rows(w, c->op->rows, p, x, w->F, w->b) < 0) {
             snprintf(c->info->msg, sizeof c->info->msg, "out of memory for the "
                      "aggregation of %s", p->what);
+            c->info->status = SAN_E_NOMEM;
             return -1;
         }
     } else

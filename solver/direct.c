@@ -309,6 +309,7 @@ static int direct_once(san_ls *c, double *pi, double maxmem, double maxflops, in
         snprintf(c->info->msg, sizeof c->info->msg, "out of memory copying "
                  "the generator for UMFPACK (%ld nonzeros)",
                  (long)qt->rowptr[n]);
+        c->info->status = SAN_E_NOMEM;
         return -1;
     }
     rc = factorize(c, &m, maxmem, maxflops, &num);
@@ -318,6 +319,7 @@ static int direct_once(san_ls *c, double *pi, double maxmem, double maxflops, in
     if (!b) {
         snprintf(c->info->msg, sizeof c->info->msg, "out of memory for the "
                  "right-hand side");
+        c->info->status = SAN_E_NOMEM;
         rc = -1;
         goto done;
     }

@@ -36,7 +36,8 @@
 #endif
 #include "explore.h"
 #include "grow.h"
-#include "linsolve.h"
+#include "base.h"
+#include "space.h"
 #include "succ.h"
 
 /* States a worker expands per batch: the batch's buffers (about 24
@@ -383,7 +384,7 @@ typedef struct {
 
 static void progress(search *S)
 {
-    double t = san_ls_now();
+    double t = san_now();
     if (t - S->last < 0.5)
         return;
     S->last = t;
@@ -448,7 +449,7 @@ static int number_pending(search *S)
                 if (r->n >= max) {
                     san_diag_add(S->d, SAN_ERROR, 0, 0, "more than %lld reachable states "
                                  "(--max-states)", (long long)max);
-                    return -2;
+                    return SPACE_LIMIT;
                 }
                 if (space_rows_reserve_states(r, r->n + 1) < 0)
                     return -1;
@@ -544,7 +545,7 @@ static int workers(void)
 int space_explore(const san_model *m, space_rows *r, idmap *h, const san_space_opts *o,
                   double limit, int64_t *undeclared, san_diag *d)
 {
-    search S = { m, r, h, o, limit, undeclared, d, NULL, workers(), NULL, san_ls_now(), 0 };
+    search S = { m, r, h, o, limit, undeclared, d, NULL, workers(), NULL, san_now(), 0 };
     S.last = S.t0;
     int rc = 0;
     S.w = calloc(S.nw, sizeof *S.w);
@@ -565,12 +566,19 @@ int space_explore(const san_model *m, space_rows *r, idmap *h, const san_space_o
             break;
         i = b1;
         if (over_budget(&S)) {
-            rc = -2;
+            rc = SPACE_LIMIT;
             break;
         }
         if (o->interrupt && *o->interrupt) {
             san_diag_add(d, SAN_ERROR, 0, 0, "interrupted during exploration");
             rc = -1;
+            break;
+        }
+        if (o->time_limit > 0 && san_now() - S.t0 >= o->time_limit) {
+            san_diag_add(d, SAN_ERROR, 0, 0, "time limit of %g s reached during the "
+                         "exploration (%lld states); raise --time-limit", o->time_limit,
+                         (long long)r->n);
+            rc = SPACE_TIME;
             break;
         }
         if (o->progress)

@@ -58,6 +58,7 @@ int san_ls_gth(san_ls *c, double *pi)
     if (!a) {
         snprintf(c->info->msg, sizeof c->info->msg, "out of memory for GTH (%lld states)",
                  (long long)n);
+        c->info->status = SAN_E_NOMEM;
         return -1;
     }
     for (int64_t j = 0; j < n; j++)

@@ -295,14 +295,18 @@ static int kop_init(san_ls *c, kop *op, double *x)
     op->kind = c->o->precond;
     if (op->kind == SAN_PC_ILU0 && !op->qt)
         op->kind = SAN_PC_JACOBI;
-    if (dinv_build(op, c->info->msg, sizeof c->info->msg) < 0)
+    if (dinv_build(op, c->info->msg, sizeof c->info->msg) < 0) {
+        c->info->status = SAN_E_NOMEM;
         return -1;
+    }
     op->k = largest_flow(op, x);
     op->dk = -san_op_qjj(op->op, op->k);
     if (x[op->k] > 0)
         san_op_scale(op->op, x, 1.0 / x[op->k]);
-    if (op->kind == SAN_PC_ILU0)
-        return ilu0_build(op, c->info->msg, sizeof c->info->msg);
+    if (op->kind == SAN_PC_ILU0 && ilu0_build(op, c->info->msg, sizeof c->info->msg) < 0) {
+        c->info->status = SAN_E_NOMEM;
+        return -1;
+    }
     return 0;
 }
 
@@ -365,6 +369,7 @@ static int oom(san_ls *c, const char *what, double doubles)
     snprintf(c->info->msg, sizeof c->info->msg, "out of memory for %s "
              "(%.2f GB); try --method %s", what,
              doubles * 8 / 1073741824.0, c->op->rows ? "gs" : "power");
+    c->info->status = SAN_E_NOMEM;
     return -1;
 }
 

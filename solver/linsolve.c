@@ -245,12 +245,6 @@ void san_ls_best_free(san_ls_best *b)
 /* Clock, interrupt, progress                                           */
 /* ------------------------------------------------------------------ */
 
-double san_ls_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 san_ls_stop san_ls_poll(san_ls *c, long iter, double res)
 {
@@ -295,11 +289,13 @@ void san_ls_stop_msg(san_ls *c, san_ls_stop why, long iter, double best,
     size_t sz = sizeof c->info->msg;
     switch (why) {
     case SAN_LS_TIME:
+        c->info->status = SAN_E_INTERRUPTED;
         snprintf(m, sz, "time limit of %g s reached after %ld iterations "
                  "(best residual %.2e); raise --time-limit", c->o->time_limit,
                  iter, best);
         break;
     case SAN_LS_INTR:
+        c->info->status = SAN_E_INTERRUPTED;
         snprintf(m, sz, "interrupted after %ld iterations (best residual "
                  "%.2e)", iter, best);
         break;
@@ -780,11 +776,13 @@ int san_ctmc_solve_model(const san_csr *qt, double *pi, const san_solve_opts *o,
         snprintf(info->msg, sizeof info->msg, "invalid generator: %s",
                  !qt || !qt->rowptr || qt->n <= 0 ? "no states" :
                  !pi ? "no vector" : "too many states for 32-bit indices");
+        info->status = SAN_E_USAGE;
         return -1;
     }
     if ((int)o->method < 0 || (int)o->method >= N_METHODS) {
         snprintf(info->msg, sizeof info->msg, "unknown method %d",
                  (int)o->method);
+        info->status = SAN_E_USAGE;
         return -1;
     }
     memset(&c, 0, sizeof c);
@@ -796,8 +794,10 @@ int san_ctmc_solve_model(const san_csr *qt, double *pi, const san_solve_opts *o,
     c.last_print = t0;
     c.clock_skip = qt->rowptr[qt->n] >= 4096 ? 1 : 64;
     if (validate(qt, &c.maxd, info->msg, sizeof info->msg) < 0 ||
-        check_row_sums(qt, info->msg, sizeof info->msg) < 0)
+        check_row_sums(qt, info->msg, sizeof info->msg) < 0) {
+        info->status = SAN_E_USAGE;
         return -1;
+    }
     if (qt->n == 1) {
         pi[0] = 1;
         info->residual = 0;
@@ -808,6 +808,7 @@ int san_ctmc_solve_model(const san_csr *qt, double *pi, const san_solve_opts *o,
     if (sparse_parts(&parts, qt, m, idx) < 0) {
         snprintf(info->msg, sizeof info->msg, "out of memory for the partitions of the "
                  "aggregation check (%lld states)", (long long)qt->n);
+        info->status = SAN_E_NOMEM;
         return -1;
     }
     initial_guess(pi, qt->n);
@@ -829,8 +830,20 @@ int san_ctmc_solve_model(const san_csr *qt, double *pi, const san_solve_opts *o,
     return st;
 }
 
-int san_ctmc_solve(const san_csr *qt, double *pi, const san_solve_opts *o,
-                   san_solve_info *info)
+san_status san_ls_status(int st, san_solve_info *info)
 {
-    return san_ctmc_solve_model(qt, pi, o, info, NULL, NULL);
+    if (st == 0)
+        info->status = SAN_OK;
+    else if (st == 1)
+        info->status = info->status == SAN_E_INTERRUPTED ? SAN_E_INTERRUPTED : SAN_E_NOTCONV;
+    else if (info->status == SAN_OK || info->status == SAN_E_NOTCONV ||
+             info->status == SAN_E_INTERRUPTED)
+        info->status = SAN_E_NUMERIC;
+    return info->status;
+}
+
+san_status san_ctmc_solve(const san_csr *qt, double *pi, const san_solve_opts *o,
+                          san_solve_info *info)
+{
+    return san_ls_status(san_ctmc_solve_model(qt, pi, o, info, NULL, NULL), info);
 }

@@ -18,6 +18,7 @@
 
 #include <stdint.h>
 #include "san.h"
+#include "base.h"
 #include "op.h"
 #include "partition.h"
 
@@ -25,13 +26,6 @@
  * absolute accuracy rather than a relative one: the accuracy contract
  * of san.h. */
 #define SAN_PROB_FLOOR 1e-14
-
-/* OpenMP pragmas that vanish cleanly (no -Wunknown-pragmas) without it. */
-#ifdef _OPENMP
-#define SAN_OMP(x) _Pragma(#x)
-#else
-#define SAN_OMP(x)
-#endif
 
 /* Loops over fewer rows than this stay on one thread: below it the
  * fork and join of the team cost more than the loop saves. */
@@ -107,7 +101,7 @@ typedef struct {
 } san_ls_best;
 
 /* ---- linsolve.c: services for the kernels ---- */
-double san_ls_now(void);
+static inline double san_ls_now(void) { return san_now(); }
 /* Looks at the clock and the interrupt flag, prints progress when asked;
  * res is the latest residual known (negative: none yet). */
 san_ls_stop san_ls_poll(san_ls *c, long iter, double res);
@@ -197,6 +191,10 @@ void san_agg_free(san_agg_ws *w);
  * mixed-radix index of position p. */
 int san_ctmc_solve_model(const san_csr *qt, double *pi, const san_solve_opts *o,
                          san_solve_info *info, const san_model *m, const int64_t *idx);
+/* The status of a driver's code (0 converged, 1 stopped with a vector,
+ * -1 failed) with what its kernels recorded in info; into info->status
+ * too. */
+san_status san_ls_status(int st, san_solve_info *info);
 typedef int (*san_ls_kernel)(san_ls *c, double *pi);
 /* Runs a kernel and makes its answer a promise (verify.c): a few
  * refinement cycles for the methods a user names (refining = 0), as

@@ -62,7 +62,7 @@ static void warm_guess(const san_warm *w, const san_space *sp, const int32_t *su
     }
 }
 
-int san_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol)
+san_status san_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol)
 {
     memset(sol, 0, sizeof *sol);
     sol->pi = calloc(sp->n ? sp->n : 1, sizeof *sol->pi);
@@ -72,7 +72,7 @@ int san_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol)
         free(sub);
         snprintf(sol->info.msg, sizeof sol->info.msg, "out of memory for the transposed generator "
                  "(%lld states)", (long long)sp->n);
-        return -1;
+        return sol->info.status = SAN_E_NOMEM;
     }
     double *x = sp->nclosed < sp->n ? calloc(sp->nclosed, sizeof *x) : sol->pi;
     int64_t *idx = sp->nclosed < sp->n ? malloc(sp->nclosed * sizeof *idx) : sp->index;
@@ -84,7 +84,7 @@ int san_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol)
         free(sub);
         san_csr_free(&qt);
         snprintf(sol->info.msg, sizeof sol->info.msg, "out of memory for the vectors");
-        return -1;
+        return sol->info.status = SAN_E_NOMEM;
     }
     if (idx != sp->index)
         for (int64_t i = 0; i < sp->n; i++)
@@ -102,7 +102,7 @@ int san_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol)
     }
     free(sub);
     san_csr_free(&qt);
-    return rc;
+    return san_ls_status(rc, &sol->info);
 }
 
 /* ---------------------------------------------------------------- */
@@ -186,13 +186,13 @@ static void add_chunk(const san_model *m, san_solution *sol, int ntop, const int
         keep_top(sol->top, ntop, &sol->ntop, P->top[k].state, P->top[k].p);
 }
 
-int san_solution_indices(const san_space *sp, san_solution *sol, int ntop, san_diag *d)
+san_status san_solution_indices(const san_space *sp, san_solution *sol, int ntop, san_diag *d)
 {
     const san_model *m = sp->m;
     const int64_t nchunk = (sp->n + INDEX_CHUNK - 1) / INDEX_CHUNK;
     int64_t *moff = malloc((m->naut + 1) * sizeof *moff);
     if (!moff)
-        return -1;
+        return SAN_E_NOMEM;
     moff[0] = 0;
     for (int a = 0; a < m->naut; a++)
         moff[a + 1] = moff[a] + m->aut[a].nstates;
@@ -244,7 +244,7 @@ int san_solution_indices(const san_space *sp, san_solution *sol, int ntop, san_d
     free(part);
     free(moff);
     if (failed)
-        return -1;
+        return SAN_E_NOMEM;
     for (int r = 0; r < m->nres; r++)
         if (m->res[r].derived)
             sol->results[r] = san_expr_eval_ctx(m->res[r].expr, NULL, sol->results);
@@ -252,7 +252,7 @@ int san_solution_indices(const san_space *sp, san_solution *sol, int ntop, san_d
         if (!isfinite(sol->results[r]))
             san_diag_add(d, SAN_WARNING, 0, 0, "result '%s' is not a finite number (%g)",
                          m->res[r].name, sol->results[r]);
-    return 0;
+    return SAN_OK;
 }
 
 void san_solution_free(const san_model *m, san_solution *sol)

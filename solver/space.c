@@ -22,20 +22,8 @@
 #include "idmap.h"
 #include "reach_walk.h"
 #include "space.h"
+#include "base.h"
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
-double san_default_max_memory(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
-    double phys = pages > 0 && size > 0 ? (double)pages * size : 8.0 * (1 << 30);
-    return 0.8 * phys;
-}
 
 /* ---------------------------------------------------------------- */
 /* Seeds: the states the reachability function accepts                */
@@ -47,7 +35,7 @@ double san_default_max_memory(void)
 
 static void progress(const char *what, int64_t n, double t0, double *last)
 {
-    double t = now();
+    double t = san_now();
     if (t - *last < 0.5)
         return;
     *last = t;
@@ -64,7 +52,7 @@ typedef struct {
     double t0, last;
 } scan;
 
-enum { SCAN_OK, SCAN_NOMEM, SCAN_OVER_LIMIT, SCAN_INTERRUPTED };
+enum { SCAN_OK, SCAN_NOMEM, SCAN_OVER_LIMIT, SCAN_INTERRUPTED, SCAN_TIME };
 
 /* The seeds' list and the map they will need (idmap.h), held against
  * the memory limit: a function that accepts most of a huge product
@@ -102,6 +90,10 @@ static int scan_tick(reach_walk *w)
         S->why = SCAN_INTERRUPTED;
         return -1;
     }
+    if (S->o->time_limit > 0 && san_now() - S->t0 >= S->o->time_limit) {
+        S->why = SCAN_TIME;
+        return -1;
+    }
     if (S->o->progress)
         progress("scanning the reachability function", S->r->n, S->t0, &S->last);
     return 0;
@@ -118,7 +110,7 @@ static int scan_seeds(const san_model *m, space_rows *r, const san_space_opts *o
                      m->product_str);
         return -2;
     }
-    scan S = { r, o, m, limit, SCAN_OK, now(), 0 };
+    scan S = { r, o, m, limit, SCAN_OK, san_now(), 0 };
     S.last = S.t0;
     reach_walk w = { .m = m, .max_evals = SCAN_LIMIT, .take = scan_take, .tick = scan_tick,
                      .ctx = &S };
@@ -140,7 +132,13 @@ static int scan_seeds(const san_model *m, space_rows *r, const san_space_opts *o
                      "limit of %.2f GiB; raise --max-memory, or reduce the model",
                      (long long)r->n, scan_need(r, m, limit) / (1 << 30),
                      limit / (1 << 30));
-        return -2;
+        return SPACE_LIMIT;
+    }
+    if (S.why == SCAN_TIME) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "time limit of %g s reached while scanning the "
+                     "reachability function (%lld states); raise --time-limit",
+                     o->time_limit, (long long)r->n);
+        return SPACE_TIME;
     }
     san_diag_add(d, SAN_ERROR, 0, 0, S.why == SCAN_INTERRUPTED
                  ? "interrupted while scanning the reachability function (%lld states)"
@@ -182,7 +180,27 @@ static int map_seeds(idmap *h, const san_model *m, const space_rows *r, double l
 /* The whole build                                                    */
 /* ---------------------------------------------------------------- */
 
-int san_space_build(const san_model *m, const san_space_opts *o, san_space *sp, san_diag *d)
+san_status space_status(int rc, const san_space_opts *o)
+{
+    switch (rc) {
+    case 0:           return SAN_OK;
+    case -2:          return SAN_E_MODEL;
+    case SPACE_LIMIT: return SAN_E_LIMIT;
+    case SPACE_TIME:  return SAN_E_INTERRUPTED;
+    default:          return o->interrupt && *o->interrupt ? SAN_E_INTERRUPTED : SAN_E_NOMEM;
+    }
+}
+
+static int space_build(const san_model *m, const san_space_opts *o, san_space *sp,
+                       san_diag *d);
+
+san_status san_space_build(const san_model *m, const san_space_opts *o, san_space *sp,
+                           san_diag *d)
+{
+    return space_status(space_build(m, o, sp, d), o);
+}
+
+static int space_build(const san_model *m, const san_space_opts *o, san_space *sp, san_diag *d)
 {
     memset(sp, 0, sizeof *sp);
     sp->m = m;
@@ -190,7 +208,7 @@ int san_space_build(const san_model *m, const san_space_opts *o, san_space *sp, 
     space_rows r = { 0 };
     r.states_only = o->states_only;
     idmap h = { 0 };
-    double t0 = now();
+    double t0 = san_now();
     int rc = space_rows_reserve_states(&r, 1024);
     if (rc == 0)
         rc = scan_seeds(m, &r, o, limit, d);
@@ -205,14 +223,18 @@ int san_space_build(const san_model *m, const san_space_opts *o, san_space *sp, 
     if (rc == 0 && o->states_only && !o->no_arcs && !h.dir)
         keep_arcs(&r);
     if (rc == 0) {
-        rc = space_explore(m, &r, &h, o, limit, &sp->reached_undeclared, d);
+        /* the time limit counts from the start of the build */
+        san_space_opts left = *o;
+        if (o->time_limit > 0)
+            left.time_limit = fmax(o->time_limit - (san_now() - t0), 1e-6);
+        rc = space_explore(m, &r, &h, &left, limit, &sp->reached_undeclared, d);
     }
     idmap_free(&h);
     if (rc) {
         space_rows_free(&r);
         return rc;
     }
-    double t1 = now();
+    double t1 = san_now();
     sp->n = r.n;
     sp->index = r.index;
     sp->q.n = r.n;
@@ -244,7 +266,7 @@ int san_space_build(const san_model *m, const san_space_opts *o, san_space *sp, 
     rc = space_check_classes(sp, d);
     if (o->progress)
         fprintf(stderr, "\r%60s\r", "");
-    sp->t_check = now() - t1;
+    sp->t_check = san_now() - t1;
     if (rc) {
         san_space_free(sp);     /* a failed build leaves nothing to free */
         return rc;

@@ -4,6 +4,13 @@
 
 #include "san.h"
 
+/* The internal codes of the state-space layer: 0, -1 (out of memory or
+ * interrupted), -2 (the model is wrong), SPACE_LIMIT (over --max-memory
+ * or --max-states); san_space_build turns them into a san_status. */
+#define SPACE_LIMIT (-3)
+#define SPACE_TIME  (-4)    /* the time limit */
+san_status space_status(int rc, const san_space_opts *o);
+
 /* The reachable graph as the class check sees it: succ() makes the
  * successors of state v available as edges[*pos .. *end) (positions, not
  * pointers: the array may move from one call to the next); release(pos),

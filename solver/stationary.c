@@ -125,6 +125,7 @@ static int two_buffer_iterate(san_ls *c, double *pi, int jacobi, double a)
     if (!y) {
         snprintf(c->info->msg, sizeof c->info->msg, "out of memory for a "
                  "second vector of %lld states", (long long)n);
+        c->info->status = SAN_E_NOMEM;
         return -1;
     }
     san_ls_best_init(&best, n);

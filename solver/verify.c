@@ -374,6 +374,7 @@ int san_ls_verify(san_ls *c, double *x, long max_cycles)
         free(t);
         snprintf(c->info->msg, sizeof c->info->msg, "out of memory for the verification "
                  "of the answer (%lld states)", (long long)c->op->n);
+        c->info->status = SAN_E_NOMEM;
         return -1;
     }
     double s = san_op_sum(c->op, x);

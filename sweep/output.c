@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base.h"
 #include "sweep.h"
 
 /* The value of result `name` in a row; 0 when the row lacks it. */
@@ -148,20 +149,6 @@ static void write_text(const san_sweep *s, columns rc, int times, FILE *out)
 /* CSV                                                                  */
 /* ------------------------------------------------------------------ */
 
-static void csv_field(FILE *out, const char *s)
-{
-    if (!strpbrk(s, ",\"\n")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
 
 static void csv_num(FILE *out, double v)
 {
@@ -177,7 +164,7 @@ static void write_csv(const san_sweep *s, columns rc, int times, FILE *out)
     fputs("variant", out);
     for (int a = 0; a < sp->naxes; a++) {
         fputc(',', out);
-        csv_field(out, sp->axis[a].name);
+        san_csv_field(out, sp->axis[a].name);
     }
     fputs(",product_states,reachable_states,method,iterations,residual,error_estimate,converged",
           out);
@@ -185,7 +172,7 @@ static void write_csv(const san_sweep *s, columns rc, int times, FILE *out)
         fputs(",time_s", out);
     for (int k = 0; k < rc.n; k++) {
         fputc(',', out);
-        csv_field(out, rc.name[k]);
+        san_csv_field(out, rc.name[k]);
     }
     fputs(",error\n", out);
     for (int v = 0; v < s->nvariants; v++) {
@@ -193,7 +180,7 @@ static void write_csv(const san_sweep *s, columns rc, int times, FILE *out)
         fprintf(out, "%d", v + 1);
         for (int a = 0; a < sp->naxes; a++) {
             fputc(',', out);
-            csv_field(out, param(s, r, a) ? param(s, r, a) : "");
+            san_csv_field(out, param(s, r, a) ? param(s, r, a) : "");
         }
         fprintf(out, ",%s,%lld,%s,%ld", r->product ? r->product : "", (long long)r->reachable,
                 r->reachable ? san_method_name(r->method) : "", r->iterations);
@@ -210,7 +197,7 @@ static void write_csv(const san_sweep *s, columns rc, int times, FILE *out)
                 fputc(',', out);
         }
         fputc(',', out);
-        csv_field(out, r->error ? r->error : "");
+        san_csv_field(out, r->error ? r->error : "");
         fputc('\n', out);
     }
 }
@@ -219,19 +206,6 @@ static void write_csv(const san_sweep *s, columns rc, int times, FILE *out)
 /* JSON                                                                 */
 /* ------------------------------------------------------------------ */
 
-static void json_str(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
 
 static void json_num(FILE *out, double v)
 {
@@ -246,7 +220,7 @@ static void json_params(const san_sweep *s, const san_sweep_row *r, FILE *out)
     fputs("{", out);
     for (int a = 0; a < s->spec.naxes; a++) {
         fputs(a ? ", " : " ", out);
-        json_str(out, s->spec.axis[a].name);
+        san_json_string(out, s->spec.axis[a].name);
         fputs(": ", out);
         const char *p = param(s, r, a);
         if (!p)
@@ -254,7 +228,7 @@ static void json_params(const san_sweep *s, const san_sweep_row *r, FILE *out)
         else if (s->spec.axis[a].numeric)
             json_num(out, strtod(p, NULL));
         else
-            json_str(out, p);
+            san_json_string(out, p);
     }
     fputs(" }", out);
 }
@@ -262,12 +236,12 @@ static void json_params(const san_sweep *s, const san_sweep_row *r, FILE *out)
 static void json_row(const san_sweep *s, const san_sweep_row *r, columns rc, int times, FILE *out)
 {
     fprintf(out, "    { \"variant\": %d, \"command\": ", r->variant + 1);
-    json_str(out, r->command ? r->command : "");
+    san_json_string(out, r->command ? r->command : "");
     fputs(",\n      \"parameters\": ", out);
     json_params(s, r, out);
     fprintf(out, ",\n      \"ok\": %s, \"error\": ", r->ok ? "true" : "false");
     if (r->error)
-        json_str(out, r->error);
+        san_json_string(out, r->error);
     else
         fputs("null", out);
     fprintf(out, ",\n      \"product_states\": \"%s\", \"reachable_states\": %lld,\n",
@@ -287,7 +261,7 @@ static void json_row(const san_sweep *s, const san_sweep_row *r, columns rc, int
             continue;
         fputs(first ? " " : ", ", out);
         first = 0;
-        json_str(out, rc.name[k]);
+        san_json_string(out, rc.name[k]);
         fputs(": ", out);
         json_num(out, x);
     }
@@ -297,16 +271,16 @@ static void json_row(const san_sweep *s, const san_sweep_row *r, columns rc, int
 static void write_json(const san_sweep *s, columns rc, int times, FILE *out)
 {
     fputs("{\n  \"sweep\": ", out);
-    json_str(out, s->spec.tmpl ? s->spec.tmpl : s->spec.path);
+    san_json_string(out, s->spec.tmpl ? s->spec.tmpl : s->spec.path);
     fputs(",\n  \"parameters\": [", out);
     for (int a = 0; a < s->spec.naxes; a++) {
         fputs(a ? ", " : "", out);
-        json_str(out, s->spec.axis[a].name);
+        san_json_string(out, s->spec.axis[a].name);
     }
     fputs("],\n  \"results\": [", out);
     for (int k = 0; k < rc.n; k++) {
         fputs(k ? ", " : "", out);
-        json_str(out, rc.name[k]);
+        san_json_string(out, rc.name[k]);
     }
     fputs("],\n  \"rows\": [\n", out);
     for (int v = 0; v < s->nvariants; v++) {

@@ -13,6 +13,7 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#include "base.h"
 #include "sweep.h"
 
 int san_sweep_cores(void)
@@ -56,7 +57,7 @@ static void fmt_time(char *buf, size_t n, double s)
 static void draw(pool *p, int final)
 {
     enum { WIDTH = 30 };
-    double now = sweep_now();
+    double now = san_now();
     if (!final && now - p->last_draw < 0.2 && p->drawn)
         return;
     p->last_draw = now;
@@ -129,7 +130,7 @@ void san_sweep_parallel(int n, const int *order, int jobs,
     p.weight = weight;
     for (int i = 0; i < n; i++)
         p.total_weight += weight ? weight[i] : 1;
-    p.t0 = sweep_now();
+    p.t0 = san_now();
     if (jobs < 1)
         jobs = san_sweep_cores();
     if (jobs > n)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base.h"
 #include "sweep.h"
 
 /* ------------------------------------------------------------------ */
@@ -22,43 +23,12 @@ void san_sweep_opts_default(san_sweep_opts *o)
     san_solve_opts_default(&o->solve);
 }
 
-static int num(const char *s, double lo, double hi, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || errno == ERANGE || !(v >= lo && v <= hi))
-        return -1;
-    /* "4G" and friends for --max-memory */
-    switch (*end) {
-    case 'k': case 'K': v *= 1024; end++; break;
-    case 'm': case 'M': v *= 1024.0 * 1024; end++; break;
-    case 'g': case 'G': v *= 1024.0 * 1024 * 1024; end++; break;
-    default: break;
-    }
-    if (*end)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int integer(const char *s, double lo, double hi, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno == ERANGE || !(v >= lo && v <= hi) || v != floor(v))
-        return -1;
-    *out = v;
-    return 0;
-}
-
 int san_sweep_opts_set(san_sweep_opts *o, const char *flag, const char *val,
                        char *err, size_t n)
 {
     double x;
     if (!strcmp(flag, "--jobs") || !strcmp(flag, "-j")) {
-        if (integer(val, 1, 4096, &x) < 0)
+        if (san_parse_integer(val, 1, 4096, &x) < 0)
             goto bad_int;
         o->jobs = (int)x;
     } else if (!strcmp(flag, "--method") || !strcmp(flag, "-m")) {
@@ -67,27 +37,38 @@ int san_sweep_opts_set(san_sweep_opts *o, const char *flag, const char *val,
                       "gmres, bicgstab, iad)", flag, val);
             return -1;
         }
+    } else if (!strcmp(flag, "--storage")) {
+        if (!strcmp(val, "auto"))
+            o->storage = SAN_STORAGE_AUTO;
+        else if (!strcmp(val, "sparse"))
+            o->storage = SAN_STORAGE_SPARSE;
+        else if (!strcmp(val, "kron"))
+            o->storage = SAN_STORAGE_KRON;
+        else {
+            sweep_err(err, n, "%s: expected auto, sparse or kron, not '%s'", flag, val);
+            return -1;
+        }
     } else if (!strcmp(flag, "--tol")) {
-        if (num(val, 1e-300, 1, &o->solve.tol) < 0) {
+        if (san_parse_double(val, 1e-300, 1, &o->solve.tol) < 0) {
             sweep_err(err, n, "%s: expected a number in (0, 1], not '%s'", flag, val);
             return -1;
         }
     } else if (!strcmp(flag, "--max-iter")) {
-        if (integer(val, 1, 1e15, &x) < 0)
+        if (san_parse_integer(val, 1, 1e15, &x) < 0)
             goto bad_int;
         o->solve.max_iter = (long)x;
     } else if (!strcmp(flag, "--time-limit")) {
-        if (num(val, 1e-6, 1e9, &o->solve.time_limit) < 0) {
+        if (san_parse_double(val, 1e-6, 1e9, &o->solve.time_limit) < 0) {
             sweep_err(err, n, "%s: expected seconds > 0, not '%s'", flag, val);
             return -1;
         }
     } else if (!strcmp(flag, "--max-states")) {
-        if (integer(val, 1, 9e18, &x) < 0)
+        if (san_parse_integer(val, 1, 9e18, &x) < 0)
             goto bad_int;
         o->space.max_states = (int64_t)x;
     } else if (!strcmp(flag, "--max-memory")) {
-        if (num(val, 1, 1e18, &o->space.max_memory) < 0) {
-            sweep_err(err, n, "%s: expected a size like 4G or 512M, not '%s'", flag, val);
+        if (san_parse_bytes(val, &o->space.max_memory) < 0) {
+            sweep_err(err, n, "%s: expected a size like 4G, 512M or 1T, not '%s'", flag, val);
             return -1;
         }
     } else {
@@ -286,59 +267,61 @@ static int keep_marginals(san_sweep_row *r, const san_model *m, double *const *m
     return 0;
 }
 
-/* Build, solve and read the indices of a compiled model into the row;
- * vals: the variant's values, for the warm start. */
+/* Analyze a compiled model (solver/analyze.c: the same pipeline as san
+ * solve, the tensor fallback included) and keep what the table needs in
+ * the row; vals: the variant's values, for the warm start. */
 static void solve_model(const san_model *m, const san_sweep_opts *o, const char *const *vals,
                         san_sweep_row *r)
 {
-    san_space_opts po = o->space;
-    po.progress = 0;
-    po.interrupt = o->interrupt;
-    san_solve_opts so = o->solve;
-    so.progress = 0;
-    so.interrupt = o->interrupt;
+    san_analysis_opts ao;
+    san_analysis_opts_default(&ao);
+    ao.space = o->space;
+    ao.space.progress = 0;
+    ao.space.interrupt = o->interrupt;
+    ao.solve = o->solve;
+    ao.solve.progress = 0;
+    ao.solve.interrupt = o->interrupt;
+    ao.storage = o->storage;
+    if (o->warm)
+        ao.solve.warm = san_warm_cache_nearest(o->warm, vals);
     char msg[512];
     san_diag d;
     san_diag_init(&d, "<space>", NULL, 0);
-    san_space sp;
-    int rc = san_space_build(m, &po, &sp, &d);
-    if (rc) {
-        first_error(&d, msg, sizeof msg);
-        san_diag_free(&d);
-        fail(r, msg);
-        return;
+    san_analysis a;
+    san_status st = san_analyze(m, &ao, &a, &d);
+    if (a.have_space)
+        r->reachable = a.sp.n;
+    if (a.have_sol) {
+        r->method = a.sol.info.method == SAN_M_AUTO ? SAN_M_DIRECT : a.sol.info.method;
+        r->iterations = a.sol.info.iterations;
+        r->residual = a.sol.info.residual;
+        r->error_est = a.sol.info.converged ? a.sol.info.error_est : NAN;
     }
-    r->reachable = sp.n;
-    san_solution sol;
-    if (o->warm)
-        so.warm = san_warm_cache_nearest(o->warm, vals);
-    rc = san_solve(&sp, &so, &sol);
-    if (rc == 0 && o->warm)
-        san_warm_cache_add(o->warm, vals, &sp, sol.pi);
-    r->method = sol.info.method == SAN_M_AUTO ? SAN_M_DIRECT : sol.info.method;
-    r->iterations = sol.info.iterations;
-    r->residual = sol.info.residual;
-    r->error_est = sol.info.converged ? sol.info.error_est : NAN;
-    if (rc < 0) {
-        fail(r, sol.info.msg[0] ? sol.info.msg : "the solver failed");
-    } else if (san_solution_indices(&sp, &sol, 0, &d) < 0 || keep_results(r, m, sol.results) < 0 ||
-               (o->marginals && keep_marginals(r, m, sol.marginal) < 0)) {
+    if (st != SAN_OK && st != SAN_E_NOTCONV) {
+        if (a.have_sol && a.sol.info.msg[0])
+            snprintf(msg, sizeof msg, "%s", a.sol.info.msg);
+        else
+            first_error(&d, msg, sizeof msg);
+        fail(r, msg);
+    } else if (keep_results(r, m, a.sol.results) < 0 ||
+               (o->marginals && keep_marginals(r, m, a.sol.marginal) < 0)) {
         fail(r, "out of memory computing the indices");
-    } else if (rc == 1) {
-        snprintf(msg, sizeof msg, "not converged: %s", sol.info.msg[0] ? sol.info.msg : "");
+    } else if (st == SAN_E_NOTCONV) {
+        snprintf(msg, sizeof msg, "not converged: %s", a.sol.info.msg);
         fail(r, msg);
     } else {
         r->ok = 1;
+        if (o->warm)
+            san_warm_cache_add(o->warm, vals, &a.sp, a.sol.pi);
     }
     san_diag_free(&d);
-    san_solution_free(m, &sol);
-    san_space_free(&sp);
+    san_analysis_free(&a);
 }
 
 void san_sweep_eval(const san_sweep_spec *sp, const char *const *vals,
                     const san_sweep_opts *o, san_sweep_row *r)
 {
-    double t0 = sweep_now();
+    double t0 = san_now();
     int variant = r->variant;
     int *pick = r->pick;
     memset(r, 0, sizeof *r);
@@ -356,7 +339,7 @@ void san_sweep_eval(const san_sweep_spec *sp, const char *const *vals,
     san_model *m = sweep_compile(sp, vals, msg, sizeof msg);
     if (!m) {
         fail(r, msg);
-        r->time_s = sweep_now() - t0;
+        r->time_s = san_now() - t0;
         return;
     }
     free(r->product);
@@ -366,7 +349,7 @@ void san_sweep_eval(const san_sweep_spec *sp, const char *const *vals,
     san_model_free(m);
     if (!r->product || !r->command)
         fail(r, "out of memory");
-    r->time_s = sweep_now() - t0;
+    r->time_s = san_now() - t0;
 }
 
 /* ------------------------------------------------------------------ */

@@ -27,7 +27,6 @@ char *sweep_strf(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
-double sweep_now(void);
 
 /* Does the flag of this template hold a comma list of its own
  * (pipeline --stages 1,2,1)?  Its sweep values are then split on ';'. */

@@ -39,12 +39,6 @@ char *sweep_strf(const char *fmt, ...)
     return s;
 }
 
-double sweep_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
 
 int sweep_split_words(char *s, char ***argv)
 {

@@ -606,10 +606,10 @@ static void test_scan(const case_t *cases, int n, const char *label)
         memset(&sp, 0, sizeof sp);
         san_diag d;
         san_diag_init(&d, "<test>", NULL, 0);
-        int rc = san_space_build(m, &o, &sp, &d);
+        san_status rc = san_space_build(m, &o, &sp, &d);
         if (nwant == 0) {
-            CHECK(rc == -2 && d.nerrors > 0, "%s: reachability '%s' accepts no state: want "
-                  "-2, got %d", label, cases[k].text, rc);
+            CHECK(rc == SAN_E_MODEL && d.nerrors > 0, "%s: reachability '%s' accepts no "
+                  "state: want a model error, got %d", label, cases[k].text, rc);
         } else {
             CHECK(rc == 0, "%s: reachability '%s': san_space_build returned %d", label,
                   cases[k].text, rc);

@@ -1,6 +1,7 @@
 /*
  * test_kron_product.c - the Kronecker descriptor's product y = x Q
- * (kron_mult, solver/kron.c) against the sparse generator.
+ * (kron_mult, solver/kron/mult.c) against the sparse generator, under
+ * every tuning of the build (kron_tuning).
  *
  * The reference is the generator the sparse path builds (san_space_build:
  * Q by rows over the reachable states, duplicates merged, self-loops
@@ -22,12 +23,12 @@
  * $SHARED_MODELS/peps when that folder exists; product spaces above
  * MAX_PRODUCT are skipped.  Exit status 0 when every check passes.
  *
- * The same source is also linked with copies of solver/kron.c compiled
- * with other tuning constants (Makefile.am: test_kron_walk, _small,
- * _partial), so that the paths the defaults rarely take are checked
- * too; the constants overridden are printed first.  MAX_STATES (a
- * define, or $KRON_TEST_MAX_STATES; 0: no limit) skips the models with
- * more reachable states, for the variants that are slow on big ones.
+ * Every check of a descriptor runs under each tuning of tunings[] (the
+ * defaults, and others that force the paths the defaults seldom take),
+ * the model, its spaces and the reference built once; the lines and the
+ * failures name the tuning.  A tuning may skip the models with more
+ * reachable states than its max_states, and $KRON_TEST_MAX_STATES (0 or
+ * unset: no limit) caps them all.
  */
 #include <glob.h>
 #include <math.h>
@@ -41,13 +42,87 @@
 #include "check.h"
 
 #define MAX_PRODUCT 2000000
-#ifndef MAX_STATES
-#define MAX_STATES 0
-#endif
 #define REL_TOL 1e-13
 #define TINY 1e-300
 
-static int64_t max_states = MAX_STATES;
+/* A tuning the checks run under (kron.h: kron_tuning). */
+typedef struct {
+    const char *name;
+    const char *what;       /* what it forces */
+    kron_tuning t;
+    int64_t max_states;     /* more reachable states: skipped (0: none) */
+    int pass, fail;         /* checks of descriptors built with it */
+} tuning;
+
+static tuning tunings[4];
+static int ntunings;
+
+/* $KRON_TEST_MAX_STATES: a limit on every tuning (0: none). */
+static int64_t env_max_states;
+
+static void tunings_init(void)
+{
+    const kron_tuning d = kron_tuning_default;
+    tuning *t = tunings;
+    *t++ = (tuning){ "default", "the defaults", d, 0, 0, 0 };
+    /* no region level: every term walks down to the leaves, merging
+     * explicit child lists */
+    *t = (tuning){ "walk", "no region level: every term walks down to the leaves",
+                   d, 0, 0, 0 };
+    t->t.region_bytes_per_state = 0;
+    t->t.region_min_bytes = 0;
+    t->t.region_max = 0;
+    t++;
+    /* functions evaluated at each use (tables over 16 entries), runs of
+     * 2 to 7 updates, windows of about 64 states, regions of at most 64
+     * leaves; models above 40000 reachable states skipped (windows that
+     * small make the walk over the explicit tree quadratic: minutes on
+     * rs n=20 r=10) */
+    *t = (tuning){ "small", "functions over 16 entries evaluated, runs from 2 updates, "
+                   "windows of 64 states, regions of 64 leaves", d, 40000, 0, 0 };
+    t->t.table_max = 16;
+    t->t.run_min = 2;
+    t->t.window_len = 64;
+    t->t.region_max = 64;
+    t++;
+    /* a 4 KiB region budget: some terms get runs, others walk */
+    *t = (tuning){ "partial", "a 4 KiB region budget: some terms get runs, others walk",
+                   d, 0, 0, 0 };
+    t->t.region_min_bytes = 4096;
+    t->t.region_bytes_per_state = 1;
+    t++;
+    ntunings = (int)(t - tunings);
+}
+
+/* The limit on reachable states under tuning T (0: none). */
+static int64_t max_states_of(const tuning *T)
+{
+    int64_t a = T->max_states, b = env_max_states;
+    return a > 0 && (b <= 0 || a < b) ? a : b;
+}
+
+static int skipped(const tuning *T, const san_space *sp)
+{
+    const int64_t lim = max_states_of(T);
+    return lim > 0 && sp->n > lim;
+}
+
+/* The checks made under tuning T: start with tuning_begin, end with
+ * tuning_end (the counts of check.h as they were, and T's share). */
+typedef struct {
+    int pass, fail;
+} counts;
+
+static counts tuning_begin(void)
+{
+    return (counts){ n_pass, n_fail };
+}
+
+static void tuning_end(tuning *T, counts c)
+{
+    T->pass += n_pass - c.pass;
+    T->fail += n_fail - c.fail;
+}
 
 static double now(void)
 {
@@ -94,15 +169,18 @@ static double sparse_diag(const san_csr *q, int64_t i)
     return 0;
 }
 
-static void check_mode(const char *name, const san_space *sp, kron_mode mode,
-                       const double *xs, const double *yref, const double *sabs)
+static void check_mode_(const char *name, const san_space *sp, kron_mode mode,
+                        const tuning *T, const double *xs, const double *yref,
+                        const double *sabs)
 {
     const san_model *m = sp->m;
-    const char *mname = mode == KRON_PRODUCT ? "product" : "reachable";
+    const char *mode_s = mode == KRON_PRODUCT ? "product" : "reachable";
+    char mname[64];     /* in the messages: mode and tuning */
+    snprintf(mname, sizeof mname, "%s, %s tuning", mode_s, T->name);
     kron_desc d;
     char msg[256] = "";
     double t0 = now();
-    int rc = kron_build(&d, sp, mode, msg, sizeof msg);
+    int rc = kron_build(&d, sp, mode, &T->t, msg, sizeof msg);
     CHECK(rc == 0, "%s (%s): kron_build: %s", name, mname, msg);
     if (rc)
         return;
@@ -217,15 +295,23 @@ static void check_mode(const char *name, const san_space *sp, kron_mode mode,
           "index %lld: %.17g)", name, mname, (long long)nonzero, (long long)zfirst,
           zfirst >= 0 ? y[zfirst] : 0.0);
 
-    printf("  %-26s %-9s %9lld states, vector %9lld: max rel err y %.2e, diag %.2e"
-           "%s (%.2f s)\n", name, mname, (long long)sp->n, (long long)n, ymax, dmax,
-           ybad || dbad || nonzero ? "  FAIL" : "", now() - t0);
+    printf("  %-26s %-9s %-7s %9lld states, vector %9lld: max rel err y %.2e, diag %.2e"
+           "%s (%.2f s)\n", name, mode_s, T->name, (long long)sp->n, (long long)n, ymax,
+           dmax, ybad || dbad || nonzero ? "  FAIL" : "", now() - t0);
 out:
     free(pos);
     free(inv);
     free(x);
     free(y);
     kron_free(&d);
+}
+
+static void check_mode(const char *name, const san_space *sp, kron_mode mode, tuning *T,
+                       const double *xs, const double *yref, const double *sabs)
+{
+    counts c = tuning_begin();
+    check_mode_(name, sp, mode, T, xs, yref, sabs);
+    tuning_end(T, c);
 }
 
 /* The tensor path builds its space states_only, and the descriptor's
@@ -237,13 +323,45 @@ out:
  * same order, as the sparse path's check. */
 static int arcs_kept;   /* spaces whose check read the kept arcs */
 
-static void check_exit_diag(const char *name, const san_space *full, kron_mode mode,
-                            int no_arcs)
+/* The descriptor built on the states_only space sp (sname: which one)
+ * under tuning T: its diagonal against the sparse one (full's). */
+static void check_exit_diag(const char *name, const san_space *full, const san_space *sp,
+                            const char *sname, kron_mode mode, const tuning *T)
 {
-    const char *mname = mode == KRON_PRODUCT ? no_arcs ? "product, exit, no arcs"
-                                                       : "product, exit"
-                                             : no_arcs ? "reachable, exit, no arcs"
-                                                       : "reachable, exit";
+    char mname[96];
+    snprintf(mname, sizeof mname, "%s, %s, %s tuning",
+             mode == KRON_PRODUCT ? "product" : "reachable", sname, T->name);
+    kron_desc d;
+    char msg[256] = "";
+    if (kron_build(&d, sp, mode, &T->t, msg, sizeof msg) == 0) {
+        int64_t dbad = 0, dfirst = -1, inside = 0;
+        for (int64_t i = 0; i < sp->n; i++) {
+            double ref = sparse_diag(&full->q, i), got = d.diag[kron_rank(&d, sp->index[i])];
+            if (!(fabs(got - ref) <= REL_TOL * fabs(ref) + TINY) && !dbad++)
+                dfirst = i;
+        }
+        for (int64_t p = 0; p < d.n; p++)
+            inside += d.diag[p] != 0;
+        int64_t nonzero_ref = 0;
+        for (int64_t i = 0; i < sp->n; i++)
+            nonzero_ref += sparse_diag(&full->q, i) != 0;
+        CHECK(dbad == 0, "%s (%s): %lld diagonal entries differ (first: state %lld)", name,
+              mname, (long long)dbad, (long long)dfirst);
+        CHECK(inside == nonzero_ref, "%s (%s): %lld nonzero diagonal entries, the sparse "
+              "diagonal has %lld", name, mname, (long long)inside, (long long)nonzero_ref);
+        kron_free(&d);
+    } else {
+        CHECK(0, "%s (%s): kron_build: %s", name, mname, msg);
+    }
+}
+
+/* The states_only space of full's model (no_arcs: its class check
+ * enumerates the successors again), then the descriptors on it in the
+ * modes given, under every tuning that keeps the model. */
+static void check_exit(const char *name, const san_space *full, int no_arcs,
+                       const kron_mode *modes, int nmodes)
+{
+    const char *sname = no_arcs ? "exit, no arcs" : "exit";
     san_space sp;
     san_space_opts so;
     memset(&so, 0, sizeof so);
@@ -254,42 +372,29 @@ static void check_exit_diag(const char *name, const san_space *full, kron_mode m
     int rc = san_space_build(full->m, &so, &sp, &dg);
     if (rc == 0) {
         arcs_kept += sp.q.col != NULL;
-        CHECK(!no_arcs || !sp.q.col, "%s (%s): arcs kept", name, mname);
+        CHECK(!no_arcs || !sp.q.col, "%s (%s): arcs kept", name, sname);
         rc = san_kron_check_classes(&sp, &dg);
     }
     san_diag_free(&dg);
     CHECK(rc == 0 && sp.exit && sp.n == full->n, "%s (%s): states_only space: rc %d, "
-          "%lld states", name, mname, rc, rc ? 0LL : (long long)sp.n);
+          "%lld states", name, sname, rc, rc ? 0LL : (long long)sp.n);
     if (rc)
         return;
     int same = sp.exit && sp.n == full->n && sp.nclosed == full->nclosed &&
                !memcmp(sp.index, full->index, sp.n * sizeof *sp.index) &&
                (!full->in_closed || (sp.in_closed &&
                                      !memcmp(sp.in_closed, full->in_closed, sp.n)));
-    CHECK(!sp.q.col, "%s (%s): the class check left the arcs behind", name, mname);
-    CHECK(same, "%s (%s): not the sparse space's numbering", name, mname);
-    kron_desc d;
-    char msg[256] = "";
-    if (same && kron_build(&d, &sp, mode, msg, sizeof msg) == 0) {
-        int64_t dbad = 0, dfirst = -1, inside = 0;
-        for (int64_t i = 0; i < sp.n; i++) {
-            double ref = sparse_diag(&full->q, i), got = d.diag[kron_rank(&d, sp.index[i])];
-            if (!(fabs(got - ref) <= REL_TOL * fabs(ref) + TINY) && !dbad++)
-                dfirst = i;
+    CHECK(!sp.q.col, "%s (%s): the class check left the arcs behind", name, sname);
+    CHECK(same, "%s (%s): not the sparse space's numbering", name, sname);
+    for (int i = 0; same && i < nmodes; i++)
+        for (int k = 0; k < ntunings; k++) {
+            tuning *T = &tunings[k];
+            if (skipped(T, full))
+                continue;
+            counts c = tuning_begin();
+            check_exit_diag(name, full, &sp, sname, modes[i], T);
+            tuning_end(T, c);
         }
-        for (int64_t p = 0; p < d.n; p++)
-            inside += d.diag[p] != 0;
-        int64_t nonzero_ref = 0;
-        for (int64_t i = 0; i < sp.n; i++)
-            nonzero_ref += sparse_diag(&full->q, i) != 0;
-        CHECK(dbad == 0, "%s (%s): %lld diagonal entries differ (first: state %lld)", name,
-              mname, (long long)dbad, (long long)dfirst);
-        CHECK(inside == nonzero_ref, "%s (%s): %lld nonzero diagonal entries, the sparse "
-              "diagonal has %lld", name, mname, (long long)inside, (long long)nonzero_ref);
-        kron_free(&d);
-    } else if (same) {
-        CHECK(0, "%s (%s): kron_build: %s", name, mname, msg);
-    }
     san_space_free(&sp);
 }
 
@@ -329,9 +434,17 @@ static void run_model(const char *name, const char *text, size_t len, uint64_t s
         san_model_free(m);
         return;
     }
-    if (max_states > 0 && sp.n > max_states) {
-        printf("  %-26s skipped: %lld reachable states > %lld\n", name, (long long)sp.n,
-               (long long)max_states);
+    int kept = 0;
+    for (int k = 0; k < ntunings; k++) {
+        const tuning *T = &tunings[k];
+        if (!skipped(T, &sp)) {
+            kept++;
+            continue;
+        }
+        printf("  %-26s %-9s %-7s skipped: %lld reachable states > %lld\n", name, "",
+               T->name, (long long)sp.n, (long long)max_states_of(T));
+    }
+    if (!kept) {
         san_space_free(&sp);
         san_model_free(m);
         return;
@@ -344,11 +457,13 @@ static void run_model(const char *name, const char *text, size_t len, uint64_t s
         for (int64_t i = 0; i < sp.n; i++)
             xs[i] = srand_pm1();
         reference(&sp, xs, yref, sabs);
-        check_mode(name, &sp, KRON_PRODUCT, xs, yref, sabs);
-        check_mode(name, &sp, KRON_REACHABLE, xs, yref, sabs);
-        check_exit_diag(name, &sp, KRON_PRODUCT, 0);
-        check_exit_diag(name, &sp, KRON_REACHABLE, 0);
-        check_exit_diag(name, &sp, KRON_PRODUCT, 1);
+        static const kron_mode modes[] = { KRON_PRODUCT, KRON_REACHABLE };
+        for (int i = 0; i < 2; i++)
+            for (int k = 0; k < ntunings; k++)
+                if (!skipped(&tunings[k], &sp))
+                    check_mode(name, &sp, modes[i], &tunings[k], xs, yref, sabs);
+        check_exit(name, &sp, 0, modes, 2);
+        check_exit(name, &sp, 1, modes, 1);
     } else
         CHECK(0, "%s: out of memory", name);
     free(xs);
@@ -488,7 +603,7 @@ static void gen_ring(int g, int m, int r, uint64_t seed)
  * synchronizing event of A and B both may stay put (a term's self-loop,
  * seen above the region level), at a rate read at the last level;
  * another synchronizes A with D, the top and bottom levels; an event
- * has rate 0.  With kc = 3 (70 states), test_kron_partial puts the
+ * has rate 0.  With kc = 3 (70 states), the partial tuning puts the
  * region level at the (A, B) nodes: explicit, below both. */
 static void gen_mixed(int kc, int nd, uint64_t seed)
 {
@@ -597,44 +712,25 @@ static void gen_template(const char *name, char **argv, int argc, uint64_t seed)
     free(text);
 }
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
-
-/* The constants of kron.c that this build overrides (see Makefile.am),
- * and the limit on reachable states. */
-static void print_variant(void)
+/* The tunings and their limits on reachable states. */
+static void print_tunings(void)
 {
-    static const char *const set[] = {
-#ifdef TABLE_MAX
-        "TABLE_MAX=" STR(TABLE_MAX),
-#endif
-#ifdef WINDOW_LEN
-        "WINDOW_LEN=" STR(WINDOW_LEN),
-#endif
-#ifdef REGION_MAX
-        "REGION_MAX=" STR(REGION_MAX),
-#endif
-#ifdef REGION_BYTES_PER_STATE
-        "REGION_BYTES_PER_STATE=" STR(REGION_BYTES_PER_STATE),
-#endif
-#ifdef REGION_MIN_BYTES
-        "REGION_MIN_BYTES=" STR(REGION_MIN_BYTES),
-#endif
-#ifdef RUN_MIN
-        "RUN_MIN=" STR(RUN_MIN),
-#endif
-        NULL
-    };
-    printf("kron.c constants:");
-    for (int i = 0; set[i]; i++)
-        printf(" %s", set[i]);
-    printf("%s\n", set[0] ? "" : " the defaults");
     const char *env = getenv("KRON_TEST_MAX_STATES");
     if (env && *env)
-        max_states = strtoll(env, NULL, 10);
-    if (max_states > 0)
-        printf("models with more than %lld reachable states skipped\n",
-               (long long)max_states);
+        env_max_states = strtoll(env, NULL, 10);
+    printf("tunings (kron_tuning), each check under each:\n");
+    for (int k = 0; k < ntunings; k++) {
+        const tuning *T = &tunings[k];
+        const kron_tuning *t = &T->t;
+        printf("  %-7s %s\n          table_max %lld, window_len %lld, region_max %lld, "
+               "region bytes %g a state, at least %g, run_min %d", T->name, T->what,
+               (long long)t->table_max, (long long)t->window_len, (long long)t->region_max,
+               t->region_bytes_per_state, t->region_min_bytes, t->run_min);
+        if (max_states_of(T) > 0)
+            printf("; models above %lld reachable states skipped",
+                   (long long)max_states_of(T));
+        printf("\n");
+    }
 }
 
 int main(void)
@@ -642,7 +738,8 @@ int main(void)
     double t0 = now();
     uint64_t seed = 0x9e3779b97f4a7c15ULL;
     setvbuf(stdout, NULL, _IOLBF, 0);   /* the log shows how far a crash got */
-    print_variant();
+    tunings_init();
+    print_tunings();
 
     printf("generated models\n");
     static const int rs[][2] = { { 20, 6 }, { 12, 3 }, { 16, 2 }, { 10, 9 }, { 20, 10 } };
@@ -695,9 +792,17 @@ int main(void)
     } else
         printf("shared models: SHARED_MODELS not set, skipped\n");
 
-    CHECK(arcs_kept > 0 || (max_states > 0 && max_states < 60460), "no model kept its arcs for the class check "
-          "(a reachable set under 1/16 of its product space does): that check went untested");
+    CHECK(arcs_kept > 0 || (env_max_states > 0 && env_max_states < 60460),
+          "no model kept its arcs for the class check (a reachable set under 1/16 of "
+          "its product space does): that check went untested");
     printf("arcs kept for the class check: %d spaces\n", arcs_kept);
+    int shared_checks = n_pass + n_fail;
+    for (int k = 0; k < ntunings; k++) {
+        printf("%-7s tuning: %d passed, %d failed\n", tunings[k].name, tunings[k].pass,
+               tunings[k].fail);
+        shared_checks -= tunings[k].pass + tunings[k].fail;
+    }
+    printf("models, spaces and class checks (every tuning's): %d\n", shared_checks);
     printf("%d passed, %d failed (%.1f s)\n", n_pass, n_fail, now() - t0);
     return n_fail ? 1 : 0;
 }

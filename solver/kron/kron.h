@@ -8,7 +8,7 @@
  * The local events of an automaton are one term together, the classical
  * local matrix of the tensor sum: one participant whose moves carry
  * their own event's rate (the term's rate is then 1), so that a product
- * walks the vector once per automaton, not once per local event (kron.c
+ * walks the vector once per automaton, not once per local event (terms.c
  * says when an event stays apart).  The diagonal of Q (minus the exit
  * rate of each state, self-loops excluded as on the sparse path) is
  * computed once, as a vector.
@@ -22,7 +22,20 @@
  * every value), stored implicitly: child = node * n_a + v.  The product
  * space is the tree with F = 0 (vectors on the product space, the
  * unreachable entries staying exactly zero); the reachable set is the
- * explicit tree.  kron.c says how the choice is made.
+ * explicit tree.  mult.c says how the choice is made.
+ *
+ * The files of solver/kron/, in the order of a build:
+ *   tree.c          the level tree over the automata, kron_rank
+ *   node_classes.c  nodes whose subtrees hold the same states
+ *   tables.c        functions of the state as tables (shared, per state)
+ *   terms.c         the terms: which events make one, their moves
+ *   regions.c       the region level: runs per pair of classes, calls
+ *   build.c         kron_build, kron_free: windows, diagonal, tunings
+ *   mult.c          the product y = x Q (kron_mult): the walk, the runs
+ *   solve.c         pi Q = 0 over the descriptor (san_kron_solve)
+ *   check.c         the class check of a states_only space
+ *   estimate.c      the descriptor's size before building it
+ * kron_int.h holds what they share and callers do not see.
  */
 #ifndef SAN_KRON_H
 #define SAN_KRON_H
@@ -43,71 +56,39 @@ typedef struct {
     double bytes;
 } kron_tree;
 
-/* One transition of a participant, seen from its anchor local state. */
-typedef struct {
-    int32_t other;          /* the local state at the other end */
-    int32_t fp;             /* functional probability: index into the
-                               term's fprob[]; -1: constant */
-    int32_t fr;             /* functional rate of the move's event (merged
-                               local events): index into fprob[]; -1:
-                               constant, or the term's rate */
-    double p;               /* constant factor: probability (1 if
-                               functional), times the event's constant
-                               rate in a merged term */
-} kron_move;
-
-/* A participant's transitions in a term, grouped by anchor local state. */
-typedef struct {
-    int32_t *ptr;           /* n_a + 1 */
-    kron_move *mv;
-} kron_part;
-
-/* A function of the state (rate or routing probability) as the kernels
- * see it: a constant, a table over the term's dependencies, a table over
- * the vector's states (when the first would be too big and the function
- * is read at the leaves), or the expression, evaluated at every use.
- * A table over the states holds one byte a state, a code into the
- * function's values, when it takes at most KRON_CODES of them (rs.san's
- * lambda * (nb using < R): two), else the values. */
-#define KRON_CODES 256
-typedef struct {
-    double c;
-    const double *tab;
-    const double *pst;      /* per state: values */
-    const uint8_t *pcode;   /* per state: codes into pval */
-    const double *pval;
-    const san_expr *e;
-} kron_fn;
-
-typedef struct {
-    int ev;                 /* the term's (first) event */
-    int nev;                /* events of the term: more than one for the */
-    int *evs;               /* merged local events of one automaton */
-    int np;                 /* participants */
-    int L;                  /* last level that is a participant or a
-                               dependency; below it nothing varies */
-    int *kind;              /* per level: participant number, or
-                               KRON_FREE / KRON_DEP */
-    int64_t *dstride;       /* per level: weight in the table index */
-    kron_part *in;          /* by destination: moves u -> w, anchor w */
-    kron_part *out;         /* by source: moves u -> w, anchor u */
-    kron_fn rate;           /* the event's rate; 1 for merged terms */
-    int nfp;
-    kron_fn *fprob;         /* functional probabilities and, in merged
-                               terms, functional rates of the moves */
-    struct kron_rmap *rg;   /* the term inside the nodes of the region
-                               level (kron.c), or NULL */
-} kron_term;
-
-#define KRON_FREE (-1)
-#define KRON_DEP  (-2)
+/* The terms (kron_int.h). */
+struct kron_term;
 
 /* KRON_AUTO puts vectors on the product space when the reachable set
- * fills at least this fraction of it (kron.c says why). */
+ * fills at least this fraction of it (mult.c says why). */
 #define KRON_PRODUCT_MIN_FILL 0.85
 
 /* Where vectors live. */
 typedef enum { KRON_AUTO, KRON_PRODUCT, KRON_REACHABLE } kron_mode;
+
+/* The build's tunings: how the product is organized, never what it
+ * computes (other values change the order of the additions only).  The
+ * defaults (kron_tuning_default; build.c says why each) are what san
+ * runs with; the tests force the paths they seldom take (see
+ * tests/test_kron_product.c). */
+typedef struct {
+    int64_t table_max;      /* largest table of a function (entries);
+                               bigger ones are evaluated (at most 2^31:
+                               runs keep table offsets in 32 bits) */
+    int64_t window_len;     /* windows of y about this many states at most */
+    int64_t region_max;     /* complete levels: the region level is the
+                               first whose nodes have at most this many
+                               leaves (0: no complete region level) */
+    double region_bytes_per_state;  /* explicit region levels: the runs of
+                               all terms may take this many bytes a state, */
+    double region_min_bytes;        /* and at least this many (both 0: no
+                               region level at all, every term walks down
+                               to the leaves) */
+    int run_min;            /* explicit region levels: shorter runs are
+                               kept as single updates */
+} kron_tuning;
+
+extern const kron_tuning kron_tuning_default;
 
 typedef struct {
     const san_model *m;
@@ -115,7 +96,7 @@ typedef struct {
     kron_tree tree;
     int64_t n;              /* vector length = tree.nodes[naut] */
     int nterms;
-    kron_term *term;
+    struct kron_term *term;
     int ntab;               /* distinct tables, shared between terms */
     void **tab;             /* tables of values, or of codes (kron_fn) */
     double *diag;           /* Q[j][j] per vector position */
@@ -145,13 +126,14 @@ typedef struct {
                                own (sp must outlive d) or a copy */
     int keys_owned;
     double bytes;           /* descriptor: tree, local matrices, tables */
+    kron_tuning tune;       /* as built */
 } kron_desc;
 
 /* Builds the descriptor of sp's model on sp's reachable states; sp
- * must outlive it.  Returns 0, or -1 with a message (out of memory, too
- * big). */
+ * must outlive it.  tune NULL: kron_tuning_default.  Returns 0, or -1
+ * with a message (out of memory, too big). */
 int kron_build(kron_desc *d, const san_space *sp, kron_mode mode,
-               char *msg, size_t len);
+               const kron_tuning *tune, char *msg, size_t len);
 void kron_free(kron_desc *d);
 
 /* y = x Q over the descriptor's vectors (x and y distinct). */
@@ -160,17 +142,19 @@ void kron_mult(const kron_desc *d, const double *x, double *y);
 /* Vector position of a mixed-radix index, -1 when not in the set. */
 int64_t kron_rank(const kron_desc *d, int64_t idx);
 
-/* kron_space.c: the class check of a states_only space (public, see
- * san.h: san_kron_check_classes). */
+/* check.c: the class check of a states_only space (public, see san.h:
+ * san_kron_check_classes). */
 int san_kron_check_classes(san_space *sp, san_diag *d);
 
-/* san_kron_solve with the vectors' set forced (a kron_mode): for tests
- * and measurements. */
+/* san_kron_solve with the vectors' set forced (a kron_mode) and the
+ * build's tunings (NULL: the defaults): for tests and measurements. */
 int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
-                        san_solution *sol, double *descriptor_bytes, int mode);
+                        san_solution *sol, double *descriptor_bytes, int mode,
+                        const kron_tuning *tune);
 
 /* Bytes the descriptor alone would take for m, its vectors nleaves long
- * (the terms and their tables; no vectors, no tree). */
+ * (the terms and their tables; no vectors, no tree), with the default
+ * tunings. */
 double kron_terms_bytes(const san_model *m, double nleaves);
 
 #endif

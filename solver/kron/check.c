@@ -1,5 +1,5 @@
 /*
- * kron_space.c - the graph of a space built with states_only (the tensor
+ * check.c - the graph of a space built with states_only (the tensor
  * path stores no Q), for the class check of classes.c.
  *
  * At low fill the exploration keeps the arcs (the rows' columns, 4 bytes
@@ -12,7 +12,7 @@
  * path's out-degrees, never the whole graph.  A successor's number comes
  * from the same index -> number map the exploration used (idmap.h),
  * rebuilt: the exploration had it, so it fits, and one lookup is one or
- * two loads.  (The level tree of kron.c, which this used before, decodes
+ * two loads.  (The level tree (tree.c), which this used before, decodes
  * every level of the index with divisions: on resource sharing with 26
  * automata and 10^6 states the check took 13.7 s instead of 0.6.)
  */

@@ -1,5 +1,5 @@
 /*
- * kron_solve.c - pi Q = 0 over the Kronecker descriptor (kron.c): the
+ * solve.c - pi Q = 0 over the Kronecker descriptor (kron.h): the
  * descriptor as an operator (op.h) and the driver that runs the sparse
  * path's kernels on it (power and Jacobi from stationary.c, GMRES(m)
  * and BiCGSTAB from krylov.c, with the Jacobi preconditioner), under the
@@ -237,7 +237,8 @@ static int solve_on(ksolve *c, const san_space *sp, double *x, san_solution *sol
 }
 
 int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
-                        san_solution *sol, double *descriptor_bytes, int mode)
+                        san_solution *sol, double *descriptor_bytes, int mode,
+                        const kron_tuning *tune)
 {
     san_solve_opts dflt;
     double t0 = san_ls_now();
@@ -259,7 +260,7 @@ int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
         fprintf(stderr, "\r  building the tensor descriptor (%lld states)   ", (long long)sp->n);
         fflush(stderr);
     }
-    int built = kron_build(&d, sp, (kron_mode)mode, info->msg, sizeof info->msg);
+    int built = kron_build(&d, sp, (kron_mode)mode, tune, info->msg, sizeof info->msg);
     if (o->progress)
         fprintf(stderr, "\r%70s\r", "");
     if (built < 0)
@@ -313,21 +314,5 @@ int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
 int san_kron_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol,
                    double *descriptor_bytes)
 {
-    return san_kron_solve_mode(sp, o, sol, descriptor_bytes, KRON_AUTO);
-}
-
-double san_kron_estimate_bytes(const san_model *m, int64_t reachable)
-{
-    double n = (double)reachable, vec = n;
-    double tree = 0;
-    if (m->product_fits && n < KRON_PRODUCT_MIN_FILL * (double)m->product)
-        /* explicit levels (~12 bytes a state), node classes, and the
-         * region runs (kron.c's budget: 16 bytes a state, 8 MiB at least) */
-        tree = 14.0 * n + fmax(16.0 * n, 8.0 * (1 << 20));
-    else if (m->product_fits)
-        vec = (double)m->product;
-    /* the diagonal, pi, the answer in the space's numbering, and the
-     * vectors of BiCGSTAB (the largest method that auto falls back on
-     * before the power method) */
-    return kron_terms_bytes(m, vec) + tree + 8.0 * vec * (1 + 1 + 9) + 8.0 * n;
+    return san_kron_solve_mode(sp, o, sol, descriptor_bytes, KRON_AUTO, NULL);
 }

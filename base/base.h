@@ -1,0 +1,62 @@
+/*
+ * base.h - the services every layer of libsan uses (internal): the clock,
+ * the progress line, the memory budget, the parsing of numbers and
+ * sizes, the JSON and CSV writers, OpenMP pragmas.  Nothing here knows
+ * about models, chains or solvers; every other folder may use it.
+ * (Diagnostics, the status codes and reading a file are public: san.h.)
+ */
+#ifndef SAN_BASE_H
+#define SAN_BASE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "san.h"
+
+/* OpenMP pragmas that vanish cleanly (no -Wunknown-pragmas) without it. */
+#ifdef _OPENMP
+#define SAN_OMP(x) _Pragma(#x)
+#else
+#define SAN_OMP(x)
+#endif
+
+/* ---- clock.c ---- */
+/* Seconds on the monotonic clock. */
+double san_now(void);
+
+/* A progress line on stderr, redrawn in place at most every interval
+ * seconds: for work that takes seconds (exploration, iterations,
+ * sweeps).  Callers show it only when stderr is a terminal. */
+typedef struct {
+    int on;                 /* print at all */
+    double interval;        /* seconds between redraws */
+    double last;            /* time of the last redraw */
+    int open;               /* a line is on the screen */
+} san_progress;
+void san_progress_init(san_progress *p, int on, double interval);
+/* Redraws with printf-style text when the interval has passed (or
+ * force); returns 1 when it drew. */
+int san_progress_draw(san_progress *p, int force, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Clears the line (erase 1) or ends it with a newline (erase 0). */
+void san_progress_end(san_progress *p, int erase);
+
+/* ---- parse.c ---- */
+/* A number in [lo, hi], the whole string: 0, or -1. */
+int san_parse_double(const char *s, double lo, double hi, double *out);
+/* A whole number in [lo, hi]: 0, or -1. */
+int san_parse_integer(const char *s, double lo, double hi, double *out);
+/* A size in bytes: "4G", "512M", "100k", "1T", "1e9", "2GB", "2GiB"
+ * (k, M, G, T are powers of 1024): 0, or -1. */
+int san_parse_bytes(const char *s, double *out);
+
+/* ---- out.c ---- */
+/* A JSON string with escapes; a JSON number, null when not finite. */
+void san_json_string(FILE *out, const char *s);
+void san_json_num(FILE *out, double v);
+/* A CSV field, quoted when it must be. */
+void san_csv_field(FILE *out, const char *s);
+
+#endif

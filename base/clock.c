@@ -1,0 +1,53 @@
+/*
+ * clock.c - the monotonic clock and the progress line of long work.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <time.h>
+#include "base.h"
+
+double san_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void san_progress_init(san_progress *p, int on, double interval)
+{
+    p->on = on;
+    p->interval = interval;
+    p->last = san_now();
+    p->open = 0;
+}
+
+int san_progress_draw(san_progress *p, int force, const char *fmt, ...)
+{
+    if (!p->on)
+        return 0;
+    double t = san_now();
+    if (!force && t - p->last < p->interval)
+        return 0;
+    va_list ap;
+    va_start(ap, fmt);
+    fputc('\r', stderr);
+    vfprintf(stderr, fmt, ap);
+    fputs("   ", stderr);
+    va_end(ap);
+    fflush(stderr);
+    p->last = t;
+    p->open = 1;
+    return 1;
+}
+
+void san_progress_end(san_progress *p, int erase)
+{
+    if (!p->open)
+        return;
+    if (erase)
+        fprintf(stderr, "\r%78s\r", "");
+    else
+        fputc('\n', stderr);
+    fflush(stderr);
+    p->open = 0;
+}

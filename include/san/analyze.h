@@ -1,0 +1,66 @@
+/*
+ * san/analyze.h - the one analysis pipeline that every subcommand uses:
+ * model -> state space -> storage -> solution -> indices
+ * (solver/analysis/).
+ */
+#ifndef SAN_PUBLIC_ANALYZE_H
+#define SAN_PUBLIC_ANALYZE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
+#include "san/space.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* The analysis pipeline (solver/analyze.c): model -> space -> solution  */
+/* ------------------------------------------------------------------ */
+
+typedef enum {
+    SAN_STORAGE_AUTO,       /* sparse, or the descriptor when the sparse
+                               generator is over the memory limit */
+    SAN_STORAGE_SPARSE,
+    SAN_STORAGE_KRON
+} san_storage;
+
+typedef struct {
+    san_space_opts space;   /* memory and state limits, progress, interrupt */
+    san_solve_opts solve;   /* method, tol, ... */
+    san_storage storage;
+    int ntop;               /* most probable states to keep */
+    double time_limit;      /* seconds for the whole analysis; 0: none */
+} san_analysis_opts;
+
+/* One analysis: what it built, found and measured. */
+typedef struct {
+    const san_model *m;
+    san_space sp;           /* valid when have_space */
+    san_solution sol;       /* valid when have_sol */
+    int have_space, have_sol;
+    int have_indices;       /* sol's results, marginals, throughputs and
+                               top states are filled (also for a solve
+                               that stopped early: its best vector's) */
+    int kron;               /* solved over the tensor descriptor */
+    int fell_back;          /* auto storage went to the descriptor */
+    double kron_bytes;      /* the descriptor with its vectors */
+    double other_bytes;     /* what the other storage would have needed
+                               (estimated; 0 when not) */
+    double t_space, t_solve;    /* seconds */
+} san_analysis;
+
+SAN_API void san_analysis_opts_default(san_analysis_opts *o);
+/* Build m's state space, choose the storage, solve, compute the indices.
+ * SAN_OK; SAN_E_NOTCONV (the best answer and its indices kept) or any
+ * failure of the steps, the reasons in d.  Free a with
+ * san_analysis_free whatever the status. */
+SAN_API san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
+                       san_diag *d);
+SAN_API void san_analysis_free(san_analysis *a);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,92 @@
+/*
+ * san/base.h - the ground every other part stands on: the status codes,
+ * diagnostics with positions, the version, reading a file, and the
+ * SAN_API mark of what libsan exports.
+ */
+#ifndef SAN_PUBLIC_BASE_H
+#define SAN_PUBLIC_BASE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What libsan exports: with -fvisibility=hidden (configure does it)
+ * everything else stays inside the library. */
+#if defined(__GNUC__) && !defined(SAN_STATIC_ONLY)
+#define SAN_API __attribute__((visibility("default")))
+#else
+#define SAN_API
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Status: the one vocabulary of failure                                */
+/* ------------------------------------------------------------------ */
+
+/* What every public entry point that can fail returns; the explanation
+ * is in a san_diag or a message of the call.  The command line turns a
+ * status into an exit code in one place (cli/opts.c): the user's errors
+ * (model, usage, a limit the user set) exit 2, the others 1. */
+typedef enum {
+    SAN_OK = 0,
+    SAN_E_MODEL,            /* the model is wrong (a position says where) */
+    SAN_E_USAGE,            /* bad options or arguments */
+    SAN_E_NOMEM,            /* out of memory */
+    SAN_E_LIMIT,            /* over --max-memory or --max-states */
+    SAN_E_NOTCONV,          /* not converged: the best answer is kept */
+    SAN_E_INTERRUPTED,      /* interrupted, or --time-limit reached */
+    SAN_E_NUMERIC,          /* a numerical failure: breakdown, overflow */
+    SAN_E_IO                /* a file could not be read or written */
+} san_status;
+
+/* "ok", "model", "usage", "out of memory", ... */
+SAN_API const char *san_status_name(san_status st);
+
+/* ------------------------------------------------------------------ */
+/* Diagnostics                                                          */
+/* ------------------------------------------------------------------ */
+
+typedef enum { SAN_NOTE, SAN_WARNING, SAN_ERROR } san_severity;
+
+typedef struct {
+    san_severity sev;
+    int line, col;          /* 1-based; 0 when the message has no position */
+    char *msg;
+} san_diag_item;
+
+typedef struct {
+    const char *file;       /* name shown in messages ("<stdin>" for -) */
+    const char *src;        /* the source text, to quote lines; may be NULL */
+    size_t srclen;
+    san_diag_item *items;
+    int n, cap;
+    int nerrors, nwarnings;
+    int max_errors;         /* stop collecting past this many errors */
+} san_diag;
+
+SAN_API void san_diag_init(san_diag *d, const char *file, const char *src, size_t len);
+SAN_API void san_diag_free(san_diag *d);
+SAN_API void san_diag_add(san_diag *d, san_severity sev, int line, int col,
+                  const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+/* Print as FILE:LINE:COL: error: msg, then the source line and a caret. */
+SAN_API void san_diag_print(const san_diag *d, FILE *out, int color);
+
+/* ------------------------------------------------------------------ */
+/* Versions and utilities                                               */
+/* ------------------------------------------------------------------ */
+
+SAN_API const char *san_version(void);
+/* Read a whole file ("-" is standard input); NULL with errno set. */
+SAN_API char *san_read_file(const char *path, size_t *len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,136 @@
+/*
+ * san/model.h - the compiled model: expressions over the global state,
+ * automata, events, results; loading .san text (lang/).
+ */
+#ifndef SAN_PUBLIC_MODEL_H
+#define SAN_PUBLIC_MODEL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
+#include "san/base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Compiled expressions                                                 */
+/* ------------------------------------------------------------------ */
+
+/* An expression compiled to postfix code over a global state (the array
+ * of local state indices, one per automaton).  Constants are folded at
+ * compile time: a constant expression is a single instruction. */
+typedef struct san_expr san_expr;
+
+SAN_API double san_expr_eval(const san_expr *e, const int *state);
+/* Derived results read the values of earlier results. */
+SAN_API double san_expr_eval_ctx(const san_expr *e, const int *state, const double *results);
+SAN_API int    san_expr_is_const(const san_expr *e);
+SAN_API double san_expr_const(const san_expr *e);      /* valid if is_const */
+/* Automata the expression reads, ascending; *n receives the count. */
+SAN_API const int *san_expr_deps(const san_expr *e, int *n);
+
+/* ------------------------------------------------------------------ */
+/* The compiled model                                                   */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    int event;              /* index into san_model.ev */
+    int to;                 /* destination local state */
+    san_expr *prob;         /* routing probability; NULL means 1 */
+} san_trans;
+
+typedef struct {
+    char *name;             /* expanded: "P[3]" for a replica */
+    int nstates;
+    char **states;          /* expanded names: "s[3]" inside a block */
+    double *reward;         /* per state; default: the state index */
+    /* Transitions leaving local state s are tr[first[s] .. first[s+1]),
+     * sorted by event, then by destination. */
+    int *first;
+    san_trans *tr;
+    int ntr;
+} san_automaton;
+
+typedef struct {
+    char *name;             /* "Acq" or, for a copy in a replica, "Acq@P[3]" */
+    int sync;               /* 0: local, 1: synchronizing */
+    san_expr *rate;
+    int nparts;             /* automata that fire it, ascending */
+    int *parts;
+    int line, col;          /* declaration */
+} san_event;
+
+typedef struct {
+    char *name;
+    san_expr *expr;
+    int derived;            /* computed from earlier results (extension),
+                               not an expectation over the states */
+} san_result;
+
+typedef struct {
+    char *name;
+    int is_function;        /* reads the state */
+    int is_domain;
+    int overridden;         /* value set by -D */
+    double value;           /* constants */
+    san_expr *expr;         /* functions (NULL otherwise) */
+} san_ident;
+
+typedef struct san_model {
+    char *name;             /* network name */
+    char *file;
+    int naut;
+    san_automaton *aut;
+    int nev;
+    san_event *ev;
+    int nres;
+    san_result *res;
+    int nid;
+    san_ident *id;
+    san_expr *reach;        /* reachability function */
+    int partial;            /* 1: partial reachability */
+    /* Product space: mixed radix, automaton 0 most significant. */
+    int64_t *stride;        /* stride[a] = prod_{b>a} nstates[b] */
+    int product_fits;       /* product fits in int64_t */
+    int64_t product;        /* valid if product_fits */
+    char *product_str;      /* exact decimal, any size */
+    double product_log10;
+    /* Ownership: every expression the model uses is in this pool. */
+    san_expr **pool;
+    int npool, cappool;
+    void *syntax;           /* the parsed text, kept for san_model_print */
+} san_model;
+
+/* Constant overrides from the command line (-D NAME=VALUE). */
+typedef struct {
+    const char *name;
+    double value;
+    int used;               /* set by the compiler */
+} san_define;
+
+typedef struct {
+    san_define *defs;
+    int ndefs;
+    int peps_warnings;      /* warn on left-to-right precedence ambiguity */
+} san_load_opts;
+
+/* Parse and compile; NULL if there were errors (all reported in d). */
+SAN_API san_model *san_model_load(const char *text, size_t len, san_diag *d,
+                          const san_load_opts *opt);
+SAN_API void san_model_free(san_model *m);
+
+/* Write the model back as normalized .san text. */
+SAN_API void san_model_print(const san_model *m, FILE *out);
+
+/* Decode a mixed-radix index into local states, and back. */
+SAN_API void    san_state_decode(const san_model *m, int64_t idx, int *state);
+SAN_API int64_t san_state_encode(const san_model *m, const int *state);
+/* "(P[0]:using, P[1]:sleeping)" into buf; returns buf. */
+SAN_API char *san_state_name(const san_model *m, const int *state, char *buf, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

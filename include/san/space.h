@@ -1,0 +1,138 @@
+/*
+ * san/space.h - the reachable state space of a model, the steady-state
+ * solution and its indices, warm starts, the tensor descriptor
+ * (solver/space/, solver/kron/).
+ */
+#ifndef SAN_PUBLIC_SPACE_H
+#define SAN_PUBLIC_SPACE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
+#include "san/model.h"
+#include "san/solve.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* State space and generator (solver/space.c)                           */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    double max_memory;      /* bytes; 0: san_default_max_memory() */
+    int64_t max_states;     /* 0: no limit */
+    double time_limit;      /* seconds from the start of the build; 0:
+                               none (then SAN_E_INTERRUPTED) */
+    int progress;           /* show exploration progress on stderr */
+    volatile int *interrupt;
+    int states_only;        /* number the reachable states but store no Q
+                               (the tensor path has its own operator): the
+                               exit rates, and the arcs while they take at
+                               most a quarter of max_memory; the class
+                               check is then left to the caller
+                               (san_kron_check_classes) */
+    int no_arcs;            /* states_only: keep no arcs, the check
+                               enumerates the successors again (tests) */
+} san_space_opts;
+
+/* The reachable states, numbered 0..n-1 in exploration order, and the
+ * generator over them.  Vectors on the reachable set use these numbers. */
+typedef struct {
+    const san_model *m;
+    int64_t n;              /* reachable states */
+    int64_t *index;         /* mixed-radix index of each state */
+    san_csr q;              /* Q by rows (out-transitions, diagonal included);
+                               states_only: the columns alone (val NULL)
+                               for san_kron_check_classes, which frees
+                               them, or none when they did not fit */
+    double *exit;           /* states_only: each state's total rate to the
+                               others, -q_ii (NULL otherwise) */
+    int64_t declared;       /* states the reachability function accepts */
+    int64_t reached_undeclared; /* reached, but rejected by the function */
+    int64_t dropped;        /* isolated pockets dropped */
+    /* The one closed class the chain must have; other states are transient. */
+    int64_t nclosed;        /* states in the closed class */
+    char *in_closed;        /* per state: 1 in the closed class */
+    double max_rate;        /* largest |q_ii| */
+    double t_explore, t_build, t_check;  /* seconds */
+    double bytes;           /* memory held by this structure */
+} san_space;
+
+SAN_API double san_default_max_memory(void);
+
+/* Explore the reachable set from the reachability function, build Q,
+ * check its structure (exactly one closed class).  SAN_OK; SAN_E_MODEL
+ * (no closed class or several, an invalid rate), SAN_E_LIMIT (over
+ * max_memory or max_states: the tensor path may still fit),
+ * SAN_E_NOMEM, SAN_E_INTERRUPTED; the reason in d (positionless
+ * diagnostics). */
+SAN_API san_status san_space_build(const san_model *m, const san_space_opts *o, san_space *sp,
+                           san_diag *d);
+SAN_API void san_space_free(san_space *sp);
+
+/* ------------------------------------------------------------------ */
+/* Steady-state solution and its indices (solver/report.c)             */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    int64_t state;          /* state number in the space */
+    double p;
+} san_top_state;
+
+typedef struct {
+    double *pi;             /* per reachable state */
+    san_solve_info info;
+    double *results;        /* per model result */
+    double **marginal;      /* [automaton][local state] */
+    double *throughput;     /* per event */
+    san_top_state *top;     /* most probable states, descending */
+    int ntop;
+} san_solution;
+
+/* Solve the chain of sp: the closed class only (transient states get 0).
+ * Returns what san_ctmc_solve returns. */
+SAN_API san_status san_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol);
+/* Fill results, marginals, throughputs and the ntop most probable states:
+ * SAN_OK or SAN_E_NOMEM. */
+SAN_API san_status san_solution_indices(const san_space *sp, san_solution *sol, int ntop,
+                                san_diag *d);
+SAN_API void san_solution_free(const san_model *m, san_solution *sol);
+
+/* ---- warm starts (solver/warm.c) ---- */
+
+/* A solved distribution kept to start another solve from: the states
+ * are matched by automaton and local state names, so that a variant
+ * with another rate, a longer buffer or one more slave starts from its
+ * neighbour's answer.  A guess only saves time: the answer is verified
+ * as always. */
+typedef struct san_warm san_warm;
+/* Copies what it needs from sp and pi (per state of sp); NULL when out
+ * of memory. */
+SAN_API san_warm *san_warm_new(const san_space *sp, const double *pi);
+SAN_API void san_warm_free(san_warm *w);
+SAN_API double san_warm_bytes(const san_warm *w);
+/* x (sp->n entries) gets w mapped onto sp's states, the unmatched ones
+ * the mean of the matched; returns the fraction of states matched (0:
+ * none, x all zero). */
+SAN_API double san_warm_map(const san_warm *w, const san_space *sp, double *x);
+
+/* ------------------------------------------------------------------ */
+/* Tensor (Kronecker) descriptor: Q never stored (solver/kron*.c)        */
+/* ------------------------------------------------------------------ */
+
+/* Class check of a space built with states_only (exactly one closed
+ * class, as san_space_build does for the sparse path); 0, -2 or -1. */
+SAN_API int san_kron_check_classes(san_space *sp, san_diag *d);
+/* Solve over the descriptor; same contract as san_solve.  The
+ * descriptor's size in bytes goes to *descriptor_bytes. */
+SAN_API int san_kron_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol,
+                   double *descriptor_bytes);
+/* Memory the descriptor and its vectors would need. */
+SAN_API double san_kron_estimate_bytes(const san_model *m, int64_t reachable);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

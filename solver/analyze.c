@@ -1,0 +1,131 @@
+/*
+ * analyze.c - the one analysis pipeline: a compiled model in, its state
+ * space, its solution and its indices out.  Every subcommand that
+ * solves goes through here (solve, sweep, compare, size-buffer, grain,
+ * the fuzzers), so that they agree on everything: the storage chosen,
+ * the fallback to the tensor descriptor, the time limit, the checks.
+ *
+ *   1. the reachable states: with the sparse generator (storage sparse
+ *      or auto), or numbered only (kron);
+ *   2. auto storage: a sparse build over the memory limit (SAN_E_LIMIT,
+ *      a status, not a message) is done again without the generator,
+ *      and solved over the tensor descriptor, with a note;
+ *   3. the tensor path's class check (the sparse build made its own);
+ *   4. the solve, with what is left of the time limit;
+ *   5. the indices (results, marginals, throughputs, top states) and
+ *      the other storage's estimated size.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base.h"
+#include "estimate.h"
+#include "linsolve.h"
+
+void san_analysis_opts_default(san_analysis_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    san_solve_opts_default(&o->solve);
+    o->storage = SAN_STORAGE_AUTO;
+}
+
+void san_analysis_free(san_analysis *a)
+{
+    if (a->have_sol)
+        san_solution_free(a->m, &a->sol);
+    if (a->have_space)
+        san_space_free(&a->sp);
+    memset(a, 0, sizeof *a);
+}
+
+/* Seconds left of a limit counted from t0 (0: no limit; at least 1 us
+ * when the limit is set, so that 0 does not turn it off). */
+static double time_left(double limit, double t0)
+{
+    if (!(limit > 0))
+        return 0;
+    double left = limit - (san_now() - t0);
+    return left > 1e-6 ? left : 1e-6;
+}
+
+/* Steps 1 to 3. */
+static san_status build(const san_model *m, const san_analysis_opts *o, double t0,
+                        san_analysis *a, san_diag *d)
+{
+    san_space_opts po = o->space;
+    po.time_limit = time_left(o->time_limit, t0);
+    a->kron = o->storage == SAN_STORAGE_KRON;
+    san_status st;
+    if (!a->kron) {
+        san_diag tmp;
+        san_diag_init(&tmp, d->file, NULL, 0);
+        st = san_space_build(m, &po, &a->sp, &tmp);
+        if (st != SAN_E_LIMIT || o->storage != SAN_STORAGE_AUTO) {
+            for (int i = 0; i < tmp.n; i++)
+                san_diag_add(d, tmp.items[i].sev, tmp.items[i].line, tmp.items[i].col, "%s",
+                             tmp.items[i].msg);
+            san_diag_free(&tmp);
+            a->have_space = st == SAN_OK;
+            return st;
+        }
+        san_diag_free(&tmp);
+        san_diag_add(d, SAN_NOTE, 0, 0, "the sparse generator does not fit in --max-memory: "
+                     "solving over the tensor descriptor (--storage kron)");
+        a->kron = a->fell_back = 1;
+    }
+    po.states_only = 1;
+    po.time_limit = time_left(o->time_limit, t0);
+    st = san_space_build(m, &po, &a->sp, d);
+    if (st != SAN_OK)
+        return st;
+    a->have_space = 1;
+    double t = san_now();
+    san_progress p;
+    san_progress_init(&p, po.progress, 0);
+    san_progress_draw(&p, 1, "  checking the classes of %lld states", (long long)a->sp.n);
+    int rc = san_kron_check_classes(&a->sp, d);
+    st = rc == 0 ? SAN_OK : rc == -2 ? SAN_E_MODEL : SAN_E_NOMEM;
+    san_progress_end(&p, 1);
+    a->sp.t_check = san_now() - t;
+    if (st != SAN_OK) {
+        san_space_free(&a->sp);
+        a->have_space = 0;
+    }
+    return st;
+}
+
+san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
+                       san_diag *d)
+{
+    const double t0 = san_now();
+    memset(a, 0, sizeof *a);
+    a->m = m;
+    san_status st = build(m, o, t0, a, d);
+    a->t_space = san_now() - t0;
+    if (st != SAN_OK)
+        return st;
+    san_solve_opts so = o->solve;
+    if (o->time_limit > 0)
+        so.time_limit = so.time_limit > 0 ? fmin(so.time_limit, time_left(o->time_limit, t0))
+                                          : time_left(o->time_limit, t0);
+    double ts = san_now();
+    if (a->kron)
+        st = san_ls_status(san_kron_solve(&a->sp, &so, &a->sol, &a->kron_bytes), &a->sol.info);
+    else
+        st = san_solve(&a->sp, &so, &a->sol);
+    a->t_solve = san_now() - ts;
+    a->have_sol = 1;
+    /* a solve stopped early (not converged, interrupted, time limit)
+     * keeps its best vector: its indices are reported with it */
+    if (st != SAN_OK && st != SAN_E_NOTCONV && st != SAN_E_INTERRUPTED)
+        return st;
+    if (a->sol.info.method == SAN_M_AUTO)       /* a one-state class needs no method */
+        a->sol.info.method = SAN_M_DIRECT;
+    san_status is = san_solution_indices(&a->sp, &a->sol, o->ntop, d);
+    if (is != SAN_OK)
+        return is;
+    a->have_indices = 1;
+    a->other_bytes = a->kron ? est_sparse_bytes_of(m, a->sp.index, a->sp.n)
+                             : san_kron_estimate_bytes(m, a->sp.n);
+    return st;
+}

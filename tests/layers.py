@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""layers.py - the architecture, checked on the objects the build made.
+
+The folders of the source tree are layers; a layer may use the symbols of
+its own folder and of the layers below it, never of one above:
+
+    base                clock, budget, parsing, output, diagnostics
+    lang                .san text -> compiled model
+    gen                 parameter flags -> .san text
+    solver/numeric      pi Q = 0 on an operator; nothing above base
+    solver/space        reachable states of a model
+    solver/kron         the tensor descriptor (its operator, over a space)
+    solver/analysis     the one pipeline: model -> space -> solution -> indices
+    sweep               families of variants, buffer sizing, grain
+    cli                 the `san` command, over the public API only
+
+Two folders of one layer (gen beside lang's users, numeric beside space)
+must not use each other.  The check reads `nm` of every object of libsan
+and of the `san` program: an undefined symbol is resolved to the folder
+that defines it, and that folder must sit lower (or be the same).
+
+It also checks that the exported API is the declared one: the dynamic
+symbols of the shared libsan (built with hidden visibility) are the
+functions declared in include/, and nothing else.
+
+Environment: top_srcdir, top_builddir (default: the current directory).
+Exit 0 when the layering holds, 1 with every violation listed.
+"""
+import os
+import re
+import subprocess
+import sys
+
+TOP = os.environ.get("top_srcdir", ".")
+BUILD = os.environ.get("top_builddir", ".")
+
+# folder -> layer (lower numbers are lower layers); folders of one level
+# may not use each other unless listed together in SAME.
+LAYERS = {
+    "base": 0,
+    "lang": 1,
+    "gen": 1,
+    "solver/numeric": 1,
+    "solver/space": 2,
+    "solver/kron": 3,
+    "solver/analysis": 4,
+    "sweep": 5,
+    "cli": 6,
+}
+
+
+def folder_of(obj):
+    """The layer folder of an object file (its path relative to the build)."""
+    rel = os.path.relpath(obj, BUILD)
+    best = None
+    for f in LAYERS:
+        if rel.startswith(f + "/") and (best is None or len(f) > len(best)):
+            best = f
+    return best
+
+
+def objects():
+    """Every object of libsan and of san (libtool's .o beside the .lo)."""
+    out = []
+    for root, _, files in os.walk(BUILD):
+        if "/tests" in root or "/fuzz" in root or "/.libs" in root:
+            continue
+        for f in files:
+            if f.endswith(".o") and "-" not in f:
+                path = os.path.join(root, f)
+                if folder_of(path):
+                    out.append(path)
+    return out
+
+
+def symbols(obj):
+    """(defined, undefined) global symbols of an object."""
+    p = subprocess.run(["nm", "-P", obj], capture_output=True, text=True)
+    defined, undefined = set(), set()
+    for line in p.stdout.splitlines():
+        parts = line.split()
+        if len(parts) < 2:
+            continue
+        name, kind = parts[0], parts[1]
+        if kind == "U":
+            undefined.add(name)
+        elif kind in "TDBRCVW":
+            defined.add(name)
+    return defined, undefined
+
+
+def check_layers():
+    objs = objects()
+    where = {}
+    uses = {}
+    for o in objs:
+        d, u = symbols(o)
+        for s in d:
+            where.setdefault(s, set()).add(folder_of(o))
+        uses[o] = u
+    bad = []
+    for o, u in uses.items():
+        fo = folder_of(o)
+        for s in sorted(u):
+            for fd in where.get(s, ()):
+                if fd == fo:
+                    continue
+                if LAYERS[fd] >= LAYERS[fo]:
+                    bad.append(f"{os.path.relpath(o, BUILD)} ({fo}) uses {s} of {fd}")
+    return len(objs), bad
+
+
+def declared_api():
+    """The function names declared in include/ (san_*)."""
+    names = set()
+    for root, _, files in os.walk(os.path.join(TOP, "include")):
+        for f in files:
+            if f.endswith(".h"):
+                text = open(os.path.join(root, f)).read()
+                names.update(re.findall(r"\b(san_[a-z0-9_]+)\s*\(", text))
+    return names
+
+
+def check_exports():
+    lib = os.path.join(BUILD, ".libs", "libsan.so")
+    if not os.path.exists(lib):
+        return None, []
+    p = subprocess.run(["nm", "-D", "--defined-only", lib], capture_output=True, text=True)
+    exported = {l.split()[-1] for l in p.stdout.splitlines() if l.split()[-2:-1] in (["T"], ["D"], ["B"], ["R"])}
+    api = declared_api()
+    extra = sorted(s for s in exported if s not in api)
+    return len(exported), extra
+
+
+def main():
+    n, bad = check_layers()
+    failed = 0
+    if n == 0:
+        print("FAIL - no objects found under", BUILD)
+        failed += 1
+    for b in bad:
+        print("FAIL - layering:", b)
+    failed += len(bad)
+    ne, extra = check_exports()
+    if ne is None:
+        print("skip: no shared libsan (configure --enable-shared) to check the exports of")
+    else:
+        for s in extra:
+            print("FAIL - exported but not declared in include/:", s)
+        failed += len(extra)
+    print(f"{n} objects, {0 if ne is None else ne} exported symbols: "
+          f"{n + (ne or 0) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
