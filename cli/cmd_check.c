@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
-#include "estimate.h"
 
 void help_check(FILE *out)
 {
@@ -53,7 +52,7 @@ static const char *bytes_text(double b, char *buf, size_t n)
     return buf;
 }
 
-static void text_memory(const est_memory *e)
+static void text_memory(const san_estimate *e)
 {
     char b1[32], b2[32];
     printf("memory (estimates): ");
@@ -65,9 +64,9 @@ static void text_memory(const est_memory *e)
         printf("sparse generator ~%s (", bytes_text(e->sparse_bytes, b1, sizeof b1));
     else
         printf("sparse generator not estimated (");
-    if (e->basis == EST_DECLARED)
+    if (e->basis == SAN_EST_DECLARED)
         printf("%lld states accepted by the reachability function", (long long)e->states);
-    else if (e->basis == EST_REACHABLE)
+    else if (e->basis == SAN_EST_REACHABLE)
         printf("%lld reachable states", (long long)e->states);
     else
         printf("at most %lld states, the product space", (long long)e->states);
@@ -82,7 +81,7 @@ static void text_memory(const est_memory *e)
         printf("  more states than the sparse path can number (2^31 - 1)\n");
 }
 
-static void json_memory(const est_memory *e)
+static void json_memory(const san_estimate *e)
 {
     printf(",\n  \"memory\": {");
     if (!e->ok) {
@@ -92,7 +91,7 @@ static void json_memory(const est_memory *e)
         return;
     }
     printf("\n    \"states\": %lld, \"states_basis\": \"%s\",", (long long)e->states,
-           est_basis_name(e->basis));
+           san_estimate_basis_name(e->basis));
     if (e->states_at_least)
         printf(" \"states_at_least\": %lld,", (long long)e->states_at_least);
     if (e->nonzeros_known)
@@ -107,7 +106,7 @@ static void json_memory(const est_memory *e)
            e->over_sparse_limit ? "true" : "false");
 }
 
-static void text_summary(const san_model *m, const san_diag *d, const est_memory *mem)
+static void text_summary(const san_model *m, const san_diag *d, const san_estimate *mem)
 {
     printf("network %s\n", m->name);
     printf("automata: %d\n", m->naut);
@@ -171,7 +170,7 @@ static void json_diags(const san_diag *d, san_severity sev)
     printf("%s]", first ? "" : "\n  ");
 }
 
-static void json_summary(const san_model *m, const san_diag *d, const est_memory *mem)
+static void json_summary(const san_model *m, const san_diag *d, const san_estimate *mem)
 {
     printf("{\n  \"model\": ");
     cli_json_string(stdout, m ? m->name : "");
@@ -285,10 +284,10 @@ int cmd_check(int argc, char **argv)
         san_model_free(m);
         m = NULL;
     }
-    est_memory mem;
+    san_estimate mem;
     memset(&mem, 0, sizeof mem);
     if (m)
-        est_memory_estimate(m, &mem);
+        san_estimate_memory(m, &mem);
     if (fmt == FMT_JSON)
         json_summary(m, &d, &mem);
     san_diag_print(&d, stderr, isatty(2));

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "gen.h"
 
 void help_gen(FILE *out)
 {
@@ -119,7 +118,8 @@ int cmd_gen(int argc, char **argv)
 
     char err[512] = "";
     char *formula = NULL;
-    char *text = gen_run(tn, targ, &formula, err, sizeof err);
+    char *text = NULL;
+    san_gen(tn, targ, &text, &formula, err, sizeof err);
     free(targ);
     if (!text)
         return cli_usage_error("gen", "%s", err[0] ? err : "out of memory");

@@ -11,7 +11,6 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
-#include "estimate.h"
 
 void help_solve(FILE *out)
 {
@@ -576,7 +575,9 @@ static san_model *load(solve_args *A, const char *path, int *status)
     char *copy = strdup(A->gen), **argv = NULL;
     int argc = copy ? split_words(copy, &argv) : 0;
     char err[512] = "";
-    char *text = argc > 0 ? san_gen(argc, argv, err, sizeof err) : NULL;
+    char *text = NULL;
+    if (argc > 0)
+        san_gen(argc, argv, &text, NULL, err, sizeof err);
     if (!text) {
         fprintf(stderr, "san solve: --gen: %s\n", argc > 0 ? err : "expected a template, e.g. 'ms --slaves 3'");
         free(copy);

@@ -383,9 +383,12 @@ char *gen_run(int argc, char **argv, char **size, char *err, size_t n)
     return NULL;
 }
 
-char *san_gen(int argc, char **argv, char *err, size_t errlen)
+san_status san_gen(int argc, char **argv, char **text, char **size, char *err, size_t n)
 {
-    return gen_run(argc, argv, NULL, err, errlen);
+    *text = gen_run(argc, argv, size, err, n);
+    if (*text)
+        return SAN_OK;
+    return strstr(err, "out of memory") ? SAN_E_NOMEM : SAN_E_USAGE;
 }
 
 void san_gen_help(FILE *out)

@@ -100,7 +100,8 @@ static char *generate(const san_sweep_spec *sp, const char *const *vals, char *m
             argv[argc++] = (char *)vals[a];
         }
     argv[argc] = NULL;
-    char *text = san_gen(argc, argv, msg, n);
+    char *text = NULL;
+    san_gen(argc, argv, &text, NULL, msg, n);
     free(argv);
     return text;
 }

@@ -66,10 +66,14 @@ def objects():
         if "/tests" in root or "/fuzz" in root or "/.libs" in root:
             continue
         for f in files:
-            if f.endswith(".o") and "-" not in f:
-                path = os.path.join(root, f)
-                if folder_of(path):
-                    out.append(path)
+            if not f.endswith(".o"):
+                continue
+            path = os.path.join(root, f)
+            fo = folder_of(path)
+            # the library's and the command's objects carry their prefix
+            # (each has flags of its own); tests' objects are left out
+            if fo == "cli" and f.startswith("san-") or fo and fo != "cli" and f.startswith("libsan_la-"):
+                out.append(path)
     return out
 
 

@@ -704,7 +704,8 @@ static const char sync_text[] =
 static void gen_template(const char *name, char **argv, int argc, uint64_t seed)
 {
     char err[256] = "";
-    char *text = san_gen(argc, argv, err, sizeof err);
+    char *text = NULL;
+    san_gen(argc, argv, &text, NULL, err, sizeof err);
     CHECK(text != NULL, "%s: san_gen: %s", name, err);
     if (!text)
         return;

@@ -60,6 +60,48 @@ SAN_API san_status san_analyze(const san_model *m, const san_analysis_opts *o, s
                        san_diag *d);
 SAN_API void san_analysis_free(san_analysis *a);
 
+/* ---- memory estimates before the build (solver/analysis/estimate.c) ---- */
+
+/* What the state count is. */
+typedef enum {
+    SAN_EST_DECLARED,           /* the states the reachability function accepts
+                               (counted exactly) */
+    SAN_EST_REACHABLE,          /* partial reachability: explored from the
+                               accepted states, exact (small spaces only) */
+    SAN_EST_PRODUCT             /* the product space: an upper bound */
+} san_estimate_basis;
+
+typedef struct {
+    int ok;                 /* 0: nothing estimated, see why */
+    char why[256];
+    int64_t states;         /* state count on `basis` */
+    san_estimate_basis basis;
+    int64_t states_at_least; /* partial reachability, space too large to
+                               explore here: the states found (else 0) */
+    /* Nonzeros of Q per state: successors other than the state itself,
+     * plus the diagonal, averaged over `sampled` states (every state of
+     * the basis when nonzeros_exact).  nonzeros_known 0: not estimated
+     * (why_nonzeros says why), and sparse_bytes is then 0. */
+    int nonzeros_known;
+    char why_nonzeros[256];
+    int nonzeros_exact;
+    int64_t sampled;
+    double nonzeros_per_state;
+    double nonzeros;        /* states * nonzeros_per_state */
+    double sparse_bytes;    /* peak of the sparse path: see estimate.c */
+    double kron_bytes;      /* san_kron_estimate_bytes(m, states) */
+    int over_sparse_limit;  /* more states than the sparse path numbers
+                               (32-bit state numbers) */
+} san_estimate;
+
+/* What m would need, before building it: fills *e; SAN_OK, or
+ * SAN_E_NOMEM (e->ok is then 0). */
+SAN_API san_status san_estimate_memory(const san_model *m, san_estimate *e);
+
+/* "states accepted by the reachability function" and so on. */
+SAN_API const char *san_estimate_basis_name(san_estimate_basis b);    /* "declared", ... */
+
+
 #ifdef __cplusplus
 }
 #endif

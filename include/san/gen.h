@@ -18,9 +18,12 @@ extern "C" {
 /* ------------------------------------------------------------------ */
 
 /* argv[0] is the template name ("ms" or "pipeline"), the rest its flags.
- * Returns the model as malloc'd .san text, or NULL with a message naming
- * the offending flag in err (a usage error). */
-SAN_API char *san_gen(int argc, char **argv, char *err, size_t errlen);
+ * SAN_OK with the model as malloc'd .san text in *text and, when size
+ * is not NULL, the product-space formula with its value (malloc'd, e.g.
+ * "3 * 3^N * (K+1) = 3 * 3^2 * (3+1) = 108"); else SAN_E_USAGE (err
+ * names the offending flag) or SAN_E_NOMEM, *text NULL. */
+SAN_API san_status san_gen(int argc, char **argv, char **text, char **size, char *err,
+                           size_t n);
 /* Describe the templates and their flags. */
 SAN_API void san_gen_help(FILE *out);
 

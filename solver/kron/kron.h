@@ -66,11 +66,11 @@ struct kron_term;
 /* Where vectors live. */
 typedef enum { KRON_AUTO, KRON_PRODUCT, KRON_REACHABLE } kron_mode;
 
-/* The build's tunings: how the product is organized, never what it
- * computes (other values change the order of the additions only).  The
- * defaults (kron_tuning_default; build.c says why each) are what san
- * runs with; the tests force the paths they seldom take (see
- * tests/test_kron_product.c). */
+/* The build's tunings: how the product is organized (its speed, its
+ * memory), never what it computes (other values change only the order
+ * of the additions).  The defaults (kron_tuning_default; build.c says
+ * why each) are what san runs with; the tests force the paths the
+ * defaults seldom take (tests/test_kron_product.c). */
 typedef struct {
     int64_t table_max;      /* largest table of a function (entries);
                                bigger ones are evaluated (at most 2^31:
@@ -79,11 +79,11 @@ typedef struct {
     int64_t region_max;     /* complete levels: the region level is the
                                first whose nodes have at most this many
                                leaves (0: no complete region level) */
-    double region_bytes_per_state;  /* explicit region levels: the runs of
-                               all terms may take this many bytes a state, */
+    double region_bytes_per_state;  /* the region runs of all terms may
+                               take this many bytes a state, */
     double region_min_bytes;        /* and at least this many (both 0: no
-                               region level at all, every term walks down
-                               to the leaves) */
+                               runs, every term walks down to the
+                               leaves) */
     int run_min;            /* explicit region levels: shorter runs are
                                kept as single updates */
 } kron_tuning;

@@ -21,6 +21,7 @@
 #include <string.h>
 #include "kron.h"
 #include "linsolve.h"
+#include "partition_space.h"
 
 /* Vector loops shorter than this stay on one thread: waking the team
  * costs more than the loop, and idle OpenMP threads spinning on two

@@ -34,9 +34,9 @@
 #define WORK 134217728.0        /* instructions of the expression machine
                                    spent on counting, and on the rows */
 
-const char *est_basis_name(est_basis b)
+const char *san_estimate_basis_name(san_estimate_basis b)
 {
-    return b == EST_DECLARED ? "declared" : b == EST_REACHABLE ? "reachable" : "product";
+    return b == SAN_EST_DECLARED ? "declared" : b == SAN_EST_REACHABLE ? "reachable" : "product";
 }
 
 typedef struct {
@@ -370,7 +370,7 @@ out:
 }
 
 /* Nonzeros over the states of list (all of the basis when every = 1). */
-static int rows_of(est *x, const int64_t *list, int64_t n, int every, est_memory *e)
+static int rows_of(est *x, const int64_t *list, int64_t n, int every, san_estimate *e)
 {
     double sum = 0;
     int64_t done = 0;
@@ -396,7 +396,7 @@ static int rows_of(est *x, const int64_t *list, int64_t n, int every, est_memory
 
 /* Partial reachability: breadth-first from the accepted states, up to
  * x->explore_limit states.  complete: the seeds are every accepted state. */
-static int explore(est *x, const int64_t *seeds, int64_t nseeds, int complete, est_memory *e)
+static int explore(est *x, const int64_t *seeds, int64_t nseeds, int complete, san_estimate *e)
 {
     int bits = 2;
     while (((int64_t)1 << bits) < 4 * x->explore_limit)
@@ -453,7 +453,7 @@ static int explore(est *x, const int64_t *seeds, int64_t nseeds, int complete, e
     }
     rc = 0;
     if (complete && !full) {
-        e->basis = EST_REACHABLE;
+        e->basis = SAN_EST_REACHABLE;
         e->states = n;
     } else if (full) {
         e->states_at_least = n;
@@ -486,13 +486,13 @@ double est_sparse_bytes(const san_model *m, double n, double nnz)
     return exploring > solving ? exploring : solving;
 }
 
-int est_memory_estimate(const san_model *m, est_memory *e)
+san_status san_estimate_memory(const san_model *m, san_estimate *e)
 {
     memset(e, 0, sizeof *e);
     if (!m->product_fits) {
         snprintf(e->why, sizeof e->why, "the product space (%s states) does not fit in 64 "
                  "bits: too large to estimate", m->product_str);
-        return 0;
+        return SAN_OK;
     }
     est x;
     memset(&x, 0, sizeof x);
@@ -522,8 +522,8 @@ int est_memory_estimate(const san_model *m, est_memory *e)
         rc = 0;
         goto out;
     }
-    e->basis = !m->partial && x.counted ? EST_DECLARED : EST_PRODUCT;
-    e->states = e->basis == EST_DECLARED ? x.accepted : m->product;
+    e->basis = !m->partial && x.counted ? SAN_EST_DECLARED : SAN_EST_PRODUCT;
+    e->states = e->basis == SAN_EST_DECLARED ? x.accepted : m->product;
 
     double bound = arcs_bound(m), work = WORK / state_cost(m);
     x.samples = work < SAMPLES ? (int64_t)work : SAMPLES;
@@ -568,7 +568,7 @@ out:
     est_free(&x);
     free(is_dep);
     free(list);
-    return rc;
+    return rc < 0 ? SAN_E_NOMEM : SAN_OK;
 }
 
 double est_sparse_bytes_of(const san_model *m, const int64_t *index, int64_t n)
@@ -580,7 +580,7 @@ double est_sparse_bytes_of(const san_model *m, const int64_t *index, int64_t n)
     int64_t *list = malloc((k ? k : 1) * sizeof *list);
     x.s = calloc(m->naut + 1, sizeof *x.s);
     double bytes = 0;
-    est_memory e;
+    san_estimate e;
     memset(&e, 0, sizeof e);
     if (list && x.s && arcs_bound(m) <= ARCS_PER_STATE_MAX && succ_init(&x.c, m) == 0) {
         x.c_ready = 1;

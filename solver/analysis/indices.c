@@ -1,6 +1,6 @@
 /*
- * report.c - from the generator to the stationary vector and the indices
- * users read: results, marginals, throughputs, most probable states.
+ * indices.c - from the stationary vector to the indices users read:
+ * results, marginals, throughputs, most probable states.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -8,102 +8,6 @@
 #include "linsolve.h"
 #include "succ.h"
 #include "space.h"
-
-/* Q^T restricted to the closed class, renumbered 0..nclosed-1. */
-static int closed_transpose(const san_space *sp, int32_t *sub, san_csr *qt)
-{
-    const san_csr *q = &sp->q;
-    if (sp->nclosed == sp->n)
-        return san_csr_transpose(q, qt);
-    int64_t k = 0, nnz = 0;
-    for (int64_t i = 0; i < sp->n; i++)
-        sub[i] = sp->in_closed[i] ? (int32_t)k++ : -1;
-    for (int64_t i = 0; i < sp->n; i++)
-        if (sub[i] >= 0)
-            nnz += q->rowptr[i + 1] - q->rowptr[i];   /* closed: no edge leaves */
-    san_csr r = { k, malloc((k + 1) * sizeof(int64_t)), malloc((nnz ? nnz : 1) * sizeof(int32_t)),
-                  malloc((nnz ? nnz : 1) * sizeof(double)) };
-    if (!r.rowptr || !r.col || !r.val) {
-        san_csr_free(&r);
-        return -1;
-    }
-    int64_t p = 0;
-    r.rowptr[0] = 0;
-    for (int64_t i = 0; i < sp->n; i++) {
-        if (sub[i] < 0)
-            continue;
-        for (int64_t t = q->rowptr[i]; t < q->rowptr[i + 1]; t++) {
-            r.col[p] = sub[q->col[t]];
-            r.val[p++] = q->val[t];
-        }
-        r.rowptr[sub[i] + 1] = p;
-    }
-    int rc = san_csr_transpose(&r, qt);
-    san_csr_free(&r);
-    return rc;
-}
-
-/* The first guess from a neighbour's answer, over the closed class
- * (sub: its numbering, NULL when it is every state); x stays zero
- * (uniform) when nothing matches or memory is short. */
-static void warm_guess(const san_warm *w, const san_space *sp, const int32_t *sub, double *x)
-{
-    double *full = sub ? malloc(sp->n * sizeof *full) : x;
-    if (!full || !(san_warm_map(w, sp, full) > 0)) {
-        if (full != x)
-            free(full);
-        return;
-    }
-    if (full != x) {
-        for (int64_t i = 0; i < sp->n; i++)
-            if (sub[i] >= 0)
-                x[sub[i]] = full[i];
-        free(full);
-    }
-}
-
-san_status san_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol)
-{
-    memset(sol, 0, sizeof *sol);
-    sol->pi = calloc(sp->n ? sp->n : 1, sizeof *sol->pi);
-    int32_t *sub = sp->nclosed < sp->n ? malloc(sp->n * sizeof *sub) : NULL;
-    san_csr qt = { 0 };
-    if (!sol->pi || (sp->nclosed < sp->n && !sub) || closed_transpose(sp, sub, &qt) < 0) {
-        free(sub);
-        snprintf(sol->info.msg, sizeof sol->info.msg, "out of memory for the transposed generator "
-                 "(%lld states)", (long long)sp->n);
-        return sol->info.status = SAN_E_NOMEM;
-    }
-    double *x = sp->nclosed < sp->n ? calloc(sp->nclosed, sizeof *x) : sol->pi;
-    int64_t *idx = sp->nclosed < sp->n ? malloc(sp->nclosed * sizeof *idx) : sp->index;
-    if (!x || !idx) {
-        if (x != sol->pi)
-            free(x);
-        if (idx != sp->index)
-            free(idx);
-        free(sub);
-        san_csr_free(&qt);
-        snprintf(sol->info.msg, sizeof sol->info.msg, "out of memory for the vectors");
-        return sol->info.status = SAN_E_NOMEM;
-    }
-    if (idx != sp->index)
-        for (int64_t i = 0; i < sp->n; i++)
-            if (sub[i] >= 0)
-                idx[sub[i]] = sp->index[i];
-    if (o && o->warm)
-        warm_guess(o->warm, sp, sub, x);
-    int rc = san_ctmc_solve_model(&qt, x, o, &sol->info, sp->m, idx);
-    if (idx != sp->index)
-        free(idx);
-    if (x != sol->pi) {
-        for (int64_t i = 0; i < sp->n; i++)
-            sol->pi[i] = sub[i] >= 0 ? x[sub[i]] : 0;
-        free(x);
-    }
-    free(sub);
-    san_csr_free(&qt);
-    return san_ls_status(rc, &sol->info);
-}
 
 /* ---------------------------------------------------------------- */
 /* Indices                                                            */

@@ -186,11 +186,14 @@ int san_agg_step(san_ls *c, const san_part *p, double *x, int apply, double *del
 void san_agg_free(san_agg_ws *w);
 
 /* ---- the common driver (linsolve.c) ---- */
-/* san_ctmc_solve with the model the chain comes from, for the
- * aggregation's partitions by automata (m NULL: none); idx[p] is the
- * mixed-radix index of position p. */
-int san_ctmc_solve_model(const san_csr *qt, double *pi, const san_solve_opts *o,
-                         san_solve_info *info, const san_model *m, const int64_t *idx);
+/* san_ctmc_solve with the partitions of the aggregation given (NULL:
+ * those of qt alone, san_parts_add_csr); the code of the driver (0, 1,
+ * -1: san_ls_status turns it into a status). */
+int san_ctmc_solve_parts(const san_csr *qt, double *pi, const san_solve_opts *o,
+                         san_solve_info *info, const san_parts *parts);
+/* The partitions qt alone gives: its fast components, the whole chain
+ * when small; pruned.  0 or -1. */
+int san_parts_add_csr(san_parts *P, const san_csr *qt, double budget);
 /* The status of a driver's code (0 converged, 1 stopped with a vector,
  * -1 failed) with what its kernels recorded in info; into info->status
  * too. */

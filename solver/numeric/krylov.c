@@ -16,7 +16,7 @@
  * M-matrix when the chain is irreducible (block triangular after moving
  * k first: the scalar -q_kk, and -Q^T without row and column k), hence
  * ILU(0) exists with positive pivots (in exact arithmetic: see
- * PIVOT_FLOOR), and x = pi / pi_k > 0.  On the tensor path's product
+ * PIVOT_FLOOR in precond.c), and x = pi / pi_k > 0.  On the tensor path's product
  * space, states outside the chain have no transitions and q_jj = 0:
  * their entries stay zero throughout, and the Jacobi preconditioner
  * leaves them alone.
@@ -47,6 +47,7 @@
 #include <string.h>
 #include <cblas.h>
 #include "linsolve.h"
+#include "precond.h"
 
 /* Inner (stand-in) target tightened by this factor after a false alarm. */
 #define TARGET_TIGHTEN 0.1
@@ -55,8 +56,6 @@
 #define HAPPY_BREAKDOWN 1e-14
 /* Gram-Schmidt is repeated when it leaves less than this of the norm. */
 #define REORTH_DGKS 0.7071
-/* ILU(0) pivots below this fraction of the diagonal are roundoff noise. */
-#define PIVOT_FLOOR 1e-13
 /* The fixed state moves when another carries this many times its flow
  * x_j |q_jj|: with a tiny pi_k, x = pi / pi_k spans a huge range and
  * restarted GMRES was seen to stagnate (M/M/1/200, rho 1.25, k = 1);
@@ -81,21 +80,13 @@ typedef struct {
     int64_t n;
     int64_t k;                  /* the state fixed to x_k = 1 */
     double dk;                  /* -q_kk > 0: A_kk and b_k */
-    san_precond kind;
     int refixes;                /* moves of k so far */
-    double *lu;                 /* ILU(0) on the pattern of qt, pivots
-                                   stored inverted */
-    int32_t *dpos;              /* offset of the diagonal in each row */
-    double *dinv;               /* 1 / A_jj (0 where A_jj = 0): the Jacobi
-                                   preconditioner, and the weights for
-                                   choosing k */
+    san_pc pc;                  /* M, and 1 / A_jj for choosing k */
 } kop;
 
 static void kop_free(kop *op)
 {
-    free(op->lu);
-    free(op->dpos);
-    free(op->dinv);
+    san_pc_free(&op->pc);
 }
 
 /* ---- operator and residual ---- */
@@ -133,141 +124,11 @@ static double kop_resid(const kop *op, const double *restrict x,
     return sqrt(r2);
 }
 
-/* ---- preconditioners ---- */
-
-/* ILU(0), IKJ order: row i is eliminated with the rows of its lower
- * columns, each update applied only where row i already has an entry
- * (found by merging the two sorted column lists). */
-static void ilu0_factor(kop *op)
-{
-    const san_csr *qt = op->qt;
-    const int64_t n = qt->n;
-    const int64_t *restrict rp = qt->rowptr;
-    const int32_t *restrict ci = qt->col;
-    double *restrict lu = op->lu;
-    const int32_t *restrict dpos = op->dpos;
-
-    for (int64_t i = 0; i < n; i++) {
-        const int64_t re = rp[i + 1], di = rp[i] + dpos[i];
-        for (int64_t p = rp[i]; p < di; p++) {
-            if (lu[p] == 0)
-                continue;
-            const int64_t kc = ci[p], kd = rp[kc] + dpos[kc];
-            const double l = (lu[p] *= lu[kd]);
-            int64_t q = kd + 1, t = p + 1;
-            const int64_t qe = rp[kc + 1];
-            while (q < qe && t < re) {
-                if (ci[q] < ci[t])
-                    q++;
-                else if (ci[q] > ci[t])
-                    t++;
-                else
-                    lu[t++] -= l * lu[q++];
-            }
-        }
-        /* Exact pivots are positive (M-matrix), but on nearly decomposable
-         * chains some are far below roundoff and come out as noise: such a
-         * pivot falls back to the diagonal of A, which keeps M^-1 bounded
-         * (it is only a preconditioner). */
-        const double a = -qt->val[di];
-        if (!(lu[di] > PIVOT_FLOOR * a))
-            lu[di] = a;
-        lu[di] = 1.0 / lu[di];
-    }
-}
-
-/* Loads A (which depends on k) into the factor array and factorizes. */
-static void ilu0_refactor(kop *op)
-{
-    const san_csr *qt = op->qt;
-    const int64_t n = qt->n, k = op->k;
-    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static))
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t p = qt->rowptr[j]; p < qt->rowptr[j + 1]; p++)
-            op->lu[p] = j == k && qt->col[p] != k ? 0 : -qt->val[p];
-    ilu0_factor(op);
-}
-
-static int ilu0_build(kop *op, char *msg, size_t sz)
-{
-    const san_csr *qt = op->qt;
-    const int64_t n = qt->n, nnz = qt->rowptr[n];
-    op->lu = malloc((size_t)nnz * sizeof *op->lu);
-    op->dpos = malloc((size_t)n * sizeof *op->dpos);
-    if (!op->lu || !op->dpos) {
-        snprintf(msg, sz, "out of memory for the ILU(0) factors (%.1f GB); "
-                 "try --precond jacobi or --method gs",
-                 (double)nnz * 8 / 1073741824.0);
-        return -1;
-    }
-    for (int64_t j = 0; j < n; j++)
-        op->dpos[j] = (int32_t)(san_ls_diag_pos(qt, j) - qt->rowptr[j]);
-    ilu0_refactor(op);
-    return 0;
-}
-
-/* x <- (LU)^-1 x in place: unit lower, then upper with inverted pivots. */
-static void ilu0_solve(const kop *op, double *restrict x)
-{
-    const san_csr *qt = op->qt;
-    const int64_t n = qt->n;
-    const int64_t *restrict rp = qt->rowptr;
-    const int32_t *restrict ci = qt->col;
-    const double *restrict lu = op->lu;
-    const int32_t *restrict dpos = op->dpos;
-    for (int64_t i = 0; i < n; i++) {
-        double t = x[i];
-        for (int64_t p = rp[i], e = rp[i] + dpos[i]; p < e; p++)
-            t -= lu[p] * x[ci[p]];
-        x[i] = t;
-    }
-    for (int64_t i = n - 1; i >= 0; i--) {
-        const int64_t di = rp[i] + dpos[i];
-        double t = x[i];
-        for (int64_t p = di + 1; p < rp[i + 1]; p++)
-            t -= lu[p] * x[ci[p]];
-        x[i] = t * lu[di];
-    }
-}
-
-/* 1 / A_jj = 1 / |q_jj|: the Jacobi preconditioner, and the weights of
- * the choice of the fixed state (0 for states outside the chain). */
-static int dinv_build(kop *op, char *msg, size_t sz)
-{
-    const int64_t n = op->n;
-    op->dinv = malloc((size_t)n * sizeof *op->dinv);
-    if (!op->dinv) {
-        snprintf(msg, sz, "out of memory for the diagonal (%lld states)",
-                 (long long)n);
-        return -1;
-    }
-    SAN_OMP(omp parallel for if(n >= op->op->par_min) schedule(static))
-    for (int64_t j = 0; j < n; j++) {
-        double d = san_op_qjj(op->op, j);
-        op->dinv[j] = d != 0 ? -1.0 / d : 0;
-    }
-    return 0;
-}
-
-/* x <- M^-1 x. */
-static void kop_prec(const kop *op, double *restrict x)
-{
-    const int64_t n = op->n;
-    if (op->kind == SAN_PC_ILU0) {
-        ilu0_solve(op, x);
-    } else if (op->kind == SAN_PC_JACOBI) {
-        const double *restrict d = op->dinv;
-        SAN_OMP(omp parallel for if(n >= op->op->par_min) schedule(static))
-        for (int64_t j = 0; j < n; j++)
-            x[j] *= d[j];
-    }
-}
-
 /* The flow x_j |q_jj| through state j: the fixed state carries the
  * largest. */
 static inline double flow(const kop *op, const double *x, int64_t j)
 {
-    return op->dinv[j] > 0 ? x[j] / op->dinv[j] : 0;
+    return op->pc.dinv[j] > 0 ? x[j] / op->pc.dinv[j] : 0;
 }
 
 static int64_t largest_flow(const kop *op, const double *x)
@@ -292,10 +153,12 @@ static int kop_init(san_ls *c, kop *op, double *x)
     op->op = c->op;
     op->qt = c->op->rows;
     op->n = c->op->n;
-    op->kind = c->o->precond;
-    if (op->kind == SAN_PC_ILU0 && !op->qt)
-        op->kind = SAN_PC_JACOBI;
-    if (dinv_build(op, c->info->msg, sizeof c->info->msg) < 0) {
+    san_precond kind = c->o->precond;
+    if (kind == SAN_PC_ILU0 && !op->qt)
+        kind = SAN_PC_JACOBI;
+    /* k is chosen from the diagonal, which the preconditioner holds:
+     * built for row 0 first, then refixed */
+    if (san_pc_build(&op->pc, op->op, op->qt, kind, 0, c->info->msg, sizeof c->info->msg) < 0) {
         c->info->status = SAN_E_NOMEM;
         return -1;
     }
@@ -303,10 +166,7 @@ static int kop_init(san_ls *c, kop *op, double *x)
     op->dk = -san_op_qjj(op->op, op->k);
     if (x[op->k] > 0)
         san_op_scale(op->op, x, 1.0 / x[op->k]);
-    if (op->kind == SAN_PC_ILU0 && ilu0_build(op, c->info->msg, sizeof c->info->msg) < 0) {
-        c->info->status = SAN_E_NOMEM;
-        return -1;
-    }
+    san_pc_refix(&op->pc, op->k);
     return 0;
 }
 
@@ -322,11 +182,10 @@ static int kop_refix(kop *op, double *x)
     if (jb == op->k || !(wb > 0) || (wk > 0 && wb <= REFIX_RATIO * wk))
         return 0;
     op->k = jb;
-    op->dk = 1.0 / op->dinv[jb];
+    op->dk = 1.0 / op->pc.dinv[jb];
     op->refixes++;
     san_op_scale(op->op, x, 1.0 / x[jb]);
-    if (op->kind == SAN_PC_ILU0)
-        ilu0_refactor(op);
+    san_pc_refix(&op->pc, jb);
     return 1;
 }
 
@@ -484,7 +343,7 @@ static void gmres_update(gmres_ws *ws, const kop *op, double *x,
     }
     cblas_dgemv(CblasColMajor, CblasNoTrans, (int)n, j, 1.0, ws->V, (int)n,
                 g, 1, 0.0, z, 1);
-    kop_prec(op, z);
+    san_pc_apply(&op->pc, z);
     san_vaxpy(n, -1.0, z, x);
 }
 
@@ -506,7 +365,7 @@ static int gmres_cycle(san_ls *c, gmres_ws *ws, const kop *op, double *x,
     while (j < ws->m) {
         double *vj = ws->V + (size_t)j * n, *w = vj + n;
         memcpy(z, vj, (size_t)n * sizeof *z);
-        kop_prec(op, z);
+        san_pc_apply(&op->pc, z);
         kop_negapply(op, z, w);
         double wn = san_vnrm2(n, w);
         double hn = arnoldi_orth(ws, n, j, wn);
@@ -696,7 +555,7 @@ static double bicg_step(const kop *op, bicg_ws *w, double *x,
     double beta = (rho1 / s->rho) * (s->alpha / s->omega);
     bicg_update_p(w->p, w->r, w->v, beta, s->omega, n, op->op->par_min);
     memcpy(w->ph, w->p, (size_t)n * sizeof *w->ph);
-    kop_prec(op, w->ph);
+    san_pc_apply(&op->pc, w->ph);
     kop_negapply(op, w->ph, w->v);
     double rv = san_vdot(n, w->rh, w->v);
     if (rv == 0 || !isfinite(rv))
@@ -705,7 +564,7 @@ static double bicg_step(const kop *op, bicg_ws *w, double *x,
     san_vaxpy(n, -s->alpha, w->ph, x);
     san_vaxpy(n, -s->alpha, w->v, w->r);                /* r is now s */
     memcpy(w->ph, w->r, (size_t)n * sizeof *w->ph);
-    kop_prec(op, w->ph);
+    san_pc_apply(&op->pc, w->ph);
     kop_negapply(op, w->ph, w->t);
     double tt = san_vdot(n, w->t, w->t);
     s->omega = tt > 0 ? san_vdot(n, w->t, w->r) / tt : 0;

@@ -50,29 +50,11 @@ typedef struct {
     double bytes;           /* memory held */
 } san_parts;
 
-/* Partitions from the model: one per automaton with 2 to
- * SAN_PART_MAX_BLOCKS local states, one per distinct group of automata
- * coupled by an event (participants and the automata its rate and
- * probabilities read) whose joint states in use are few enough.  The
- * vector has n positions; idx[p] is the mixed-radix index of position
- * p (idx NULL: p itself).  Partitions are added while the memory they
- * hold stays within budget bytes.  0, or -1 when out of memory. */
-int san_parts_add_model(san_parts *P, const san_model *m, int64_t n,
-                        const int64_t *idx, double budget);
-
 /* Sparse path: the components connected by the transitions that carry
  * at least a fraction theta of their source's exit rate, for a few
  * thresholds theta, from the transposed generator (rows = columns of
  * Q, the diagonal stored).  0 or -1. */
 int san_parts_add_fast(san_parts *P, const san_csr *qt, double budget);
-
-/* The same components without a stored generator (the tensor path):
- * the transitions of every reachable state of sp enumerated again,
- * rank(ctx, idx) giving the vector position of a mixed-radix index
- * (npos positions).  0 or -1. */
-int san_parts_add_fast_space(san_parts *P, const san_space *sp, int64_t npos,
-                             int64_t (*rank)(const void *ctx, int64_t idx),
-                             const void *ctx, double budget);
 
 /* The partition into single states, when n <= SAN_PART_WHOLE_MAX. */
 int san_parts_add_whole(san_parts *P, int64_t n);
@@ -90,5 +72,35 @@ void san_parts_prune(san_parts *P, int64_t n);
 double san_parts_coupling(const san_parts *P);
 
 void san_parts_free(san_parts *P);
+
+/* Adds a partition (takes blk, malloc'd, n entries).  0, or -1 when
+ * out of memory (blk freed). */
+int san_parts_push(san_parts *P, int nblk, uint16_t *blk, int64_t n, const char *what);
+
+/* ---- fast components: union-find forests, one per threshold ---- */
+
+/* The fractions of its source's exit rate below which a transition is
+ * "slow": one partition per threshold that gives a new one.  Three
+ * decades apart, so that chains with several time scales (rates at
+ * 1e-4, 1e-2, 1, 1e2, 1e4) get one per gap. */
+#define SAN_NTHETA 3
+extern const double san_fast_theta[SAN_NTHETA];
+
+typedef struct {
+    int64_t n;
+    int32_t *parent[SAN_NTHETA];
+    double coupling[SAN_NTHETA];    /* see san_part.coupling */
+} san_forests;
+
+int san_forests_init(san_forests *F, int64_t n);
+void san_forests_free(san_forests *F);
+/* First pass: the transition i -> j at rate q out of exit rate d joins
+ * i and j in the forest of every threshold it passes. */
+void san_forests_arc(san_forests *F, int64_t i, int64_t j, double q, double d);
+/* Second pass, once the forests are complete: the largest rate between
+ * two components, relative to its source's exit rate. */
+void san_forests_cross(san_forests *F, int64_t i, int64_t j, double q, double d);
+/* A partition per threshold that gives a new one. */
+int san_forests_parts(san_parts *P, san_forests *F, double budget);
 
 #endif

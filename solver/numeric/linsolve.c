@@ -77,79 +77,6 @@ int san_method_parse(const char *s, san_method *m)
 }
 
 /* ------------------------------------------------------------------ */
-/* CSR utilities                                                        */
-/* ------------------------------------------------------------------ */
-
-void san_csr_free(san_csr *a)
-{
-    if (!a)
-        return;
-    free(a->rowptr);
-    free(a->col);
-    free(a->val);
-    a->rowptr = NULL;
-    a->col = NULL;
-    a->val = NULL;
-    a->n = 0;
-}
-
-/* Counting sort by column: scanning rows in order leaves every row of the
- * transpose with ascending columns, with no sort.  -1 when out of memory
- * or a column index is out of range. */
-int san_csr_transpose(const san_csr *a, san_csr *at)
-{
-    int64_t n = a->n, nnz = a->rowptr[n];
-    memset(at, 0, sizeof *at);
-    if (n < 0 || n > INT32_MAX)
-        return -1;
-    at->n = n;
-    at->rowptr = calloc((size_t)n + 1, sizeof *at->rowptr);
-    at->col = malloc((size_t)(nnz ? nnz : 1) * sizeof *at->col);
-    at->val = malloc((size_t)(nnz ? nnz : 1) * sizeof *at->val);
-    if (!at->rowptr || !at->col || !at->val) {
-        san_csr_free(at);
-        return -1;
-    }
-    int64_t *restrict next = at->rowptr;
-    for (int64_t p = 0; p < nnz; p++) {
-        if (a->col[p] < 0 || a->col[p] >= n) {
-            san_csr_free(at);
-            return -1;
-        }
-        next[a->col[p] + 1]++;
-    }
-    for (int64_t i = 0; i < n; i++)
-        next[i + 1] += next[i];
-    /* next[i] is now where the next entry of row i goes; fill, shifting
-     * the pointers by one row, then shift them back. */
-    for (int64_t i = 0; i < n; i++)
-        for (int64_t p = a->rowptr[i]; p < a->rowptr[i + 1]; p++) {
-            int64_t q = next[a->col[p]]++;
-            at->col[q] = (int32_t)i;
-            at->val[q] = a->val[p];
-        }
-    for (int64_t i = n; i > 0; i--)
-        next[i] = next[i - 1];
-    next[0] = 0;
-    return 0;
-}
-
-int64_t san_ls_diag_pos(const san_csr *a, int64_t j)
-{
-    int64_t lo = a->rowptr[j], hi = a->rowptr[j + 1] - 1;
-    while (lo <= hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (a->col[mid] == j)
-            return mid;
-        if (a->col[mid] < j)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    return -1;
-}
-
-/* ------------------------------------------------------------------ */
 /* Vectors and residuals                                                */
 /* ------------------------------------------------------------------ */
 
@@ -739,26 +666,16 @@ static int run_method(san_ls *c, double *pi)
     return san_ls_checked(c, pi, san_ls_bicgstab, 1);
 }
 
-/* The partitions of the sparse path: the model's when known (idx: the
- * mixed-radix index of each position), the fast components of qt, the
- * whole chain when small. */
-static int sparse_parts(san_parts *P, const san_csr *qt, const san_model *m,
-                        const int64_t *idx)
+int san_parts_add_csr(san_parts *P, const san_csr *qt, double budget)
 {
-    double budget = 0.25 * san_default_max_memory();
-    memset(P, 0, sizeof *P);
-    if (san_parts_add_fast(P, qt, budget) < 0 ||
-        (m && san_parts_add_model(P, m, qt->n, idx, budget) < 0) ||
-        san_parts_add_whole(P, qt->n) < 0) {
-        san_parts_free(P);
+    if (san_parts_add_fast(P, qt, budget) < 0 || san_parts_add_whole(P, qt->n) < 0)
         return -1;
-    }
     san_parts_prune(P, qt->n);
     return 0;
 }
 
-int san_ctmc_solve_model(const san_csr *qt, double *pi, const san_solve_opts *o,
-                         san_solve_info *info, const san_model *m, const int64_t *idx)
+int san_ctmc_solve_parts(const san_csr *qt, double *pi, const san_solve_opts *o,
+                         san_solve_info *info, const san_parts *given)
 {
     san_solve_opts dflt;
     san_ls c;
@@ -805,7 +722,8 @@ int san_ctmc_solve_model(const san_csr *qt, double *pi, const san_solve_opts *o,
         info->time_s = san_ls_now() - t0;
         return 0;
     }
-    if (sparse_parts(&parts, qt, m, idx) < 0) {
+    memset(&parts, 0, sizeof parts);
+    if (!given && san_parts_add_csr(&parts, qt, 0.25 * san_default_max_memory()) < 0) {
         snprintf(info->msg, sizeof info->msg, "out of memory for the partitions of the "
                  "aggregation check (%lld states)", (long long)qt->n);
         info->status = SAN_E_NOMEM;
@@ -814,7 +732,7 @@ int san_ctmc_solve_model(const san_csr *qt, double *pi, const san_solve_opts *o,
     initial_guess(pi, qt->n);
     san_op_csr(&op, qt, c.maxd);
     c.op = &op;
-    c.parts = &parts;
+    c.parts = given ? given : &parts;
     int st = run_method(&c, pi);
     san_ls_progress_end(&c);
     if (st >= 0)
@@ -845,5 +763,5 @@ san_status san_ls_status(int st, san_solve_info *info)
 san_status san_ctmc_solve(const san_csr *qt, double *pi, const san_solve_opts *o,
                           san_solve_info *info)
 {
-    return san_ls_status(san_ctmc_solve_model(qt, pi, o, info, NULL, NULL), info);
+    return san_ls_status(san_ctmc_solve_parts(qt, pi, o, info, NULL), info);
 }

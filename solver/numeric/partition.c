@@ -1,0 +1,256 @@
+/*
+ * partition.c - the partitions that aggregation checks and corrects
+ * (partition.h says which and why).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "partition.h"
+
+/* The fractions of its source's exit rate below which a transition is
+ * "slow" for san_parts_add_fast: one partition per threshold that gives
+ * a new one.  Three decades apart, so that chains with several time
+ * scales (rates at 1e-4, 1e-2, 1, 1e2, 1e4) get one per gap. */
+const double san_fast_theta[SAN_NTHETA] = { 1e-2, 1e-5, 1e-8 };
+
+void san_parts_free(san_parts *P)
+{
+    for (int i = 0; i < P->n; i++) {
+        free(P->p[i].blk);
+        free(P->p[i].aut);
+    }
+    free(P->p);
+    memset(P, 0, sizeof *P);
+}
+
+/* Takes blk (malloc'd, n entries). */
+int san_parts_push(san_parts *P, int nblk, uint16_t *blk, int64_t n, const char *what)
+{
+    if (P->n == P->cap) {
+        int cap = P->cap ? 2 * P->cap : 16;
+        san_part *p = realloc(P->p, cap * sizeof *p);
+        if (!p) {
+            free(blk);
+            return -1;
+        }
+        P->p = p;
+        P->cap = cap;
+    }
+    san_part *q = &P->p[P->n++];
+    memset(q, 0, sizeof *q);
+    q->nblk = nblk;
+    q->blk = blk;
+    snprintf(q->what, sizeof q->what, "%s", what);
+    P->bytes += 2.0 * (double)n;
+    return 0;
+}
+
+
+
+static int same_part(const san_part *a, const san_part *b, int64_t n)
+{
+    return a->nblk == b->nblk && memcmp(a->blk, b->blk, (size_t)n * sizeof *a->blk) == 0;
+}
+
+/* Some kept partition other than skip is a group holding automaton a. */
+static int covered(const san_parts *P, const char *keep, int skip, int a)
+{
+    for (int i = 0; i < P->n; i++)
+        if (keep[i] && i != skip && P->p[i].naut > 1)
+            for (int k = 0; k < P->p[i].naut; k++)
+                if (P->p[i].aut[k] == a)
+                    return 1;
+    return 0;
+}
+
+void san_parts_prune(san_parts *P, int64_t n)
+{
+    char *keep = malloc(P->n + 1);
+    if (!keep)
+        return;             /* nothing dropped: only slower */
+    for (int i = 0; i < P->n; i++) {
+        keep[i] = 1;
+        for (int j = 0; j < i && keep[i]; j++)
+            if (keep[j] && same_part(&P->p[i], &P->p[j], n))
+                keep[i] = 0;
+    }
+    for (int i = 0; i < P->n; i++)
+        if (keep[i] && P->p[i].naut == 1 && covered(P, keep, i, P->p[i].aut[0]))
+            keep[i] = 0;
+    int k = 0;
+    for (int i = 0; i < P->n; i++) {
+        if (keep[i]) {
+            P->p[k++] = P->p[i];
+        } else {
+            free(P->p[i].blk);
+            free(P->p[i].aut);
+            P->bytes -= 2.0 * (double)n;
+        }
+    }
+    P->n = k;
+    free(keep);
+}
+
+
+
+
+/* ---- fast components (sparse path) ---- */
+
+static int32_t uf_find(int32_t *parent, int32_t i)
+{
+    while (parent[i] != i) {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    return i;
+}
+
+static void uf_union(int32_t *parent, int32_t i, int32_t j)
+{
+    int32_t a = uf_find(parent, i), b = uf_find(parent, j);
+    if (a != b)         /* the root stays the smallest member */
+        parent[a < b ? b : a] = a < b ? a : b;
+}
+
+/* Numbers the components of parent[0..n) in blk when there are 2 to
+ * SAN_PART_MAX_BLOCKS of them; returns their count. */
+static int label(int32_t *parent, int64_t n, uint16_t *blk)
+{
+    int ncomp = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (uf_find(parent, (int32_t)i) == i)
+            ncomp++;
+    if (ncomp < 2 || ncomp > SAN_PART_MAX_BLOCKS)
+        return ncomp;
+    /* roots are the smallest member: number them in order of first use */
+    int next = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int32_t r = uf_find(parent, (int32_t)i);
+        if (r == i)
+            blk[i] = (uint16_t)next++;
+        else
+            blk[i] = blk[r];
+    }
+    return ncomp;
+}
+
+
+int san_forests_init(san_forests *F, int64_t n)
+{
+    memset(F, 0, sizeof *F);
+    F->n = n;
+    for (int k = 0; k < SAN_NTHETA; k++) {
+        F->parent[k] = malloc((size_t)(n ? n : 1) * sizeof **F->parent);
+        if (!F->parent[k])
+            return -1;
+        for (int64_t i = 0; i < n; i++)
+            F->parent[k][i] = (int32_t)i;
+    }
+    return 0;
+}
+
+void san_forests_free(san_forests *F)
+{
+    for (int k = 0; k < SAN_NTHETA; k++)
+        free(F->parent[k]);
+}
+
+/* The transition i -> j at rate q out of exit rate d joins i and j in
+ * the forest of every threshold it passes. */
+void san_forests_arc(san_forests *F, int64_t i, int64_t j, double q, double d)
+{
+    for (int k = 0; k < SAN_NTHETA && q >= san_fast_theta[k] * d; k++)
+        uf_union(F->parent[k], (int32_t)i, (int32_t)j);
+}
+
+/* Once the forests are complete: the transitions between two
+ * components, relative to their source's exit rate, the largest. */
+void san_forests_cross(san_forests *F, int64_t i, int64_t j, double q, double d)
+{
+    for (int k = 0; k < SAN_NTHETA; k++)
+        if (uf_find(F->parent[k], (int32_t)i) != uf_find(F->parent[k], (int32_t)j) &&
+            q > F->coupling[k] * d)
+            F->coupling[k] = q / d;
+}
+
+/* A partition per threshold that gives a new one (thresholds go down,
+ * components only merge). */
+int san_forests_parts(san_parts *P, san_forests *F, double budget)
+{
+    const int64_t n = F->n;
+    int last = 0, rc = 0;
+    for (int k = 0; rc == 0 && k < SAN_NTHETA && P->bytes + 2.0 * n <= budget; k++) {
+        uint16_t *blk = malloc((size_t)n * sizeof *blk);
+        if (!blk)
+            return -1;
+        int nc = label(F->parent[k], n, blk);
+        if (nc < 2 || nc > SAN_PART_MAX_BLOCKS || nc == last) {
+            free(blk);
+            if (nc < 2)
+                break;
+            continue;
+        }
+        last = nc;
+        char what[96];
+        snprintf(what, sizeof what, "the %d components of the transitions above %g of "
+                 "their state's exit rate", nc, san_fast_theta[k]);
+        rc = san_parts_push(P, nc, blk, n, what);
+        if (rc == 0)
+            P->p[P->n - 1].coupling = F->coupling[k];
+    }
+    return rc;
+}
+
+double san_parts_coupling(const san_parts *P)
+{
+    double c = 1;
+    for (int i = 0; i < P->n; i++)
+        if (P->p[i].coupling > 0 && P->p[i].coupling < c)
+            c = P->p[i].coupling;
+    return c;
+}
+
+int san_parts_add_fast(san_parts *P, const san_csr *qt, double budget)
+{
+    const int64_t n = qt->n;
+    if (n < 3 || P->bytes + 2.0 * n > budget)
+        return 0;
+    san_forests F;
+    double *d = malloc((size_t)n * sizeof *d);
+    int rc = d && san_forests_init(&F, n) == 0 ? 0 : -1;
+    for (int64_t j = 0; rc == 0 && j < n; j++) {
+        d[j] = 0;
+        for (int64_t t = qt->rowptr[j]; t < qt->rowptr[j + 1]; t++)
+            if (qt->col[t] == j)
+                d[j] = -qt->val[t];
+    }
+    for (int pass = 0; pass < 2; pass++)
+        for (int64_t j = 0; rc == 0 && j < n; j++)
+            for (int64_t t = qt->rowptr[j]; t < qt->rowptr[j + 1]; t++) {
+                int32_t i = qt->col[t];
+                if (i == j)
+                    continue;
+                if (pass == 0)
+                    san_forests_arc(&F, i, j, qt->val[t], d[i]);
+                else
+                    san_forests_cross(&F, i, j, qt->val[t], d[i]);
+            }
+    if (rc == 0)
+        rc = san_forests_parts(P, &F, budget);
+    san_forests_free(&F);
+    free(d);
+    return rc;
+}
+
+
+int san_parts_add_whole(san_parts *P, int64_t n)
+{
+    if (n < 2 || n > SAN_PART_WHOLE_MAX)
+        return 0;
+    uint16_t *blk = malloc((size_t)n * sizeof *blk);
+    if (!blk)
+        return -1;
+    for (int64_t p = 0; p < n; p++)
+        blk[p] = (uint16_t)p;
+    return san_parts_push(P, (int)n, blk, n, "single states (a dense solve of the whole chain)");
+}

@@ -1,0 +1,33 @@
+/*
+ * precond.h - the preconditioners of the Krylov methods (internal to
+ * libsan): M approximates A = -Q^T with row k of Q^T reduced to its
+ * diagonal (krylov.c says why).
+ */
+#ifndef SAN_PRECOND_H
+#define SAN_PRECOND_H
+
+#include <stdint.h>
+#include "op.h"
+
+typedef struct {
+    san_precond kind;           /* ILU0, JACOBI or NONE */
+    const san_csr *qt;          /* the rows, for ILU(0) */
+    int64_t n, k;               /* size, the fixed state */
+    int64_t par_min;            /* vector loops on one thread below */
+    double *lu;                 /* ILU(0) on the pattern of qt, pivots
+                                   stored inverted */
+    int32_t *dpos;              /* offset of the diagonal in each row */
+    double *dinv;               /* 1 / A_jj (0 where A_jj = 0): Jacobi,
+                                   and the weights for choosing k */
+} san_pc;
+
+/* Builds M for fixed state k (ILU0 needs qt).  0, or -1 with msg. */
+int san_pc_build(san_pc *pc, const san_op *A, const san_csr *qt, san_precond kind, int64_t k,
+                 char *msg, size_t sz);
+/* The fixed state moved: ILU(0) is factorized again. */
+void san_pc_refix(san_pc *pc, int64_t k);
+/* x <- M^-1 x. */
+void san_pc_apply(const san_pc *pc, double *restrict x);
+void san_pc_free(san_pc *pc);
+
+#endif

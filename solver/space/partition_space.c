@@ -1,0 +1,203 @@
+/*
+ * partition_space.c - the partitions that come from a model and its
+ * state space (numeric/partition.h says why aggregation wants them): by
+ * automata and by the groups of automata an event couples, from the
+ * mixed-radix index of each vector position; and the fast components
+ * found by enumerating every state's transitions again, for the tensor
+ * path, which stores no generator to read them from.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "partition_space.h"
+#include "succ.h"
+
+/* Raw block numbers of a group of automata go through uint16_t: groups
+ * with more joint states than this are skipped. */
+#define RAW_MAX 65536
+
+/* Renumbers the raw block numbers in blk to the ones in use, in
+ * increasing order; returns how many are in use. */
+static int compress(uint16_t *blk, int64_t n, int64_t nraw, int32_t *map)
+{
+    for (int64_t r = 0; r < nraw; r++)
+        map[r] = -1;
+    for (int64_t p = 0; p < n; p++)
+        map[blk[p]] = 0;
+    int nblk = 0;
+    for (int64_t r = 0; r < nraw; r++)
+        if (map[r] == 0)
+            map[r] = nblk++;
+    for (int64_t p = 0; p < n; p++)
+        blk[p] = (uint16_t)map[blk[p]];
+    return nblk;
+}
+
+/* The partition by the joint local state of automata g[0..k). */
+static int add_group(san_parts *P, const san_model *m, int64_t n, const int64_t *idx,
+                     const int *g, int k, const char *what)
+{
+    int64_t nraw = 1;
+    for (int i = 0; i < k; i++)
+        nraw *= m->aut[g[i]].nstates;
+    if (nraw < 2 || nraw > RAW_MAX)
+        return 0;
+    uint16_t *blk = malloc((size_t)(n ? n : 1) * sizeof *blk);
+    int32_t *map = malloc((size_t)nraw * sizeof *map);
+    if (!blk || !map) {
+        free(blk);
+        free(map);
+        return -1;
+    }
+    for (int64_t p = 0; p < n; p++) {
+        int64_t x = idx ? idx[p] : p, raw = 0;
+        for (int i = 0; i < k; i++) {
+            int a = g[i];
+            raw = raw * m->aut[a].nstates + (x / m->stride[a]) % m->aut[a].nstates;
+        }
+        blk[p] = (uint16_t)raw;
+    }
+    int nblk = compress(blk, n, nraw, map);
+    free(map);
+    if (nblk < 2 || nblk > SAN_PART_MAX_BLOCKS || nblk >= n) {
+        free(blk);
+        return 0;
+    }
+    int *aut = malloc(k * sizeof *aut);
+    if (!aut || san_parts_push(P, nblk, blk, n, what) < 0) {
+        free(aut);
+        return -1;
+    }
+    memcpy(aut, g, k * sizeof *aut);
+    P->p[P->n - 1].aut = aut;
+    P->p[P->n - 1].naut = k;
+    return 0;
+}
+
+/* The automata event e couples: its participants and the automata its
+ * rate and its routing probabilities read, ascending, into g; count. */
+static int coupled(const san_model *m, int e, int *g, char *in)
+{
+    const san_event *E = &m->ev[e];
+    memset(in, 0, m->naut);
+    for (int k = 0; k < E->nparts; k++)
+        in[E->parts[k]] = 1;
+    int nd;
+    const int *dep = san_expr_deps(E->rate, &nd);
+    for (int k = 0; k < nd; k++)
+        in[dep[k]] = 1;
+    for (int k = 0; k < E->nparts; k++) {
+        const san_automaton *A = &m->aut[E->parts[k]];
+        for (int t = 0; t < A->ntr; t++)
+            if (A->tr[t].event == e && A->tr[t].prob) {
+                dep = san_expr_deps(A->tr[t].prob, &nd);
+                for (int j = 0; j < nd; j++)
+                    in[dep[j]] = 1;
+            }
+    }
+    int k = 0;
+    for (int a = 0; a < m->naut; a++)
+        if (in[a])
+            g[k++] = a;
+    return k;
+}
+
+static int same_group(const int *a, int na, const int *b, int nb)
+{
+    return na == nb && memcmp(a, b, na * sizeof *a) == 0;
+}
+
+int san_parts_add_model(san_parts *P, const san_model *m, int64_t n,
+                        const int64_t *idx, double budget)
+{
+    char what[96];
+    for (int a = 0; a < m->naut; a++) {
+        if (P->bytes + 2.0 * n > budget)
+            return 0;
+        snprintf(what, sizeof what, "automaton %s", m->aut[a].name);
+        if (add_group(P, m, n, idx, &a, 1, what) < 0)
+            return -1;
+    }
+    /* groups of two or more automata, each distinct set once */
+    int *g = malloc((m->naut + 1) * sizeof *g);
+    int *seen = malloc(((size_t)m->nev + 1) * (m->naut + 1) * sizeof *seen);
+    int *nseen = calloc(m->nev + 1, sizeof *nseen);
+    char *in = malloc(m->naut + 1);
+    int rc = g && seen && nseen && in ? 0 : -1;
+    int ns = 0;
+    for (int e = 0; rc == 0 && e < m->nev && P->bytes + 2.0 * n <= budget; e++) {
+        int k = coupled(m, e, g, in);
+        if (k < 2 || k == m->naut)
+            continue;
+        int dup = 0;
+        for (int s = 0; s < ns && !dup; s++)
+            dup = same_group(seen + (size_t)s * (m->naut + 1), nseen[s], g, k);
+        if (dup)
+            continue;
+        memcpy(seen + (size_t)ns * (m->naut + 1), g, k * sizeof *g);
+        nseen[ns++] = k;
+        int len = snprintf(what, sizeof what, "automata");
+        for (int i = 0; i < k && len < (int)sizeof what; i++)
+            len += snprintf(what + len, sizeof what - len, "%s %s", i ? "," : "",
+                            m->aut[g[i]].name);
+        if (len < (int)sizeof what)
+            snprintf(what + len, sizeof what - len, " (event %s)", m->ev[e].name);
+        rc = add_group(P, m, n, idx, g, k, what);
+    }
+    free(g);
+    free(seen);
+    free(nseen);
+    free(in);
+    return rc;
+}
+
+int san_parts_add_fast_space(san_parts *P, const san_space *sp, int64_t npos,
+                             int64_t (*rank)(const void *ctx, int64_t idx),
+                             const void *ctx, double budget)
+{
+    const san_model *m = sp->m;
+    if (sp->n < 3 || npos > INT32_MAX || P->bytes + 2.0 * npos > budget)
+        return 0;
+    san_forests F;
+    succ_ctx sc;
+    san_arcs arcs = { 0 };
+    char err[256];
+    int *s = malloc((m->naut + 1) * sizeof *s);
+    int rc = s && san_forests_init(&F, npos) == 0 ? 0 : -1;
+    int have_sc = rc == 0 && succ_init(&sc, m) == 0;
+    if (!have_sc)
+        rc = -1;
+    for (int pass = 0; pass < 2; pass++)
+        for (int64_t i = 0; rc == 0 && i < sp->n; i++) {
+            if (sp->in_closed && !sp->in_closed[i])
+                continue;
+            const int64_t idx = sp->index[i];
+            san_state_decode(m, idx, s);
+            arcs.n = 0;
+            if (succ_enumerate(&sc, s, idx, &arcs, err, sizeof err) != 0) {
+                rc = -1;        /* the exploration enumerated them already */
+                break;
+            }
+            double d = 0;
+            for (int k = 0; k < arcs.n; k++)
+                d += arcs.v[k].to != idx ? arcs.v[k].rate : 0;
+            const int64_t pi = rank(ctx, idx);
+            for (int k = 0; k < arcs.n; k++) {
+                if (arcs.v[k].to == idx)
+                    continue;
+                if (pass == 0)
+                    san_forests_arc(&F, pi, rank(ctx, arcs.v[k].to), arcs.v[k].rate, d);
+                else
+                    san_forests_cross(&F, pi, rank(ctx, arcs.v[k].to), arcs.v[k].rate, d);
+            }
+        }
+    if (rc == 0)
+        rc = san_forests_parts(P, &F, budget);
+    if (have_sc)
+        succ_free(&sc);
+    san_forests_free(&F);
+    free(arcs.v);
+    free(s);
+    return rc;
+}
+
