@@ -575,9 +575,8 @@ int space_explore(const san_model *m, space_rows *r, idmap *h, const san_space_o
             break;
         }
         if (o->time_limit > 0 && san_now() - S.t0 >= o->time_limit) {
-            san_diag_add(d, SAN_ERROR, 0, 0, "time limit of %g s reached during the "
-                         "exploration (%lld states); raise --time-limit", o->time_limit,
-                         (long long)r->n);
+            san_diag_add(d, SAN_ERROR, 0, 0, "the time limit was reached during the "
+                         "exploration (%lld states); raise --time-limit", (long long)r->n);
             rc = SPACE_TIME;
             break;
         }

@@ -135,9 +135,9 @@ static int scan_seeds(const san_model *m, space_rows *r, const san_space_opts *o
         return SPACE_LIMIT;
     }
     if (S.why == SCAN_TIME) {
-        san_diag_add(d, SAN_ERROR, 0, 0, "time limit of %g s reached while scanning the "
+        san_diag_add(d, SAN_ERROR, 0, 0, "the time limit was reached while scanning the "
                      "reachability function (%lld states); raise --time-limit",
-                     o->time_limit, (long long)r->n);
+                     (long long)r->n);
         return SPACE_TIME;
     }
     san_diag_add(d, SAN_ERROR, 0, 0, S.why == SCAN_INTERRUPTED
