@@ -284,12 +284,14 @@ static void json_report(const report *r)
     json_num(sol->info.product_s);
     printf(", \"tol\": ");
     json_num(r->tol);
+    /* an unverified answer has no accuracy to report: null, not 0 */
+    const int ok = sol->info.converged;
     printf(", \"balance\": ");
-    json_num(sol->info.balance);
+    json_num(ok ? sol->info.balance : NAN);
     printf(", \"aggregation_error\": ");
-    json_num(sol->info.agg_error);
+    json_num(ok ? sol->info.agg_error : NAN);
     printf(", \"error_estimate\": ");
-    json_num(sol->info.error_est);
+    json_num(ok ? sol->info.error_est : NAN);
     printf(", \"refine_cycles\": %ld, \"note\": ", sol->info.refine_cycles);
     cli_json_string(stdout, sol->info.note);
     printf(" },\n");
@@ -366,9 +368,13 @@ static void csv_report(const report *r)
     printf("solver,method,%s,\n", san_method_name(sol->info.method));
     printf("solver,iterations,,%ld\n", sol->info.iterations);
     printf("solver,residual,,%.17g\n", sol->info.residual);
-    printf("solver,balance,,%.17g\n", sol->info.balance);
-    printf("solver,aggregation_error,,%.17g\n", sol->info.agg_error);
-    printf("solver,error_estimate,,%.17g\n", sol->info.error_est);
+    if (sol->info.converged) {      /* else blank: unverified */
+        printf("solver,balance,,%.17g\n", sol->info.balance);
+        printf("solver,aggregation_error,,%.17g\n", sol->info.agg_error);
+        printf("solver,error_estimate,,%.17g\n", sol->info.error_est);
+    } else {
+        printf("solver,balance,,\nsolver,aggregation_error,,\nsolver,error_estimate,,\n");
+    }
     for (int i = 0; i < m->nres; i++) {
         printf("result,");
         csv_field(m->res[i].name);

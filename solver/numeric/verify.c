@@ -346,11 +346,15 @@ static int refine(san_ls *c, double *x, const double *d, double *t, long max_cyc
             return 0;
         }
         if (since_best >= STAGNATION_CYCLES) {
-            snprintf(info->msg, sizeof info->msg, "the refinement of %s stagnated at an "
-                     "error estimate of %.2e (tol %.2e)%s; try --tol %.0e",
-                     san_method_name(info->method), err, tol,
-                     err < FLOOR_HINT ? ": the roundoff floor of this chain" : "",
-                     pow(10, ceil(log10(err * 10))));
+            if (err < FLOOR_HINT)
+                snprintf(info->msg, sizeof info->msg, "the refinement of %s stagnated at an "
+                         "error estimate of %.2e (tol %.2e): the roundoff floor of this "
+                         "chain; try --tol %.0e", san_method_name(info->method), err, tol,
+                         pow(10, ceil(log10(err * 10))));
+            else
+                snprintf(info->msg, sizeof info->msg, "the refinement of %s stagnated at an "
+                         "error estimate of %.2e (tol %.2e); try --method direct, or raise "
+                         "--max-iter", san_method_name(info->method), err, tol);
             return 1;
         }
         if (max_cycles > 0 && it >= max_cycles) {
