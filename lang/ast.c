@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ast.h"
+#include "oom.h"
 
 struct ast_arena {
     struct ast_arena *next;
@@ -19,9 +20,7 @@ void *ast_alloc(ast_file *f, size_t size)
     ast_arena *a = f->arena;
     if (!a || a->size - a->used < size) {
         size_t cap = size > BLOCK ? size : BLOCK;
-        a = malloc(sizeof *a + cap);
-        if (!a)
-            abort();    /* the front end's inputs are small; see san(1) */
+        a = lang_realloc(f->oom, NULL, sizeof *a + cap);
         a->next = f->arena;
         a->used = 0;
         a->size = cap;

@@ -121,6 +121,7 @@ typedef struct ast_arena ast_arena;
 
 typedef struct {
     ast_arena *arena;
+    struct lang_oom *oom;   /* where a failed allocation goes (oom.h) */
     ast_ident *ids;     int nids;
     ast_event *events;  int nevents;
     ast_expr *reach;    int partial;  ast_pos reach_pos;  int has_reach;

@@ -5,27 +5,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include "expr.h"
+#include "oom.h"
 
-static void *grow(void *p, int *cap, int need, size_t elem)
+static void *grow(lang_oom *oom, void *p, int *cap, int need, size_t elem)
 {
     if (need <= *cap)
         return p;
     int cap2 = *cap ? *cap : 8;
     while (cap2 < need)
         cap2 *= 2;
-    void *q = realloc(p, (size_t)cap2 * elem);
-    if (!q)
-        abort();        /* expressions are tiny; see san(1) on limits */
+    void *q = lang_realloc(oom, p, (size_t)cap2 * elem);
     *cap = cap2;
     return q;
 }
 
-void xb_init(xbuild *b)
+void xb_init(xbuild *b, lang_oom *oom)
 {
     memset(b, 0, sizeof *b);
-    b->e = calloc(1, sizeof *b->e);
-    if (!b->e)
-        abort();
+    b->oom = oom;
+    b->e = lang_calloc(oom, 1, sizeof *b->e);
 }
 
 int xop_arity(const xins *i)
@@ -46,7 +44,7 @@ int xop_arity(const xins *i)
 int xb_emit(xbuild *b, xop op, int32_t a, int32_t n, double v)
 {
     san_expr *e = b->e;
-    e->code = grow(e->code, &b->capcode, e->ncode + 1, sizeof *e->code);
+    e->code = grow(b->oom, e->code, &b->capcode, e->ncode + 1, sizeof *e->code);
     xins *i = &e->code[e->ncode];
     i->op = (uint8_t)op;
     i->a = a;
@@ -61,7 +59,7 @@ int xb_emit(xbuild *b, xop op, int32_t a, int32_t n, double v)
 int xb_itab(xbuild *b, int32_t v)
 {
     san_expr *e = b->e;
-    e->itab = grow(e->itab, &b->capitab, e->nitab + 1, sizeof *e->itab);
+    e->itab = grow(b->oom, e->itab, &b->capitab, e->nitab + 1, sizeof *e->itab);
     e->itab[e->nitab] = v;
     return e->nitab++;
 }
@@ -69,7 +67,7 @@ int xb_itab(xbuild *b, int32_t v)
 int xb_rtab(xbuild *b, const double *v, int n)
 {
     san_expr *e = b->e;
-    e->rtab = grow(e->rtab, &b->caprtab, e->nrtab + n, sizeof *e->rtab);
+    e->rtab = grow(b->oom, e->rtab, &b->caprtab, e->nrtab + n, sizeof *e->rtab);
     memcpy(e->rtab + e->nrtab, v, (size_t)n * sizeof *v);
     int off = e->nrtab;
     e->nrtab += n;
@@ -82,7 +80,7 @@ int xb_call(xbuild *b, const san_expr *fn)
     for (int k = 0; k < e->ncalls; k++)
         if (e->calls[k] == fn)
             return k;
-    e->calls = grow(e->calls, &e->capcalls, e->ncalls + 1, sizeof *e->calls);
+    e->calls = grow(b->oom, e->calls, &e->capcalls, e->ncalls + 1, sizeof *e->calls);
     e->calls[e->ncalls] = fn;
     return e->ncalls++;
 }
@@ -141,9 +139,9 @@ void xb_fold(xbuild *b, int *div_by_zero)
     arg[0].v = r;
 }
 
-static void add_dep(char *seen, int a)
+static void add_dep(int *mark, int a)
 {
-    seen[a] = 1;
+    mark[a] = 1;
 }
 
 san_expr *xb_finish(xbuild *b, int naut)
@@ -152,44 +150,47 @@ san_expr *xb_finish(xbuild *b, int naut)
     e->depth = b->maxsp > 0 ? b->maxsp : 1;
     e->is_const = e->ncode == 1 && e->code[0].op == X_CONST;
     e->value = e->is_const ? e->code[0].v : 0;
-    char *seen = calloc(naut > 0 ? naut : 1, 1);
-    if (!seen)
-        abort();
+    /* deps first marks the automata read, then lists them in place (a
+     * list never overtakes its marks): no temporary to lose if memory
+     * runs out (oom.h) */
+    int *mark = e->deps = lang_calloc(b->oom, naut > 0 ? naut : 1, sizeof *e->deps);
     for (int k = 0; k < e->ncode; k++) {
         const xins *i = &e->code[k];
         if (i->op == X_ST || i->op == X_RW)
-            add_dep(seen, i->a);
+            add_dep(mark, i->a);
         else if (i->op == X_NB)
             for (int t = 0; t < i->n; t++)
-                add_dep(seen, e->itab[i->a + 3 * t]);
+                add_dep(mark, e->itab[i->a + 3 * t]);
         else if (i->op == X_SUMRW || i->op == X_PRODRW)
             for (int t = 0; t < i->n; t++)
-                add_dep(seen, e->itab[i->a + 4 * t]);
+                add_dep(mark, e->itab[i->a + 4 * t]);
         else if (i->op == X_RESULT)
             e->reads_results = 1;
         else if (i->op == X_CALL)
             for (int t = 0; t < e->calls[i->a]->ndeps; t++)
-                add_dep(seen, e->calls[i->a]->deps[t]);
+                add_dep(mark, e->calls[i->a]->deps[t]);
     }
     for (int a = 0; a < naut; a++)
-        e->ndeps += seen[a];
-    e->deps = malloc((e->ndeps ? e->ndeps : 1) * sizeof *e->deps);
-    if (!e->deps)
-        abort();
-    for (int a = 0, k = 0; a < naut; a++)
-        if (seen[a])
-            e->deps[k++] = a;
-    free(seen);
+        if (mark[a])
+            e->deps[e->ndeps++] = a;
     b->e = NULL;
     return e;
 }
 
-san_expr *san_expr_constant(double v)
+san_expr *xb_constant(lang_oom *oom, double v)
 {
     xbuild b;
-    xb_init(&b);
+    xb_init(&b, oom);
     xb_emit(&b, X_CONST, 0, 0, v);
     return xb_finish(&b, 0);
+}
+
+san_expr *san_expr_constant(double v)
+{
+    lang_oom oom;
+    if (setjmp(oom.env))
+        return NULL;        /* out of memory (a few bytes are lost) */
+    return xb_constant(&oom, v);
 }
 
 void san_expr_free(san_expr *e)

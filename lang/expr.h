@@ -65,9 +65,10 @@ typedef struct {
     san_expr *e;
     int capcode, capitab, caprtab;
     int sp, maxsp;  /* stack height tracking */
+    struct lang_oom *oom;   /* where a failed allocation goes (oom.h) */
 } xbuild;
 
-void xb_init(xbuild *b);
+void xb_init(xbuild *b, struct lang_oom *oom);
 int  xb_emit(xbuild *b, xop op, int32_t a, int32_t n, double v);   /* returns index */
 int  xb_itab(xbuild *b, int32_t v);     /* append, returns offset */
 int  xb_rtab(xbuild *b, const double *v, int n);
@@ -79,6 +80,8 @@ san_expr *xb_finish(xbuild *b, int naut);
 /* Evaluate with derived-result values available (may be NULL). */
 double san_expr_eval_ctx(const san_expr *e, const int *state, const double *results);
 san_expr *san_expr_constant(double v);
+/* The same inside a load (allocation failures go to oom). */
+san_expr *xb_constant(struct lang_oom *oom, double v);
 void san_expr_free(san_expr *e);
 /* Tabulate e over the automata it reads when that takes at most
  * max_entries values; a no-op for constants and derived results. */

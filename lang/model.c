@@ -6,31 +6,63 @@
 #include "ast.h"
 #include "expr.h"
 #include "sema.h"
+#include "oom.h"
 #include "lexer_extra.h"
+
+/* Parse and compile, the load's recovery point set (oom.h): an
+ * allocation that fails anywhere in the front end comes back here. */
+static san_status compile(const char *text, size_t len, san_diag *d, const san_load_opts *opt,
+                          ast_file *f, lang_oom *oom, san_model **out)
+{
+    oom->cleanup = NULL;
+    if (setjmp(oom->env)) {
+        if (oom->cleanup)
+            oom->cleanup(oom->ctx);
+        san_diag_add(d, SAN_ERROR, 0, 0, "out of memory while compiling the model");
+        return SAN_E_NOMEM;
+    }
+    f->oom = oom;
+    ast_parse(f, text, len, d);
+    if (d->nerrors == 0)
+        *out = sema_run(f, d, opt);
+    return *out ? SAN_OK : SAN_E_MODEL;
+}
+
+san_status san_model_compile(const char *text, size_t len, const san_load_opts *opt,
+                             san_model **out, san_diag *d)
+{
+    *out = NULL;
+    lang_oom oom;
+    ast_file *f = calloc(1, sizeof *f);
+    if (!f) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "out of memory while compiling the model");
+        return SAN_E_NOMEM;
+    }
+    san_status st = compile(text, len, d, opt, f, &oom, out);
+    if (st != SAN_OK) {
+        ast_file_free(f);
+        free(f);
+        return st;
+    }
+    f->oom = NULL;          /* the recovery point is gone with the load */
+    (*out)->syntax = f;
+    return SAN_OK;
+}
 
 san_model *san_model_load(const char *text, size_t len, san_diag *d,
                           const san_load_opts *opt)
 {
-    ast_file *f = calloc(1, sizeof *f);
-    if (!f)
-        return NULL;
-    ast_parse(f, text, len, d);
-    san_model *m = NULL;
-    if (d->nerrors == 0)
-        m = sema_run(f, d, opt);
-    if (!m) {
-        ast_file_free(f);
-        free(f);
-        return NULL;
-    }
-    m->syntax = f;
+    san_model *m;
+    san_model_compile(text, len, opt, &m, d);
     return m;
 }
 
+/* Frees what is there: a load that ran out of memory (oom.h) leaves
+ * counts set ahead of their arrays, and this is how it is freed. */
 static void free_automaton(san_automaton *a)
 {
     free(a->name);
-    for (int s = 0; s < a->nstates; s++)
+    for (int s = 0; a->states && s < a->nstates; s++)
         free(a->states[s]);
     free(a->states);
     free(a->reward);
@@ -42,21 +74,21 @@ void san_model_free(san_model *m)
 {
     if (!m)
         return;
-    for (int a = 0; a < m->naut; a++)
+    for (int a = 0; m->aut && a < m->naut; a++)
         free_automaton(&m->aut[a]);
     free(m->aut);
-    for (int e = 0; e < m->nev; e++) {
+    for (int e = 0; m->ev && e < m->nev; e++) {
         free(m->ev[e].name);
         free(m->ev[e].parts);
     }
     free(m->ev);
-    for (int r = 0; r < m->nres; r++)
+    for (int r = 0; m->res && r < m->nres; r++)
         free(m->res[r].name);
     free(m->res);
-    for (int i = 0; i < m->nid; i++)
+    for (int i = 0; m->id && i < m->nid; i++)
         free(m->id[i].name);
     free(m->id);
-    for (int k = 0; k < m->npool; k++)
+    for (int k = 0; m->pool && k < m->npool; k++)
         san_expr_free(m->pool[k]);
     free(m->pool);
     free(m->stride);

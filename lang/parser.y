@@ -18,6 +18,7 @@
 
 %code requires {
 #include "ast.h"
+#include "oom.h"
 }
 
 %union {
@@ -407,6 +408,11 @@ int san_yylex_init_extra(struct lex_extra *extra, void **scanner);
 void *san_yy_scan_bytes(const char *bytes, int len, void *scanner);
 int san_yylex_destroy(void *scanner);
 
+static void destroy_scanner(void *scanner)
+{
+    san_yylex_destroy(scanner);
+}
+
 int ast_parse(ast_file *f, const char *text, size_t len, san_diag *d)
 {
     if (len > 0x7fffffff) {
@@ -415,10 +421,16 @@ int ast_parse(ast_file *f, const char *text, size_t len, san_diag *d)
     }
     struct lex_extra x = { f, d, 1, 1, 0, 0 };
     void *scanner;
-    if (san_yylex_init_extra(&x, &scanner))
+    if (san_yylex_init_extra(&x, &scanner)) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "out of memory starting the lexer");
         return 1;
+    }
+    /* out of memory while parsing (oom.h): the scanner goes too */
+    f->oom->cleanup = destroy_scanner;
+    f->oom->ctx = scanner;
     san_yy_scan_bytes(text, (int)len, scanner);
     san_yyparse(scanner, f, d);
+    f->oom->cleanup = NULL;
     san_yylex_destroy(scanner);
     return d->nerrors;
 }

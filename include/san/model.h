@@ -116,9 +116,13 @@ typedef struct {
     int peps_warnings;      /* warn on left-to-right precedence ambiguity */
 } san_load_opts;
 
-/* Parse and compile; NULL if there were errors (all reported in d). */
+/* Parse and compile text into *out: SAN_OK; SAN_E_MODEL (every error
+ * reported in d with its position) or SAN_E_NOMEM, *out NULL. */
+SAN_API san_status san_model_compile(const char *text, size_t len, const san_load_opts *opt,
+                                     san_model **out, san_diag *d);
+/* The same returning the model, NULL on any error. */
 SAN_API san_model *san_model_load(const char *text, size_t len, san_diag *d,
-                          const san_load_opts *opt);
+                                  const san_load_opts *opt);
 SAN_API void san_model_free(san_model *m);
 
 /* Write the model back as normalized .san text. */

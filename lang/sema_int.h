@@ -1,0 +1,179 @@
+/*
+ * sema_int.h - what the two files of the semantic pass share (internal to
+ * lang/): its tables, its allocation helpers (every allocation goes to
+ * the load's recovery point: oom.h) and the lookups and expression
+ * compiler of sema_expr.c that the phases of sema.c use.
+ */
+#ifndef SAN_SEMA_INT_H
+#define SAN_SEMA_INT_H
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ast.h"
+#include "expr.h"
+#include "sema.h"
+#include "oom.h"
+
+/* ---------------------------------------------------------------- */
+/* Tables of the pass                                                 */
+/* ---------------------------------------------------------------- */
+
+typedef struct {
+    const ast_ident *ast;
+    int visiting, done, bad;
+    int is_dom, is_func;
+    double value;
+    int *dom, ndom;         /* domain values */
+    int overridden;
+    san_expr *fn;           /* a function's compiled code (model-owned) */
+} s_ident;
+
+typedef struct {            /* one stt block (or single state) of a group */
+    const ast_state *ast;
+    int first;              /* local index of its first state */
+    int *vals, n;           /* domain values; n == 1 and vals NULL: single */
+    int is_block;
+} s_block;
+
+typedef struct {            /* one `aut` declaration and its replicas */
+    const ast_aut *ast;
+    int first, n;           /* model automata first .. first+n-1 */
+    int *vals;              /* replica domain values (NULL: not replicated) */
+    s_block *blocks;
+    int nblocks, nstates;
+} s_group;
+
+typedef struct {            /* one declared event, after e[dom] expansion */
+    const ast_event *ast;
+    char *name;
+    int base;               /* index of the ast_event */
+    int has_index, index;
+    int *users, nusers, capusers;   /* automata that use it */
+    int first_final, nfinal;        /* final events it became */
+} s_event;
+
+typedef struct {            /* a transition before event ids are final */
+    int aut, from, ev, to;
+    san_expr *prob;
+    ast_pos pos;
+} s_trans;
+
+#define SEMA_HELD 64
+
+typedef struct {
+    ast_file *f;
+    san_diag *d;
+    san_model *m;
+    const san_load_opts *opt;
+    s_ident *ids;
+    int nids;
+    s_group *groups;
+    int ngroups;
+    s_event *evs;
+    int nevs;
+    s_trans *tr;
+    int ntr, captr;
+    int quiet;              /* suppress diagnostics (re-compiling) */
+    int cur_result;         /* results before it may be named (derived) */
+    lang_oom *oom;          /* the load's recovery point (oom.h) */
+    san_model *model;       /* the model being built (m is set later) */
+    /* Memory a phase holds in locals while it works (an expression being
+     * compiled, the values of a domain): a stack, freed by sema_abandon
+     * when an allocation fails meanwhile. */
+    struct { void *p; int expr; } held[SEMA_HELD];
+    int nheld;
+} sema;
+
+static inline int hold(sema *S, void *p, int expr)
+{
+    if (S->nheld == SEMA_HELD)
+        return -1;          /* deeper than any model nests: not tracked */
+    S->held[S->nheld].p = p;
+    S->held[S->nheld].expr = expr;
+    return S->nheld++;
+}
+
+static inline void held_update(sema *S, int slot, void *p)
+{
+    if (slot >= 0)
+        S->held[slot].p = p;
+}
+
+static inline void release(sema *S, int slot)
+{
+    if (slot >= 0)
+        S->nheld = slot;
+}
+
+#define ERR(S, pos, ...) do { if (!(S)->quiet) \
+    san_diag_add((S)->d, SAN_ERROR, (pos).line, (pos).col, __VA_ARGS__); } while (0)
+#define WARN(S, pos, ...) do { if (!(S)->quiet) \
+    san_diag_add((S)->d, SAN_WARNING, (pos).line, (pos).col, __VA_ARGS__); } while (0)
+
+/* Allocations go through the load's recovery point (oom.h). */
+static inline void *xcalloc(sema *S, size_t n, size_t size)
+{
+    return lang_calloc(S->oom, n, size);
+}
+
+static inline void *xrealloc(sema *S, void *p, size_t size)
+{
+    return lang_realloc(S->oom, p, size);
+}
+
+static inline char *xstrdup(sema *S, const char *s)
+{
+    return lang_strdup(S->oom, s);
+}
+
+/* "base[v]" */
+static inline char *indexed_name(sema *S, const char *base, int v)
+{
+    int n = snprintf(NULL, 0, "%s[%d]", base, v);
+    char *s = xcalloc(S, (size_t)n + 1, 1);
+    snprintf(s, (size_t)n + 1, "%s[%d]", base, v);
+    return s;
+}
+
+/* "event@automaton" */
+static inline char *copy_name(sema *S, const char *event, const char *aut)
+{
+    int n = snprintf(NULL, 0, "%s@%s", event, aut);
+    char *s = xcalloc(S, (size_t)n + 1, 1);
+    snprintf(s, (size_t)n + 1, "%s@%s", event, aut);
+    return s;
+}
+
+static inline san_expr *pool_add(sema *S, san_expr *e)
+{
+    san_model *m = S->m;
+    if (m->npool == m->cappool) {
+        int h = hold(S, e, 1);      /* e is nobody's until it is in */
+        m->cappool = m->cappool ? 2 * m->cappool : 64;
+        m->pool = xrealloc(S, m->pool, m->cappool * sizeof *m->pool);
+        release(S, h);
+    }
+    m->pool[m->npool++] = e;
+    return e;
+}
+
+/* ---- sema_expr.c: lookups, constants, identifiers, expressions ---- */
+int cmp_int(const void *x, const void *y);
+s_ident *find_ident(sema *S, const char *name);
+s_group *find_group(sema *S, const char *name);
+int event_declared(sema *S, const char *name);
+s_group *group_of(sema *S, int a);
+s_block *find_block(s_group *G, const char *name);
+san_expr *compile_one(sema *S, const ast_expr *e, int ctx_aut, int *div0);
+int const_int(sema *S, const ast_expr *e, int *out, const char *what);
+int eval_domain(sema *S, const ast_domain *dom, int **vals, int *n);
+void collect_identifiers(sema *S);
+void resolve_ident(sema *S, s_ident *id);
+int resolve_aut(sema *S, const ast_ref *r);
+int state_range(sema *S, int a, const ast_ref *r, int *lo, int *hi);
+void check_peps(sema *S, const ast_expr *e, const char *what);
+
+#endif
