@@ -20,8 +20,7 @@
 #endif
 
 /* ---- clock.c ---- */
-/* Seconds on the monotonic clock. */
-double san_now(void);
+/* san_now(), the clock, is public (san/base.h). */
 
 /* A progress line on stderr, redrawn in place at most every interval
  * seconds: for work that takes seconds (exploration, iterations,
@@ -44,13 +43,8 @@ int san_progress_draw(san_progress *p, int force, const char *fmt, ...)
 void san_progress_end(san_progress *p, int erase);
 
 /* ---- parse.c ---- */
-/* A number in [lo, hi], the whole string: 0, or -1. */
-int san_parse_double(const char *s, double lo, double hi, double *out);
-/* A whole number in [lo, hi]: 0, or -1. */
-int san_parse_integer(const char *s, double lo, double hi, double *out);
-/* A size in bytes: "4G", "512M", "100k", "1T", "1e9", "2GB", "2GiB"
- * (k, M, G, T are powers of 1024): 0, or -1. */
-int san_parse_bytes(const char *s, double *out);
+/* san_parse_double, san_parse_integer, san_parse_bytes: public
+ * (san/base.h). */
 
 /* ---- out.c ---- */
 /* A JSON string with escapes; a JSON number, null when not finite. */

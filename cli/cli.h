@@ -1,7 +1,9 @@
 /*
  * cli.h - the `san` command: a thin layer of subcommands over libsan.
  * Each subcommand is one file cli/cmd_NAME.c with a main-like entry point
- * and a help text; shared option handling lives in cli/opts.c.
+ * and a table of its options (cli/options.h) that its parser and its
+ * help are made from; model loading and output helpers live in
+ * cli/opts.c, the one SIGINT handler in cli/signals.c.
  */
 #ifndef SAN_CLI_H
 #define SAN_CLI_H
@@ -52,11 +54,24 @@ san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
 san_model *cli_load_text(const char *name, char *text, size_t len,
                          cli_defines *defs, int *status, int quiet_warnings);
 
+/* The interrupt flag of the command, for the library's interrupt
+ * fields (cli/signals.c): installs the one SIGINT handler on the first
+ * call.  The first Ctrl-C sets the flag (and, with grace_s > 0, ends the
+ * process grace_s seconds later if the work has not stopped); a second
+ * one ends the process at once, saying "san CMD: interrupted". */
+volatile int *cli_interrupt(const char *cmd, int grace_s);
+
 /* Does stderr go to a terminal (progress is shown only then)? */
 int cli_stderr_is_tty(void);
 
 /* JSON string output with escaping. */
 void cli_json_string(FILE *out, const char *s);
+
+/* "slaves=2, mode=async": the parameters of variant v that vary (more
+ * than one value, applicable to v), but axis except (-1: none); the
+ * template's name (or "model") when none does.  malloc'd; NULL when out
+ * of memory. */
+char *cli_sweep_label(const san_sweep *s, int v, int except);
 
 /* Write through writer() to path (stdout when NULL or "-"): into a
  * temporary file renamed at the end, so that a failure or an interrupt

@@ -2,29 +2,46 @@
  * cmd_check.c - `san check MODEL`: validate and summarize.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "options.h"
 
-void help_check(FILE *out)
-{
-    fprintf(out,
-        "usage: san check [options] MODEL\n"
-        "\n"
+typedef struct {
+    cli_format fmt;
+    cli_defines defs;
+    int peps;
+} check_args;
+
+static const cli_option check_options[] = {
+    CLI_GROUP("options:"),
+    CLI_FORMAT(check_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON, NULL),
+    CLI_CALLBACK('D', NULL, "NAME=VALUE", check_args, defs, cli_opt_define,
+                 "override a constant identifier of the model"),
+    CLI_FLAG(0, "no-peps-warnings", check_args, peps, 0,
+             "do not warn about PEPS left-to-right precedence"),
+    CLI_END
+};
+
+static const cli_spec check_spec = {
+    .name = "check",
+    .usage = "usage: san check [options] MODEL\n",
+    .intro =
         "Parse and check a .san model; print its automata, events, functions,\n"
         "the size of its product state space, estimates of the memory the\n"
         "sparse generator and the tensor descriptor would take (from a sample\n"
-        "of states, not from the whole state space), and every diagnostic.\n"
-        "\n"
-        "  -f, --format FMT     text (default) or json\n"
-        "  -D NAME=VALUE        override a constant identifier of the model\n"
-        "      --no-peps-warnings  do not warn about PEPS left-to-right precedence\n"
-        "  -h, --help           this help\n"
-        "\n"
+        "of states, not from the whole state space), and every diagnostic.\n",
+    .opts = check_options,
+    .outro =
         "MODEL may be - for standard input.  Exit status: 0 valid (warnings\n"
-        "allowed), 2 errors in the model or bad usage, 1 other failures.\n");
+        "allowed), 2 errors in the model or bad usage, 1 other failures.\n",
+    .flags = CLI_ABBREV,
+};
+
+void help_check(FILE *out)
+{
+    cli_help(out, &check_spec);
 }
 
 static const char *rate_text(const san_event *e, char *buf, size_t n)
@@ -232,39 +249,24 @@ static void json_summary(const san_model *m, const san_diag *d, const san_estima
 
 int cmd_check(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "format", required_argument, NULL, 'f' },
-        { "no-peps-warnings", no_argument, NULL, 'P' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
-    cli_format fmt = FMT_TEXT;
-    cli_defines defs = { 0 };
-    int peps = 1, c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "f:D:h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'f':
-            if (cli_parse_format(optarg, &fmt, 0) < 0)
-                return cli_usage_error("check", "--format: expected text or json, not '%s'", optarg);
-            break;
-        case 'D':
-            if (cli_define_add(&defs, optarg) < 0)
-                return cli_usage_error("check", "-D: expected NAME=NUMBER, not '%s'", optarg);
-            break;
-        case 'P':
-            peps = 0;
-            break;
-        case 'h':
-            help_check(stdout);
-            return EXIT_OK;
-        default:
-            return cli_usage_error("check", "unknown option");
-        }
+    check_args A = { FMT_TEXT, { 0 }, 1 };
+    char **rest;
+    int nrest;
+    int rc = cli_parse(&check_spec, argc, argv, &A, &rest, &nrest);
+    if (rc) {
+        cli_defines_free(&A.defs);
+        return rc == CLI_HELP_SHOWN ? EXIT_OK : rc;
     }
-    if (optind != argc - 1)
-        return cli_usage_error("check", optind >= argc ? "missing MODEL" : "expected one MODEL");
-    const char *path = argv[optind];
+    if (nrest != 1) {
+        free(rest);
+        cli_defines_free(&A.defs);
+        return cli_usage_error("check", "%s", nrest == 0 ? "missing MODEL" : "expected one MODEL");
+    }
+    cli_defines defs = A.defs;
+    cli_format fmt = A.fmt;
+    int peps = A.peps;
+    const char *path = rest[0];
+    free(rest);
     size_t len;
     char *text = san_read_file(path, &len);
     if (!text) {

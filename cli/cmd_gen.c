@@ -8,31 +8,53 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "options.h"
 
-void help_gen(FILE *out)
+typedef struct {
+    const char *output;
+    int size;
+} gen_args;
+
+static const cli_option gen_options[] = {
+    CLI_GROUP("options:"),
+    CLI_STRING('o', "output", "FILE", gen_args, output,
+               "write the model to FILE (atomically) instead of stdout"),
+    CLI_FLAG(0, "size", gen_args, size, 1,
+             "compile the model and print its product-space size (the\n"
+             "template's formula and the exact count) instead of the\n"
+             "model; with -o the file is written as well"),
+    CLI_END
+};
+
+static void gen_templates_help(FILE *out)
 {
-    fprintf(out,
-        "usage: san gen TEMPLATE [template flags] [-o FILE] [--size]\n"
-        "\n"
+    fputc('\n', out);
+    san_gen_help(out);
+}
+
+/* Our own options may appear anywhere; the rest goes to the template. */
+static const cli_spec gen_spec = {
+    .name = "gen",
+    .usage = "usage: san gen TEMPLATE [template flags] [-o FILE] [--size]\n",
+    .intro =
         "Write a SAN model of a parallel program from a few numbers.  The model\n"
         "is plain .san text (PEPS 2003 subset) with a header comment that records\n"
         "the command line and every derived value, and a results block with the\n"
-        "template's performance indices; solve it with 'san solve'.\n"
-        "\n"
-        "options:\n"
-        "  -o FILE      write the model to FILE (atomically) instead of stdout\n"
-        "  --size       compile the model and print its product-space size (the\n"
-        "               template's formula and the exact count) instead of the\n"
-        "               model; with -o the file is written as well\n"
-        "\n");
-    san_gen_help(out);
-    fprintf(out,
-        "\n"
+        "template's performance indices; solve it with 'san solve'.\n",
+    .opts = gen_options,
+    .extra = gen_templates_help,
+    .outro =
         "examples:\n"
         "  san gen ms --mode async --slaves 5 --buffer 40 | san solve -\n"
         "  san gen pipeline --mode async --stages 2,2,11,6,4 --replicas 1,1,2,1,1 -o p.san\n"
         "\n"
-        "exit status: 0 success, 2 bad template flags, 1 other failures.\n");
+        "exit status: 0 success, 2 bad template flags, 1 other failures.\n",
+    .flags = CLI_PASS_UNKNOWN,
+};
+
+void help_gen(FILE *out)
+{
+    cli_help(out, &gen_spec);
 }
 
 /* Write text to path through path.tmp and a rename, so that a reader never
@@ -88,29 +110,14 @@ static int print_size(char *text, const char *formula)
 
 int cmd_gen(int argc, char **argv)
 {
-    const char *out = NULL;
-    int size = 0;
-    /* Our own options may appear anywhere; the rest goes to the template. */
-    char **targ = malloc((argc + 1) * sizeof *targ);
-    if (!targ) {
-        fprintf(stderr, "san gen: out of memory\n");
-        return EXIT_FAIL;
-    }
-    int tn = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
-            if (i + 1 >= argc) {
-                free(targ);
-                return cli_usage_error("gen", "%s: missing file name", argv[i]);
-            }
-            out = argv[++i];
-        } else if (!strcmp(argv[i], "--size")) {
-            size = 1;
-        } else {
-            targ[tn++] = argv[i];
-        }
-    }
-    targ[tn] = NULL;
+    gen_args A = { NULL, 0 };
+    char **targ;
+    int tn;
+    int rc = cli_parse(&gen_spec, argc, argv, &A, &targ, &tn);
+    if (rc)
+        return rc == CLI_HELP_SHOWN ? EXIT_OK : rc;
+    const char *out = A.output;
+    int size = A.size;
     if (tn == 0) {
         free(targ);
         return cli_usage_error("gen", "missing template: ms or pipeline");

@@ -1,22 +1,38 @@
 /*
  * cmd_print.c - `san print MODEL`: the model as normalized .san text.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include "cli.h"
+#include "options.h"
+
+typedef struct {
+    cli_defines defs;
+    const char *output;
+} print_args;
+
+static const cli_option print_options[] = {
+    CLI_GROUP("options:"),
+    CLI_CALLBACK('D', NULL, "NAME=VALUE", print_args, defs, cli_opt_define,
+                 "override a constant (printed with its new value)"),
+    CLI_STRING('o', "output", "FILE", print_args, output,
+               "write to FILE instead of standard output"),
+    CLI_END
+};
+
+static const cli_spec print_spec = {
+    .name = "print",
+    .usage = "usage: san print [options] MODEL\n",
+    .intro =
+        "Check a model and print it back as normalized .san text: every\n"
+        "expression fully parenthesized, one transition per line.  Printing a\n"
+        "printed model gives the same text; both compile to the same model.\n",
+    .opts = print_options,
+    .flags = CLI_ABBREV,
+};
 
 void help_print(FILE *out)
 {
-    fprintf(out,
-        "usage: san print [options] MODEL\n"
-        "\n"
-        "Check a model and print it back as normalized .san text: every\n"
-        "expression fully parenthesized, one transition per line.  Printing a\n"
-        "printed model gives the same text; both compile to the same model.\n"
-        "\n"
-        "  -D NAME=VALUE        override a constant (printed with its new value)\n"
-        "  -o, --output FILE    write to FILE instead of standard output\n"
-        "  -h, --help           this help\n");
+    cli_help(out, &print_spec);
 }
 
 static void print_model(const void *m, FILE *out)
@@ -26,39 +42,26 @@ static void print_model(const void *m, FILE *out)
 
 int cmd_print(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "output", required_argument, NULL, 'o' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
-    cli_defines defs = { 0 };
-    const char *outpath = NULL;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "D:o:h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'D':
-            if (cli_define_add(&defs, optarg) < 0)
-                return cli_usage_error("print", "-D: expected NAME=NUMBER, not '%s'", optarg);
-            break;
-        case 'o':
-            outpath = optarg;
-            break;
-        case 'h':
-            help_print(stdout);
-            return EXIT_OK;
-        default:
-            return cli_usage_error("print", "unknown option");
-        }
+    print_args A = { { 0 }, NULL };
+    char **rest;
+    int nrest;
+    int rc = cli_parse(&print_spec, argc, argv, &A, &rest, &nrest);
+    if (rc) {
+        cli_defines_free(&A.defs);
+        return rc == CLI_HELP_SHOWN ? EXIT_OK : rc;
     }
-    if (optind != argc - 1)
-        return cli_usage_error("print", optind >= argc ? "missing MODEL" : "expected one MODEL");
+    if (nrest != 1) {
+        free(rest);
+        cli_defines_free(&A.defs);
+        return cli_usage_error("print", "%s", nrest == 0 ? "missing MODEL" : "expected one MODEL");
+    }
     int status = EXIT_OK;
-    san_model *m = cli_load_model(argv[optind], &defs, &status, 1);
-    cli_defines_free(&defs);
+    san_model *m = cli_load_model(rest[0], &A.defs, &status, 1);
+    free(rest);
+    cli_defines_free(&A.defs);
     if (!m)
         return status;
-    status = cli_write_output(outpath, print_model, m);
+    status = cli_write_output(A.output, print_model, m);
     san_model_free(m);
     return status;
 }

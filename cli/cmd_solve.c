@@ -1,131 +1,60 @@
 /*
  * cmd_solve.c - `san solve MODEL`: the steady state and its indices.
  */
-#include <errno.h>
-#include <getopt.h>
 #include <math.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 #include "cli.h"
+#include "options.h"
 
-void help_solve(FILE *out)
-{
-    fprintf(out,
+/* ---- the options ---- */
+
+typedef struct {
+    san_sweep_opts run;     /* the solver, the limits, the storage */
+    cli_format fmt;
+    const char *vector, *gen;
+    int top, quiet;
+    cli_defines defs;
+} solve_args;
+
+static const cli_option solve_options[] = {
+    CLI_GROUP("solver:"),
+    CLI_INCLUDE(cli_solver_options, solve_args, run),
+    CLI_GROUP("limits:"),
+    CLI_INCLUDE(cli_limit_options, solve_args, run),
+    CLI_GROUP("model:"),
+    CLI_CALLBACK('D', NULL, "NAME=VALUE", solve_args, defs, cli_opt_define,
+                 "override a constant identifier"),
+    CLI_STRING(0, "gen", "'ARGS'", solve_args, gen,
+               "solve a generated model (see san gen --help)"),
+    CLI_GROUP("output:"),
+    CLI_FORMAT(solve_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV, NULL),
+    CLI_INT(0, "top", "N", solve_args, top, 0, 1000000, "an integer >= 0",
+            "most probable states to list", "10"),
+    CLI_STRING(0, "vector", "FILE", solve_args, vector,
+               "write the whole distribution (CSV) to FILE"),
+    CLI_FLAG('q', "quiet", solve_args, quiet, 1, "no progress on stderr"),
+    CLI_END
+};
+
+static const cli_spec solve_spec = {
+    .name = "solve",
+    .usage =
         "usage: san solve [options] MODEL\n"
-        "       san solve [options] --gen 'TEMPLATE FLAGS...'\n"
-        "\n"
+        "       san solve [options] --gen 'TEMPLATE FLAGS...'\n",
+    .intro =
         "Explore the reachable states of a model, build its generator, solve\n"
         "pi Q = 0 and report the results block, the marginal probability of\n"
         "every local state, the throughput of every event and the most\n"
-        "probable global states.\n"
-        "\n"
-        "solver:\n"
-        "  -m, --method M       auto (default), direct (UMFPACK), power, jacobi,\n"
-        "                       gs (Gauss-Seidel/SOR), gmres, bicgstab, iad\n"
-        "                       (aggregation: stiff and nearly decomposable chains)\n"
-        "      --tol X          accuracy (1e-10): every state's flows in balance to\n"
-        "                       X relative, and every block of states (automaton,\n"
-        "                       coupled automata, fast components) within X of the\n"
-        "                       exact coarse solution; see ACCURACY in san(1)\n"
-        "      --max-iter N     iteration limit of iterative methods (10000)\n"
-        "      --omega W        relaxation of gs (1: Gauss-Seidel)\n"
-        "      --restart M      GMRES restart length (30)\n"
-        "      --precond P      ilu0 (default), jacobi or none (gmres, bicgstab)\n"
-        "      --time-limit S   stop after S seconds (exploration and solve; an\n"
-        "                       iterative solve stops with its best vector)\n"
-        "      --storage S      auto (default): the sparse generator, or the tensor\n"
-        "                       descriptor when the generator does not fit;\n"
-        "                       sparse; kron (Q never stored: power, jacobi, gmres,\n"
-        "                       bicgstab, iad)\n"
-        "limits:\n"
-        "      --max-memory M   refuse models needing more (e.g. 4G, 512M;\n"
-        "                       default 80%% of physical memory)\n"
-        "      --max-states N   refuse more reachable states than N\n"
-        "model:\n"
-        "  -D NAME=VALUE        override a constant identifier\n"
-        "      --gen 'ARGS'     solve a generated model (see san gen --help)\n"
-        "output:\n"
-        "  -f, --format FMT     text (default), json or csv\n"
-        "      --top N          most probable states to list (10)\n"
-        "      --vector FILE    write the whole distribution (CSV) to FILE\n"
-        "  -q, --quiet          no progress on stderr\n"
-        "  -h, --help           this help\n"
-        "\n"
-        "Exit status: 0 solved, 2 bad model or usage, 1 not converged or failed.\n");
-}
+        "probable global states.\n",
+    .opts = solve_options,
+    .outro = "Exit status: 0 solved, 2 bad model or usage, 1 not converged or failed.\n",
+    .flags = CLI_ABBREV,
+};
 
-static volatile int interrupted;
-
-/* Ctrl-C asks the solver to stop with its best vector (it looks at the
- * flag every few iterations).  Work that cannot look (a sparse LU) gets
- * a second, then the process ends: outputs are written through
- * temporary files, so nothing partial is left behind. */
-static void stop_now(void)
+void help_solve(FILE *out)
 {
-    static const char msg[] = "san solve: interrupted\n";
-    ssize_t w = write(2, msg, sizeof msg - 1);
-    (void)w;
-    _exit(130);
-}
-
-static void on_alarm(int sig)
-{
-    (void)sig;
-    stop_now();
-}
-
-static void on_sigint(int sig)
-{
-    (void)sig;
-    if (interrupted)
-        stop_now();
-    interrupted = 1;
-    signal(SIGALRM, on_alarm);
-    alarm(1);
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
-/* "4G", "512M", "100k", "1e9": bytes. */
-static int parse_bytes(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || errno || !(v > 0))
-        return -1;
-    switch (*end) {
-    case 'k': case 'K': v *= 1024; end++; break;
-    case 'm': case 'M': v *= 1024.0 * 1024; end++; break;
-    case 'g': case 'G': v *= 1024.0 * 1024 * 1024; end++; break;
-    case 't': case 'T': v *= 1024.0 * 1024 * 1024 * 1024; end++; break;
-    }
-    if (*end == 'B' || *end == 'b')
-        end++;
-    if (*end)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_num(const char *s, double *out, double lo, double hi)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno || !(v >= lo && v <= hi))
-        return -1;
-    *out = v;
-    return 0;
+    cli_help(out, &solve_spec);
 }
 
 /* Split a --gen argument on blanks (quotes group words). */
@@ -445,135 +374,6 @@ static void write_vector(const void *ctx, FILE *out)
 
 /* ---- the command ---- */
 
-typedef struct {
-    san_solve_opts so;
-    san_storage storage;
-    san_space_opts po;
-    cli_format fmt;
-    const char *vector, *gen;
-    int top, quiet;
-    cli_defines defs;
-} solve_args;
-
-static int parse_args(int argc, char **argv, solve_args *A)
-{
-    static const struct option longopts[] = {
-        { "method", required_argument, NULL, 'm' },
-        { "tol", required_argument, NULL, 't' },
-        { "max-iter", required_argument, NULL, 'i' },
-        { "omega", required_argument, NULL, 'w' },
-        { "restart", required_argument, NULL, 'r' },
-        { "precond", required_argument, NULL, 'p' },
-        { "time-limit", required_argument, NULL, 'T' },
-        { "storage", required_argument, NULL, 'S' },
-        { "max-memory", required_argument, NULL, 'M' },
-        { "max-states", required_argument, NULL, 'N' },
-        { "gen", required_argument, NULL, 'g' },
-        { "format", required_argument, NULL, 'f' },
-        { "top", required_argument, NULL, 'k' },
-        { "vector", required_argument, NULL, 'v' },
-        { "quiet", no_argument, NULL, 'q' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
-    int c;
-    double x;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "m:f:D:qh", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'm':
-            if (san_method_parse(optarg, &A->so.method) < 0)
-                return cli_usage_error("solve", "--method: unknown method '%s' (auto, direct, power, "
-                                       "jacobi, gs, gmres, bicgstab)", optarg);
-            break;
-        case 't':
-            if (parse_num(optarg, &A->so.tol, 1e-300, 1) < 0)
-                return cli_usage_error("solve", "--tol: expected a number in (0, 1], not '%s'", optarg);
-            break;
-        case 'i':
-            if (parse_num(optarg, &x, 1, 1e15) < 0 || x != floor(x))
-                return cli_usage_error("solve", "--max-iter: expected a positive integer, not '%s'", optarg);
-            A->so.max_iter = (long)x;
-            break;
-        case 'w':
-            if (parse_num(optarg, &A->so.omega, 1e-6, 2 - 1e-6) < 0)
-                return cli_usage_error("solve", "--omega: expected a number in (0, 2), not '%s'", optarg);
-            break;
-        case 'r':
-            if (parse_num(optarg, &x, 1, 10000) < 0 || x != floor(x))
-                return cli_usage_error("solve", "--restart: expected an integer in [1, 10000], not '%s'", optarg);
-            A->so.restart = (int)x;
-            break;
-        case 'p':
-            if (!strcmp(optarg, "ilu0"))
-                A->so.precond = SAN_PC_ILU0;
-            else if (!strcmp(optarg, "jacobi"))
-                A->so.precond = SAN_PC_JACOBI;
-            else if (!strcmp(optarg, "none"))
-                A->so.precond = SAN_PC_NONE;
-            else
-                return cli_usage_error("solve", "--precond: expected ilu0, jacobi or none, not '%s'", optarg);
-            break;
-        case 'T':
-            if (parse_num(optarg, &A->so.time_limit, 1e-6, 1e9) < 0)
-                return cli_usage_error("solve", "--time-limit: expected seconds > 0, not '%s'", optarg);
-            break;
-        case 'S':
-            if (!strcmp(optarg, "sparse"))
-                A->storage = SAN_STORAGE_SPARSE;
-            else if (!strcmp(optarg, "kron"))
-                A->storage = SAN_STORAGE_KRON;
-            else if (!strcmp(optarg, "auto"))
-                A->storage = SAN_STORAGE_AUTO;
-            else
-                return cli_usage_error("solve", "--storage: expected sparse, kron or auto, not '%s'",
-                                       optarg);
-            break;
-        case 'M':
-            if (parse_bytes(optarg, &A->po.max_memory) < 0)
-                return cli_usage_error("solve", "--max-memory: expected a size like 4G or 512M, not '%s'", optarg);
-            break;
-        case 'N':
-            if (parse_num(optarg, &x, 1, 9e18) < 0 || x != floor(x))
-                return cli_usage_error("solve", "--max-states: expected a positive integer, not '%s'", optarg);
-            A->po.max_states = (int64_t)x;
-            break;
-        case 'g':
-            A->gen = optarg;
-            break;
-        case 'f':
-            if (cli_parse_format(optarg, &A->fmt, 1) < 0)
-                return cli_usage_error("solve", "--format: expected text, json or csv, not '%s'", optarg);
-            break;
-        case 'k':
-            if (parse_num(optarg, &x, 0, 1000000) < 0 || x != floor(x))
-                return cli_usage_error("solve", "--top: expected an integer >= 0, not '%s'", optarg);
-            A->top = (int)x;
-            break;
-        case 'v':
-            A->vector = optarg;
-            break;
-        case 'D':
-            if (cli_define_add(&A->defs, optarg) < 0)
-                return cli_usage_error("solve", "-D: expected NAME=NUMBER, not '%s'", optarg);
-            break;
-        case 'q':
-            A->quiet = 1;
-            break;
-        case 'h':
-            help_solve(stdout);
-            return -1;
-        default:
-            return cli_usage_error("solve", "unknown option");
-        }
-    }
-    if (A->gen && optind != argc)
-        return cli_usage_error("solve", "--gen replaces MODEL; give one or the other");
-    if (!A->gen && optind != argc - 1)
-        return cli_usage_error("solve", optind >= argc ? "missing MODEL" : "expected one MODEL");
-    return 0;
-}
-
 static san_model *load(solve_args *A, const char *path, int *status)
 {
     if (!A->gen)
@@ -602,35 +402,47 @@ int cmd_solve(int argc, char **argv)
 {
     solve_args A;
     memset(&A, 0, sizeof A);
-    san_solve_opts_default(&A.so);
+    san_sweep_opts_default(&A.run);
     A.fmt = FMT_TEXT;
     A.top = 10;
-    int rc = parse_args(argc, argv, &A);
+    char **rest;
+    int nrest;
+    int rc = cli_parse(&solve_spec, argc, argv, &A, &rest, &nrest);
+    if (rc == 0 && A.gen && nrest != 0)
+        rc = cli_usage_error("solve", "--gen replaces MODEL; give one or the other");
+    else if (rc == 0 && !A.gen && nrest != 1)
+        rc = cli_usage_error("solve", "%s", nrest == 0 ? "missing MODEL" : "expected one MODEL");
     if (rc) {
+        free(rest);
         cli_defines_free(&A.defs);
-        return rc < 0 ? EXIT_OK : rc;
+        return rc == CLI_HELP_SHOWN ? EXIT_OK : rc;
     }
-    double t0 = now();
+    double t0 = san_now();
     int status = EXIT_OK;
-    const char *path = A.gen ? "<gen>" : argv[optind];
+    const char *path = A.gen ? "<gen>" : rest[0];
     san_model *m = load(&A, path, &status);
     cli_defines_free(&A.defs);
-    if (!m)
+    if (!m) {
+        free(rest);
         return status;
+    }
 
-    signal(SIGINT, on_sigint);
+    /* Ctrl-C: the solver stops with its best vector (it looks at the
+     * flag every few iterations); a sparse LU, which cannot look, gets
+     * a second. */
+    volatile int *interrupted = cli_interrupt("solve", 1);
     int progress = !A.quiet && cli_stderr_is_tty();
     san_analysis_opts ao;
     san_analysis_opts_default(&ao);
-    ao.space = A.po;
+    ao.space = A.run.space;
     ao.space.progress = progress;
-    ao.space.interrupt = &interrupted;
-    ao.solve = A.so;
+    ao.space.interrupt = interrupted;
+    ao.solve = A.run.solve;
     ao.solve.progress = progress;
-    ao.solve.interrupt = &interrupted;
+    ao.solve.interrupt = interrupted;
     ao.solve.time_limit = 0;            /* the pipeline gives it what is left */
-    ao.time_limit = A.so.time_limit;
-    ao.storage = A.storage;
+    ao.time_limit = A.run.solve.time_limit;
+    ao.storage = A.run.storage;
     ao.ntop = A.top;
     san_diag d;
     san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", NULL, 0);
@@ -643,10 +455,12 @@ int cmd_solve(int argc, char **argv)
             fprintf(stderr, "san solve: %s\n", a.sol.info.msg);
         san_analysis_free(&a);
         san_model_free(m);
+        free(rest);
         return cli_exit_status(st);
     }
-    report r = { m, &a.sp, &a.sol, path, a.t_solve, now() - t0, A.so.method == SAN_M_AUTO,
-                 a.kron, a.kron_bytes, a.other_bytes, A.so.tol };
+    report r = { m, &a.sp, &a.sol, path, a.t_solve, san_now() - t0,
+                 A.run.solve.method == SAN_M_AUTO, a.kron, a.kron_bytes, a.other_bytes,
+                 A.run.solve.tol };
     if (A.fmt == FMT_JSON)
         json_report(&r);
     else if (A.fmt == FMT_CSV)
@@ -658,7 +472,7 @@ int cmd_solve(int argc, char **argv)
         fprintf(stderr, "san solve: %s\n", a.sol.info.msg[0] ? a.sol.info.msg : "not converged");
         status = cli_exit_status(st);
     }
-    if (interrupted && status == EXIT_OK) {
+    if (*interrupted && status == EXIT_OK) {
         fprintf(stderr, "san solve: interrupted\n");
         status = EXIT_FAIL;
     }
@@ -668,5 +482,6 @@ int cmd_solve(int argc, char **argv)
     }
     san_analysis_free(&a);
     san_model_free(m);
+    free(rest);
     return status;
 }

@@ -3,19 +3,52 @@
  * flags (or -D constants of a model) and report one row per variant,
  * optionally drawn as curves.
  */
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 #include "cli.h"
+#include "options.h"
 
-void help_sweep(FILE *out)
-{
-    fprintf(out,
+typedef struct {
+    san_sweep_opts run;
+    cli_format fmt;
+    const char *output, *plot, *x, *y, *series, *title, *index;
+    int quiet, times;
+} sweep_args;
+
+static const cli_option sweep_options[] = {
+    CLI_GROUP("output:"),
+    CLI_FORMAT(sweep_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV,
+               "text (only the varying parameters), json or csv"),
+    CLI_STRING('o', "output", "FILE", sweep_args, output, "write the table to FILE"),
+    CLI_STRING(0, "index", "A,B", sweep_args, index, "only these result columns"),
+    CLI_FLAG(0, "no-times", sweep_args, times, 0,
+             "leave the timing column out (to compare runs)"),
+    CLI_STRING(0, "plot", "FILE", sweep_args, plot,
+               "draw curves into FILE.svg, .png or .pdf, with:"),
+    CLI_STRING(0, "x", "PARAM", sweep_args, x, "the parameter on the x axis (numeric)"),
+    CLI_STRING(0, "y", "INDEX", sweep_args, y,
+               "a result (or reachable_states, time_s, iterations)"),
+    CLI_STRING(0, "series", "P,Q", sweep_args, series,
+               "one curve per value of these parameters (default:\n"
+               "every other varying parameter)"),
+    CLI_STRING(0, "title", "TEXT", sweep_args, title, "the plot's title"),
+    CLI_FLAG('q', "quiet", sweep_args, quiet, 1, "no progress bar or summary on stderr"),
+    CLI_GROUP("run:"),
+    CLI_FLAG(0, "warm", sweep_args, run.warm_chains, 1,
+             "solve the variants along the innermost numeric\n"
+             "parameter in order, each from the answer of the\n"
+             "one before (fewer iterations, less parallelism)"),
+    CLI_INCLUDE(cli_run_options, sweep_args, run),
+    CLI_END
+};
+
+static const cli_spec sweep_spec = {
+    .name = "sweep",
+    .usage =
         "usage: san sweep TEMPLATE [template flags with several values] [options]\n"
-        "       san sweep MODEL -D NAME=VALUES... [options]\n"
-        "\n"
+        "       san sweep MODEL -D NAME=VALUES... [options]\n",
+    .intro =
         "Solve every combination of the values and report one row per variant:\n"
         "its parameters, product and reachable states, solver figures and every\n"
         "result.  A variant that fails (too large, not converged) is a row with\n"
@@ -29,133 +62,34 @@ void help_sweep(FILE *out)
         "  x;y          for flags whose value is a list (--stages '1,2,1;1,3,1')\n"
         "A flag that only applies to some values of a swept flag (--buffer with\n"
         "--mode sync,async) is left out where it does not apply: one sync row,\n"
-        "not one per buffer size.\n"
-        "\n"
-        "output:\n"
-        "  -f, --format F       text (default; only the varying parameters), csv, json\n"
-        "  -o, --output FILE    write the table to FILE\n"
-        "      --index A,B      only these result columns\n"
-        "      --no-times       leave the timing column out (to compare runs)\n"
-        "      --plot FILE      draw curves into FILE.svg, .png or .pdf, with:\n"
-        "      --x PARAM        the parameter on the x axis (numeric)\n"
-        "      --y INDEX        a result (or reachable_states, time_s, iterations)\n"
-        "      --series P,Q     one curve per value of these parameters (default:\n"
-        "                       every other varying parameter)\n"
-        "      --title TEXT     the plot's title\n"
-        "run:\n"
-        "  -j, --jobs N         variants at once (default: one per core)\n"
-        "  -m, --method M       solver method, as san solve (auto)\n"
-        "      --tol X, --max-iter N, --time-limit S\n"
-        "      --max-states N, --max-memory M (default: 80%% of memory / jobs)\n"
-        "      --warm           solve the variants along the innermost numeric\n"
-        "                       parameter in order, each from the answer of the\n"
-        "                       one before (fewer iterations, less parallelism)\n"
-        "  -q, --quiet          no progress bar or summary on stderr\n"
-        "\n"
+        "not one per buffer size.\n",
+    .opts = sweep_options,
+    .outro =
         "examples:\n"
         "  san sweep ms --mode sync,async --slaves 2..7 --buffer 1,5,10,20,40 \\\n"
         "      --plot tx.svg --x slaves --y slave_transmitting\n"
         "  san sweep models/mm1k.san -D K=1..40 -D lambda=1,2,4 -f csv\n"
         "\n"
         "Exit status: 0 every variant solved, 1 some failed, 2 bad usage (bad\n"
-        "range, unknown flag, index or parameter, every variant refused).\n");
+        "range, unknown flag, index or parameter, every variant refused).\n",
+    .flags = CLI_PASS_UNKNOWN,
+};
+
+void help_sweep(FILE *out)
+{
+    cli_help(out, &sweep_spec);
     fprintf(out, "\nMPI: %s\n", san_sweep_mpi() ? "built in (mpirun -n P san sweep ...)"
                                                 : "not built in (./configure --with-mpi)");
 }
 
-/* Set by SIGINT: the variants not yet finished stop and are reported as
- * interrupted.  A signal handler can only reach a static flag. */
-static volatile int interrupted;
-
-static void on_sigint(int sig)
+/* Our options come out of the command line; the template (or model)
+ * and its flags, in any order after it, are left in spec. */
+static int parse_args(int argc, char **argv, sweep_args *A, char ***spec, int *nspec)
 {
-    (void)sig;
-    interrupted = 1;
-}
-
-typedef struct {
-    san_sweep_opts run;
-    cli_format fmt;
-    const char *output, *plot, *x, *y, *series, *title, *index;
-    int quiet, times;
-    int nspec;
-    char **spec;            /* template or model, then its flags */
-} sweep_args;
-
-/* Options of the command that take a value; everything else belongs to
- * the template (or is -D). */
-static const char *const valued[] = {
-    "-f", "--format", "-o", "--output", "--plot", "--x", "--y", "--series", "--title",
-    "--index", "-j", "--jobs", "-m", "--method", "--tol", "--max-iter", "--time-limit",
-    "--max-states", "--max-memory", "--storage", NULL
-};
-
-static int is_valued(const char *name)
-{
-    for (int i = 0; valued[i]; i++)
-        if (!strcmp(valued[i], name))
-            return 1;
-    return 0;
-}
-
-static int set_option(sweep_args *A, const char *name, const char *val)
-{
-    char err[512];
-    int rc = san_sweep_opts_set(&A->run, name, val, err, sizeof err);
-    if (rc < 0)
-        return cli_usage_error("sweep", "%s", err);
-    if (rc == 0)
-        return 0;
-    if (!strcmp(name, "-f") || !strcmp(name, "--format")) {
-        if (cli_parse_format(val, &A->fmt, 1) < 0)
-            return cli_usage_error("sweep", "--format: expected text, csv or json, not '%s'", val);
-    } else if (!strcmp(name, "-o") || !strcmp(name, "--output"))
-        A->output = val;
-    else if (!strcmp(name, "--plot"))
-        A->plot = val;
-    else if (!strcmp(name, "--x"))
-        A->x = val;
-    else if (!strcmp(name, "--y"))
-        A->y = val;
-    else if (!strcmp(name, "--series"))
-        A->series = val;
-    else if (!strcmp(name, "--title"))
-        A->title = val;
-    else if (!strcmp(name, "--index"))
-        A->index = val;
-    return 0;
-}
-
-/* Split our options from the template's flags, which may come in any
- * order after the template. */
-static int parse_args(int argc, char **argv, sweep_args *A)
-{
-    A->spec = calloc(argc + 1, sizeof *A->spec);
-    if (!A->spec)
-        return EXIT_FAIL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        char name[64];
-        const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-        snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - a) : 63, a);
-        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            A->quiet = 1;
-        } else if (!strcmp(a, "--no-times")) {
-            A->times = 0;
-        } else if (!strcmp(a, "--warm")) {
-            A->run.warm_chains = 1;
-        } else if (is_valued(name)) {
-            const char *val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!val)
-                return cli_usage_error("sweep", "%s: missing value", name);
-            int rc = set_option(A, name, val);
-            if (rc)
-                return rc;
-        } else {
-            A->spec[A->nspec++] = argv[i];
-        }
-    }
-    if (A->nspec == 0)
+    int rc = cli_parse(&sweep_spec, argc, argv, A, spec, nspec);
+    if (rc)
+        return rc;
+    if (*nspec == 0)
         return cli_usage_error("sweep", "missing template (ms, pipeline) or model file");
     if (A->plot && (!A->x || !A->y))
         return cli_usage_error("sweep", "--plot: give --x PARAM and --y INDEX as well");
@@ -262,11 +196,11 @@ static int report(const san_sweep *s, const sweep_args *A, char **only, int nonl
     return status != EXIT_OK ? status : failed ? EXIT_FAIL : EXIT_OK;
 }
 
-static int sweep_main(sweep_args *A)
+static int sweep_main(sweep_args *A, int nspec, char **spec)
 {
     char err[1024];
     san_sweep s;
-    int rc = san_sweep_init(&s, A->nspec, A->spec, err, sizeof err);
+    int rc = san_sweep_init(&s, nspec, spec, err, sizeof err);
     if (rc < 0) {
         if (rc == -2)
             return cli_usage_error("sweep", "%s", err);
@@ -278,14 +212,13 @@ static int sweep_main(sweep_args *A)
     if (!status && A->plot)
         status = check_plot(&s, A);
     if (!status) {
-        signal(SIGINT, on_sigint);
-        A->run.interrupt = &interrupted;
+        /* Ctrl-C: the variants not yet finished stop and are reported
+         * as interrupted. */
+        A->run.interrupt = cli_interrupt("sweep", 0);
         A->run.progress = !A->quiet && cli_stderr_is_tty();
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
+        double t0 = san_now();
         rc = san_sweep_run(&s, &A->run);
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        double t = (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec);
+        double t = san_now() - t0;
         if (rc < 0) {
             fprintf(stderr, "san sweep: out of memory\n");
             status = EXIT_FAIL;
@@ -307,9 +240,11 @@ int cmd_sweep(int argc, char **argv)
     san_sweep_opts_default(&A.run);
     A.fmt = FMT_TEXT;
     A.times = 1;
-    int status = parse_args(argc, argv, &A);
+    char **spec = NULL;
+    int nspec = 0;
+    int status = parse_args(argc, argv, &A, &spec, &nspec);
     if (status == 0)
-        status = sweep_main(&A);
-    free(A.spec);
-    return status;
+        status = sweep_main(&A, nspec, spec);
+    free(spec);
+    return status == CLI_HELP_SHOWN ? EXIT_OK : status;
 }

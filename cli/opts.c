@@ -1,6 +1,7 @@
 /*
- * opts.c - option handling shared by the subcommands: formats, -D
- * definitions, model loading with diagnostics.
+ * opts.c - what the subcommands share besides their option tables
+ * (options.c): formats, -D definitions, model loading with diagnostics,
+ * output helpers.
  */
 #include <errno.h>
 #include <math.h>
@@ -139,6 +140,26 @@ void cli_json_string(FILE *out, const char *s)
         }
     }
     fputc('"', out);
+}
+
+char *cli_sweep_label(const san_sweep *s, int v, int except)
+{
+    char *l = strdup("");
+    for (int a = 0; l && a < s->spec.naxes; a++) {
+        const san_sweep_axis *ax = &s->spec.axis[a];
+        if (a == except || ax->nvalues < 2 || s->pick[v][a] < 0)
+            continue;
+        char *t;
+        if (asprintf(&t, "%s%s%s=%s", l, *l ? ", " : "", ax->name, ax->values[s->pick[v][a]]) < 0)
+            t = NULL;
+        free(l);
+        l = t;
+    }
+    if (l && !*l) {
+        free(l);
+        l = strdup(s->spec.tmpl ? s->spec.tmpl : "model");
+    }
+    return l;
 }
 
 int cli_write_output(const char *path, void (*writer)(const void *ctx, FILE *out),

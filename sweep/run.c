@@ -218,6 +218,16 @@ void san_sweep_row_free(san_sweep_row *r)
     memset(r, 0, sizeof *r);
 }
 
+int san_sweep_row_result(const san_sweep_row *r, const char *name, double *v)
+{
+    for (int i = 0; r->ok && i < r->nres; i++)
+        if (!strcmp(r->res_name[i], name)) {
+            *v = r->res[i];
+            return 1;
+        }
+    return 0;
+}
+
 static void fail(san_sweep_row *r, const char *msg)
 {
     if (!r->error)

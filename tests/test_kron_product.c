@@ -724,7 +724,7 @@ static void print_tunings(void)
         const tuning *T = &tunings[k];
         const kron_tuning *t = &T->t;
         printf("  %-7s %s\n          table_max %lld, window_len %lld, region_max %lld, "
-               "region bytes %g a state, at least %g, run_min %d", T->name, T->what,
+               "region bytes %.0f a state, at least %.0f, run_min %d", T->name, T->what,
                (long long)t->table_max, (long long)t->window_len, (long long)t->region_max,
                t->region_bytes_per_state, t->region_min_bytes, t->run_min);
         if (max_states_of(T) > 0)

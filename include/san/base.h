@@ -86,6 +86,21 @@ SAN_API const char *san_version(void);
 /* Read a whole file ("-" is standard input); NULL with errno set. */
 SAN_API char *san_read_file(const char *path, size_t *len);
 
+/* Seconds on the monotonic clock (base/clock.c): the one clock of the
+ * library and of the command. */
+SAN_API double san_now(void);
+
+/* Numbers and sizes as users type them (base/parse.c), one parser for
+ * every subcommand and every caller of the library.  Each takes the
+ * whole string and returns 0, or -1 when it is not what is asked. */
+/* A number in [lo, hi]. */
+SAN_API int san_parse_double(const char *s, double lo, double hi, double *out);
+/* A whole number in [lo, hi]. */
+SAN_API int san_parse_integer(const char *s, double lo, double hi, double *out);
+/* A size in bytes: "4G", "512M", "100k", "1T", "1e9", "2GB", "2GiB"
+ * (k, M, G, T are powers of 1024). */
+SAN_API int san_parse_bytes(const char *s, double *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -119,7 +119,7 @@ SAN_API double san_warm_bytes(const san_warm *w);
 SAN_API double san_warm_map(const san_warm *w, const san_space *sp, double *x);
 
 /* ------------------------------------------------------------------ */
-/* Tensor (Kronecker) descriptor: Q never stored (solver/kron*.c)        */
+/* Tensor (Kronecker) descriptor: Q never stored (solver/kron/)          */
 /* ------------------------------------------------------------------ */
 
 /* Class check of a space built with states_only (exactly one closed

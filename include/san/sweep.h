@@ -168,6 +168,9 @@ SAN_API int san_sweep_find_axis(const san_sweep *s, const char *name);
 SAN_API int san_sweep_find_result(const san_sweep *s, const char *name);
 /* The value of axis a in row r as a number (NAN when absent or text). */
 SAN_API double san_sweep_row_value(const san_sweep *s, const san_sweep_row *r, int a);
+/* The result named name of a solved row into *v: 1, or 0 when the row
+ * failed or has no such result. */
+SAN_API int san_sweep_row_result(const san_sweep_row *r, const char *name, double *v);
 
 typedef enum { SAN_SWEEP_TEXT, SAN_SWEEP_CSV, SAN_SWEEP_JSON } san_sweep_format;
 /* The table: one row per variant.  only/nonly restrict the result
@@ -175,6 +178,152 @@ typedef enum { SAN_SWEEP_TEXT, SAN_SWEEP_CSV, SAN_SWEEP_JSON } san_sweep_format;
  * (for comparing runs). */
 SAN_API void san_sweep_write(const san_sweep *s, san_sweep_format f,
                      char *const *only, int nonly, int times, FILE *out);
+
+/* ------------------------------------------------------------------ */
+/* Buffer sizing (sweep/size_buffer.c): san size-buffer                 */
+/* ------------------------------------------------------------------ */
+
+/* For each configuration of a buffered template (ms --mode async,
+ * pipeline --mode async), the smallest buffer K whose index is within a
+ * relative tolerance of its large-buffer limit.  The limit is the index
+ * once doubling K changes it by less than half the tolerance; bisection
+ * between the last two powers of two then finds the smallest K (about
+ * 2 log2(K) solves instead of K).  For a pipeline each inter-stage
+ * buffer is then sized alone, the others held at the limit's size. */
+
+typedef struct {
+    long k;                 /* a buffer size */
+    double v;               /* the index there */
+} san_buffer_point;
+
+typedef struct {
+    long k;                 /* the smallest size within the tolerance */
+    double value;           /* the index at k */
+    san_buffer_point *curve;/* every size evaluated, ascending */
+    int n;
+    char *error;            /* why the search failed; NULL when it did not */
+} san_buffer_sizing;
+
+/* One configuration: the limit, then one sizing per buffer. */
+typedef struct {
+    double limit;           /* the index's large-buffer limit */
+    long k_limit;           /* the size where it was reached */
+    san_buffer_sizing all;  /* ms: the buffer; pipeline: every buffer at once */
+    san_buffer_sizing *each;/* pipeline: each inter-stage buffer alone */
+    int neach;
+    double combined;        /* pipeline: the index, every buffer at its own size */
+    int combined_ok;        /* combined was solved */
+    int combined_within;    /* and is within the tolerance of the limit */
+} san_buffer_config;
+
+typedef struct {
+    const char *index;      /* the index; NULL: the template's (ms:
+                               slave_transmitting, pipeline: throughput) */
+    double within;          /* relative tolerance (0.01) */
+    long max_buffer;        /* give up past this size (1024) */
+} san_size_buffer_opts;
+
+typedef struct {
+    san_sweep sweep;        /* the configurations (the buffer axis at 1) */
+    char *index;            /* the index sized */
+    double within;
+    long max_buffer;
+    int pipeline;           /* the pipeline template (else ms) */
+    int nbuf;               /* buffers of a configuration */
+    san_buffer_config *config;  /* per variant of sweep, after the run */
+} san_size_buffer;
+
+SAN_API void san_size_buffer_opts_default(san_size_buffer_opts *o);
+/* argv as san_sweep_init's: "ms" or "pipeline" and its flags, several
+ * values allowed, without --buffer or --buffers (what is searched);
+ * --mode async is the default of ms.  SAN_E_USAGE with err naming the
+ * flag (a buffer given, another mode, an unknown index, pipelines of
+ * different lengths); SAN_E_IO or SAN_E_NOMEM with err otherwise. */
+SAN_API san_status san_size_buffer_init(san_size_buffer *b, int argc, char **argv,
+                                        const san_size_buffer_opts *o, char *err, size_t n);
+/* Search every configuration, o->jobs at a time (0: one per core), each
+ * with its own warm-start cache; o->space.max_memory 0 is the default
+ * divided by the jobs; a progress bar when o->progress.  SAN_OK with
+ * b->config filled (a failed search is a configuration with its error),
+ * SAN_E_NOMEM. */
+SAN_API san_status san_size_buffer_run(san_size_buffer *b, const san_sweep_opts *o);
+/* The first error of a configuration's searches; NULL when it was sized. */
+SAN_API const char *san_buffer_config_error(const san_buffer_config *c);
+SAN_API void san_size_buffer_free(san_size_buffer *b);
+
+/* ------------------------------------------------------------------ */
+/* Granularity (sweep/grain.c): san grain                               */
+/* ------------------------------------------------------------------ */
+
+/* The master/slave model solved for every grain (--slices-per-node or
+ * --slices) and configuration; per configuration, the recommended grain
+ * keeps the master least in Tx among the grains whose slaves stay busy
+ * (efficiency within busy, relative, of the best grain's). */
+
+typedef struct {
+    int n;                  /* grains of the configuration */
+    int *member;            /* their variants, in the sweep's order */
+    int best;               /* the variant recommended; -1 when none solved */
+    double best_eff;        /* the best efficiency among them */
+    double floor_eff;       /* the efficiency the slaves must keep */
+    int fastest;            /* least execution_time; -1 without it */
+} san_grain_group;
+
+typedef struct {
+    san_sweep sweep;        /* every grain of every configuration */
+    int axis;               /* the grain's axis */
+    double busy;
+    int remote;             /* 1 on an MPI rank other than 0: no rows */
+    int ngroups;
+    san_grain_group *group; /* per configuration (rows that differ only by
+                               their grain), in the order of their first */
+} san_grain;
+
+/* argv: "ms" and its flags, several values allowed; --mode defaults to
+ * async.  SAN_E_USAGE with err (another template, no grain axis, a bad
+ * flag); SAN_E_IO or SAN_E_NOMEM with err otherwise. */
+SAN_API san_status san_grain_init(san_grain *g, int argc, char **argv, char *err, size_t n);
+/* Solve every variant (san_sweep_run) and recommend: SAN_OK (failed
+ * variants are rows with their error), SAN_E_NOMEM. */
+SAN_API san_status san_grain_run(san_grain *g, const san_sweep_opts *o, double busy);
+SAN_API void san_grain_free(san_grain *g);
+
+/* ------------------------------------------------------------------ */
+/* Comparison (sweep/compare.c): san compare                            */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    char name[8];           /* "A", "B", ... */
+    san_sweep sweep;        /* the model: one variant */
+    san_sweep_row row;      /* its solution, with the marginals */
+} san_compare_model;
+
+typedef struct {
+    int marginal;           /* 0: a result; 1: a marginal probability */
+    char *name;             /* the result, or the automaton */
+    char *state;            /* the local state ("" for a result) */
+} san_compare_line;
+
+typedef struct {
+    int n;
+    san_compare_model *model;
+    int nlines;             /* every result, then every marginal, of every */
+    san_compare_line *line; /*   model, in the order first seen */
+} san_compare;
+
+/* models: .san files or generator lines ("ms --mode async --slaves 3",
+ * "model.san -D K=2"), each of one variant; defs: "NAME=VALUE" added to
+ * every one as -D.  SAN_E_USAGE with err ("B: ...") for a bad model or
+ * one of several variants; SAN_E_IO or SAN_E_NOMEM otherwise. */
+SAN_API san_status san_compare_init(san_compare *c, int n, const char *const *models,
+                                    int ndefs, const char *const *defs, char *err, size_t errn);
+/* Solve the models, o->jobs at a time, and line up their results (and
+ * marginals when marginals): SAN_OK (failed models are rows with their
+ * error), SAN_E_NOMEM. */
+SAN_API san_status san_compare_run(san_compare *c, const san_sweep_opts *o, int marginals);
+/* The value of line of model into *v: 1, or 0 when it has none. */
+SAN_API int san_compare_value(const san_compare *c, int model, int line, double *v);
+SAN_API void san_compare_free(san_compare *c);
 
 /* ---- plots (cairo) ---- */
 

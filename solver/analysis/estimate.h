@@ -4,7 +4,7 @@
  *
  * Two ways of storing the generator are compared: the sparse path
  * (solver/space.c: every nonzero of Q and of its transpose) and the
- * tensor descriptor (solver/kron*.c).  Both depend on how many states are
+ * tensor descriptor (solver/kron/).  Both depend on how many states are
  * reachable and the sparse one on the nonzeros per row, neither of which
  * is known before the exploration; they are estimated cheaply from the
  * reachability function and a sample of states.

@@ -196,7 +196,7 @@ static int kop_refix(kop *op, double *x)
  * on one thread during a Krylov solve and its setting is restored after.
  * The tensor path leaves BLAS its threads and keeps its own OpenMP loops
  * off short vectors instead (op->blas_one_thread, op->par_min:
- * kron_solve.c). */
+ * solver/kron/solve.c). */
 static int blas_threads_begin(const san_op *op)
 {
 #if defined(_OPENMP) && defined(OPENBLAS_VERSION)

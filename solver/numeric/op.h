@@ -10,7 +10,7 @@
  *   sparse  the transposed generator in compressed rows (op.c): a row
  *           of qt is a column of Q, so (x Q)_j is one sparse dot; rows
  *           are there for Gauss-Seidel, ILU(0) and the direct methods.
- *   kron    the Kronecker descriptor (kron_solve.c): products only, the
+ *   kron    the Kronecker descriptor (solver/kron/solve.c): products only, the
  *           diagonal as a vector, no rows.
  *
  * Every product goes through san_op_apply or san_op_pass, which count

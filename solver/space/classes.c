@@ -6,7 +6,7 @@
  *
  * The graph comes through space_graph (space.h): the rows of Q on the
  * sparse path, the transitions enumerated again from the model on the
- * tensor path (kron_space.c), which stores no Q.
+ * tensor path (solver/kron/check.c), which stores no Q.
  */
 #include <stdio.h>
 #include <stdlib.h>

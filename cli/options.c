@@ -1,0 +1,510 @@
+/*
+ * options.c - the one option parser of the command and the help it is
+ * described by (options.h), and the option groups the subcommands share.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "options.h"
+
+/* ------------------------------------------------------------------ */
+/* The shared groups (over a san_sweep_opts)                            */
+/* ------------------------------------------------------------------ */
+
+const cli_option cli_solver_options[] = {
+    CLI_CHOICE(CLI_OPT_METHOD, 'm', "method", "M", san_sweep_opts, solve.method,
+               "auto, direct (UMFPACK), power, jacobi,\n"
+               "gs (Gauss-Seidel/SOR), gmres, bicgstab, iad\n"
+               "(aggregation: stiff and nearly decomposable chains)", "auto"),
+    CLI_DOUBLE(0, "tol", "X", san_sweep_opts, solve.tol, 1e-300, 1, 0, "a number in (0, 1]",
+               "accuracy: every state's flows in balance to X\n"
+               "relative, and every block of states (automaton,\n"
+               "coupled automata, fast components) within X of the\n"
+               "exact coarse solution; see ACCURACY in san(1)", "1e-10"),
+    CLI_INT(0, "max-iter", "N", san_sweep_opts, solve.max_iter, 1, 1e15, "a positive integer",
+            "iteration limit of iterative methods", "10000"),
+    CLI_DOUBLE(0, "omega", "W", san_sweep_opts, solve.omega, 1e-6, 2 - 1e-6, 0,
+               "a number in (0, 2)", "relaxation of gs (1: Gauss-Seidel)", "1"),
+    CLI_INT(0, "restart", "M", san_sweep_opts, solve.restart, 1, 10000, NULL,
+            "GMRES restart length", "30"),
+    CLI_CHOICE(CLI_OPT_PRECOND, 0, "precond", "P", san_sweep_opts, solve.precond,
+               "ilu0, jacobi or none (gmres, bicgstab)", "ilu0"),
+    CLI_DOUBLE(0, "time-limit", "S", san_sweep_opts, solve.time_limit, 1e-6, 1e9, 0,
+               "seconds > 0",
+               "stop after S seconds (exploration and solve; an\n"
+               "iterative solve stops with its best vector)", NULL),
+    CLI_CHOICE(CLI_OPT_STORAGE, 0, "storage", "S", san_sweep_opts, storage,
+               "auto: the sparse generator, or the tensor\n"
+               "descriptor when the generator does not fit;\n"
+               "sparse; kron (Q never stored: power, jacobi, gmres,\n"
+               "bicgstab, iad)", "auto"),
+    CLI_END
+};
+
+const cli_option cli_limit_options[] = {
+    CLI_BYTES(0, "max-memory", "M", san_sweep_opts, space.max_memory,
+              "refuse models needing more (e.g. 4G, 512M, 1T;\n"
+              "default 80% of physical memory, divided by the\n"
+              "jobs when variants run at once)", NULL),
+    CLI_INT(0, "max-states", "N", san_sweep_opts, space.max_states, 1, 9e18,
+            "a positive integer", "refuse more reachable states than N", NULL),
+    CLI_END
+};
+
+const cli_option cli_run_options[] = {
+    CLI_GROUP("run:"),
+    CLI_INT('j', "jobs", "N", san_sweep_opts, jobs, 1, 4096, "a positive integer",
+            "variants at once (default: one per core)", NULL),
+    CLI_GROUP("solver:"),
+    { .kind = CLI_OPT_INCLUDE, .group = cli_solver_options },
+    CLI_GROUP("limits:"),
+    { .kind = CLI_OPT_INCLUDE, .group = cli_limit_options },
+    CLI_END
+};
+
+/* ------------------------------------------------------------------ */
+/* A table with its includes laid flat                                  */
+/* ------------------------------------------------------------------ */
+
+enum { MAX_FLAT = 128 };
+
+typedef struct {
+    const cli_option *o;
+    size_t off;             /* of the destination, the includes' added */
+} flat_opt;
+
+static int flatten(const cli_option *t, size_t base, flat_opt *f, int n)
+{
+    for (; t && t->kind != CLI_OPT_END && n < MAX_FLAT; t++) {
+        if (t->kind == CLI_OPT_INCLUDE)
+            n = flatten(t->group, base + t->offset, f, n);
+        else
+            f[n++] = (flat_opt){ t, base + t->offset };
+    }
+    return n;
+}
+
+static int is_option(const cli_option *o)
+{
+    return o->kind != CLI_OPT_GROUP && o->kind != CLI_OPT_INCLUDE && o->kind != CLI_OPT_END;
+}
+
+static int takes_arg(const cli_option *o)
+{
+    return o->kind != CLI_OPT_FLAG;
+}
+
+/* "--method", or "-D" for an option without a long name. */
+static const char *opt_name(const cli_option *o, char *buf, size_t n)
+{
+    if (o->long_name)
+        snprintf(buf, n, "--%s", o->long_name);
+    else
+        snprintf(buf, n, "-%c", o->short_name);
+    return buf;
+}
+
+/* ------------------------------------------------------------------ */
+/* Values                                                               */
+/* ------------------------------------------------------------------ */
+
+static const char *format_names(int mask, char *buf, size_t n)
+{
+    static const char *const names[] = { "text", "json", "csv" };
+    const char *pick[3];
+    int k = 0;
+    for (int i = 0; i < 3; i++)
+        if (mask & (1 << i))
+            pick[k++] = names[i];
+    buf[0] = '\0';
+    for (int i = 0; i < k; i++)
+        snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", i == 0 ? "" : i == k - 1 ? " or " : ", ",
+                 pick[i]);
+    return buf;
+}
+
+static int refuse(const cli_parser *p, const cli_option *o, const char *arg, const char *expect)
+{
+    char name[64];
+    return cli_usage_error(p->cmd, "%s: expected %s, not '%s'", opt_name(o, name, sizeof name),
+                           expect, arg);
+}
+
+static void store_int(void *dest, int size, double x)
+{
+    if (size == (int)sizeof(int32_t)) {
+        int32_t v = (int32_t)x;
+        memcpy(dest, &v, sizeof v);
+    } else {
+        int64_t v = (int64_t)x;
+        memcpy(dest, &v, sizeof v);
+    }
+}
+
+/* Read arg into dest as the option says: 0, or the exit status of the
+ * usage error reported. */
+static int apply(const cli_parser *p, const cli_option *o, const char *arg, void *dest)
+{
+    char buf[128];
+    double x;
+    switch (o->kind) {
+    case CLI_OPT_FLAG:
+        *(int *)dest = o->value;
+        return 0;
+    case CLI_OPT_INT:
+        if (san_parse_integer(arg, o->lo, o->hi, &x) < 0) {
+            snprintf(buf, sizeof buf, "an integer in [%g, %g]", o->lo, o->hi);
+            return refuse(p, o, arg, o->expect ? o->expect : buf);
+        }
+        store_int(dest, o->size, x);
+        return 0;
+    case CLI_OPT_DOUBLE:
+        if (san_parse_double(arg, o->lo, o->hi, &x) < 0 || ((o->open & CLI_OPEN_LO) && x == o->lo) ||
+            ((o->open & CLI_OPEN_HI) && x == o->hi)) {
+            snprintf(buf, sizeof buf, "a number in %c%g, %g%c", o->open & CLI_OPEN_LO ? '(' : '[',
+                     o->lo, o->hi, o->open & CLI_OPEN_HI ? ')' : ']');
+            return refuse(p, o, arg, o->expect ? o->expect : buf);
+        }
+        *(double *)dest = x;
+        return 0;
+    case CLI_OPT_BYTES:
+        if (san_parse_bytes(arg, &x) < 0)
+            return refuse(p, o, arg, o->expect ? o->expect : "a size like 4G, 512M or 1T");
+        *(double *)dest = x;
+        return 0;
+    case CLI_OPT_METHOD:
+        if (san_method_parse(arg, (san_method *)dest) < 0)
+            return cli_usage_error(p->cmd, "--%s: unknown method '%s' (auto, direct, power, jacobi, "
+                                   "gs, gmres, bicgstab, iad)", o->long_name, arg);
+        return 0;
+    case CLI_OPT_STORAGE:
+        if (!strcmp(arg, "sparse"))
+            *(san_storage *)dest = SAN_STORAGE_SPARSE;
+        else if (!strcmp(arg, "kron"))
+            *(san_storage *)dest = SAN_STORAGE_KRON;
+        else if (!strcmp(arg, "auto"))
+            *(san_storage *)dest = SAN_STORAGE_AUTO;
+        else
+            return refuse(p, o, arg, "sparse, kron or auto");
+        return 0;
+    case CLI_OPT_PRECOND:
+        if (!strcmp(arg, "ilu0"))
+            *(san_precond *)dest = SAN_PC_ILU0;
+        else if (!strcmp(arg, "jacobi"))
+            *(san_precond *)dest = SAN_PC_JACOBI;
+        else if (!strcmp(arg, "none"))
+            *(san_precond *)dest = SAN_PC_NONE;
+        else
+            return refuse(p, o, arg, "ilu0, jacobi or none");
+        return 0;
+    case CLI_OPT_FORMAT: {
+        cli_format f;
+        int bit = !strcmp(arg, "text") ? CLI_FMT_TEXT : !strcmp(arg, "json") ? CLI_FMT_JSON
+                : !strcmp(arg, "csv") ? CLI_FMT_CSV : 0;
+        if (!(bit & o->value) || cli_parse_format(arg, &f, 1) < 0)
+            return refuse(p, o, arg, format_names(o->value, buf, sizeof buf));
+        *(cli_format *)dest = f;
+        return 0;
+    }
+    case CLI_OPT_STRING:
+        *(const char **)dest = arg;
+        return 0;
+    case CLI_OPT_CALLBACK:
+        return o->cb(p, o, arg, dest);
+    default:
+        return 0;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* The parser                                                           */
+/* ------------------------------------------------------------------ */
+
+/* The option named name[0..len): exact, else (abbrev) the one long name
+ * it begins; *nmatch counts the candidates (> 1: ambiguous). */
+static const flat_opt *find_long(const flat_opt *f, int n, const char *name, size_t len,
+                                 int abbrev, int *nmatch)
+{
+    const flat_opt *hit = NULL;
+    *nmatch = 0;
+    for (int i = 0; i < n; i++)
+        if (is_option(f[i].o) && f[i].o->long_name && strlen(f[i].o->long_name) == len &&
+            !strncmp(f[i].o->long_name, name, len)) {
+            *nmatch = 1;
+            return &f[i];
+        }
+    if (!abbrev)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        if (is_option(f[i].o) && f[i].o->long_name && !strncmp(f[i].o->long_name, name, len)) {
+            hit = hit ? hit : &f[i];
+            (*nmatch)++;
+        }
+    return *nmatch == 1 ? hit : NULL;
+}
+
+static const flat_opt *find_short(const flat_opt *f, int n, char c)
+{
+    for (int i = 0; i < n; i++)
+        if (is_option(f[i].o) && f[i].o->short_name == c)
+            return &f[i];
+    return NULL;
+}
+
+static int ambiguous(const cli_parser *p, const flat_opt *f, int n, const char *name, size_t len)
+{
+    char list[512] = "";
+    for (int i = 0; i < n; i++)
+        if (is_option(f[i].o) && f[i].o->long_name && !strncmp(f[i].o->long_name, name, len))
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s--%s", list[0] ? ", " : "",
+                     f[i].o->long_name);
+    return cli_usage_error(p->cmd, "--%.*s: ambiguous option (%s)", (int)len, name, list);
+}
+
+static int unknown(const cli_parser *p, const char *what)
+{
+    const char *hint = p->spec->unknown_hint;
+    return cli_usage_error(p->cmd, "%s: unknown option%s%s%s", what, hint ? " (" : "",
+                           hint ? hint : "", hint ? ")" : "");
+}
+
+/* One long option, argv[*i] = "--name[=value]". */
+static int parse_long(const cli_parser *p, const flat_opt *f, int n, int argc, char **argv,
+                      int *i, char *dest, int *passed)
+{
+    const char *name = argv[*i] + 2, *eq = strchr(name, '=');
+    size_t len = eq ? (size_t)(eq - name) : strlen(name);
+    int flags = p->spec->flags, nmatch;
+    *passed = 0;
+    const flat_opt *hit = len ? find_long(f, n, name, len, flags & CLI_ABBREV, &nmatch) : NULL;
+    nmatch = len ? nmatch : 0;
+    if (nmatch > 1)
+        return ambiguous(p, f, n, name, len);
+    if (!hit) {
+        if (flags & CLI_PASS_UNKNOWN) {
+            *passed = 1;
+            return 0;
+        }
+        char what[128];
+        snprintf(what, sizeof what, "--%.*s", (int)(len < 100 ? len : 100), name);
+        return unknown(p, what);
+    }
+    const char *val = NULL;
+    char oname[64];
+    if (takes_arg(hit->o)) {
+        val = eq ? eq + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+        if (!val)
+            return cli_usage_error(p->cmd, "%s: missing value", opt_name(hit->o, oname, sizeof oname));
+    } else if (eq) {
+        return cli_usage_error(p->cmd, "%s: takes no value", opt_name(hit->o, oname, sizeof oname));
+    }
+    return apply(p, hit->o, val, dest + hit->off);
+}
+
+/* Short options, argv[*i] = "-x", "-xVALUE", "-qx VALUE". */
+static int parse_short(const cli_parser *p, const flat_opt *f, int n, int argc, char **argv,
+                       int *i, char *dest, int *passed)
+{
+    const char *a = argv[*i];
+    *passed = 0;
+    for (const char *c = a + 1; *c; c++) {
+        const flat_opt *hit = find_short(f, n, *c);
+        int passes = (p->spec->flags & CLI_PASS_UNKNOWN) && c == a + 1;
+        if (!hit && *c == 'h' && !passes) {            /* -qh: the help */
+            cli_help(stdout, p->spec);
+            return CLI_HELP_SHOWN;
+        }
+        if (!hit) {
+            if (passes) {
+                *passed = 1;
+                return 0;
+            }
+            char what[8];
+            snprintf(what, sizeof what, "-%c", *c);
+            return unknown(p, what);
+        }
+        if (!takes_arg(hit->o)) {
+            int rc = apply(p, hit->o, NULL, dest + hit->off);
+            if (rc)
+                return rc;
+            continue;
+        }
+        const char *val = c[1] ? c + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+        if (!val) {
+            char oname[64];
+            return cli_usage_error(p->cmd, "%s: missing value", opt_name(hit->o, oname, sizeof oname));
+        }
+        return apply(p, hit->o, val, dest + hit->off);
+    }
+    return 0;
+}
+
+int cli_parse(const cli_spec *spec, int argc, char **argv, void *dest, char ***rest, int *nrest)
+{
+    cli_parser p = { spec, spec->name };
+    flat_opt f[MAX_FLAT];
+    int nf = flatten(spec->opts, 0, f, 0);
+    char **r = calloc(argc + 1, sizeof *r);
+    int nr = 0, rc = 0, operands = 0;
+    *rest = NULL;
+    *nrest = 0;
+    if (!r) {
+        fprintf(stderr, "san %s: out of memory\n", spec->name);
+        return EXIT_FAIL;
+    }
+    for (int i = 1; i < argc && rc == 0; i++) {
+        const char *a = argv[i];
+        int passed = 0;
+        if (operands || a[0] != '-' || !a[1]) {
+            r[nr++] = argv[i];
+            continue;
+        }
+        if (!strcmp(a, "--")) {
+            operands = 1;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            cli_help(stdout, spec);
+            rc = CLI_HELP_SHOWN;
+        } else if (!strcmp(a, "--list-options")) {
+            cli_list_options(stdout, spec);
+            rc = CLI_HELP_SHOWN;
+        } else {
+            int first = i;
+            rc = a[1] == '-' ? parse_long(&p, f, nf, argc, argv, &i, dest, &passed)
+                             : parse_short(&p, f, nf, argc, argv, &i, dest, &passed);
+            if (passed)
+                r[nr++] = argv[first];
+        }
+    }
+    if (rc) {
+        free(r);
+        return rc;
+    }
+    *rest = r;
+    *nrest = nr;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The help                                                             */
+/* ------------------------------------------------------------------ */
+
+enum { HELP_COLUMN = 23, HELP_WIDTH = 79 };
+
+static void help_option(FILE *out, const cli_option *o)
+{
+    char left[128];
+    int k = snprintf(left, sizeof left, "  %s", o->short_name ? "" : "    ");
+    if (o->short_name)
+        k += snprintf(left + k, sizeof left - k, "-%c%s", o->short_name, o->long_name ? ", " : "");
+    if (o->long_name)
+        k += snprintf(left + k, sizeof left - k, "--%s", o->long_name);
+    if (o->argh)
+        k += snprintf(left + k, sizeof left - k, " %s", o->argh);
+    fputs(left, out);
+    int col = k + 2 > HELP_COLUMN ? k + 2 : HELP_COLUMN;
+    fprintf(out, "%*s", col - k, "");
+    char buf[128];
+    const char *h = o->help ? o->help : "";
+    if (o->kind == CLI_OPT_FORMAT && !o->help)
+        h = format_names(o->value, buf, sizeof buf);
+    /* the lines of the help, the later ones under the first */
+    int last = col;
+    for (const char *s = h; *s;) {
+        const char *nl = strchr(s, '\n');
+        int len = nl ? (int)(nl - s) : (int)strlen(s);
+        fprintf(out, "%.*s", len, s);
+        last = (s == h ? col : HELP_COLUMN) + len;
+        if (!nl)
+            break;
+        s = nl + 1;
+        fprintf(out, "\n%*s", HELP_COLUMN, "");
+    }
+    if (o->def) {
+        int len = (int)strlen(o->def) + 12;     /* " (default: X)" */
+        if (last + len + 1 > HELP_WIDTH)
+            fprintf(out, "\n%*s(default: %s)", HELP_COLUMN, "", o->def);
+        else
+            fprintf(out, "%s(default: %s)", *h ? " " : "", o->def);
+    }
+    fputc('\n', out);
+}
+
+void cli_help(FILE *out, const cli_spec *spec)
+{
+    flat_opt f[MAX_FLAT];
+    int n = flatten(spec->opts, 0, f, 0);
+    fputs(spec->usage, out);
+    if (spec->intro)
+        fprintf(out, "\n%s", spec->intro);
+    fputc('\n', out);
+    const char *heading = NULL;
+    for (int i = 0; i < n; i++) {
+        const cli_option *o = f[i].o;
+        if (o->kind == CLI_OPT_GROUP) {
+            if (!heading || strcmp(heading, o->help))
+                fprintf(out, "%s\n", o->help);
+            heading = o->help;
+        } else {
+            help_option(out, o);
+        }
+    }
+    static const cli_option help = { .kind = CLI_OPT_FLAG, .short_name = 'h',
+                                     .long_name = "help", .help = "this help" };
+    help_option(out, &help);
+    if (spec->extra)
+        spec->extra(out);
+    if (spec->outro)
+        fprintf(out, "\n%s", spec->outro);
+}
+
+void cli_list_options(FILE *out, const cli_spec *spec)
+{
+    flat_opt f[MAX_FLAT];
+    int n = flatten(spec->opts, 0, f, 0);
+    for (int i = 0; i < n; i++) {
+        if (!is_option(f[i].o))
+            continue;
+        if (f[i].o->short_name)
+            fprintf(out, "-%c\n", f[i].o->short_name);
+        if (f[i].o->long_name)
+            fprintf(out, "--%s\n", f[i].o->long_name);
+    }
+    fputs("-h\n--help\n", out);
+}
+
+/* ------------------------------------------------------------------ */
+/* Callbacks                                                            */
+/* ------------------------------------------------------------------ */
+
+int cli_opt_define(const cli_parser *p, const cli_option *o, const char *arg, void *dest)
+{
+    if (cli_define_add(dest, arg) < 0)
+        return cli_usage_error(p->cmd, "-D: expected NAME=NUMBER, not '%s'", arg);
+    return 0;
+}
+
+int cli_opt_define_text(const cli_parser *p, const cli_option *o, const char *arg, void *dest)
+{
+    cli_strings *s = dest;
+    if (!strchr(arg, '='))
+        return cli_usage_error(p->cmd, "-D: expected NAME=VALUE");
+    if (s->n == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 8;
+        const char **v = realloc(s->v, cap * sizeof *v);
+        if (!v) {
+            fprintf(stderr, "san %s: out of memory\n", p->cmd);
+            return EXIT_FAIL;
+        }
+        s->v = v;
+        s->cap = cap;
+    }
+    s->v[s->n++] = arg;
+    return 0;
+}
+
+void cli_strings_free(cli_strings *s)
+{
+    free(s->v);
+    memset(s, 0, sizeof *s);
+}

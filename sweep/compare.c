@@ -1,0 +1,164 @@
+/*
+ * compare.c - two or more models, or generator command lines, solved and
+ * lined up: every result and every marginal probability of every model,
+ * in the order first seen (san compare).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sweep.h"
+
+/* One model: its sweep of exactly one variant. */
+static san_status load_model(san_compare_model *e, int i, const char *model, const char *defs,
+                             char *err, size_t n)
+{
+    snprintf(e->name, sizeof e->name, "%c%s", 'A' + i % 26, i >= 26 ? "'" : "");
+    /* Quote a lone file name so that spaces in it survive the split. */
+    int is_line = strpbrk(model, " \t") != NULL;
+    char *line = sweep_strf(is_line ? "%s%s" : "'%s'%s", model, defs);
+    if (!line) {
+        sweep_err(err, n, "%s: out of memory", e->name);
+        return SAN_E_NOMEM;
+    }
+    char msg[1024];
+    int rc = san_sweep_init_line(&e->sweep, line, msg, sizeof msg);
+    free(line);
+    if (rc < 0) {
+        sweep_err(err, n, "%s: %s", e->name, msg);
+        return rc == -2 ? SAN_E_USAGE : SAN_E_IO;
+    }
+    if (e->sweep.nvariants != 1) {
+        sweep_err(err, n, "%s: '%s' has %d variants; compare takes one model each (san sweep "
+                  "compares families)", e->name, model, e->sweep.nvariants);
+        return SAN_E_USAGE;
+    }
+    return SAN_OK;
+}
+
+san_status san_compare_init(san_compare *c, int n, const char *const *models, int ndefs,
+                            const char *const *defs, char *err, size_t errn)
+{
+    memset(c, 0, sizeof *c);
+    /* " -D 'A=1' -D 'B=2'", added to every model */
+    char *d = sweep_strf("%s", "");
+    for (int i = 0; d && i < ndefs; i++) {
+        char *t = sweep_strf("%s -D '%s'", d, defs[i]);
+        free(d);
+        d = t;
+    }
+    c->model = calloc(n > 0 ? n : 1, sizeof *c->model);
+    if (!d || !c->model) {
+        free(d);
+        free(c->model);
+        c->model = NULL;
+        sweep_err(err, errn, "out of memory");
+        return SAN_E_NOMEM;
+    }
+    c->n = n;
+    san_status st = SAN_OK;
+    for (int i = 0; i < n && st == SAN_OK; i++)
+        st = load_model(&c->model[i], i, models[i], d, err, errn);
+    free(d);
+    if (st != SAN_OK)
+        san_compare_free(c);
+    return st;
+}
+
+typedef struct {
+    san_compare *c;
+    const san_sweep_opts *o;
+} solve_job;
+
+static void solve_model(void *ctx, int i)
+{
+    solve_job *j = ctx;
+    san_compare_model *e = &j->c->model[i];
+    const char **vals = calloc(e->sweep.spec.naxes + 1, sizeof *vals);
+    if (!vals) {
+        e->row.error = strdup("out of memory");
+        return;
+    }
+    sweep_variant_values(&e->sweep, 0, vals);
+    san_sweep_eval(&e->sweep.spec, vals, j->o, &e->row);
+    free(vals);
+}
+
+/* ------------------------------------------------------------------ */
+/* The lines: results, then marginals                                   */
+/* ------------------------------------------------------------------ */
+
+static int add_line(san_compare *c, int marginal, const char *name, const char *state)
+{
+    for (int i = 0; i < c->nlines; i++)
+        if (c->line[i].marginal == marginal && !strcmp(c->line[i].name, name) &&
+            !strcmp(c->line[i].state, state))
+            return 0;
+    san_compare_line *p = realloc(c->line, (c->nlines + 1) * sizeof *p);
+    if (!p)
+        return -1;
+    c->line = p;
+    p[c->nlines] = (san_compare_line){ marginal, strdup(name), strdup(state) };
+    if (!p[c->nlines].name || !p[c->nlines].state) {
+        free(p[c->nlines].name);
+        free(p[c->nlines].state);
+        return -1;
+    }
+    c->nlines++;
+    return 0;
+}
+
+/* Every result, then every marginal, of every model, in the order seen. */
+static int collect_lines(san_compare *c, int marginals)
+{
+    int rc = 0;
+    for (int i = 0; i < c->n && rc == 0; i++)
+        for (int r = 0; r < c->model[i].row.nres && rc == 0; r++)
+            rc = add_line(c, 0, c->model[i].row.res_name[r], "");
+    for (int i = 0; marginals && i < c->n && rc == 0; i++) {
+        const san_sweep_row *row = &c->model[i].row;
+        for (int a = 0; a < row->naut && rc == 0; a++)
+            for (int s = 0; s < row->nstates[a] && rc == 0; s++)
+                rc = add_line(c, 1, row->aut_name[a], row->state_name[a][s]);
+    }
+    return rc;
+}
+
+san_status san_compare_run(san_compare *c, const san_sweep_opts *o, int marginals)
+{
+    san_sweep_opts run = *o;
+    run.marginals = 1;
+    solve_job j = { c, &run };
+    san_sweep_parallel(c->n, NULL, run.jobs, solve_model, &j, NULL, 0, "models");
+    return collect_lines(c, marginals) < 0 ? SAN_E_NOMEM : SAN_OK;
+}
+
+int san_compare_value(const san_compare *c, int model, int line, double *v)
+{
+    const san_sweep_row *r = &c->model[model].row;
+    const san_compare_line *k = &c->line[line];
+    if (!r->ok)
+        return 0;
+    if (!k->marginal)
+        return san_sweep_row_result(r, k->name, v);
+    for (int a = 0; a < r->naut; a++)
+        if (!strcmp(r->aut_name[a], k->name))
+            for (int s = 0; s < r->nstates[a]; s++)
+                if (!strcmp(r->state_name[a][s], k->state))
+                    return *v = r->marginal[a][s], 1;
+    return 0;
+}
+
+void san_compare_free(san_compare *c)
+{
+    for (int i = 0; c->model && i < c->n; i++) {
+        san_sweep_row_free(&c->model[i].row);
+        san_sweep_free(&c->model[i].sweep);
+    }
+    free(c->model);
+    for (int i = 0; i < c->nlines; i++) {
+        free(c->line[i].name);
+        free(c->line[i].state);
+    }
+    free(c->line);
+    memset(c, 0, sizeof *c);
+}
