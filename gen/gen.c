@@ -4,6 +4,7 @@
  * name the flag, and the command line recorded in the header comment.
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -126,41 +127,29 @@ int gen_scan_flags(int argc, char **argv, gen_flag_fn fn, void *ctx,
     return 0;
 }
 
-/* A whole decimal number, nothing after it. */
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno == ERANGE || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
-}
-
+/* The numbers of the flags go through the one parser of base/parse.c. */
 int gen_int(const char *flag, const char *val, long min, long max,
             long *out, char *err, size_t n)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(val, &end, 10);
-    if (end == val || *end || errno == ERANGE || v < min || v > max) {
+    double v;
+    if (san_parse_integer(val, (double)min, (double)max, &v) < 0) {
         /* Name the bound that was crossed; a number past the upper one is
          * refused because its model could not be solved anyway. */
-        if (end != val && !*end && errno != ERANGE && v > max)
+        double any;
+        if (san_parse_integer(val, -1e18, 1e18, &any) == 0 && any > max)
             gen_err(err, n, "%s: must be an integer <= %ld (got %s)", flag, max, val);
         else
             gen_err(err, n, "%s: must be an integer >= %ld (got %s)", flag, min, val);
         return -1;
     }
-    *out = v;
+    *out = (long)v;
     return 0;
 }
 
 int gen_pos(const char *flag, const char *val, double *out, char *err, size_t n)
 {
     double v;
-    if (parse_double(val, &v) < 0 || !(v > 0)) {
+    if (san_parse_double(val, 0, DBL_MAX, &v) < 0 || !(v > 0)) {
         gen_err(err, n, "%s: must be a number > 0 (got %s)", flag, val);
         return -1;
     }
@@ -171,7 +160,7 @@ int gen_pos(const char *flag, const char *val, double *out, char *err, size_t n)
 int gen_nonneg(const char *flag, const char *val, double *out, char *err, size_t n)
 {
     double v;
-    if (parse_double(val, &v) < 0 || !(v >= 0)) {
+    if (san_parse_double(val, 0, DBL_MAX, &v) < 0) {
         gen_err(err, n, "%s: must be a number >= 0 (got %s)", flag, val);
         return -1;
     }
@@ -182,7 +171,7 @@ int gen_nonneg(const char *flag, const char *val, double *out, char *err, size_t
 int gen_prob(const char *flag, const char *val, double *out, char *err, size_t n)
 {
     double v;
-    if (parse_double(val, &v) < 0 || !(v >= 0 && v < 1)) {
+    if (san_parse_double(val, 0, 1, &v) < 0 || !(v < 1)) {
         gen_err(err, n, "%s: must be a probability in [0, 1) (got %s)", flag, val);
         return -1;
     }
@@ -230,7 +219,7 @@ static int pos_item(const char *flag, const char *item, int idx, void *dst,
                     char *err, size_t n)
 {
     double v;
-    if (parse_double(item, &v) < 0 || !(v > 0)) {
+    if (san_parse_double(item, 0, DBL_MAX, &v) < 0 || !(v > 0)) {
         gen_err(err, n, "%s: item %d must be a number > 0 (got %s)", flag, idx + 1, item);
         return -1;
     }
@@ -252,15 +241,13 @@ static int int_item(const char *flag, const char *item, int idx, void *dst,
                     char *err, size_t n)
 {
     int_dst *d = dst;
-    char *end;
-    errno = 0;
-    long v = strtol(item, &end, 10);
-    if (end == item || *end || errno == ERANGE || v < d->min || v > 1000000L) {
+    double v;
+    if (san_parse_integer(item, (double)d->min, 1e6, &v) < 0) {
         gen_err(err, n, "%s: item %d must be an integer >= %ld (got %s)",
                 flag, idx + 1, d->min, item);
         return -1;
     }
-    d->out[idx] = v;
+    d->out[idx] = (long)v;
     return 0;
 }
 
