@@ -417,6 +417,13 @@ int cmd_solve(int argc, char **argv)
         cli_defines_free(&A.defs);
         return rc == CLI_HELP_SHOWN ? EXIT_OK : rc;
     }
+    /* Ctrl-C: the solver stops with its best vector (it looks at the
+     * flag every few iterations); a sparse LU, which cannot look, gets
+     * a second.  Installed before the model is read, so that a Ctrl-C
+     * while reading is seen by the exploration that follows (under load,
+     * reading a model took over a second and the default action ended
+     * the process without a word). */
+    volatile int *interrupted = cli_interrupt("solve", 1);
     double t0 = san_now();
     int status = EXIT_OK;
     const char *path = A.gen ? "<gen>" : rest[0];
@@ -427,10 +434,6 @@ int cmd_solve(int argc, char **argv)
         return status;
     }
 
-    /* Ctrl-C: the solver stops with its best vector (it looks at the
-     * flag every few iterations); a sparse LU, which cannot look, gets
-     * a second. */
-    volatile int *interrupted = cli_interrupt("solve", 1);
     int progress = !A.quiet && cli_stderr_is_tty();
     san_analysis_opts ao;
     san_analysis_opts_default(&ao);

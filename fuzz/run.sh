@@ -11,8 +11,8 @@
 # one (FUZZ_BUILDDIR, else the current directory, else the source tree);
 # otherwise from Makefile.am with a minimal config.h.  The parser and the
 # lexer are always generated here with bison and flex, whatever the trees
-# hold.  The fuzzer runs in one process on a copy of fuzz/corpus plus the
-# inputs of tests/regress, so the corpus in the repository is not modified.
+# hold.  The fuzzer runs in one process on a copy of its seeds (fuzz/corpus,
+# tests/corpus, models, tests/regress), so the repository is not modified.
 #
 # Exit status: 0 when the time ran out without a finding, 1 on a crash,
 # hang, leak or sanitizer report (the input is kept, see the message),
@@ -191,15 +191,22 @@ fi
 cd "$work" || exit 2
 
 # ---- corpus: a copy of the seeds and of the regression inputs ----
+# The seeds live in one copy each: the diagnostics corpus of the tests
+# (tests/corpus/), the bundled models, the fuzzers' past findings
+# (tests/regress/), and fuzz/corpus/ for what exists nowhere else (PEPS
+# examples, generated models).  Each is copied under its folder's name,
+# so that equal file names from two folders do not collide.
 corpus=$work/corpus-$target
 rm -rf "$corpus"
 mkdir -p "$corpus" || exit 2
-cp "$srcdir"/fuzz/corpus/* "$corpus"/ 2>/dev/null
-for f in "$srcdir"/tests/regress/*; do
-    case $f in
-        *.txt|*'*') ;;
-        *) cp "$f" "$corpus"/ ;;
-    esac
+for d in fuzz/corpus tests/corpus/errors tests/corpus/warnings models tests/regress; do
+    for f in "$srcdir/$d"/*; do
+        [ -f "$f" ] || continue
+        case $f in
+            *.txt|*.md) ;;
+            *) cp "$f" "$corpus/$(basename "$d")-$(basename "$f")" ;;
+        esac
+    done
 done
 artifacts=$work/artifacts-$target
 mkdir -p "$artifacts" || exit 2

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "oom.h"
 
-/* Fault injection for the tests (tests/test_oom.c): the n-th allocation
+/* Fault injection for the tests (tests/unit/test_oom.c): the n-th allocation
  * from now fails; -1 (the default) none.  Per thread, so that a test
  * never disturbs another thread's load. */
 static _Thread_local long countdown = -1;

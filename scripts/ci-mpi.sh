@@ -31,7 +31,7 @@ autoreconf -fi >"$build/autoreconf.log" 2>&1 || { cat "$build/autoreconf.log"; e
 ./configure --with-mpi >"$build/configure.log" 2>&1 || { tail -n 30 "$build/configure.log"; exit 2; }
 make -j"$(nproc 2>/dev/null || echo 2)" >"$build/make.log" 2>&1 || { tail -n 40 "$build/make.log"; exit 2; }
 ./san sweep --help | grep -q "MPI: built in" || { say "the MPI build does not report MPI"; exit 1; }
-SAN=$PWD/san top_srcdir=$PWD sh tests/sweep.sh > "$build/sweep.log" 2>&1
+SAN=$PWD/san top_srcdir=$PWD sh tests/cli/sweep.sh > "$build/sweep.log" 2>&1
 status=$?
 if grep -q "skip: MPI" "$build/sweep.log"; then
     say "the 2-rank comparison was skipped in the MPI build"

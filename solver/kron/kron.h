@@ -70,7 +70,7 @@ typedef enum { KRON_AUTO, KRON_PRODUCT, KRON_REACHABLE } kron_mode;
  * memory), never what it computes (other values change only the order
  * of the additions).  The defaults (kron_tuning_default; build.c says
  * why each) are what san runs with; the tests force the paths the
- * defaults seldom take (tests/test_kron_product.c). */
+ * defaults seldom take (tests/unit/test_kron_product.c). */
 typedef struct {
     int64_t table_max;      /* largest table of a function (entries);
                                bigger ones are evaluated (at most 2^31:

@@ -1,0 +1,240 @@
+#!/bin/sh
+# cli.sh - the option parser of every subcommand (cli/options.c): one
+# table per subcommand, one parser, one help generated from the table.
+#
+#   1. --max-memory 1T (and --max-memory=1T) is accepted by solve, sweep,
+#      size-buffer, grain and compare: one size parser for all of them;
+#   2. --tol=abc and --tol abc are refused with exit 2 and a message
+#      naming the option, the same for every subcommand that has --tol;
+#   3. --help exits 0 on every subcommand and lists every option of its
+#      table: the options each subcommand has always had, and whatever
+#      --list-options (the table, as shell completion reads it) names;
+#   4. the parser's corner cases: --opt=value and --opt value, clusters
+#      of short options (-qf csv, -fcsv), "--" ends the options, options
+#      after the operands, a missing value, a value given to a flag,
+#      unambiguous prefixes (solve) and ambiguous ones, unknown options
+#      (refused, or left to the template in order for sweep-like
+#      commands: --mode=async after the template).
+#
+# Environment: SAN (the san binary), top_srcdir.  Exit 0 when everything
+# passes; the last line is "N passed, M failed".  VERBOSE=1 lists passes.
+
+if [ -z "${top_srcdir:-}" ]; then
+    top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
+fi
+harness=cli
+harness_limit=60
+. "$top_srcdir/tests/cli/harness.sh"
+need_san cli.sh
+
+MODEL="$top_srcdir/models/mm1k.san"
+OMP_NUM_THREADS=1
+export OMP_NUM_THREADS
+
+# expect STATUS NAME CMD...: the exit status of CMD
+expect() {
+    want=$1
+    name=$2
+    shift 2
+    run "$@"
+    why=$(abnormal)
+    if [ -n "$why" ]; then
+        not_ok "$name: $why"
+    elif [ "$rc" -ne "$want" ]; then
+        not_ok "$name: exit status $rc, expected $want"
+        sed -n '1,3s/^/    | /p' "$tmp/err"
+    else
+        ok "$name"
+    fi
+}
+
+# refused NAME TEXT CMD...: exit 2 and TEXT (fixed string) on stderr
+refused() {
+    name=$1
+    text=$2
+    shift 2
+    run "$@"
+    if [ "$rc" -eq 2 ] && grep -q -F -e "$text" "$tmp/err"; then
+        ok "$name"
+    else
+        not_ok "$name: exit $rc, expected 2 with '$text' on stderr"
+        sed -n '1,3s/^/    | /p' "$tmp/err"
+    fi
+}
+
+# ---------------------------------------------------------------------
+# 1. --max-memory 1T everywhere
+# ---------------------------------------------------------------------
+for form in "--max-memory 1T" "--max-memory=1T"; do
+    # shellcheck disable=SC2086
+    expect 0 "solve $form" "$SAN" solve -q $form "$MODEL"
+    # shellcheck disable=SC2086
+    expect 0 "sweep $form" "$SAN" sweep -q $form ms --mode async --slaves 2 --buffer 1,2
+    # shellcheck disable=SC2086
+    expect 0 "size-buffer $form" "$SAN" size-buffer -q $form ms --slaves 2 --within 0.05
+    # shellcheck disable=SC2086
+    expect 0 "grain $form" "$SAN" grain -q $form ms --slices-per-node 1,2 --slaves 2 --buffer 2
+    # shellcheck disable=SC2086
+    expect 0 "compare $form" "$SAN" compare $form "$MODEL" "$MODEL -D lambda=3"
+done
+refused "solve --max-memory 1X" "--max-memory: expected a size" "$SAN" solve --max-memory 1X "$MODEL"
+refused "sweep --max-memory 1X" "--max-memory: expected a size" \
+    "$SAN" sweep --max-memory 1X ms --mode async --slaves 2
+
+# ---------------------------------------------------------------------
+# 2. --tol=abc refused, the option named, by every subcommand with --tol
+# ---------------------------------------------------------------------
+for c in solve sweep size-buffer grain compare; do
+    case $c in
+    solve) args="$MODEL" ;;
+    compare) args="$MODEL $MODEL" ;;
+    *) args="ms --slaves 2" ;;
+    esac
+    # shellcheck disable=SC2086
+    refused "$c --tol=abc" "san $c: --tol: expected a number in (0, 1], not 'abc'" \
+        "$SAN" $c --tol=abc $args
+    # shellcheck disable=SC2086
+    refused "$c --tol abc" "san $c: --tol: expected a number in (0, 1], not 'abc'" \
+        "$SAN" $c --tol abc $args
+    # shellcheck disable=SC2086
+    refused "$c --tol (no value)" "san $c: --tol: missing value" "$SAN" $c $args --tol
+done
+refused "solve --tol 0" "--tol: expected" "$SAN" solve --tol 0 "$MODEL"
+refused "solve --max-iter 2.5" "--max-iter: expected a positive integer" \
+    "$SAN" solve --max-iter 2.5 "$MODEL"
+refused "solve -m nope" "--method: unknown method 'nope'" "$SAN" solve -m nope "$MODEL"
+refused "solve --storage dense" "--storage: expected" "$SAN" solve --storage dense "$MODEL"
+refused "check --format csv (text or json only)" "--format: expected text or json, not 'csv'" \
+    "$SAN" check --format csv "$MODEL"
+refused "grain --busy 1 ([0, 1))" "--busy: expected a number in [0, 1), not '1'" \
+    "$SAN" grain --busy 1 ms --slices-per-node 1,2
+refused "size-buffer --within 20" "--within: expected a number in [1e-12, 10]" \
+    "$SAN" size-buffer --within 20 ms --slaves 2
+
+# ---------------------------------------------------------------------
+# 3. --help: exit 0, every option of the table listed
+# ---------------------------------------------------------------------
+solver="-m --method --tol --max-iter --omega --restart --precond --time-limit --storage"
+limits="--max-memory --max-states"
+run_opts="-j --jobs $solver $limits"
+for c in check print solve gen sweep size-buffer grain compare; do
+    case $c in
+    check) table="-f --format -D --no-peps-warnings" ;;
+    print) table="-D -o --output" ;;
+    solve) table="$solver $limits -D --gen -f --format --top --vector -q --quiet" ;;
+    gen) table="-o --output --size" ;;
+    sweep) table="-f --format -o --output --index --no-times --plot --x --y --series --title
+                 -q --quiet --warm $run_opts" ;;
+    size-buffer) table="--index --within --max-buffer -f --format --plot -q --quiet $run_opts" ;;
+    grain) table="--busy -f --format --plot --y -q --quiet $run_opts" ;;
+    compare) table="-D -f --format --no-marginals $run_opts" ;;
+    esac
+    expect 0 "san $c --help" "$SAN" $c --help
+    cp "$tmp/out" "$tmp/help"
+    expect 0 "san help $c" "$SAN" help $c
+    if cmp -s "$tmp/out" "$tmp/help"; then
+        ok "san help $c = san $c --help"
+    else
+        not_ok "san help $c differs from san $c --help"
+    fi
+    expect 0 "san $c --list-options" "$SAN" $c --list-options
+    cp "$tmp/out" "$tmp/list"
+    for o in $table -h --help; do
+        if grep -q -x -e "$o" "$tmp/list"; then
+            ok "$c: $o in the table"
+        else
+            not_ok "$c: $o is not in the table (--list-options)"
+        fi
+    done
+    # the option lines: "  -m, --method M", "      --tol X", "  -D NAME=VALUE"
+    grep -E '^  (-[A-Za-z]|    --[a-z])' "$tmp/help" > "$tmp/optlines"
+    missing=""
+    for o in $(cat "$tmp/list"); do
+        grep -q -E -e "(^| )$o(,| |$)" "$tmp/optlines" || missing="$missing $o"
+    done
+    if [ -z "$missing" ]; then
+        ok "$c --help lists every option of its table"
+    else
+        not_ok "$c --help does not list:$missing"
+    fi
+done
+
+# ---------------------------------------------------------------------
+# 4. corner cases of the parser
+# ---------------------------------------------------------------------
+run "$SAN" solve -q -f csv "$MODEL"
+cp "$tmp/out" "$tmp/ref.csv"
+same_as_ref() {
+    name=$1
+    shift
+    run "$@"
+    if [ "$rc" -eq 0 ] && cmp -s "$tmp/out" "$tmp/ref.csv"; then
+        ok "$name"
+    else
+        not_ok "$name: exit $rc, or not the output of 'solve -q -f csv MODEL'"
+        sed -n '1,3s/^/    | /p' "$tmp/err"
+    fi
+}
+same_as_ref "--format=csv" "$SAN" solve -q --format=csv "$MODEL"
+same_as_ref "cluster -qf csv" "$SAN" solve -qf csv "$MODEL"
+same_as_ref "attached -fcsv" "$SAN" solve -q -fcsv "$MODEL"
+same_as_ref "options after the operand" "$SAN" solve "$MODEL" -q -f csv
+same_as_ref "unambiguous prefix --form" "$SAN" solve -q --form csv "$MODEL"
+same_as_ref "-D NAME=VALUE and -DNAME=VALUE" "$SAN" solve -q -f csv -D lambda=2 -Dmu=3 "$MODEL"
+run_in() {
+    $LIMIT "$@" < "$MODEL" > "$tmp/out" 2> "$tmp/err"
+    rc=$?
+}
+run_in "$SAN" solve -q -f csv -
+if [ "$rc" -eq 0 ] && cmp -s "$tmp/out" "$tmp/ref.csv"; then
+    ok "- is an operand (standard input)"
+else
+    not_ok "solve - < MODEL: exit $rc"
+fi
+cp "$MODEL" "$tmp/-dash.san"
+(cd "$tmp" && "$SAN" check -- -dash.san > out 2> err)
+if [ $? -eq 0 ]; then ok "-- ends the options"; else not_ok "check -- -dash.san"; fi
+refused "without --, -dash.san is an option" "-d: unknown option" "$SAN" check -dash.san
+refused "ambiguous prefix" "--m: ambiguous option (--method, --max-iter" "$SAN" solve --m gs "$MODEL"
+refused "a value given to a flag" "--quiet: takes no value" "$SAN" solve --quiet=1 "$MODEL"
+refused "unknown option of solve" "san solve: --bogus: unknown option" "$SAN" solve --bogus "$MODEL"
+refused "unknown short option in a cluster" "san solve: -z: unknown option" "$SAN" solve -qz "$MODEL"
+refused "no prefixes where template flags pass" "--nosuch" \
+    "$SAN" sweep ms --mode async --slaves 2 --nosuch 1
+refused "compare: unknown option, with the hint" "--mode: unknown option (quote a generator line" \
+    "$SAN" compare ms --mode async --slaves 2
+run "$SAN" solve -qh
+if [ "$rc" -eq 0 ] && grep -q "^usage: san solve" "$tmp/out"; then
+    ok "-h in a cluster is the help"
+else
+    not_ok "solve -qh: exit $rc"
+fi
+refused "an empty long name" "san solve: --: unknown option" "$SAN" solve --=x "$MODEL"
+refused "check without MODEL" "san check: missing MODEL" "$SAN" check
+refused "solve with --gen and MODEL" "--gen replaces MODEL" "$SAN" solve --gen 'ms --slaves 2' "$MODEL"
+
+# template flags pass through in order, in both forms, with ours between
+run "$SAN" sweep -q --no-times -f csv ms --mode=async -j 1 --slaves=2..3 --buffer 1
+if [ "$rc" -eq 0 ] && [ "$(wc -l < "$tmp/out")" -eq 3 ]; then
+    ok "sweep: --mode=async --slaves=2..3 pass through (2 rows)"
+else
+    not_ok "sweep with --flag=value template flags: exit $rc, $(wc -l < "$tmp/out") lines"
+fi
+run "$SAN" gen ms --mode async -o "$tmp/g.san" --slaves 2 --buffer 3
+if [ "$rc" -eq 0 ] && grep -q "slaves 2" "$tmp/g.san"; then
+    ok "gen: -o between template flags"
+else
+    not_ok "gen ms --mode async -o FILE --slaves 2: exit $rc"
+fi
+# the solver group is shared: sweep takes what solve takes
+run "$SAN" sweep -q --no-times -f csv --method gs --omega 1.2 --precond none --restart 10 \
+    ms --mode async --slaves 2 --buffer 1
+if [ "$rc" -eq 0 ] && grep -q ',gs,' "$tmp/out"; then
+    ok "sweep takes the solver options of solve (--omega, --precond, --restart)"
+else
+    not_ok "sweep --method gs --omega 1.2 --precond none: exit $rc"
+    sed -n '1,3s/^/    | /p' "$tmp/err"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

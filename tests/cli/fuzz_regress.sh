@@ -1,0 +1,90 @@
+#!/bin/sh
+# fuzz_regress.sh - every input the fuzzers found a bug with (tests/regress/)
+# and every seed of their corpus (fuzz/corpus/, tests/corpus/) through the
+# `san` command:
+#
+#     san check FILE
+#     san solve --max-states 4000 --time-limit 2 FILE
+#
+# must each end with exit status 0, 1 or 2 (never a signal, never a
+# sanitizer abort) within 10 s.  tests/regress/NAME.txt says what NAME.*
+# triggered; the .txt files themselves are not inputs.
+#
+# Environment: SAN (the san binary), top_srcdir.  Exit 0 when everything
+# passes, 1 otherwise; the last line is "N passed, M failed".  VERBOSE=1
+# also lists the checks that pass.
+
+LC_ALL=C
+export LC_ALL
+
+if [ -z "${top_srcdir:-}" ]; then
+    top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
+fi
+SAN=${SAN:-$top_srcdir/san}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/san-fuzzreg.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM
+
+pass=0
+fail=0
+
+if command -v timeout >/dev/null 2>&1; then
+    LIMIT="timeout -k 5 10"
+else
+    LIMIT=""
+fi
+
+# run NAME ARGS...: status 0, 1 or 2 in time, else a failure with stderr
+run() {
+    name=$1
+    shift
+    $LIMIT "$SAN" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
+    st=$?
+    case $st in
+        0|1|2)
+            pass=$((pass + 1))
+            [ -n "${VERBOSE:-}" ] && echo "ok - $name (exit $st)"
+            ;;
+        *)
+            fail=$((fail + 1))
+            if [ $st -eq 124 ] || [ $st -eq 137 ]; then
+                why="did not finish within 10 s"
+            elif [ $st -gt 128 ]; then
+                why="killed by signal $((st - 128))"
+            else
+                why="exit status $st"
+            fi
+            echo "FAIL - $name: $why"
+            sed -n '1,25p' "$tmp/err" | sed 's/^/    /'
+            ;;
+    esac
+    return 0
+}
+
+if [ ! -x "$SAN" ]; then
+    echo "FAIL - no san binary at $SAN"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+n=0
+for f in "$top_srcdir"/tests/regress/* "$top_srcdir"/fuzz/corpus/* \
+         "$top_srcdir"/tests/corpus/errors/* "$top_srcdir"/tests/corpus/warnings/*; do
+    [ -f "$f" ] || continue
+    case $f in
+        *.txt|*.md) continue ;;
+    esac
+    n=$((n + 1))
+    rel=${f#"$top_srcdir"/}
+    run "check $rel" check "$f"
+    run "solve $rel" solve --max-states 4000 --time-limit 2 "$f"
+done
+
+if [ $n -eq 0 ]; then
+    fail=$((fail + 1))
+    echo "FAIL - no inputs in tests/regress, fuzz/corpus or tests/corpus"
+fi
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
