@@ -315,6 +315,17 @@ signal.signal(signal.SIGINT, signal.SIG_DFL)
 os.execvp(sys.argv[1], sys.argv[1:])' "$SAN" solve --method $m --tol 1e-300 --max-iter 1000000000 \
         -q --vector "$tmp/int/pi.csv" "$tmp/huge.san" </dev/null >"$tmp/out" 2>"$tmp/err" &
     pid=$!
+    # wait for python3 to become san (on a loaded machine its start-up
+    # alone took over a second, and the signal then ended python3), then
+    # let the solve run for a second
+    i=0
+    while [ $i -lt 100 ] && kill -0 $pid 2>/dev/null; do
+        case $(readlink "/proc/$pid/exe" 2>/dev/null) in
+            */san|*/lt-san) break ;;
+        esac
+        sleep 0.1
+        i=$((i + 1))
+    done
     sleep 1
     if ! kill -0 $pid 2>/dev/null; then
         wait $pid
