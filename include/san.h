@@ -10,6 +10,8 @@
  *   san/analyze.h  the one pipeline from a model to its indices
  *   san/gen.h      parameter flags -> .san text
  *   san/sweep.h    families of variants, tables, plots
+ *   san/analytic.h closed-form models beside the SANs (master/worker,
+ *                  multi-cluster bound)
  *
  * Every structure is plain data that a caller can read directly; every
  * function that can fail returns a san_status (or NULL) and leaves its
@@ -25,5 +27,6 @@
 #include "san/analyze.h"
 #include "san/gen.h"
 #include "san/sweep.h"
+#include "san/analytic.h"
 
 #endif

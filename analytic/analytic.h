@@ -1,0 +1,30 @@
+/*
+ * analytic.h - what the closed-form models of analytic/ share (internal):
+ * the message helper, the growing list of named results, and each
+ * model's evaluator of a template line.  The models themselves are
+ * public (san/analytic.h).  analytic/ stands on base/ only.
+ */
+#ifndef SAN_ANALYTIC_H
+#define SAN_ANALYTIC_H
+
+#include <stddef.h>
+#include "san.h"
+#include "san/analytic.h"
+
+/* printf into err (when err is not NULL). */
+void analytic_err(char *err, size_t n, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Append a named value; -1 when out of memory. */
+int analytic_results_add(san_analytic_results *r, const char *name, double v);
+
+/* Each model's line: argv[0] is its name, then flag and value pairs. */
+san_status analytic_mw_line(int argc, char **argv, san_analytic_results *out, char *err,
+                            size_t n);
+san_status analytic_cluster_line(int argc, char **argv, san_analytic_results *out, char *err,
+                                 size_t n);
+
+#endif
