@@ -41,7 +41,7 @@ static const cluster_input inputs[] = {
     { "--worst-perf", offsetof(san_cluster_params, worst_perf), 0, 1 },
     { "--task-size", offsetof(san_cluster_params, s_task), 1, 0 },
     { "--result-size", offsetof(san_cluster_params, s_result), 1, 0 },
-    { "--lan", offsetof(san_cluster_params, lan), 1, 0 },
+    { "--lan", offsetof(san_cluster_params, lan), 1, 1 },
     { "--inet-in", offsetof(san_cluster_params, inet_in), 1, 1 },
     { "--inet-out", offsetof(san_cluster_params, inet_out), 1, 1 },
     { "--workers", offsetof(san_cluster_params, workers), 0, 0 },
@@ -85,7 +85,6 @@ san_status san_cluster_check(const san_cluster_params *p, char *err, size_t n)
         { offsetof(san_cluster_params, perf), "--perf" },
         { offsetof(san_cluster_params, s_task), "--task-size (or --mm-block)" },
         { offsetof(san_cluster_params, s_result), "--result-size (or --mm-block)" },
-        { offsetof(san_cluster_params, lan), "--lan" },
     };
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
         if (!(*(const double *)((const char *)p + need[i].off) > 0)) {
@@ -111,12 +110,20 @@ const char *san_cluster_bound_name(san_cluster_bound b)
     return b >= 0 && b < SAN_NBOUNDS ? names[b] : "?";
 }
 
+/* Seconds to move bytes at tput; a link of throughput 0 is one the
+ * user left out: no limit, no time. */
+static double xfer(double bytes, double tput)
+{
+    return tput > 0 ? bytes / tput : 0;
+}
+
 /* Operations per second each resource lets through (eqs. 26, 32): a link
  * moving B bytes per second carries B / (bytes per task) tasks. */
 static void link_bounds(const san_cluster_params *p, san_cluster_result *r)
 {
     r->bound[SAN_BOUND_COMPUTE] = p->perf;
-    r->bound[SAN_BOUND_LAN] = p->oper * p->lan / (p->s_task + p->s_result);
+    r->bound[SAN_BOUND_LAN] = p->lan > 0 ? p->oper * p->lan / (p->s_task + p->s_result)
+                                         : INFINITY;
     r->bound[SAN_BOUND_INET_IN] = p->inet_in > 0 ? p->oper * p->inet_in / p->s_task : INFINITY;
     r->bound[SAN_BOUND_INET_OUT] = p->inet_out > 0 ? p->oper * p->inet_out / p->s_result
                                                    : INFINITY;
@@ -133,7 +140,7 @@ static void link_bounds(const san_cluster_params *p, san_cluster_result *r)
  * worker k waits k t_inet + t_lan. */
 static double startup(const san_cluster_params *p)
 {
-    double w = p->workers, lan = p->s_task / p->lan;
+    double w = p->workers, lan = xfer(p->s_task, p->lan);
     if (p->inet_in > 0)
         return p->s_task / p->inet_in * (w + 1) / 2 + lan;
     return lan * (w + 1) / 2;
@@ -142,8 +149,7 @@ static double startup(const san_cluster_params *p)
 /* The time one result takes back to the master. */
 static double result_time(const san_cluster_params *p)
 {
-    double t = p->s_result / p->lan;
-    return p->inet_out > 0 ? t + p->s_result / p->inet_out : t;
+    return xfer(p->s_result, p->lan) + xfer(p->s_result, p->inet_out);
 }
 
 /* Best end (eq. 37): the startup mirrored, the workers finish one after
@@ -155,7 +161,7 @@ static void ends(const san_cluster_params *p, san_cluster_result *r)
     double w = p->workers, back = result_time(p);
     double slowest = p->worst_perf > 0 ? p->worst_perf : p->perf / w;
     if (p->inet_out > 0)
-        r->t_end_best = p->s_result / p->inet_out * (w + 1) / 2 + p->s_result / p->lan;
+        r->t_end_best = p->s_result / p->inet_out * (w + 1) / 2 + xfer(p->s_result, p->lan);
     else
         r->t_end_best = back * (w + 1) / 2;
     if (r->by == SAN_BOUND_COMPUTE)

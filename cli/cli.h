@@ -96,5 +96,9 @@ int cmd_grain(int argc, char **argv);
 void help_grain(FILE *out);
 int cmd_compare(int argc, char **argv);
 void help_compare(FILE *out);
+int cmd_mw(int argc, char **argv);
+void help_mw(FILE *out);
+int cmd_cluster(int argc, char **argv);
+void help_cluster(FILE *out);
 
 #endif
