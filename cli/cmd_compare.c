@@ -37,7 +37,13 @@ static const cli_spec compare_spec = {
         ".san file, or a quoted generator command line:\n"
         "\n"
         "  san compare 'ms --mode sync --slaves 5' 'ms --mode async --slaves 5 --buffer 1'\n"
-        "  san compare models/mm1k.san 'models/mm1k.san -D lambda=3'\n",
+        "  san compare models/mm1k.san 'models/mm1k.san -D lambda=3'\n"
+        "\n"
+        "A closed form (mw, cluster: san mw, san cluster) is a model too: its\n"
+        "values are computed, not solved, and beside one other model the table\n"
+        "adds the ratio B/A:\n"
+        "\n"
+        "  san compare 'mw --workers 4' \"$(san mw --workers 4 --ms-line)\"\n",
     .opts = compare_options,
     .outro = "Exit status: 0 all solved, 1 some failed, 2 bad usage.\n",
     .unknown_hint = "quote a generator line: 'ms --mode async --slaves 3'",
@@ -58,13 +64,31 @@ static void text_header(const san_compare *c, FILE *out)
     for (int i = 0; i < c->n; i++) {
         const san_sweep_row *r = &c->model[i].row;
         fprintf(out, "  %-3s %s\n", c->model[i].name, r->command ? r->command : "");
-        if (r->ok)
+        if (r->ok && r->analytic)
+            fprintf(out, "      closed form (san/analytic.h): no states, no solve\n");
+        else if (r->ok)
             fprintf(out, "      %s product states, %lld reachable, %s, residual %.2g, %.3f s\n",
                     r->product, (long long)r->reachable, san_method_name(r->method), r->residual,
                     r->time_s);
         else
             fprintf(out, "      failed: %s\n", r->error ? r->error : "");
     }
+}
+
+/* A closed form beside a SAN: the table adds their ratio B/A, the
+ * question being how far the SAN's answer is from the quick one. */
+static int with_ratio(const san_compare *c)
+{
+    return c->n == 2 && (c->model[0].row.analytic || c->model[1].row.analytic);
+}
+
+static int ratio(const san_compare *c, int j, double *q)
+{
+    double a, b;
+    if (!san_compare_value(c, 0, j, &a) || !san_compare_value(c, 1, j, &b) || a == 0)
+        return 0;
+    *q = b / a;
+    return 1;
 }
 
 static void text_line(const san_compare *c, int j, int w, FILE *out)
@@ -91,8 +115,12 @@ static void text_line(const san_compare *c, int j, int w, FILE *out)
         else
             fprintf(out, "  %14s", "-");
     }
-    if (n == 2 && has0 && san_compare_value(c, 1, j, &v) && v0 != 0)
+    int rel = n == 2 && has0 && san_compare_value(c, 1, j, &v) && v0 != 0;
+    if (rel)
         fprintf(out, "  %+9.3g%%", 100 * (v - v0) / fabs(v0));
+    double q;
+    if (with_ratio(c) && ratio(c, j, &q))
+        fprintf(out, "%s  %10.6g", rel ? "" : "           ", q);
     fputc('\n', out);
 }
 
@@ -108,6 +136,8 @@ static void text_columns(const san_compare *c, int w, const char *title, FILE *o
     }
     if (c->n == 2)
         fprintf(out, "  %10s", "relative");
+    if (with_ratio(c))
+        fprintf(out, "  %10s", "ratio B/A");
     fputc('\n', out);
 }
 
@@ -144,6 +174,8 @@ static void write_csv(const san_compare *c, FILE *out)
         fprintf(out, ",%s", c->model[i].name);
     for (int i = 1; i < c->n; i++)
         fprintf(out, ",%s-%s", c->model[i].name, c->model[0].name);
+    if (with_ratio(c))
+        fputs(",ratio", out);
     fputc('\n', out);
     for (int j = 0; j < c->nlines; j++) {
         const san_compare_line *k = &c->line[j];
@@ -157,6 +189,11 @@ static void write_csv(const san_compare *c, FILE *out)
         for (int i = 1; i < c->n; i++) {
             int h = has0 && san_compare_value(c, i, j, &v);
             csv_num(out, h, h ? v - v0 : 0);
+        }
+        double q = 0;
+        if (with_ratio(c)) {
+            int h = ratio(c, j, &q);
+            csv_num(out, h, q);
         }
         fputc('\n', out);
     }
@@ -180,7 +217,15 @@ static void json_values(const san_compare *c, int j, FILE *out)
         else
             fprintf(out, "%snull", i > 1 ? ", " : "");
     }
-    fputs("] }", out);
+    fputs("]", out);
+    double q;
+    if (with_ratio(c)) {
+        if (ratio(c, j, &q) && isfinite(q))
+            fprintf(out, ", \"ratio\": %.17g", q);
+        else
+            fputs(", \"ratio\": null", out);
+    }
+    fputs(" }", out);
 }
 
 static void write_json(const san_compare *c, FILE *out)
@@ -195,7 +240,8 @@ static void write_json(const san_compare *c, FILE *out)
             cli_json_string(out, r->error);
         else
             fputs("null", out);
-        fprintf(out, ", \"product_states\": \"%s\", \"reachable_states\": %lld }",
+        fprintf(out, ", \"closed_form\": %s, \"product_states\": \"%s\", "
+                "\"reachable_states\": %lld }", r->analytic ? "true" : "false",
                 r->product ? r->product : "", (long long)r->reachable);
     }
     fputs("\n  ],\n  \"results\": {", out);

@@ -84,22 +84,58 @@ bad_int:
 /* Compiling a variant                                                  */
 /* ------------------------------------------------------------------ */
 
-/* The generator's argv: the template and its applicable flags. */
-static char *generate(const san_sweep_spec *sp, const char *const *vals, char *msg, size_t n)
+/* The template's argv: its name and its applicable flags; NULL when out
+ * of memory (free it, not its words). */
+static char **template_argv(const san_sweep_spec *sp, const char *const *vals, int *argc)
 {
     char **argv = malloc((2 * sp->naxes + 2) * sizeof *argv);
+    if (!argv)
+        return NULL;
+    *argc = 0;
+    argv[(*argc)++] = sp->tmpl;
+    for (int a = 0; a < sp->naxes; a++)
+        if (!sp->axis[a].is_define && vals[a]) {
+            argv[(*argc)++] = sp->axis[a].flag;
+            argv[(*argc)++] = (char *)vals[a];
+        }
+    argv[*argc] = NULL;
+    return argv;
+}
+
+int sweep_is_analytic(const san_sweep_spec *sp)
+{
+    return sp->tmpl && san_analytic_is_model(sp->tmpl);
+}
+
+san_status sweep_analytic(const san_sweep_spec *sp, const char *const *vals,
+                          san_analytic_results *res, char *msg, size_t n)
+{
+    memset(res, 0, sizeof *res);
+    for (int a = 0; a < sp->naxes; a++)
+        if (sp->axis[a].is_define && vals[a]) {
+            sweep_err(msg, n, "-D %s: a closed form has no constants; give its flags",
+                      sp->axis[a].flag);
+            return SAN_E_USAGE;
+        }
+    int argc;
+    char **argv = template_argv(sp, vals, &argc);
+    if (!argv) {
+        sweep_err(msg, n, "out of memory");
+        return SAN_E_NOMEM;
+    }
+    san_status st = san_analytic_eval(argc, argv, res, msg, n);
+    free(argv);
+    return st;
+}
+
+static char *generate(const san_sweep_spec *sp, const char *const *vals, char *msg, size_t n)
+{
+    int argc;
+    char **argv = template_argv(sp, vals, &argc);
     if (!argv) {
         sweep_err(msg, n, "out of memory");
         return NULL;
     }
-    int argc = 0;
-    argv[argc++] = sp->tmpl;
-    for (int a = 0; a < sp->naxes; a++)
-        if (!sp->axis[a].is_define && vals[a]) {
-            argv[argc++] = sp->axis[a].flag;
-            argv[argc++] = (char *)vals[a];
-        }
-    argv[argc] = NULL;
     char *text = NULL;
     san_gen(argc, argv, &text, NULL, msg, n);
     free(argv);
@@ -329,6 +365,24 @@ static void solve_model(const san_model *m, const san_sweep_opts *o, const char 
     san_analysis_free(&a);
 }
 
+/* A closed form's row: its values as the results, no states, no solve. */
+static void evaluate_analytic(const san_sweep_spec *sp, const char *const *vals,
+                              san_sweep_row *r)
+{
+    char msg[512];
+    san_analytic_results res;
+    r->analytic = 1;
+    if (sweep_analytic(sp, vals, &res, msg, sizeof msg) != SAN_OK) {
+        fail(r, msg);
+        return;
+    }
+    /* The row takes the result arrays over. */
+    r->nres = res.n;
+    r->res_name = res.name;
+    r->res = res.value;
+    r->ok = 1;
+}
+
 void san_sweep_eval(const san_sweep_spec *sp, const char *const *vals,
                     const san_sweep_opts *o, san_sweep_row *r)
 {
@@ -344,6 +398,11 @@ void san_sweep_eval(const san_sweep_spec *sp, const char *const *vals,
     r->product = strdup("");
     if (o->interrupt && *o->interrupt) {
         fail(r, "interrupted");
+        return;
+    }
+    if (sweep_is_analytic(sp)) {
+        evaluate_analytic(sp, vals, r);
+        r->time_s = san_now() - t0;
         return;
     }
     char msg[512];

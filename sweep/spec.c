@@ -167,6 +167,10 @@ static int add_flag(san_sweep_spec *sp, int argc, char **argv, int *i, char *err
 
 static int parse_target(san_sweep_spec *sp, const char *target, char *err, size_t n)
 {
+    if (san_analytic_is_model(target)) {
+        sp->tmpl = strdup(target);
+        return sp->tmpl ? 0 : -1;
+    }
     for (int t = 0; templates[t]; t++)
         if (!strcmp(target, templates[t])) {
             sp->tmpl = strdup(target);
@@ -174,7 +178,7 @@ static int parse_target(san_sweep_spec *sp, const char *target, char *err, size_
         }
     sp->text = san_read_file(target, &sp->len);
     if (!sp->text) {
-        sweep_err(err, n, "cannot read '%s': %s (not a template either: ms or pipeline)",
+        sweep_err(err, n, "cannot read '%s': %s (not a template either: ms, pipeline, mw or cluster)",
                   target, strerror(errno));
         return errno == ENOENT || errno == EISDIR ? -2 : -1;
     }
@@ -185,7 +189,7 @@ static int parse_target(san_sweep_spec *sp, const char *target, char *err, size_
 static int parse_spec(san_sweep_spec *sp, int argc, char **argv, char *err, size_t n)
 {
     if (argc < 1 || !argv[0] || !argv[0][0]) {
-        sweep_err(err, n, "missing template (ms, pipeline) or model file");
+        sweep_err(err, n, "missing template (ms, pipeline, mw, cluster) or model file");
         return -2;
     }
     int rc = parse_target(sp, argv[0], err, n);
@@ -295,6 +299,34 @@ static int add_result_name(san_sweep *s, const char *name)
     return 0;
 }
 
+/* A closed form's variants are evaluated at once (microseconds): their
+ * result names come from the evaluation, their weights are equal. */
+static int prepare_analytic(san_sweep *s, const char **vals, char *first, size_t n)
+{
+    for (int v = 0; v < s->nvariants; v++) {
+        sweep_variant_values(s, v, vals);
+        char msg[512];
+        san_analytic_results res;
+        san_status st = sweep_analytic(&s->spec, vals, &res, msg, sizeof msg);
+        if (st == SAN_E_NOMEM)
+            return -1;
+        if (st != SAN_OK) {
+            if (!first[0])
+                snprintf(first, n, "%s", msg);
+            s->nfailed_prepare++;
+            continue;
+        }
+        s->weight[v] = 1;
+        for (int r = 0; r < res.n; r++)
+            if (add_result_name(s, res.name[r]) < 0) {
+                san_analytic_results_free(&res);
+                return -1;
+            }
+        san_analytic_results_free(&res);
+    }
+    return 0;
+}
+
 /* The product of the first variant that compiles names the estimate of
  * the others; a variant that does not compile gets weight 0 (it fails
  * at once when run). */
@@ -307,7 +339,12 @@ static int prepare(san_sweep *s, char *err, size_t n)
         return -1;
     }
     char first[512] = "";
-    for (int v = 0; v < s->nvariants; v++) {
+    for (int v = 0; sweep_is_analytic(&s->spec) && v < 1; v++)
+        if (prepare_analytic(s, vals, first, sizeof first) < 0) {
+            free(vals);
+            return -1;
+        }
+    for (int v = 0; !sweep_is_analytic(&s->spec) && v < s->nvariants; v++) {
         sweep_variant_values(s, v, vals);
         char msg[512];
         san_model *m = sweep_compile(&s->spec, vals, msg, sizeof msg);

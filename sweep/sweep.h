@@ -40,6 +40,13 @@ int sweep_applies(const san_sweep_spec *sp, int axis, const char *const *vals);
 san_model *sweep_compile(const san_sweep_spec *sp, const char *const *vals,
                          char *msg, size_t n);
 
+/* Is the sweep's template one of the closed forms of analytic/ (mw,
+ * cluster)?  Its variants are evaluated, not solved. */
+int sweep_is_analytic(const san_sweep_spec *sp);
+/* Evaluate an analytic variant; SAN_E_USAGE with msg on bad flags. */
+san_status sweep_analytic(const san_sweep_spec *sp, const char *const *vals,
+                          san_analytic_results *res, char *msg, size_t n);
+
 /* The values of a variant, per axis (pointers into the spec). */
 void sweep_variant_values(const san_sweep *s, int v, const char **vals);
 

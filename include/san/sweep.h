@@ -49,6 +49,8 @@ typedef struct {
     char *command;          /* "ms --mode async --slaves 3 --buffer 5", or
                                "model.san -D K=3": what san solve would take */
     int ok;                 /* solved and converged */
+    int analytic;           /* a closed form (san/analytic.h): evaluated,
+                               no states, no solve */
     char *error;            /* why not (NULL when ok) */
     char *product;          /* product states, exact decimal ("" unknown) */
     double product_log10;
