@@ -7,6 +7,8 @@ its own folder and of the layers below it, never of one above:
     base                clock, budget, parsing, output, diagnostics
     lang                .san text -> compiled model
     gen                 parameter flags -> .san text
+    analytic            closed-form models (master/worker, cluster bound);
+                        beside gen: base only, the SANs are sweep's
     solver/numeric      pi Q = 0 on an operator; nothing above base
     solver/space        reachable states of a model
     solver/kron         the tensor descriptor (its operator, over a space)
@@ -40,6 +42,7 @@ LAYERS = {
     "base": 0,
     "lang": 1,
     "gen": 1,
+    "analytic": 1,
     "solver/numeric": 1,
     "solver/space": 2,
     "solver/kron": 3,
