@@ -197,6 +197,8 @@ static const char *mark(const mw_table *t, int i)
     return marks[m];
 }
 
+/* A number in a column w wide, with as many digits as fit (at most 10,
+ * the digits the seed prints and a few more); "-" when there is none. */
 static void text_num(FILE *out, int w, double v)
 {
     if (isfinite(v))

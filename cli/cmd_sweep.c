@@ -62,13 +62,18 @@ static const cli_spec sweep_spec = {
         "  x;y          for flags whose value is a list (--stages '1,2,1;1,3,1')\n"
         "A flag that only applies to some values of a swept flag (--buffer with\n"
         "--mode sync,async) is left out where it does not apply: one sync row,\n"
-        "not one per buffer size.\n",
+        "not one per buffer size.\n"
+        "\n"
+        "The closed forms mw and cluster (san mw, san cluster) are templates too:\n"
+        "their variants are evaluated, not solved (no states, no solver columns).\n",
     .opts = sweep_options,
     .outro =
         "examples:\n"
         "  san sweep ms --mode sync,async --slaves 2..7 --buffer 1,5,10,20,40 \\\n"
         "      --plot tx.svg --x slaves --y slave_transmitting\n"
         "  san sweep models/mm1k.san -D K=1..40 -D lambda=1,2,4 -f csv\n"
+        "  san sweep mw --workers 1..60 --protocol sync,async --plot tt.svg \\\n"
+        "      --x workers --y execution_time\n"
         "\n"
         "Exit status: 0 every variant solved, 1 some failed, 2 bad usage (bad\n"
         "range, unknown flag, index or parameter, every variant refused).\n",
@@ -90,7 +95,7 @@ static int parse_args(int argc, char **argv, sweep_args *A, char ***spec, int *n
     if (rc)
         return rc;
     if (*nspec == 0)
-        return cli_usage_error("sweep", "missing template (ms, pipeline) or model file");
+        return cli_usage_error("sweep", "missing template (ms, pipeline, mw, cluster) or model file");
     if (A->plot && (!A->x || !A->y))
         return cli_usage_error("sweep", "--plot: give --x PARAM and --y INDEX as well");
     if (!A->plot && (A->x || A->y || A->series))

@@ -62,7 +62,7 @@ char *sweep_row_pack(const san_sweep_row *r, int naxes)
     put(&b, "variant %d\npick", r->variant);
     for (int a = 0; a < naxes; a++)
         put(&b, " %d", r->pick ? r->pick[a] : -1);
-    put(&b, "\nok %d\n", r->ok);
+    put(&b, "\nok %d\nanalytic %d\n", r->ok, r->analytic);
     put_text(&b, "error", r->error);
     put(&b, "has_error %d\n", r->error != NULL);
     put_text(&b, "command", r->command);
@@ -111,6 +111,8 @@ static int unpack_line(san_sweep_row *r, int naxes, const char *key, char *val, 
             r->pick[a] = (int)strtol(p, &p, 10);
     } else if (!strcmp(key, "ok"))
         r->ok = atoi(val);
+    else if (!strcmp(key, "analytic"))
+        r->analytic = atoi(val);
     else if (!strcmp(key, "error"))
         *error = strdup(val);
     else if (!strcmp(key, "has_error")) {
