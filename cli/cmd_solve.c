@@ -57,36 +57,6 @@ void help_solve(FILE *out)
     cli_help(out, &solve_spec);
 }
 
-/* Split a --gen argument on blanks (quotes group words). */
-static int split_words(char *s, char ***argv)
-{
-    int n = 0, cap = 8;
-    char **v = malloc(cap * sizeof *v);
-    while (v && *s) {
-        while (*s == ' ' || *s == '\t')
-            s++;
-        if (!*s)
-            break;
-        char q = (*s == '\'' || *s == '"') ? *s++ : 0;
-        char *w = s;
-        while (*s && (q ? *s != q : (*s != ' ' && *s != '\t')))
-            s++;
-        if (*s)
-            *s++ = '\0';
-        if (n + 1 >= cap) {
-            char **p = realloc(v, (cap *= 2) * sizeof *v);
-            if (!p)
-                break;
-            v = p;
-        }
-        v[n++] = w;
-    }
-    if (v)
-        v[n] = NULL;
-    *argv = v;
-    return n;
-}
-
 typedef struct {
     const san_model *m;
     const san_space *sp;
@@ -378,24 +348,7 @@ static san_model *load(solve_args *A, const char *path, int *status)
 {
     if (!A->gen)
         return cli_load_model(path, &A->defs, status, 0);
-    char *copy = strdup(A->gen), **argv = NULL;
-    int argc = copy ? split_words(copy, &argv) : 0;
-    char err[512] = "";
-    char *text = NULL;
-    if (argc > 0)
-        san_gen(argc, argv, &text, NULL, err, sizeof err);
-    if (!text) {
-        fprintf(stderr, "san solve: --gen: %s\n", argc > 0 ? err : "expected a template, e.g. 'ms --slaves 3'");
-        free(copy);
-        free(argv);
-        *status = EXIT_USAGE;
-        return NULL;
-    }
-    san_model *m = cli_load_text("<gen>", text, strlen(text), &A->defs, status, 0);
-    free(text);
-    free(copy);
-    free(argv);
-    return m;
+    return cli_load_gen("solve", A->gen, &A->defs, status);
 }
 
 int cmd_solve(int argc, char **argv)

@@ -207,3 +207,56 @@ int cli_exit_status(san_status st)
         return EXIT_FAIL;
     }
 }
+
+/* Split a --gen argument on blanks (quotes group words). */
+static int split_words(char *s, char ***argv)
+{
+    int n = 0, cap = 8;
+    char **v = malloc(cap * sizeof *v);
+    while (v && *s) {
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (!*s)
+            break;
+        char q = (*s == '\'' || *s == '"') ? *s++ : 0;
+        char *w = s;
+        while (*s && (q ? *s != q : (*s != ' ' && *s != '\t')))
+            s++;
+        if (*s)
+            *s++ = '\0';
+        if (n + 1 >= cap) {
+            char **p = realloc(v, (cap *= 2) * sizeof *v);
+            if (!p)
+                break;
+            v = p;
+        }
+        v[n++] = w;
+    }
+    if (v)
+        v[n] = NULL;
+    *argv = v;
+    return n;
+}
+
+san_model *cli_load_gen(const char *cmd, const char *gen, cli_defines *defs, int *status)
+{
+    char *copy = strdup(gen), **argv = NULL;
+    int argc = copy ? split_words(copy, &argv) : 0;
+    char err[512] = "";
+    char *text = NULL;
+    if (argc > 0)
+        san_gen(argc, argv, &text, NULL, err, sizeof err);
+    if (!text) {
+        fprintf(stderr, "san %s: --gen: %s\n", cmd,
+                argc > 0 ? err : "expected a template, e.g. 'ms --slaves 3'");
+        free(copy);
+        free(argv);
+        *status = EXIT_USAGE;
+        return NULL;
+    }
+    san_model *m = cli_load_text("<gen>", text, strlen(text), defs, status, 0);
+    free(text);
+    free(copy);
+    free(argv);
+    return m;
+}

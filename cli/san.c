@@ -16,6 +16,7 @@ static const cli_command commands[] = {
     { "compare", cmd_compare, help_compare, "models or generator lines side by side" },
     { "mw", cmd_mw, help_mw, "master/worker closed form: time, efficiency, optimum" },
     { "cluster", cmd_cluster, help_cluster, "steady bound of a master/worker run on clusters" },
+    { "export", cmd_export, help_export, "the chain or the automata for other tools: mtx, prism, states, dot" },
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -12,6 +12,8 @@
  *   san/sweep.h    families of variants, tables, plots
  *   san/analytic.h closed-form models beside the SANs (master/worker,
  *                  multi-cluster bound)
+ *   san/export.h   the chain and the automata for other tools (Matrix
+ *                  Market, PRISM, CSV, Graphviz DOT)
  *
  * Every structure is plain data that a caller can read directly; every
  * function that can fail returns a san_status (or NULL) and leaves its
@@ -28,5 +30,6 @@
 #include "san/gen.h"
 #include "san/sweep.h"
 #include "san/analytic.h"
+#include "san/export.h"
 
 #endif

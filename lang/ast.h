@@ -10,6 +10,7 @@
 #define SAN_AST_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 typedef struct { int line, col; } ast_pos;
 
@@ -137,6 +138,12 @@ char *ast_strdup(ast_file *f, const char *s, size_t n);
 /* Append to an arena-backed array, doubling; elem_size bytes each. */
 void *ast_grow(ast_file *f, void *arr, int n, size_t elem_size);
 void ast_file_free(ast_file *f);
+
+/* The rate of the compiled event e of m as its declaration writes it
+ * (print.c): "(lambda * (st B == s[0]))"; what the DOT export labels a
+ * functional rate with.  Nothing when the declaration is not found. */
+struct san_model;
+void ast_print_event_rate(const struct san_model *m, int e, FILE *out);
 
 /* Parse text into f; diagnostics go to d.  Returns the number of errors. */
 #include "san.h"

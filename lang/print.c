@@ -228,6 +228,25 @@ static void print_network(FILE *out, const ast_file *f)
     }
 }
 
+/* A compiled event is named after its declaration: "e", "e[3]" for a
+ * replicated event, "e@P[3]" for the copy of a replica. */
+static size_t base_len(const char *name)
+{
+    return strcspn(name, "[@");
+}
+
+void ast_print_event_rate(const san_model *m, int e, FILE *out)
+{
+    const ast_file *f = m->syntax;
+    const char *name = m->ev[e].name;
+    const size_t len = base_len(name);
+    for (int i = 0; f && i < f->nevents; i++)
+        if (strlen(f->events[i].name) == len && !strncmp(f->events[i].name, name, len)) {
+            print_expr(out, f->events[i].rate);
+            return;
+        }
+}
+
 void san_model_print(const san_model *m, FILE *out)
 {
     const ast_file *f = m->syntax;

@@ -6,7 +6,8 @@ set -eu
 cd "$(dirname "$0")/.."
 
 PACKAGES="build-essential autoconf automake libtool pkg-config flex bison \
-libsuitesparse-dev libopenblas-dev libcairo2-dev python3"
+libsuitesparse-dev libopenblas-dev libcairo2-dev python3 \
+python3-numpy python3-pandas python3-scipy python3-pytest"
 
 missing=""
 for p in $PACKAGES; do

@@ -32,6 +32,9 @@ typedef struct {
     san_storage storage;
     int ntop;               /* most probable states to keep */
     double time_limit;      /* seconds for the whole analysis; 0: none */
+    int space_only;         /* stop after step 1: the state space (and,
+                               on the sparse path, its generator), no
+                               solve: what the exports need */
 } san_analysis_opts;
 
 /* One analysis: what it built, found and measured. */

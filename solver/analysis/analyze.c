@@ -14,6 +14,9 @@
  *   4. the solve, with what is left of the time limit;
  *   5. the indices (results, marginals, throughputs, top states) and
  *      the other storage's estimated size.
+ *
+ * space_only stops after step 3: the exports want the chain, not its
+ * solution.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -102,7 +105,7 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
     a->m = m;
     san_status st = build(m, o, t0, a, d);
     a->t_space = san_now() - t0;
-    if (st != SAN_OK)
+    if (st != SAN_OK || o->space_only)
         return st;
     san_solve_opts so = o->solve;
     if (o->time_limit > 0)

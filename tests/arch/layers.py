@@ -13,6 +13,7 @@ its own folder and of the layers below it, never of one above:
     solver/space        reachable states of a model
     solver/kron         the tensor descriptor (its operator, over a space)
     solver/analysis     the one pipeline: model -> space -> solution -> indices
+    solver/export       the chain and the automata in other tools' formats
     sweep               families of variants, buffer sizing, grain
     cli                 the `san` command, over the public API only
 
@@ -47,6 +48,7 @@ LAYERS = {
     "solver/space": 2,
     "solver/kron": 3,
     "solver/analysis": 4,
+    "solver/export": 4,
     "sweep": 5,
     "cli": 6,
 }

@@ -1,0 +1,211 @@
+/*
+ * cmd_export.c - `san export MODEL --format FMT`: the chain or the
+ * automata in other tools' formats (the writers are the library's,
+ * include/san/export.h; this file picks one and where it goes).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "options.h"
+
+typedef enum { EXP_MTX, EXP_STATES, EXP_PRISM, EXP_DOT, EXP_DOT_REACH } export_format;
+
+typedef struct {
+    san_sweep_opts run;     /* the limits (--max-memory, --max-states) */
+    const char *format, *output, *gen;
+    long max_nodes;
+    int quiet;
+    cli_defines defs;
+} export_args;
+
+static const cli_option export_options[] = {
+    CLI_GROUP("output:"),
+    CLI_STRING('f', "format", "FMT", export_args, format,
+               "mtx      the generator Q, Matrix Market (CHOLMOD's writer)\n"
+               "states   the reachable states, CSV (state, index, local states)\n"
+               "prism    PRISM's explicit files: BASE.tra, BASE.sta, BASE.lab\n"
+               "dot      the automata, Graphviz DOT\n"
+               "dot-reach  the reachable chain, Graphviz DOT (small models)"),
+    CLI_STRING('o', "output", "FILE", export_args, output,
+               "write to FILE (prism: BASE) instead of standard output"),
+    CLI_INT(0, "max-nodes", "N", export_args, max_nodes, 1, 1e9, "a positive integer",
+            "dot-reach: refuse chains of more states", "1000"),
+    CLI_FLAG('q', "quiet", export_args, quiet, 1, "no progress on stderr"),
+    CLI_GROUP("limits:"),
+    CLI_INCLUDE(cli_limit_options, export_args, run),
+    CLI_GROUP("model:"),
+    CLI_CALLBACK('D', NULL, "NAME=VALUE", export_args, defs, cli_opt_define,
+                 "override a constant identifier"),
+    CLI_STRING(0, "gen", "'ARGS'", export_args, gen,
+               "export a generated model (see san gen --help)"),
+    CLI_END
+};
+
+static const cli_spec export_spec = {
+    .name = "export",
+    .usage =
+        "usage: san export --format FMT [options] MODEL\n"
+        "       san export --format FMT [options] --gen 'TEMPLATE FLAGS...'\n",
+    .intro =
+        "Write the model's chain or automata for another tool.  The states are\n"
+        "numbered by their mixed-radix index, ascending, in every format: row k\n"
+        "of the Matrix Market file (1-based) is state k-1 of the states CSV and\n"
+        "of PRISM's files.  PRISM loads the files with\n"
+        "    prism -importmodel BASE.tra,sta,lab -ctmc\n",
+    .opts = export_options,
+    .outro = "Exit status: 0 written, 2 bad model, usage or over a limit, 1 failed.\n",
+    .flags = CLI_ABBREV,
+};
+
+void help_export(FILE *out)
+{
+    cli_help(out, &export_spec);
+}
+
+static int parse_format(const char *s, export_format *f)
+{
+    static const char *const names[] = { "mtx", "states", "prism", "dot", "dot-reach" };
+    for (int k = 0; k < (int)(sizeof names / sizeof names[0]); k++)
+        if (s && !strcmp(s, names[k])) {
+            *f = (export_format)k;
+            return 0;
+        }
+    return -1;
+}
+
+/* ---- the writers, through cli_write_output ---- */
+
+typedef struct {
+    const san_model *m;
+    const san_space *sp;
+    export_format fmt;
+    char part;              /* prism: 't', 's' or 'l' */
+    int64_t max_nodes;
+    san_status st;          /* what the writer returned */
+    char err[512];
+} export_job;
+
+static void write_one(const void *ctx, FILE *out)
+{
+    export_job *j = (export_job *)ctx;
+    switch (j->fmt) {
+    case EXP_MTX:    j->st = san_export_mtx(j->sp, out, j->err, sizeof j->err); break;
+    case EXP_STATES: j->st = san_export_states(j->sp, out); break;
+    case EXP_DOT:    j->st = san_export_dot_automata(j->m, out); break;
+    case EXP_DOT_REACH:
+        j->st = san_export_dot_space(j->sp, j->max_nodes, out, j->err, sizeof j->err);
+        break;
+    case EXP_PRISM:
+        j->st = j->part == 't' ? san_export_prism_tra(j->sp, out, j->err, sizeof j->err)
+              : j->part == 's' ? san_export_prism_sta(j->sp, out)
+                               : san_export_prism_lab(j->sp, out);
+        break;
+    }
+}
+
+/* One file; the writer's failure wins over the file's success. */
+static int write_file(export_job *j, const char *path)
+{
+    j->st = SAN_OK;
+    j->err[0] = '\0';
+    int rc = cli_write_output(path, write_one, j);
+    if (j->st != SAN_OK) {
+        if (path && strcmp(path, "-"))
+            remove(path);       /* a half-written file is no export */
+        fprintf(stderr, "san export: %s\n", j->err[0] ? j->err : san_status_name(j->st));
+        return cli_exit_status(j->st);
+    }
+    return rc;
+}
+
+static int write_prism(export_job *j, const char *base)
+{
+    static const char parts[] = { 't', 's', 'l' };
+    static const char *const ext[] = { ".tra", ".sta", ".lab" };
+    int rc = EXIT_OK;
+    for (int k = 0; k < 3 && rc == EXIT_OK; k++) {
+        char *path;
+        if (asprintf(&path, "%s%s", base, ext[k]) < 0)
+            return EXIT_FAIL;
+        j->part = parts[k];
+        rc = write_file(j, path);
+        free(path);
+    }
+    return rc;
+}
+
+/* ---- the command ---- */
+
+static int check_args(const export_args *A, int nrest, export_format *fmt)
+{
+    if (!A->format)
+        return cli_usage_error("export", "missing --format (mtx, states, prism, dot, dot-reach)");
+    if (parse_format(A->format, fmt) != 0)
+        return cli_usage_error("export", "--format: expected mtx, states, prism, dot or dot-reach, not '%s'",
+                               A->format);
+    if (*fmt == EXP_PRISM && (!A->output || !strcmp(A->output, "-")))
+        return cli_usage_error("export", "--format prism writes BASE.tra, BASE.sta and BASE.lab: give -o BASE");
+    if (A->gen && nrest != 0)
+        return cli_usage_error("export", "--gen replaces MODEL; give one or the other");
+    if (!A->gen && nrest != 1)
+        return cli_usage_error("export", "%s", nrest == 0 ? "missing MODEL" : "expected one MODEL");
+    return 0;
+}
+
+/* The state space through the one pipeline, stopped before the solve:
+ * with its generator unless only the states are asked for. */
+static int build_space(const export_args *A, const san_model *m, const char *path,
+                       export_format fmt, san_analysis *a)
+{
+    san_analysis_opts ao;
+    san_analysis_opts_default(&ao);
+    ao.space = A->run.space;
+    ao.space.progress = !A->quiet && cli_stderr_is_tty();
+    ao.space.interrupt = cli_interrupt("export", 1);
+    ao.storage = fmt == EXP_STATES ? SAN_STORAGE_AUTO : SAN_STORAGE_SPARSE;
+    ao.space_only = 1;
+    san_diag d;
+    san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", NULL, 0);
+    san_status st = san_analyze(m, &ao, a, &d);
+    san_diag_print(&d, stderr, cli_stderr_is_tty());
+    san_diag_free(&d);
+    return cli_exit_status(st);
+}
+
+int cmd_export(int argc, char **argv)
+{
+    export_args A;
+    memset(&A, 0, sizeof A);
+    san_sweep_opts_default(&A.run);
+    A.max_nodes = 1000;
+    char **rest;
+    int nrest;
+    export_format fmt = EXP_MTX;
+    int rc = cli_parse(&export_spec, argc, argv, &A, &rest, &nrest);
+    if (rc == 0)
+        rc = check_args(&A, nrest, &fmt);
+    if (rc) {
+        free(rest);
+        cli_defines_free(&A.defs);
+        return rc == CLI_HELP_SHOWN ? EXIT_OK : rc;
+    }
+    int status = EXIT_OK;
+    const char *path = A.gen ? "<gen>" : rest[0];
+    san_model *m = A.gen ? cli_load_gen("export", A.gen, &A.defs, &status)
+                         : cli_load_model(path, &A.defs, &status, 0);
+    cli_defines_free(&A.defs);
+    free(rest);
+    if (!m)
+        return status;
+    san_analysis a;
+    memset(&a, 0, sizeof a);
+    if (fmt != EXP_DOT)
+        status = build_space(&A, m, path, fmt, &a);
+    if (status == EXIT_OK) {
+        export_job j = { .m = m, .sp = &a.sp, .fmt = fmt, .max_nodes = A.max_nodes };
+        status = fmt == EXP_PRISM ? write_prism(&j, A.output) : write_file(&j, A.output);
+    }
+    san_analysis_free(&a);
+    san_model_free(m);
+    return status;
+}

@@ -1,0 +1,74 @@
+/*
+ * san/export.h - the chain and the automata in other tools' formats
+ * (solver/export/): Matrix Market for the generator, CSV for the
+ * states, PRISM's explicit files, Graphviz DOT.
+ *
+ * Every writer numbers the reachable states the same way: by their
+ * mixed-radix index, ascending (automaton 0 most significant), so that
+ * state k of the Matrix Market file, of the states CSV and of the PRISM
+ * files is the same state, whatever order the exploration found them
+ * in.  That order is also PRISM's: its states are sorted by the tuple
+ * of their variables' values.
+ */
+#ifndef SAN_PUBLIC_EXPORT_H
+#define SAN_PUBLIC_EXPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
+#include "san/space.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The export number of every state of sp: rank[i] for state i of the
+ * space (malloc'd, sp->n entries; NULL when out of memory). */
+SAN_API int64_t *san_export_ranks(const san_space *sp);
+
+/* The generator Q (rows sum to zero) in Matrix Market coordinate form,
+ * written by CHOLMOD's cholmod_write_sparse; rows and columns are the
+ * export numbers plus one.  Needs a space built with its generator
+ * (not states_only).  SAN_OK, SAN_E_USAGE (no generator), SAN_E_NOMEM
+ * or SAN_E_IO; the reason in err. */
+SAN_API san_status san_export_mtx(const san_space *sp, FILE *out, char *err, size_t n);
+
+/* The reachable states as CSV: a header "state,index,A1,A2,..." then one
+ * line per state: its export number, its mixed-radix index, the name of
+ * each automaton's local state.  SAN_OK or SAN_E_NOMEM. */
+SAN_API san_status san_export_states(const san_space *sp, FILE *out);
+
+/* PRISM's explicit model files (its manual, "Explicit model files"):
+ *   .tra  "n m", then "i j rate" for every off-diagonal rate of Q;
+ *   .sta  "(A1,A2,...)", then "i:(s1,s2,...)", the local state numbers
+ *         (automaton names made PRISM identifiers: "P[3]" -> "P_3");
+ *   .lab  "init", "deadlock", then one label per local state,
+ *         "Aut_state" (identifier characters only), true where the
+ *         automaton is in that state.
+ * "init" marks the first reachable state in export order: the chain's
+ * steady state does not depend on it (one closed class).  Same
+ * statuses as san_export_mtx. */
+SAN_API san_status san_export_prism_tra(const san_space *sp, FILE *out, char *err, size_t n);
+SAN_API san_status san_export_prism_sta(const san_space *sp, FILE *out);
+SAN_API san_status san_export_prism_lab(const san_space *sp, FILE *out);
+
+/* Graphviz DOT of the automata: one cluster per automaton, its local
+ * states as nodes, one edge per transition labelled with its event, the
+ * event's rate (a number, or the rate's expression when it reads the
+ * state) and the routing probability when there is one; synchronizing
+ * events drawn bold.  SAN_OK or SAN_E_NOMEM. */
+SAN_API san_status san_export_dot_automata(const san_model *m, FILE *out);
+
+/* Graphviz DOT of the reachable chain: one node per state (its local
+ * states as label), one edge per pair of states with the events that
+ * lead there and the total rate.  Over max_states states (0: 1000) it
+ * writes nothing and returns SAN_E_LIMIT.  SAN_OK, SAN_E_LIMIT,
+ * SAN_E_MODEL (an invalid functional rate) or SAN_E_NOMEM; the reason
+ * in err. */
+SAN_API san_status san_export_dot_space(const san_space *sp, int64_t max_states, FILE *out,
+                                        char *err, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
