@@ -1,0 +1,392 @@
+"""san - Stochastic Automata Networks from Python, over libsan.
+
+    import san
+    m = san.load("models/mm1k.san", defines={"lambda": 4})
+    sol = m.solve()
+    sol.results["empty"], sol.marginals["queue"]["s[0]"], sol.pi
+    q = m.generator()                       # scipy.sparse, rows sum to 0
+    df = san.sweep("ms", mode="async", slaves=range(2, 5), buffer=[5, 10])
+
+Everything goes through libsan's public API (include/san/*.h) with
+ctypes: the one analysis pipeline of the `san` command (san_analyze),
+its checks and its accuracy contract (san(1), ACCURACY).  States are
+numbered as `san export` numbers them: by mixed-radix index, ascending,
+so sol.pi[k], row k of generator() and row k of states() are one state.
+"""
+import ctypes
+import itertools
+import os
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from ctypes import POINTER, byref, c_char_p, c_int, c_void_p
+
+import numpy as np
+
+from . import _lib
+from ._lib import lib
+
+__all__ = ["SanError", "Model", "Solution", "load", "gen", "sweep", "version"]
+
+
+def version():
+    """libsan's version string."""
+    return lib.san_version().decode()
+
+
+class SanError(Exception):
+    """A failure of libsan: status (its san_status name) and the
+    diagnostics ("file:line:col: error: ...") that explain it."""
+
+    def __init__(self, status, diagnostics=(), message=None):
+        self.status = status
+        self.diagnostics = list(diagnostics)
+        super().__init__(message or "; ".join(self.diagnostics) or status)
+
+
+def _status_name(st):
+    return lib.san_status_name(st).decode()
+
+
+def _messages(d):
+    sev = {0: "note", 1: "warning", 2: "error"}
+    out = []
+    for k in range(d.n):
+        it = d.items[k]
+        where = f"{d.file.decode() if d.file else ''}"
+        if it.line:
+            where += f":{it.line}:{it.col}"
+        out.append(f"{where}: {sev.get(it.sev, '?')}: {it.msg.decode()}")
+    return out
+
+
+class _DiagScope:
+    """A san_diag for one call, freed on exit."""
+
+    def __init__(self, name, text=None):
+        self.d = _lib.Diag()
+        self.name = name.encode()
+        self.text = text
+        lib.san_diag_init(byref(self.d), self.name, text, len(text) if text else 0)
+
+    def __enter__(self):
+        return self.d
+
+    def __exit__(self, *exc):
+        lib.san_diag_free(byref(self.d))
+
+
+def _defines(defines, kw):
+    d = dict(defines or {})
+    d.update(kw)
+    return {str(k): float(v) for k, v in d.items()}
+
+
+class Model:
+    """A compiled model (san_model).  Read-only; solve it as often as
+    needed, from several threads at once."""
+
+    def __init__(self, ptr, source, warnings_=()):
+        self._m = ptr
+        self.source = source
+        self.warnings = list(warnings_)
+
+    def __del__(self):
+        if getattr(self, "_m", None):
+            lib.san_model_free(self._m)
+            self._m = None
+
+    # ---- what the model is ----
+
+    @property
+    def _c(self):
+        return self._m.contents
+
+    @property
+    def name(self):
+        return self._c.name.decode()
+
+    @property
+    def automata(self):
+        """{automaton: [local state names]}, in the model's order."""
+        m = self._c
+        return {m.aut[a].name.decode(): [m.aut[a].states[s].decode()
+                                         for s in range(m.aut[a].nstates)]
+                for a in range(m.naut)}
+
+    @property
+    def events(self):
+        """[{name, sync, automata}] in the model's order."""
+        m = self._c
+        return [{"name": m.ev[e].name.decode(), "sync": bool(m.ev[e].sync),
+                 "automata": [m.aut[m.ev[e].parts[k]].name.decode()
+                              for k in range(m.ev[e].nparts)]}
+                for e in range(m.nev)]
+
+    @property
+    def result_names(self):
+        m = self._c
+        return [m.res[i].name.decode() for i in range(m.nres)]
+
+    @property
+    def product_states(self):
+        """The size of the product space, exact (a Python int)."""
+        return int(self._c.product_str.decode())
+
+    def check(self):
+        """What `san check` summarizes, as a dict."""
+        return {"model": self.name, "automata": self.automata,
+                "events": self.events, "results": self.result_names,
+                "product_states": self.product_states, "warnings": self.warnings}
+
+    # ---- analyses ----
+
+    def _analyze(self, space_only=False, method="auto", tol=None, storage="auto",
+                 max_memory=None, max_states=0, time_limit=0, ntop=0):
+        o = _lib.AnalysisOpts()
+        lib.san_analysis_opts_default(byref(o))
+        meth = c_int()
+        if lib.san_method_parse(method.encode(), byref(meth)) != 0:
+            raise SanError("usage", message=f"unknown method '{method}'")
+        o.solve.method = meth.value
+        if tol is not None:
+            o.solve.tol = float(tol)
+        if storage not in _lib.STORAGE:
+            raise SanError("usage", message=f"storage: auto, sparse or kron, not '{storage}'")
+        o.storage = _lib.STORAGE[storage]
+        if max_memory is not None:
+            b = ctypes.c_double()
+            if isinstance(max_memory, str):
+                if lib.san_parse_bytes(max_memory.encode(), byref(b)) != 0:
+                    raise SanError("usage", message=f"max_memory: not a size: '{max_memory}'")
+                o.space.max_memory = b.value
+            else:
+                o.space.max_memory = float(max_memory)
+        o.space.max_states = int(max_states)
+        o.time_limit = float(time_limit)
+        o.ntop = int(ntop)
+        o.space_only = int(space_only)
+        a = _lib.Analysis()
+        with _DiagScope(self.source) as d:
+            st = lib.san_analyze(self._m, byref(o), byref(a), byref(d))
+            msgs = _messages(d)
+        return st, a, msgs
+
+    def _space_arrays(self, sp):
+        n = sp.n
+        index = np.ctypeslib.as_array(sp.index, shape=(n,)).copy() if n else np.zeros(0, np.int64)
+        order = np.argsort(index, kind="stable")
+        return index, order
+
+    def solve(self, method="auto", tol=None, storage="auto", max_memory=None,
+              max_states=0, time_limit=0):
+        """The steady state (san_analyze): a Solution.  Not converged: a
+        warning, and the best answer with converged False."""
+        st, a, msgs = self._analyze(False, method, tol, storage, max_memory, max_states,
+                                    time_limit)
+        try:
+            if not a.have_indices:
+                info = a.sol.info.msg.decode() if a.have_sol else ""
+                raise SanError(_status_name(st), msgs + ([info] if info else []))
+            sol = Solution(self, a)
+        finally:
+            lib.san_analysis_free(byref(a))
+        if st != _lib.SAN_OK:
+            warnings.warn(f"{self.source}: {_status_name(st)}: {sol.message}")
+        return sol
+
+    def _space(self, storage, max_memory, max_states):
+        st, a, msgs = self._analyze(True, storage=storage, max_memory=max_memory,
+                                    max_states=max_states)
+        if st != _lib.SAN_OK:
+            lib.san_analysis_free(byref(a))
+            raise SanError(_status_name(st), msgs)
+        return a
+
+    def states(self, max_memory=None, max_states=0):
+        """The reachable states as a DataFrame: state (the export
+        number), index (mixed-radix), one column per automaton with its
+        local state's name; `san export --format states`."""
+        a = self._space("auto", max_memory, max_states)
+        try:
+            index, order = self._space_arrays(a.sp)
+        finally:
+            lib.san_analysis_free(byref(a))
+        return _states_frame(self, index[order])
+
+    def generator(self, max_memory=None, max_states=0):
+        """Q as a scipy.sparse.csr_matrix (rows sum to zero), rows and
+        columns in export order; `san export --format mtx`."""
+        import scipy.sparse
+        a = self._space("sparse", max_memory, max_states)
+        try:
+            q = a.sp.q
+            n = a.sp.n
+            nnz = q.rowptr[n] if n else 0
+            rowptr = np.ctypeslib.as_array(q.rowptr, shape=(n + 1,)).copy()
+            col = np.ctypeslib.as_array(q.col, shape=(nnz,)).copy() if nnz else np.zeros(0, np.int32)
+            val = np.ctypeslib.as_array(q.val, shape=(nnz,)).copy() if nnz else np.zeros(0)
+            index, order = self._space_arrays(a.sp)
+        finally:
+            lib.san_analysis_free(byref(a))
+        m = scipy.sparse.csr_matrix((val, col, rowptr), shape=(n, n))
+        return m[order][:, order].tocsr()
+
+
+def _states_frame(model, index):
+    import pandas as pd
+    m = model._c
+    cols = {"state": np.arange(len(index)), "index": index}
+    for a in range(m.naut):
+        names = np.array([m.aut[a].states[s].decode() for s in range(m.aut[a].nstates)],
+                         dtype=object)
+        local = (index // m.stride[a]) % m.aut[a].nstates
+        cols[m.aut[a].name.decode()] = names[local]
+    return pd.DataFrame(cols)
+
+
+class Solution:
+    """A steady state and its indices, copied out of libsan:
+        results      {result: value}
+        marginals    {automaton: {local state: probability}}
+        throughputs  {event: rate}
+        pi           numpy array, in export order (states())
+        converged, residual, error_estimate, method, iterations, message
+    """
+
+    def __init__(self, model, a):
+        m = model._c
+        sol = a.sol
+        self.model = model
+        self.converged = bool(sol.info.converged)
+        self.residual = sol.info.residual
+        self.error_estimate = sol.info.error_est if self.converged else float("nan")
+        self.method = lib.san_method_name(sol.info.method).decode()
+        self.iterations = sol.info.iterations
+        self.message = sol.info.msg.decode() or ("converged" if self.converged else "not converged")
+        self.results = {m.res[i].name.decode(): sol.results[i] for i in range(m.nres)}
+        self.marginals = {m.aut[k].name.decode(): {m.aut[k].states[s].decode(): sol.marginal[k][s]
+                                                   for s in range(m.aut[k].nstates)}
+                          for k in range(m.naut)}
+        self.throughputs = {m.ev[e].name.decode(): sol.throughput[e] for e in range(m.nev)}
+        n = a.sp.n
+        index = np.ctypeslib.as_array(a.sp.index, shape=(n,)).copy()
+        pi = np.ctypeslib.as_array(sol.pi, shape=(n,)).copy()
+        order = np.argsort(index, kind="stable")
+        self._index = index[order]
+        self.pi = pi[order]
+
+    def marginals_frame(self):
+        """The marginals as a DataFrame: automaton, state, probability."""
+        import pandas as pd
+        return pd.DataFrame([(a, s, p) for a, d in self.marginals.items() for s, p in d.items()],
+                            columns=["automaton", "state", "probability"])
+
+    def distribution(self):
+        """states() with a probability column."""
+        df = _states_frame(self.model, self._index)
+        df["probability"] = self.pi
+        return df
+
+    def __repr__(self):
+        return (f"<san.Solution {self.model.name}: {len(self.pi)} states, {self.method}, "
+                f"{'converged' if self.converged else 'NOT converged'}>")
+
+
+# ---- loading ----
+
+def _compile(text, name, defines):
+    defs = (_lib.Define * max(1, len(defines)))()
+    keep = []
+    for k, (n, v) in enumerate(defines.items()):
+        keep.append(n.encode())
+        defs[k].name = keep[-1]
+        defs[k].value = v
+    opts = _lib.LoadOpts(defs, len(defines), 1)
+    data = text.encode() if isinstance(text, str) else text
+    ptr = POINTER(_lib.Model)()
+    with _DiagScope(name, data) as d:
+        st = lib.san_model_compile(data, len(data), byref(opts), byref(ptr), byref(d))
+        msgs = _messages(d)
+    if st != _lib.SAN_OK:
+        raise SanError(_status_name(st), msgs)
+    unused = [n for k, n in enumerate(defines) if not defs[k].used]
+    if unused:
+        lib.san_model_free(ptr)
+        raise SanError("usage", message=f"{name}: no constant named {', '.join(unused)}")
+    return Model(ptr, name, msgs)
+
+
+def load(path=None, text=None, defines=None, **kw):
+    """A model from a .san file (or its text), constants overridden by
+    defines={"lambda": 4} or keywords (mu=3), as `san solve -D`."""
+    if (path is None) == (text is None):
+        raise TypeError("load: give path or text")
+    if path is not None:
+        with open(path, "rb") as f:
+            text = f.read()
+        name = os.fspath(path)
+    else:
+        name = "<text>"
+    return _compile(text, name, _defines(defines, kw))
+
+
+def gen(line, defines=None, **kw):
+    """A generated model: gen("ms --mode async --slaves 3 --buffer 10"),
+    as `san gen` or `san solve --gen`."""
+    words = line.split() if isinstance(line, str) else list(line)
+    argv = (c_char_p * (len(words) + 1))(*[w.encode() for w in words], None)
+    text = c_void_p()
+    err = ctypes.create_string_buffer(512)
+    st = lib.san_gen(len(words), argv, byref(text), None, err, len(err))
+    if st != _lib.SAN_OK or not text.value:
+        raise SanError(_status_name(st), message=f"gen {line}: {err.value.decode()}")
+    try:
+        src = ctypes.string_at(text.value)
+    finally:
+        _lib.libc.free(text)
+    return _compile(src, "<gen>", _defines(defines, kw))
+
+
+# ---- sweeps ----
+
+def _axes(kw):
+    """{name: [values]}: a str or a number is one value, anything else
+    iterable a list of them."""
+    out = {}
+    for k, v in kw.items():
+        out[k] = [v] if isinstance(v, (str, bytes, int, float)) else list(v)
+    return out
+
+
+def sweep(model, jobs=None, method="auto", tol=None, **axes):
+    """Solve every combination of the axes' values into a DataFrame, one
+    row per variant: the axes, the reachable states, converged, every
+    result.  model is a template ("ms", "pipeline"; the axes are its
+    flags, slices_per_node for --slices-per-node) or a .san file (the
+    axes are -D constants).  Variants run on `jobs` threads (default:
+    the cores); libsan releases the interpreter while it solves."""
+    import pandas as pd
+    ax = _axes(axes)
+    names = list(ax)
+    combos = list(itertools.product(*(ax[n] for n in names)))
+    is_file = model.endswith(".san") or os.path.sep in model
+
+    def one(values):
+        p = dict(zip(names, values))
+        if is_file:
+            m = load(model, defines=p)
+        else:
+            flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in p.items())
+            m = gen(f"{model} {flags}")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            s = m.solve(method=method, tol=tol)
+        row = dict(p)
+        row["states"] = len(s.pi)
+        row["converged"] = s.converged
+        row.update(s.results)
+        return row
+
+    with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as ex:
+        rows = list(ex.map(one, combos))
+    return pd.DataFrame(rows)

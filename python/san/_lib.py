@@ -1,0 +1,201 @@
+"""_lib.py - libsan's public API (include/san/*.h) in ctypes.
+
+The structures mirror the headers field by field: libsan's structures
+are plain data that callers read directly (san.h).  A layout test
+(tests/test_layout.py) compiles a C program that prints every field's
+offset as the compiler sees it and compares it with ctypes', so a header
+change cannot go unnoticed.
+
+The library is found by SAN_LIBRARY (a path), then beside this package
+in a build tree (../../.libs/libsan.so), then where the system keeps
+libraries (ctypes.util.find_library, after `make install`).
+"""
+import ctypes
+import ctypes.util
+import os
+from ctypes import (POINTER, Structure, c_char, c_char_p, c_double, c_int, c_int32,
+                    c_int64, c_long, c_size_t, c_void_p)
+
+# ---- base.h ----
+
+SAN_OK, SAN_E_MODEL, SAN_E_USAGE, SAN_E_NOMEM, SAN_E_LIMIT, SAN_E_NOTCONV, \
+    SAN_E_INTERRUPTED, SAN_E_NUMERIC, SAN_E_IO = range(9)
+
+
+class DiagItem(Structure):
+    _fields_ = [("sev", c_int), ("line", c_int), ("col", c_int), ("msg", c_char_p)]
+
+
+class Diag(Structure):
+    _fields_ = [("file", c_char_p), ("src", c_char_p), ("srclen", c_size_t),
+                ("items", POINTER(DiagItem)), ("n", c_int), ("cap", c_int),
+                ("nerrors", c_int), ("nwarnings", c_int), ("max_errors", c_int)]
+
+
+# ---- model.h ----
+
+class Trans(Structure):
+    _fields_ = [("event", c_int), ("to", c_int), ("prob", c_void_p)]
+
+
+class Automaton(Structure):
+    _fields_ = [("name", c_char_p), ("nstates", c_int), ("states", POINTER(c_char_p)),
+                ("reward", POINTER(c_double)), ("first", POINTER(c_int)),
+                ("tr", POINTER(Trans)), ("ntr", c_int)]
+
+
+class Event(Structure):
+    _fields_ = [("name", c_char_p), ("sync", c_int), ("rate", c_void_p), ("nparts", c_int),
+                ("parts", POINTER(c_int)), ("line", c_int), ("col", c_int)]
+
+
+class Result(Structure):
+    _fields_ = [("name", c_char_p), ("expr", c_void_p), ("derived", c_int)]
+
+
+class Ident(Structure):
+    _fields_ = [("name", c_char_p), ("is_function", c_int), ("is_domain", c_int),
+                ("overridden", c_int), ("value", c_double), ("expr", c_void_p)]
+
+
+class Model(Structure):
+    _fields_ = [("name", c_char_p), ("file", c_char_p), ("naut", c_int),
+                ("aut", POINTER(Automaton)), ("nev", c_int), ("ev", POINTER(Event)),
+                ("nres", c_int), ("res", POINTER(Result)), ("nid", c_int),
+                ("id", POINTER(Ident)), ("reach", c_void_p), ("partial", c_int),
+                ("stride", POINTER(c_int64)), ("product_fits", c_int), ("product", c_int64),
+                ("product_str", c_char_p), ("product_log10", c_double),
+                ("pool", POINTER(c_void_p)), ("npool", c_int), ("cappool", c_int),
+                ("syntax", c_void_p)]
+
+
+class Define(Structure):
+    _fields_ = [("name", c_char_p), ("value", c_double), ("used", c_int)]
+
+
+class LoadOpts(Structure):
+    _fields_ = [("defs", POINTER(Define)), ("ndefs", c_int), ("peps_warnings", c_int)]
+
+
+# ---- solve.h ----
+
+class Csr(Structure):
+    _fields_ = [("n", c_int64), ("rowptr", POINTER(c_int64)), ("col", POINTER(c_int32)),
+                ("val", POINTER(c_double))]
+
+
+class SolveOpts(Structure):
+    _fields_ = [("method", c_int), ("tol", c_double), ("max_iter", c_long),
+                ("omega", c_double), ("restart", c_int), ("precond", c_int),
+                ("time_limit", c_double), ("progress", c_int), ("interrupt", c_void_p),
+                ("warm", c_void_p)]
+
+
+class SolveInfo(Structure):
+    _fields_ = [("method", c_int), ("iterations", c_long), ("residual", c_double),
+                ("converged", c_int), ("time_s", c_double), ("products", c_long),
+                ("product_s", c_double), ("balance", c_double), ("agg_error", c_double),
+                ("error_est", c_double), ("polish", c_int), ("refine_cycles", c_long),
+                ("status", c_int), ("msg", c_char * 256), ("note", c_char * 256)]
+
+
+# ---- space.h ----
+
+class SpaceOpts(Structure):
+    _fields_ = [("max_memory", c_double), ("max_states", c_int64), ("time_limit", c_double),
+                ("progress", c_int), ("interrupt", c_void_p), ("states_only", c_int),
+                ("no_arcs", c_int)]
+
+
+class Space(Structure):
+    _fields_ = [("m", POINTER(Model)), ("n", c_int64), ("index", POINTER(c_int64)),
+                ("q", Csr), ("exit", POINTER(c_double)), ("declared", c_int64),
+                ("reached_undeclared", c_int64), ("dropped", c_int64), ("nclosed", c_int64),
+                ("in_closed", POINTER(c_char)), ("max_rate", c_double),
+                ("t_explore", c_double), ("t_build", c_double), ("t_check", c_double),
+                ("bytes", c_double)]
+
+
+class TopState(Structure):
+    _fields_ = [("state", c_int64), ("p", c_double)]
+
+
+class Solution(Structure):
+    _fields_ = [("pi", POINTER(c_double)), ("info", SolveInfo), ("results", POINTER(c_double)),
+                ("marginal", POINTER(POINTER(c_double))), ("throughput", POINTER(c_double)),
+                ("top", POINTER(TopState)), ("ntop", c_int)]
+
+
+# ---- analyze.h ----
+
+STORAGE = {"auto": 0, "sparse": 1, "kron": 2}
+
+
+class AnalysisOpts(Structure):
+    _fields_ = [("space", SpaceOpts), ("solve", SolveOpts), ("storage", c_int),
+                ("ntop", c_int), ("time_limit", c_double), ("space_only", c_int)]
+
+
+class Analysis(Structure):
+    _fields_ = [("m", POINTER(Model)), ("sp", Space), ("sol", Solution),
+                ("have_space", c_int), ("have_sol", c_int), ("have_indices", c_int),
+                ("kron", c_int), ("fell_back", c_int), ("kron_bytes", c_double),
+                ("other_bytes", c_double), ("t_space", c_double), ("t_solve", c_double)]
+
+
+# the C structures of the layout test: (C name, ctypes class)
+STRUCTS = [("san_diag_item", DiagItem), ("san_diag", Diag), ("san_trans", Trans),
+           ("san_automaton", Automaton), ("san_event", Event), ("san_result", Result),
+           ("san_ident", Ident), ("san_model", Model), ("san_define", Define),
+           ("san_load_opts", LoadOpts), ("san_csr", Csr), ("san_solve_opts", SolveOpts),
+           ("san_solve_info", SolveInfo), ("san_space_opts", SpaceOpts), ("san_space", Space),
+           ("san_top_state", TopState), ("san_solution", Solution),
+           ("san_analysis_opts", AnalysisOpts), ("san_analysis", Analysis)]
+
+
+def _find():
+    path = os.environ.get("SAN_LIBRARY")
+    if path:
+        return path
+    here = os.path.dirname(os.path.abspath(__file__))
+    built = os.path.join(here, "..", "..", ".libs", "libsan.so")
+    if os.path.exists(built):
+        return built
+    found = ctypes.util.find_library("san")
+    if found:
+        return found
+    raise OSError("libsan not found: set SAN_LIBRARY to libsan.so, or make install")
+
+
+def _load():
+    lib = ctypes.CDLL(_find())
+    sig = {
+        "san_version": (c_char_p, []),
+        "san_status_name": (c_char_p, [c_int]),
+        "san_diag_init": (None, [POINTER(Diag), c_char_p, c_char_p, c_size_t]),
+        "san_diag_free": (None, [POINTER(Diag)]),
+        "san_model_compile": (c_int, [c_char_p, c_size_t, POINTER(LoadOpts),
+                                      POINTER(POINTER(Model)), POINTER(Diag)]),
+        "san_model_free": (None, [POINTER(Model)]),
+        "san_gen": (c_int, [c_int, POINTER(c_char_p), POINTER(c_void_p), POINTER(c_void_p),
+                            c_char_p, c_size_t]),
+        "san_method_parse": (c_int, [c_char_p, POINTER(c_int)]),
+        "san_method_name": (c_char_p, [c_int]),
+        "san_analysis_opts_default": (None, [POINTER(AnalysisOpts)]),
+        "san_analyze": (c_int, [POINTER(Model), POINTER(AnalysisOpts), POINTER(Analysis),
+                                POINTER(Diag)]),
+        "san_analysis_free": (None, [POINTER(Analysis)]),
+        "san_parse_bytes": (c_int, [c_char_p, POINTER(c_double)]),
+    }
+    for name, (res, args) in sig.items():
+        f = getattr(lib, name)
+        f.restype = res
+        f.argtypes = args
+    return lib
+
+
+lib = _load()
+# the C library's free(), for the text san_gen allocates
+libc = ctypes.CDLL(None)
+libc.free.argtypes = [c_void_p]
+libc.free.restype = None

@@ -1,0 +1,147 @@
+"""The Python package against the command and against closed forms."""
+import csv
+import io
+import os
+import re
+import subprocess
+
+import numpy as np
+import pytest
+import scipy.io
+import scipy.sparse
+import scipy.sparse.linalg
+
+import san
+from conftest import MODELS, SAN, TOP
+
+MM1K = os.path.join(MODELS, "mm1k.san")
+
+
+def run(*args):
+    p = subprocess.run([SAN, *args], capture_output=True, text=True, check=True, timeout=120)
+    return p.stdout
+
+
+def stationary(q):
+    n = q.shape[0]
+    a = scipy.sparse.lil_matrix(q.T.tocsr())
+    a[n - 1, :] = np.ones(n)
+    b = np.zeros(n)
+    b[n - 1] = 1
+    return scipy.sparse.linalg.spsolve(a.tocsc(), b)
+
+
+def test_mm1k_closed_form():
+    lam, mu, k = 4.0, 3.0, 10
+    sol = san.load(MM1K, defines={"lambda": lam}).solve(tol=1e-12)
+    rho = lam / mu
+    p = np.array([rho ** n for n in range(k + 1)])
+    p /= p.sum()
+    assert sol.converged
+    assert np.allclose(sol.pi, p, rtol=1e-9, atol=0)
+    assert sol.results["empty"] == pytest.approx(p[0], rel=1e-9)
+    assert sol.marginals["queue"]["s[10]"] == pytest.approx(p[k], rel=1e-9)
+    assert sol.throughputs["serve"] == pytest.approx(mu * (1 - p[0]), rel=1e-9)
+    df = sol.marginals_frame()
+    assert list(df.columns) == ["automaton", "state", "probability"]
+    assert df.probability.sum() == pytest.approx(1.0)
+
+
+def test_keywords_are_defines():
+    a = san.load(MM1K, mu=5).solve().results["empty"]
+    b = san.load(MM1K, defines={"mu": 5}).solve().results["empty"]
+    assert a == b
+
+
+def test_text_and_errors():
+    text = open(MM1K).read()
+    assert san.load(text=text).name == "mm1k"
+    with pytest.raises(san.SanError) as e:
+        san.load(text=text.replace("loc serve", "loc serve serve"))
+    assert e.value.status == "model" and any(":" in d for d in e.value.diagnostics)
+    with pytest.raises(san.SanError) as e:
+        san.load(MM1K, defines={"nosuch": 1})
+    assert "nosuch" in str(e.value)
+    with pytest.raises(san.SanError):
+        san.gen("ms --slaves 3")            # --mode is required
+
+
+def test_check_summary():
+    m = san.gen("ms --mode async --slaves 2 --buffer 3")
+    c = m.check()
+    assert c["automata"]["Master"] == ["ITx", "Tx", "Rx"]
+    assert c["product_states"] == 3 * 3 ** 2 * 4
+    assert {"name": "c", "sync": True, "automata": ["Master", "Buffer"]} in c["events"]
+    assert "slave_transmitting" in c["results"]
+
+
+def test_generator_is_the_exported_matrix(tmp_path):
+    line = "ms --mode async --slaves 2 --buffer 3"
+    q = san.gen(line).generator()
+    path = tmp_path / "q.mtx"
+    run("export", "-f", "mtx", "-o", str(path), "--gen", line)
+    ref = scipy.sparse.csr_matrix(scipy.io.mmread(str(path)), dtype=float)
+    assert q.shape == ref.shape
+    assert abs(q - ref).max() == 0
+    assert abs(np.asarray(q.sum(axis=1))).max() < 1e-12
+
+
+def test_pi_solves_the_generator():
+    m = san.gen("ms --mode sync --slaves 3")
+    sol = m.solve(tol=1e-12)
+    assert np.abs(sol.pi - stationary(m.generator())).max() < 1e-10
+
+
+def test_states_are_the_exported_states():
+    line = "ms --mode async --slaves 2 --buffer 2"
+    df = san.gen(line).states()
+    ref = list(csv.DictReader(io.StringIO(run("export", "-f", "states", "--gen", line))))
+    assert len(df) == len(ref)
+    assert [int(r["index"]) for r in ref] == df["index"].tolist()
+    assert [r["Buffer"] for r in ref] == df["Buffer"].tolist()
+    dist = san.gen(line).solve().distribution()
+    assert dist.probability.sum() == pytest.approx(1.0)
+
+
+def test_solve_agrees_with_the_command():
+    out = run("solve", "-q", "-f", "csv", MM1K)
+    ref = {r["name"]: float(r["value"]) for r in csv.DictReader(io.StringIO(out))
+           if r["kind"] == "result"}
+    sol = san.load(MM1K).solve()
+    for k, v in ref.items():
+        assert sol.results[k] == pytest.approx(v, rel=1e-12)
+
+
+def test_sweep_matches_san_sweep():
+    df = san.sweep("ms", mode="async", slaves=[2, 3], buffer=[1, 4], jobs=2)
+    assert len(df) == 4 and df.converged.all()
+    out = run("sweep", "ms", "--mode", "async", "--slaves", "2,3", "--buffer", "1,4", "-f", "csv")
+    for r in csv.DictReader(io.StringIO(out)):
+        row = df[(df.slaves == int(r["slaves"])) & (df.buffer == int(r["buffer"]))]
+        assert row.slave_transmitting.iloc[0] == pytest.approx(float(r["slave_transmitting"]),
+                                                               rel=1e-8)
+
+
+def test_sweep_of_a_file():
+    df = san.sweep(MM1K, **{"lambda": [1, 2]}, mu=3)
+    assert df["empty"].iloc[0] > df["empty"].iloc[1]
+
+
+def tutorial_code():
+    text = open(os.path.join(TOP, "doc", "python.md")).read()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert blocks, "doc/python.md has no python block"
+    return blocks[0]
+
+
+def test_tutorial_is_short_and_runs(tmp_path, monkeypatch):
+    code = tutorial_code()
+    lines = [l for l in code.splitlines() if l.strip() and not l.strip().startswith("#")]
+    assert len(lines) < 20, f"the tutorial takes {len(lines)} lines"
+    # the same code on a smaller grid: make check has no minute to spare
+    small = code.replace("range(2, 8)", "range(2, 4)").replace("[1, 5, 10, 20, 40]", "[1, 5, 10]")
+    assert small != code
+    monkeypatch.chdir(tmp_path)
+    env = {}
+    exec(compile(small, "doc/python.md", "exec"), env)
+    assert "tx" in env and not env["tx"].isna().any().any()

@@ -1,0 +1,22 @@
+#!/bin/sh
+# The Python package (python/) under pytest: its ctypes layout against
+# the headers, its answers against closed forms and the san command, the
+# tutorial of doc/python.md.  Debian's python3 has numpy, pandas, scipy
+# and pytest (python3-numpy python3-pandas python3-scipy python3-pytest);
+# another python3 earlier in PATH may not.  Needs the shared libsan.
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+lib=$top_builddir/.libs/libsan.so
+if [ ! -e "$lib" ]; then
+    echo "skip: no shared libsan ($lib): configure --enable-shared"
+    exit 77
+fi
+for py in python3 /usr/bin/python3; do
+    if "$py" -c "import numpy, pandas, scipy.sparse.linalg, pytest" 2>/dev/null; then
+        # nothing written into the source tree (distcheck makes it read-only)
+        PYTHONDONTWRITEBYTECODE=1 SAN_LIBRARY=$lib PYTHONPATH="$top_srcdir/python" \
+            exec "$py" -m pytest -q -p no:cacheprovider "$top_srcdir/python/tests"
+    fi
+done
+echo "skip: no python3 with numpy, pandas, scipy and pytest (see scripts/bootstrap.sh)"
+exit 77
