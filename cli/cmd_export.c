@@ -21,10 +21,10 @@ typedef struct {
 static const cli_option export_options[] = {
     CLI_GROUP("output:"),
     CLI_STRING('f', "format", "FMT", export_args, format,
-               "mtx      the generator Q, Matrix Market (CHOLMOD's writer)\n"
-               "states   the reachable states, CSV (state, index, local states)\n"
-               "prism    PRISM's explicit files: BASE.tra, BASE.sta, BASE.lab\n"
-               "dot      the automata, Graphviz DOT\n"
+               "mtx        the generator Q, Matrix Market (CHOLMOD's writer)\n"
+               "states     the reachable states, CSV (state, index, local states)\n"
+               "prism      PRISM's explicit files: BASE.tra, BASE.sta, BASE.lab\n"
+               "dot        the automata, Graphviz DOT\n"
                "dot-reach  the reachable chain, Graphviz DOT (small models)"),
     CLI_STRING('o', "output", "FILE", export_args, output,
                "write to FILE (prism: BASE) instead of standard output"),

@@ -57,11 +57,20 @@ run ${CC:-cc} -Wall -Werror $cflags "$tmp/solve.c" $libs -o "$tmp/solve"
 if [ "$rc" -eq 0 ]; then ok "example compiled with pkg-config"
 else not_ok "example does not compile: $(head -5 "$tmp/err")"; fi
 
+# and against the static library, with the dependencies --static lists
+run ${CC:-cc} $cflags "$tmp/solve.c" -Wl,-Bstatic $(pkg-config --libs-only-L libsan) -lsan \
+    -Wl,-Bdynamic $(pkg-config --static --libs libsan | sed 's/-lsan //') -o "$tmp/solve_static"
+if [ "$rc" -eq 0 ]; then ok "example linked with libsan.a (pkg-config --static)"
+else not_ok "example does not link statically: $(head -5 "$tmp/err")"; fi
+
 model=$top_srcdir/models/mm1k.san
 run env LD_LIBRARY_PATH="$libdir" "$tmp/solve" "$model"
 cp "$tmp/out" "$tmp/example.out"
 if [ "$rc" -eq 0 ] && grep -q "converged" "$tmp/example.out"; then ok "example runs"
 else not_ok "example: exit $rc: $(head -3 "$tmp/err")"; fi
+run "$tmp/solve_static" "$model"
+if [ "$rc" -eq 0 ] && cmp -s "$tmp/out" "$tmp/example.out"; then ok "static example, same output"
+else not_ok "static example: exit $rc, output differs"; fi
 # linked to the installed shared library, not to some other copy
 run env LD_LIBRARY_PATH="$libdir" ldd "$tmp/solve"
 if grep -q "$libdir/libsan.so" "$tmp/out"; then ok "example uses the installed libsan.so"
