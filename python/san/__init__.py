@@ -91,9 +91,9 @@ class Model:
         self.warnings = list(warnings_)
 
     def __del__(self):
-        if getattr(self, "_m", None):
-            lib.san_model_free(self._m)
-            self._m = None
+        m, self._m = getattr(self, "_m", None), None
+        if m and lib is not None:      # lib is gone at interpreter exit
+            lib.san_model_free(m)
 
     # ---- what the model is ----
 
