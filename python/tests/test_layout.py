@@ -40,3 +40,16 @@ def test_layout_matches_headers(tmp_path):
     out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
     c = {k: int(v) for k, v in (l.split() for l in out.splitlines())}
     assert c == python_layout()
+
+
+def test_only_the_public_api():
+    """The package calls what include/ declares SAN_API, nothing else."""
+    import re
+    declared = set()
+    for root, _, files in os.walk(os.path.join(TOP, "include")):
+        for f in files:
+            text = open(os.path.join(root, f)).read()
+            declared.update(re.findall(r"SAN_API[^;(]*?\b(san_[a-z0-9_]+)\s*\(", text, re.S))
+    src = open(os.path.join(TOP, "python", "san", "_lib.py")).read()
+    used = set(re.findall(r'"(san_[a-z0-9_]+)": \(', src))     # the signatures
+    assert used and used <= declared, sorted(used - declared)
