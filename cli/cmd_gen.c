@@ -13,6 +13,7 @@
 typedef struct {
     const char *output;
     int size;
+    const char *dialect;
 } gen_args;
 
 static const cli_option gen_options[] = {
@@ -23,6 +24,9 @@ static const cli_option gen_options[] = {
              "compile the model and print its product-space size (the\n"
              "template's formula and the exact count) instead of the\n"
              "model; with -o the file is written as well"),
+    CLI_STRING(0, "dialect", "NAME", gen_args, dialect,
+               "san (default: with its header comment), peps2003 or\n"
+               "peps2007: text that tool reads unchanged (see san print)"),
     CLI_END
 };
 
@@ -38,9 +42,10 @@ static const cli_spec gen_spec = {
     .usage = "usage: san gen TEMPLATE [template flags] [-o FILE] [--size]\n",
     .intro =
         "Write a SAN model of a parallel program from a few numbers.  The model\n"
-        "is plain .san text (PEPS 2003 subset) with a header comment that records\n"
+        "is .san text with a header comment that records\n"
         "the command line and every derived value, and a results block with the\n"
-        "template's performance indices; solve it with 'san solve'.\n",
+        "template's performance indices; solve it with 'san solve'.  For PEPS 2003\n"
+        "or GTAexpress write it with --dialect peps2003.\n",
     .opts = gen_options,
     .extra = gen_templates_help,
     .outro =
@@ -108,9 +113,39 @@ static int print_size(char *text, const char *formula)
     return EXIT_OK;
 }
 
+/* The generated text rewritten for another tool: compiled, then printed
+ * in the dialect (the comments go; the numbers stay).  Replaces *text. */
+static int to_dialect(char **text, const char *name)
+{
+    san_dialect d;
+    if (!san_dialect_from_name(name, &d))
+        return cli_usage_error("gen", "unknown dialect '%s' (san, peps2003, peps2007)", name);
+    if (d == SAN_DIALECT_SAN)
+        return EXIT_OK;
+    int status = EXIT_OK;
+    san_model *m = cli_load_text("<generated>", *text, strlen(*text), NULL, &status, 1);
+    if (!m)
+        return EXIT_FAIL;
+    char err[512] = "", *out = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&out, &len);
+    san_status st = mem ? san_model_print_dialect(m, d, mem, err, sizeof err) : SAN_E_NOMEM;
+    if (mem && fclose(mem) != 0 && st == SAN_OK)
+        st = SAN_E_NOMEM;
+    san_model_free(m);
+    if (st != SAN_OK) {
+        fprintf(stderr, "san gen: %s\n", err[0] ? err : "cannot write the model in this dialect");
+        free(out);
+        return cli_exit_status(st);
+    }
+    free(*text);
+    *text = out;
+    return EXIT_OK;
+}
+
 int cmd_gen(int argc, char **argv)
 {
-    gen_args A = { NULL, 0 };
+    gen_args A = { NULL, 0, NULL };
     char **targ;
     int tn;
     int rc = cli_parse(&gen_spec, argc, argv, &A, &targ, &tn);
@@ -132,8 +167,8 @@ int cmd_gen(int argc, char **argv)
         return cli_usage_error("gen", "%s", err[0] ? err : "out of memory");
 
     /* --size replaces the text on stdout, not the file of -o. */
-    int status = EXIT_OK;
-    if (out)
+    int status = A.dialect ? to_dialect(&text, A.dialect) : EXIT_OK;
+    if (out && status == EXIT_OK)
         status = write_atomic(out, text);
     if (status == EXIT_OK && size)
         status = print_size(text, formula);

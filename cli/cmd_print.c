@@ -8,6 +8,7 @@
 typedef struct {
     cli_defines defs;
     const char *output;
+    const char *dialect;
 } print_args;
 
 static const cli_option print_options[] = {
@@ -16,6 +17,10 @@ static const cli_option print_options[] = {
                  "override a constant (printed with its new value)"),
     CLI_STRING('o', "output", "FILE", print_args, output,
                "write to FILE instead of standard output"),
+    CLI_STRING(0, "dialect", "NAME", print_args, dialect,
+               "san (default), peps2003 or peps2007: text that tool reads\n"
+               "unchanged and solves to the same numbers (rewritten where\n"
+               "it reads differently; doc/compat.md)"),
     CLI_END
 };
 
@@ -35,14 +40,44 @@ void help_print(FILE *out)
     cli_help(out, &print_spec);
 }
 
-static void print_model(const void *m, FILE *out)
+typedef struct {
+    const char *text;
+    size_t len;
+} print_text;
+
+static void write_text(const void *arg, FILE *out)
 {
-    san_model_print(m, out);
+    const print_text *t = arg;
+    fwrite(t->text, 1, t->len, out);
+}
+
+/* The text in memory first: a model the dialect cannot express is
+ * refused before anything (or any -o file) is written. */
+static int print_in_dialect(const san_model *m, san_dialect dialect, const char *name,
+                            const char *output)
+{
+    char err[512] = "";
+    print_text t = { NULL, 0 };
+    FILE *mem = open_memstream((char **)&t.text, &t.len);
+    if (!mem)
+        return cli_exit_status(SAN_E_NOMEM);
+    san_status st = san_model_print_dialect(m, dialect, mem, err, sizeof err);
+    if (fclose(mem) != 0 && st == SAN_OK)
+        st = SAN_E_NOMEM;
+    int status;
+    if (st != SAN_OK) {
+        fprintf(stderr, "san print: %s: %s\n", name, err[0] ? err : "cannot write it");
+        status = cli_exit_status(st);
+    } else {
+        status = cli_write_output(output, write_text, &t);
+    }
+    free((char *)t.text);
+    return status;
 }
 
 int cmd_print(int argc, char **argv)
 {
-    print_args A = { { 0 }, NULL };
+    print_args A = { { 0 }, NULL, NULL };
     char **rest;
     int nrest;
     int rc = cli_parse(&print_spec, argc, argv, &A, &rest, &nrest);
@@ -55,13 +90,18 @@ int cmd_print(int argc, char **argv)
         cli_defines_free(&A.defs);
         return cli_usage_error("print", "%s", nrest == 0 ? "missing MODEL" : "expected one MODEL");
     }
+    san_dialect dialect = SAN_DIALECT_SAN;
+    if (A.dialect && !san_dialect_from_name(A.dialect, &dialect)) {
+        free(rest);
+        cli_defines_free(&A.defs);
+        return cli_usage_error("print", "unknown dialect '%s' (san, peps2003, peps2007)", A.dialect);
+    }
     int status = EXIT_OK;
     san_model *m = cli_load_model(rest[0], &A.defs, &status, 1);
-    free(rest);
     cli_defines_free(&A.defs);
-    if (!m)
-        return status;
-    status = cli_write_output(A.output, print_model, m);
+    if (m)
+        status = print_in_dialect(m, dialect, rest[0], A.output);
+    free(rest);
     san_model_free(m);
     return status;
 }

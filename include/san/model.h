@@ -128,6 +128,16 @@ SAN_API void san_model_free(san_model *m);
 /* Write the model back as normalized .san text. */
 SAN_API void san_model_print(const san_model *m, FILE *out);
 
+/* Text for another tool: san (the normalized text above), or PEPS 2003 /
+ * PEPS 2007 (read unchanged by PEPS and GTAexpress, with the rewrites of
+ * doc/compat.md).  SAN_E_MODEL with the construct named in err when the
+ * model cannot be written so; nothing is written then. */
+typedef enum { SAN_DIALECT_SAN, SAN_DIALECT_PEPS2003, SAN_DIALECT_PEPS2007 } san_dialect;
+SAN_API san_status san_model_print_dialect(const san_model *m, san_dialect dialect, FILE *out,
+                                           char *err, size_t errn);
+/* "san", "peps2003", "peps2007": 1 and *d set; 0 for another name. */
+SAN_API int san_dialect_from_name(const char *name, san_dialect *d);
+
 /* Decode a mixed-radix index into local states, and back. */
 SAN_API void    san_state_decode(const san_model *m, int64_t idx, int *state);
 SAN_API int64_t san_state_encode(const san_model *m, const int *state);

@@ -1,0 +1,789 @@
+/*
+ * dialect.c - the model as text another SAN tool reads unchanged and
+ * solves to the same numbers (san print --dialect, san gen --dialect).
+ *
+ * The san dialect is print.c's normalized text.  The PEPS dialects
+ * rewrite, on the syntax tree and the compiled model together, what PEPS
+ * 2003 and GTAexpress (which shares PEPS's reader) read differently or
+ * reject; every rewrite was measured against the peers (doc/compat.md):
+ *
+ *   - an event rate or a routing probability that is not a bare
+ *     identifier becomes a new identifier (their grammar takes a name);
+ *   - a state name used as a value becomes its index (they look a name
+ *     up in the first automaton that declares it, not in the one it is
+ *     compared with);
+ *   - nb/sum_rw/prod_rw over a state whose index differs between the
+ *     automata of the range are expanded into explicit sums/products of
+ *     comparisons, for the same reason;
+ *   - a whole expression that is min(...)/max(...) is wrapped as
+ *     0 + min(...) (PEPS 2003 mistranslates it);
+ *   - a model of one automaton gets a second, constant automaton, and a
+ *     one-state automaton a second, unreachable state (both peers fail
+ *     on them); the reachability function keeps them out;
+ *   - event automaton lists are left out (informational in san, a
+ *     different separator in each peer); no comments are written.
+ *
+ * What cannot be expressed is refused with the construct named.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ast.h"
+
+typedef struct {
+    char *name;             /* identifier introduced by a rewrite */
+    const ast_expr *expr;   /* its value */
+} hoist;
+
+/* The identifiers of one to(...) clause's probabilities, per label. */
+typedef const char **label_names;
+
+typedef struct {
+    const san_model *m;
+    const ast_file *f;
+    FILE *out;
+    int peps;               /* rewrite for PEPS 2003/2007 and GTAexpress */
+    hoist *h;               /* new identifiers, in printing order */
+    int nh;
+    const char **rate_name; /* per ast event: the identifier of its rate */
+    label_names **prob_name;/* per state (all automata), to: its labels' */
+    int pad_aut;            /* add a constant automaton */
+    int *pad_state;         /* per ast aut: add an unreachable state */
+    char *err;
+    size_t errn;
+    int failed;
+} dctx;
+
+/* The name of the state added to a one-state automaton, or of the
+ * padding automaton: fixed names,
+ * in a prefix (san_pad) a model's own names are unlikely to use. */
+static const char *const pad_state_name = "san_pad_unused";
+static const char *const pad_aut_name = "san_pad";
+static const char *const pad_event_name = "san_pad_ev";
+static const char *const pad_rate_name = "san_pad_rate";
+
+static void fail(dctx *c, const char *fmt, ...)
+{
+    if (c->failed++)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->err, c->errn, fmt, ap);
+    va_end(ap);
+}
+
+/* ---------------------------------------------------------------- */
+/* Names                                                              */
+/* ---------------------------------------------------------------- */
+
+static const san_ident *find_id(const san_model *m, const char *name)
+{
+    for (int k = 0; k < m->nid; k++)
+        if (!strcmp(m->id[k].name, name))
+            return &m->id[k];
+    return NULL;
+}
+
+static int is_result(const san_model *m, const char *name)
+{
+    for (int k = 0; k < m->nres; k++)
+        if (!strcmp(m->res[k].name, name))
+            return 1;
+    return 0;
+}
+
+static int name_taken(const dctx *c, const char *name)
+{
+    if (find_id(c->m, name) || is_result(c->m, name))
+        return 1;
+    for (int k = 0; k < c->nh; k++)
+        if (!strcmp(c->h[k].name, name))
+            return 1;
+    for (int e = 0; e < c->f->nevents; e++)
+        if (!strcmp(c->f->events[e].name, name))
+            return 1;
+    for (int a = 0; a < c->f->nauts; a++)
+        if (!strcmp(c->f->auts[a].name, name))
+            return 1;
+    return 0;
+}
+
+/* A new identifier for expr, named after base (made unique). */
+static const char *add_hoist(dctx *c, const char *base, const ast_expr *expr)
+{
+    size_t n = strlen(base) + 16;
+    char *name = malloc(n);
+    hoist *h = realloc(c->h, (size_t)(c->nh + 1) * sizeof *h);
+    if (!name || !h) {
+        free(name);
+        if (h)
+            c->h = h;
+        fail(c, "out of memory");
+        return "x";
+    }
+    c->h = h;
+    snprintf(name, n, "%s", base);
+    for (int k = 2; name_taken(c, name); k++)
+        snprintf(name, n, "%s_%d", base, k);
+    c->h[c->nh].name = name;
+    c->h[c->nh].expr = expr;
+    return c->h[c->nh++].name;
+}
+
+/* ---------------------------------------------------------------- */
+/* Constants, automata and states of the compiled model               */
+/* ---------------------------------------------------------------- */
+
+/* The value of a constant index expression (numbers, constants, + - *). */
+static int const_value(const dctx *c, const ast_expr *e, double *v)
+{
+    double x, y;
+    switch (e->kind) {
+    case AE_NUM:
+        *v = e->num;
+        return 1;
+    case AE_NAME: {
+        const san_ident *id = e->ref.index ? NULL : find_id(c->m, e->ref.name);
+        if (!id || id->is_function || id->is_domain)
+            return 0;
+        *v = id->value;
+        return 1;
+    }
+    case AE_NEG:
+        if (!const_value(c, e->a, &x))
+            return 0;
+        *v = -x;
+        return 1;
+    case AE_BIN:
+        if (!const_value(c, e->a, &x) || !const_value(c, e->b, &y))
+            return 0;
+        switch (e->op) {
+        case OP_ADD: *v = x + y; return 1;
+        case OP_SUB: *v = x - y; return 1;
+        case OP_MUL: *v = x * y; return 1;
+        case OP_DIV: *v = x / y; return 1;
+        default: return 0;
+        }
+    default:
+        return 0;
+    }
+}
+
+/* "name" or "name[k]" for a reference whose index is constant. */
+static int ref_text(const dctx *c, const ast_ref *r, char *buf, size_t n)
+{
+    if (!r->index) {
+        snprintf(buf, n, "%s", r->name);
+        return 1;
+    }
+    double v;
+    if (!const_value(c, r->index, &v) || v != floor(v))
+        return 0;
+    snprintf(buf, n, "%s[%.0f]", r->name, v);
+    return 1;
+}
+
+static int find_aut(const dctx *c, const ast_ref *r)
+{
+    char buf[1100];
+    if (!ref_text(c, r, buf, sizeof buf))
+        return -1;
+    for (int a = 0; a < c->m->naut; a++)
+        if (!strcmp(c->m->aut[a].name, buf))
+            return a;
+    return -1;
+}
+
+/* States [*lo, *hi] of automaton a that r names (a block without an
+ * index names all its states); 0 if a has none. */
+static int find_states(const dctx *c, int a, const ast_ref *r, int *lo, int *hi)
+{
+    const san_automaton *A = &c->m->aut[a];
+    char buf[1100];
+    if (!ref_text(c, r, buf, sizeof buf))
+        return 0;
+    size_t n = strlen(buf);
+    *lo = -1;
+    for (int s = 0; s < A->nstates; s++) {
+        const char *t = A->states[s];
+        int same = !strcmp(t, buf) || (!r->index && !strncmp(t, buf, n) && t[n] == '[');
+        if (same && *lo < 0)
+            *lo = s;
+        if (same)
+            *hi = s;
+    }
+    return *lo >= 0;
+}
+
+/* The automata an nb/sum_rw/prod_rw ranges over. */
+static int range_of(const dctx *c, const ast_expr *e, int *a0, int *a1)
+{
+    *a0 = 0;
+    *a1 = c->m->naut - 1;
+    if (!e->has_range)
+        return 1;
+    *a0 = find_aut(c, &e->lo);
+    *a1 = find_aut(c, &e->hi);
+    return *a0 >= 0 && *a1 >= *a0;
+}
+
+/* The peers look a state name up in the first automaton of the whole
+ * model that declares it: does that agree, in every automaton of the
+ * range, with the automaton's own states? */
+static int peers_agree(const dctx *c, const ast_expr *e)
+{
+    int a0, a1, flo = -1, fhi = -1, lo, hi;
+    if (!range_of(c, e, &a0, &a1))
+        return 0;
+    for (int a = 0; a < c->m->naut && flo < 0; a++)
+        if (find_states(c, a, &e->ref, &lo, &hi))
+            flo = lo, fhi = hi;
+    for (int a = a0; a <= a1; a++)
+        if (find_states(c, a, &e->ref, &lo, &hi) && (lo != flo || hi != fhi))
+            return 0;
+    return 1;
+}
+
+/* ---------------------------------------------------------------- */
+/* Expressions                                                        */
+/* ---------------------------------------------------------------- */
+
+static void expr_out(dctx *c, const ast_expr *e, int ctx_aut);
+
+static void num_out(FILE *out, double v)
+{
+    if (v < 0) {        /* the grammar has no negative literals */
+        fputs("(-", out);
+        num_out(out, -v);
+        fputc(')', out);
+        return;
+    }
+    char buf[40];
+    if (v == floor(v) && v < 1e15) {
+        fprintf(out, "%.0f", v);
+        return;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    fputs(buf, out);
+}
+
+static void ref_out(dctx *c, const ast_ref *r)
+{
+    fputs(r->name, c->out);
+    if (r->index) {
+        fputc('[', c->out);
+        expr_out(c, r->index, -1);
+        fputc(']', c->out);
+    }
+}
+
+/* A bare state name as a value: its index, as san resolves it (in the
+ * automaton it is compared with, else the one index all automata give
+ * it).  Returns 0 if the name is not a state. */
+static int state_value_out(dctx *c, const ast_ref *r, int ctx_aut)
+{
+    int a0 = ctx_aut >= 0 ? ctx_aut : 0, a1 = ctx_aut >= 0 ? ctx_aut : c->m->naut - 1;
+    for (int a = a0; a <= a1; a++) {
+        int lo, hi;
+        if (find_states(c, a, r, &lo, &hi) && lo == hi) {
+            fprintf(c->out, "%d", lo);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void name_out(dctx *c, const ast_expr *e, int ctx_aut)
+{
+    const ast_ref *r = &e->ref;
+    int plain = !r->index && (find_id(c->m, r->name) || is_result(c->m, r->name));
+    if (c->peps && !plain && state_value_out(c, r, ctx_aut))
+        return;
+    ref_out(c, r);
+}
+
+/* One automaton's term of an expanded nb/sum_rw/prod_rw. */
+static void term_out(dctx *c, const ast_expr *e, int a, int lo, int hi)
+{
+    const char *an = c->m->aut[a].name;
+    FILE *o = c->out;
+    if (e->kind != AE_NB)
+        fprintf(o, "rw %s", an);        /* the sum or product of rewards */
+    else if (lo == hi)
+        fprintf(o, "(st %s == %d)", an, lo);
+    else
+        fprintf(o, "((st %s >= %d) && (st %s <= %d))", an, lo, an, hi);
+    if (e->kind != AE_NB && e->has_state && lo == hi)
+        fprintf(o, " * (st %s == %d)", an, lo);
+}
+
+/* nb [A..B] s written out as ((st A == k) + (st A' == k') ...). */
+static void expand_out(dctx *c, const ast_expr *e)
+{
+    int a0, a1, n = 0;
+    if (!range_of(c, e, &a0, &a1)) {
+        fail(c, "%d:%d: the automaton range of this expression cannot be written for PEPS",
+             e->pos.line, e->pos.col);
+        return;
+    }
+    if (e->kind != AE_NB) {
+        fail(c, "%d:%d: %s over state '%s' names different states in the automata of its "
+             "range; PEPS would read another state", e->pos.line, e->pos.col,
+             e->kind == AE_SUMRW ? "sum_rw" : "prod_rw", e->ref.name);
+        return;
+    }
+    fputc('(', c->out);
+    for (int a = a0; a <= a1; a++) {
+        int lo, hi;
+        if (!find_states(c, a, &e->ref, &lo, &hi))
+            continue;
+        if (n++)
+            fputs(" + ", c->out);
+        term_out(c, e, a, lo, hi);
+    }
+    if (!n)
+        fputc('0', c->out);
+    fputc(')', c->out);
+}
+
+static void range_out(dctx *c, const ast_expr *e)
+{
+    fputs(" [", c->out);
+    ref_out(c, &e->lo);
+    fputs("..", c->out);
+    ref_out(c, &e->hi);
+    fputc(']', c->out);
+}
+
+static const char *const binop_text[] = {
+    [OP_MUL] = "*", [OP_DIV] = "/", [OP_ADD] = "+", [OP_SUB] = "-",
+    [OP_LT] = "<", [OP_LE] = "<=", [OP_GT] = ">", [OP_GE] = ">=",
+    [OP_EQ] = "==", [OP_NE] = "!=", [OP_AND] = "&&", [OP_XOR] = "^",
+    [OP_OR] = "||", [OP_IMP] = "->", [OP_EQV] = "<->",
+};
+
+/* The automaton of `st A` (in parentheses or not), else -1: a state name
+ * compared with it is A's state. */
+static int st_aut(const dctx *c, const ast_expr *e)
+{
+    return e->kind == AE_ST ? find_aut(c, &e->ref) : -1;
+}
+
+static void bin_out(dctx *c, const ast_expr *e)
+{
+    int cmp = e->op >= OP_LT && e->op <= OP_NE;
+    fputc('(', c->out);
+    expr_out(c, e->a, cmp ? st_aut(c, e->b) : -1);
+    fprintf(c->out, " %s ", binop_text[e->op]);
+    expr_out(c, e->b, cmp ? st_aut(c, e->a) : -1);
+    fputc(')', c->out);
+}
+
+static void expr_out(dctx *c, const ast_expr *e, int ctx_aut)
+{
+    FILE *o = c->out;
+    switch (e->kind) {
+    case AE_NUM:
+        num_out(o, e->num);
+        break;
+    case AE_NAME:
+        name_out(c, e, ctx_aut);
+        break;
+    case AE_ST: case AE_RW:
+        fputs(e->kind == AE_ST ? "st " : "rw ", o);
+        ref_out(c, &e->ref);
+        break;
+    case AE_NB: case AE_SUMRW: case AE_PRODRW:
+        if (c->peps && (e->kind == AE_NB || e->has_state) && !peers_agree(c, e)) {
+            expand_out(c, e);
+            break;
+        }
+        fputs(e->kind == AE_NB ? "nb" : e->kind == AE_SUMRW ? "sum_rw" : "prod_rw", o);
+        if (e->has_range)
+            range_out(c, e);
+        else if (c->peps)       /* PEPS 2003 misreads nb without a range */
+            fprintf(o, " [%s..%s]", c->m->aut[0].name, c->m->aut[c->m->naut - 1].name);
+        if (e->kind == AE_NB || e->has_state) {
+            fputc(' ', o);
+            ref_out(c, &e->ref);
+        }
+        break;
+    case AE_NEG: case AE_NOT:
+        fputs(e->kind == AE_NEG ? "(-" : "(!", o);
+        expr_out(c, e->a, -1);
+        fputc(')', o);
+        break;
+    case AE_MIN: case AE_MAX:
+        fputs(e->kind == AE_MIN ? "min(" : "max(", o);
+        for (int k = 0; k < e->nargs; k++) {
+            if (k)
+                fputs(", ", o);
+            expr_out(c, e->args[k], -1);
+        }
+        fputc(')', o);
+        break;
+    case AE_BIN:
+        bin_out(c, e);
+        break;
+    }
+}
+
+/* A whole expression (the right side of a declaration). */
+static void top_out(dctx *c, const ast_expr *e)
+{
+    int wrap = c->peps && (e->kind == AE_MIN || e->kind == AE_MAX);
+    if (wrap)
+        fputs("(0 + ", c->out);
+    expr_out(c, e, -1);
+    if (wrap)
+        fputc(')', c->out);
+}
+
+/* ---------------------------------------------------------------- */
+/* Declarations                                                       */
+/* ---------------------------------------------------------------- */
+
+static void domain_out(dctx *c, const ast_domain *d)
+{
+    fputc('[', c->out);
+    for (int i = 0; i < d->n; i++) {
+        if (i)
+            fputs(", ", c->out);
+        expr_out(c, d->lo[i], -1);
+        if (d->hi[i]) {
+            fputs("..", c->out);
+            expr_out(c, d->hi[i], -1);
+        }
+    }
+    fputc(']', c->out);
+}
+
+static void identifiers_out(dctx *c)
+{
+    fputs("identifiers\n", c->out);
+    for (int i = 0; i < c->f->nids; i++) {
+        const ast_ident *id = &c->f->ids[i];
+        const san_ident *v = find_id(c->m, id->name);
+        fprintf(c->out, "  %s = ", id->name);
+        if (id->dom)
+            domain_out(c, id->dom);
+        else if (v && v->overridden)
+            num_out(c->out, v->value);
+        else
+            top_out(c, id->expr);
+        fputs(";\n", c->out);
+    }
+    for (int k = 0; k < c->nh; k++) {
+        fprintf(c->out, "  %s = ", c->h[k].name);
+        top_out(c, c->h[k].expr);
+        fputs(";\n", c->out);
+    }
+    int pad = c->pad_aut;
+    for (int a = 0; c->pad_state && a < c->f->nauts; a++)
+        pad |= c->pad_state[a];
+    if (pad)
+        fprintf(c->out, "  %s = 1;\n", pad_rate_name);
+}
+
+static void events_out(dctx *c)
+{
+    fputs("\nevents\n", c->out);
+    for (int i = 0; i < c->f->nevents; i++) {
+        const ast_event *e = &c->f->events[i];
+        fprintf(c->out, "  %s %s", e->sync ? "syn" : "loc", e->name);
+        if (e->dom)
+            domain_out(c, e->dom);
+        if (c->rate_name[i]) {
+            fprintf(c->out, " (%s);\n", c->rate_name[i]);
+            continue;
+        }
+        fputs(" (", c->out);
+        expr_out(c, e->rate, -1);
+        fputc(')', c->out);
+        if (!c->peps && e->nauts) {
+            fputs(" {", c->out);
+            for (int k = 0; k < e->nauts; k++) {
+                fputs(k ? ", " : "", c->out);
+                ref_out(c, &e->auts[k]);
+            }
+            fputc('}', c->out);
+        }
+        fputs(";\n", c->out);
+    }
+    if (c->pad_aut)
+        fprintf(c->out, "  loc %s (%s);\n", pad_event_name, pad_rate_name);
+    for (int a = 0; c->pad_state && a < c->f->nauts; a++)
+        if (c->pad_state[a])
+            fprintf(c->out, "  loc %s_%d (%s);\n", pad_event_name, a, pad_rate_name);
+}
+
+static void dst_out(dctx *c, const ast_to *t)
+{
+    switch (t->kind) {
+    case DST_NAME: ref_out(c, &t->dst); break;
+    case DST_SAME: fputc('=', c->out); break;
+    case DST_REL:
+        if (t->rel == 1 || t->rel == -1)
+            fputs(t->rel > 0 ? "++" : "--", c->out);
+        else
+            fprintf(c->out, "%+d", t->rel);
+        break;
+    }
+}
+
+static void to_out(dctx *c, const ast_to *t, const char **probs)
+{
+    for (int l = 0; l < t->nlabels; l++) {
+        fputs("      to(", c->out);
+        dst_out(c, t);
+        fputs(") ", c->out);
+        ref_out(c, &t->labels[l].ev);
+        if (probs && probs[l])
+            fprintf(c->out, "(%s)", probs[l]);
+        else if (t->labels[l].prob) {
+            fputc('(', c->out);
+            expr_out(c, t->labels[l].prob, -1);
+            fputc(')', c->out);
+        }
+        fputc('\n', c->out);
+    }
+}
+
+static void state_out(dctx *c, const ast_state *st, label_names *probs)
+{
+    fprintf(c->out, "    %s %s", st->is_from ? "from" : "stt", st->name);
+    if (st->dom)
+        domain_out(c, st->dom);
+    if (st->from_index) {
+        fputc('[', c->out);
+        expr_out(c, st->from_index, -1);
+        fputc(']', c->out);
+    }
+    if (st->reward) {
+        fputs(" (", c->out);
+        expr_out(c, st->reward, -1);
+        fputc(')', c->out);
+    }
+    fputc('\n', c->out);
+    for (int t = 0; t < st->ntos; t++)
+        to_out(c, &st->tos[t], probs ? probs[t] : NULL);
+}
+
+static void network_out(dctx *c)
+{
+    const ast_file *f = c->f;
+    fprintf(c->out, "\nnetwork %s (continuous)\n", f->net_name ? f->net_name : "unnamed");
+    int k = 0;
+    for (int a = 0; a < f->nauts; a++) {
+        const ast_aut *A = &f->auts[a];
+        fprintf(c->out, "  aut %s", A->name);
+        if (A->dom)
+            domain_out(c, A->dom);
+        fputc('\n', c->out);
+        for (int s = 0; s < A->nstates; s++)
+            state_out(c, &A->states[s], c->prob_name ? c->prob_name[k++] : NULL);
+        if (c->pad_state && c->pad_state[a])
+            fprintf(c->out, "    stt %s\n      to(%s) %s_%d\n", pad_state_name,
+                    A->states[0].name, pad_event_name, a);
+    }
+    /* the peers want a transition in every state: p1 (unreachable)
+     * leads to p0, p0 loops (a self-loop changes no rate) */
+    if (c->pad_aut)
+        fprintf(c->out, "  aut %s\n    stt p0\n      to(p0) %s\n    stt p1\n      to(p0) %s\n",
+                pad_aut_name, pad_event_name, pad_event_name);
+}
+
+/* The reachability function, keeping the added states out. */
+static void reach_out(dctx *c)
+{
+    const ast_file *f = c->f;
+    fprintf(c->out, "\n%sreachability = ", f->partial ? "partial " : "");
+    int extra = c->pad_aut;
+    for (int a = 0; c->pad_state && a < f->nauts; a++)
+        extra += c->pad_state[a];
+    if (!extra) {
+        top_out(c, f->reach);
+        fputs(";\n", c->out);
+        return;
+    }
+    fputc('(', c->out);
+    top_out(c, f->reach);
+    for (int a = 0; c->pad_state && a < f->nauts; a++)
+        if (c->pad_state[a])
+            fprintf(c->out, " && (st %s == 0)", f->auts[a].name);
+    if (c->pad_aut)
+        fprintf(c->out, " && (st %s == 0)", pad_aut_name);
+    fputs(");\n", c->out);
+}
+
+static void results_out(dctx *c)
+{
+    fputs("\nresults\n", c->out);
+    for (int r = 0; r < c->f->nresults; r++) {
+        fprintf(c->out, "  %s = ", c->f->results[r].name);
+        top_out(c, c->f->results[r].expr);
+        fputs(";\n", c->out);
+    }
+}
+
+/* ---------------------------------------------------------------- */
+/* The rewrites decided before printing                               */
+/* ---------------------------------------------------------------- */
+
+static int is_ident_name(const dctx *c, const ast_expr *e)
+{
+    return e->kind == AE_NAME && !e->ref.index && find_id(c->m, e->ref.name);
+}
+
+/* Rates: a bare identifier stays, anything else gets one. */
+static void plan_rates(dctx *c)
+{
+    c->rate_name = calloc((size_t)c->f->nevents + 1, sizeof *c->rate_name);
+    if (!c->rate_name)
+        return fail(c, "out of memory");
+    for (int i = 0; i < c->f->nevents; i++) {
+        const ast_event *e = &c->f->events[i];
+        if (is_ident_name(c, e->rate))
+            continue;
+        char base[1100];
+        snprintf(base, sizeof base, "rate_%s", e->name);
+        c->rate_name[i] = add_hoist(c, base, e->rate);
+    }
+}
+
+/* Routing probabilities: the same, one table per state and clause. */
+static void plan_probs(dctx *c)
+{
+    int total = 0, k = 0, np = 0;
+    for (int a = 0; a < c->f->nauts; a++)
+        total += c->f->auts[a].nstates;
+    c->prob_name = calloc((size_t)total + 1, sizeof *c->prob_name);
+    if (!c->prob_name)
+        return fail(c, "out of memory");
+    for (int a = 0; a < c->f->nauts; a++)
+        for (int s = 0; s < c->f->auts[a].nstates; s++, k++) {
+            const ast_state *st = &c->f->auts[a].states[s];
+            c->prob_name[k] = calloc((size_t)st->ntos + 1, sizeof **c->prob_name);
+            if (!c->prob_name[k])
+                return fail(c, "out of memory");
+            for (int t = 0; t < st->ntos; t++) {
+                const ast_to *to = &st->tos[t];
+                c->prob_name[k][t] = calloc((size_t)to->nlabels + 1, sizeof ***c->prob_name);
+                if (!c->prob_name[k][t])
+                    return fail(c, "out of memory");
+                for (int l = 0; l < to->nlabels; l++) {
+                    const ast_expr *p = to->labels[l].prob;
+                    if (!p || is_ident_name(c, p))
+                        continue;
+                    char base[64];
+                    snprintf(base, sizeof base, "prob_%d", ++np);
+                    c->prob_name[k][t][l] = add_hoist(c, base, p);
+                }
+            }
+        }
+}
+
+/* One automaton: add a constant one; one-state automata: a second state. */
+static void plan_padding(dctx *c)
+{
+    c->pad_aut = c->m->naut == 1;
+    c->pad_state = calloc((size_t)c->f->nauts + 1, sizeof *c->pad_state);
+    if (!c->pad_state)
+        return fail(c, "out of memory");
+    int a = 0;
+    for (int g = 0; g < c->f->nauts; g++) {
+        const ast_aut *A = &c->f->auts[g];
+        if (c->m->aut[a].nstates == 1) {
+            if (A->dom)
+                return fail(c, "replicated automaton '%s' has one state: PEPS rejects it and "
+                            "the padding cannot be written for its replicas", A->name);
+            c->pad_state[g] = 1;
+        }
+        double lo, hi;
+        int n = 1;
+        if (A->dom) {
+            n = 0;
+            for (int i = 0; i < A->dom->n; i++)
+                n += A->dom->hi[i] && const_value(c, A->dom->lo[i], &lo) &&
+                     const_value(c, A->dom->hi[i], &hi) ? (int)(hi - lo) + 1 : 1;
+        }
+        a += n;
+    }
+}
+
+static void free_plan(dctx *c)
+{
+    for (int k = 0; k < c->nh; k++)
+        free(c->h[k].name);
+    free(c->h);
+    free(c->rate_name);
+    int k = 0;
+    for (int a = 0; c->prob_name && a < c->f->nauts; a++)
+        for (int s = 0; s < c->f->auts[a].nstates; s++, k++) {
+            for (int t = 0; c->prob_name[k] && t < c->f->auts[a].states[s].ntos; t++)
+                free((void *)c->prob_name[k][t]);
+            free(c->prob_name[k]);
+        }
+    free(c->prob_name);
+    free(c->pad_state);
+}
+
+int san_dialect_from_name(const char *name, san_dialect *d)
+{
+    static const struct { const char *name; san_dialect d; } tab[] = {
+        { "san", SAN_DIALECT_SAN },
+        { "peps2003", SAN_DIALECT_PEPS2003 },
+        { "peps2007", SAN_DIALECT_PEPS2007 },
+    };
+    for (size_t i = 0; i < sizeof tab / sizeof *tab; i++)
+        if (!strcmp(name, tab[i].name)) {
+            *d = tab[i].d;
+            return 1;
+        }
+    return 0;
+}
+
+san_status san_model_print_dialect(const san_model *m, san_dialect dialect, FILE *out,
+                                   char *err, size_t errn)
+{
+    if (dialect == SAN_DIALECT_SAN) {
+        san_model_print(m, out);
+        return SAN_OK;
+    }
+    /* into memory first: a refusal found half-way writes nothing */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        return SAN_E_NOMEM;
+    dctx c = { .m = m, .f = m->syntax, .out = mem, .peps = 1, .err = err, .errn = errn };
+    if (errn)
+        err[0] = 0;
+    if (c.f->discrete)
+        fail(&c, "a discrete-time network: PEPS 2003 solves continuous-time models only");
+    plan_rates(&c);
+    plan_probs(&c);
+    plan_padding(&c);
+    if (!c.failed) {
+        identifiers_out(&c);
+        events_out(&c);
+        reach_out(&c);
+        network_out(&c);
+        results_out(&c);
+    }
+    free_plan(&c);
+    int ok = fclose(mem) == 0;
+    if (ok && !c.failed)
+        ok = fwrite(text, 1, len, out) == len;
+    free(text);
+    if (!ok && !c.failed)
+        return SAN_E_IO;
+    return c.failed ? SAN_E_MODEL : SAN_OK;
+}
