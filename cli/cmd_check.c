@@ -12,6 +12,7 @@ typedef struct {
     cli_format fmt;
     cli_defines defs;
     int peps;
+    int peers;
 } check_args;
 
 static const cli_option check_options[] = {
@@ -21,6 +22,10 @@ static const cli_option check_options[] = {
                  "override a constant identifier of the model"),
     CLI_FLAG(0, "no-peps-warnings", check_args, peps, 0,
              "do not warn about PEPS left-to-right precedence"),
+    CLI_FLAG(0, "peps", check_args, peers, 1,
+             "warn about every construct PEPS 2003 or GTAexpress read\n"
+             "differently or reject, with the rewrite (san print\n"
+             "--dialect peps2003 makes them)"),
     CLI_END
 };
 
@@ -249,7 +254,7 @@ static void json_summary(const san_model *m, const san_diag *d, const san_estima
 
 int cmd_check(int argc, char **argv)
 {
-    check_args A = { FMT_TEXT, { 0 }, 1 };
+    check_args A = { FMT_TEXT, { 0 }, 1, 0 };
     char **rest;
     int nrest;
     int rc = cli_parse(&check_spec, argc, argv, &A, &rest, &nrest);
@@ -282,6 +287,8 @@ int cmd_check(int argc, char **argv)
         if (!defs.defs[i].used)
             san_diag_add(&d, SAN_ERROR, 0, 0, "-D %s: the model has no constant named '%s'",
                          defs.defs[i].name, defs.defs[i].name);
+    if (m && !d.nerrors && A.peers)
+        san_model_lint_peers(m, text, len, &d);
     if (d.nerrors && m) {
         san_model_free(m);
         m = NULL;

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ast.h"
+#include "peers.h"
 
 typedef struct {
     char *name;             /* identifier introduced by a rewrite */
@@ -79,7 +80,7 @@ static void fail(dctx *c, const char *fmt, ...)
 /* Names                                                              */
 /* ---------------------------------------------------------------- */
 
-static const san_ident *find_id(const san_model *m, const char *name)
+const san_ident *peers_find_id(const san_model *m, const char *name)
 {
     for (int k = 0; k < m->nid; k++)
         if (!strcmp(m->id[k].name, name))
@@ -97,7 +98,7 @@ static int is_result(const san_model *m, const char *name)
 
 static int name_taken(const dctx *c, const char *name)
 {
-    if (find_id(c->m, name) || is_result(c->m, name))
+    if (peers_find_id(c->m, name) || is_result(c->m, name))
         return 1;
     for (int k = 0; k < c->nh; k++)
         if (!strcmp(c->h[k].name, name))
@@ -138,7 +139,7 @@ static const char *add_hoist(dctx *c, const char *base, const ast_expr *expr)
 /* ---------------------------------------------------------------- */
 
 /* The value of a constant index expression (numbers, constants, + - *). */
-static int const_value(const dctx *c, const ast_expr *e, double *v)
+int peers_const(const san_model *m, const ast_expr *e, double *v)
 {
     double x, y;
     switch (e->kind) {
@@ -146,19 +147,19 @@ static int const_value(const dctx *c, const ast_expr *e, double *v)
         *v = e->num;
         return 1;
     case AE_NAME: {
-        const san_ident *id = e->ref.index ? NULL : find_id(c->m, e->ref.name);
+        const san_ident *id = e->ref.index ? NULL : peers_find_id(m, e->ref.name);
         if (!id || id->is_function || id->is_domain)
             return 0;
         *v = id->value;
         return 1;
     }
     case AE_NEG:
-        if (!const_value(c, e->a, &x))
+        if (!peers_const(m, e->a, &x))
             return 0;
         *v = -x;
         return 1;
     case AE_BIN:
-        if (!const_value(c, e->a, &x) || !const_value(c, e->b, &y))
+        if (!peers_const(m, e->a, &x) || !peers_const(m, e->b, &y))
             return 0;
         switch (e->op) {
         case OP_ADD: *v = x + y; return 1;
@@ -173,37 +174,37 @@ static int const_value(const dctx *c, const ast_expr *e, double *v)
 }
 
 /* "name" or "name[k]" for a reference whose index is constant. */
-static int ref_text(const dctx *c, const ast_ref *r, char *buf, size_t n)
+static int ref_text(const san_model *m, const ast_ref *r, char *buf, size_t n)
 {
     if (!r->index) {
         snprintf(buf, n, "%s", r->name);
         return 1;
     }
     double v;
-    if (!const_value(c, r->index, &v) || v != floor(v))
+    if (!peers_const(m, r->index, &v) || v != floor(v))
         return 0;
     snprintf(buf, n, "%s[%.0f]", r->name, v);
     return 1;
 }
 
-static int find_aut(const dctx *c, const ast_ref *r)
+int peers_find_aut(const san_model *m, const ast_ref *r)
 {
     char buf[1100];
-    if (!ref_text(c, r, buf, sizeof buf))
+    if (!ref_text(m, r, buf, sizeof buf))
         return -1;
-    for (int a = 0; a < c->m->naut; a++)
-        if (!strcmp(c->m->aut[a].name, buf))
+    for (int a = 0; a < m->naut; a++)
+        if (!strcmp(m->aut[a].name, buf))
             return a;
     return -1;
 }
 
 /* States [*lo, *hi] of automaton a that r names (a block without an
  * index names all its states); 0 if a has none. */
-static int find_states(const dctx *c, int a, const ast_ref *r, int *lo, int *hi)
+int peers_find_states(const san_model *m, int a, const ast_ref *r, int *lo, int *hi)
 {
-    const san_automaton *A = &c->m->aut[a];
+    const san_automaton *A = &m->aut[a];
     char buf[1100];
-    if (!ref_text(c, r, buf, sizeof buf))
+    if (!ref_text(m, r, buf, sizeof buf))
         return 0;
     size_t n = strlen(buf);
     *lo = -1;
@@ -219,30 +220,30 @@ static int find_states(const dctx *c, int a, const ast_ref *r, int *lo, int *hi)
 }
 
 /* The automata an nb/sum_rw/prod_rw ranges over. */
-static int range_of(const dctx *c, const ast_expr *e, int *a0, int *a1)
+static int range_of(const san_model *m, const ast_expr *e, int *a0, int *a1)
 {
     *a0 = 0;
-    *a1 = c->m->naut - 1;
+    *a1 = m->naut - 1;
     if (!e->has_range)
         return 1;
-    *a0 = find_aut(c, &e->lo);
-    *a1 = find_aut(c, &e->hi);
+    *a0 = peers_find_aut(m, &e->lo);
+    *a1 = peers_find_aut(m, &e->hi);
     return *a0 >= 0 && *a1 >= *a0;
 }
 
 /* The peers look a state name up in the first automaton of the whole
  * model that declares it: does that agree, in every automaton of the
  * range, with the automaton's own states? */
-static int peers_agree(const dctx *c, const ast_expr *e)
+int peers_agree(const san_model *m, const ast_expr *e)
 {
     int a0, a1, flo = -1, fhi = -1, lo, hi;
-    if (!range_of(c, e, &a0, &a1))
+    if (!range_of(m, e, &a0, &a1))
         return 0;
-    for (int a = 0; a < c->m->naut && flo < 0; a++)
-        if (find_states(c, a, &e->ref, &lo, &hi))
+    for (int a = 0; a < m->naut && flo < 0; a++)
+        if (peers_find_states(m, a, &e->ref, &lo, &hi))
             flo = lo, fhi = hi;
     for (int a = a0; a <= a1; a++)
-        if (find_states(c, a, &e->ref, &lo, &hi) && (lo != flo || hi != fhi))
+        if (peers_find_states(m, a, &e->ref, &lo, &hi) && (lo != flo || hi != fhi))
             return 0;
     return 1;
 }
@@ -292,7 +293,7 @@ static int state_value_out(dctx *c, const ast_ref *r, int ctx_aut)
     int a0 = ctx_aut >= 0 ? ctx_aut : 0, a1 = ctx_aut >= 0 ? ctx_aut : c->m->naut - 1;
     for (int a = a0; a <= a1; a++) {
         int lo, hi;
-        if (find_states(c, a, r, &lo, &hi) && lo == hi) {
+        if (peers_find_states(c->m, a, r, &lo, &hi) && lo == hi) {
             fprintf(c->out, "%d", lo);
             return 1;
         }
@@ -303,7 +304,7 @@ static int state_value_out(dctx *c, const ast_ref *r, int ctx_aut)
 static void name_out(dctx *c, const ast_expr *e, int ctx_aut)
 {
     const ast_ref *r = &e->ref;
-    int plain = !r->index && (find_id(c->m, r->name) || is_result(c->m, r->name));
+    int plain = !r->index && (peers_find_id(c->m, r->name) || is_result(c->m, r->name));
     if (c->peps && !plain && state_value_out(c, r, ctx_aut))
         return;
     ref_out(c, r);
@@ -328,7 +329,7 @@ static void term_out(dctx *c, const ast_expr *e, int a, int lo, int hi)
 static void expand_out(dctx *c, const ast_expr *e)
 {
     int a0, a1, n = 0;
-    if (!range_of(c, e, &a0, &a1)) {
+    if (!range_of(c->m, e, &a0, &a1)) {
         fail(c, "%d:%d: the automaton range of this expression cannot be written for PEPS",
              e->pos.line, e->pos.col);
         return;
@@ -342,7 +343,7 @@ static void expand_out(dctx *c, const ast_expr *e)
     fputc('(', c->out);
     for (int a = a0; a <= a1; a++) {
         int lo, hi;
-        if (!find_states(c, a, &e->ref, &lo, &hi))
+        if (!peers_find_states(c->m, a, &e->ref, &lo, &hi))
             continue;
         if (n++)
             fputs(" + ", c->out);
@@ -373,7 +374,7 @@ static const char *const binop_text[] = {
  * compared with it is A's state. */
 static int st_aut(const dctx *c, const ast_expr *e)
 {
-    return e->kind == AE_ST ? find_aut(c, &e->ref) : -1;
+    return e->kind == AE_ST ? peers_find_aut(c->m, &e->ref) : -1;
 }
 
 static void bin_out(dctx *c, const ast_expr *e)
@@ -401,7 +402,7 @@ static void expr_out(dctx *c, const ast_expr *e, int ctx_aut)
         ref_out(c, &e->ref);
         break;
     case AE_NB: case AE_SUMRW: case AE_PRODRW:
-        if (c->peps && (e->kind == AE_NB || e->has_state) && !peers_agree(c, e)) {
+        if (c->peps && (e->kind == AE_NB || e->has_state) && !peers_agree(c->m, e)) {
             expand_out(c, e);
             break;
         }
@@ -470,7 +471,7 @@ static void identifiers_out(dctx *c)
     fputs("identifiers\n", c->out);
     for (int i = 0; i < c->f->nids; i++) {
         const ast_ident *id = &c->f->ids[i];
-        const san_ident *v = find_id(c->m, id->name);
+        const san_ident *v = peers_find_id(c->m, id->name);
         fprintf(c->out, "  %s = ", id->name);
         if (id->dom)
             domain_out(c, id->dom);
@@ -639,7 +640,7 @@ static void results_out(dctx *c)
 
 static int is_ident_name(const dctx *c, const ast_expr *e)
 {
-    return e->kind == AE_NAME && !e->ref.index && find_id(c->m, e->ref.name);
+    return e->kind == AE_NAME && !e->ref.index && peers_find_id(c->m, e->ref.name);
 }
 
 /* Rates: a bare identifier stays, anything else gets one. */
@@ -711,8 +712,8 @@ static void plan_padding(dctx *c)
         if (A->dom) {
             n = 0;
             for (int i = 0; i < A->dom->n; i++)
-                n += A->dom->hi[i] && const_value(c, A->dom->lo[i], &lo) &&
-                     const_value(c, A->dom->hi[i], &hi) ? (int)(hi - lo) + 1 : 1;
+                n += A->dom->hi[i] && peers_const(c->m, A->dom->lo[i], &lo) &&
+                     peers_const(c->m, A->dom->hi[i], &hi) ? (int)(hi - lo) + 1 : 1;
         }
         a += n;
     }

@@ -135,6 +135,11 @@ SAN_API void san_model_print(const san_model *m, FILE *out);
 typedef enum { SAN_DIALECT_SAN, SAN_DIALECT_PEPS2003, SAN_DIALECT_PEPS2007 } san_dialect;
 SAN_API san_status san_model_print_dialect(const san_model *m, san_dialect dialect, FILE *out,
                                            char *err, size_t errn);
+/* The compatibility lint: a warning in d for every construct of the model
+ * that PEPS 2003 or GTAexpress read differently or reject, naming the
+ * peer, the position and the rewrite; text (may be NULL) is the model's
+ * source, for its comments.  Returns the number of warnings. */
+SAN_API int san_model_lint_peers(const san_model *m, const char *text, size_t len, san_diag *d);
 /* "san", "peps2003", "peps2007": 1 and *d set; 0 for another name. */
 SAN_API int san_dialect_from_name(const char *name, san_dialect *d);
 

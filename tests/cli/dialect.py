@@ -14,7 +14,10 @@
      name compared with `st A` becomes its index, top-level min/max is
      wrapped; a model PEPS cannot take (discrete time) is refused with the
      construct named, exit 2, nothing written;
-  4. usage: an unknown dialect exits 2.
+  4. san check --peps finds nothing to warn about in any PEPS text
+     written (the lint and the rewrites agree); its warnings themselves are
+     in tests/corpus/warnings/peps_compat.san;
+  5. usage: an unknown dialect exits 2.
 
 Environment: SAN (the binary), top_srcdir, SHARED_MODELS.  Exit 0 when
 every check passes; the last line is "N passed, M failed".  VERBOSE=1
@@ -31,6 +34,7 @@ SAN = os.environ.get("SAN", "./san")
 TOP = os.environ.get("top_srcdir", ".")
 SHARED = os.environ.get("SHARED_MODELS", os.path.join(TOP, "..", "shared", "models"))
 DIALECTS = ["san", "peps2003", "peps2007"]
+BOTH = "PEPS 2003 and GTAexpress"       # how the --peps warnings begin
 GEN = [
     "ms --mode sync --slaves 3",
     "ms --mode async --slaves 3 --buffer 2",
@@ -136,6 +140,9 @@ def round_trips():
             if d != "san":
                 bad = peps_clean(text)
                 check(bad is None, "%s text of %s: %s" % (d, name, bad))
+                _, _, lint = run(["check", "--peps", "-"], text)
+                check(BOTH not in lint, "%s text of %s checks clean with --peps: %s"
+                      % (d, name, lint[:300]))
     for line in GEN:
         _, orig, _ = run(["gen"] + line.split())
         ref = answers(["-"], orig)

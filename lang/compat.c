@@ -1,0 +1,171 @@
+/*
+ * compat.c - the compatibility lint of `san check --peps`: a warning for
+ * every construct that PEPS 2003 or GTAexpress read differently from san
+ * or reject, with the peer named, the position and the rewrite.  Each
+ * case was measured with the peers (doc/compat.md); the dialect printer
+ * (dialect.c) performs the rewrites the warnings name.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "ast.h"
+#include "peers.h"
+
+typedef struct {
+    const san_model *m;
+    const ast_file *f;
+    san_diag *d;
+    int n;                  /* warnings given */
+} lint;
+
+#define BOTH "PEPS 2003 and GTAexpress"
+
+static void warn(lint *L, ast_pos p, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void warn(lint *L, ast_pos p, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    san_diag_add(L->d, SAN_WARNING, p.line, p.col, "%s", msg);
+    L->n++;
+}
+
+static int is_ident(const lint *L, const ast_expr *e)
+{
+    return e->kind == AE_NAME && !e->ref.index && peers_find_id(L->m, e->ref.name);
+}
+
+/* Inside expressions: the name lookups and the operators they misread. */
+static void walk(lint *L, const ast_expr *e)
+{
+    if (!e)
+        return;
+    if ((e->kind == AE_NB || e->kind == AE_SUMRW || e->kind == AE_PRODRW) &&
+        (e->kind == AE_NB || e->has_state) && !peers_agree(L->m, e))
+        warn(L, e->ref.pos, BOTH " look state '%s' up in the first automaton that declares it "
+             "and count another state here; --dialect peps2003 writes explicit comparisons",
+             e->ref.name);
+    if (e->kind == AE_NB && !e->has_range)
+        warn(L, e->pos, BOTH " misread nb without an automaton range (nb %s) in a function "
+             "that another function uses; --dialect peps2003 writes the range", e->ref.name);
+    walk(L, e->a);
+    walk(L, e->b);
+    walk(L, e->ref.index);
+    for (int k = 0; k < e->nargs; k++)
+        walk(L, e->args[k]);
+}
+
+/* A whole expression: the top-level min/max they reject, then inside. */
+static void top(lint *L, const ast_expr *e)
+{
+    if (!e)
+        return;
+    if (e->kind == AE_MIN || e->kind == AE_MAX)
+        warn(L, e->pos, BOTH " reject a whole expression written as %s(...); "
+             "--dialect peps2003 writes 0 + %s(...)", e->kind == AE_MIN ? "min" : "max",
+             e->kind == AE_MIN ? "min" : "max");
+    walk(L, e);
+}
+
+static void events(lint *L)
+{
+    for (int i = 0; i < L->f->nevents; i++) {
+        const ast_event *e = &L->f->events[i];
+        if (e->rate->kind != AE_NUM && !is_ident(L, e->rate))
+            warn(L, e->rate->pos, BOTH " take only an identifier or a number as the rate of "
+                 "event '%s' (syntax error); --dialect peps2003 introduces one", e->name);
+        if (e->nauts)
+            warn(L, e->auts[0].pos, BOTH " reject the automaton list of event '%s' in braces "
+                 "(syntax error); --dialect peps2003 leaves it out", e->name);
+        top(L, e->rate);
+    }
+}
+
+/* Has the automaton declared as name (or its first replica) one state? */
+static int one_state(const lint *L, const char *name)
+{
+    size_t n = strlen(name);
+    for (int a = 0; a < L->m->naut; a++) {
+        const char *an = L->m->aut[a].name;
+        if (!strncmp(an, name, n) && (an[n] == 0 || an[n] == '['))
+            return L->m->aut[a].nstates == 1;
+    }
+    return 0;
+}
+
+static void network(lint *L)
+{
+    if (L->m->naut == 1)
+        warn(L, L->f->auts[0].pos, BOTH " fail on a model of one automaton ('%s'); "
+             "--dialect peps2003 adds a constant one", L->f->auts[0].name);
+    for (int g = 0; g < L->f->nauts; g++) {
+        const ast_aut *A = &L->f->auts[g];
+        if (one_state(L, A->name))
+            warn(L, A->pos, BOTH " fail on an automaton of one state ('%s'); "
+                 "--dialect peps2003 adds an unreachable state", A->name);
+        for (int s = 0; s < A->nstates; s++) {
+            const ast_state *st = &A->states[s];
+            top(L, st->reward);
+            for (int t = 0; t < st->ntos; t++)
+                for (int l = 0; l < st->tos[t].nlabels; l++) {
+                    const ast_expr *p = st->tos[t].labels[l].prob;
+                    if (p && p->kind != AE_NUM && !is_ident(L, p))
+                        warn(L, p->pos, BOTH " take only an identifier as the routing "
+                             "probability of '%s'; --dialect peps2003 introduces one",
+                             st->tos[t].labels[l].ev.name);
+                    top(L, p);
+                }
+        }
+    }
+}
+
+/* Comments: the peers' // comment allows neither quotes nor backticks nor
+ * bytes outside ASCII (a lexical error that names no line). */
+static void comments(lint *L, const char *text, size_t len)
+{
+    int line = 1;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '\n') {
+            line++;
+            continue;
+        }
+        if (text[i] != '/' || i + 1 >= len || text[i + 1] != '/')
+            continue;
+        size_t j = i;
+        int col = 1;
+        for (size_t k = i; k > 0 && text[k - 1] != '\n'; k--)
+            col++;
+        for (; j < len && text[j] != '\n'; j++) {
+            unsigned char c = (unsigned char)text[j];
+            if (c == '\'' || c == '`' || c == '"' || c >= 0x80) {
+                ast_pos p = { line, col + (int)(j - i) };
+                warn(L, p, BOTH " reject this character in a comment (%s); "
+                     "--dialect peps2003 writes no comments",
+                     c >= 0x80 ? "not ASCII" : c == '\'' ? "a quote" : c == '"' ? "a double quote"
+                                                          : "a backtick");
+                break;
+            }
+        }
+        i = j - 1;
+    }
+}
+
+int san_model_lint_peers(const san_model *m, const char *text, size_t len, san_diag *d)
+{
+    lint L = { m, m->syntax, d, 0 };
+    if (L.f->discrete)
+        warn(&L, L.f->net_pos, "PEPS 2003 solves continuous-time models only (network %s)",
+             L.f->net_name ? L.f->net_name : "");
+    if (text)
+        comments(&L, text, len);
+    for (int i = 0; i < L.f->nids; i++)
+        top(&L, L.f->ids[i].expr);
+    events(&L);
+    top(&L, L.f->reach);
+    network(&L);
+    for (int r = 0; r < L.f->nresults; r++)
+        top(&L, L.f->results[r].expr);
+    return L.n;
+}
