@@ -121,8 +121,9 @@ static void network(lint *L)
     }
 }
 
-/* Comments: the peers' // comment allows neither quotes nor backticks nor
- * bytes outside ASCII (a lexical error that names no line). */
+/* Comments: the peers' // comment allows neither a quote nor a backtick
+ * nor a byte outside ASCII (a lexical error that names no line), and they
+ * have no block comment. */
 static void comments(lint *L, const char *text, size_t len)
 {
     int line = 1;
@@ -131,20 +132,29 @@ static void comments(lint *L, const char *text, size_t len)
             line++;
             continue;
         }
-        if (text[i] != '/' || i + 1 >= len || text[i + 1] != '/')
+        if (text[i] != '/' || i + 1 >= len || (text[i + 1] != '/' && text[i + 1] != '*'))
             continue;
-        size_t j = i;
-        int col = 1;
+        int col0 = 1;
         for (size_t k = i; k > 0 && text[k - 1] != '\n'; k--)
-            col++;
+            col0++;
+        if (text[i + 1] == '*') {
+            ast_pos p = { line, col0 };
+            warn(L, p, BOTH " have no /* */ comment (syntax error); "
+                 "--dialect peps2003 writes no comments");
+            for (i += 2; i + 1 < len && !(text[i] == '*' && text[i + 1] == '/'); i++)
+                line += text[i] == '\n';
+            i++;
+            continue;
+        }
+        size_t j = i;
+        int col = col0;
         for (; j < len && text[j] != '\n'; j++) {
             unsigned char c = (unsigned char)text[j];
-            if (c == '\'' || c == '`' || c == '"' || c >= 0x80) {
+            if (c == '\'' || c == '`' || c >= 0x80) {
                 ast_pos p = { line, col + (int)(j - i) };
                 warn(L, p, BOTH " reject this character in a comment (%s); "
                      "--dialect peps2003 writes no comments",
-                     c >= 0x80 ? "not ASCII" : c == '\'' ? "a quote" : c == '"' ? "a double quote"
-                                                          : "a backtick");
+                     c >= 0x80 ? "not ASCII" : c == '\'' ? "a quote" : "a backtick");
                 break;
             }
         }
