@@ -25,6 +25,8 @@ def run_peer(binary, keys, text, name, timeout):
         except subprocess.TimeoutExpired:
             return "timeout"
         out = p.stdout.decode("latin-1")
+        if p.returncode < 0:
+            return "crashed (signal %d)" % -p.returncode
         if "did not converge" in out:
             return "not converged"
         vals = {m.group(1): float(m.group(2)) for m in FUNC.finditer(out)}
