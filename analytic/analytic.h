@@ -27,4 +27,12 @@ san_status analytic_mw_line(int argc, char **argv, san_analytic_results *out, ch
 san_status analytic_cluster_line(int argc, char **argv, san_analytic_results *out, char *err,
                                  size_t n);
 
+/* ---- map.c ---- */
+
+/* Processors a unit of r replicas takes: r, plus the communication
+ * manager's own processor when the input says so and r > 1. */
+int map_unit_cost(const san_map_input *in, int replicas);
+/* Fill periods, processors and the bottleneck of m from its units. */
+void map_finish(const san_map_input *in, san_map_mapping *m);
+
 #endif

@@ -107,5 +107,9 @@ int cmd_cluster(int argc, char **argv);
 void help_cluster(FILE *out);
 int cmd_export(int argc, char **argv);
 void help_export(FILE *out);
+int cmd_map(int argc, char **argv);
+void help_map(FILE *out);
+int cmd_workrate(int argc, char **argv);
+void help_workrate(FILE *out);
 
 #endif

@@ -17,6 +17,8 @@ static const cli_command commands[] = {
     { "mw", cmd_mw, help_mw, "master/worker closed form: time, efficiency, optimum" },
     { "cluster", cmd_cluster, help_cluster, "steady bound of a master/worker run on clusters" },
     { "export", cmd_export, help_export, "the chain or the automata for other tools: mtx, prism, states, dot" },
+    { "map",   cmd_map,   help_map,   "map a pipeline onto processors (seed 002), its gen line" },
+    { "workrate", cmd_workrate, help_workrate, "master/slave work rate on a grid, best master (seed 003)" },
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -9,6 +9,12 @@
  *              [--task-time TT] [--pack-time TP] [--compute-time CM]
  *              [--eval-time ER] [--pi P] [--rate-EVENT R ...]
  *
+ * --compute-time and --pack-time take one time, or one per slave
+ * (heterogeneous slaves, seed 003): then each slave's p_i and r_i have
+ * rates of their own.  The result flow_bound is seed 003's work-rate
+ * bound in packs per second: min(master, sum of slaves), each resource's
+ * rate the inverse of its time per pack (doc/indices.md).
+ *
  * Work regimes:
  *   steady  the paper's model of a program with much work: `up` starts it
  *           once and it never ends (the initial state is transient), so
@@ -60,6 +66,8 @@ typedef struct {
     int has_n, has_k, has_ns, has_spn;
     double np, ps, bl;            /* eqs. 1-2 inputs */
     double tt, tp, cm, er;        /* measured times */
+    double cms[GEN_MAX_SLAVES], tps[GEN_MAX_SLAVES];   /* per slave (lists) */
+    int ncm, ntp;                 /* items of the lists; > 1: per slave */
     double pi;
     int has_pi;
     double rate[NRATES];
@@ -75,6 +83,9 @@ typedef struct {
     long left;                    /* slices still to send after `up` */
     /* Expressions reused across blocks, e.g. "(nb [Slave1..Slave3] I)". */
     char nb_i[64], nb_pr[64], nb_tx[64];
+    double proc[GEN_MAX_SLAVES + 1], pack[GEN_MAX_SLAVES + 1];  /* per slave, 1-based */
+    double w_master, w_slaves;    /* work rates, packs per second */
+    double flow_bound;
 } ms_der;
 
 /* ------------------------------------------------------------------ */
@@ -157,10 +168,18 @@ static int ms_flag(void *ctx, const char *flag, const char *val, char *err, size
         return gen_pos(flag, val, &p->bl, err, n);
     if (!strcmp(flag, "--task-time"))
         return gen_pos(flag, val, &p->tt, err, n);
-    if (!strcmp(flag, "--pack-time"))
-        return gen_pos(flag, val, &p->tp, err, n);
-    if (!strcmp(flag, "--compute-time"))
-        return gen_pos(flag, val, &p->cm, err, n);
+    if (!strcmp(flag, "--pack-time")) {
+        if (gen_pos_list(flag, val, p->tps, GEN_MAX_SLAVES, &p->ntp, err, n) < 0)
+            return -1;
+        p->tp = p->tps[0];
+        return 0;
+    }
+    if (!strcmp(flag, "--compute-time")) {
+        if (gen_pos_list(flag, val, p->cms, GEN_MAX_SLAVES, &p->ncm, err, n) < 0)
+            return -1;
+        p->cm = p->cms[0];
+        return 0;
+    }
     if (!strcmp(flag, "--eval-time"))
         return gen_pos(flag, val, &p->er, err, n);
     if (!strcmp(flag, "--pi")) {
@@ -184,6 +203,23 @@ static void ms_defaults(ms_par *p)
     p->tp = DEF_TP;
     p->cm = DEF_CM;
     p->er = DEF_ER;
+}
+
+/* A per-slave list has one time per slave and no --rate-* override. */
+static int ms_list_check(const ms_par *p, const char *flag, int items, int rate, char *err,
+                         size_t n)
+{
+    if (items <= 1)
+        return 0;
+    if (items != p->n) {
+        gen_err(err, n, "%s: one time, or one per slave (%ld; got %d)", flag, p->n, items);
+        return -1;
+    }
+    if (p->has_rate[rate]) {
+        gen_err(err, n, "%s: a list of times and %s cannot both be given", flag, rate_flag[rate]);
+        return -1;
+    }
+    return 0;
 }
 
 /* Checks that involve several flags. */
@@ -210,6 +246,9 @@ static int ms_check(const ms_par *p, char *err, size_t n)
                 "(NS = %ld < N = %ld)", p->ns, p->n);
         return -1;
     }
+    if (ms_list_check(p, "--compute-time", p->ncm, R_PROC, err, n) < 0
+        || ms_list_check(p, "--pack-time", p->ntp, R_PACK, err, n) < 0)
+        return -1;
     if (p->work == WORK_STEADY && p->has_rate[R_DOWN]) {
         gen_err(err, n, "--rate-down: only with --work slices (the steady regime has no down event)");
         return -1;
@@ -220,6 +259,41 @@ static int ms_check(const ms_par *p, char *err, size_t n)
 /* ------------------------------------------------------------------ */
 /* Parameterization, eqs. 1-7                                           */
 /* ------------------------------------------------------------------ */
+
+static int ms_hetero_cm(const ms_par *p)
+{
+    return p->ncm > 1;
+}
+
+static int ms_hetero_tp(const ms_par *p)
+{
+    return p->ntp > 1;
+}
+
+/* Seed 003's work-rate bound in packs per second.  A slave's time per
+ * pack: computing and sending it, and, once per slice (1 - pi of the
+ * packs), waiting for its next task (sync: for the master's evaluation
+ * of the phase too); the master's: evaluating the pack and sending a task
+ * per slice (sync: per phase of N slices, one send and one evaluation). */
+static void ms_flow(const ms_par *p, ms_der *d)
+{
+    double last = 1 - d->pi, send = 1 / d->rate[R_SEND], eval = 1 / d->rate[R_EVAL];
+    d->w_slaves = 0;
+    for (long i = 1; i <= p->n; i++) {
+        double cm = ms_hetero_cm(p) ? p->cms[i - 1] : 1 / d->rate[R_PROC];
+        double tp = ms_hetero_tp(p) ? p->tps[i - 1] * (p->mode == MS_SYNC ? p->n : 1)
+                                    : 1 / d->rate[R_PACK];
+        d->proc[i] = 1 / cm;
+        d->pack[i] = 1 / tp;
+        double wait = p->mode == MS_SYNC ? send + eval : send;
+        d->w_slaves += 1 / (cm + tp + last * wait);
+    }
+    if (p->mode == MS_ASYNC)
+        d->w_master = 1 / (eval + last * send);
+    else
+        d->w_master = last > 0 ? p->n / (last * (send + eval)) : INFINITY;
+    d->flow_bound = fmin(d->w_master, d->w_slaves);
+}
 
 static void ms_derive(const ms_par *p, ms_der *d)
 {
@@ -245,6 +319,7 @@ static void ms_derive(const ms_par *p, ms_der *d)
         if (p->has_rate[r])
             d->rate[r] = p->rate[r];
     d->left = d->ns - p->n;
+    ms_flow(p, d);
 
     snprintf(d->nb_i, sizeof d->nb_i, "(nb [Slave1..Slave%ld] I)", p->n);
     snprintf(d->nb_pr, sizeof d->nb_pr, "(nb [Slave1..Slave%ld] Pr)", p->n);
@@ -300,7 +375,7 @@ static const char *mode_name(const ms_par *p)
 static void ms_header(gbuf *b, const ms_par *p, const ms_der *d, const char *size,
                       int argc, char **argv)
 {
-    char x[64];
+    char x[64], y[64], z[64];
     gbuf_printf(b, "// Master/slave program: the %s SAN model of Baldo et al.,\n"
                    "// 'Performance models for master/slave parallel programs' (section %s),\n"
                    "// %s work regime.\n",
@@ -328,8 +403,14 @@ static void ms_header(gbuf *b, const ms_par *p, const ms_der *d, const char *siz
         gbuf_printf(b, "//   pi  = (NB-1)/NB = %s                           (eq. 3)\n",
                     gen_fmt(x, sizeof x, d->pi));
     gbuf_printf(b, "//   TT = %s s to send a task,", gen_fmt(x, sizeof x, p->tt));
-    gbuf_printf(b, " TP = %s s to send a pack,\n", gen_fmt(x, sizeof x, p->tp));
-    gbuf_printf(b, "//   CM = %s s to compute a pack,", gen_fmt(x, sizeof x, p->cm));
+    if (ms_hetero_tp(p))
+        gbuf_printf(b, " TP = per slave (TP_i),\n");
+    else
+        gbuf_printf(b, " TP = %s s to send a pack,\n", gen_fmt(x, sizeof x, p->tp));
+    if (ms_hetero_cm(p))
+        gbuf_printf(b, "//   CM = per slave (CM_i),");
+    else
+        gbuf_printf(b, "//   CM = %s s to compute a pack,", gen_fmt(x, sizeof x, p->cm));
     gbuf_printf(b, " ER = %s s to evaluate a pack\n", gen_fmt(x, sizeof x, p->er));
     static const char *const how[2][NRATES] = {
         { "1/(TT*N), eq. 6", "1/TT, eq. 4", "1/CM, eq. 5", "1/(TP*N), eq. 7", "1/ER, eq. 5", "negligible time" },
@@ -343,6 +424,9 @@ static void ms_header(gbuf *b, const ms_par *p, const ms_der *d, const char *siz
     }
     if (p->work == WORK_SLICES)
         gbuf_printf(b, "//   slices left after the initial distribution: NS - N = %ld\n", d->left);
+    gbuf_printf(b, "//   work-rate bound (seed 003): min(master %s, slaves %s) = %s packs/s\n",
+                gen_fmt(x, sizeof x, d->w_master), gen_fmt(y, sizeof y, d->w_slaves),
+                gen_fmt(z, sizeof z, d->flow_bound));
     gbuf_printf(b, "// Product space: %s states\n", size);
     if (p->work == WORK_STEADY)
         gbuf_printf(b, "// Steady regime: the work never ends; `up` fires once (ITx is transient)\n"
@@ -369,6 +453,20 @@ static const char *const rate_what[2][NRATES] = {
       "c: evaluation of a pack (eq. 5)", "down: the run ends" },
 };
 
+/* r_proc_i = (1 / CM_i), r_pack_i = (1 / TP_i) (sync: / N, eq. 7). */
+static void ms_slave_rates(gbuf *b, const ms_par *p, int r)
+{
+    const char *id = r == R_PROC ? "CM" : "TP";
+    char c[128];
+    for (long i = 1; i <= p->n; i++) {
+        snprintf(c, sizeof c, "%s, slave %ld", rate_what[p->mode][r], i);
+        if (r == R_PACK && p->mode == MS_SYNC)
+            gen_line(b, c, "  %s_%ld = (1 / (%s_%ld * N_slaves));", rate_id[r], i, id, i);
+        else
+            gen_line(b, c, "  %s_%ld = (1 / %s_%ld);", rate_id[r], i, id, i);
+    }
+}
+
 static void ms_rates(gbuf *b, const ms_par *p, const ms_der *d)
 {
     char x[64], c[128];
@@ -382,6 +480,8 @@ static void ms_rates(gbuf *b, const ms_par *p, const ms_der *d)
         } else if (r == R_DOWN) {
             gen_line(b, "down: the run ends (negligible time)", "  %s = %s;", rate_id[r],
                      gen_fmt(x, sizeof x, d->rate[r]));
+        } else if ((r == R_PROC && ms_hetero_cm(p)) || (r == R_PACK && ms_hetero_tp(p))) {
+            ms_slave_rates(b, p, r);
         } else {
             gen_line(b, rate_what[p->mode][r], "  %s = %s;", rate_id[r], rate_expr[p->mode][r]);
         }
@@ -412,6 +512,22 @@ static void ms_functions(gbuf *b, const ms_par *p, const ms_der *d)
         }
 }
 
+/* TP = 0.01, or TP_1 .. TP_N for heterogeneous slaves. */
+static void ms_time_ids(gbuf *b, const char *id, const char *what, double one,
+                        const double *per, long n)
+{
+    char x[64], c[96];
+    if (!per) {
+        snprintf(c, sizeof c, "%s, %s", id, what);
+        gen_line(b, c, "  %s = %s;", id, gen_fmt(x, sizeof x, one));
+        return;
+    }
+    for (long i = 1; i <= n; i++) {
+        snprintf(c, sizeof c, "%s of slave %ld, %s", id, i, what);
+        gen_line(b, c, "  %s_%ld = %s;", id, i, gen_fmt(x, sizeof x, per[i - 1]));
+    }
+}
+
 static void ms_identifiers(gbuf *b, const ms_par *p, const ms_der *d)
 {
     char x[64];
@@ -426,8 +542,8 @@ static void ms_identifiers(gbuf *b, const ms_par *p, const ms_der *d)
         gen_line(b, "states of Work: slices not yet sent", "  D_work = [0..%ld];", d->left);
     gbuf_printf(b, "  // measured times, seconds\n");
     gen_line(b, "TT, send a task (a slice) to a slave", "  TT = %s;", gen_fmt(x, sizeof x, p->tt));
-    gen_line(b, "TP, send a pack of results", "  TP = %s;", gen_fmt(x, sizeof x, p->tp));
-    gen_line(b, "CM, compute a pack of results", "  CM = %s;", gen_fmt(x, sizeof x, p->cm));
+    ms_time_ids(b, "TP", "send a pack of results", p->tp, ms_hetero_tp(p) ? p->tps : NULL, p->n);
+    ms_time_ids(b, "CM", "compute a pack of results", p->cm, ms_hetero_cm(p) ? p->cms : NULL, p->n);
     gen_line(b, "ER, the master evaluates a pack", "  ER = %s;", gen_fmt(x, sizeof x, p->er));
     ms_rates(b, p, d);
     gbuf_printf(b, "  // routing of r_i, eq. 3\n");
@@ -439,8 +555,21 @@ static void ms_identifiers(gbuf *b, const ms_par *p, const ms_der *d)
         gen_line(b, "more packs in the slice: back to Pr", "  pi = ((NB - 1) / NB);");
     }
     gen_line(b, "last pack of the slice: to I", "  pi_c = (1 - pi);");
+    gbuf_printf(b, "  // seed 003's work-rate bound, packs per second (doc/indices.md)\n");
+    gen_line(b, "the master's rate: 1 / (time per pack)", "  W_master = %.15g;", d->w_master);
+    gen_line(b, "the slaves' rates, summed", "  W_slaves = %.15g;", d->w_slaves);
+    gen_line(b, "min(W_master, W_slaves)", "  B_flow = %.15g;", d->flow_bound);
     ms_functions(b, p, d);
     gbuf_printf(b, "\n");
+}
+
+/* "_3": the suffix of slave i's own identifiers (one static buffer: use
+ * it once per printf). */
+static const char *ms_suffix(long i)
+{
+    static char buf[24];
+    snprintf(buf, sizeof buf, "_%ld", i);
+    return buf;
 }
 
 static void ms_events(gbuf *b, const ms_par *p, const ms_der *d)
@@ -453,10 +582,12 @@ static void ms_events(gbuf *b, const ms_par *p, const ms_der *d)
     else if (ms_has_s(p, d))
         gbuf_printf(b, "  syn s (r_send)      // master Tx -> Rx, every slave I -> Pr: a new phase\n");
     for (long i = 1; i <= p->n; i++)
-        gbuf_printf(b, "  loc p_%ld (r_proc)    // slave %ld Pr -> Tx: a pack of results is ready\n", i, i);
+        gbuf_printf(b, "  loc p_%ld (r_proc%s)    // slave %ld Pr -> Tx: a pack of results is ready\n", i,
+                    ms_hetero_cm(p) ? ms_suffix(i) : "", i);
     for (long i = 1; i <= p->n; i++)
-        gbuf_printf(b, "  syn r_%ld (r_pack)    // slave %ld Tx -> Pr (pi) or I (pi_c): the pack is sent%s\n",
-                    i, i, p->mode == MS_ASYNC ? " to the buffer" : " to the master");
+        gbuf_printf(b, "  syn r_%ld (r_pack%s)    // slave %ld Tx -> Pr (pi) or I (pi_c): the pack is sent%s\n",
+                    i, ms_hetero_tp(p) ? ms_suffix(i) : "", i,
+                    p->mode == MS_ASYNC ? " to the buffer" : " to the master");
     if (p->mode == MS_ASYNC)
         gbuf_printf(b, "  syn c (r_eval)      // the master takes a pack from the buffer and evaluates it\n");
     else
@@ -593,6 +724,21 @@ static void ms_task_tp(gbuf *b, const ms_par *p, const ms_der *d)
         gbuf_printf(b, " + (((st Master == ITx) * r_up) * N_slaves))");
 }
 
+/* Packs received per second: slaves in Tx able to send, times their
+ * rate (one rate for all, or a sum over heterogeneous slaves). */
+static void ms_pack_tp(gbuf *b, const ms_par *p, const ms_der *d)
+{
+    const char *can = p->mode == MS_ASYNC ? "((st Buffer) < K_buffer)" : "(st Master == Rx)";
+    if (!ms_hetero_tp(p)) {
+        gbuf_printf(b, "((%s * %s) * r_pack)", d->nb_tx, can);
+        return;
+    }
+    gbuf_printf(b, "(%s * (", can);
+    for (long i = 1; i <= p->n; i++)
+        gbuf_printf(b, "%s((st Slave%ld == Tx) * r_pack_%ld)", i > 1 ? " + " : "", i, i);
+    gbuf_printf(b, "))");
+}
+
 static void ms_results(gbuf *b, const ms_par *p, const ms_der *d)
 {
     gbuf_printf(b, "results\n");
@@ -605,10 +751,13 @@ static void ms_results(gbuf *b, const ms_par *p, const ms_der *d)
     if (p->mode == MS_ASYNC) {
         gbuf_printf(b, "  buffer_mean = (st Buffer);\n");
         gbuf_printf(b, "  buffer_full = ((st Buffer) == K_buffer);\n");
-        gbuf_printf(b, "  pack_throughput = ((%s * ((st Buffer) < K_buffer)) * r_pack);\n", d->nb_tx);
-    } else {
-        gbuf_printf(b, "  pack_throughput = ((%s * (st Master == Rx)) * r_pack);\n", d->nb_tx);
     }
+    gbuf_printf(b, "  pack_throughput = ");
+    ms_pack_tp(b, p, d);
+    gbuf_printf(b, ";\n  flow_bound = B_flow;   // seed 003: min(master, sum of slaves), packs per second\n");
+    gbuf_printf(b, "  flow_fraction = (");
+    ms_pack_tp(b, p, d);
+    gbuf_printf(b, " / B_flow);\n");
     gbuf_printf(b, "  task_throughput = ");
     ms_task_tp(b, p, d);
     gbuf_printf(b, ";\n");
@@ -677,8 +826,10 @@ void gen_ms_help(FILE *out)
         "  --slices NS              slices the job is split into, or\n"
         "  --slices-per-node SPN    NS = SPN * N (default %d: coarse grain; 3: fine)\n"
         "  --task-time TT           seconds to send a task (default %g)\n"
-        "  --pack-time TP           seconds to send a result pack (default %g)\n"
-        "  --compute-time CM        seconds to compute a pack (default %g)\n"
+        "  --pack-time TP           seconds to send a result pack (default %g);\n"
+        "                           or TP1,...,TPN: one per slave\n"
+        "  --compute-time CM        seconds to compute a pack (default %g);\n"
+        "                           or CM1,...,CMN: one per slave (seed 003)\n"
         "  --eval-time ER           seconds for the master to evaluate a pack (default %g)\n"
         "  --pi P                   probability a slice has more packs, overrides\n"
         "                           (NB-1)/NB with NB = ceil(RNP / (BL*NS))\n"

@@ -7,7 +7,19 @@
  *   san gen pipeline --mode sync|async --stages T1,...,Tm
  *       [--buffer K | --buffers K1,...,Km-1] [--replicas P1,...,Pm]
  *       [--group 1+2,3,...] [--source saturated|poisson:RATE[:CAP]]
- *       [--phases k]
+ *       [--phases k] [--cm-time TG] [--items N]
+ *
+ * --cm-time: seed 000 (ch. IV, 2.2) feeds a replicated stage through a
+ * communication manager (CM) that spends TG per item and hands it to a
+ * free replica.  The model inserts the CM as a stage of its own, one
+ * replica of mean time TG, just before each stage with P_i > 1, handing
+ * over directly (no buffer: the CM receives only what a free replica
+ * can take next); the line is renumbered (the header says how) and the
+ * deterministic bound becomes min over units of 1 / max(TG, Tr/P), as in
+ * `san map`.
+ * --items N: execution_time of a job of N items, the first item's time
+ * through the empty line plus N - 1 items at the steady throughput (a
+ * derived result: the fill is deterministic, the rest the SAN's).
  *
  * How the line is encoded.  A stage that finishes into a full buffer keeps
  * its item and blocks (blocking after service); an idle replica takes a
@@ -60,6 +72,12 @@ typedef struct {
     double lambda;
     long qcap;
     long phases;
+    double cm_time;             /* --cm-time; 0: no communication managers */
+    int orig[MAXS];             /* after the CM expansion: the --stages
+                                   stage each model stage stands for */
+    int is_cm[MAXS];            /* 1: the CM of stage orig[i] */
+    int orig_m;                 /* stages of --stages */
+    long items;                 /* --items; 0: none */
 } pl_par;
 
 typedef struct {
@@ -81,7 +99,7 @@ typedef struct {
 
 static const char *const pl_flags[] = {
     "--mode", "--stages", "--buffer", "--buffers", "--replicas", "--group",
-    "--source", "--phases", NULL
+    "--source", "--phases", "--cm-time", "--items", NULL
 };
 
 static int known_flag(const char *flag)
@@ -160,6 +178,10 @@ static int pl_flag(void *ctx, const char *flag, const char *val, char *err, size
     }
     if (!strcmp(flag, "--source"))
         return pl_source(p, val, err, n);
+    if (!strcmp(flag, "--cm-time"))
+        return gen_nonneg(flag, val, &p->cm_time, err, n);
+    if (!strcmp(flag, "--items"))
+        return gen_int(flag, val, 1, 1000000000000L, &p->items, err, n);
     /* --phases */
     return gen_int(flag, val, 1, GEN_MAX_PHASES, &p->phases, err, n);
 }
@@ -171,6 +193,16 @@ static void pl_defaults(pl_par *p)
     p->kall = DEF_K;
     p->qcap = DEF_QCAP;
     p->phases = 1;
+}
+
+/* The model stage of stage s of --stages (they differ after CMs were
+ * inserted). */
+static int pl_model_stage(const pl_par *p, int s)
+{
+    for (int i = 1; i <= p->m; i++)
+        if (p->orig[i] == s && !p->is_cm[i])
+            return i;
+    return s;
 }
 
 /* One group "1+2+5": marks its stages with group id g. */
@@ -191,8 +223,9 @@ static int pl_one_group(const pl_par *p, pl_der *d, const char *s, size_t len, i
         memcpy(item, s + i, j - i);
         item[j - i] = '\0';
         long st;
-        if (gen_int("--group: stage", item, 1, p->m, &st, err, n) < 0)
+        if (gen_int("--group: stage", item, 1, p->orig_m, &st, err, n) < 0)
             return -1;
+        st = pl_model_stage(p, (int)st);
         if (d->gid[st] != -1) {
             gen_err(err, n, "--group: stage %ld appears twice", st);
             return -1;
@@ -282,6 +315,53 @@ static int pl_check(pl_par *p, char *err, size_t n)
                 "or --phases k");
         return -1;
     }
+    return 0;
+}
+
+/* Seed 000's communication managers: a stage of mean time TG, one
+ * replica, handing over directly, before every replicated stage.  The
+ * buffers keep their places (the one before stage i now precedes its
+ * CM). */
+static int pl_expand_cm(pl_par *p, char *err, size_t n)
+{
+    p->orig_m = p->m;
+    for (int i = 1; i <= p->m; i++) {
+        p->orig[i] = i;
+        p->is_cm[i] = 0;
+    }
+    int extra = 0;
+    for (int i = 1; i <= p->m; i++)
+        extra += p->cm_time > 0 && p->p[i] > 1;
+    if (!extra)
+        return 0;
+    if (p->m + extra > GEN_MAX_STAGES) {
+        gen_err(err, n, "--cm-time: %d stages with their communication managers, more than %d",
+                p->m + extra, GEN_MAX_STAGES);
+        return -1;
+    }
+    double t[MAXS];
+    long rep[MAXS], gap[MAXS];
+    int orig[MAXS], cm[MAXS], k = 0;
+    for (int i = 1; i <= p->m; i++) {
+        long after = i < p->m ? (p->has_ks ? p->ks[i - 1] : p->kall) : 0;
+        if (p->p[i] > 1) {
+            k++;
+            t[k] = p->cm_time, rep[k] = 1, orig[k] = i, cm[k] = 1, gap[k] = 0;
+        }
+        k++;
+        t[k] = p->t[i], rep[k] = p->p[i], orig[k] = i, cm[k] = 0, gap[k] = after;
+    }
+    p->m = k;
+    for (int i = 1; i <= k; i++) {
+        p->t[i] = t[i];
+        p->p[i] = rep[i];
+        p->orig[i] = orig[i];
+        p->is_cm[i] = cm[i];
+        if (i < k)
+            p->ks[i - 1] = gap[i];
+    }
+    p->has_ks = 1;
+    p->nks = k - 1;
     return 0;
 }
 
@@ -455,6 +535,11 @@ static void pl_header(gbuf *b, const pl_par *p, const pl_der *d, const char *siz
                    "// first (idle replicas take waiting items at once; buffers fill before an\n"
                    "// upstream stage blocks).%s\n",
                 p->poisson ? "" : " Stage 1 never starves, so it has no counter.");
+    for (int i = 1; i <= p->m; i++)
+        if (p->is_cm[i])
+            gbuf_printf(b, "// Stage %d: the communication manager of stage %d of --stages (mean %s\n"
+                           "// per item); stage %d of --stages is stage %d here.\n", i, p->orig[i],
+                        gen_fmt(x, sizeof x, p->t[i]), p->orig[i], i + 1);
     if (p->phases > 1)
         gbuf_printf(b, "// Phase<i>: phase of stage i's service, advanced by a_i while it serves and\n"
                        "// reset by its completion; with replicas, Ph<i>_<j> counts those in phase j.\n");
@@ -484,6 +569,13 @@ static void pl_params_ids(gbuf *b, const pl_par *p, const pl_der *d)
     if (p->phases > 1)
         gen_line(b, "Erlang phases of every service (structural)", "  k_ph = %ld;", p->phases);
     gen_line(b, "deterministic throughput bound, for these times", "  B_det = %.15g;", d->bound);
+    if (p->items) {
+        double fill = 0;
+        for (int i = 1; i <= p->m; i++)
+            fill += p->t[i];
+        gen_line(b, "items of the job (--items)", "  N_items = %ld;", p->items);
+        gen_line(b, "the first item's time through the empty line", "  F_fill = %.15g;", fill);
+    }
     for (int i = 1; i <= p->m; i++)
         if (d->has_counter[i]) {
             snprintf(c, sizeof c, "states of Stage%d: items, 0..%ld", i, d->cap[i]);
@@ -718,6 +810,10 @@ static void pl_results(gbuf *b, const pl_par *p, const pl_der *d)
     gbuf_printf(b, "  throughput = ");
     pl_tp_expr(b, p, p->m);
     gbuf_printf(b, ";\n  deterministic_bound = B_det;\n");
+    if (p->items) {
+        gbuf_printf(b, "  // derived from the stationary throughput (extension): fill + (N - 1) items\n");
+        gbuf_printf(b, "  execution_time = (F_fill + ((N_items - 1) / throughput));\n");
+    }
     gbuf_printf(b, "  bound_fraction = (");
     pl_tp_expr(b, p, p->m);
     gbuf_printf(b, " / B_det);\n");
@@ -740,6 +836,8 @@ static void pl_results(gbuf *b, const pl_par *p, const pl_der *d)
         gbuf_printf(b, "  buffer_full_0 = (wait_1 >= K_0);   // = probability an arrival is lost\n");
     }
     for (int i = 1; i < p->m && p->mode == PL_ASYNC; i++) {
+        if (!d->k[i])           /* a CM's direct hand-off: no buffer */
+            continue;
         gbuf_printf(b, "  buffer_mean_%d = buf_%d;\n", i, i);
         gbuf_printf(b, "  buffer_full_%d = (buf_%d == K_%d);\n", i, i, i);
     }
@@ -755,7 +853,7 @@ char *gen_pipeline(int argc, char **argv, char **size, char *err, size_t n)
     pl_der d;
     pl_defaults(&p);
     if (gen_scan_flags(argc, argv, pl_flag, &p, err, n) < 0 || pl_check(&p, err, n) < 0
-        || pl_derive(&p, &d, err, n) < 0)
+        || pl_expand_cm(&p, err, n) < 0 || pl_derive(&p, &d, err, n) < 0)
         return NULL;
     char *sz = pl_size(&p, &d);
     if (!sz) {
@@ -794,6 +892,10 @@ void gen_pipeline_help(FILE *out)
         "                           stage 1 always busy (default), or Poisson arrivals\n"
         "                           into an input queue of CAP positions (default %d)\n"
         "  --phases k               Erlang-k service times, 1..%d (default 1: exponential)\n"
+        "  --cm-time TG             a communication manager of mean time TG per item\n"
+        "                           before every replicated stage (seed 000), as a\n"
+        "                           stage of its own; stages are renumbered\n"
+        "  --items N                execution_time of a job of N items\n"
         "  product space: prod_i (P(i-1)+K(i-1)+P(i)+1) [* (K0+P1+1) Poisson]\n"
         "                 * per stage: k (P=1) or (P+1)^(k-1) (P>1) when k > 1\n",
         DEF_K, DEF_QCAP, GEN_MAX_PHASES);

@@ -10,8 +10,8 @@
  *   san/analyze.h  the one pipeline from a model to its indices
  *   san/gen.h      parameter flags -> .san text
  *   san/sweep.h    families of variants, tables, plots
- *   san/analytic.h closed-form models beside the SANs (master/worker,
- *                  multi-cluster bound)
+ *   san/analytic.h closed-form and flow models beside the SANs (master/worker,
+ *                  multi-cluster bound, pipeline mapping, finite jobs, work rate)
  *   san/export.h   the chain and the automata for other tools (Matrix
  *                  Market, PRISM, CSV, Graphviz DOT)
  *

@@ -7,6 +7,11 @@
  *   mw       master/worker iteration time (seed 000, ch. III)
  *   cluster  steady bound of a master/worker run on a cluster and its
  *            Internet links (seed 001, ch. 3 and 5)
+ *   map      pipeline mapping, Dynamic Pipeline Mapping (seed 002), with
+ *            seed 000's communication-manager term
+ *   finite   the time of a finite job of n items through a mapped pipeline
+ *   workrate master/slave work rate on a tree of hosts and networks, the
+ *            best master by maximum flow (seed 003)
  *
  * Each model is also a template of san sweep and san compare: a line
  * "mw --workers 8 --tc 1600" is evaluated here instead of being solved
@@ -188,6 +193,139 @@ typedef struct {
 SAN_API san_status san_analytic_eval(int argc, char **argv, san_analytic_results *out,
                                      char *err, size_t n);
 SAN_API void san_analytic_results_free(san_analytic_results *r);
+
+/* ------------------------------------------------------------------ */
+/* Pipeline mapping (seed 002, Dynamic Pipeline Mapping; analytic/map.c) */
+/* ------------------------------------------------------------------ */
+
+enum { SAN_MAP_MAX_STAGES = 64 };
+
+typedef enum {
+    SAN_MAP_DPM,            /* the paper's two steps: gather fast stages,
+                               replicate slow ones (doc/analytic.md) */
+    SAN_MAP_OPTIMAL         /* the smallest bottleneck over every mapping of
+                               contiguous groups and replicated single stages */
+} san_map_method;
+
+typedef struct {
+    int nstages;
+    double tr[SAN_MAP_MAX_STAGES];  /* independent production time Tr_i, > 0 */
+    int processors;                 /* P >= 1 */
+    san_map_method method;
+    /* Seed 000 (ch. IV, 2.2): a replicated stage is fed by a communication
+     * manager (CM) that needs tg per item, so the stage's production time
+     * is max(tg, Tr/r) (tg + the wait for a free replica); 0: no CM term.
+     * With cm_own_processor the CM takes a processor of its own (the
+     * case the thesis validated). */
+    double cm_time;
+    int cm_own_processor;
+} san_map_input;
+
+/* A mapping: the stages, in order, cut into units; a unit is a group of
+ * consecutive stages on one processor, or one stage on r replicas. */
+typedef struct {
+    int nunits;
+    int first[SAN_MAP_MAX_STAGES];  /* first and last stage of each unit */
+    int last[SAN_MAP_MAX_STAGES];   /*   (0-based, inclusive) */
+    int replicas[SAN_MAP_MAX_STAGES];
+    double period[SAN_MAP_MAX_STAGES];  /* production time Tp of the unit */
+    int processors;                 /* processors used (CMs included) */
+    double bottleneck;              /* the largest period */
+    int bottleneck_unit;
+} san_map_mapping;
+
+typedef struct {
+    double tp_ideal;                /* sum(Tr) / P: seed 002, eq. 6 */
+    san_map_mapping before;         /* MPI-like: one stage per processor
+                                       (contiguous blocks when N > P) */
+    san_map_mapping after;          /* the proposal */
+    double gain;                    /* before.bottleneck / after.bottleneck */
+} san_map_result;
+
+/* Map in->tr on in->processors.  SAN_OK, or SAN_E_USAGE with err. */
+SAN_API san_status san_map(const san_map_input *in, san_map_result *out, char *err,
+                           size_t n);
+/* The production time of one unit of m (its period), as san_map rates it. */
+SAN_API double san_map_unit_period(const san_map_input *in, int first, int last, int replicas);
+/* The generator line that models mapping m stochastically:
+ * "pipeline --mode MODE --stages ... [--replicas ...] [--group ...]
+ * [--phases K]" (no "san gen" in front); the CM term as --cm-time.
+ * Returns the length written (as snprintf), or -1. */
+SAN_API int san_map_gen_line(const san_map_input *in, const san_map_mapping *m,
+                             const char *mode, int phases, char *buf, size_t n);
+/* A comma list of positive numbers ("2,2,11,6,4") into v[max]: the count,
+ * or -1 (through san_parse_double). */
+SAN_API int san_map_parse_list(const char *s, double *v, int max);
+
+/* ------------------------------------------------------------------ */
+/* Finite jobs (analytic/finite.c)                                      */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    double fill;            /* the first item's time through the line:
+                               the sum of the units' item times */
+    double closed_form;     /* fill + (n - 1) * bottleneck */
+    double exact;           /* the deterministic line run item by item
+                               (unbounded buffers, each unit takes the
+                               items in order, each to its replica free
+                               first); NAN past 10^7 items */
+    double bottleneck;
+} san_finite_time;
+
+/* The time of n >= 1 items through mapping m of in (deterministic). */
+SAN_API san_status san_finite_pipeline(const san_map_input *in, const san_map_mapping *m,
+                                       long n_items, san_finite_time *out);
+
+/* ------------------------------------------------------------------ */
+/* Work-rate model (seed 003; analytic/workrate.c, analytic/topology.c) */
+/* ------------------------------------------------------------------ */
+
+/* Seed 003 (Shao, Berman, Wolski, HCW 2000): hosts on a tree of
+ * networks; a task flows between the master and a slave through every
+ * network on the path between them.  All rates in tasks per time unit. */
+enum { SAN_WR_MAX = 128, SAN_WR_NAME = 64 };
+
+typedef struct {
+    char name[SAN_WR_NAME];
+    double slave_rate;      /* WSlaveCPU (eq. 6); 0: not a slave */
+    double master_rate;     /* WMasterCPU (eq. 7); < 0: not a master candidate */
+    int network;            /* the local network it sits on */
+} san_wr_host;
+
+typedef struct {
+    char name[SAN_WR_NAME];
+    double rate;            /* WNet (eq. 8); INFINITY: no limit */
+    int parent;             /* the network it links to; -1: a root */
+} san_wr_net;
+
+typedef struct {
+    int nhosts, nnets;
+    san_wr_host host[SAN_WR_MAX];
+    san_wr_net net[SAN_WR_MAX];
+} san_topology;
+
+/* Read the JSON topology of doc/analytic.md ("Work-rate (seed 003)").
+ * SAN_OK, or SAN_E_USAGE with err ("line 4: ..."). */
+SAN_API san_status san_topology_read(const char *text, size_t len, san_topology *t,
+                                     char *err, size_t n);
+
+typedef struct {
+    int master;                     /* host index */
+    double app_rate;                /* AppRate(m, S), eq. 1: the maximum flow */
+    double slave_rate[SAN_WR_MAX];  /* SlaveRate(m, s) per host of one maximum
+                                       flow (slaves on the master's network
+                                       first, as the paper's algorithm) */
+    int master_bound;               /* the master's own rate binds */
+    int net_bound[SAN_WR_MAX];      /* per network: full in this flow and
+                                       part of what limits it */
+} san_workrate;
+
+/* The work rate with the master on host m (eqs. 3-5 as a maximum flow on
+ * the tree).  SAN_E_USAGE when m is not a master candidate. */
+SAN_API san_status san_workrate_eval(const san_topology *t, int m, san_workrate *out);
+/* Every candidate; the best master (largest AppRate, the first on ties)
+ * into *best.  Returns its index, -1 when there is no candidate. */
+SAN_API int san_workrate_best(const san_topology *t, san_workrate *best);
 
 #ifdef __cplusplus
 }

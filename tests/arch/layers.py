@@ -7,7 +7,8 @@ its own folder and of the layers below it, never of one above:
     base                clock, budget, parsing, output, diagnostics
     lang                .san text -> compiled model
     gen                 parameter flags -> .san text
-    analytic            closed-form models (master/worker, cluster bound);
+    analytic            closed-form models (master/worker, cluster bound,
+                        pipeline mapping, finite jobs, work rate);
                         beside gen: base only, the SANs are sweep's
     solver/numeric      pi Q = 0 on an operator; nothing above base
     solver/space        reachable states of a model

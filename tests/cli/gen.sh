@@ -230,7 +230,7 @@ check "sync one-slice execution time" "$tmp/c.json" \
 "$SAN" solve -q --format json --gen 'ms --mode async --slaves 2 --buffer 3' > "$tmp/g1.json" 2>&1
 "$SAN" gen ms --mode async --slaves 2 --buffer 3 | "$SAN" solve -q --format json - > "$tmp/g2.json" 2>&1
 check "solve --gen equals gen | solve -" "$tmp/g1.json" \
-  "r == json.load(open('$tmp/g2.json'))['results'] and len(r) == 12"
+  "r == json.load(open('$tmp/g2.json'))['results'] and len(r) == 14"
 "$SAN" solve --gen 'ms --mode async --slaves 0' > /dev/null 2> "$tmp/g.err"
 if [ $? -eq 2 ] && grep -q -- --slaves "$tmp/g.err"; then ok; else bad "solve --gen with a bad flag"; fi
 
