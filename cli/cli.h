@@ -50,6 +50,12 @@ void cli_defines_free(cli_defines *d);
  * exit status to use (2 for bad input, 1 for I/O failure). */
 san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
                           int quiet_warnings);
+/* A model with hidden results appended (names[i] = (exprs[i])): the
+ * expressions of --initial and --until are compiled by the model's own
+ * rules this way, each then the expression of the result of that name.
+ * Errors in them are reported at the lines appended after the text. */
+san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char *const *names,
+                                const char *const *exprs, int n, int *status);
 /* The same from text already in memory (generated models). */
 san_model *cli_load_text(const char *name, char *text, size_t len,
                          cli_defines *defs, int *status, int quiet_warnings);
@@ -91,6 +97,10 @@ int cmd_print(int argc, char **argv);
 void help_print(FILE *out);
 int cmd_solve(int argc, char **argv);
 void help_solve(FILE *out);
+int cmd_transient(int argc, char **argv);
+void help_transient(FILE *out);
+int cmd_passage(int argc, char **argv);
+void help_passage(FILE *out);
 int cmd_gen(int argc, char **argv);
 void help_gen(FILE *out);
 int cmd_sweep(int argc, char **argv);

@@ -9,6 +9,8 @@ static const cli_command commands[] = {
     { "check", cmd_check, help_check, "validate a model and summarize it" },
     { "print", cmd_print, help_print, "print a model back as normalized .san text" },
     { "solve", cmd_solve, help_solve, "solve a model for its steady state and report" },
+    { "transient", cmd_transient, help_transient, "the distribution and indices at given times" },
+    { "passage", cmd_passage, help_passage, "first-passage time into a set of states" },
     { "gen",   cmd_gen,   help_gen,   "generate a master/slave or pipeline model" },
     { "sweep", cmd_sweep, help_sweep, "solve every combination of flag values: table, plot" },
     { "size-buffer", cmd_size_buffer, help_size_buffer, "smallest buffer within a tolerance of its limit" },

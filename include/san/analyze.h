@@ -26,6 +26,75 @@ typedef enum {
     SAN_STORAGE_KRON
 } san_storage;
 
+/* What the pipeline computes from the chain. */
+typedef enum {
+    SAN_ANALYSIS_STEADY,    /* pi Q = 0 (san solve) */
+    SAN_ANALYSIS_TRANSIENT, /* pi(t) at given times (san transient) */
+    SAN_ANALYSIS_PASSAGE    /* the time until a set of states is first
+                               entered (san passage) */
+} san_analysis_kind;
+
+/* Time-dependent analyses (solver/analysis/transient.c): uniformization
+ * with Fox-Glynn truncation over the storage's product y = x Q. */
+typedef struct {
+    const double *times;    /* ascending, >= 0 */
+    int ntimes;
+    /* The initial distribution, the first given of: a vector by
+     * mixed-radix index (init_n entries; states outside the space are
+     * an error, the rest normalized); uniform over the states where
+     * `initial` is non-zero; uniform over the states the reachability
+     * function accepts (the initial states of partial reachability). */
+    const int64_t *init_index;
+    const double *init_p;
+    int64_t init_n;
+    const san_expr *initial;
+    const san_expr *until;  /* PASSAGE: the target set (non-zero) */
+    double eps;             /* truncated Poisson mass per interval
+                               (default 1e-13) */
+    double ss_tol;          /* steady state when max_j |v_{k+1} - v_k| is
+                               at most this (default 1e-15; 0: off) */
+    double max_steps;       /* refuse when the products needed exceed
+                               this (default 1e8) */
+    int rewards;            /* also the integrals over [0, t] */
+    double mean_tol;        /* PASSAGE: relative accuracy of the mean
+                               (default 1e-12) */
+} san_transient_opts;
+
+/* The answer of a time-dependent analysis. */
+typedef struct {
+    int ntimes;
+    double *times;
+    /* per time: results, marginals, throughputs of pi(t) (pi NULL) */
+    san_solution *at;
+    /* per time when rewards: the same indices of the integral of pi
+     * over [0, t] (results: accumulated rewards; marginals: expected
+     * time in each local state; throughputs: expected firings) */
+    san_solution *acc;
+    double *pi_last;        /* pi at the last time, per state */
+    int64_t ninit;          /* states of the initial distribution */
+    double rate;            /* uniformization rate */
+    double steps_planned;   /* products the series need (before steady-
+                               state detection) */
+    long steps;             /* products done */
+    double product_s;
+    double trunc;           /* sum of the intervals' truncation bounds:
+                               every probability is within it, plus
+                               roundoff, of the exact one */
+    double ss_at;           /* model time the steady state was detected
+                               (-1: not); later times equal it */
+    /* PASSAGE */
+    int64_t ntarget;
+    double *cdf;            /* per time: P(T <= t) */
+    double p_init;          /* P(T = 0): initial mass in the target */
+    double reach;           /* P(T < infinity) */
+    double mean;            /* E[T] (HUGE_VAL when reach < 1) */
+    double mean_resid;      /* max |(h Q)_j + alpha_j| / max(alpha) over the
+                               states outside the target: the linear
+                               system h (-Q_TT) = alpha_T the expected
+                               sojourn times h satisfy */
+    long mean_steps;
+} san_transient;
+
 typedef struct {
     san_space_opts space;   /* memory and state limits, progress, interrupt */
     san_solve_opts solve;   /* method, tol, ... */
@@ -35,6 +104,8 @@ typedef struct {
     int space_only;         /* stop after step 1: the state space (and,
                                on the sparse path, its generator), no
                                solve: what the exports need */
+    san_analysis_kind kind; /* STEADY unless set */
+    san_transient_opts tr;  /* TRANSIENT, PASSAGE */
 } san_analysis_opts;
 
 /* One analysis: what it built, found and measured. */
@@ -52,6 +123,8 @@ typedef struct {
     double other_bytes;     /* what the other storage would have needed
                                (estimated; 0 when not) */
     double t_space, t_solve;    /* seconds */
+    san_transient tr;       /* TRANSIENT, PASSAGE: valid when have_tr */
+    int have_tr;
 } san_analysis;
 
 SAN_API void san_analysis_opts_default(san_analysis_opts *o);

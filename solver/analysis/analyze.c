@@ -24,16 +24,23 @@
 #include "base.h"
 #include "estimate.h"
 #include "linsolve.h"
+#include "transient_int.h"
 
 void san_analysis_opts_default(san_analysis_opts *o)
 {
     memset(o, 0, sizeof *o);
     san_solve_opts_default(&o->solve);
     o->storage = SAN_STORAGE_AUTO;
+    o->tr.eps = 1e-13;
+    o->tr.ss_tol = 1e-15;
+    o->tr.max_steps = 1e8;
+    o->tr.mean_tol = 1e-12;
 }
 
 void san_analysis_free(san_analysis *a)
 {
+    if (a->have_tr)
+        san_transient_free(a->m, &a->tr);
     if (a->have_sol)
         san_solution_free(a->m, &a->sol);
     if (a->have_space)
@@ -107,6 +114,12 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
     a->t_space = san_now() - t0;
     if (st != SAN_OK || o->space_only)
         return st;
+    if (o->kind != SAN_ANALYSIS_STEADY) {       /* pi(t), passage times */
+        double ts = san_now();
+        st = san_analysis_transient(o, a, o->time_limit > 0 ? t0 + o->time_limit : 0, d);
+        a->t_solve = san_now() - ts;
+        return st;
+    }
     san_solve_opts so = o->solve;
     if (o->time_limit > 0)
         so.time_limit = so.time_limit > 0 ? fmin(so.time_limit, time_left(o->time_limit, t0))

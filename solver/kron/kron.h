@@ -139,6 +139,12 @@ void kron_free(kron_desc *d);
 /* y = x Q over the descriptor's vectors (x and y distinct). */
 void kron_mult(const kron_desc *d, const double *x, double *y);
 
+/* The descriptor as an operator (op.h) for the kernels written against
+ * it: the steady-state solvers (solve.c) and uniformization
+ * (solver/transient/); w is the scratch of san_op_pass (n doubles). */
+struct san_op;
+void kron_op(struct san_op *op, const kron_desc *d, double *w);
+
 /* Vector position of a mixed-radix index, -1 when not in the set. */
 int64_t kron_rank(const kron_desc *d, int64_t idx);
 

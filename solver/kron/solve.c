@@ -43,7 +43,7 @@ static void desc_apply(const san_op *op, const double *x, double *y)
 }
 
 /* The descriptor as an operator; w is the scratch of san_op_pass. */
-static void desc_op(san_op *op, const kron_desc *d, double *w)
+void kron_op(san_op *op, const kron_desc *d, double *w)
 {
     *op = (san_op){ 0 };
     op->n = d->n;
@@ -271,7 +271,7 @@ int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
     ksolve c = { .d = &d };
     double *w = malloc(d.n * sizeof *w), *x = malloc(d.n * sizeof *x);
     int st = -1;
-    desc_op(&c.op, &d, w);
+    kron_op(&c.op, &d, w);
     if (!w || !x) {
         snprintf(info->msg, sizeof info->msg, "out of memory for vectors of %lld states",
                  (long long)d.n);

@@ -13,6 +13,7 @@ its own folder and of the layers below it, never of one above:
     solver/numeric      pi Q = 0 on an operator; nothing above base
     solver/space        reachable states of a model
     solver/kron         the tensor descriptor (its operator, over a space)
+    solver/transient    uniformization, Fox-Glynn: x e^{Qt} on an operator
     solver/analysis     the one pipeline: model -> space -> solution -> indices
     solver/export       the chain and the automata in other tools' formats
     sweep               families of variants, buffer sizing, grain
@@ -48,6 +49,7 @@ LAYERS = {
     "solver/numeric": 1,
     "solver/space": 2,
     "solver/kron": 3,
+    "solver/transient": 2,
     "solver/analysis": 4,
     "solver/export": 4,
     "sweep": 5,

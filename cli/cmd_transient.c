@@ -1,0 +1,707 @@
+/*
+ * cmd_transient.c - `san transient MODEL --time ...`: pi(t) and its
+ * indices at given times; `san passage MODEL --until EXPR`: the time
+ * until a set of states is first entered.  Both are kinds of the one
+ * pipeline (san_analyze); this file reads the options, the initial
+ * vector and the times, and writes the tables.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "options.h"
+
+/* The hidden results that carry --initial and --until into the model
+ * (cli_load_model_exprs); never printed. */
+#define HIDDEN_PREFIX "__san_"
+#define NAME_INITIAL HIDDEN_PREFIX "initial"
+#define NAME_UNTIL HIDDEN_PREFIX "until"
+
+typedef struct {
+    san_storage storage;
+    double time_limit, max_memory;
+    int64_t max_states;
+    cli_format fmt;
+    const char *times, *initial, *from, *until, *vector;
+    double eps, max_steps, within;
+    int rewards, quiet;
+    cli_defines defs;
+} tr_args;
+
+#define TR_COMMON_OPTIONS                                                                    \
+    CLI_GROUP("initial distribution (default: uniform over the states the\n"                  \
+              "reachability function accepts):"),                                           \
+    CLI_STRING(0, "initial", "'EXPR'", tr_args, initial,                                     \
+               "uniform over the reachable states where EXPR is\n"                            \
+               "non-zero (the syntax of the model's results)"),                               \
+    CLI_STRING(0, "from", "FILE", tr_args, from,                                             \
+               "a distribution as `san solve --vector` writes it\n"                           \
+               "(index first, probability last)"),                                            \
+    CLI_GROUP("numerics:"),                                                                  \
+    CLI_DOUBLE(0, "eps", "X", tr_args, eps, 1e-300, 1e-3, 0, "a number in (0, 1e-3]",          \
+               "Poisson mass cut per interval (Fox-Glynn); every\n"                            \
+               "probability is within the sum of the cuts, reported", "1e-13"),                \
+    CLI_DOUBLE(0, "max-steps", "N", tr_args, max_steps, 1, 1e15, 0, "a number >= 1",          \
+               "refuse when uniformization needs more products\n"                             \
+               "(stiff: a large rate times a long time)", "1e8"),                             \
+    CLI_CHOICE(CLI_OPT_STORAGE, 0, "storage", "S", tr_args, storage,                          \
+               "auto, sparse or kron (the tensor descriptor)", "auto"),                       \
+    CLI_GROUP("limits:"),                                                                    \
+    CLI_DOUBLE(0, "time-limit", "S", tr_args, time_limit, 1e-6, 1e9, 0, "seconds > 0",          \
+               "stop after S seconds", NULL),                                                 \
+    CLI_BYTES(0, "max-memory", "M", tr_args, max_memory,                                     \
+              "refuse models needing more (e.g. 4G, 512M)", NULL),                             \
+    CLI_INT(0, "max-states", "N", tr_args, max_states, 1, 9e18, "a positive integer",           \
+            "refuse more reachable states than N", NULL),                                     \
+    CLI_GROUP("model:"),                                                                     \
+    CLI_CALLBACK('D', NULL, "NAME=VALUE", tr_args, defs, cli_opt_define,                      \
+                 "override a constant identifier"),                                           \
+    CLI_GROUP("output:"),                                                                    \
+    CLI_FORMAT(tr_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV, NULL),                 \
+    CLI_FLAG('q', "quiet", tr_args, quiet, 1, "no progress on stderr")
+
+static const cli_option transient_options[] = {
+    CLI_GROUP("times:"),
+    CLI_STRING('t', "time", "LIST", tr_args, times,
+               "times, e.g. 0.5,1,2 or 0..10/0.5 (A..B/STEP), or both\n"
+               "separated by commas"),
+    CLI_FLAG(0, "rewards", tr_args, rewards, 1,
+             "also the integrals over [0, t]: accumulated results,\n"
+             "expected time in each local state, expected firings"),
+    TR_COMMON_OPTIONS,
+    CLI_STRING(0, "vector", "FILE", tr_args, vector,
+               "write pi at the last time (CSV, as solve --vector)"),
+    CLI_END
+};
+
+static const cli_option passage_options[] = {
+    CLI_GROUP("target:"),
+    CLI_STRING('u', "until", "'EXPR'", tr_args, until,
+               "the target: the reachable states where EXPR is non-zero"),
+    CLI_STRING('t', "time", "LIST", tr_args, times,
+               "the distribution P(T <= t) at these times (as transient)"),
+    CLI_DOUBLE(0, "within", "T", tr_args, within, 0, 1e300, 0, "a number >= 0",
+               "the probability of reaching the target by time T", NULL),
+    TR_COMMON_OPTIONS,
+    CLI_END
+};
+
+static const cli_spec transient_spec = {
+    .name = "transient",
+    .usage = "usage: san transient [options] --time LIST MODEL\n",
+    .intro =
+        "The distribution of the chain at the given times from an initial\n"
+        "distribution, by uniformization with Fox-Glynn truncation (steady state\n"
+        "detected), over the sparse generator or the tensor descriptor; the\n"
+        "results, marginals and throughputs at each time.\n",
+    .opts = transient_options,
+    .outro = "Exit status: 0 done, 2 bad model, usage or a limit, 1 failed or interrupted.\n",
+    .flags = CLI_ABBREV,
+};
+
+static const cli_spec passage_spec = {
+    .name = "passage",
+    .usage = "usage: san passage [options] --until 'EXPR' MODEL\n",
+    .intro =
+        "The first-passage time T from the initial distribution into the states\n"
+        "where EXPR holds: the probability of reaching them at all, the mean of\n"
+        "T, and P(T <= t) at given times (the target made absorbing).\n",
+    .opts = passage_options,
+    .outro = "Exit status: 0 done, 2 bad model, usage or a limit, 1 failed or interrupted.\n",
+    .flags = CLI_ABBREV,
+};
+
+void help_transient(FILE *out)
+{
+    cli_help(out, &transient_spec);
+}
+
+void help_passage(FILE *out)
+{
+    cli_help(out, &passage_spec);
+}
+
+/* ---- times ---- */
+
+typedef struct {
+    double *v;
+    int n, cap;
+} dlist;
+
+static int dlist_add(dlist *l, double x)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 16;
+        double *p = realloc(l->v, cap * sizeof *p);
+        if (!p)
+            return -1;
+        l->v = p;
+        l->cap = cap;
+    }
+    l->v[l->n++] = x;
+    return 0;
+}
+
+/* Points of A..B/STEP: A + k STEP up to B (B itself when within a
+ * millionth of a step, not lost to rounding). */
+static int add_range(dlist *l, char *item)
+{
+    char *dots = strstr(item, ".."), *slash = strchr(item, '/');
+    if (!dots || !slash || slash < dots)
+        return -1;
+    *dots = *slash = '\0';
+    double a, b, step;
+    if (san_parse_double(item, 0, 1e300, &a) || san_parse_double(dots + 2, 0, 1e300, &b) ||
+        san_parse_double(slash + 1, 1e-300, 1e300, &step) || b < a || (b - a) / step > 1e6)
+        return -1;
+    for (long k = 0; a + k * step <= b + 1e-6 * step; k++)
+        if (dlist_add(l, fmin(a + k * step, b)) < 0)
+            return -1;
+    return 0;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* LIST into l, sorted, duplicates removed; 0 or -1. */
+static int parse_times(const char *list, dlist *l)
+{
+    char *copy = strdup(list), *save = NULL;
+    if (!copy)
+        return -1;
+    int rc = 0;
+    for (char *it = strtok_r(copy, ",", &save); it && rc == 0; it = strtok_r(NULL, ",", &save)) {
+        double t;
+        if (strstr(it, ".."))
+            rc = add_range(l, it);
+        else if (san_parse_double(it, 0, 1e300, &t) == 0)
+            rc = dlist_add(l, t);
+        else
+            rc = -1;
+    }
+    free(copy);
+    if (rc == 0 && l->n == 0)
+        rc = -1;
+    if (rc == 0) {
+        qsort(l->v, l->n, sizeof *l->v, cmp_double);
+        int k = 0;
+        for (int i = 0; i < l->n; i++)
+            if (k == 0 || l->v[i] != l->v[k - 1])
+                l->v[k++] = l->v[i];
+        l->n = k;
+    }
+    return rc;
+}
+
+/* ---- the initial vector file ---- */
+
+typedef struct {
+    int64_t *idx;
+    double *p;
+    int64_t n, cap;
+} ivec;
+
+static void ivec_free(ivec *v)
+{
+    free(v->idx);
+    free(v->p);
+}
+
+/* "index,<names...>,probability" lines: the first and last fields. */
+static int read_vector(const char *path, ivec *v)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+    if (!f) {
+        fprintf(stderr, "san: --from: cannot read '%s': %s\n", path, strerror(errno));
+        return EXIT_USAGE;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0;
+    int status = EXIT_OK;
+    while (status == EXIT_OK && getline(&line, &cap, f) > 0) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (lineno == 1 && !strncmp(line, "index", 5))
+            continue;               /* the header */
+        if (!*line)
+            continue;
+        char *comma = strchr(line, ','), *last = strrchr(line, ',');
+        double idx, p;
+        if (!comma || (*comma = '\0', san_parse_integer(line, 0, 9e18, &idx)) ||
+            san_parse_double(last + 1, 0, 1, &p)) {
+            fprintf(stderr, "san: --from: %s:%ld: expected 'index,...,probability'\n", path,
+                    lineno);
+            status = EXIT_USAGE;
+            break;
+        }
+        if (v->n == v->cap) {
+            int64_t c = v->cap ? 2 * v->cap : 1024;
+            int64_t *a = realloc(v->idx, c * sizeof *a);
+            double *b = a ? realloc(v->p, c * sizeof *b) : NULL;
+            if (a)
+                v->idx = a;
+            if (!b) {
+                status = EXIT_FAIL;
+                break;
+            }
+            v->p = b;
+            v->cap = c;
+        }
+        v->idx[v->n] = (int64_t)idx;
+        v->p[v->n++] = p;
+    }
+    free(line);
+    if (f != stdin)
+        fclose(f);
+    return status;
+}
+
+/* ---- output ---- */
+
+typedef struct {
+    const san_model *m;
+    const san_analysis *a;
+    const tr_args *A;
+    const char *source;
+    int passage;
+    double t_total;
+} tr_report;
+
+static int hidden(const char *name)
+{
+    return !strncmp(name, HIDDEN_PREFIX, strlen(HIDDEN_PREFIX));
+}
+
+static void json_num(FILE *out, double v)
+{
+    if (isfinite(v))
+        fprintf(out, "%.17g", v);
+    else
+        fprintf(out, "null");
+}
+
+static void text_header(const tr_report *r)
+{
+    const san_analysis *a = r->a;
+    const san_transient *T = &a->tr;
+    printf("model        %s (%s)\n", r->m->name, r->source);
+    printf("states       %lld reachable, storage %s\n", (long long)a->sp.n,
+           a->kron ? "kron (tensor descriptor)" : "sparse");
+    printf("initial      %lld state%s (%s)\n", (long long)T->ninit, T->ninit == 1 ? "" : "s",
+           r->A->from ? "--from" : r->A->initial ? "--initial" : "accepted by the reachability "
+           "function");
+    printf("method       uniformization, rate %.6g, %ld products (%.0f planned), %.3f s in "
+           "products\n", T->rate, T->steps, T->steps_planned, T->product_s);
+    printf("accuracy     truncated Poisson mass %.2e (Fox-Glynn, eps %.0e per interval)\n",
+           T->trunc, r->A->eps);
+    if (T->ss_at >= 0)
+        printf("note         steady state detected at t ~ %.6g: later times equal it\n", T->ss_at);
+    printf("times        explore %.3f s, analysis %.3f s, total %.3f s\n", a->t_space,
+           a->t_solve, r->t_total);
+}
+
+/* One table: a row per time, a column per index. */
+static void text_table(const tr_report *r, const char *title, int acc)
+{
+    const san_model *m = r->m;
+    const san_transient *T = &r->a->tr;
+    const san_solution *S = acc ? T->acc : T->at;
+    printf("\n%s\n  %-12s", title, "t");
+    for (int i = 0; i < m->nres; i++)
+        if (!hidden(m->res[i].name))
+            printf(" %16s", m->res[i].name);
+    printf("\n");
+    for (int k = 0; k < T->ntimes; k++) {
+        printf("  %-12.6g", T->times[k]);
+        for (int i = 0; i < m->nres; i++)
+            if (!hidden(m->res[i].name))
+                printf(" %16.10g", S[k].results[i]);
+        printf("\n");
+    }
+    printf("\n%s\n  %-12s", acc ? "expected firings" : "throughputs", "t");
+    for (int e = 0; e < m->nev; e++)
+        printf(" %16s", m->ev[e].name);
+    printf("\n");
+    for (int k = 0; k < T->ntimes; k++) {
+        printf("  %-12.6g", T->times[k]);
+        for (int e = 0; e < m->nev; e++)
+            printf(" %16.10g", S[k].throughput[e]);
+        printf("\n");
+    }
+    printf("\n%s\n", acc ? "expected time in each local state" : "marginals");
+    for (int k = 0; k < T->ntimes; k++) {
+        printf("  t = %g\n", T->times[k]);
+        for (int a = 0; a < m->naut; a++) {
+            printf("    %s:", m->aut[a].name);
+            for (int s = 0; s < m->aut[a].nstates; s++)
+                printf("  %s %.10g", m->aut[a].states[s], S[k].marginal[a][s]);
+            printf("\n");
+        }
+    }
+}
+
+static void text_passage(const tr_report *r)
+{
+    const san_transient *T = &r->a->tr;
+    printf("\npassage      into %lld target state%s\n", (long long)T->ntarget,
+           T->ntarget == 1 ? "" : "s");
+    printf("  P(reach)         %.12g\n", T->reach);
+    printf("  P(T = 0)         %.12g\n", T->p_init);
+    if (isfinite(T->mean))
+        printf("  mean             %.12g   (%ld products, residual %.1e)\n", T->mean,
+               T->mean_steps, T->mean_resid);
+    else
+        printf("  mean             infinite (the target is missed with probability %.6g)\n",
+               1 - T->reach);
+    if (T->ntimes) {
+        printf("\n  %-12s %20s\n", "t", "P(T <= t)");
+        for (int k = 0; k < T->ntimes; k++)
+            printf("  %-12.6g %20.14g\n", T->times[k], T->cdf[k]);
+    }
+}
+
+static void text_report(const tr_report *r)
+{
+    text_header(r);
+    if (r->passage) {
+        text_passage(r);
+        return;
+    }
+    text_table(r, "results", 0);
+    if (r->A->rewards)
+        text_table(r, "accumulated rewards (integral over [0, t])", 1);
+}
+
+static void json_indices(const san_model *m, const san_solution *S)
+{
+    printf("\"results\": {");
+    int first = 1;
+    for (int i = 0; i < m->nres; i++) {
+        if (hidden(m->res[i].name))
+            continue;
+        printf("%s", first ? " " : ", ");
+        first = 0;
+        cli_json_string(stdout, m->res[i].name);
+        printf(": ");
+        json_num(stdout, S->results[i]);
+    }
+    printf(" }, \"marginals\": {");
+    for (int a = 0; a < m->naut; a++) {
+        printf("%s", a ? ", " : " ");
+        cli_json_string(stdout, m->aut[a].name);
+        printf(": {");
+        for (int s = 0; s < m->aut[a].nstates; s++) {
+            printf("%s", s ? ", " : " ");
+            cli_json_string(stdout, m->aut[a].states[s]);
+            printf(": ");
+            json_num(stdout, S->marginal[a][s]);
+        }
+        printf(" }");
+    }
+    printf(" }, \"throughputs\": {");
+    for (int e = 0; e < m->nev; e++) {
+        printf("%s", e ? ", " : " ");
+        cli_json_string(stdout, m->ev[e].name);
+        printf(": ");
+        json_num(stdout, S->throughput[e]);
+    }
+    printf(" }");
+}
+
+static void json_report(const tr_report *r)
+{
+    const san_model *m = r->m;
+    const san_analysis *a = r->a;
+    const san_transient *T = &a->tr;
+    printf("{\n  \"model\": ");
+    cli_json_string(stdout, m->name);
+    printf(",\n  \"file\": ");
+    cli_json_string(stdout, r->source);
+    printf(",\n  \"reachable_states\": %lld,\n  \"storage\": \"%s\",\n  \"initial_states\": %lld,\n",
+           (long long)a->sp.n, a->kron ? "kron" : "sparse", (long long)T->ninit);
+    printf("  \"uniformization\": { \"rate\": ");
+    json_num(stdout, T->rate);
+    printf(", \"products\": %ld, \"products_planned\": %.0f, \"product_s\": ", T->steps,
+           T->steps_planned);
+    json_num(stdout, T->product_s);
+    printf(", \"eps\": ");
+    json_num(stdout, r->A->eps);
+    printf(", \"truncated_mass\": ");
+    json_num(stdout, T->trunc);
+    printf(", \"steady_state_at\": ");
+    json_num(stdout, T->ss_at >= 0 ? T->ss_at : NAN);
+    printf(" },\n  \"times_s\": { \"explore_s\": %.6f, \"analysis_s\": %.6f, \"total_s\": %.6f },\n",
+           a->t_space, a->t_solve, r->t_total);
+    if (r->passage) {
+        printf("  \"passage\": { \"target_states\": %lld, \"reach\": ", (long long)T->ntarget);
+        json_num(stdout, T->reach);
+        printf(", \"p_initial\": ");
+        json_num(stdout, T->p_init);
+        printf(", \"mean\": ");
+        json_num(stdout, T->mean);
+        printf(", \"mean_residual\": ");
+        json_num(stdout, isfinite(T->mean) ? T->mean_resid : NAN);
+        printf(", \"mean_products\": %ld },\n", T->mean_steps);
+    }
+    printf("  \"times\": [");
+    for (int k = 0; k < T->ntimes; k++) {
+        printf("%s\n    { \"t\": ", k ? "," : "");
+        json_num(stdout, T->times[k]);
+        if (r->passage) {
+            printf(", \"cdf\": ");
+            json_num(stdout, T->cdf[k]);
+        } else {
+            printf(", ");
+            json_indices(m, &T->at[k]);
+            if (T->acc) {
+                printf(", \"accumulated\": { ");
+                json_indices(m, &T->acc[k]);
+                printf(" }");
+            }
+        }
+        printf(" }");
+    }
+    printf("%s]\n}\n", T->ntimes ? "\n  " : "");
+}
+
+static void csv_field(const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+static void csv_indices(const san_model *m, double t, const char *pre, const san_solution *S)
+{
+    for (int i = 0; i < m->nres; i++) {
+        if (hidden(m->res[i].name))
+            continue;
+        printf("%.17g,%sresult,", t, pre);
+        csv_field(m->res[i].name);
+        printf(",,%.17g\n", S->results[i]);
+    }
+    for (int a = 0; a < m->naut; a++)
+        for (int s = 0; s < m->aut[a].nstates; s++) {
+            printf("%.17g,%smarginal,", t, pre);
+            csv_field(m->aut[a].name);
+            putchar(',');
+            csv_field(m->aut[a].states[s]);
+            printf(",%.17g\n", S->marginal[a][s]);
+        }
+    for (int e = 0; e < m->nev; e++) {
+        printf("%.17g,%sthroughput,", t, pre);
+        csv_field(m->ev[e].name);
+        printf(",,%.17g\n", S->throughput[e]);
+    }
+}
+
+static void csv_report(const tr_report *r)
+{
+    const san_transient *T = &r->a->tr;
+    printf("time,kind,name,state,value\n");
+    printf(",uniformization,truncated_mass,,%.17g\n", T->trunc);
+    printf(",uniformization,products,,%ld\n", T->steps);
+    if (r->passage) {
+        printf(",passage,reach,,%.17g\n", T->reach);
+        printf(",passage,p_initial,,%.17g\n", T->p_init);
+        printf(",passage,mean,,%.17g\n", T->mean);
+        printf(",passage,mean_residual,,%.17g\n", T->mean_resid);
+        for (int k = 0; k < T->ntimes; k++)
+            printf("%.17g,passage,cdf,,%.17g\n", T->times[k], T->cdf[k]);
+        return;
+    }
+    for (int k = 0; k < T->ntimes; k++) {
+        csv_indices(r->m, T->times[k], "", &T->at[k]);
+        if (T->acc)
+            csv_indices(r->m, T->times[k], "accumulated_", &T->acc[k]);
+    }
+}
+
+/* ---- the distribution at the last time, as solve --vector ---- */
+
+typedef struct {
+    const san_space *sp;
+    const double *pi;
+} vec_ctx;
+
+static const san_space *sort_space;
+
+static int by_index(const void *x, const void *y)
+{
+    int64_t a = sort_space->index[*(const int64_t *)x], b = sort_space->index[*(const int64_t *)y];
+    return (a > b) - (a < b);
+}
+
+static void write_vector(const void *ctx, FILE *out)
+{
+    const vec_ctx *v = ctx;
+    const san_space *sp = v->sp;
+    const san_model *m = sp->m;
+    int64_t *order = malloc((sp->n ? sp->n : 1) * sizeof *order);
+    int *s = malloc((m->naut + 1) * sizeof *s);
+    if (!order || !s) {
+        free(order);
+        free(s);
+        fprintf(stderr, "san transient: out of memory writing the vector\n");
+        return;
+    }
+    for (int64_t i = 0; i < sp->n; i++)
+        order[i] = i;
+    sort_space = sp;
+    qsort(order, sp->n, sizeof *order, by_index);
+    fprintf(out, "index");
+    for (int a = 0; a < m->naut; a++)
+        fprintf(out, ",%s", m->aut[a].name);
+    fprintf(out, ",probability\n");
+    for (int64_t k = 0; k < sp->n; k++) {
+        int64_t i = order[k];
+        san_state_decode(m, sp->index[i], s);
+        fprintf(out, "%lld", (long long)sp->index[i]);
+        for (int a = 0; a < m->naut; a++)
+            fprintf(out, ",%s", m->aut[a].states[s[a]]);
+        fprintf(out, ",%.17g\n", v->pi[i]);
+    }
+    free(order);
+    free(s);
+}
+
+/* ---- the command ---- */
+
+static const san_expr *result_expr(const san_model *m, const char *name)
+{
+    for (int i = 0; i < m->nres; i++)
+        if (!strcmp(m->res[i].name, name))
+            return m->res[i].expr;
+    return NULL;
+}
+
+static int run(const cli_spec *spec, int passage, int argc, char **argv)
+{
+    tr_args A;
+    memset(&A, 0, sizeof A);
+    A.fmt = FMT_TEXT;
+    A.eps = 1e-13;
+    A.max_steps = 1e8;
+    A.within = -1;
+    char **rest;
+    int nrest;
+    const char *cmd = spec->name;
+    int rc = cli_parse(spec, argc, argv, &A, &rest, &nrest);
+    dlist times = { 0 };
+    if (rc == 0 && nrest != 1)
+        rc = cli_usage_error(cmd, "%s", nrest == 0 ? "missing MODEL" : "expected one MODEL");
+    if (rc == 0 && !passage && !A.times)
+        rc = cli_usage_error(cmd, "missing --time LIST");
+    if (rc == 0 && passage && !A.until)
+        rc = cli_usage_error(cmd, "missing --until 'EXPR'");
+    if (rc == 0 && A.initial && A.from)
+        rc = cli_usage_error(cmd, "--initial and --from: give one or the other");
+    if (rc == 0 && A.times && parse_times(A.times, &times) < 0)
+        rc = cli_usage_error(cmd, "--time: expected numbers >= 0 or ranges A..B/STEP, "
+                             "separated by commas, not '%s'", A.times);
+    if (rc == 0 && A.within >= 0 && (dlist_add(&times, A.within) < 0 ||
+                                     (qsort(times.v, times.n, sizeof *times.v, cmp_double), 0)))
+        rc = EXIT_FAIL;
+    ivec iv = { 0 };
+    if (rc == 0 && A.from)
+        rc = read_vector(A.from, &iv);
+    if (rc) {
+        free(rest);
+        free(times.v);
+        ivec_free(&iv);
+        cli_defines_free(&A.defs);
+        return rc == CLI_HELP_SHOWN ? EXIT_OK : rc;
+    }
+    volatile int *interrupted = cli_interrupt(cmd, 1);
+    double t0 = san_now();
+    int status = EXIT_OK;
+    const char *names[2], *exprs[2];
+    int nx = 0;
+    if (A.initial) {
+        names[nx] = NAME_INITIAL;
+        exprs[nx++] = A.initial;
+    }
+    if (A.until) {
+        names[nx] = NAME_UNTIL;
+        exprs[nx++] = A.until;
+    }
+    san_model *m = cli_load_model_exprs(rest[0], &A.defs, names, exprs, nx, &status);
+    cli_defines_free(&A.defs);
+    if (!m) {
+        free(rest);
+        free(times.v);
+        ivec_free(&iv);
+        return status;
+    }
+    const int progress = !A.quiet && cli_stderr_is_tty();
+    san_analysis_opts ao;
+    san_analysis_opts_default(&ao);
+    ao.kind = passage ? SAN_ANALYSIS_PASSAGE : SAN_ANALYSIS_TRANSIENT;
+    ao.space.max_memory = A.max_memory;
+    ao.space.max_states = A.max_states;
+    ao.space.progress = progress;
+    ao.space.interrupt = interrupted;
+    ao.time_limit = A.time_limit;
+    ao.storage = A.storage;
+    ao.tr.times = times.v;
+    ao.tr.ntimes = times.n;
+    ao.tr.eps = A.eps;
+    ao.tr.max_steps = A.max_steps;
+    ao.tr.rewards = A.rewards;
+    ao.tr.initial = A.initial ? result_expr(m, NAME_INITIAL) : NULL;
+    ao.tr.until = A.until ? result_expr(m, NAME_UNTIL) : NULL;
+    ao.tr.init_index = iv.idx;
+    ao.tr.init_p = iv.p;
+    ao.tr.init_n = iv.n;
+    san_diag d;
+    san_diag_init(&d, strcmp(rest[0], "-") ? rest[0] : "<stdin>", NULL, 0);
+    san_analysis a;
+    san_status st = san_analyze(m, &ao, &a, &d);
+    san_diag_print(&d, stderr, cli_stderr_is_tty());
+    san_diag_free(&d);
+    if (st == SAN_OK) {
+        tr_report r = { m, &a, &A, rest[0], passage, san_now() - t0 };
+        if (A.fmt == FMT_JSON)
+            json_report(&r);
+        else if (A.fmt == FMT_CSV)
+            csv_report(&r);
+        else
+            text_report(&r);
+        fflush(stdout);
+        if (A.vector) {
+            vec_ctx v = { &a.sp, a.tr.pi_last };
+            status = cli_write_output(A.vector, write_vector, &v);
+        }
+    } else {
+        status = cli_exit_status(st);
+    }
+    san_analysis_free(&a);
+    san_model_free(m);
+    free(rest);
+    free(times.v);
+    ivec_free(&iv);
+    return status;
+}
+
+int cmd_transient(int argc, char **argv)
+{
+    return run(&transient_spec, 0, argc, argv);
+}
+
+int cmd_passage(int argc, char **argv)
+{
+    return run(&passage_spec, 1, argc, argv);
+}

@@ -1,0 +1,518 @@
+/*
+ * transient.c - the time-dependent kinds of the pipeline (analyze.c):
+ * pi(t) at given times (TRANSIENT) and the time until a set of states is
+ * first entered (PASSAGE), over either storage.
+ *
+ *   1. the operator y = x Q of the storage chosen by the build: the
+ *      transposed sparse generator, or the tensor descriptor (vectors on
+ *      its positions, mapped from and to the space's numbering);
+ *   2. the memory the vectors need, and the products the series need,
+ *      both before allocating or starting: a clear refusal past
+ *      --max-memory or the step limit;
+ *   3. the initial distribution (a vector, an expression, or the states
+ *      the reachability function accepts);
+ *   4. interval after interval, uniformization (solver/transient/), the
+ *      indices of pi(t) (and of its integral) at each time;
+ *   5. PASSAGE: the target made absorbing, P(T <= t) at each time, then
+ *      the mean by the series of the expected sojourn times, checked on
+ *      the linear system they satisfy.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base.h"
+#include "kron.h"
+#include "linsolve.h"
+#include "transient.h"
+#include "transient_int.h"
+
+/* The uniformization rate above the largest exit rate: P = I + Q/L then
+ * keeps a self-loop of weight >= 1/65 in every state, so that it is
+ * aperiodic and steady-state detection can fire (uniform.c says why);
+ * the cost is 1.6% more products. */
+#define UNIF_MARGIN (1.0 + 1.0 / 64)
+
+/* Runs planned past this many products say so in a note (stderr). */
+#define STEPS_NOTE 1e6
+
+/* The operator of the storage and the positions of the space's states. */
+typedef struct {
+    san_op op;
+    san_csr qt;             /* sparse */
+    kron_desc d;            /* kron */
+    int kron, have_d;
+    double *w;              /* kron: san_op_pass scratch */
+    int64_t *pos;           /* kron: position of each state (NULL: same) */
+    int64_t n;              /* positions */
+} top;
+
+static void top_free(top *t)
+{
+    san_csr_free(&t->qt);
+    if (t->have_d)
+        kron_free(&t->d);
+    free(t->w);
+    free(t->pos);
+}
+
+static san_status top_build(top *t, const san_analysis *a, san_diag *dg)
+{
+    memset(t, 0, sizeof *t);
+    const san_space *sp = &a->sp;
+    t->kron = a->kron;
+    if (!t->kron) {
+        if (san_csr_transpose(&sp->q, &t->qt) < 0)
+            return SAN_E_NOMEM;
+        san_op_csr(&t->op, &t->qt, sp->max_rate);
+        t->n = sp->n;
+        return SAN_OK;
+    }
+    char msg[256] = "";
+    if (kron_build(&t->d, sp, KRON_AUTO, NULL, msg, sizeof msg) < 0) {
+        san_diag_add(dg, SAN_ERROR, 0, 0, "tensor descriptor: %s", msg);
+        return SAN_E_NOMEM;
+    }
+    t->have_d = 1;
+    t->n = t->d.n;
+    t->w = malloc(t->n * sizeof *t->w);
+    t->pos = malloc(sp->n * sizeof *t->pos);
+    if (!t->w || !t->pos)
+        return SAN_E_NOMEM;
+    kron_op(&t->op, &t->d, t->w);
+    for (int64_t i = 0; i < sp->n; i++)
+        t->pos[i] = kron_rank(&t->d, sp->index[i]);
+    return SAN_OK;
+}
+
+/* Space vector -> positions (zero elsewhere), and back. */
+static void to_pos(const top *t, int64_t ns, const double *xs, double *x)
+{
+    if (!t->pos) {
+        memcpy(x, xs, ns * sizeof *x);
+        return;
+    }
+    memset(x, 0, t->n * sizeof *x);
+    for (int64_t i = 0; i < ns; i++)
+        x[t->pos[i]] = xs[i];
+}
+
+static void from_pos(const top *t, int64_t ns, const double *x, double *xs)
+{
+    if (!t->pos) {
+        memcpy(xs, x, ns * sizeof *xs);
+        return;
+    }
+    for (int64_t i = 0; i < ns; i++)
+        xs[i] = x[t->pos[i]];
+}
+
+/* ---- the initial distribution (space numbering) ---- */
+
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Position in the space of a mixed-radix index: the space's states in
+ * index order, searched. */
+static san_status init_from_vector(const san_space *sp, const san_transient_opts *o, double *x,
+                                   san_diag *d)
+{
+    int64_t *ord = malloc((sp->n ? sp->n : 1) * 2 * sizeof *ord);
+    if (!ord)
+        return SAN_E_NOMEM;
+    for (int64_t i = 0; i < sp->n; i++) {
+        ord[2 * i] = sp->index[i];
+        ord[2 * i + 1] = i;
+    }
+    qsort(ord, sp->n, 2 * sizeof *ord, cmp_i64);
+    double sum = 0;
+    san_status st = SAN_OK;
+    for (int64_t k = 0; k < o->init_n && st == SAN_OK; k++) {
+        int64_t key[2] = { o->init_index[k], 0 };
+        const int64_t *hit = bsearch(key, ord, sp->n, 2 * sizeof *ord, cmp_i64);
+        if (!(o->init_p[k] >= 0) || !isfinite(o->init_p[k])) {
+            san_diag_add(d, SAN_ERROR, 0, 0, "initial vector: entry %lld is not a probability "
+                         "(%g)", (long long)k + 1, o->init_p[k]);
+            st = SAN_E_USAGE;
+        } else if (!hit && o->init_p[k] > 0) {
+            san_diag_add(d, SAN_ERROR, 0, 0, "initial vector: state of index %lld is not a "
+                         "reachable state", (long long)o->init_index[k]);
+            st = SAN_E_USAGE;
+        } else if (hit) {
+            x[hit[1]] += o->init_p[k];
+            sum += o->init_p[k];
+        }
+    }
+    free(ord);
+    if (st == SAN_OK && !(sum > 0)) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "initial vector: no probability on any state");
+        st = SAN_E_USAGE;
+    }
+    if (st == SAN_OK && fabs(sum - 1) > 1e-9)
+        san_diag_add(d, SAN_NOTE, 0, 0, "initial vector: sums to %.17g, normalized", sum);
+    for (int64_t i = 0; st == SAN_OK && i < sp->n; i++)
+        x[i] /= sum;
+    return st;
+}
+
+/* Uniform over the states where e is non-zero (e NULL: the reachability
+ * function). */
+static san_status init_uniform(const san_space *sp, const san_expr *e, double *x, int64_t *count,
+                               san_diag *d)
+{
+    const san_model *m = sp->m;
+    int *s = malloc((m->naut + 1) * sizeof *s);
+    if (!s)
+        return SAN_E_NOMEM;
+    int64_t c = 0;
+    for (int64_t i = 0; i < sp->n; i++) {
+        san_state_decode(m, sp->index[i], s);
+        x[i] = san_expr_eval(e ? e : m->reach, s) != 0;
+        c += x[i] != 0;
+    }
+    free(s);
+    if (c == 0) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "%s", e ? "--initial: no reachable state satisfies "
+                     "the expression" : "no reachable state is accepted by the reachability "
+                     "function: give --initial");
+        return SAN_E_USAGE;
+    }
+    for (int64_t i = 0; i < sp->n; i++)
+        x[i] /= (double)c;
+    *count = c;
+    return SAN_OK;
+}
+
+static san_status initial(const san_space *sp, const san_transient_opts *o, double *x,
+                          int64_t *count, san_diag *d)
+{
+    memset(x, 0, sp->n * sizeof *x);
+    if (o->init_n > 0) {
+        san_status st = init_from_vector(sp, o, x, d);
+        *count = 0;
+        for (int64_t i = 0; i < sp->n; i++)
+            *count += x[i] > 0;
+        return st;
+    }
+    return init_uniform(sp, o->initial, x, count, d);
+}
+
+/* ---- budgets: memory and steps, before anything is allocated ---- */
+
+static double vectors_needed(const san_analysis_opts *o)
+{
+    /* v, y, acc, x; xm and the target mask (passage); the integral;
+     * the space-numbered copy for the indices */
+    return 5 + (o->kind == SAN_ANALYSIS_PASSAGE ? 2 : 0) + (o->tr.rewards ? 2 : 0);
+}
+
+static san_status check_memory(const san_analysis_opts *o, const san_analysis *a, int64_t npos,
+                               san_diag *d)
+{
+    double limit = o->space.max_memory > 0 ? o->space.max_memory : san_default_max_memory();
+    double need = vectors_needed(o) * 8.0 * (double)npos + a->sp.bytes;
+    if (need > limit) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "the vectors of the time-dependent analysis need "
+                     "~%.1f MiB with the state space, over --max-memory (%.1f MiB)",
+                     need / (1 << 20), limit / (1 << 20));
+        return SAN_E_LIMIT;
+    }
+    return SAN_OK;
+}
+
+/* Products the series of every interval need (their right truncation
+ * points), refused past max_steps: a stiff model (a large rate times a
+ * long time) is told how many before it starts. */
+static san_status plan_steps(const san_transient_opts *o, double rate, double *steps,
+                             san_diag *d)
+{
+    double total = 0, prev = 0;
+    for (int i = 0; i < o->ntimes; i++) {
+        double lam = rate * (o->times[i] - prev);
+        if (lam > 1e15) {
+            total = HUGE_VAL;
+            break;
+        }
+        int64_t r = san_fg_right(lam, o->eps, NULL);
+        if (r < 0)
+            return SAN_E_NOMEM;
+        total += (double)r;
+        prev = o->times[i];
+    }
+    *steps = total;
+    if (total > o->max_steps) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "uniformization would need ~%.3g products (rate %.6g "
+                     "x time %.6g): over the limit of %.3g (--max-steps); the model is stiff "
+                     "for this horizon: ask for shorter times, or raise the limit",
+                     total, rate, o->times[o->ntimes - 1], o->max_steps);
+        return SAN_E_LIMIT;
+    }
+    return SAN_OK;
+}
+
+/* ---- the series ---- */
+
+typedef struct {
+    const san_analysis_opts *o;
+    san_analysis *a;
+    top t;
+    san_unif u;
+    double *x, *xs, *integ, *xm, *v, *y, *acc;
+    char *absorb;
+} run;
+
+static void run_free(run *r)
+{
+    free(r->x);
+    free(r->xs);
+    free(r->integ);
+    free(r->xm);
+    free(r->v);
+    free(r->y);
+    free(r->acc);
+    free(r->absorb);
+    top_free(&r->t);
+}
+
+static san_status run_alloc(run *r)
+{
+    const int64_t n = r->t.n, ns = r->a->sp.n;
+    r->x = malloc(n * sizeof *r->x);
+    r->v = malloc(n * sizeof *r->v);
+    r->y = malloc(n * sizeof *r->y);
+    r->acc = malloc(n * sizeof *r->acc);
+    r->xs = malloc((ns ? ns : 1) * sizeof *r->xs);
+    int ok = r->x && r->v && r->y && r->acc && r->xs;
+    if (ok && r->o->tr.rewards)
+        ok = (r->integ = calloc(n, sizeof *r->integ)) != NULL;
+    if (ok && r->o->kind == SAN_ANALYSIS_PASSAGE)
+        ok = (r->xm = malloc(n * sizeof *r->xm)) && (r->absorb = calloc(n, 1));
+    return ok ? SAN_OK : SAN_E_NOMEM;
+}
+
+/* The target set on the positions; its size. */
+static int64_t mark_target(run *r)
+{
+    const san_space *sp = &r->a->sp;
+    const san_model *m = sp->m;
+    int *s = malloc((m->naut + 1) * sizeof *s);
+    int64_t c = 0;
+    for (int64_t i = 0; s && i < sp->n; i++) {
+        san_state_decode(m, sp->index[i], s);
+        if (san_expr_eval(r->o->tr.until, s) != 0) {
+            r->absorb[r->t.pos ? r->t.pos[i] : i] = 1;
+            c++;
+        }
+    }
+    free(s);
+    return s ? c : -1;
+}
+
+static double target_mass(const run *r, const double *x)
+{
+    double s = 0;
+    for (int64_t j = 0; j < r->t.n; j++)
+        if (r->absorb[j])
+            s += x[j];
+    return s;
+}
+
+/* The indices of a vector on the positions into sol (pi left NULL). */
+static san_status indices_of(run *r, const double *x, san_solution *sol, san_diag *d)
+{
+    memset(sol, 0, sizeof *sol);
+    from_pos(&r->t, r->a->sp.n, x, r->xs);
+    sol->pi = r->xs;
+    san_status st = san_solution_indices(&r->a->sp, sol, 0, d);
+    sol->pi = NULL;
+    return st;
+}
+
+static san_status march(run *r, san_diag *d)
+{
+    san_transient *T = &r->a->tr;
+    const san_transient_opts *o = &r->o->tr;
+    double prev = 0;
+    for (int i = 0; i < o->ntimes; i++) {
+        if (r->o->space.progress) {
+            fprintf(stderr, "\r  transient: t = %g (%d of %d), %ld products   ", o->times[i],
+                    i + 1, o->ntimes, r->u.steps);
+            fflush(stderr);
+        }
+        int rc = san_unif_advance(&r->u, r->x, o->times[i] - prev);
+        if (rc < 0)
+            return SAN_E_NOMEM;
+        if (rc > 0) {
+            san_diag_add(d, SAN_ERROR, 0, 0, "stopped at t = %g (%s): %d of %d times done",
+                         prev, r->u.interrupt && *r->u.interrupt ? "interrupted"
+                         : "time limit", i, o->ntimes);
+            return SAN_E_INTERRUPTED;
+        }
+        prev = o->times[i];
+        san_status st = indices_of(r, r->x, &T->at[i], d);
+        if (st == SAN_OK && r->integ)
+            st = indices_of(r, r->integ, &T->acc[i], d);
+        if (st != SAN_OK)
+            return st;
+        if (T->cdf)
+            T->cdf[i] = target_mass(r, r->x);
+        T->ntimes = i + 1;
+    }
+    if (r->o->space.progress)
+        fprintf(stderr, "\r%70s\r", "");
+    return SAN_OK;
+}
+
+/* The mean passage time and its check: h, the expected time in each
+ * state before absorption, solves h (-Q_TT) = alpha_T; the residual of
+ * that system is one more product. */
+static san_status passage_mean(run *r, const double *alpha, san_diag *d)
+{
+    san_transient *T = &r->a->tr;
+    const int64_t n = r->t.n;
+    double *h = r->acc;             /* free once the times are done */
+    const long before = r->u.steps;
+    int rc = san_unif_mean(&r->u, alpha, r->o->tr.mean_tol, r->o->tr.max_steps, &T->mean,
+                           &T->reach, h);
+    T->mean_steps = r->u.steps - before;
+    if (rc == 1) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "mean passage time: interrupted");
+        return SAN_E_INTERRUPTED;
+    }
+    if (rc == 2) {
+        san_diag_add(d, SAN_WARNING, 0, 0, "mean passage time: not converged within %.3g "
+                     "products (--max-steps)", r->o->tr.max_steps);
+        T->mean = NAN;
+        return SAN_E_NOTCONV;
+    }
+    if (!isfinite(T->mean))
+        return SAN_OK;
+    san_op_apply(&r->t.op, h, r->y);
+    double res = 0, amax = 0;
+    for (int64_t j = 0; j < n; j++)
+        if (!r->absorb[j]) {
+            res = fmax(res, fabs(r->y[j] + alpha[j]));
+            amax = fmax(amax, alpha[j]);
+        }
+    T->mean_resid = amax > 0 ? res / amax : 0;
+    return SAN_OK;
+}
+
+static san_status alloc_answer(san_analysis *a, const san_analysis_opts *o)
+{
+    san_transient *T = &a->tr;
+    T->times = malloc((o->tr.ntimes + 1) * sizeof *T->times);
+    T->at = calloc(o->tr.ntimes + 1, sizeof *T->at);
+    T->acc = o->tr.rewards ? calloc(o->tr.ntimes + 1, sizeof *T->acc) : NULL;
+    T->cdf = o->kind == SAN_ANALYSIS_PASSAGE ? calloc(o->tr.ntimes + 1, sizeof *T->cdf) : NULL;
+    T->pi_last = malloc((a->sp.n ? a->sp.n : 1) * sizeof *T->pi_last);
+    if (!T->times || !T->at || (o->tr.rewards && !T->acc) ||
+        (o->kind == SAN_ANALYSIS_PASSAGE && !T->cdf) || !T->pi_last)
+        return SAN_E_NOMEM;
+    if (o->tr.ntimes)
+        memcpy(T->times, o->tr.times, o->tr.ntimes * sizeof *T->times);
+    a->have_tr = 1;
+    return SAN_OK;
+}
+
+static san_status check_times(const san_transient_opts *o, san_diag *d)
+{
+    for (int i = 0; i < o->ntimes; i++)
+        if (!(o->times[i] >= 0) || !isfinite(o->times[i]) || (i && o->times[i] < o->times[i - 1])) {
+            san_diag_add(d, SAN_ERROR, 0, 0, "times must be finite, >= 0 and ascending");
+            return SAN_E_USAGE;
+        }
+    return SAN_OK;
+}
+
+san_status san_analysis_transient(const san_analysis_opts *o, san_analysis *a, double deadline,
+                                  san_diag *d)
+{
+    const int passage = o->kind == SAN_ANALYSIS_PASSAGE;
+    if (passage && !o->tr.until) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "passage: no target set (--until)");
+        return SAN_E_USAGE;
+    }
+    san_status st = check_times(&o->tr, d);
+    if (st == SAN_OK && o->tr.ntimes == 0 && !passage) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "transient: no time given (--time)");
+        st = SAN_E_USAGE;
+    }
+    if (st != SAN_OK)
+        return st;
+    run r = { .o = o, .a = a };
+    st = top_build(&r.t, a, d);
+    if (st == SAN_OK)
+        st = check_memory(o, a, r.t.n, d);
+    if (st == SAN_OK)
+        st = alloc_answer(a, o);
+    san_transient *T = &a->tr;
+    T->rate = (r.t.op.maxd > 0 ? r.t.op.maxd : 1) * UNIF_MARGIN;
+    T->ss_at = -1;
+    if (st == SAN_OK)
+        st = plan_steps(&o->tr, T->rate, &T->steps_planned, d);
+    if (st == SAN_OK)
+        st = run_alloc(&r);
+    if (st == SAN_OK)
+        st = initial(&a->sp, &o->tr, r.xs, &T->ninit, d);
+    if (st == SAN_OK && passage && (T->ntarget = mark_target(&r)) < 0)
+        st = SAN_E_NOMEM;
+    if (st == SAN_OK && passage && T->ntarget == 0)
+        san_diag_add(d, SAN_WARNING, 0, 0, "--until: no reachable state satisfies the "
+                     "expression: the target is never reached");
+    if (st != SAN_OK) {
+        run_free(&r);
+        return st;
+    }
+    to_pos(&r.t, a->sp.n, r.xs, r.x);
+    if (passage)
+        T->p_init = target_mass(&r, r.x);
+    /* the count before starting: on the terminal, and as a note when
+     * the run is long enough to matter */
+    if (o->space.progress)
+        fprintf(stderr, "  uniformization: rate %.6g, ~%.0f products planned\n", T->rate,
+                T->steps_planned);
+    if (T->steps_planned >= STEPS_NOTE)
+        san_diag_add(d, SAN_NOTE, 0, 0, "uniformization: rate %.6g, ~%.0f products planned "
+                     "(Fox-Glynn eps %.1e per interval)", T->rate, T->steps_planned, o->tr.eps);
+    r.u = (san_unif){ .op = &r.t.op, .rate = T->rate, .eps = o->tr.eps, .ss_tol = o->tr.ss_tol,
+                      .absorb = r.absorb, .interrupt = o->space.interrupt, .deadline = deadline,
+                      .v = r.v, .y = r.y, .acc = r.acc, .xm = r.xm, .integ = r.integ,
+                      .ss_at = -1 };
+    double *alpha = NULL;
+    if (passage && (alpha = malloc(r.t.n * sizeof *alpha)))
+        memcpy(alpha, r.x, r.t.n * sizeof *alpha);
+    if (passage && !alpha)
+        st = SAN_E_NOMEM;
+    if (st == SAN_OK)
+        st = march(&r, d);
+    if (st == SAN_OK)
+        from_pos(&r.t, a->sp.n, r.x, T->pi_last);
+    T->trunc = r.u.trunc_sum;
+    T->ss_at = r.u.ss_at;
+    if (st == SAN_OK && passage) {
+        r.u.ss_at = -1;
+        st = passage_mean(&r, alpha, d);
+    }
+    T->steps = r.u.steps;
+    T->product_s = r.t.op.product_s;
+    free(alpha);
+    run_free(&r);
+    return st;
+}
+
+void san_transient_free(const san_model *m, san_transient *T)
+{
+    for (int i = 0; T->at && i < T->ntimes; i++)
+        san_solution_free(m, &T->at[i]);
+    for (int i = 0; T->acc && i < T->ntimes; i++)
+        san_solution_free(m, &T->acc[i]);
+    free(T->at);
+    free(T->acc);
+    free(T->times);
+    free(T->cdf);
+    free(T->pi_last);
+    memset(T, 0, sizeof *T);
+}

@@ -1,0 +1,16 @@
+/*
+ * transient_int.h - the time-dependent kinds of the pipeline, as
+ * analyze.c calls them (internal to solver/analysis/).
+ */
+#ifndef SAN_TRANSIENT_INT_H
+#define SAN_TRANSIENT_INT_H
+
+#include "san.h"
+
+/* TRANSIENT or PASSAGE on a built space (a->sp, a->kron): fills a->tr.
+ * deadline: san_now() past which to stop (0: none). */
+san_status san_analysis_transient(const san_analysis_opts *o, san_analysis *a, double deadline,
+                                  san_diag *d);
+void san_transient_free(const san_model *m, san_transient *T);
+
+#endif

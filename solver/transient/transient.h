@@ -1,0 +1,82 @@
+/*
+ * transient.h - time-dependent analysis on an operator (internal to
+ * libsan): Poisson weights with rigorous truncation (foxglynn.c) and
+ * uniformization over y = x Q (uniform.c), whatever stores Q (op.h: the
+ * sparse generator or the tensor descriptor).
+ *
+ * Uniformization: with a rate L >= max_j |q_jj|, P = I + Q / L is a
+ * stochastic matrix and
+ *     x e^{Q t} = sum_k Poisson(k; L t) x P^k,
+ * so one product x Q per term, the Poisson weights cut to [left, right]
+ * with a bound on the mass left out.
+ */
+#ifndef SAN_TRANSIENT_H
+#define SAN_TRANSIENT_H
+
+#include <stdint.h>
+#include "op.h"
+
+/* Poisson(lambda) weights over [left, right], after Fox and Glynn
+ * (CACM 31(4), 1988): computed from the mode outwards by the ratios
+ * p(k+1)/p(k) = lambda/(k+1), normalized by their own sum (never by
+ * e^-lambda, which underflows past lambda ~ 745), the ends placed where
+ * a rigorous bound of the tails' mass falls to eps. */
+typedef struct {
+    double lambda;
+    int64_t left, right;    /* weights of k = left..right are kept */
+    double *w;              /* w[k - left]: summing to 1 */
+    double trunc;           /* upper bound of the Poisson mass outside
+                               [left, right] (<= eps) */
+} san_fg;
+
+/* 0; -1 when lambda is not finite and >= 0, eps not in (0, 0.5), or
+ * out of memory. */
+int san_fg_compute(double lambda, double eps, san_fg *fg);
+void san_fg_free(san_fg *fg);
+/* The right truncation point alone (for step counts before starting):
+ * no weights kept.  -1 as san_fg_compute. */
+int64_t san_fg_right(double lambda, double eps, double *trunc);
+
+/* Uniformization in progress over op. */
+typedef struct {
+    san_op *op;
+    double rate;            /* L: uniformization rate */
+    double eps;             /* truncation of each interval */
+    double ss_tol;          /* steady state when max_j |x_{k+1} - x_k|
+                               falls to this (0: never) */
+    const char *absorb;     /* per position: 1 = absorbing (its outgoing
+                               rates ignored); NULL: none */
+    volatile int *interrupt;
+    double deadline;        /* san_now() past which to stop; 0: none */
+    /* scratch (n doubles each, owned by the caller) */
+    double *v, *y, *acc, *xm;   /* xm only when absorb */
+    double *integ;          /* when not NULL: += the integral of x(s) ds
+                               over each interval (accumulated rewards,
+                               expected sojourn times) */
+    /* measured, over every call */
+    long steps;
+    double trunc_sum;       /* sum of the intervals' truncation bounds */
+    double ss_at;           /* time (from the first call) the steady state
+                               was detected; -1: not */
+    double elapsed;         /* model time advanced so far */
+} san_unif;
+
+/* x <- x e^{Q dt} (x a distribution, n entries).  0; 1 stopped
+ * (interrupt or deadline: x unchanged); -1 out of memory. */
+int san_unif_advance(san_unif *u, double *x, double dt);
+
+/* The mean time to absorption from x (absorb set): the series
+ * (1/L) sum_k |v_k outside absorb|, stopped when the mass left outside
+ * would add less than tol relative (its decay ratio measured), or when
+ * the iterates stop moving (mass held where absorb cannot be reached:
+ * the mean is then infinite).  h (n doubles, may be NULL) gets the
+ * expected time spent in each state.  *reach: the probability of
+ * absorption; 0, 1 stopped, 2 over max_steps, -1 out of memory. */
+int san_unif_mean(san_unif *u, const double *x, double tol, double max_steps, double *mean,
+                  double *reach, double *h);
+
+/* One step v <- v P (P = I + Q/L, absorbing rows respected); returns
+ * max_j |(vP)_j - v_j|. */
+double san_unif_step(san_unif *u, const double *v, double *y);
+
+#endif

@@ -1,0 +1,189 @@
+/*
+ * uniform.c - x e^{Q t} by uniformization over an operator (transient.h).
+ *
+ * Each interval dt is one Poisson(L dt) series: v_0 = x, v_{k+1} = v_k P,
+ * acc = sum_{k=left..right} w_k v_k.  Times are advanced interval after
+ * interval (pi(t2) from pi(t1)), so ten time points cost the products of
+ * the last one plus a few square roots, not ten times as many.
+ *
+ * Steady-state detection: when max_j |v_{k+1} - v_k| <= ss_tol the
+ * iterates have stopped moving, and every later term is taken as v_k:
+ * acc += (1 - weights used) v_k.  L is set above the largest exit rate
+ * (analysis/transient.c) so that P has a self-loop everywhere and is
+ * aperiodic: with L equal to it, a two-state chain of equal rates gives
+ * P = [[0,1],[1,0]], whose iterates never settle.
+ */
+#include <math.h>
+#include <string.h>
+#include "linsolve.h"
+#include "transient.h"
+
+double san_unif_step(san_unif *u, const double *v, double *y)
+{
+    san_op *op = u->op;
+    const int64_t n = op->n;
+    const double *src = v;
+    if (u->absorb) {            /* absorbing rows: their mass does not move */
+        SAN_OMP(omp parallel for if(n >= op->par_min) schedule(static))
+        for (int64_t j = 0; j < n; j++)
+            u->xm[j] = u->absorb[j] ? 0 : v[j];
+        src = u->xm;
+    }
+    san_op_apply(op, src, y);          /* y = v Q (masked) */
+    const double a = 1 / u->rate;
+    double m = 0;
+    SAN_OMP(omp parallel for if(n >= op->par_min) schedule(static) reduction(max:m))
+    for (int64_t j = 0; j < n; j++) {
+        double d = a * y[j];
+        y[j] = v[j] + d;
+        d = fabs(d);
+        m = d > m ? d : m;
+    }
+    u->steps++;
+    return m;
+}
+
+static void axpy(const san_op *op, double w, const double *x, double *acc)
+{
+    const int64_t n = op->n;
+    SAN_OMP(omp parallel for if(n >= op->par_min) schedule(static))
+    for (int64_t j = 0; j < n; j++)
+        acc[j] += w * x[j];
+}
+
+/* Should the series stop: a Ctrl-C or the deadline (the clock read
+ * every 8 steps: a product of a few states costs less than the read). */
+static int stopped(const san_unif *u, int64_t k)
+{
+    if (u->interrupt && *u->interrupt)
+        return 1;
+    return u->deadline > 0 && (k & 7) == 0 && san_now() > u->deadline;
+}
+
+/* The time the integral has given its terms 0..k: sum_{i<=k} P(N > i)/L
+ * over the kept weights. */
+static double integ_given(const san_fg *fg, int64_t k)
+{
+    double cum = 0, t = 0;
+    for (int64_t i = 0; i <= k; i++) {
+        if (i >= fg->left && i <= fg->right)
+            cum += fg->w[i - fg->left];
+        t += fmax(0, 1 - cum);
+    }
+    return t / (fg->lambda > 0 ? fg->lambda : 1);
+}
+
+int san_unif_advance(san_unif *u, double *x, double dt)
+{
+    san_op *op = u->op;
+    const int64_t n = op->n;
+    if (dt <= 0)
+        return 0;
+    if (u->ss_at >= 0) {        /* already stationary: nothing moves */
+        u->elapsed += dt;
+        return 0;
+    }
+    san_fg fg;
+    if (san_fg_compute(u->rate * dt, u->eps, &fg) < 0)
+        return -1;
+    double *v = u->v, *y = u->y, *acc = u->acc;
+    memcpy(v, x, n * sizeof *v);
+    memset(acc, 0, n * sizeof *acc);
+    double used = 0, cum = 0;      /* cum: Poisson CDF up to k */
+    int stationary = 0;
+    int64_t k = 0;
+    for (k = 0; k <= fg.right; k++) {
+        if (k >= fg.left) {
+            axpy(op, fg.w[k - fg.left], v, acc);
+            used += fg.w[k - fg.left];
+            cum = used;
+        }
+        /* int_0^dt Poisson(k; L s) ds = P(N_{L dt} > k) / L */
+        if (u->integ)
+            axpy(op, fmax(0, 1 - cum) / u->rate, v, u->integ);
+        if (k == fg.right)
+            break;
+        if (stopped(u, k)) {
+            san_fg_free(&fg);
+            return 1;
+        }
+        double d = san_unif_step(u, v, y);
+        double *t = v;
+        v = y;
+        y = t;
+        if (u->ss_tol > 0 && d <= u->ss_tol) {
+            /* the rest of the series is v: weights not yet added */
+            axpy(op, fmax(0, 1 - used), v, acc);
+            if (u->integ)           /* the time of the interval not yet given */
+                axpy(op, fmax(0, dt - integ_given(&fg, k)) , v, u->integ);
+            stationary = 1;
+            break;
+        }
+    }
+    memcpy(x, acc, n * sizeof *x);
+    u->trunc_sum += fg.trunc;
+    if (stationary)
+        u->ss_at = u->elapsed + fmin(dt, (double)(k + 1) / u->rate);   /* ~ k+1 jumps in */
+    u->elapsed += dt;
+    san_fg_free(&fg);
+    return 0;
+}
+
+/* Mass of v outside the absorbing set. */
+static double outside(const san_unif *u, const double *v)
+{
+    const int64_t n = u->op->n;
+    double s = 0;
+    SAN_OMP(omp parallel for if(n >= u->op->par_min) schedule(static) reduction(+:s))
+    for (int64_t j = 0; j < n; j++)
+        if (!u->absorb[j])
+            s += v[j];
+    return s;
+}
+
+int san_unif_mean(san_unif *u, const double *x, double tol, double max_steps, double *mean,
+                  double *reach, double *h)
+{
+    san_op *op = u->op;
+    const int64_t n = op->n;
+    double *v = u->v, *y = u->y;
+    memcpy(v, x, n * sizeof *v);
+    if (h)
+        memset(h, 0, n * sizeof *h);
+    double sum = 0, prev = -1;
+    *mean = HUGE_VAL;
+    *reach = NAN;
+    for (int64_t k = 0;; k++) {
+        double m = outside(u, v);
+        if (h)
+            for (int64_t j = 0; j < n; j++)
+                if (!u->absorb[j])
+                    h[j] += v[j] / u->rate;
+        sum += m / u->rate;
+        /* the mass outside decays by a ratio rho per step once the slow
+         * mode dominates: the rest of the series is m rho / (1 - rho) / L */
+        double rho = prev > 0 ? m / prev : 1;
+        if (m == 0 || (rho < 1 && k > 8 && m * rho / (1 - rho) / u->rate <= tol * sum)) {
+            if (m > 0 && rho < 1)
+                sum += m * rho / (1 - rho) / u->rate;
+            *mean = sum;
+            *reach = 1;
+            return 0;
+        }
+        if ((double)k >= max_steps)
+            return 2;
+        if (stopped(u, k))
+            return 1;
+        prev = m;
+        double d = san_unif_step(u, v, y);
+        double *t = v;
+        v = y;
+        y = t;
+        if (d <= u->ss_tol && m > tol) {
+            /* nothing moves and mass stays outside: never absorbed */
+            *reach = 1 - m;
+            *mean = HUGE_VAL;
+            return 0;
+        }
+    }
+}
