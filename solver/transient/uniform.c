@@ -8,7 +8,8 @@
  *
  * Steady-state detection: when max_j |v_{k+1} - v_k| <= ss_tol the
  * iterates have stopped moving, and every later term is taken as v_k:
- * acc += (1 - weights used) v_k.  L is set above the largest exit rate
+ * acc += (1 - weights used) v_k (the rest of this interval's series).
+ * L is set above the largest exit rate
  * (analysis/transient.c) so that P has a self-loop everywhere and is
  * aperiodic: with L equal to it, a two-state chain of equal rates gives
  * P = [[0,1],[1,0]], whose iterates never settle.
@@ -122,8 +123,12 @@ int san_unif_advance(san_unif *u, double *x, double dt)
     }
     memcpy(x, acc, n * sizeof *x);
     u->trunc_sum += fg.trunc;
-    if (stationary)
-        u->ss_at = u->elapsed + fmin(dt, (double)(k + 1) / u->rate);   /* ~ k+1 jumps in */
+    /* x itself stationary (its first step did not move it): the later
+     * intervals are skipped.  A detection after k > 0 steps only says
+     * that v_k, the chain after k jumps, is: x(t) = sum w_k v_k is not,
+     * and the next interval starts its series again. */
+    if (stationary && k == 0)
+        u->ss_at = u->elapsed;
     u->elapsed += dt;
     san_fg_free(&fg);
     return 0;
