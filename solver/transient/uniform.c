@@ -63,7 +63,7 @@ static int stopped(const san_unif *u, int64_t k)
 
 /* The time the integral has given its terms 0..k: sum_{i<=k} P(N > i)/L
  * over the kept weights. */
-static double integ_given(const san_fg *fg, int64_t k)
+static double integ_given(const san_fg *fg, double rate, int64_t k)
 {
     double cum = 0, t = 0;
     for (int64_t i = 0; i <= k; i++) {
@@ -71,7 +71,7 @@ static double integ_given(const san_fg *fg, int64_t k)
             cum += fg->w[i - fg->left];
         t += fmax(0, 1 - cum);
     }
-    return t / (fg->lambda > 0 ? fg->lambda : 1);
+    return t / rate;
 }
 
 int san_unif_advance(san_unif *u, double *x, double dt)
@@ -116,7 +116,7 @@ int san_unif_advance(san_unif *u, double *x, double dt)
             /* the rest of the series is v: weights not yet added */
             axpy(op, fmax(0, 1 - used), v, acc);
             if (u->integ)           /* the time of the interval not yet given */
-                axpy(op, fmax(0, dt - integ_given(&fg, k)) , v, u->integ);
+                axpy(op, fmax(0, dt - integ_given(&fg, u->rate, k)), v, u->integ);
             stationary = 1;
             break;
         }

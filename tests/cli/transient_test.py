@@ -1,0 +1,397 @@
+#!/usr/bin/env python3
+"""Time-dependent tests of `san transient` and `san passage` against
+independent references.
+
+Every expected number comes from a closed form or from a matrix
+exponential computed here (Pade 13 with scaling and squaring, in plain
+Python: CI has no numpy), never from san itself:
+  - a two-state chain (exponential relaxation), its accumulated reward;
+  - M/M/1/K from an empty queue and from a vector file, against expm(Q t);
+  - M/M/infinity from empty: Poisson(rho (1 - e^{-mu t}));
+  - pi(t) for a large t against the steady state of `san solve`;
+  - Erlang-k first passage: the gamma CDF, the mean k/mu, the integral of
+    1 - CDF; a target missed with probability 1/2;
+  - both storages agree to 1e-10; the truncated Poisson mass reported
+    stays below eps per interval; a stiff horizon is refused.
+Every probability is checked to 1e-10 absolute.
+
+Environment: SAN (the binary), top_srcdir.
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+SAN = os.environ.get("SAN", "./san")
+TOP = os.environ.get("top_srcdir", ".")
+MODELS = os.path.join(TOP, "models")
+ABS = 1e-10
+
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what)
+
+
+def run(args, expect=0):
+    p = subprocess.run([SAN] + args, capture_output=True, text=True)
+    if p.returncode != expect:
+        check(False, "san %s: exit %d, expected %d\n%s" % (" ".join(args), p.returncode,
+                                                           expect, p.stderr))
+        return None
+    return p
+
+
+def js(args):
+    p = run(args + ["-f", "json"])
+    return json.loads(p.stdout) if p else None
+
+
+def write_model(tmp, name, text):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+# ---- a dense matrix exponential (Higham's Pade 13, scaling and squaring) ----
+
+PADE13 = [64764752532480000, 32382376266240000, 7771770303897600, 1187353796428800,
+          129060195264000, 10559470521600, 670442572800, 33522128640, 1323241920,
+          40840800, 960960, 16380, 182, 1]
+
+
+def mat_mul(a, b):
+    n, m, p = len(a), len(b), len(b[0])
+    return [[sum(a[i][k] * b[k][j] for k in range(m)) for j in range(p)] for i in range(n)]
+
+
+def mat_add(a, b, s=1.0):
+    return [[a[i][j] + s * b[i][j] for j in range(len(a[0]))] for i in range(len(a))]
+
+
+def mat_scale(a, s):
+    return [[s * x for x in row] for row in a]
+
+
+def eye(n):
+    return [[1.0 if i == j else 0.0 for j in range(n)] for i in range(n)]
+
+
+def solve(a, b):
+    """a x = b, Gaussian elimination with partial pivoting (b a matrix)."""
+    n = len(a)
+    m = [a[i][:] + b[i][:] for i in range(n)]
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[p] = m[p], m[c]
+        for r in range(n):
+            if r != c and m[r][c] != 0:
+                f = m[r][c] / m[c][c]
+                m[r] = [x - f * y for x, y in zip(m[r], m[c])]
+    return [[x / m[i][i] for x in m[i][n:]] for i in range(n)]
+
+
+def expm(a):
+    n = len(a)
+    norm = max(sum(abs(x) for x in row) for row in a)
+    s = max(0, int(math.ceil(math.log2(norm / 0.5))) if norm > 0.5 else 0)
+    a = mat_scale(a, 2.0 ** -s)
+    powers = [eye(n), a]
+    for _ in range(12):
+        powers.append(mat_mul(powers[-1], a))
+    u = [[0.0] * n for _ in range(n)]
+    v = [[0.0] * n for _ in range(n)]
+    for k, c in enumerate(PADE13):
+        if k % 2:
+            u = mat_add(u, powers[k], c)
+        else:
+            v = mat_add(v, powers[k], c)
+    r = solve(mat_add(v, u, -1.0), mat_add(v, u))
+    for _ in range(s):
+        r = mat_mul(r, r)
+    return r
+
+
+def vec_expm(x, q, t):
+    e = expm(mat_scale(q, t))
+    return [sum(x[i] * e[i][j] for i in range(len(x))) for j in range(len(x))]
+
+
+# ---- the tests ----
+
+TWO_STATE = """identifiers
+  a = 3;
+  b = 1.5;
+events
+  loc go (a)
+  loc back (b)
+partial reachability = (st A) == up;
+network two (continuous)
+  aut A
+    stt up to(down) go
+    stt down to(up) back
+results
+  up = (st A) == up;
+"""
+
+
+def test_two_state(tmp):
+    path = write_model(tmp, "two.san", TWO_STATE)
+    a, b = 3.0, 1.5
+    times = [0, 0.01, 0.1, 0.5, 1, 2, 5, 30]
+    pi = b / (a + b)
+    for storage in ("sparse", "kron"):
+        r = js(["transient", path, "--storage", storage, "--rewards",
+                "--time", ",".join(map(str, times))])
+        if not r:
+            continue
+        for row in r["times"]:
+            t = row["t"]
+            want = pi + (1 - pi) * math.exp(-(a + b) * t)
+            got = row["marginals"]["A"]["up"]
+            check(abs(got - want) <= ABS, "two-state %s t=%g: %.17g vs %.17g" % (storage, t, got, want))
+            check(abs(row["results"]["up"] - want) <= ABS, "two-state result %s t=%g" % (storage, t))
+            # the accumulated reward: int_0^t p_up(s) ds
+            acc = pi * t + (1 - pi) * (1 - math.exp(-(a + b) * t)) / (a + b)
+            got = row["accumulated"]["results"]["up"]
+            check(abs(got - acc) <= ABS * max(1, t), "two-state accumulated %s t=%g: %.17g vs %.17g"
+                  % (storage, t, got, acc))
+            # expected firings of go: a * int p_up
+            got = row["accumulated"]["throughputs"]["go"]
+            check(abs(got - a * acc) <= ABS * max(1, t), "two-state firings %s t=%g" % (storage, t))
+        u = r["uniformization"]
+        check(u["truncated_mass"] <= 1e-13 * len(times), "two-state: truncated mass %g reported "
+              "within eps per interval" % u["truncated_mass"])
+
+
+def mm1k_q(k, lam, mu):
+    q = [[0.0] * (k + 1) for _ in range(k + 1)]
+    for i in range(k + 1):
+        if i < k:
+            q[i][i + 1] = lam
+        if i > 0:
+            q[i][i - 1] = mu
+        q[i][i] = -sum(q[i])
+    return q
+
+
+def test_mm1k(tmp):
+    path = os.path.join(MODELS, "mm1k.san")
+    q = mm1k_q(10, 2.0, 3.0)
+    times = [0.1, 0.5, 1, 3, 10]
+    x0 = [1.0] + [0.0] * 10
+    ref = {t: vec_expm(x0, q, t) for t in times}
+    # from a vector file: half on s[2], half on s[7]
+    vec = os.path.join(tmp, "init.csv")
+    with open(vec, "w") as f:
+        f.write("index,queue,probability\n2,s[2],0.5\n7,s[7],0.5\n")
+    x1 = [0.0] * 11
+    x1[2] = x1[7] = 0.5
+    ref1 = {t: vec_expm(x1, q, t) for t in times}
+    for storage in ("sparse", "kron"):
+        for init, want in ((["--initial", "(st queue) == s[0]"], ref), (["--from", vec], ref1)):
+            r = js(["transient", path, "--storage", storage, "--time", ",".join(map(str, times))]
+                   + init)
+            if not r:
+                continue
+            worst = 0
+            for row in r["times"]:
+                m = row["marginals"]["queue"]
+                for i in range(11):
+                    worst = max(worst, abs(m["s[%d]" % i] - want[row["t"]][i]))
+            check(worst <= ABS, "M/M/1/K %s %s: worst %.3g vs expm" % (storage, init[0], worst))
+
+
+MMINF = """identifiers
+  lambda = 4;
+  mu = 1;
+  N = [0..40];
+  out = mu * (st queue);
+events
+  loc arrive (lambda)
+  loc leave (out)
+partial reachability = (st queue) == s[0];
+network mminf (continuous)
+  aut queue
+    stt s[N]
+      to(++) arrive
+      to(--) leave
+results
+  n = st queue;
+"""
+
+
+def test_mminf(tmp):
+    path = write_model(tmp, "mminf.san", MMINF)
+    for storage in ("sparse", "kron"):
+        r = js(["transient", path, "--storage", storage, "--time", "0.2,1,3"])
+        if not r:
+            continue
+        for row in r["times"]:
+            t = row["t"]
+            mean = 4.0 * (1 - math.exp(-t))
+            worst = 0
+            for i in range(20):
+                p = math.exp(-mean) * mean ** i / math.factorial(i)
+                worst = max(worst, abs(row["marginals"]["queue"]["s[%d]" % i] - p))
+            check(worst <= ABS, "M/M/inf %s t=%g: worst %.3g vs Poisson" % (storage, t, worst))
+            check(abs(row["results"]["n"] - mean) <= 1e-9, "M/M/inf mean %s t=%g" % (storage, t))
+
+
+def test_to_steady(tmp):
+    path = os.path.join(MODELS, "rs_functions.san")
+    s = js(["solve", path, "--tol", "1e-13"])
+    for storage in ("sparse", "kron"):
+        r = js(["transient", path, "--storage", storage, "--time", "60"])
+        if not r or not s:
+            continue
+        row = r["times"][-1]
+        worst = 0
+        for aut, states in s["marginals"].items():
+            for st, p in states.items():
+                worst = max(worst, abs(row["marginals"][aut][st] - p))
+        check(worst <= ABS, "rs_functions %s: pi(60) within %.3g of solve" % (storage, worst))
+        check(r["uniformization"]["steady_state_at"] is not None or
+              r["uniformization"]["products"] < r["uniformization"]["products_planned"],
+              "rs_functions %s: steady state detected" % storage)
+
+
+def test_storages_agree(tmp):
+    for name, init in (("rs_functions.san", []), ("rs_pool.san", []),
+                       ("first_available.san", [])):
+        path = os.path.join(MODELS, name)
+        rows = {}
+        for storage in ("sparse", "kron"):
+            p = run(["transient", path, "--storage", storage, "--time", "0.3,1,4", "-f", "csv"]
+                    + init)
+            if p:
+                rows[storage] = [l.split(",") for l in p.stdout.splitlines()[1:]]
+        if len(rows) < 2:
+            continue
+        worst = 0
+        for a, b in zip(rows["sparse"], rows["kron"]):
+            if a[1] in ("result", "marginal", "throughput"):
+                worst = max(worst, abs(float(a[4]) - float(b[4])) / max(1, abs(float(a[4]))))
+        check(len(rows["sparse"]) == len(rows["kron"]) and worst <= ABS,
+              "%s: storages agree within %.3g" % (name, worst))
+
+
+def erlang_model(k, mu):
+    states = "\n".join("    stt e%d to(e%d) %s" % (i, (i + 1) % (k + 1), "step" if i < k else "back")
+                       for i in range(k + 1))
+    return """identifiers
+  mu = %g;
+events
+  loc step (mu)
+  loc back (mu)
+partial reachability = (st E) == e0;
+network erlang (continuous)
+  aut E
+%s
+results
+  done = (st E) == e%d;
+""" % (mu, states, k)
+
+
+def gamma_cdf(k, mu, t):
+    return 1 - sum(math.exp(-mu * t) * (mu * t) ** j / math.factorial(j) for j in range(k))
+
+
+def test_erlang(tmp):
+    k, mu = 4, 2.0
+    path = write_model(tmp, "erlang.san", erlang_model(k, mu))
+    until = "(st E) == e%d" % k
+    for storage in ("sparse", "kron"):
+        r = js(["passage", path, "--storage", storage, "--until", until,
+                "--time", "0..12/0.01", "--within", "1.234"])
+        if not r:
+            continue
+        p = r["passage"]
+        check(abs(p["reach"] - 1) <= ABS, "erlang %s: reached surely" % storage)
+        check(abs(p["mean"] - k / mu) <= 1e-10 * k / mu, "erlang %s: mean %.17g vs %g"
+              % (storage, p["mean"], k / mu))
+        check(p["mean_residual"] <= 1e-10, "erlang %s: residual %g" % (storage, p["mean_residual"]))
+        worst = max(abs(row["cdf"] - gamma_cdf(k, mu, row["t"])) for row in r["times"])
+        check(worst <= ABS, "erlang %s: CDF within %.3g of the gamma CDF" % (storage, worst))
+        within = [row["cdf"] for row in r["times"] if abs(row["t"] - 1.234) < 1e-12]
+        check(len(within) == 1 and abs(within[0] - gamma_cdf(k, mu, 1.234)) <= ABS,
+              "erlang %s: --within" % storage)
+        # the mean as the integral of 1 - CDF (Simpson on the grid, the tail
+        # past 12 below 1e-7 of the mean)
+        grid = [row for row in r["times"] if abs(row["t"] - 1.234) > 1e-12]
+        ts = [row["t"] for row in grid]
+        f = [1 - row["cdf"] for row in grid]
+        h = ts[1] - ts[0]
+        n = len(f) - 1 if (len(f) - 1) % 2 == 0 else len(f) - 2
+        simpson = h / 3 * (f[0] + f[n] + 4 * sum(f[1:n:2]) + 2 * sum(f[2:n - 1:2]))
+        check(abs(simpson - p["mean"]) <= 1e-7, "erlang %s: integral of 1 - CDF %.12g vs mean %.12g"
+              % (storage, simpson, p["mean"]))
+
+
+MISS = """identifiers
+  r = 1;
+events
+  loc left (r)
+  loc right (r)
+  loc on (r)
+  loc cycle (r)
+partial reachability = (st A) == start;
+network miss (continuous)
+  aut A
+    stt start to(t1) left to(c1) right
+    stt t1 to(c1) on
+    stt c1 to(c2) cycle
+    stt c2 to(c1) cycle
+"""
+
+
+def test_missed(tmp):
+    path = write_model(tmp, "miss.san", MISS)
+    for storage in ("sparse", "kron"):
+        r = js(["passage", path, "--storage", storage, "--until", "(st A) == t1", "--time", "1,50"])
+        if not r:
+            continue
+        p = r["passage"]
+        check(abs(p["reach"] - 0.5) <= ABS, "missed target %s: reach %.17g vs 0.5"
+              % (storage, p["reach"]))
+        check(p["mean"] is None, "missed target %s: infinite mean" % storage)
+        # P(T <= t) = 1/2 (1 - e^{-2t})
+        for row in r["times"]:
+            want = 0.5 * (1 - math.exp(-2 * row["t"]))
+            check(abs(row["cdf"] - want) <= ABS, "missed target %s t=%g" % (storage, row["t"]))
+
+
+def test_errors(tmp):
+    mm1k = os.path.join(MODELS, "mm1k.san")
+    p = run(["transient", mm1k, "--time", "1000", "--max-steps", "100"], expect=2)
+    check(p is not None and "products" in p.stderr and "max-steps" in p.stderr,
+          "stiff horizon refused with the count")
+    run(["transient", mm1k], expect=2)
+    run(["transient", mm1k, "--time", "1,x"], expect=2)
+    run(["transient", mm1k, "--time", "1", "--initial", "(st queue) == "], expect=2)
+    run(["transient", mm1k, "--time", "1", "--initial", "(st queue) > 99"], expect=2)
+    run(["passage", mm1k, "--time", "1"], expect=2)
+    p = run(["transient", mm1k, "--time", "1", "--initial", "st queue == s[0]", "--max-memory",
+             "1k"], expect=2)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        for test in (test_two_state, test_mm1k, test_mminf, test_to_steady, test_storages_agree,
+                     test_erlang, test_missed, test_errors):
+            test(tmp)
+    print("transient: %d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
