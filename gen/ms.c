@@ -488,9 +488,27 @@ static void ms_rates(gbuf *b, const ms_par *p, const ms_der *d)
     }
 }
 
+/* The slices regime's end of a run: the states where only `down` is
+ * enabled.  The time from the initial state into them is the job's
+ * execution time: `san passage --until job_done` gives its distribution,
+ * whose mean is execution_time (down_tp reads the same function). */
+static void ms_job_done(gbuf *b, const ms_par *p, const ms_der *d)
+{
+    if (p->work != WORK_SLICES)
+        return;
+    if (p->mode == MS_ASYNC)
+        gen_line(b, "every slice done, buffer empty: the run is over (san passage --until job_done)",
+                 "  job_done = ((st Master == Rx) && (%s == N_slaves) && ((st Buffer) == 0) && "
+                 "((st Work) == 0));", d->nb_i);
+    else
+        gen_line(b, "every slice done: the run is over (san passage --until job_done)",
+                 "  job_done = ((st Master == Tx) && ((st Work) == 0));");
+}
+
 static void ms_functions(gbuf *b, const ms_par *p, const ms_der *d)
 {
     gbuf_printf(b, "  // functions of the global state\n");
+    ms_job_done(b, p, d);
     if (p->mode == MS_ASYNC) {
         if (p->work == WORK_STEADY)
             gen_line(b, "c: a slave is idle: master to Tx", "  g2 = (%s > 0);", d->nb_i);
@@ -767,11 +785,7 @@ static void ms_results(gbuf *b, const ms_par *p, const ms_der *d)
      * this is master_rx / (master_rx + master_tx) exactly. */
     gbuf_printf(b, "  granularity_index = (st Master == Rx);   // master_rx / (master_rx + master_tx + master_itx)\n");
     if (p->work == WORK_SLICES) {
-        if (p->mode == MS_ASYNC)
-            gbuf_printf(b, "  down_tp = (((st Master == Rx) && (%s == N_slaves) && ((st Buffer) == 0) && ((st Work) == 0)) * r_down);\n",
-                        d->nb_i);
-        else
-            gbuf_printf(b, "  down_tp = (((st Master == Tx) && ((st Work) == 0)) * r_down);\n");
+        gbuf_printf(b, "  down_tp = (job_done * r_down);\n");
         gbuf_printf(b, "  // derived from the stationary value of down_tp (extension): one run, without down itself\n");
         gbuf_printf(b, "  execution_time = ((1 / down_tp) - (1 / r_down));\n");
     }

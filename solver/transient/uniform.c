@@ -155,11 +155,19 @@ int san_unif_mean(san_unif *u, const double *x, double tol, double max_steps, do
     memcpy(v, x, n * sizeof *v);
     if (h)
         memset(h, 0, n * sizeof *h);
-    double sum = 0, prev = -1;
+    double sum = 0, prev = -1, d = HUGE_VAL;
     *mean = HUGE_VAL;
     *reach = NAN;
     for (int64_t k = 0;; k++) {
         double m = outside(u, v);
+        /* nothing moves and the mass outside does not shrink: it is held
+         * where the target cannot be reached (a decay of 1e-14 a step
+         * would still be absorption, in ~1e14 steps; the roundoff of the
+         * sum is ~1e-16) */
+        if (prev > 0 && prev - m <= 1e-14 * m && d <= 1e-13 * m && m > tol) {
+            *reach = 1 - m;
+            return 0;
+        }
         if (h)
             for (int64_t j = 0; j < n; j++)
                 if (!u->absorb[j])
@@ -180,15 +188,9 @@ int san_unif_mean(san_unif *u, const double *x, double tol, double max_steps, do
         if (stopped(u, k))
             return 1;
         prev = m;
-        double d = san_unif_step(u, v, y);
+        d = san_unif_step(u, v, y);
         double *t = v;
         v = y;
         y = t;
-        if (d <= u->ss_tol && m > tol) {
-            /* nothing moves and mass stays outside: never absorbed */
-            *reach = 1 - m;
-            *mean = HUGE_VAL;
-            return 0;
-        }
     }
 }
