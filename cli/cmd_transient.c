@@ -23,8 +23,8 @@ typedef struct {
     double time_limit, max_memory;
     int64_t max_states;
     cli_format fmt;
-    const char *times, *initial, *from, *until, *vector;
-    double eps, max_steps, within;
+    const char *times, *initial, *from, *until, *vector, *percentiles;
+    double eps, max_steps, within, tol;
     int rewards, quiet;
     cli_defines defs;
 } tr_args;
@@ -83,6 +83,12 @@ static const cli_option passage_options[] = {
                "the distribution P(T <= t) at these times (as transient)"),
     CLI_DOUBLE(0, "within", "T", tr_args, within, 0, 1e300, 0, "a number >= 0",
                "the probability of reaching the target by time T", NULL),
+    CLI_STRING('p', "percentiles", "LIST", tr_args, percentiles,
+               "percentiles of T, e.g. 50,90,99 (percent)"),
+    CLI_DOUBLE(0, "tol", "X", tr_args, tol, 1e-300, 1, 0, "a number in (0, 1]",
+               "accuracy of the mean's solve (sparse storage: the\n"
+               "regenerative chain solved as `solve` does, under its\n"
+               "contract; kron: the uniformization series to X)", "1e-12"),
     TR_COMMON_OPTIONS,
     CLI_END
 };
@@ -197,6 +203,28 @@ static int parse_times(const char *list, dlist *l)
     return rc;
 }
 
+/* "50,90,99" (percent) into levels in (0, 1), ascending. */
+static int parse_levels(const char *list, dlist *l)
+{
+    char *copy = strdup(list), *save = NULL;
+    if (!copy)
+        return -1;
+    int rc = 0;
+    for (char *it = strtok_r(copy, ",", &save); it && rc == 0; it = strtok_r(NULL, ",", &save)) {
+        double p;
+        if (san_parse_double(it, 0, 100, &p) || !(p > 0 && p < 100))
+            rc = -1;
+        else
+            rc = dlist_add(l, p / 100);
+    }
+    free(copy);
+    if (rc == 0 && l->n == 0)
+        rc = -1;
+    if (rc == 0)
+        qsort(l->v, l->n, sizeof *l->v, cmp_double);
+    return rc;
+}
+
 /* ---- the initial vector file ---- */
 
 typedef struct {
@@ -270,6 +298,8 @@ typedef struct {
     const char *source;
     int passage;
     double t_total;
+    const double *levels;   /* percentiles asked, in (0, 1) */
+    int nlevels;
 } tr_report;
 
 static int hidden(const char *name)
@@ -352,12 +382,18 @@ static void text_passage(const tr_report *r)
            T->ntarget == 1 ? "" : "s");
     printf("  P(reach)         %.12g\n", T->reach);
     printf("  P(T = 0)         %.12g\n", T->p_init);
-    if (isfinite(T->mean))
-        printf("  mean             %.12g   (%ld products, residual %.1e)\n", T->mean,
-               T->mean_steps, T->mean_resid);
+    if (isfinite(T->mean) && T->mean_solved)
+        printf("  mean             %.12g   (solve of the regenerative chain: %s, error "
+               "estimate %.1e)\n", T->mean, san_method_name(T->mean_info.method),
+               T->mean_error_est);
+    else if (isfinite(T->mean))
+        printf("  mean             %.12g   (uniformization series: %ld products, residual "
+               "%.1e)\n", T->mean, T->mean_steps, T->mean_resid);
     else
         printf("  mean             infinite (the target is missed with probability %.6g)\n",
                1 - T->reach);
+    for (int i = 0; i < r->nlevels; i++)
+        printf("  percentile %-5g %.12g\n", 100 * r->levels[i], T->pct[i]);
     if (T->ntimes) {
         printf("\n  %-12s %20s\n", "t", "P(T <= t)");
         for (int k = 0; k < T->ntimes; k++)
@@ -446,7 +482,15 @@ static void json_report(const tr_report *r)
         json_num(stdout, T->mean);
         printf(", \"mean_residual\": ");
         json_num(stdout, isfinite(T->mean) ? T->mean_resid : NAN);
-        printf(", \"mean_products\": %ld },\n", T->mean_steps);
+        printf(", \"mean_method\": \"%s\", \"mean_error_estimate\": ",
+               T->mean_solved ? "solve" : "series");
+        json_num(stdout, T->mean_error_est);
+        printf(", \"mean_products\": %ld, \"percentiles\": {", T->mean_steps);
+        for (int i = 0; i < r->nlevels; i++) {
+            printf("%s\"%g\": ", i ? ", " : " ", 100 * r->levels[i]);
+            json_num(stdout, T->pct[i]);
+        }
+        printf(" } },\n");
     }
     printf("  \"times\": [");
     for (int k = 0; k < T->ntimes; k++) {
@@ -519,6 +563,8 @@ static void csv_report(const tr_report *r)
         printf(",passage,p_initial,,%.17g\n", T->p_init);
         printf(",passage,mean,,%.17g\n", T->mean);
         printf(",passage,mean_residual,,%.17g\n", T->mean_resid);
+        for (int i = 0; i < r->nlevels; i++)
+            printf(",passage,percentile,%g,%.17g\n", 100 * r->levels[i], T->pct[i]);
         for (int k = 0; k < T->ntimes; k++)
             printf("%.17g,passage,cdf,,%.17g\n", T->times[k], T->cdf[k]);
         return;
@@ -596,6 +642,7 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     A.eps = 1e-13;
     A.max_steps = 1e8;
     A.within = -1;
+    A.tol = 1e-12;
     char **rest;
     int nrest;
     const char *cmd = spec->name;
@@ -615,12 +662,17 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     if (rc == 0 && A.within >= 0 && (dlist_add(&times, A.within) < 0 ||
                                      (qsort(times.v, times.n, sizeof *times.v, cmp_double), 0)))
         rc = EXIT_FAIL;
+    dlist levels = { 0 };
+    if (rc == 0 && A.percentiles && parse_levels(A.percentiles, &levels) < 0)
+        rc = cli_usage_error(cmd, "--percentiles: expected percents in (0, 100) separated by "
+                             "commas, not '%s'", A.percentiles);
     ivec iv = { 0 };
     if (rc == 0 && A.from)
         rc = read_vector(A.from, &iv);
     if (rc) {
         free(rest);
         free(times.v);
+        free(levels.v);
         ivec_free(&iv);
         cli_defines_free(&A.defs);
         return rc == CLI_HELP_SHOWN ? EXIT_OK : rc;
@@ -643,6 +695,7 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     if (!m) {
         free(rest);
         free(times.v);
+        free(levels.v);
         ivec_free(&iv);
         return status;
     }
@@ -661,6 +714,10 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     ao.tr.eps = A.eps;
     ao.tr.max_steps = A.max_steps;
     ao.tr.rewards = A.rewards;
+    ao.tr.levels = levels.v;
+    ao.tr.nlevels = levels.n;
+    ao.tr.mean_tol = A.tol;
+    ao.solve.tol = A.tol;
     ao.tr.initial = A.initial ? result_expr(m, NAME_INITIAL) : NULL;
     ao.tr.until = A.until ? result_expr(m, NAME_UNTIL) : NULL;
     ao.tr.init_index = iv.idx;
@@ -673,7 +730,7 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     san_diag_print(&d, stderr, cli_stderr_is_tty());
     san_diag_free(&d);
     if (st == SAN_OK) {
-        tr_report r = { m, &a, &A, rest[0], passage, san_now() - t0 };
+        tr_report r = { m, &a, &A, rest[0], passage, san_now() - t0, levels.v, levels.n };
         if (A.fmt == FMT_JSON)
             json_report(&r);
         else if (A.fmt == FMT_CSV)
@@ -692,6 +749,7 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     san_model_free(m);
     free(rest);
     free(times.v);
+    free(levels.v);
     ivec_free(&iv);
     return status;
 }

@@ -56,8 +56,12 @@ typedef struct {
     double max_steps;       /* refuse when the products needed exceed
                                this (default 1e8) */
     int rewards;            /* also the integrals over [0, t] */
+    const double *levels;   /* PASSAGE: percentiles wanted, in (0, 1) */
+    int nlevels;
     double mean_tol;        /* PASSAGE: relative accuracy of the mean
-                               (default 1e-12) */
+                               by the series (default 1e-12); the sparse
+                               storage solves for it instead, with the
+                               options of `solve` (san_analysis_opts) */
 } san_transient_opts;
 
 /* The answer of a time-dependent analysis. */
@@ -92,7 +96,17 @@ typedef struct {
                                states outside the target: the linear
                                system h (-Q_TT) = alpha_T the expected
                                sojourn times h satisfy */
-    long mean_steps;
+    long mean_steps;        /* products of the series (0: solved) */
+    double *pct;            /* per level: the smallest t with P(T <= t)
+                               >= level, to 1e-9 relative (NaN: level at
+                               or above reach) */
+    long pct_steps;         /* products the percentiles took */
+    int mean_solved;        /* the mean from a steady-state solve of the
+                               regenerative chain (sparse storage), with
+                               the accuracy contract of solve */
+    double mean_error_est;  /* its estimated relative error (NaN: not
+                               verified; series: the residual above) */
+    san_solve_info mean_info;   /* that solve */
 } san_transient;
 
 typedef struct {

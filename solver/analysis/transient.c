@@ -25,6 +25,7 @@
 #include "linsolve.h"
 #include "transient.h"
 #include "transient_int.h"
+#include "passage_int.h"
 
 /* The uniformization rate above the largest exit rate: P = I + Q/L then
  * keeps a self-loop of weight >= 1/65 in every state, so that it is
@@ -365,6 +366,47 @@ static san_status march(run *r, san_diag *d)
     return SAN_OK;
 }
 
+/* Target rows of the regenerative chain hold one entry per initial
+ * state: past this many entries in all (and past the generator's own
+ * count) the series is used instead. */
+#define REGEN_MAX_ENTRIES 5e7
+
+/* The mean by a steady-state solve (sparse storage): 0 done (T filled),
+ * 1 the target can be missed (the series then measures how likely),
+ * -1 not applicable or failed: the series instead. */
+static int passage_mean_solved(run *r, const double *alpha, san_diag *d)
+{
+    san_transient *T = &r->a->tr;
+    const san_space *sp = &r->a->sp;
+    if (r->t.kron)
+        return -1;
+    double nalpha = 0;
+    for (int64_t i = 0; i < sp->n; i++)
+        nalpha += alpha[i] > 0;
+    double extra = nalpha * (double)T->ntarget;
+    if (extra > REGEN_MAX_ENTRIES && extra > (double)sp->q.rowptr[sp->n])
+        return -1;
+    san_solve_opts so = r->o->solve;
+    so.interrupt = r->o->space.interrupt;
+    so.progress = r->o->space.progress;
+    san_passage_mean pm;
+    int rc = san_passage_mean_solve(sp, alpha, r->absorb, &so, &pm);
+    if (rc != 0)
+        return rc;
+    T->mean_info = pm.info;
+    if (pm.status != SAN_OK) {
+        san_diag_add(d, SAN_NOTE, 0, 0, "mean passage time: the solve of the regenerative chain "
+                     "did not converge (%s): by the uniformization series instead",
+                     pm.info.msg[0] ? pm.info.msg : san_status_name(pm.status));
+        return -1;
+    }
+    T->mean = pm.mean;
+    T->reach = 1;
+    T->mean_solved = 1;
+    T->mean_error_est = pm.rel_error;
+    return 0;
+}
+
 /* The mean passage time and its check: h, the expected time in each
  * state before absorption, solves h (-Q_TT) = alpha_T; the residual of
  * that system is one more product. */
@@ -400,6 +442,96 @@ static san_status passage_mean(run *r, const double *alpha, san_diag *d)
     return SAN_OK;
 }
 
+/* Bisection on [t0, t1] for the level q: xa is pi at t0 (moved along
+ * with the left end), xb scratch.  Moving xa makes the bisection cost
+ * about two steps' products instead of one per probe (35 probes to
+ * 1e-10), for a truncation of eps per move added to the CDF (35 eps:
+ * 3.5e-12 at the default). */
+static int bisect_level(run *r, double *xa, double *xb, double t0, double t1, double q,
+                        double *out)
+{
+    const size_t bytes = r->t.n * sizeof *xb;
+    while (t1 - t0 > 1e-10 * t1) {
+        double mid = 0.5 * (t0 + t1);
+        memcpy(xb, xa, bytes);
+        r->u.ss_at = -1;
+        int rc = san_unif_advance(&r->u, xb, mid - t0);
+        if (rc != 0)
+            return rc;
+        if (target_mass(r, xb) >= q) {
+            t1 = mid;
+        } else {
+            memcpy(xa, xb, bytes);
+            t0 = mid;
+        }
+    }
+    *out = t1;
+    return 0;
+}
+
+/* The percentiles of T: march forward by a step of an eighth of the
+ * mean (the CDF crosses each level within a few steps), then bisect the
+ * step that crosses it. */
+static san_status passage_percentiles(run *r, const double *alpha, san_diag *d)
+{
+    san_transient *T = &r->a->tr;
+    const san_transient_opts *o = &r->o->tr;
+    const int64_t n = r->t.n;
+    const long before = r->u.steps;
+    for (int i = 0; i < o->nlevels; i++)
+        T->pct[i] = NAN;
+    if (!isfinite(T->mean) || !(T->mean > 0))
+        return SAN_OK;
+    double *xa = malloc(n * sizeof *xa), *xb = malloc(n * sizeof *xb);
+    double *xc = malloc(n * sizeof *xc);
+    if (!xa || !xb || !xc) {
+        free(xa);
+        free(xb);
+        free(xc);
+        return SAN_E_NOMEM;
+    }
+    memcpy(xa, alpha, n * sizeof *xa);
+    const double h = T->mean / 8;
+    double t = 0;
+    int rc = 0;
+    for (int i = 0; i < o->nlevels && rc == 0; i++) {
+        const double q = o->levels[i];
+        if (q >= T->reach)
+            continue;
+        if (target_mass(r, xa) >= q) {
+            T->pct[i] = t;
+            continue;
+        }
+        for (;;) {
+            memcpy(xb, xa, n * sizeof *xb);
+            r->u.ss_at = -1;
+            if ((rc = san_unif_advance(&r->u, xb, h)) != 0)
+                break;
+            if (target_mass(r, xb) >= q) {
+                /* the bisection moves its own copy of xa: the march
+                 * resumes from xa at t for the next level */
+                memcpy(xc, xa, n * sizeof *xc);
+                rc = bisect_level(r, xc, xb, t, t + h, q, &T->pct[i]);
+                break;
+            }
+            memcpy(xa, xb, n * sizeof *xa);
+            t += h;
+        }
+    }
+    T->pct_steps = r->u.steps - before;
+    free(xa);
+    free(xb);
+    free(xc);
+    if (rc < 0)
+        return SAN_E_NOMEM;
+    if (rc > 0) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "percentiles: %s", r->u.interrupt && *r->u.interrupt
+                     ? "interrupted" : "time limit reached");
+        return SAN_E_INTERRUPTED;
+    }
+    return SAN_OK;
+}
+
 static san_status alloc_answer(san_analysis *a, const san_analysis_opts *o)
 {
     san_transient *T = &a->tr;
@@ -408,6 +540,9 @@ static san_status alloc_answer(san_analysis *a, const san_analysis_opts *o)
     T->acc = o->tr.rewards ? calloc(o->tr.ntimes + 1, sizeof *T->acc) : NULL;
     T->cdf = o->kind == SAN_ANALYSIS_PASSAGE ? calloc(o->tr.ntimes + 1, sizeof *T->cdf) : NULL;
     T->pi_last = malloc((a->sp.n ? a->sp.n : 1) * sizeof *T->pi_last);
+    T->pct = calloc(o->tr.nlevels + 1, sizeof *T->pct);
+    if (!T->pct)
+        return SAN_E_NOMEM;
     if (!T->times || !T->at || (o->tr.rewards && !T->acc) ||
         (o->kind == SAN_ANALYSIS_PASSAGE && !T->cdf) || !T->pi_last)
         return SAN_E_NOMEM;
@@ -494,7 +629,12 @@ san_status san_analysis_transient(const san_analysis_opts *o, san_analysis *a, d
     T->ss_at = r.u.ss_at;
     if (st == SAN_OK && passage) {
         r.u.ss_at = -1;
-        st = passage_mean(&r, alpha, d);
+        T->mean_error_est = NAN;
+        int solved = passage_mean_solved(&r, alpha, d);
+        if (solved != 0)
+            st = passage_mean(&r, alpha, d);
+        if (st == SAN_OK && o->tr.nlevels > 0)
+            st = passage_percentiles(&r, alpha, d);
     }
     T->steps = r.u.steps;
     T->product_s = r.t.op.product_s;
@@ -513,6 +653,7 @@ void san_transient_free(const san_model *m, san_transient *T)
     free(T->acc);
     free(T->times);
     free(T->cdf);
+    free(T->pct);
     free(T->pi_last);
     memset(T, 0, sizeof *T);
 }

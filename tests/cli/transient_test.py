@@ -312,7 +312,7 @@ def test_erlang(tmp):
     until = "(st E) == e%d" % k
     for storage in ("sparse", "kron"):
         r = js(["passage", path, "--storage", storage, "--until", until,
-                "--time", "0..12/0.01", "--within", "1.234"])
+                "--time", "0..12/0.01", "--within", "1.234", "--percentiles", "5,50,90,99.9"])
         if not r:
             continue
         p = r["passage"]
@@ -320,6 +320,12 @@ def test_erlang(tmp):
         check(abs(p["mean"] - k / mu) <= 1e-10 * k / mu, "erlang %s: mean %.17g vs %g"
               % (storage, p["mean"], k / mu))
         check(p["mean_residual"] <= 1e-10, "erlang %s: residual %g" % (storage, p["mean_residual"]))
+        check(p["mean_method"] == ("solve" if storage == "sparse" else "series"),
+              "erlang %s: mean by %s" % (storage, p["mean_method"]))
+        for level, t in p["percentiles"].items():
+            got = gamma_cdf(k, mu, t)
+            check(abs(got - float(level) / 100) <= 1e-9, "erlang %s: percentile %s at %.12g "
+                  "(CDF %.12g)" % (storage, level, t, got))
         worst = max(abs(row["cdf"] - gamma_cdf(k, mu, row["t"])) for row in r["times"])
         check(worst <= ABS, "erlang %s: CDF within %.3g of the gamma CDF" % (storage, worst))
         within = [row["cdf"] for row in r["times"] if abs(row["t"] - 1.234) < 1e-12]
@@ -370,6 +376,27 @@ def test_missed(tmp):
             check(abs(row["cdf"] - want) <= ABS, "missed target %s t=%g" % (storage, row["t"]))
 
 
+def test_slices(tmp):
+    """The slices regime of gen ms: the execution time's distribution,
+    whose mean is the steady-state index execution_time."""
+    for mode in ("async", "sync"):
+        path = os.path.join(tmp, "slices_%s.san" % mode)
+        p = run(["gen", "ms", "--mode", mode, "--work", "slices", "--slaves", "2", "-o", path])
+        s = js(["solve", path, "--tol", "1e-13"])
+        if not p or not s:
+            continue
+        want = s["results"]["execution_time"]
+        # the descriptor's mean is a uniformization series of ~5e5
+        # products here: once (async) is enough to cover it
+        for storage in ("sparse", "kron") if mode == "async" else ("sparse",):
+            r = js(["passage", path, "--storage", storage, "--until", "job_done"])
+            if not r:
+                continue
+            got = r["passage"]["mean"]
+            check(abs(got - want) <= 1e-8 * want, "slices %s %s: mean %.15g vs execution_time "
+                  "%.15g" % (mode, storage, got, want))
+
+
 def test_errors(tmp):
     mm1k = os.path.join(MODELS, "mm1k.san")
     p = run(["transient", mm1k, "--time", "1000", "--max-steps", "100"], expect=2)
@@ -387,7 +414,7 @@ def test_errors(tmp):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         for test in (test_two_state, test_mm1k, test_mminf, test_to_steady, test_storages_agree,
-                     test_erlang, test_missed, test_errors):
+                     test_erlang, test_missed, test_slices, test_errors):
             test(tmp)
     print("transient: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
