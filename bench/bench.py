@@ -41,6 +41,10 @@
    TeMPI/Teoptimal; and the time of `san map --batch` over 1,000 random
    5-8-stage pipelines (target: under 1 s).
 
+8. san transient (pi(t) at 10 time points): a 2^20-state model over both
+   storages, tss.san over the descriptor; products, time per product,
+   the truncated Poisson mass, peak memory.
+
 Modes: quick (small models), full (default, includes tss.san: about 17
 minutes, 9.4 GB peak, plus about 7 minutes for tables 5 and 6), long
 (full plus table 4 and the large models of table 6: about 40 minutes,
@@ -732,6 +736,44 @@ def table_map():
     _, wall = map_batch(lines, 10)
     print(f"   1,000 random 5-8-stage pipelines on 10 processors: {wall:.3f} s"
           f" (target < 1 s)")
+
+
+def run_transient(path, storage, times, extra=()):
+    """One `san transient`; the peak memory is this child's own."""
+    t0 = time.time()
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        p = subprocess.Popen([SAN, "transient", "-q", "-f", "json", "--storage", storage,
+                              "--time", times, *extra, path], stdout=out, stderr=err)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall = time.time() - t0
+        out.seek(0)
+        err.seek(0)
+        text, errtext = out.read(), err.read()
+    if os.waitstatus_to_exitcode(status) != 0 or not text:
+        return None, (errtext.strip().splitlines() or ["failed"])[-1], wall, usage.ru_maxrss
+    return json.loads(text), None, wall, usage.ru_maxrss
+
+
+def table_transient(cases):
+    print("8. san transient: pi(t) at 10 time points by uniformization (products: y = x Q,")
+    print("   the same product as solve; ms/prod: time per product; trunc: the truncated")
+    print("   Poisson mass reported, a bound of every probability's error besides roundoff)")
+    fmt = "{:<15} {:<7} {:>10} {:>14} {:>8} {:>8} {:>8} {:>9} {:>9} {:>8} {:>8}"
+    print(fmt.format("model", "storage", "reachable", "times", "rate", "products", "ms/prod",
+                     "analysis s", "trunc", "total s", "peak MiB"))
+    print("-" * 118)
+    for name, path, storages, times in cases:
+        for storage in storages:
+            j, err, wall, peak = run_transient(path, storage, times)
+            if j is None:
+                print(f"{name:<15} {storage:<7} error: {err[:90]}")
+                continue
+            u = j["uniformization"]
+            per = u["product_s"] / u["products"] * 1e3 if u["products"] else float("nan")
+            print(fmt.format(name, storage, j["reachable_states"], times, f"{u['rate']:.4g}",
+                             u["products"], f"{per:.2f}", f"{j['times_s']['analysis_s']:.2f}",
+                             f"{u['truncated_mass']:.1e}", f"{wall:.2f}", f"{peak / 1024:.0f}"))
+            flush()
     print()
 
 
@@ -787,6 +829,13 @@ def main():
         table_stiff()
     if want(7):
         table_map()
+    if want(8):
+        # rs N=20 R=20: 2^20 = 1,048,576 states on both storages
+        tr = [("rs N=20 R=20", model_file("rs20f", rs(20, 20)), ("sparse", "kron"),
+               "0.1..1/0.1")]
+        if os.path.exists(TSS):
+            tr.append(("tss (PEPS)", TSS, ("kron",), "0.01..0.1/0.01"))
+        table_transient(tr)
 
 
 if __name__ == "__main__":
