@@ -23,7 +23,7 @@ typedef struct {
     double time_limit, max_memory;
     int64_t max_states;
     cli_format fmt;
-    const char *times, *initial, *from, *until, *vector, *percentiles;
+    const char *times, *initial, *from, *until, *vector, *percentiles, *plot, *ynames;
     double eps, max_steps, within, tol;
     int rewards, quiet;
     cli_defines defs;
@@ -59,7 +59,10 @@ typedef struct {
                  "override a constant identifier"),                                           \
     CLI_GROUP("output:"),                                                                    \
     CLI_FORMAT(tr_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV, NULL),                 \
-    CLI_FLAG('q', "quiet", tr_args, quiet, 1, "no progress on stderr")
+    CLI_FLAG('q', "quiet", tr_args, quiet, 1, "no progress on stderr"),                      \
+    CLI_STRING(0, "plot", "FILE", tr_args, plot,                                              \
+               "plot over t into FILE (.svg, .png, .pdf): results\n"                          \
+               "(transient; --y picks them) or P(T <= t) (passage)")
 
 static const cli_option transient_options[] = {
     CLI_GROUP("times:"),
@@ -72,6 +75,9 @@ static const cli_option transient_options[] = {
     TR_COMMON_OPTIONS,
     CLI_STRING(0, "vector", "FILE", tr_args, vector,
                "write pi at the last time (CSV, as solve --vector)"),
+    CLI_STRING(0, "y", "NAMES", tr_args, ynames,
+               "--plot: the results to draw, comma separated\n"
+               "(default: every result)"),
     CLI_END
 };
 
@@ -624,6 +630,65 @@ static void write_vector(const void *ctx, FILE *out)
     free(s);
 }
 
+/* ---- the plot over t ---- */
+
+/* Is name in the comma-separated list (NULL: every name)? */
+static int listed(const char *list, const char *name)
+{
+    if (!list)
+        return 1;
+    size_t n = strlen(name);
+    for (const char *p = list; p && *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && !strncmp(p, name, n))
+            return 1;
+        p = e ? e + 1 : NULL;
+    }
+    return 0;
+}
+
+/* One series per result (transient) or the CDF (passage). */
+static int plot_over_t(const tr_report *r, const char *file)
+{
+    const san_model *m = r->m;
+    const san_transient *T = &r->a->tr;
+    san_plot_series *s = calloc(m->nres + 1, sizeof *s);
+    int ns = 0, status = EXIT_OK;
+    if (!s)
+        return EXIT_FAIL;
+    if (r->passage) {
+        s[ns++] = (san_plot_series){ (char *)"P(T <= t)", T->ntimes, T->times, T->cdf, 0 };
+    } else {
+        for (int i = 0; i < m->nres; i++) {
+            if (hidden(m->res[i].name) || !listed(r->A->ynames, m->res[i].name))
+                continue;
+            double *y = malloc((T->ntimes + 1) * sizeof *y);
+            if (!y)
+                break;
+            for (int k = 0; k < T->ntimes; k++)
+                y[k] = T->at[k].results[i];
+            s[ns++] = (san_plot_series){ m->res[i].name, T->ntimes, T->times, y, 0 };
+        }
+    }
+    char err[256] = "";
+    if (ns == 0) {
+        fprintf(stderr, "san %s: --plot: nothing to draw (--y names no result)\n",
+                r->passage ? "passage" : "transient");
+        status = EXIT_USAGE;
+    } else if (san_plot(file, m->name, "t", r->passage ? "P(T <= t)" : "value", s, ns, err,
+                        sizeof err) != 0) {
+        fprintf(stderr, "san %s: --plot: %s\n", r->passage ? "passage" : "transient",
+                err[0] ? err : "failed");
+        status = err[0] ? EXIT_USAGE : EXIT_FAIL;
+    }
+    if (!r->passage)
+        for (int i = 0; i < ns; i++)
+            free(s[i].y);
+    free(s);
+    return status;
+}
+
 /* ---- the command ---- */
 
 static const san_expr *result_expr(const san_model *m, const char *name)
@@ -742,6 +807,8 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
             vec_ctx v = { &a.sp, a.tr.pi_last };
             status = cli_write_output(A.vector, write_vector, &v);
         }
+        if (A.plot && status == EXIT_OK)
+            status = plot_over_t(&r, A.plot);
     } else {
         status = cli_exit_status(st);
     }

@@ -209,15 +209,26 @@ static double vectors_needed(const san_analysis_opts *o)
     return 5 + (o->kind == SAN_ANALYSIS_PASSAGE ? 2 : 0) + (o->tr.rewards ? 2 : 0);
 }
 
-static san_status check_memory(const san_analysis_opts *o, const san_analysis *a, int64_t npos,
-                               san_diag *d)
+/* Before the storage's operator is built: the vectors, the operator
+ * (the transposed generator, or the descriptor with its own vectors, as
+ * san_kron_estimate_bytes counts it) and the space already held.  The
+ * descriptor's vectors may live on the product space when the reachable
+ * set fills at least KRON_PRODUCT_MIN_FILL of it: counted at that
+ * length. */
+static san_status check_memory(const san_analysis_opts *o, const san_analysis *a, san_diag *d)
 {
+    const san_space *sp = &a->sp;
     double limit = o->space.max_memory > 0 ? o->space.max_memory : san_default_max_memory();
-    double need = vectors_needed(o) * 8.0 * (double)npos + a->sp.bytes;
+    double npos = a->kron ? (double)sp->n / KRON_PRODUCT_MIN_FILL : (double)sp->n;
+    double op = a->kron ? san_kron_estimate_bytes(sp->m, sp->n)
+                        : 12.0 * (double)sp->q.rowptr[sp->n] + 8.0 * (double)(sp->n + 1);
+    double need = vectors_needed(o) * 8.0 * npos + op + sp->bytes;
     if (need > limit) {
-        san_diag_add(d, SAN_ERROR, 0, 0, "the vectors of the time-dependent analysis need "
-                     "~%.1f MiB with the state space, over --max-memory (%.1f MiB)",
-                     need / (1 << 20), limit / (1 << 20));
+        san_diag_add(d, SAN_ERROR, 0, 0, "the time-dependent analysis needs ~%.1f MiB (%.0f "
+                     "vectors of %.0f states, the %s, the state space), over --max-memory "
+                     "(%.1f MiB)", need / (1 << 20), vectors_needed(o), npos,
+                     a->kron ? "tensor descriptor" : "transposed generator",
+                     limit / (1 << 20));
         return SAN_E_LIMIT;
     }
     return SAN_OK;
@@ -389,6 +400,8 @@ static int passage_mean_solved(run *r, const double *alpha, san_diag *d)
     san_solve_opts so = r->o->solve;
     so.interrupt = r->o->space.interrupt;
     so.progress = r->o->space.progress;
+    if (r->u.deadline > 0)          /* what is left of --time-limit */
+        so.time_limit = fmax(1e-6, r->u.deadline - san_now());
     san_passage_mean pm;
     int rc = san_passage_mean_solve(sp, alpha, r->absorb, &so, &pm);
     if (rc != 0)
@@ -578,9 +591,9 @@ san_status san_analysis_transient(const san_analysis_opts *o, san_analysis *a, d
     if (st != SAN_OK)
         return st;
     run r = { .o = o, .a = a };
-    st = top_build(&r.t, a, d);
+    st = check_memory(o, a, d);
     if (st == SAN_OK)
-        st = check_memory(o, a, r.t.n, d);
+        st = top_build(&r.t, a, d);
     if (st == SAN_OK)
         st = alloc_answer(a, o);
     san_transient *T = &a->tr;
