@@ -131,16 +131,39 @@ class Solution(Structure):
 STORAGE = {"auto": 0, "sparse": 1, "kron": 2}
 
 
+class TransientOpts(Structure):
+    _fields_ = [("times", POINTER(c_double)), ("ntimes", c_int),
+                ("init_index", POINTER(c_int64)), ("init_p", POINTER(c_double)),
+                ("init_n", c_int64), ("initial", c_void_p), ("until", c_void_p),
+                ("eps", c_double), ("ss_tol", c_double), ("max_steps", c_double),
+                ("rewards", c_int), ("levels", POINTER(c_double)), ("nlevels", c_int),
+                ("mean_tol", c_double)]
+
+
+class Transient(Structure):
+    _fields_ = [("ntimes", c_int), ("times", POINTER(c_double)), ("at", POINTER(Solution)),
+                ("acc", POINTER(Solution)), ("pi_last", POINTER(c_double)), ("ninit", c_int64),
+                ("rate", c_double), ("steps_planned", c_double), ("steps", c_long),
+                ("product_s", c_double), ("trunc", c_double), ("ss_at", c_double),
+                ("ntarget", c_int64), ("cdf", POINTER(c_double)), ("p_init", c_double),
+                ("reach", c_double), ("mean", c_double), ("mean_resid", c_double),
+                ("mean_steps", c_long), ("pct", POINTER(c_double)), ("pct_steps", c_long),
+                ("mean_solved", c_int), ("mean_error_est", c_double),
+                ("mean_info", SolveInfo)]
+
+
 class AnalysisOpts(Structure):
     _fields_ = [("space", SpaceOpts), ("solve", SolveOpts), ("storage", c_int),
-                ("ntop", c_int), ("time_limit", c_double), ("space_only", c_int)]
+                ("ntop", c_int), ("time_limit", c_double), ("space_only", c_int),
+                ("kind", c_int), ("tr", TransientOpts)]
 
 
 class Analysis(Structure):
     _fields_ = [("m", POINTER(Model)), ("sp", Space), ("sol", Solution),
                 ("have_space", c_int), ("have_sol", c_int), ("have_indices", c_int),
                 ("kron", c_int), ("fell_back", c_int), ("kron_bytes", c_double),
-                ("other_bytes", c_double), ("t_space", c_double), ("t_solve", c_double)]
+                ("other_bytes", c_double), ("t_space", c_double), ("t_solve", c_double),
+                ("tr", Transient), ("have_tr", c_int)]
 
 
 # the C structures of the layout test: (C name, ctypes class)
@@ -150,6 +173,7 @@ STRUCTS = [("san_diag_item", DiagItem), ("san_diag", Diag), ("san_trans", Trans)
            ("san_load_opts", LoadOpts), ("san_csr", Csr), ("san_solve_opts", SolveOpts),
            ("san_solve_info", SolveInfo), ("san_space_opts", SpaceOpts), ("san_space", Space),
            ("san_top_state", TopState), ("san_solution", Solution),
+           ("san_transient_opts", TransientOpts), ("san_transient", Transient),
            ("san_analysis_opts", AnalysisOpts), ("san_analysis", Analysis)]
 
 
