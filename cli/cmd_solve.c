@@ -13,6 +13,7 @@ typedef struct {
     san_sweep_opts run;     /* the solver, the limits, the storage */
     cli_format fmt;
     const char *vector, *gen;
+    const char *engine, *petsc_options;
     int top, quiet;
     cli_defines defs;
 } solve_args;
@@ -20,6 +21,12 @@ typedef struct {
 static const cli_option solve_options[] = {
     CLI_GROUP("solver:"),
     CLI_INCLUDE(cli_solver_options, solve_args, run),
+    CLI_STRING(0, "engine", "E", solve_args, engine,
+               "serial (default), or petsc: the system solved\n"
+               "by PETSc's KSP over the ranks of mpirun -n P\n"
+               "(./configure --with-petsc); PETSC_OPTIONS too"),
+    CLI_STRING(0, "petsc-options", "'OPTS'", solve_args, petsc_options,
+               "PETSc options, e.g. '-ksp_type bcgs -pc_type asm'"),
     CLI_GROUP("limits:"),
     CLI_INCLUDE(cli_limit_options, solve_args, run),
     CLI_GROUP("model:"),
@@ -71,6 +78,8 @@ typedef struct {
      * vectors (sparse runs); 0 when not estimated */
     double other_bytes;
     double tol;             /* --tol */
+    int ranks;              /* --engine petsc: MPI ranks */
+    double rank_bytes;      /* and the largest per-rank memory (0: serial) */
 } report;
 
 /* ---- text ---- */
@@ -172,6 +181,9 @@ static void json_report(const report *r)
            (long long)sp->dropped, r->kron ? 0LL : (long long)sp->q.rowptr[sp->n],
            r->kron ? "kron" : "sparse");
     printf("  \"memory_bytes\": %.0f,\n", r->kron ? r->kron_bytes : sp->bytes);
+    if (r->rank_bytes > 0)
+        printf("  \"engine\": \"petsc\",\n  \"ranks\": %d,\n  \"rank_memory_bytes\": %.0f,\n",
+               r->ranks, r->rank_bytes);
     printf("  \"memory_other_storage_bytes\": ");
     json_num(r->other_bytes > 0 ? r->other_bytes : NAN);
     printf(",\n");
@@ -267,6 +279,8 @@ static void csv_report(const report *r)
     printf("solver,method,%s,\n", san_method_name(sol->info.method));
     printf("solver,iterations,,%ld\n", sol->info.iterations);
     printf("solver,residual,,%.17g\n", sol->info.residual);
+    if (r->rank_bytes > 0)
+        printf("solver,ranks,,%d\nsolver,rank_memory_bytes,,%.0f\n", r->ranks, r->rank_bytes);
     if (sol->info.converged) {      /* else blank: unverified */
         printf("solver,balance,,%.17g\n", sol->info.balance);
         printf("solver,aggregation_error,,%.17g\n", sol->info.agg_error);
@@ -363,6 +377,8 @@ int cmd_solve(int argc, char **argv)
     int rc = cli_parse(&solve_spec, argc, argv, &A, &rest, &nrest);
     if (rc == 0 && A.gen && nrest != 0)
         rc = cli_usage_error("solve", "--gen replaces MODEL; give one or the other");
+    else if (rc == 0 && A.engine && strcmp(A.engine, "serial") && strcmp(A.engine, "petsc"))
+        rc = cli_usage_error("solve", "--engine: '%s' is not serial or petsc", A.engine);
     else if (rc == 0 && !A.gen && nrest != 1)
         rc = cli_usage_error("solve", "%s", nrest == 0 ? "missing MODEL" : "expected one MODEL");
     if (rc) {
@@ -400,11 +416,19 @@ int cmd_solve(int argc, char **argv)
     ao.time_limit = A.run.solve.time_limit;
     ao.storage = A.run.storage;
     ao.ntop = A.top;
+    if (A.engine && !strcmp(A.engine, "petsc")) {
+        ao.engine = SAN_ENGINE_PETSC;
+        ao.engine_options = A.petsc_options;
+    }
     san_diag d;
     san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", NULL, 0);
     san_analysis a;
     san_status st = san_analyze(m, &ao, &a, &d);
-    san_diag_print(&d, stderr, cli_stderr_is_tty());
+    /* over MPI every rank holds the same answer: rank 0 alone reports */
+    if (san_engine_rank(NULL) != 0 && !freopen("/dev/null", "w", stdout))
+        return EXIT_FAIL;
+    if (san_engine_rank(NULL) == 0)
+        san_diag_print(&d, stderr, cli_stderr_is_tty());
     san_diag_free(&d);
     if (!a.have_indices) {
         if (a.have_sol && a.sol.info.msg[0])
@@ -416,7 +440,7 @@ int cmd_solve(int argc, char **argv)
     }
     report r = { m, &a.sp, &a.sol, path, a.t_solve, san_now() - t0,
                  A.run.solve.method == SAN_M_AUTO, a.kron, a.kron_bytes, a.other_bytes,
-                 A.run.solve.tol };
+                 A.run.solve.tol, a.ranks, a.rank_bytes };
     if (A.fmt == FMT_JSON)
         json_report(&r);
     else if (A.fmt == FMT_CSV)

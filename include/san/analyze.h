@@ -108,6 +108,12 @@ typedef struct {
                                verified; series: the residual above) */
     san_solve_info mean_info;   /* that solve */
 } san_transient;
+/* Who solves the stationary system: libsan's own kernels, or PETSc
+ * over the ranks of mpirun (./configure --with-petsc; issue 20). */
+typedef enum {
+    SAN_ENGINE_SERIAL,
+    SAN_ENGINE_PETSC
+} san_engine;
 
 typedef struct {
     san_space_opts space;   /* memory and state limits, progress, interrupt */
@@ -120,6 +126,10 @@ typedef struct {
                                solve: what the exports need */
     san_analysis_kind kind; /* STEADY unless set */
     san_transient_opts tr;  /* TRANSIENT, PASSAGE */
+    san_engine engine;      /* SAN_ENGINE_PETSC: sparse storage, the
+                               system solved by PETSc's KSP over the MPI
+                               ranks, the answer verified as in serial */
+    const char *engine_options; /* PETSc options ("-ksp_type bcgs") */
 } san_analysis_opts;
 
 /* One analysis: what it built, found and measured. */
@@ -139,6 +149,8 @@ typedef struct {
     double t_space, t_solve;    /* seconds */
     san_transient tr;       /* TRANSIENT, PASSAGE: valid when have_tr */
     int have_tr;
+    int ranks;              /* the engine's MPI ranks (1: serial) */
+    double rank_bytes;      /* the largest per-rank resident memory */
 } san_analysis;
 
 SAN_API void san_analysis_opts_default(san_analysis_opts *o);
@@ -149,6 +161,9 @@ SAN_API void san_analysis_opts_default(san_analysis_opts *o);
 SAN_API san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
                        san_diag *d);
 SAN_API void san_analysis_free(san_analysis *a);
+/* This process's rank in the engine's ranks, and their count (0 and 1
+ * when serial): only rank 0 reports. */
+SAN_API int san_engine_rank(int *size);
 
 /* ---- memory estimates before the build (solver/analysis/estimate.c) ---- */
 

@@ -155,7 +155,8 @@ class Transient(Structure):
 class AnalysisOpts(Structure):
     _fields_ = [("space", SpaceOpts), ("solve", SolveOpts), ("storage", c_int),
                 ("ntop", c_int), ("time_limit", c_double), ("space_only", c_int),
-                ("kind", c_int), ("tr", TransientOpts)]
+                ("kind", c_int), ("tr", TransientOpts),
+                ("engine", c_int), ("engine_options", c_char_p)]
 
 
 class Analysis(Structure):
@@ -163,7 +164,8 @@ class Analysis(Structure):
                 ("have_space", c_int), ("have_sol", c_int), ("have_indices", c_int),
                 ("kron", c_int), ("fell_back", c_int), ("kron_bytes", c_double),
                 ("other_bytes", c_double), ("t_space", c_double), ("t_solve", c_double),
-                ("tr", Transient), ("have_tr", c_int)]
+                ("tr", Transient), ("have_tr", c_int),
+                ("ranks", c_int), ("rank_bytes", c_double)]
 
 
 # the C structures of the layout test: (C name, ctypes class)

@@ -47,6 +47,7 @@ LAYERS = {
     "gen": 1,
     "analytic": 1,
     "solver/numeric": 1,
+    "solver/petsc": 1,
     "solver/space": 2,
     "solver/kron": 3,
     "solver/transient": 2,
