@@ -439,7 +439,7 @@ int cmd_solve(int argc, char **argv)
         return cli_exit_status(st);
     }
     report r = { m, &a.sp, &a.sol, path, a.t_solve, san_now() - t0,
-                 A.run.solve.method == SAN_M_AUTO, a.kron, a.kron_bytes, a.other_bytes,
+                 A.run.solve.method == SAN_M_AUTO && !(a.rank_bytes > 0), a.kron, a.kron_bytes, a.other_bytes,
                  A.run.solve.tol, a.ranks, a.rank_bytes };
     if (A.fmt == FMT_JSON)
         json_report(&r);
