@@ -78,8 +78,8 @@ static int engine_guess(const san_csr *qt, double *x, const san_solve_opts *o,
     e->out->ranks = ps.ranks;
     e->out->rank_bytes = ps.rank_bytes;
     snprintf(sol->info.note, sizeof sol->info.note, "engine petsc: %d ranks, KSP %s/%s, "
-             "%ld iterations, %.2f s; per-rank memory %.1f MiB",
-             ps.ranks, ps.ksp, ps.pc, ps.iterations, ps.seconds, ps.rank_bytes / 1048576.0);
+             "%ld iterations (%s), %.2f s; per-rank memory %.1f MiB",
+             ps.ranks, ps.ksp, ps.pc, ps.iterations, ps.reason, ps.seconds, ps.rank_bytes / 1048576.0);
     return 0;
 }
 

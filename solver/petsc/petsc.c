@@ -197,6 +197,9 @@ static PetscErrorCode solve(const san_csr *qt, double *x, const char *options, d
     snprintf(st->ksp, sizeof st->ksp, "%s", kt);
     snprintf(st->pc, sizeof st->pc, "%s", pt ? pt : "?");
     st->iterations = its;
+    KSPConvergedReason why;
+    PetscCall(KSPGetConvergedReason(ksp, &why));
+    snprintf(st->reason, sizeof st->reason, "%s", KSPConvergedReasons[why]);
     PetscCall(PetscMemoryGetCurrentUsage(&mem));
     double m = mem;
     PetscCallMPI(MPI_Allreduce(&m, &st->rank_bytes, 1, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD));

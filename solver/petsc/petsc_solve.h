@@ -13,6 +13,7 @@ typedef struct {
     int ranks;
     long iterations;
     char ksp[32], pc[32];       /* the KSP and PC types used */
+    char reason[40];            /* KSP's converged reason */
     double rank_bytes;          /* the largest per-rank memory (PETSc's
                                    own allocations: matrix, vectors, PC) */
     double seconds;
