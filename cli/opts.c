@@ -84,6 +84,7 @@ san_model *cli_load_text(const char *name, char *text, size_t len,
     san_diag_init(&d, name, text, len);
     san_load_opts opt = { 0 };
     opt.peps_warnings = 1;
+    opt.progress = cli_stderr_is_tty();
     if (defs) {
         opt.defs = defs->defs;
         opt.ndefs = defs->n;
