@@ -13,6 +13,7 @@ typedef struct {
     cli_defines defs;
     int peps;
     int peers;
+    double max_input;
 } check_args;
 
 static const cli_option check_options[] = {
@@ -26,6 +27,7 @@ static const cli_option check_options[] = {
              "warn about every construct PEPS 2003 or GTAexpress read\n"
              "differently or reject, with the rewrite (san print\n"
              "--dialect peps2003 makes them)"),
+    CLI_MAX_INPUT(check_args, max_input),
     CLI_END
 };
 
@@ -291,7 +293,7 @@ static void json_summary(const san_model *m, const san_diag *d, const san_estima
 
 int cmd_check(int argc, char **argv)
 {
-    check_args A = { FMT_TEXT, { 0 }, 1, 0 };
+    check_args A = { FMT_TEXT, { 0 }, 1, 0, 0 };
     char **rest;
     int nrest;
     int rc = cli_parse(&check_spec, argc, argv, &A, &rest, &nrest);
@@ -310,11 +312,11 @@ int cmd_check(int argc, char **argv)
     const char *path = rest[0];
     free(rest);
     size_t len;
-    char *text = san_read_file(path, &len);
-    if (!text) {
-        fprintf(stderr, "san check: cannot read '%s': %s\n", path, strerror(errno));
+    char *text;
+    int rc_read = cli_read_model(path, A.max_input, 0, &text, &len);
+    if (rc_read != EXIT_OK) {
         cli_defines_free(&defs);
-        return EXIT_USAGE;
+        return rc_read;
     }
     san_diag d;
     san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", text, len);
