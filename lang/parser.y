@@ -72,7 +72,9 @@ static void parse_tick(ast_file *f, SAN_YYLTYPE l)
 {
     if (!f->progress || !f->progress->on || (++f->ticks & 1023))
         return;
-    if (san_progress_draw(f->progress, 0, "checking the model: reading line %d", l.first_line))
+    char at[64];
+    snprintf(at, sizeof at, "reading line %d", l.first_line);
+    if (san_progress_draw(f->progress, 0, "checking the model: %-40s", at))
         f->progress->interval = 0.25;
 }
 }

@@ -223,7 +223,8 @@ static inline san_expr *pool_add(sema *S, san_expr *e)
 static inline void begin_phase(sema *S, const char *what)
 {
     S->warn_off = S->d->nerrors > 0;
-    if (san_progress_draw(S->progress, 0, "checking the model: %s", what))
+    /* padded: a shorter line would leave the end of the last one */
+    if (san_progress_draw(S->progress, 0, "checking the model: %-40s", what))
         S->progress->interval = 0.25;
 }
 
@@ -232,7 +233,9 @@ static inline void tick(sema *S, const char *what, long i, long n)
 {
     if (!S->progress->on || (++S->ticks & 1023))
         return;
-    if (san_progress_draw(S->progress, 0, "checking the model: %s %ld of %ld", what, i, n))
+    char at[64];
+    snprintf(at, sizeof at, "%s %ld of %ld", what, i, n);
+    if (san_progress_draw(S->progress, 0, "checking the model: %-40s", at))
         S->progress->interval = 0.25;
 }
 
