@@ -11,7 +11,7 @@ static void *grow(lang_oom *oom, void *p, int *cap, int need, size_t elem)
 {
     if (need <= *cap)
         return p;
-    int cap2 = *cap ? *cap : 8;
+    int cap2 = *cap ? *cap : 2;     /* most expressions are one constant */
     while (cap2 < need)
         cap2 *= 2;
     void *q = lang_realloc(oom, p, (size_t)cap2 * elem);

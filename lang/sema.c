@@ -164,6 +164,7 @@ static void declare_events(sema *S)
         int *vals = NULL, n = 1;
         if (E->dom && eval_domain(S, E->dom, &vals, &n) < 0)
             continue;
+        int h = hold(S, vals, 0);   /* the loop allocates */
         for (int k = 0; k < n; k++) {
             if (S->nevs == cap) {
                 cap = cap ? 2 * cap : 16;
@@ -178,6 +179,7 @@ static void declare_events(sema *S)
             ev->name = vals ? indexed_name(S, E->name, vals[k]) : xstrdup(S, E->name);
             symtab_add(&S->event_keys, E->name, vals ? vals[k] : NO_INDEX, S->nevs - 1);
         }
+        release(S, h);
         free(vals);
     }
 }
