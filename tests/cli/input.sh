@@ -71,7 +71,7 @@ each() {
 # ---- a directory, a missing file ----
 mkdir "$tmp/dir"
 each 2 "san: $tmp/dir: is a directory" "$tmp/dir"
-also=" (nor a template: ms or pipeline)" each 2 "san: $tmp/none.san: no such file" \
+also=" (nor a template: ms, pipeline, mw or cluster)" each 2 "san: $tmp/none.san: no such file" \
     "$tmp/none.san"
 also=""
 want_err="san: standard input: is a directory"
