@@ -686,9 +686,10 @@ static void compile_results(sema *S)
 }
 
 /* The product space's size as text: exact up to this many digits, in
- * scientific notation beyond (every message that names it stays one
- * line: a 9,000-digit size was printed in full in an error, and the
- * exact product of 10^6 automata took 17 s of limb arithmetic). */
+ * scientific notation beyond: every message that names it stays one
+ * line (a 9,000-digit size was printed in full in an error), and the
+ * exact product of 10^6 two-state automata, 301,030 digits, was a pass
+ * over its 33,000 limbs per automaton. */
 #define PRODUCT_EXACT_DIGITS 40
 
 /* base 10^9 limbs, least significant first; the digits they hold */

@@ -299,7 +299,7 @@ void collect_identifiers(sema *S)
 
 /* Resolving an identifier compiles its expression, which resolves the
  * identifiers it names first: recursion as deep as the longest chain of
- * definitions (10^4 constants each defined from the next overflowed
+ * definitions (2 10^4 constants each defined from the next overflowed
  * the stack).  So resolve_ident first orders what id needs, by an
  * iterative depth-first search over the references (S->ref_to), and
  * resolves them from the bottom up: each compile then finds what it
