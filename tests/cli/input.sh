@@ -9,7 +9,8 @@
 #   --max-memory smaller than --max-input): "larger than the input limit
 #   of ...; raise --max-input" (or --max-memory), exit 2, at once;
 #   a read that fails (/proc/self/mem): exit 1; a FIFO and standard
-#   input are read to their end.  size-buffer and grain take templates
+#   input are read to their end.  workrate's topology and map's --batch
+#   file are read the same way; size-buffer and grain take templates
 #   only: a directory is refused as one (exit 2).
 #
 # Permission denied is tested as an unprivileged user: directly, or as
@@ -76,6 +77,14 @@ also=" (nor a template: ms, pipeline, mw or cluster)" each 2 "san: $tmp/none.san
 also=""
 want_err="san: standard input: is a directory"
 expect "check - from a directory" sh -c '"$0" check - <"$1"' "$SAN" "$tmp/dir"
+# the other inputs read the same way: a topology, a batch of pipelines
+want_rc=2
+want_err="san: $tmp/dir: is a directory"
+expect "workrate of a directory" "$SAN" workrate "$tmp/dir"
+expect "map --batch of a directory" "$SAN" map --batch "$tmp/dir" -P 4
+want_err="san: $tmp/none.txt: no such file"
+expect "workrate of a missing file" "$SAN" workrate "$tmp/none.txt"
+expect "map --batch of a missing file" "$SAN" map --batch "$tmp/none.txt" -P 4
 for c in size-buffer grain; do
     run "$SAN" $c "$tmp/dir"
     if [ "$rc" -eq 2 ]; then ok "$c of a directory: exit 2"; else not_ok "$c of a directory: exit $rc"; fi
