@@ -1,6 +1,7 @@
 #!/bin/sh
 # input.sh - model input that cannot be used, in every subcommand that
-# reads a model (check, print, solve, sweep, compare):
+# reads a model (check, print, solve, export, transient, passage, sweep,
+# compare):
 #
 #   a directory, a file that does not exist, a file without read
 #   permission: "san: FILE: is a directory" (no such file, permission
@@ -64,6 +65,9 @@ each() {
     expect "check $file" "$@" "$SAN" check "$file"
     expect "print $file" "$@" "$SAN" print "$file"
     expect "solve $file" "$@" "$SAN" solve "$file"
+    expect "export $file" "$@" "$SAN" export -f mtx "$file"
+    expect "transient $file" "$@" "$SAN" transient --time 1 "$file"
+    expect "passage $file" "$@" "$SAN" passage --until 'st queue == s[0]' "$file"
     want_err=$want_err${also:-}
     expect "sweep $file" "$@" "$SAN" sweep -q "$file"
     expect "compare $file" "$@" "$SAN" compare "$model" "$file"
@@ -116,6 +120,8 @@ want_err="san: /dev/zero: larger than the input limit of 64 KiB; raise --max-inp
 expect "check --max-input 64k /dev/zero" "$SAN" check --max-input 64k /dev/zero
 expect "print --max-input 64k /dev/zero" "$SAN" print --max-input 64k /dev/zero
 expect "solve --max-input 64k /dev/zero" "$SAN" solve --max-input 64k /dev/zero
+expect "export --max-input 64k /dev/zero" "$SAN" export -f mtx --max-input 64k /dev/zero
+expect "transient --max-input 64k /dev/zero" "$SAN" transient --time 1 --max-input 64k /dev/zero
 expect "sweep --max-input 64k /dev/zero" "$SAN" sweep -q --max-input 64k /dev/zero
 expect "compare --max-input 64k /dev/zero" "$SAN" compare --max-input 64k "$model" /dev/zero
 want_err="san: /dev/zero: larger than the input limit of 32 KiB; raise --max-memory"
