@@ -63,37 +63,62 @@ void san_diag_add(san_diag *d, san_severity sev, int line, int col,
         d->nwarnings++;
 }
 
-/* Find the start and length of 1-based line `line` in the source. */
-static int find_line(const san_diag *d, int line, const char **start, size_t *n)
+/* Where the quoting of lines has got to: the printing walks the source
+ * once, forward, as the messages are sorted (a search from the top per
+ * message made 10^5 warnings on a 10^5-line file quadratic). */
+typedef struct {
+    const char *p, *end;    /* start of line `line` */
+    int line;
+} line_cursor;
+
+/* The lexer's lines: a byte order mark first is skipped, a line ends
+ * at LF, CR LF or a lone CR (lang/lexer.l). */
+static void cursor_init(line_cursor *c, const san_diag *d)
 {
-    if (!d->src || line < 1)
-        return 0;
-    const char *p = d->src, *end = d->src + d->srclen;
-    for (int l = 1; l < line; l++) {
-        p = memchr(p, '\n', end - p);
-        if (!p)
-            return 0;
+    c->p = d->src;
+    c->end = d->src ? d->src + d->srclen : NULL;
+    c->line = 1;
+    if (c->p && d->srclen >= 3 && !memcmp(c->p, "\xEF\xBB\xBF", 3))
+        c->p += 3;
+}
+
+static const char *line_end(const char *p, const char *end)
+{
+    while (p < end && *p != '\n' && *p != '\r')
         p++;
+    return p;
+}
+
+/* The start and length of 1-based line `line` (at or after the cursor). */
+static int find_line(line_cursor *c, int line, const char **start, size_t *n)
+{
+    if (!c->p || line < c->line)
+        return 0;
+    while (c->line < line) {
+        const char *e = line_end(c->p, c->end);
+        if (e == c->end)
+            return 0;
+        c->p = e + (e[0] == '\r' && e + 1 < c->end && e[1] == '\n' ? 2 : 1);
+        c->line++;
     }
-    const char *e = memchr(p, '\n', end - p);
-    *start = p;
-    *n = (e ? e : end) - p;
+    *start = c->p;
+    *n = line_end(c->p, c->end) - c->p;
     return 1;
 }
 
 /* Quote the line, with unprintable bytes as '?', then the caret. */
-static void print_excerpt(const san_diag *d, FILE *out, int line, int col)
+static void print_excerpt(line_cursor *c, FILE *out, int line, int col)
 {
     const char *s;
     size_t n;
-    if (!find_line(d, line, &s, &n))
+    if (!find_line(c, line, &s, &n))
         return;
     if (n > 300)
         n = 300;
     fprintf(out, "%5d | ", line);
     for (size_t i = 0; i < n; i++) {
-        unsigned char c = s[i];
-        fputc(c == '\t' || (c >= 0x20 && c != 0x7f) ? c : '?', out);
+        unsigned char ch = s[i];
+        fputc(ch == '\t' || (ch >= 0x20 && ch != 0x7f) ? ch : '?', out);
     }
     fprintf(out, "\n      | ");
     for (int i = 1; i < col && (size_t)i <= n; i++)
@@ -123,6 +148,8 @@ void san_diag_print(const san_diag *d, FILE *out, int color)
     qsort(order, d->n, sizeof *order, by_position);
     static const char *label[] = { "note", "warning", "error" };
     static const char *hue[] = { "\033[1;36m", "\033[1;35m", "\033[1;31m" };
+    line_cursor c;
+    cursor_init(&c, d);
     for (int i = 0; i < d->n; i++) {
         const san_diag_item *it = order[i];
         if (color)
@@ -136,7 +163,7 @@ void san_diag_print(const san_diag *d, FILE *out, int color)
         else
             fprintf(out, "%s: %s\n", label[it->sev], it->msg);
         if (it->line > 0)
-            print_excerpt(d, out, it->line, it->col);
+            print_excerpt(&c, out, it->line, it->col);
     }
     free(order);
     if (d->nerrors > d->max_errors)

@@ -15,6 +15,7 @@ const char *san_status_name(san_status st)
     case SAN_E_INTERRUPTED: return "interrupted";
     case SAN_E_NUMERIC:     return "numerical failure";
     case SAN_E_IO:          return "input/output";
+    case SAN_E_INPUT:       return "input";
     }
     return "?";
 }

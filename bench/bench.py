@@ -45,13 +45,21 @@
    storages, tss.san over the descriptor; products, time per product,
    the truncated Poisson mass, peak memory.
 
+9. front end: `san check` of 10^4, 10^5 and 10^6 replicas of a two-state
+   automaton, and of 10^5 identifiers each defined from the one before:
+   wall time, CPU time (user + system) and peak memory; with --before
+   BIN (or SAN_BENCH_BEFORE), the same for another binary side by side,
+   each run bounded to 200 s (the front end was quadratic: the "before"
+   of the commit that made it linear is main's binary of that time).
+
 Modes: quick (small models), full (default, includes tss.san: about 17
 minutes, 9.4 GB peak, plus about 7 minutes for tables 5 and 6), long
 (full plus table 4 and the large models of table 6: about 40 minutes,
 11 GB).
 
 Options after the mode: --only LIST runs just the listed tables, in the
-given mode (e.g. `bench/run.sh ./san full --only 5,6`).
+given mode (e.g. `bench/run.sh ./san full --only 5,6`); --before BIN adds
+that binary's column to table 9.
 """
 import json
 import math
@@ -64,11 +72,16 @@ from fractions import Fraction
 
 
 def parse_args(argv):
-    """SAN [MODE] [--only LIST]: positional binary and mode, the tables to run."""
+    """SAN [MODE] [--only LIST] [--before BIN]: positional binary and mode,
+    the tables to run, the binary table 9 compares with."""
+    global BEFORE
     pos, only = [], None
     i = 0
     while i < len(argv):
-        if argv[i] == "--only" and i + 1 < len(argv):
+        if argv[i] == "--before" and i + 1 < len(argv):
+            BEFORE = argv[i + 1]
+            i += 2
+        elif argv[i] == "--only" and i + 1 < len(argv):
             only = {int(t) for t in argv[i + 1].split(",") if t.strip()}
             i += 2
         elif argv[i].startswith("--only="):
@@ -80,6 +93,7 @@ def parse_args(argv):
     return pos, only
 
 
+BEFORE = os.environ.get("SAN_BENCH_BEFORE")
 ARGS, ONLY = parse_args(sys.argv[1:])
 SAN = ARGS[0] if len(ARGS) > 0 else "./san"
 MODE = ARGS[1] if len(ARGS) > 1 else os.environ.get("SAN_BENCH", "full")
@@ -777,6 +791,64 @@ def table_transient(cases):
     print()
 
 
+def frontend_models():
+    """(name, path): the models of table 9, written once."""
+    def replicas(n):
+        return (f"identifiers\n  N = [0..{n - 1}];\nevents\n  loc up (1)\n  loc dn (2)\n"
+                "reachability = 1;\nnetwork big (continuous)\n  aut P[N]\n"
+                "    stt a to(b) up\n    stt b to(a) dn\nresults\n  x = st P[0] == a;\n")
+
+    def chain(n):
+        ids = ["  c0 = 1;"] + [f"  c{i} = c{i - 1} + 1;" for i in range(1, n)]
+        return ("identifiers\n" + "\n".join(ids) + f"\nevents\n  loc up (c{n - 1})\n"
+                "  loc dn (2)\nreachability = 1;\nnetwork chain (continuous)\n  aut P\n"
+                "    stt a to(b) up\n    stt b to(a) dn\nresults\n  x = st P == a;\n")
+    return [("10^4 replicas", model_file("fe-rep1e4", replicas(10 ** 4))),
+            ("10^5 replicas", model_file("fe-rep1e5", replicas(10 ** 5))),
+            ("10^6 replicas", model_file("fe-rep1e6", replicas(10 ** 6))),
+            ("10^5 chained ids", model_file("fe-chain1e5", chain(10 ** 5)))]
+
+
+def check_run(binary, path, limit=200):
+    """`binary check path` to /dev/null, killed after limit seconds: (exit
+    status or None when killed, wall s, CPU s, peak KiB)."""
+    t0 = time.time()
+    with open(os.devnull, "w") as null:
+        p = subprocess.Popen([binary, "check", path], stdout=null, stderr=null)
+        while True:
+            pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.time() - t0 > limit:
+                p.kill()
+                _, status, usage = os.wait4(p.pid, 0)
+                return None, time.time() - t0, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+            time.sleep(0.02)
+    return (os.waitstatus_to_exitcode(status), time.time() - t0,
+            usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
+
+
+def table_frontend():
+    print("9. front end: san check (wall and CPU seconds, peak MiB; '>200': killed at 200 s)")
+    bins = [("before", BEFORE)] if BEFORE else []
+    bins.append(("after", SAN))
+    fmt = "{:<18}" + " | {:>8} {:>8} {:>8}" * len(bins)
+    print(fmt.format("model", *[x for b, _ in bins for x in (b + " wall", "cpu", "peak")]))
+    print("-" * (18 + 29 * len(bins)))
+    for name, path in frontend_models():
+        cells = []
+        for _, binary in bins:
+            code, wall, cpu, peak = check_run(binary, path)
+            if code is None:
+                cells += [">200", f"{cpu:.1f}", f"{peak / 1024:.0f}"]
+            else:
+                cells += [f"{wall:.2f}" + ("" if code == 0 else f" ({code})"), f"{cpu:.2f}",
+                          f"{peak / 1024:.0f}"]
+        print(fmt.format(name, *cells))
+        flush()
+    print()
+
+
 def want(table):
     return ONLY is None or table in ONLY
 
@@ -836,6 +908,8 @@ def main():
         if os.path.exists(TSS):
             tr.append(("tss (PEPS)", TSS, ("kron",), "0.01..0.1/0.01"))
         table_transient(tr)
+    if want(9):
+        table_frontend()
 
 
 if __name__ == "__main__":

@@ -45,17 +45,26 @@ typedef struct {
 int  cli_define_add(cli_defines *d, const char *arg);   /* 0 ok, -1 bad */
 void cli_defines_free(cli_defines *d);
 
-/* Read, parse and compile a model file ("-" = stdin), printing the
+/* Read a model's text ("-" = stdin) with san_read_input, under the
+ * input limit: max_input (0: the default), or max_memory when that is
+ * set and smaller.  EXIT_OK, or the exit status after printing
+ * "san: FILE: is a directory" (2 for what the user can fix, 1 for an
+ * I/O failure), with the option to raise when the file is too large. */
+int cli_read_model(const char *path, double max_input, double max_memory, char **text,
+                   size_t *len);
+/* Read (cli_read_model), parse and compile a model file, printing the
  * diagnostics on stderr.  On failure returns NULL and sets *status to the
  * exit status to use (2 for bad input, 1 for I/O failure). */
 san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
-                          int quiet_warnings);
+                          int quiet_warnings, double max_input, double max_memory);
 /* A model with hidden results appended (names[i] = (exprs[i])): the
  * expressions of --initial and --until are compiled by the model's own
  * rules this way, each then the expression of the result of that name.
- * Errors in them are reported at the lines appended after the text. */
+ * Errors in them are reported at the lines appended after the text.
+ * Read as cli_read_model reads. */
 san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char *const *names,
-                                const char *const *exprs, int n, int *status);
+                                const char *const *exprs, int n, int *status, double max_input,
+                                double max_memory);
 /* The same from text already in memory (generated models). */
 san_model *cli_load_text(const char *name, char *text, size_t len,
                          cli_defines *defs, int *status, int quiet_warnings);

@@ -13,6 +13,7 @@ typedef struct {
     cli_defines defs;
     int peps;
     int peers;
+    double max_input;
 } check_args;
 
 static const cli_option check_options[] = {
@@ -26,6 +27,7 @@ static const cli_option check_options[] = {
              "warn about every construct PEPS 2003 or GTAexpress read\n"
              "differently or reject, with the rewrite (san print\n"
              "--dialect peps2003 makes them)"),
+    CLI_MAX_INPUT(check_args, max_input),
     CLI_END
 };
 
@@ -128,33 +130,70 @@ static void json_memory(const san_estimate *e)
            e->over_sparse_limit ? "true" : "false");
 }
 
-static void text_summary(const san_model *m, const san_diag *d, const san_estimate *mem)
+/* s left-aligned in w columns (printf's "%-*s", without its cost: the
+ * lines of 10^6 automata and 2 10^6 events took half of checking them) */
+static void put_padded(const char *s, int w)
 {
-    printf("network %s\n", m->name);
+    fputs(s, stdout);
+    for (int n = (int)strlen(s); n < w; n++)
+        putchar(' ');
+}
+
+static void text_automata(const san_model *m)
+{
     printf("automata: %d\n", m->naut);
     for (int a = 0; a < m->naut; a++) {
         const san_automaton *A = &m->aut[a];
-        printf("  %-16s %4d state%s:", A->name, A->nstates, A->nstates == 1 ? " " : "s");
-        for (int s = 0; s < A->nstates && s < 12; s++)
-            printf(" %s", A->states[s]);
+        char n[16];
+        snprintf(n, sizeof n, "%4d", A->nstates);
+        fputs("  ", stdout);
+        put_padded(A->name, 16);
+        putchar(' ');
+        fputs(n, stdout);
+        fputs(A->nstates == 1 ? " state :" : " states:", stdout);
+        for (int s = 0; s < A->nstates && s < 12; s++) {
+            putchar(' ');
+            fputs(A->states[s], stdout);
+        }
         if (A->nstates > 12)
             printf(" ... %s", A->states[A->nstates - 1]);
-        printf("\n");
+        putchar('\n');
     }
+}
+
+static void text_events(const san_model *m)
+{
     int nloc = 0;
     for (int e = 0; e < m->nev; e++)
         nloc += !m->ev[e].sync;
     printf("events: %d (%d local, %d synchronizing)\n", m->nev, nloc, m->nev - nloc);
+    char buf[64];
+    const san_expr *shown = NULL;       /* the copies of an event share its rate */
     for (int e = 0; e < m->nev; e++) {
         const san_event *E = &m->ev[e];
-        char buf[64];
-        printf("  %-16s %s rate %-10s", E->name, E->sync ? "syn" : "loc", rate_text(E, buf, sizeof buf));
-        for (int k = 0; k < E->nparts && k < 8; k++)
-            printf(" %s", m->aut[E->parts[k]].name);
+        if (E->rate != shown) {
+            rate_text(E, buf, sizeof buf);
+            shown = E->rate;
+        }
+        fputs("  ", stdout);
+        put_padded(E->name, 16);
+        fputs(E->sync ? " syn rate " : " loc rate ", stdout);
+        put_padded(buf, 10);
+        for (int k = 0; k < E->nparts && k < 8; k++) {
+            putchar(' ');
+            fputs(m->aut[E->parts[k]].name, stdout);
+        }
         if (E->nparts > 8)
             printf(" ... (%d automata)", E->nparts);
-        printf("\n");
+        putchar('\n');
     }
+}
+
+static void text_summary(const san_model *m, const san_diag *d, const san_estimate *mem)
+{
+    printf("network %s\n", m->name);
+    text_automata(m);
+    text_events(m);
     printf("identifiers:");
     int any = 0;
     for (int i = 0; i < m->nid; i++) {
@@ -254,7 +293,7 @@ static void json_summary(const san_model *m, const san_diag *d, const san_estima
 
 int cmd_check(int argc, char **argv)
 {
-    check_args A = { FMT_TEXT, { 0 }, 1, 0 };
+    check_args A = { FMT_TEXT, { 0 }, 1, 0, 0 };
     char **rest;
     int nrest;
     int rc = cli_parse(&check_spec, argc, argv, &A, &rest, &nrest);
@@ -273,15 +312,16 @@ int cmd_check(int argc, char **argv)
     const char *path = rest[0];
     free(rest);
     size_t len;
-    char *text = san_read_file(path, &len);
-    if (!text) {
-        fprintf(stderr, "san check: cannot read '%s': %s\n", path, strerror(errno));
+    char *text;
+    int rc_read = cli_read_model(path, A.max_input, 0, &text, &len);
+    if (rc_read != EXIT_OK) {
         cli_defines_free(&defs);
-        return EXIT_USAGE;
+        return rc_read;
     }
     san_diag d;
     san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", text, len);
-    san_load_opts opt = { defs.defs, defs.n, peps };
+    san_load_opts opt = { .defs = defs.defs, .ndefs = defs.n, .peps_warnings = peps,
+                          .progress = cli_stderr_is_tty() };
     san_model *m = san_model_load(text, len, &d, &opt);
     for (int i = 0; m && i < defs.n; i++)
         if (!defs.defs[i].used)

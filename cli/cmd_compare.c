@@ -24,6 +24,8 @@ static const cli_option compare_options[] = {
     CLI_FORMAT(compare_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV, NULL),
     CLI_FLAG(0, "no-marginals", compare_args, marginals, 0, "results only"),
     CLI_INCLUDE(cli_run_options, compare_args, run),
+    CLI_GROUP("limits:"),
+    CLI_MAX_INPUT(compare_args, run.max_input),
     CLI_END
 };
 
@@ -279,9 +281,13 @@ static int compare_main(compare_args *A, int n, char **models)
     char err[1024];
     san_compare c;
     san_status st = san_compare_init(&c, n, (const char *const *)models, A->defs.n, A->defs.v,
-                                     err, sizeof err);
+                                     &A->run, err, sizeof err);
     if (st == SAN_E_USAGE)
         return cli_usage_error("compare", "%s", err);
+    if (st == SAN_E_INPUT) {
+        fprintf(stderr, "san: %s\n", err);
+        return cli_exit_status(st);
+    }
     if (st != SAN_OK) {
         fprintf(stderr, "san compare: %s\n", err);
         return EXIT_FAIL;

@@ -33,6 +33,7 @@ static const cli_option export_options[] = {
     CLI_FLAG('q', "quiet", export_args, quiet, 1, "no progress on stderr"),
     CLI_GROUP("limits:"),
     CLI_INCLUDE(cli_limit_options, export_args, run),
+    CLI_MAX_INPUT(export_args, run.max_input),
     CLI_GROUP("model:"),
     CLI_CALLBACK('D', NULL, "NAME=VALUE", export_args, defs, cli_opt_define,
                  "override a constant identifier"),
@@ -192,7 +193,8 @@ int cmd_export(int argc, char **argv)
     int status = EXIT_OK;
     const char *path = A.gen ? "<gen>" : rest[0];
     san_model *m = A.gen ? cli_load_gen("export", A.gen, &A.defs, &status)
-                         : cli_load_model(path, &A.defs, &status, 0);
+                         : cli_load_model(path, &A.defs, &status, 0, A.run.max_input,
+                                          A.run.space.max_memory);
     cli_defines_free(&A.defs);
     free(rest);
     if (!m)

@@ -304,11 +304,10 @@ static void emit(FILE *out, const map_args *A, const map_case *c, int k, int bat
 static int map_batch(const map_args *A, const san_map_input *base)
 {
     size_t len;
-    char *text = san_read_file(A->batch, &len);
-    if (!text) {
-        fprintf(stderr, "san map: %s: cannot read\n", A->batch);
-        return EXIT_USAGE;
-    }
+    char *text;
+    int rc = cli_read_model(A->batch, 0, 0, &text, &len);
+    if (rc != EXIT_OK)
+        return rc;
     map_case *c = malloc(sizeof *c);
     int k = 0, status = EXIT_OK, lineno = 0;
     char err[512];

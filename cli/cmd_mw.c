@@ -146,7 +146,7 @@ static void san_row(void *ctx, int i)
     char line[1024], err[1024];
     san_mw_ms_line(&j->t->A->par, (int)j->t->workers[i], line, sizeof line);
     san_sweep s;
-    if (san_sweep_init_line(&s, line, err, sizeof err) < 0) {
+    if (san_sweep_init_line(&s, line, j->o, err, sizeof err) < 0) {
         r->san_error = strdup(err);
         return;
     }

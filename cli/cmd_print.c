@@ -9,6 +9,7 @@ typedef struct {
     cli_defines defs;
     const char *output;
     const char *dialect;
+    double max_input;
 } print_args;
 
 static const cli_option print_options[] = {
@@ -21,6 +22,7 @@ static const cli_option print_options[] = {
                "san (default), peps2003 or peps2007: text that tool reads\n"
                "unchanged and solves to the same numbers (rewritten where\n"
                "it reads differently; doc/compat.md)"),
+    CLI_MAX_INPUT(print_args, max_input),
     CLI_END
 };
 
@@ -77,7 +79,7 @@ static int print_in_dialect(const san_model *m, san_dialect dialect, const char 
 
 int cmd_print(int argc, char **argv)
 {
-    print_args A = { { 0 }, NULL, NULL };
+    print_args A = { { 0 }, NULL, NULL, 0 };
     char **rest;
     int nrest;
     int rc = cli_parse(&print_spec, argc, argv, &A, &rest, &nrest);
@@ -97,7 +99,7 @@ int cmd_print(int argc, char **argv)
         return cli_usage_error("print", "unknown dialect '%s' (san, peps2003, peps2007)", A.dialect);
     }
     int status = EXIT_OK;
-    san_model *m = cli_load_model(rest[0], &A.defs, &status, 1);
+    san_model *m = cli_load_model(rest[0], &A.defs, &status, 1, A.max_input, 0);
     cli_defines_free(&A.defs);
     if (m)
         status = print_in_dialect(m, dialect, rest[0], A.output);

@@ -29,6 +29,7 @@ static const cli_option solve_options[] = {
                "PETSc options, e.g. '-ksp_type bcgs -pc_type asm'"),
     CLI_GROUP("limits:"),
     CLI_INCLUDE(cli_limit_options, solve_args, run),
+    CLI_MAX_INPUT(solve_args, run.max_input),
     CLI_GROUP("model:"),
     CLI_CALLBACK('D', NULL, "NAME=VALUE", solve_args, defs, cli_opt_define,
                  "override a constant identifier"),
@@ -361,7 +362,8 @@ static void write_vector(const void *ctx, FILE *out)
 static san_model *load(solve_args *A, const char *path, int *status)
 {
     if (!A->gen)
-        return cli_load_model(path, &A->defs, status, 0);
+        return cli_load_model(path, &A->defs, status, 0, A->run.max_input,
+                              A->run.space.max_memory);
     return cli_load_gen("solve", A->gen, &A->defs, status);
 }
 

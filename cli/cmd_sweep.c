@@ -40,6 +40,8 @@ static const cli_option sweep_options[] = {
              "parameter in order, each from the answer of the\n"
              "one before (fewer iterations, less parallelism)"),
     CLI_INCLUDE(cli_run_options, sweep_args, run),
+    CLI_GROUP("limits:"),
+    CLI_MAX_INPUT(sweep_args, run.max_input),
     CLI_END
 };
 
@@ -205,10 +207,14 @@ static int sweep_main(sweep_args *A, int nspec, char **spec)
 {
     char err[1024];
     san_sweep s;
-    int rc = san_sweep_init(&s, nspec, spec, err, sizeof err);
+    int rc = san_sweep_init(&s, nspec, spec, &A->run, err, sizeof err);
     if (rc < 0) {
         if (rc == -2)
             return cli_usage_error("sweep", "%s", err);
+        if (rc == -3) {
+            fprintf(stderr, "san: %s\n", err);
+            return cli_exit_status(SAN_E_INPUT);
+        }
         fprintf(stderr, "san sweep: %s\n", err);
         return EXIT_FAIL;
     }

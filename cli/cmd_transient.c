@@ -20,7 +20,7 @@
 
 typedef struct {
     san_storage storage;
-    double time_limit, max_memory;
+    double time_limit, max_memory, max_input;
     int64_t max_states;
     cli_format fmt;
     const char *times, *initial, *from, *until, *vector, *percentiles, *plot, *ynames;
@@ -54,6 +54,7 @@ typedef struct {
               "refuse models needing more (e.g. 4G, 512M)", NULL),                             \
     CLI_INT(0, "max-states", "N", tr_args, max_states, 1, 9e18, "a positive integer",           \
             "refuse more reachable states than N", NULL),                                     \
+    CLI_MAX_INPUT(tr_args, max_input),                                                       \
     CLI_GROUP("model:"),                                                                     \
     CLI_CALLBACK('D', NULL, "NAME=VALUE", tr_args, defs, cli_opt_define,                      \
                  "override a constant identifier"),                                           \
@@ -755,7 +756,8 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
         names[nx] = NAME_UNTIL;
         exprs[nx++] = A.until;
     }
-    san_model *m = cli_load_model_exprs(rest[0], &A.defs, names, exprs, nx, &status);
+    san_model *m = cli_load_model_exprs(rest[0], &A.defs, names, exprs, nx, &status,
+                                        A.max_input, A.max_memory);
     cli_defines_free(&A.defs);
     if (!m) {
         free(rest);

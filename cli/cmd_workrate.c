@@ -136,11 +136,10 @@ static int find_host(const san_topology *t, const char *name)
 static int workrate_main(const workrate_args *A, const char *path)
 {
     size_t len;
-    char *text = san_read_file(path, &len);
-    if (!text) {
-        fprintf(stderr, "san workrate: %s: cannot read\n", path);
-        return EXIT_USAGE;
-    }
+    char *text;
+    int rc = cli_read_model(path, 0, 0, &text, &len);
+    if (rc != EXIT_OK)
+        return rc;
     san_topology *t = malloc(sizeof *t);
     san_workrate *w = malloc(SAN_WR_MAX * sizeof *w);
     char err[512];

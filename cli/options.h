@@ -101,6 +101,12 @@ struct cli_option {
 #define CLI_CALLBACK(s, l, a, T, f, fn, h) { .kind = CLI_OPT_CALLBACK, .short_name = (s), \
     .long_name = (l), .argh = (a), .offset = offsetof(T, f), .cb = (fn), .help = (h) }
 
+/* --max-input SIZE into a double (bytes) of T: the cap on a model
+ * file's size, for the commands that read one. */
+#define CLI_MAX_INPUT(T, f) CLI_BYTES(0, "max-input", "M", T, f, \
+    "refuse a model file larger than M bytes (e.g.\n" \
+    "1G; default 256M; --max-memory when smaller)", NULL)
+
 /* Shared groups (cli/options.c), over a san_sweep_opts: include them with
  * CLI_INCLUDE(table, your_args, your_san_sweep_opts_member). */
 extern const cli_option cli_solver_options[];   /* --method, --tol, --max-iter,

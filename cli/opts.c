@@ -84,6 +84,7 @@ san_model *cli_load_text(const char *name, char *text, size_t len,
     san_diag_init(&d, name, text, len);
     san_load_opts opt = { 0 };
     opt.peps_warnings = 1;
+    opt.progress = cli_stderr_is_tty();
     if (defs) {
         opt.defs = defs->defs;
         opt.ndefs = defs->n;
@@ -107,14 +108,30 @@ san_model *cli_load_text(const char *name, char *text, size_t len,
     return m;
 }
 
+int cli_read_model(const char *path, double max_input, double max_memory, char **text,
+                   size_t *len)
+{
+    double asked = max_input > 0 ? max_input : SAN_MAX_INPUT_DEFAULT;
+    double limit = max_memory > 0 && max_memory < asked ? max_memory : asked;
+    char msg[1024];
+    san_status st = san_read_input(path, limit, text, len, msg, sizeof msg);
+    if (st == SAN_OK)
+        return EXIT_OK;
+    if (st == SAN_E_INPUT && errno == EFBIG)
+        fprintf(stderr, "san: %s; raise %s\n", msg, limit < asked ? "--max-memory" : "--max-input");
+    else
+        fprintf(stderr, "san: %s\n", msg);
+    return cli_exit_status(st);
+}
+
 san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
-                          int quiet_warnings)
+                          int quiet_warnings, double max_input, double max_memory)
 {
     size_t len;
-    char *text = san_read_file(path, &len);
-    if (!text) {
-        fprintf(stderr, "san: cannot read '%s': %s\n", path, strerror(errno));
-        *status = errno == ENOENT || errno == EISDIR ? EXIT_USAGE : EXIT_FAIL;
+    char *text;
+    int rc = cli_read_model(path, max_input, max_memory, &text, &len);
+    if (rc != EXIT_OK) {
+        *status = rc;
         return NULL;
     }
     const char *name = strcmp(path, "-") ? path : "<stdin>";
@@ -170,13 +187,14 @@ static int variant_fits(const char *text, size_t len, int variant, cli_defines *
 }
 
 san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char *const *names,
-                                const char *const *exprs, int n, int *status)
+                                const char *const *exprs, int n, int *status, double max_input,
+                                double max_memory)
 {
     size_t len;
-    char *text = san_read_file(path, &len);
-    if (!text) {
-        fprintf(stderr, "san: cannot read '%s': %s\n", path, strerror(errno));
-        *status = errno == ENOENT || errno == EISDIR ? EXIT_USAGE : EXIT_FAIL;
+    char *text;
+    int rc = cli_read_model(path, max_input, max_memory, &text, &len);
+    if (rc != EXIT_OK) {
+        *status = rc;
         return NULL;
     }
     const char *name = strcmp(path, "-") ? path : "<stdin>";
@@ -280,6 +298,7 @@ int cli_exit_status(san_status st)
     case SAN_E_MODEL:
     case SAN_E_USAGE:
     case SAN_E_LIMIT:
+    case SAN_E_INPUT:
         return EXIT_USAGE;
     default:
         return EXIT_FAIL;

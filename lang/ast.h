@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include "base.h"
 
 typedef struct { int line, col; } ast_pos;
 
@@ -123,6 +124,8 @@ typedef struct ast_arena ast_arena;
 typedef struct {
     ast_arena *arena;
     struct lang_oom *oom;   /* where a failed allocation goes (oom.h) */
+    san_progress *progress; /* during the load: its progress line (base.h) */
+    long ticks;
     ast_ident *ids;     int nids;
     ast_event *events;  int nevents;
     ast_expr *reach;    int partial;  ast_pos reach_pos;  int has_reach;

@@ -11,7 +11,7 @@ static void *grow(lang_oom *oom, void *p, int *cap, int need, size_t elem)
 {
     if (need <= *cap)
         return p;
-    int cap2 = *cap ? *cap : 8;
+    int cap2 = *cap ? *cap : 2;     /* most expressions are one constant */
     while (cap2 < need)
         cap2 *= 2;
     void *q = lang_realloc(oom, p, (size_t)cap2 * elem);
@@ -139,40 +139,53 @@ void xb_fold(xbuild *b, int *div_by_zero)
     arg[0].v = r;
 }
 
-static void add_dep(int *mark, int a)
+static void add_dep(xbuild *b, int *cap, int a)
 {
-    mark[a] = 1;
+    san_expr *e = b->e;
+    e->deps = grow(b->oom, e->deps, cap, e->ndeps + 1, sizeof *e->deps);
+    e->deps[e->ndeps++] = a;
 }
 
-san_expr *xb_finish(xbuild *b, int naut)
+static int cmp_dep(const void *x, const void *y)
+{
+    int a = *(const int *)x, b = *(const int *)y;
+    return (a > b) - (a < b);
+}
+
+/* The automata read, ascending, each once: collected as the code names
+ * them, then sorted (a mark per automaton of the network cost the whole
+ * network per expression compiled: 10^6 automata, 4 MB each). */
+san_expr *xb_finish(xbuild *b)
 {
     san_expr *e = b->e;
     e->depth = b->maxsp > 0 ? b->maxsp : 1;
     e->is_const = e->ncode == 1 && e->code[0].op == X_CONST;
     e->value = e->is_const ? e->code[0].v : 0;
-    /* deps first marks the automata read, then lists them in place (a
-     * list never overtakes its marks): no temporary to lose if memory
-     * runs out (oom.h) */
-    int *mark = e->deps = lang_calloc(b->oom, naut > 0 ? naut : 1, sizeof *e->deps);
+    int cap = 0;
+    e->deps = grow(b->oom, NULL, &cap, 1, sizeof *e->deps);
     for (int k = 0; k < e->ncode; k++) {
         const xins *i = &e->code[k];
         if (i->op == X_ST || i->op == X_RW)
-            add_dep(mark, i->a);
+            add_dep(b, &cap, i->a);
         else if (i->op == X_NB)
             for (int t = 0; t < i->n; t++)
-                add_dep(mark, e->itab[i->a + 3 * t]);
+                add_dep(b, &cap, e->itab[i->a + 3 * t]);
         else if (i->op == X_SUMRW || i->op == X_PRODRW)
             for (int t = 0; t < i->n; t++)
-                add_dep(mark, e->itab[i->a + 4 * t]);
+                add_dep(b, &cap, e->itab[i->a + 4 * t]);
         else if (i->op == X_RESULT)
             e->reads_results = 1;
         else if (i->op == X_CALL)
             for (int t = 0; t < e->calls[i->a]->ndeps; t++)
-                add_dep(mark, e->calls[i->a]->deps[t]);
+                add_dep(b, &cap, e->calls[i->a]->deps[t]);
     }
-    for (int a = 0; a < naut; a++)
-        if (mark[a])
-            e->deps[e->ndeps++] = a;
+    if (e->ndeps > 1)
+        qsort(e->deps, e->ndeps, sizeof *e->deps, cmp_dep);
+    int n = e->ndeps > 0;
+    for (int k = 1; k < e->ndeps; k++)
+        if (e->deps[k] != e->deps[n - 1])
+            e->deps[n++] = e->deps[k];
+    e->ndeps = n;
     b->e = NULL;
     return e;
 }
@@ -182,7 +195,7 @@ san_expr *xb_constant(lang_oom *oom, double v)
     xbuild b;
     xb_init(&b, oom);
     xb_emit(&b, X_CONST, 0, 0, v);
-    return xb_finish(&b, 0);
+    return xb_finish(&b);
 }
 
 san_expr *san_expr_constant(double v)
@@ -297,9 +310,9 @@ static double run(const san_expr *e, const int *s, const double *results, double
     return st[0];
 }
 
-void san_expr_tabulate(san_expr *e, const san_model *m, int64_t max_entries)
+void san_expr_tabulate(san_expr *e, const san_model *m, int64_t max_entries, int *s)
 {
-    if (e->is_const || e->reads_results || e->ndeps == 0 || e->tab)
+    if (e->is_const || e->reads_results || e->ndeps <= 0 || e->tab)
         return;
     int64_t size = 1;
     for (int k = 0; k < e->ndeps; k++) {
@@ -308,19 +321,18 @@ void san_expr_tabulate(san_expr *e, const san_model *m, int64_t max_entries)
             return;
     }
     double *tab = malloc(size * sizeof *tab);
-    int64_t *stride = malloc(e->ndeps * sizeof *stride);
-    int *s = calloc(m->naut, sizeof *s);
-    if (!tab || !stride || !s) {
+    int64_t *stride = malloc((size_t)e->ndeps * sizeof *stride);
+    if (!tab || !stride) {
         free(tab);
         free(stride);
-        free(s);
         return;
     }
     for (int k = e->ndeps - 1, st = 1; k >= 0; k--) {
         stride[k] = st;
         st *= m->aut[e->deps[k]].nstates;
     }
-    /* odometer over the automata read; the others stay at 0, unread */
+    /* odometer over the automata read; the others stay at 0, unread;
+     * the last step wraps every digit back to 0 */
     for (int64_t i = 0; i < size; i++) {
         tab[i] = san_expr_eval_ctx(e, s, NULL);
         for (int k = e->ndeps - 1; k >= 0; k--) {
@@ -330,7 +342,6 @@ void san_expr_tabulate(san_expr *e, const san_model *m, int64_t max_entries)
             s[a] = 0;
         }
     }
-    free(s);
     e->tabstride = stride;
     e->tab = tab;
 }

@@ -75,7 +75,7 @@ int  xb_rtab(xbuild *b, const double *v, int n);
 int  xb_call(xbuild *b, const san_expr *fn);      /* returns its index */
 /* Fold the last instruction if its operands are constants. */
 void xb_fold(xbuild *b, int *div_by_zero);
-san_expr *xb_finish(xbuild *b, int naut);
+san_expr *xb_finish(xbuild *b);
 
 /* Evaluate with derived-result values available (may be NULL). */
 double san_expr_eval_ctx(const san_expr *e, const int *state, const double *results);
@@ -84,8 +84,9 @@ san_expr *san_expr_constant(double v);
 san_expr *xb_constant(struct lang_oom *oom, double v);
 void san_expr_free(san_expr *e);
 /* Tabulate e over the automata it reads when that takes at most
- * max_entries values; a no-op for constants and derived results. */
-void san_expr_tabulate(san_expr *e, const san_model *m, int64_t max_entries);
+ * max_entries values; a no-op for constants and derived results.
+ * state: m->naut zeros, scratch, left zeros. */
+void san_expr_tabulate(san_expr *e, const san_model *m, int64_t max_entries, int *state);
 /* Bounds of e over the states with lo[a] <= state[a] <= hi[a] for every
  * automaton a (expr_range.c): 1 and bounds[0] <= e <= bounds[1] for
  * each of them, or 0 when some value may be NaN or is not bounded. */

@@ -8,6 +8,7 @@ struct lex_extra {
     ast_file *file;         /* arena for token strings */
     san_diag *diag;
     int line, col;          /* position of the next byte */
+    int after_cr;           /* the last byte was a CR (its LF adds no line) */
     int cline, ccol;        /* start of an open comment */
 };
 

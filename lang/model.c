@@ -12,7 +12,7 @@
 /* Parse and compile, the load's recovery point set (oom.h): an
  * allocation that fails anywhere in the front end comes back here. */
 static san_status compile(const char *text, size_t len, san_diag *d, const san_load_opts *opt,
-                          ast_file *f, lang_oom *oom, san_model **out)
+                          ast_file *f, lang_oom *oom, san_progress *progress, san_model **out)
 {
     oom->cleanup = NULL;
     if (setjmp(oom->env)) {
@@ -22,9 +22,10 @@ static san_status compile(const char *text, size_t len, san_diag *d, const san_l
         return SAN_E_NOMEM;
     }
     f->oom = oom;
+    f->progress = progress;
     ast_parse(f, text, len, d);
     if (d->nerrors == 0)
-        *out = sema_run(f, d, opt);
+        *out = sema_run(f, d, opt, progress);
     return *out ? SAN_OK : SAN_E_MODEL;
 }
 
@@ -38,7 +39,12 @@ san_status san_model_compile(const char *text, size_t len, const san_load_opts *
         san_diag_add(d, SAN_ERROR, 0, 0, "out of memory while compiling the model");
         return SAN_E_NOMEM;
     }
-    san_status st = compile(text, len, d, opt, f, &oom, out);
+    /* a second in silence, then where the load is (big models) */
+    san_progress progress;
+    san_progress_init(&progress, opt && opt->progress, 1.0);
+    san_status st = compile(text, len, d, opt, f, &oom, &progress, out);
+    san_progress_end(&progress, 1);
+    f->progress = NULL;
     if (st != SAN_OK) {
         ast_file_free(f);
         free(f);

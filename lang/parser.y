@@ -66,6 +66,17 @@ static ast_ref mk_ref(char *name, ast_expr *index, SAN_YYLTYPE l)
     return r;
 }
 #define GROW(arr, n) ((arr) = ast_grow(f, (arr), (n), sizeof *(arr)))
+
+/* The progress line of a long load, every 1024 declarations. */
+static void parse_tick(ast_file *f, SAN_YYLTYPE l)
+{
+    if (!f->progress || !f->progress->on || (++f->ticks & 1023))
+        return;
+    char at[64];
+    snprintf(at, sizeof at, "reading line %d", l.first_line);
+    if (san_progress_draw(f->progress, 0, "checking the model: %-40s", at))
+        f->progress->interval = 0.25;
+}
 }
 
 %token T_IDENTIFIERS "identifiers" T_EVENTS "events" T_NETWORK "network"
@@ -120,10 +131,10 @@ ident_list
     ;
 ident_decl
     : T_ID '=' expr ';'
-        { GROW(f->ids, f->nids); ast_ident *x = &f->ids[f->nids++];
+        { parse_tick(f, @1); GROW(f->ids, f->nids); ast_ident *x = &f->ids[f->nids++];
           x->name = $1; x->pos = P(@1); x->expr = $3; }
     | T_ID '=' '[' dom_items ']' ';'
-        { GROW(f->ids, f->nids); ast_ident *x = &f->ids[f->nids++];
+        { parse_tick(f, @1); GROW(f->ids, f->nids); ast_ident *x = &f->ids[f->nids++];
           x->name = $1; x->pos = P(@1); x->dom = $4; }
     | error ';'             { yyerrok; }
     ;
@@ -157,7 +168,7 @@ event_list
     ;
 event_decl
     : ev_kind T_ID opt_dom rate aut_list opt_semi
-        { GROW(f->events, f->nevents); ast_event *e = &f->events[f->nevents++];
+        { parse_tick(f, @2); GROW(f->events, f->nevents); ast_event *e = &f->events[f->nevents++];
           e->sync = $1; e->name = $2; e->pos = P(@2); e->dom = $3; e->rate = $4;
           e->auts = $5.v; e->nauts = $5.n; }
     | error ';'             { yyerrok; }
@@ -230,7 +241,7 @@ stt_blocks
     ;
 stt_block
     : "stt" T_ID opt_dom opt_reward to_list
-        { if (f->nauts) { ast_aut *a = &f->auts[f->nauts - 1];
+        { parse_tick(f, @2); if (f->nauts) { ast_aut *a = &f->auts[f->nauts - 1];
             GROW(a->states, a->nstates); ast_state *s = &a->states[a->nstates++];
             s->name = $2; s->pos = P(@2); s->dom = $3; s->reward = $4;
             s->tos = $5.v; s->ntos = $5.n; } }
@@ -288,7 +299,7 @@ result_sec
 result_list
     : %empty
     | result_list T_ID '=' expr ';'
-        { GROW(f->results, f->nresults); ast_result *r = &f->results[f->nresults++];
+        { parse_tick(f, @2); GROW(f->results, f->nresults); ast_result *r = &f->results[f->nresults++];
           r->name = $2; r->pos = P(@2); r->expr = $4; }
     | result_list error
     | result_list error ';' { yyerrok; }
@@ -415,11 +426,17 @@ static void destroy_scanner(void *scanner)
 
 int ast_parse(ast_file *f, const char *text, size_t len, san_diag *d)
 {
+    /* a UTF-8 byte order mark, which some editors write first, is not
+     * text (the diagnostics skip it too: san_diag_print) */
+    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) {
+        text += 3;
+        len -= 3;
+    }
     if (len > 0x7fffffff) {
         san_diag_add(d, SAN_ERROR, 0, 0, "input too large");
         return 1;
     }
-    struct lex_extra x = { f, d, 1, 1, 0, 0 };
+    struct lex_extra x = { .file = f, .diag = d, .line = 1, .col = 1 };
     void *scanner;
     if (san_yylex_init_extra(&x, &scanner)) {
         san_diag_add(d, SAN_ERROR, 0, 0, "out of memory starting the lexer");

@@ -26,7 +26,7 @@ static void layout_group(sema *S, s_group *G)
         const ast_state *st = &A->states[i];
         if (st->is_from)
             continue;
-        if (find_block(G, st->name)) {
+        if (find_block(S, G, st->name)) {
             ERR(S, st->pos, "duplicate state '%s' in automaton '%s'", st->name, A->name);
             continue;
         }
@@ -44,7 +44,7 @@ static void layout_group(sema *S, s_group *G)
             continue;
         }
         G->nstates += B->n;
-        G->nblocks++;
+        add_block_name(S, G, G->nblocks++);
     }
     if (G->nstates == 0)
         ERR(S, A->pos, "automaton '%s' has no states", A->name);
@@ -60,6 +60,7 @@ static void build_automata(sema *S)
         const ast_aut *A = &f->auts[i];
         if (!A->name)
             continue;
+        tick(S, "automata", i, f->nauts);
         if (find_group(S, A->name)) {
             ERR(S, A->pos, "duplicate automaton '%s'", A->name);
             continue;
@@ -86,13 +87,14 @@ static void build_automata(sema *S)
         }
         G->first = naut;
         naut += G->n;
-        S->ngroups++;
+        symtab_add(&S->group_names, A->name, 0, S->ngroups++);
     }
     m->naut = naut;
     m->aut = xcalloc(S, naut, sizeof *m->aut);
     for (int g = 0; g < S->ngroups; g++) {
         s_group *G = &S->groups[g];
         for (int r = 0; r < G->n; r++) {
+            tick(S, "automata", G->first + r, naut);
             san_automaton *a = &m->aut[G->first + r];
             a->name = G->vals ? indexed_name(S, G->ast->name, G->vals[r]) : xstrdup(S, G->ast->name);
             a->nstates = G->nstates;
@@ -142,11 +144,8 @@ static void compile_rewards(sema *S)
 
 static s_event *find_event(sema *S, const char *name, int has_index, int index)
 {
-    for (int i = 0; i < S->nevs; i++)
-        if (!strcmp(S->f->events[S->evs[i].base].name, name) &&
-            S->evs[i].has_index == has_index && (!has_index || S->evs[i].index == index))
-            return &S->evs[i];
-    return NULL;
+    int i = symtab_find(&S->event_keys, name, has_index ? index : NO_INDEX);
+    return i < 0 ? NULL : &S->evs[i];
 }
 
 static void declare_events(sema *S)
@@ -155,19 +154,17 @@ static void declare_events(sema *S)
     int cap = 0;
     for (int i = 0; i < f->nevents; i++) {
         const ast_event *E = &f->events[i];
-        int dup = 0;
-        for (int j = 0; j < i; j++)
-            if (!strcmp(f->events[j].name, E->name)) {
-                ERR(S, E->pos, "duplicate event '%s' (first declared at line %d)",
-                    E->name, f->events[j].pos.line);
-                dup = 1;
-                break;
-            }
-        if (dup)
+        tick(S, "events", i, f->nevents);
+        int first = symtab_add(&S->event_names, E->name, 0, i);
+        if (first >= 0) {
+            ERR(S, E->pos, "duplicate event '%s' (first declared at line %d)",
+                E->name, f->events[first].pos.line);
             continue;
+        }
         int *vals = NULL, n = 1;
         if (E->dom && eval_domain(S, E->dom, &vals, &n) < 0)
             continue;
+        int h = hold(S, vals, 0);   /* the loop allocates */
         for (int k = 0; k < n; k++) {
             if (S->nevs == cap) {
                 cap = cap ? 2 * cap : 16;
@@ -180,21 +177,54 @@ static void declare_events(sema *S)
             ev->has_index = vals != NULL;
             ev->index = vals ? vals[k] : 0;
             ev->name = vals ? indexed_name(S, E->name, vals[k]) : xstrdup(S, E->name);
+            symtab_add(&S->event_keys, E->name, vals ? vals[k] : NO_INDEX, S->nevs - 1);
         }
+        release(S, h);
         free(vals);
     }
 }
 
+/* Automaton a uses ev.  A repeat of the last one is dropped here, the
+ * others by finish_events (a scan for them made 10^5 replicas of one
+ * automaton quadratic: 45% of the time of checking them). */
 static void add_user(sema *S, s_event *ev, int a)
 {
-    for (int i = 0; i < ev->nusers; i++)
-        if (ev->users[i] == a)
-            return;
+    if (ev->nusers > 0 && ev->users[ev->nusers - 1] == a)
+        return;
     if (ev->nusers == ev->capusers) {
         ev->capusers = ev->capusers ? 2 * ev->capusers : 4;
         ev->users = xrealloc(S, ev->users, ev->capusers * sizeof *ev->users);
     }
     ev->users[ev->nusers++] = a;
+}
+
+/* Sorted, each automaton once. */
+static void unique_users(s_event *ev)
+{
+    if (ev->nusers < 2)
+        return;
+    qsort(ev->users, ev->nusers, sizeof *ev->users, cmp_int);
+    int n = 1;
+    for (int k = 1; k < ev->nusers; k++)
+        if (ev->users[k] != ev->users[n - 1])
+            ev->users[n++] = ev->users[k];
+    ev->nusers = n;
+}
+
+/* Position of automaton a among ev's (sorted) users, or -1. */
+static int user_pos(const s_event *ev, int a)
+{
+    int lo = 0, hi = ev->nusers - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (ev->users[mid] == a)
+            return mid;
+        if (ev->users[mid] < a)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
 }
 
 /* ---------------------------------------------------------------- */
@@ -263,7 +293,7 @@ static int destination(sema *S, s_group *G, const s_block *B, int p, const ast_t
             return -1;
         if (lo != hi) {
             ERR(S, t->dst.pos, "'%s' is a block of states; name one, e.g. %s[%d]",
-                t->dst.name, t->dst.name, find_block(G, t->dst.name)->vals[0]);
+                t->dst.name, t->dst.name, find_block(S, G, t->dst.name)->vals[0]);
             return -1;
         }
         return lo;
@@ -292,7 +322,7 @@ static void expand_block(sema *S, s_group *G, const s_block *B, const ast_state 
             }
             if (!ev)
                 continue;
-            int warned = 0;
+            int warned = 0, added = 0;
             for (int p = p0; p <= p1; p++) {
                 int dropped, dst = destination(S, G, B, p, to, &dropped);
                 if (dropped)
@@ -304,11 +334,12 @@ static void expand_block(sema *S, s_group *G, const s_block *B, const ast_state 
                          ev->name);
                     warned = 1;
                 }
-                for (int r = 0; r < G->n; r++) {
+                for (int r = 0; r < G->n; r++)
                     add_trans(S, G->first + r, B->first + p, (int)(ev - S->evs), dst, prob, lab->ev.pos);
-                    add_user(S, ev, G->first + r);
-                }
+                added = 1;
             }
+            for (int r = 0; added && r < G->n; r++)
+                add_user(S, ev, G->first + r);
         }
     }
 }
@@ -317,10 +348,11 @@ static void build_transitions(sema *S)
 {
     for (int g = 0; g < S->ngroups; g++) {
         s_group *G = &S->groups[g];
+        tick(S, "transitions of automaton", G->first, S->m->naut);
         for (int i = 0; i < G->ast->nstates; i++) {
             const ast_state *st = &G->ast->states[i];
             if (!st->is_from) {
-                s_block *B = find_block(G, st->name);
+                s_block *B = find_block(S, G, st->name);
                 if (B && B->ast == st)
                     expand_block(S, G, B, st, 0, B->n - 1);
                 continue;
@@ -333,7 +365,7 @@ static void build_transitions(sema *S)
             }
             if (k < 0)
                 continue;
-            s_block *B = find_block(G, st->name);
+            s_block *B = find_block(S, G, st->name);
             expand_block(S, G, B, st, lo - B->first, hi - B->first);
         }
     }
@@ -344,14 +376,24 @@ static void build_transitions(sema *S)
 /* ---------------------------------------------------------------- */
 
 
-/* Does the informational automaton list name exactly the users? */
+static int cmp_range(const void *x, const void *y)
+{
+    const int *a = x, *b = y;
+    return (a[0] > b[0]) - (a[0] < b[0]);
+}
+
+/* Does the informational automaton list name exactly the users?  The
+ * list names runs of automata (a replica, or all of a group); sorted
+ * and merged, they must cover the users and nothing else: O(list +
+ * users), where a mark per automaton cost the whole network per event. */
 static int list_matches(sema *S, const s_event *ev)
 {
     const ast_event *E = ev->ast;
     int q = S->quiet;
     S->quiet = 1;
-    char *named = xcalloc(S, S->m->naut, 1);
-    int ok = 1;
+    int (*run)[2] = xcalloc(S, E->nauts, sizeof *run);
+    int h = hold(S, run, 0);
+    int ok = 1, nrun = 0;
     for (int k = 0; k < E->nauts && ok; k++) {
         s_group *G = find_group(S, E->auts[k].name);
         if (!G) {
@@ -372,18 +414,33 @@ static int list_matches(sema *S, const s_event *ev)
                 lo = hi = a;
             }
         }
-        for (int a = lo; a <= hi; a++)
-            named[a] = 1;
+        run[nrun][0] = lo;
+        run[nrun++][1] = hi;
     }
-    for (int i = 0; i < ev->nusers && ok; i++)
-        if (!named[ev->users[i]])
-            ok = 0;
-    int cnt = 0;
-    for (int a = 0; a < S->m->naut; a++)
-        cnt += named[a];
-    if (cnt != ev->nusers)
-        ok = 0;
-    free(named);
+    if (ok && nrun > 1)
+        qsort(run, nrun, sizeof *run, cmp_range);
+    /* merge the runs, then walk them beside the sorted users */
+    int m = 0;
+    for (int k = 0; ok && k < nrun; k++) {
+        if (m > 0 && run[k][0] <= run[m - 1][1] + 1) {
+            if (run[k][1] > run[m - 1][1])
+                run[m - 1][1] = run[k][1];
+        } else {
+            run[m][0] = run[k][0];
+            run[m++][1] = run[k][1];
+        }
+    }
+    long named = 0;
+    for (int k = 0; ok && k < m; k++)
+        named += run[k][1] - run[k][0] + 1;
+    ok = ok && named == ev->nusers;
+    for (int i = 0, k = 0; ok && i < ev->nusers; i++) {
+        while (k < m && run[k][1] < ev->users[i])
+            k++;
+        ok = k < m && run[k][0] <= ev->users[i];
+    }
+    release(S, h);
+    free(run);
     S->quiet = q;
     return ok;
 }
@@ -394,8 +451,7 @@ static void finish_events(sema *S)
     int total = 0;
     for (int i = 0; i < S->nevs; i++) {
         s_event *ev = &S->evs[i];
-        if (ev->nusers > 1)
-            qsort(ev->users, ev->nusers, sizeof *ev->users, cmp_int);
+        unique_users(ev);
         if (!ev->ast->sync && ev->nusers > 1) {
             s_group *G = group_of(S, ev->users[0]);
             int same = 1;
@@ -414,6 +470,7 @@ static void finish_events(sema *S)
     for (int i = 0; i < S->nevs; i++) {
         s_event *ev = &S->evs[i];
         const ast_event *E = ev->ast;
+        tick(S, "events", i, S->nevs);
         san_expr *rate = compile_one(S, E->rate, -1, NULL);
         if (rate) {
             pool_add(S, rate);
@@ -469,10 +526,8 @@ static int final_event(sema *S, const s_trans *t)
     const s_event *ev = &S->evs[t->ev];
     if (ev->nfinal == 1)
         return ev->first_final;
-    for (int k = 0; k < ev->nusers; k++)
-        if (ev->users[k] == t->aut)
-            return ev->first_final + k;
-    return ev->first_final;
+    int k = user_pos(ev, t->aut);
+    return ev->first_final + (k < 0 ? 0 : k);
 }
 
 static int cmp_trans(const void *x, const void *y)
@@ -487,6 +542,31 @@ static int cmp_trans(const void *x, const void *y)
     return (a->to > b->to) - (a->to < b->to);
 }
 
+/* S->tr sorted by (automaton, from, event, to), stably: by automaton
+ * with a counting sort, then each automaton's own by qsort (one qsort
+ * of the 2 10^6 transitions of 10^6 replicas took 15% of their load). */
+static void sort_transitions(sema *S)
+{
+    int naut = S->m->naut;
+    int *start = xcalloc(S, naut + 2, sizeof *start);
+    int h = hold(S, start, 0);
+    s_trans *out = xcalloc(S, S->ntr, sizeof *out);
+    release(S, h);
+    for (int i = 0; i < S->ntr; i++)
+        start[S->tr[i].aut + 2]++;
+    for (int a = 0; a < naut; a++)
+        start[a + 2] += start[a + 1];
+    for (int i = 0; i < S->ntr; i++)
+        out[start[S->tr[i].aut + 1]++] = S->tr[i];
+    free(S->tr);
+    S->tr = out;
+    S->captr = S->ntr;
+    for (int a = 0; a < naut; a++)
+        if (start[a + 1] - start[a] > 1)
+            qsort(out + start[a], start[a + 1] - start[a], sizeof *out, cmp_trans);
+    free(start);
+}
+
 /* Per automaton, transitions sorted by (from, event, to) with an index
  * by source state: the layout the generator and descriptor read. */
 static void store_transitions(sema *S)
@@ -494,8 +574,7 @@ static void store_transitions(sema *S)
     san_model *m = S->m;
     for (int i = 0; i < S->ntr; i++)
         S->tr[i].ev = final_event(S, &S->tr[i]);
-    if (S->ntr > 1)
-        qsort(S->tr, S->ntr, sizeof *S->tr, cmp_trans);
+    sort_transitions(S);
     int i = 0;
     for (int a = 0; a < m->naut; a++) {
         san_automaton *A = &m->aut[a];
@@ -555,6 +634,7 @@ static void check_identifiers(sema *S)
 {
     for (int i = 0; i < S->nids; i++) {
         s_ident *id = &S->ids[i];
+        tick(S, "identifiers", i, S->nids);
         resolve_ident(S, id);
         if (!id->is_dom && !id->bad)
             check_peps(S, id->ast->expr, "identifier");
@@ -581,14 +661,11 @@ static void compile_results(sema *S)
     m->res = xcalloc(S, f->nresults, sizeof *m->res);
     for (int r = 0; r < f->nresults; r++) {
         const ast_result *R = &f->results[r];
-        int dup = 0;
-        for (int k = 0; k < r; k++)
-            if (!strcmp(f->results[k].name, R->name)) {
-                ERR(S, R->pos, "duplicate result '%s'", R->name);
-                dup = 1;
-            }
-        if (dup)
+        tick(S, "results", r, f->nresults);
+        if (symtab_add(&S->result_names, R->name, 0, r) >= 0) {
+            ERR(S, R->pos, "duplicate result '%s'", R->name);
             continue;
+        }
         S->cur_result = r;
         san_expr *x = compile_one(S, R->expr, -1, NULL);
         S->cur_result = 0;
@@ -608,50 +685,97 @@ static void compile_results(sema *S)
     }
 }
 
-/* Product of the automata sizes, exactly, as a decimal string. */
+/* The product space's size as text: exact up to this many digits, in
+ * scientific notation beyond: every message that names it stays one
+ * line (a 9,000-digit size was printed in full in an error), and the
+ * exact product of 10^6 two-state automata, 301,030 digits, was a pass
+ * over its 33,000 limbs per automaton. */
+#define PRODUCT_EXACT_DIGITS 40
+
+/* base 10^9 limbs, least significant first; the digits they hold */
+typedef struct {
+    uint32_t limb[PRODUCT_EXACT_DIGITS / 9 + 2];
+    int n;
+} exact_num;
+
+static int exact_digits(const exact_num *x)
+{
+    int d = 9 * (x->n - 1);
+    for (uint32_t v = x->limb[x->n - 1]; v; v /= 10)
+        d++;
+    return d > 0 ? d : 1;
+}
+
+/* x *= k; 0, or -1 (x unchanged in what matters: it is given up) once
+ * x has more than PRODUCT_EXACT_DIGITS digits. */
+static int exact_mul(exact_num *x, uint32_t k)
+{
+    uint64_t carry = 0;
+    for (int i = 0; i < x->n; i++) {
+        uint64_t v = (uint64_t)x->limb[i] * k + carry;
+        x->limb[i] = v % 1000000000u;
+        carry = v / 1000000000u;
+    }
+    while (carry) {
+        if (x->n == (int)(sizeof x->limb / sizeof x->limb[0]))
+            return -1;
+        x->limb[x->n++] = carry % 1000000000u;
+        carry /= 1000000000u;
+    }
+    return exact_digits(x) > PRODUCT_EXACT_DIGITS ? -1 : 0;
+}
+
+/* "1.07151e+301029": a mantissa times 2^e2 in decimal, six digits */
+static char *scientific(sema *S, double mant, int64_t e2)
+{
+    double l = (double)e2 * log10(2.0) + log10(mant);
+    double e10 = floor(l);
+    char m[32];
+    snprintf(m, sizeof m, "%.5f", pow(10, l - e10));
+    if (m[0] == '1' && m[1] == '0') {      /* 9.999996 rounded up */
+        snprintf(m, sizeof m, "%.5f", 1.0);
+        e10 += 1;
+    }
+    char *t = xcalloc(S, 64, 1);
+    snprintf(t, 64, "%se+%.0f", m, e10);
+    return t;
+}
+
+/* The product of the automata sizes: the strides, whether it fits in
+ * 64 bits, its logarithm, its text. */
 static void product_size(sema *S)
 {
     san_model *m = S->m;
-    /* base 10^9 limbs, least significant first */
-    int cap = 4, n = 1;
-    uint32_t *limb = xcalloc(S, cap, sizeof *limb);
-    int h = hold(S, limb, 0);
-    limb[0] = 1;
+    exact_num x = { { 1 }, 1 };
+    int exact = 1;
+    double mant = 1;            /* the product is mant * 2^e2, 1 <= mant < 2 */
+    int64_t e2 = 0;
     m->product_fits = 1;
     m->product = 1;
-    m->product_log10 = 0;
     m->stride = xcalloc(S, m->naut + 1, sizeof *m->stride);
     for (int a = m->naut - 1; a >= 0; a--) {
         int64_t ns = m->aut[a].nstates;
         m->stride[a] = m->product_fits ? m->product : 0;
-        m->product_log10 += log10((double)ns);
         if (m->product_fits && m->product > INT64_MAX / ns)
             m->product_fits = 0;
         else if (m->product_fits)
             m->product *= ns;
-        uint64_t carry = 0;
-        for (int k = 0; k < n; k++) {
-            uint64_t v = (uint64_t)limb[k] * ns + carry;
-            limb[k] = v % 1000000000u;
-            carry = v / 1000000000u;
-        }
-        while (carry) {
-            if (n == cap) {
-                cap *= 2;
-                limb = xrealloc(S, limb, cap * sizeof *limb);
-                held_update(S, h, limb);
-            }
-            limb[n++] = carry % 1000000000u;
-            carry /= 1000000000u;
-        }
+        if (exact && exact_mul(&x, (uint32_t)ns) < 0)
+            exact = 0;
+        int e;
+        mant = 2 * frexp(mant * (double)ns, &e);
+        e2 += e - 1;
     }
-    m->product_str = xcalloc(S, (size_t)n * 9 + 2, 1);
+    m->product_log10 = (double)e2 * log10(2.0) + log10(mant);
+    if (!exact) {
+        m->product_str = scientific(S, mant, e2);
+        return;
+    }
+    m->product_str = xcalloc(S, (size_t)x.n * 9 + 2, 1);
     char *p = m->product_str;
-    p += sprintf(p, "%u", limb[n - 1]);
-    for (int k = n - 2; k >= 0; k--)
-        p += sprintf(p, "%09u", limb[k]);
-    release(S, h);
-    free(limb);
+    p += sprintf(p, "%u", x.limb[x.n - 1]);
+    for (int k = x.n - 2; k >= 0; k--)
+        p += sprintf(p, "%09u", x.limb[k]);
 }
 
 /* Missing blocks are reported where the next block starts. */
@@ -680,10 +804,13 @@ static void sema_free(sema *S)
         free(S->ids[i].dom);
     free(S->ids);
     for (int g = 0; g < S->ngroups; g++) {
-        for (int b = 0; b < S->groups[g].nblocks; b++)
+        for (int b = 0; b < S->groups[g].nblocks; b++) {
             free(S->groups[g].blocks[b].vals);
+            free(S->groups[g].blocks[b].by_value);
+        }
         free(S->groups[g].blocks);
         free(S->groups[g].vals);
+        free(S->groups[g].by_value);
     }
     free(S->groups);
     for (int i = 0; i < S->nevs; i++) {
@@ -692,6 +819,18 @@ static void sema_free(sema *S)
     }
     free(S->evs);
     free(S->tr);
+    symtab_free(&S->id_names);
+    symtab_free(&S->group_names);
+    symtab_free(&S->block_names);
+    symtab_free(&S->event_names);
+    symtab_free(&S->event_keys);
+    symtab_free(&S->result_names);
+    free(S->ref);
+    free(S->ref_start);
+    free(S->ref_to);
+    free(S->dfs);
+    free(S->scc);
+    free(S->order);
 }
 
 static void export_identifiers(sema *S)
@@ -718,10 +857,13 @@ static void sema_abandon(void *ctx)
     /* the group being laid out, not counted yet (build_automata) */
     if (S->groups && S->ngroups < S->f->nauts) {
         s_group *G = &S->groups[S->ngroups];
-        for (int b = 0; G->blocks && G->ast && b < G->ast->nstates; b++)
+        for (int b = 0; G->blocks && G->ast && b < G->ast->nstates; b++) {
             free(G->blocks[b].vals);    /* calloc'd: unused ones are NULL */
+            free(G->blocks[b].by_value);
+        }
         free(G->blocks);
         free(G->vals);
+        free(G->by_value);
     }
     for (int i = S->nheld - 1; i >= 0; i--)
         if (S->held[i].expr)
@@ -733,7 +875,35 @@ static void sema_abandon(void *ctx)
     free(S);
 }
 
-san_model *sema_run(ast_file *f, san_diag *d, const san_load_opts *opt)
+/* The tables start empty; their allocations go to the recovery point. */
+static void sema_tables_init(sema *S)
+{
+    symtab_init(&S->id_names, S->oom);
+    symtab_init(&S->group_names, S->oom);
+    symtab_init(&S->block_names, S->oom);
+    symtab_init(&S->event_names, S->oom);
+    symtab_init(&S->event_keys, S->oom);
+    symtab_init(&S->result_names, S->oom);
+}
+
+/* Functions of few automata become table lookups: the solvers evaluate
+ * rates and probabilities once per state and event.  One state vector
+ * serves every expression (a vector each cost the whole network per
+ * expression). */
+static void tabulate(sema *S)
+{
+    san_model *m = S->m;
+    int *scratch = xcalloc(S, m->naut + 1, sizeof *scratch);
+    int h = hold(S, scratch, 0);
+    for (int k = 0; k < m->npool; k++) {
+        tick(S, "expressions", k, m->npool);
+        san_expr_tabulate(m->pool[k], m, 1 << 18, scratch);
+    }
+    release(S, h);
+    free(scratch);
+}
+
+san_model *sema_run(ast_file *f, san_diag *d, const san_load_opts *opt, san_progress *progress)
 {
     /* on the heap: an allocation failure leaves this frame for the
      * load's, whose cleanup (sema_abandon) still needs it */
@@ -742,30 +912,41 @@ san_model *sema_run(ast_file *f, san_diag *d, const san_load_opts *opt)
     S->d = d;
     S->opt = opt;
     S->oom = f->oom;
+    S->progress = progress;
+    sema_tables_init(S);
     f->oom->cleanup = sema_abandon;
     f->oom->ctx = S;
     san_model *m = S->model = xcalloc(S, 1, sizeof *m);
     m->name = xstrdup(S, f->net_name ? f->net_name : "unnamed");
 
+    begin_phase(S, "blocks");
     check_blocks(S);
+    begin_phase(S, "identifiers");
     collect_identifiers(S);
+    begin_phase(S, "events");
     declare_events(S);
     S->m = m;
+    begin_phase(S, "automata");
     build_automata(S);
     product_size(S);
+    begin_phase(S, "rewards");
     compile_rewards(S);
+    begin_phase(S, "identifiers");
     check_identifiers(S);
+    begin_phase(S, "transitions");
     build_transitions(S);
+    begin_phase(S, "events");
     finish_events(S);
     store_transitions(S);
+    begin_phase(S, "routing");
     check_routing(S);
+    begin_phase(S, "reachability");
     compile_reach(S);
+    begin_phase(S, "results");
     compile_results(S);
     export_identifiers(S);
-    /* Functions of few automata become table lookups: the solvers
-     * evaluate rates and probabilities once per state and event. */
-    for (int k = 0; d->nerrors == 0 && k < m->npool; k++)
-        san_expr_tabulate(m->pool[k], m, 1 << 18);
+    if (d->nerrors == 0)
+        tabulate(S);
     f->oom->cleanup = NULL;
     sema_free(S);
     free(S);

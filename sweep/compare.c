@@ -10,7 +10,7 @@
 
 /* One model: its sweep of exactly one variant. */
 static san_status load_model(san_compare_model *e, int i, const char *model, const char *defs,
-                             char *err, size_t n)
+                             const san_sweep_opts *o, char *err, size_t n)
 {
     snprintf(e->name, sizeof e->name, "%c%s", 'A' + i % 26, i >= 26 ? "'" : "");
     /* Quote a lone file name so that spaces in it survive the split. */
@@ -21,8 +21,12 @@ static san_status load_model(san_compare_model *e, int i, const char *model, con
         return SAN_E_NOMEM;
     }
     char msg[1024];
-    int rc = san_sweep_init_line(&e->sweep, line, msg, sizeof msg);
+    int rc = san_sweep_init_line(&e->sweep, line, o, msg, sizeof msg);
     free(line);
+    if (rc == -3) {             /* the file's name says which model */
+        sweep_err(err, n, "%s", msg);
+        return SAN_E_INPUT;
+    }
     if (rc < 0) {
         sweep_err(err, n, "%s: %s", e->name, msg);
         return rc == -2 ? SAN_E_USAGE : SAN_E_IO;
@@ -36,7 +40,8 @@ static san_status load_model(san_compare_model *e, int i, const char *model, con
 }
 
 san_status san_compare_init(san_compare *c, int n, const char *const *models, int ndefs,
-                            const char *const *defs, char *err, size_t errn)
+                            const char *const *defs, const san_sweep_opts *o, char *err,
+                            size_t errn)
 {
     memset(c, 0, sizeof *c);
     /* " -D 'A=1' -D 'B=2'", added to every model */
@@ -57,7 +62,7 @@ san_status san_compare_init(san_compare *c, int n, const char *const *models, in
     c->n = n;
     san_status st = SAN_OK;
     for (int i = 0; i < n && st == SAN_OK; i++)
-        st = load_model(&c->model[i], i, models[i], d, err, errn);
+        st = load_model(&c->model[i], i, models[i], d, o, err, errn);
     free(d);
     if (st != SAN_OK)
         san_compare_free(c);

@@ -42,10 +42,10 @@ san_status san_grain_init(san_grain *g, int argc, char **argv, char *err, size_t
         spec[nspec++] = "--mode";
         spec[nspec++] = "async";
     }
-    int rc = san_sweep_init(&g->sweep, nspec, spec, err, n);
+    int rc = san_sweep_init(&g->sweep, nspec, spec, NULL, err, n);
     free(spec);
     if (rc < 0)
-        return rc == -2 ? SAN_E_USAGE : SAN_E_IO;
+        return rc == -2 ? SAN_E_USAGE : rc == -3 ? SAN_E_INPUT : SAN_E_IO;
     g->axis = san_sweep_find_axis(&g->sweep, "--slices-per-node");
     if (g->axis < 0)
         g->axis = san_sweep_find_axis(&g->sweep, "--slices");

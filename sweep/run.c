@@ -173,7 +173,7 @@ san_model *sweep_compile(const san_sweep_spec *sp, const char *const *vals, char
             defs[nd].name = sp->axis[a].flag;
             defs[nd++].value = strtod(vals[a], NULL);
         }
-    san_load_opts lo = { defs, nd, 0 };
+    san_load_opts lo = { .defs = defs, .ndefs = nd };
     san_diag d;
     san_diag_init(&d, gen ? "<gen>" : sp->path, text, len);
     san_model *m = defs ? san_model_load(text, len, &d, &lo) : NULL;

@@ -165,7 +165,19 @@ static int add_flag(san_sweep_spec *sp, int argc, char **argv, int *i, char *err
     return add_axis(sp, flag, 0, val, err, n);
 }
 
-static int parse_target(san_sweep_spec *sp, const char *target, char *err, size_t n)
+double san_sweep_input_limit(const san_sweep_opts *o)
+{
+    double limit = o && o->max_input > 0 ? o->max_input : SAN_MAX_INPUT_DEFAULT;
+    if (o && o->space.max_memory > 0 && o->space.max_memory < limit)
+        limit = o->space.max_memory;
+    return limit;
+}
+
+/* A template's name, or a model file read (san_read_input) under the
+ * input limit; 0, -3 (the file cannot be used), -1 (reading failed, or
+ * out of memory: with err). */
+static int parse_target(san_sweep_spec *sp, const char *target, const san_sweep_opts *o,
+                        char *err, size_t n)
 {
     if (san_analytic_is_model(target)) {
         sp->tmpl = strdup(target);
@@ -176,23 +188,35 @@ static int parse_target(san_sweep_spec *sp, const char *target, char *err, size_
             sp->tmpl = strdup(target);
             return sp->tmpl ? 0 : -1;
         }
-    sp->text = san_read_file(target, &sp->len);
-    if (!sp->text) {
-        sweep_err(err, n, "cannot read '%s': %s (not a template either: ms, pipeline, mw or cluster)",
-                  target, strerror(errno));
-        return errno == ENOENT || errno == EISDIR ? -2 : -1;
+    char msg[512];
+    san_status st = san_read_input(target, san_sweep_input_limit(o), &sp->text, &sp->len,
+                                   msg, sizeof msg);
+    if (st == SAN_E_INPUT && errno == ENOENT) {
+        sweep_err(err, n, "%s (nor a template: ms, pipeline, mw or cluster)", msg);
+        return -3;
+    }
+    if (st == SAN_E_INPUT && errno == EFBIG) {
+        double asked = o && o->max_input > 0 ? o->max_input : SAN_MAX_INPUT_DEFAULT;
+        sweep_err(err, n, "%s; raise %s", msg,
+                  san_sweep_input_limit(o) < asked ? "--max-memory" : "--max-input");
+        return -3;
+    }
+    if (st != SAN_OK) {
+        sweep_err(err, n, "%s", msg);
+        return st == SAN_E_INPUT ? -3 : -1;
     }
     sp->path = strdup(target);
     return sp->path ? 0 : -1;
 }
 
-static int parse_spec(san_sweep_spec *sp, int argc, char **argv, char *err, size_t n)
+static int parse_spec(san_sweep_spec *sp, int argc, char **argv, const san_sweep_opts *o,
+                      char *err, size_t n)
 {
     if (argc < 1 || !argv[0] || !argv[0][0]) {
         sweep_err(err, n, "missing template (ms, pipeline, mw, cluster) or model file");
         return -2;
     }
-    int rc = parse_target(sp, argv[0], err, n);
+    int rc = parse_target(sp, argv[0], o, err, n);
     for (int i = 1; rc == 0 && i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-D")) {
@@ -210,7 +234,7 @@ static int parse_spec(san_sweep_spec *sp, int argc, char **argv, char *err, size
             rc = -2;
         }
     }
-    if (rc == -1)
+    if (rc == -1 && !(err && err[0]))
         sweep_err(err, n, "out of memory");
     return rc;
 }
@@ -375,10 +399,13 @@ static int prepare(san_sweep *s, char *err, size_t n)
 /* Entry points                                                         */
 /* ------------------------------------------------------------------ */
 
-int san_sweep_init(san_sweep *s, int argc, char **argv, char *err, size_t n)
+int san_sweep_init(san_sweep *s, int argc, char **argv, const san_sweep_opts *o,
+                   char *err, size_t n)
 {
     memset(s, 0, sizeof *s);
-    int rc = parse_spec(&s->spec, argc, argv, err, n);
+    if (err && n)
+        err[0] = '\0';
+    int rc = parse_spec(&s->spec, argc, argv, o, err, n);
     if (rc == 0)
         rc = expand(s, err, n);
     if (rc == 0)
@@ -390,7 +417,8 @@ int san_sweep_init(san_sweep *s, int argc, char **argv, char *err, size_t n)
     return rc;
 }
 
-int san_sweep_init_line(san_sweep *s, const char *line, char *err, size_t n)
+int san_sweep_init_line(san_sweep *s, const char *line, const san_sweep_opts *o,
+                        char *err, size_t n)
 {
     memset(s, 0, sizeof *s);
     char *copy = strdup(line), **argv = NULL;
@@ -400,7 +428,7 @@ int san_sweep_init_line(san_sweep *s, const char *line, char *err, size_t n)
         sweep_err(err, n, "out of memory");
         return -1;
     }
-    int rc = san_sweep_init(s, argc, argv, err, n);
+    int rc = san_sweep_init(s, argc, argv, o, err, n);
     free(argv);
     free(copy);
     return rc;

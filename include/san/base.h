@@ -39,7 +39,11 @@ typedef enum {
     SAN_E_NOTCONV,          /* not converged: the best answer is kept */
     SAN_E_INTERRUPTED,      /* interrupted, or --time-limit reached */
     SAN_E_NUMERIC,          /* a numerical failure: breakdown, overflow */
-    SAN_E_IO                /* a file could not be read or written */
+    SAN_E_IO,               /* a file could not be read or written */
+    SAN_E_INPUT             /* the model input cannot be used: no such
+                               file, a directory, no permission, over the
+                               input limit (the user's to fix, unlike an
+                               I/O error) */
 } san_status;
 
 /* "ok", "model", "usage", "out of memory", ... */
@@ -83,7 +87,25 @@ SAN_API void san_diag_print(const san_diag *d, FILE *out, int color);
 /* ------------------------------------------------------------------ */
 
 SAN_API const char *san_version(void);
-/* Read a whole file ("-" is standard input); NULL with errno set. */
+
+/* The cap on a model's size when none is given: a model is text, and
+ * the largest real ones are a few MB; without a cap, `san check
+ * /dev/zero` grew its buffer until memory ran out. */
+#define SAN_MAX_INPUT_DEFAULT (256.0 * 1024 * 1024)
+
+/* The one reader of model input, for every command and caller: the
+ * whole of path ("-": standard input, a FIFO, a device: read to its
+ * end) into *text, NUL-terminated (NULs inside are kept and counted in
+ * *len, for the lexer to report), malloc'd.  At most max_bytes (0:
+ * SAN_MAX_INPUT_DEFAULT); a regular file over it is refused before a
+ * byte is read.  Returns SAN_OK; SAN_E_INPUT with msg "PATH: no such
+ * file", "PATH: is a directory", "PATH: permission denied" or "PATH:
+ * larger than the input limit of 256 MiB"; SAN_E_IO ("PATH: " and the
+ * system's words) when reading fails; SAN_E_NOMEM. */
+SAN_API san_status san_read_input(const char *path, double max_bytes, char **text, size_t *len,
+                                  char *msg, size_t n);
+/* The same without a message: NULL with errno set (EFBIG over the
+ * default limit). */
 SAN_API char *san_read_file(const char *path, size_t *len);
 
 /* Seconds on the monotonic clock (base/clock.c): the one clock of the

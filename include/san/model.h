@@ -95,7 +95,8 @@ typedef struct san_model {
     int64_t *stride;        /* stride[a] = prod_{b>a} nstates[b] */
     int product_fits;       /* product fits in int64_t */
     int64_t product;        /* valid if product_fits */
-    char *product_str;      /* exact decimal, any size */
+    char *product_str;      /* decimal, exact up to 40 digits; beyond, six
+                               digits in scientific notation: "1.07151e+301029" */
     double product_log10;
     /* Ownership: every expression the model uses is in this pool. */
     san_expr **pool;
@@ -114,6 +115,9 @@ typedef struct {
     san_define *defs;
     int ndefs;
     int peps_warnings;      /* warn on left-to-right precedence ambiguity */
+    int progress;           /* a progress line on stderr once the load has
+                               taken a second (the caller checks that
+                               stderr is a terminal) */
 } san_load_opts;
 
 /* Parse and compile text into *out: SAN_OK; SAN_E_MODEL (every error

@@ -99,6 +99,9 @@ typedef struct {
                                that stderr is a terminal) */
     int marginals;          /* keep the marginals in the rows */
     volatile int *interrupt;/* set non-zero: the remaining variants fail */
+    double max_input;       /* the cap on a model file's size (bytes; 0:
+                               SAN_MAX_INPUT_DEFAULT), space.max_memory
+                               when that is set and smaller */
 } san_sweep_opts;
 
 typedef struct {
@@ -130,13 +133,21 @@ SAN_API void san_sweep_values_free(char **values, int n);
 
 /* argv[0] is a template name or a model file; then --flag VALUES,
  * --flag=VALUES and -D NAME=VALUES.  Expands the variants and compiles
- * each one (cheap, no state space) for its size and result names.
+ * each one (cheap, no state space) for its size and result names.  A
+ * model file is read under o's input limit (o NULL: the default).
  * Returns 0; -2 with err for a usage error (bad range, unknown flag,
- * every variant refused); -1 when out of memory or the file is unreadable. */
-SAN_API int san_sweep_init(san_sweep *s, int argc, char **argv, char *err, size_t n);
+ * every variant refused); -3 with err when the model file cannot be
+ * used ("FILE: is a directory": san_read_input's SAN_E_INPUT); -1 when
+ * out of memory or reading fails. */
+SAN_API int san_sweep_init(san_sweep *s, int argc, char **argv, const san_sweep_opts *o,
+                           char *err, size_t n);
 /* The same from one command line: "ms --mode async --slaves 5" or
  * "model.san -D K=3" (quotes group words). */
-SAN_API int san_sweep_init_line(san_sweep *s, const char *line, char *err, size_t n);
+SAN_API int san_sweep_init_line(san_sweep *s, const char *line, const san_sweep_opts *o,
+                                char *err, size_t n);
+/* The cap on a model's input that o sets: max_input (0: the default),
+ * or space.max_memory when that is set and smaller. */
+SAN_API double san_sweep_input_limit(const san_sweep_opts *o);
 SAN_API void san_sweep_free(san_sweep *s);
 
 /* Solve every variant, largest first, opts->jobs at a time, each one on a
@@ -315,10 +326,14 @@ typedef struct {
 
 /* models: .san files or generator lines ("ms --mode async --slaves 3",
  * "model.san -D K=2"), each of one variant; defs: "NAME=VALUE" added to
- * every one as -D.  SAN_E_USAGE with err ("B: ...") for a bad model or
- * one of several variants; SAN_E_IO or SAN_E_NOMEM otherwise. */
+ * every one as -D; model files are read under o's input limit (o NULL:
+ * the default).  SAN_E_USAGE with err ("B: ...") for a bad model or
+ * one of several variants; SAN_E_INPUT with err ("FILE: is a
+ * directory") for a model file that cannot be used; SAN_E_IO or
+ * SAN_E_NOMEM otherwise. */
 SAN_API san_status san_compare_init(san_compare *c, int n, const char *const *models,
-                                    int ndefs, const char *const *defs, char *err, size_t errn);
+                                    int ndefs, const char *const *defs,
+                                    const san_sweep_opts *o, char *err, size_t errn);
 /* Solve the models, o->jobs at a time, and line up their results (and
  * marginals when marginals): SAN_OK (failed models are rows with their
  * error), SAN_E_NOMEM. */

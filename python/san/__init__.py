@@ -129,8 +129,26 @@ class Model:
 
     @property
     def product_states(self):
-        """The size of the product space, exact (a Python int)."""
-        return int(self._c.product_str.decode())
+        """The size of the product space, exact (a Python int).  The C
+        text is exact up to 40 digits only (scientific beyond): larger
+        sizes are multiplied here, halves first (a balanced product:
+        10^6 automata in milliseconds, where one factor after another
+        would be quadratic)."""
+        text = self._c.product_str.decode()
+        if text.isdigit():
+            return int(text)
+        m = self._c
+        sizes = [m.aut[a].nstates for a in range(m.naut)]
+
+        def prod(lo, hi):
+            if hi - lo <= 16:
+                r = 1
+                for v in sizes[lo:hi]:
+                    r *= v
+                return r
+            mid = (lo + hi) // 2
+            return prod(lo, mid) * prod(mid, hi)
+        return prod(0, len(sizes))
 
     def check(self):
         """What `san check` summarizes, as a dict."""

@@ -19,7 +19,7 @@ from ctypes import (POINTER, Structure, c_char, c_char_p, c_double, c_int, c_int
 # ---- base.h ----
 
 SAN_OK, SAN_E_MODEL, SAN_E_USAGE, SAN_E_NOMEM, SAN_E_LIMIT, SAN_E_NOTCONV, \
-    SAN_E_INTERRUPTED, SAN_E_NUMERIC, SAN_E_IO = range(9)
+    SAN_E_INTERRUPTED, SAN_E_NUMERIC, SAN_E_IO, SAN_E_INPUT = range(10)
 
 
 class DiagItem(Structure):
@@ -74,7 +74,8 @@ class Define(Structure):
 
 
 class LoadOpts(Structure):
-    _fields_ = [("defs", POINTER(Define)), ("ndefs", c_int), ("peps_warnings", c_int)]
+    _fields_ = [("defs", POINTER(Define)), ("ndefs", c_int), ("peps_warnings", c_int),
+                ("progress", c_int)]
 
 
 # ---- solve.h ----

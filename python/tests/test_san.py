@@ -75,6 +75,16 @@ def test_check_summary():
     assert "slave_transmitting" in c["results"]
 
 
+def test_product_states_beyond_40_digits():
+    # the C text turns scientific past 40 digits; the property stays exact
+    text = ("identifiers N = [0..199];\nevents loc u (1) loc d (2)\nreachability = 1;\n"
+            "network big (continuous)\n  aut P[N]\n    stt a to(b) u\n    stt b to(a) d\n"
+            "results x = st P[0];\n")
+    m = san.load(text=text)
+    assert m._c.product_str.decode() == "1.60694e+60"
+    assert m.product_states == 2 ** 200
+
+
 def test_generator_is_the_exported_matrix(tmp_path):
     line = "ms --mode async --slaves 2 --buffer 3"
     q = san.gen(line).generator()

@@ -38,7 +38,7 @@ static int node(walk *W, int k, int64_t idx, int all)
             all = b[0] > 0 || b[1] < 0;
         }
     }
-    const int a = W->aut ? W->aut[k] : k, n = m->aut[a].nstates;
+    const int a = W->aut[k], n = m->aut[a].nstates;
     int rc = 0;
     for (int v = 0; rc == 0 && v < n; v++) {
         W->lo[a] = W->hi[a] = v;
@@ -49,16 +49,35 @@ static int node(walk *W, int k, int64_t idx, int all)
     return rc;
 }
 
+/* The automata to walk: those of w (all when NULL) with more than one
+ * state, the others staying at their state 0.  The walk recurses once
+ * per automaton walked: 10^6 automata of one state overflowed the stack,
+ * while a product space that fits in 64 bits has at most 63 automata of
+ * two states or more. */
+static int *walked(const reach_walk *w, int *n)
+{
+    const san_model *m = w->m;
+    int total = w->aut ? w->naut : m->naut;
+    int *aut = malloc((total + 1) * sizeof *aut);
+    *n = 0;
+    for (int k = 0; aut && k < total; k++) {
+        int a = w->aut ? w->aut[k] : k;
+        if (m->aut[a].nstates > 1)
+            aut[(*n)++] = a;
+    }
+    return aut;
+}
+
 int reach_walk_run(reach_walk *w)
 {
     const san_model *m = w->m;
-    walk W = { w, w->aut, w->aut ? w->naut : m->naut, calloc(m->naut + 1, sizeof *W.lo),
-               calloc(m->naut + 1, sizeof *W.hi), 0 };
-    int rc = W.lo && W.hi ? 0 : -1;
-    for (int k = 0; rc == 0 && k < W.naut; k++) {
-        const int a = W.aut ? W.aut[k] : k;
-        W.hi[a] = m->aut[a].nstates - 1;
-    }
+    walk W = { w, NULL, 0, calloc(m->naut + 1, sizeof *W.lo), calloc(m->naut + 1, sizeof *W.hi),
+               0 };
+    int *aut = walked(w, &W.naut);
+    W.aut = aut;
+    int rc = W.lo && W.hi && aut ? 0 : -1;
+    for (int k = 0; rc == 0 && k < W.naut; k++)
+        W.hi[aut[k]] = m->aut[aut[k]].nstates - 1;
     w->evals = 0;
     if (rc == 0) {
         const int all = san_expr_is_const(m->reach) && san_expr_const(m->reach) != 0;
@@ -66,5 +85,6 @@ int reach_walk_run(reach_walk *w)
     }
     free(W.lo);
     free(W.hi);
+    free(aut);
     return rc == 1 ? 0 : rc;
 }

@@ -481,10 +481,58 @@ static int fire_sync(succ_ctx *c, int e, const int *s, int64_t idx, san_arcs *ou
     return 0;
 }
 
+/* The events whose arcs from..n of out leave the state, each with the
+ * sum of its rates, at most 8 named: "'e1' (1e+308), 'e2' (1e+308)". */
+static void leaving_events(const succ_ctx *c, const san_arcs *out, int from, int64_t idx,
+                           char *buf, size_t n)
+{
+    size_t used = 0;
+    int shown = 0;
+    buf[0] = '\0';
+    for (int k = from; k < out->n && used < n; k++) {
+        int e = out->v[k].event, seen = 0;
+        for (int j = from; j < k && !seen; j++)
+            seen = out->v[j].event == e && out->v[j].to != idx;
+        if (seen || out->v[k].to == idx)
+            continue;
+        double sum = 0;
+        for (int j = k; j < out->n; j++)
+            if (out->v[j].event == e && out->v[j].to != idx)
+                sum += out->v[j].rate;
+        int w = shown < 8 ? snprintf(buf + used, n - used, "%s'%s' (%g)", shown ? ", " : "",
+                                     c->m->ev[e].name, sum)
+                          : snprintf(buf + used, n - used, ", ...");
+        if (w < 0 || shown++ == 8)
+            break;
+        used += (size_t)w;
+    }
+}
+
+/* The diagonal of the generator is minus the sum of the rates leaving a
+ * state: finite rates can sum past the largest double (two of 1e308),
+ * which the solvers met as "non-finite rate (at Q[0][0])", exit 1.  The
+ * model is at fault: -2 naming the state and its events. */
+static int check_exit_rate(const succ_ctx *c, const int *s, int64_t idx, const san_arcs *out,
+                           int from, char *err, size_t errlen)
+{
+    double sum = 0;
+    for (int k = from; k < out->n; k++)
+        sum += out->v[k].to != idx ? out->v[k].rate : 0;
+    if (sum <= DBL_MAX)
+        return 0;
+    char st[512], evs[512];
+    describe(c->m, s, st, sizeof st);
+    leaving_events(c, out, from, idx, evs, sizeof evs);
+    snprintf(err, errlen, "the rates leaving state (%s) sum beyond the largest double "
+             "(%.3g): events %s", st, DBL_MAX, evs);
+    return -2;
+}
+
 int succ_enumerate(succ_ctx *c, const int *s, int64_t idx, san_arcs *out,
                    char *err, size_t errlen)
 {
     const san_model *m = c->m;
+    const int from = out->n;
     succ_new_state(c);      /* cached rates belong to the last state */
     /* Local events: the groups leaving each automaton's current state,
      * so only enabled events cost anything.  Constant rates and
@@ -531,5 +579,5 @@ int succ_enumerate(succ_ctx *c, const int *s, int64_t idx, san_arcs *out,
         if (rc)
             return rc;
     }
-    return 0;
+    return check_exit_rate(c, s, idx, out, from, err, errlen);
 }

@@ -885,7 +885,7 @@ static const char *M6 =
 static void test_defines(void)
 {
     san_define defs[2] = { { "K", 5, 0 }, { "nosuch", 1, 0 } };
-    san_load_opts opt = { defs, 2, 0 };
+    san_load_opts opt = { .defs = defs, .ndefs = 2 };
     san_model *m = must_load("-D K=5", M6, &opt);
     if (!m)
         return;
@@ -974,7 +974,7 @@ static const char *M7 =
 static void peps_case(const char *expr, int want_warning)
 {
     char *text = format_model(M7, expr);
-    san_load_opts opt = { NULL, 0, 1 };
+    san_load_opts opt = { .peps_warnings = 1 };
     san_diag d;
     san_model *m = load(text, &opt, &d);
     free(text);

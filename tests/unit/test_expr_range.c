@@ -202,7 +202,8 @@ static const case_t INF_CASES[] = {
     { "!(((st B * 1e308) * 10 - (st C * 1e308) * 10) <= (st A * 1e308) * 10)", 0 },
     { "(st A - 1) * ((st D * 1e308) * 10) >= -((st C * 1e308) * 10)", 0 },
     { "(st A * 1e308) * 10", 0 },
-    { "1 / (st A * 1e-320 + 1e-320)", 0 },
+    /* 1e-320, a subnormal, from a product: no literal may be one */
+    { "1 / (st A * (1e-300 * 1e-20) + 1e-300 * 1e-20)", 0 },
 };
 #define NINF ((int)(sizeof INF_CASES / sizeof INF_CASES[0]))
 
