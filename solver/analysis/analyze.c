@@ -93,8 +93,8 @@ static san_status build(const san_model *m, const san_analysis_opts *o, double t
     san_progress p;
     san_progress_init(&p, po.progress, 0);
     san_progress_draw(&p, 1, "  checking the classes of %lld states", (long long)a->sp.n);
-    int rc = san_kron_check_classes(&a->sp, d);
-    st = rc == 0 ? SAN_OK : rc == -2 ? SAN_E_MODEL : SAN_E_NOMEM;
+    po.time_limit = time_left(o->time_limit, t0);
+    st = san_kron_check_classes(&a->sp, &po, d);
     san_progress_end(&p, 1);
     a->sp.t_check = san_now() - t;
     if (st != SAN_OK) {
@@ -124,6 +124,10 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
     if (o->time_limit > 0)
         so.time_limit = so.time_limit > 0 ? fmin(so.time_limit, time_left(o->time_limit, t0))
                                           : time_left(o->time_limit, t0);
+    /* the solve has what --max-memory leaves beside the space */
+    const double limit = o->space.max_memory > 0 ? o->space.max_memory
+                                                 : san_default_max_memory();
+    so.max_memory = fmax(limit - a->sp.bytes, 1);
     double ts = san_now();
     if (a->kron)
         st = san_ls_status(san_kron_solve(&a->sp, &so, &a->sol, &a->kron_bytes), &a->sol.info);
@@ -141,7 +145,11 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
     if (is != SAN_OK)
         return is;
     a->have_indices = 1;
-    a->other_bytes = a->kron ? est_sparse_bytes_of(m, a->sp.index, a->sp.n)
-                             : san_kron_estimate_bytes(m, a->sp.n);
+    /* the other storage's size is a remark: not made past the time
+     * limit (over the descriptor it lists the transitions of up to
+     * 4096 states again, seconds on large fan-outs) */
+    if (!(o->time_limit > 0 && san_now() - t0 >= o->time_limit))
+        a->other_bytes = a->kron ? est_sparse_bytes_of(m, a->sp.index, a->sp.n)
+                                 : san_kron_estimate_bytes(m, a->sp.n);
     return st;
 }

@@ -95,13 +95,22 @@ san_status san_solve(const san_space *sp, const san_solve_opts *o, san_solution 
         warm_guess(o->warm, sp, sub, x);
     san_parts parts;
     memset(&parts, 0, sizeof parts);
-    const double budget = 0.25 * san_default_max_memory();
+    /* the transposed copy is made: the numerical core has what is left */
+    san_solve_opts left;
+    if (o)
+        left = *o;
+    else
+        san_solve_opts_default(&left);
+    left.max_memory = san_ls_budget(o) - (12.0 * (double)qt.rowptr[qt.n] + 8.0 * (double)qt.n);
+    if (left.max_memory < 1)
+        left.max_memory = 1;
+    const double budget = 0.25 * left.max_memory;
     if (san_parts_add_model(&parts, sp->m, qt.n, idx, budget) < 0 ||
         san_parts_add_csr(&parts, &qt, budget) < 0) {
         san_parts_free(&parts);
         memset(&parts, 0, sizeof parts);    /* no aggregation check but the chain's */
     }
-    int rc = san_ctmc_solve_parts(&qt, x, o, &sol->info, parts.n ? &parts : NULL);
+    int rc = san_ctmc_solve_parts(&qt, x, &left, &sol->info, parts.n ? &parts : NULL);
     san_parts_free(&parts);
     if (idx != sp->index)
         free(idx);

@@ -42,6 +42,12 @@ void san_solve_opts_default(san_solve_opts *o)
     o->time_limit = 0;
     o->progress = 0;
     o->interrupt = NULL;
+    o->max_memory = 0;
+}
+
+double san_ls_budget(const san_solve_opts *o)
+{
+    return o && o->max_memory > 0 ? o->max_memory : san_default_max_memory();
 }
 
 static const char *const method_names[] = {
@@ -618,7 +624,7 @@ static double rate_span(const san_csr *qt)
  * of memory; the refusal says what to use instead. */
 static int direct_named(san_ls *c, double *pi)
 {
-    int st = san_ls_direct(c, pi, san_default_max_memory(), HUGE_VAL);
+    int st = san_ls_direct(c, pi, san_ls_budget(c->o), HUGE_VAL);
     if (st == 2)
         c->final = 1;       /* too big: the user chooses what to run instead */
     return st == 2 ? -1 : st;
@@ -648,7 +654,7 @@ static san_ls_kernel named_kernel(san_method m)
 static int direct_cheap(san_ls *c, double *pi)
 {
     long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-    double mem = LAST_LU_MAX_MEM;
+    double mem = fmin(LAST_LU_MAX_MEM, san_ls_budget(c->o));
     if (pages > 0 && psz > 0 && 0.5 * (double)pages * (double)psz < mem)
         mem = 0.5 * (double)pages * (double)psz;
     int st = san_ls_direct(c, pi, mem, LAST_LU_MAX_FLOPS);
@@ -766,7 +772,7 @@ int san_ctmc_solve_parts(const san_csr *qt, double *pi, const san_solve_opts *o,
         return 0;
     }
     memset(&parts, 0, sizeof parts);
-    if (!given && san_parts_add_csr(&parts, qt, 0.25 * san_default_max_memory()) < 0) {
+    if (!given && san_parts_add_csr(&parts, qt, 0.25 * san_ls_budget(o)) < 0) {
         snprintf(info->msg, sizeof info->msg, "out of memory for the partitions of the "
                  "aggregation check (%lld states)", (long long)qt->n);
         info->status = SAN_E_NOMEM;

@@ -101,6 +101,8 @@ typedef struct {
 } san_ls_best;
 
 /* ---- linsolve.c: services for the kernels ---- */
+/* The bytes a solve may allocate: o->max_memory, or the default. */
+double san_ls_budget(const san_solve_opts *o);
 static inline double san_ls_now(void) { return san_now(); }
 /* Looks at the clock and the interrupt flag, prints progress when asked;
  * res is the latest residual known (negative: none yet). */
