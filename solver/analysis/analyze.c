@@ -23,6 +23,7 @@
 #include <string.h>
 #include "base.h"
 #include "estimate.h"
+#include "indices.h"
 #include "linsolve.h"
 #include "transient_int.h"
 
@@ -128,6 +129,11 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
     const double limit = o->space.max_memory > 0 ? o->space.max_memory
                                                  : san_default_max_memory();
     so.max_memory = fmax(limit - a->sp.bytes, 1);
+    if (o->time_limit > 0 && san_now() - t0 >= o->time_limit) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "the time limit was reached before the solve (after "
+                     "%.1f s of exploration and checks); raise --time-limit", a->t_space);
+        return SAN_E_INTERRUPTED;
+    }
     double ts = san_now();
     if (a->kron)
         st = san_ls_status(san_kron_solve(&a->sp, &so, &a->sol, &a->kron_bytes), &a->sol.info);
@@ -141,7 +147,8 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
         return st;
     if (a->sol.info.method == SAN_M_AUTO)       /* a one-state class needs no method */
         a->sol.info.method = SAN_M_DIRECT;
-    san_status is = san_solution_indices(&a->sp, &a->sol, o->ntop, d);
+    san_status is = solution_indices_until(&a->sp, &a->sol, o->ntop,
+                                           o->time_limit > 0 ? t0 + o->time_limit : 0, d);
     if (is != SAN_OK)
         return is;
     a->have_indices = 1;

@@ -65,6 +65,7 @@ static void warm_guess(const san_warm *w, const san_space *sp, const int32_t *su
 
 san_status san_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol)
 {
+    const double t0 = san_now();
     memset(sol, 0, sizeof *sol);
     sol->pi = calloc(sp->n ? sp->n : 1, sizeof *sol->pi);
     int32_t *sub = sp->nclosed < sp->n ? malloc(sp->n * sizeof *sub) : NULL;
@@ -95,6 +96,8 @@ san_status san_solve(const san_space *sp, const san_solve_opts *o, san_solution 
         warm_guess(o->warm, sp, sub, x);
     san_parts parts;
     memset(&parts, 0, sizeof parts);
+    if (o && o->time_limit > 0)
+        parts.deadline = t0 + o->time_limit;
     /* the transposed copy is made: the numerical core has what is left */
     san_solve_opts left;
     if (o)

@@ -176,7 +176,8 @@ static int kron_parts(san_parts *P, const kron_desc *d, const san_space *sp, dou
                       double deadline)
 {
     memset(P, 0, sizeof *P);
-    if (san_parts_add_fast_space(P, sp, d->n, rank_of, d, budget, deadline) < 0) {
+    P->deadline = deadline;
+    if (san_parts_add_fast_space(P, sp, d->n, rank_of, d, budget) < 0) {
         san_parts_free(P);
         return -1;
     }
@@ -292,6 +293,17 @@ int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
         kron_free(&d);
         return -1;
     }
+    if (o->time_limit > 0 && san_ls_now() - t0 >= o->time_limit) {
+        /* the build took what was left: the uniform vector, stopped */
+        for (int64_t i = 0; i < sp->n; i++)
+            sol->pi[i] = 1.0 / (double)sp->n;
+        info->status = SAN_E_INTERRUPTED;
+        snprintf(info->msg, sizeof info->msg, "time limit of %g s reached while building "
+                 "the tensor descriptor; raise --time-limit", o->time_limit);
+        kron_free(&d);
+        info->time_s = san_ls_now() - t0;
+        return 1;
+    }
     ksolve c = { .d = &d };
     double *w = malloc(d.n * sizeof *w), *x = malloc(d.n * sizeof *x);
     int st = -1;
@@ -315,7 +327,7 @@ int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
         initial_vector(&d, sp, o->warm, x);
         san_parts parts;
         if (kron_parts(&parts, &d, sp, 0.25 * san_ls_budget(o),
-                       o->time_limit > 0 ? t0 + o->time_limit : INFINITY) < 0) {
+                       o->time_limit > 0 ? t0 + o->time_limit : 0) < 0) {
             snprintf(info->msg, sizeof info->msg, "out of memory for the partitions of "
                      "the aggregation check (%lld states)", (long long)d.n);
         } else {

@@ -176,7 +176,9 @@ static int kop_init(san_ls *c, kop *op, double *x)
     }
     /* k is chosen from the diagonal, which the preconditioner holds:
      * built for row 0 first, then refixed */
-    if (san_pc_build(&op->pc, op->op, op->qt, kind, 0, c->info->msg, sizeof c->info->msg) < 0) {
+    const double deadline = c->o->time_limit > 0 ? c->t0 + c->o->time_limit : INFINITY;
+    if (san_pc_build(&op->pc, op->op, op->qt, kind, 0, deadline, c->info->msg,
+                     sizeof c->info->msg) < 0) {
         c->info->status = SAN_E_NOMEM;
         return -1;
     }

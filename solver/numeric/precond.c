@@ -12,9 +12,13 @@
 /* ILU(0) pivots below this fraction of the diagonal are roundoff noise. */
 #define PIVOT_FLOOR 1e-13
 
+/* The factorization looks at the clock every this many rows. */
+#define ILU_CLOCK_ROWS 4096
+
 /* ILU(0), IKJ order: row i is eliminated with the rows of its lower
  * columns, each update applied only where row i already has an entry
- * (found by merging the two sorted column lists). */
+ * (found by merging the two sorted column lists).  Past the deadline
+ * it stops and the preconditioner becomes Jacobi's. */
 static void ilu0_factor(san_pc *op)
 {
     const san_csr *qt = op->qt;
@@ -25,6 +29,10 @@ static void ilu0_factor(san_pc *op)
     const int32_t *restrict dpos = op->dpos;
 
     for (int64_t i = 0; i < n; i++) {
+        if (i % ILU_CLOCK_ROWS == ILU_CLOCK_ROWS - 1 && san_now() >= op->deadline) {
+            op->kind = SAN_PC_JACOBI;
+            return;
+        }
         const int64_t re = rp[i + 1], di = rp[i] + dpos[i];
         for (int64_t p = rp[i]; p < di; p++) {
             if (lu[p] == 0)
@@ -69,6 +77,10 @@ static int ilu0_build(san_pc *op, char *msg, size_t sz)
 {
     const san_csr *qt = op->qt;
     const int64_t n = qt->n, nnz = qt->rowptr[n];
+    if (san_now() >= op->deadline) {
+        op->kind = SAN_PC_JACOBI;       /* no time for it */
+        return 0;
+    }
     op->lu = malloc((size_t)nnz * sizeof *op->lu);
     op->dpos = malloc((size_t)n * sizeof *op->dpos);
     if (!op->lu || !op->dpos) {
@@ -141,9 +153,10 @@ void san_pc_apply(const san_pc *op, double *restrict x)
 }
 
 int san_pc_build(san_pc *pc, const san_op *A, const san_csr *qt, san_precond kind, int64_t k,
-                 char *msg, size_t sz)
+                 double deadline, char *msg, size_t sz)
 {
     memset(pc, 0, sizeof *pc);
+    pc->deadline = deadline;
     pc->kind = kind;
     pc->qt = qt;
     pc->n = A->n;

@@ -113,7 +113,7 @@ int san_parts_add_model(san_parts *P, const san_model *m, int64_t n,
 {
     char what[96];
     for (int a = 0; a < m->naut; a++) {
-        if (P->bytes + 2.0 * n > budget)
+        if (P->bytes + 2.0 * n > budget || san_parts_late(P))
             return 0;
         snprintf(what, sizeof what, "automaton %s", m->aut[a].name);
         if (add_group(P, m, n, idx, &a, 1, what) < 0)
@@ -126,7 +126,8 @@ int san_parts_add_model(san_parts *P, const san_model *m, int64_t n,
     char *in = malloc(m->naut + 1);
     int rc = g && seen && nseen && in ? 0 : -1;
     int ns = 0;
-    for (int e = 0; rc == 0 && e < m->nev && P->bytes + 2.0 * n <= budget; e++) {
+    for (int e = 0; rc == 0 && e < m->nev && P->bytes + 2.0 * n <= budget && !san_parts_late(P);
+         e++) {
         int k = coupled(m, e, g, in);
         if (k < 2 || k == m->naut)
             continue;
@@ -223,7 +224,7 @@ static int fast_state(san_forests *F, succ_ctx *sc, san_arcs *arcs, const int *s
 
 int san_parts_add_fast_space(san_parts *P, const san_space *sp, int64_t npos,
                              int64_t (*rank)(const void *ctx, int64_t idx),
-                             const void *ctx, double budget, double deadline)
+                             const void *ctx, double budget)
 {
     const san_model *m = sp->m;
     if (sp->n < 3 || npos > INT32_MAX || P->bytes + 2.0 * npos > budget)
@@ -240,7 +241,7 @@ int san_parts_add_fast_space(san_parts *P, const san_space *sp, int64_t npos,
         for (int64_t i = 0; rc == 0 && i < sp->n; i++) {
             if (sp->in_closed && !sp->in_closed[i])
                 continue;
-            if (i % FAST_CLOCK_EVERY == 0 && san_now() >= deadline) {
+            if (i % FAST_CLOCK_EVERY == 0 && san_parts_late(P)) {
                 late = 1;
                 break;
             }
