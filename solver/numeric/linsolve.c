@@ -207,6 +207,16 @@ san_ls_stop san_ls_poll(san_ls *c, long iter, double res)
     return SAN_LS_GO;
 }
 
+san_ls_stop san_ls_clock(const san_ls *c)
+{
+    const san_solve_opts *o = c->o;
+    if (o->interrupt && *o->interrupt)
+        return SAN_LS_INTR;
+    if (o->time_limit > 0 && san_ls_now() - c->t0 >= o->time_limit)
+        return SAN_LS_TIME;
+    return SAN_LS_GO;
+}
+
 void san_ls_progress_end(san_ls *c)
 {
     if (c->printed) {

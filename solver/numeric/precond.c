@@ -12,8 +12,11 @@
 /* ILU(0) pivots below this fraction of the diagonal are roundoff noise. */
 #define PIVOT_FLOOR 1e-13
 
-/* The factorization looks at the clock every this many rows. */
-#define ILU_CLOCK_ROWS 4096
+/* The factorization looks at the clock after each row once this many
+ * entries were merged since the last look (a millisecond or so): by
+ * work, not rows, since a row of a dense chain (the fan-out models:
+ * 4096 entries a row) costs millions of them. */
+#define ILU_CLOCK_WORK (1 << 22)
 
 /* ILU(0), IKJ order: row i is eliminated with the rows of its lower
  * columns, each update applied only where row i already has an entry
@@ -27,11 +30,15 @@ static void ilu0_factor(san_pc *op)
     const int32_t *restrict ci = qt->col;
     double *restrict lu = op->lu;
     const int32_t *restrict dpos = op->dpos;
+    int64_t work = 0;
 
     for (int64_t i = 0; i < n; i++) {
-        if (i % ILU_CLOCK_ROWS == ILU_CLOCK_ROWS - 1 && san_now() >= op->deadline) {
-            op->kind = SAN_PC_JACOBI;
-            return;
+        if (work >= ILU_CLOCK_WORK) {
+            work = 0;
+            if (san_now() >= op->deadline) {
+                op->kind = SAN_PC_JACOBI;
+                return;
+            }
         }
         const int64_t re = rp[i + 1], di = rp[i] + dpos[i];
         for (int64_t p = rp[i]; p < di; p++) {
@@ -41,6 +48,7 @@ static void ilu0_factor(san_pc *op)
             const double l = (lu[p] *= lu[kd]);
             int64_t q = kd + 1, t = p + 1;
             const int64_t qe = rp[kc + 1];
+            work += (qe - q) + (re - t);
             while (q < qe && t < re) {
                 if (ci[q] < ci[t])
                     q++;
