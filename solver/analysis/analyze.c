@@ -59,6 +59,20 @@ static double time_left(double limit, double t0)
     return left > 1e-6 ? left : 1e-6;
 }
 
+/* The indices of a solve stopped by the time limit are what its report
+ * shows (the best vector's results, with its residual): they get
+ * INDICES_GRACE seconds past the limit, enough for a model of 10^5
+ * states (milliseconds), and are given up on one of 10^7 (every event's
+ * rate in every state: seconds), so that the run ends near its limit. */
+#define INDICES_GRACE 0.5
+
+static double indices_deadline(const san_analysis_opts *o, double t0)
+{
+    if (!(o->time_limit > 0))
+        return 0;
+    return fmax(t0 + o->time_limit, san_now()) + INDICES_GRACE;
+}
+
 /* Steps 1 to 3. */
 static san_status build(const san_model *m, const san_analysis_opts *o, double t0,
                         san_analysis *a, san_diag *d)
@@ -147,8 +161,7 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
         return st;
     if (a->sol.info.method == SAN_M_AUTO)       /* a one-state class needs no method */
         a->sol.info.method = SAN_M_DIRECT;
-    san_status is = solution_indices_until(&a->sp, &a->sol, o->ntop,
-                                           o->time_limit > 0 ? t0 + o->time_limit : 0, d);
+    san_status is = solution_indices_until(&a->sp, &a->sol, o->ntop, indices_deadline(o, t0), d);
     if (is != SAN_OK)
         return is;
     a->have_indices = 1;

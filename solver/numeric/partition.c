@@ -216,8 +216,9 @@ int san_parts_late(const san_parts *P)
     return P->deadline > 0 && san_now() >= P->deadline;
 }
 
-/* The clock is read every this many rows. */
-#define CLOCK_ROWS 65536
+/* The clock is read after a row once this many nonzeros were passed
+ * since the last look (by nonzeros: a dense row has thousands). */
+#define CLOCK_WORK (1 << 20)
 
 int san_parts_add_fast(san_parts *P, const san_csr *qt, double budget)
 {
@@ -233,11 +234,16 @@ int san_parts_add_fast(san_parts *P, const san_csr *qt, double budget)
             if (qt->col[t] == j)
                 d[j] = -qt->val[t];
     }
+    int64_t work = 0;
     for (int pass = 0; pass < 2; pass++)
         for (int64_t j = 0; rc == 0 && j < n; j++) {
-            if (j % CLOCK_ROWS == 0 && san_parts_late(P)) {
-                rc = 1;         /* given up, not added */
-                break;
+            work += qt->rowptr[j + 1] - qt->rowptr[j] + 1;
+            if (work >= CLOCK_WORK) {
+                work = 0;
+                if (san_parts_late(P)) {
+                    rc = 1;     /* given up, not added */
+                    break;
+                }
             }
             for (int64_t t = qt->rowptr[j]; t < qt->rowptr[j + 1]; t++) {
                 int32_t i = qt->col[t];

@@ -448,7 +448,8 @@ typedef struct {
     int *t;                 /* a decoded state, for the reachability test */
     double t0, last, deadline;
     int64_t slice;          /* states a worker takes in the next batch */
-    double arcs_per_state;  /* the most of the last batch's slices */
+    double arcs_per_state;  /* the most of the last batch's slices, or the
+                               last state expanded alone (expand_large) */
     double fanout;          /* succ_fanout: the most transitions of a state */
     int fan_event;          /*   the event with the most outcomes ... */
     double fan_event_out;   /*   ... and how many */
@@ -769,7 +770,9 @@ static int expand_large(search *S, int64_t i, int64_t piece)
     w->hi = w->stop = i + 1;
     w->nent = 0;
     decode(S->m, w, idx);
+    w->listed = w->arcs.n = 0;
     while (more) {
+        w->listed += w->arcs.n;
         w->arcs.n = 0;
         more = succ_enumerate_part(&w->sc, w->s, idx, &cur, piece, &w->arcs, w->err,
                                    sizeof w->err);
@@ -801,6 +804,7 @@ static int expand_large(search *S, int64_t i, int64_t piece)
     }
     if (r->states_only)
         r->exit[i] = out;
+    S->arcs_per_state = (double)(w->listed + w->arcs.n);
     if (!rows)
         return 0;
     /* the row, as assemble() writes it, straight into Q */
@@ -827,14 +831,21 @@ static int run_batch(search *S, int64_t b0, int64_t b1, int64_t *end)
 {
     int nw = S->nw, rows = keeps_rows(S->r);
     int64_t nb = b1 - b0, quota = batch_quota(S);
+    if (S->arcs_per_state > quota) {
+        /* the last state was over a quota: this one is likely too (the
+         * replicas of a fan-out model all are), and trying it in a
+         * batch first would list a quota for nothing */
+        *end = b0 + 1;
+        int rc = expand_large(S, b0, quota);
+        next_slice(S, quota);
+        return rc;
+    }
     for (int t = 0; t < nw; t++) {
         worker *w = &S->w[t];
         w->lo = b0 + nb * t / nw;
         w->hi = b0 + nb * (t + 1) / nw;
         w->rc = 0;
         w->quota = quota;
-        w->deadline = S->deadline;
-        w->interrupt = S->o->interrupt;
     }
     int par = nb >= nw && (nb >= PAR_MIN_STATES || S->arcs_per_state * nb >= PAR_MIN_ARCS);
     SAN_OMP(omp parallel for schedule(static, 1) num_threads(nw) if(par))
@@ -846,9 +857,9 @@ static int run_batch(search *S, int64_t b0, int64_t b1, int64_t *end)
     *end = cut_batch(S, b1);
     if (*end == b0) {           /* its first state is over a whole quota */
         *end = b0 + 1;
-        S->arcs_per_state = (double)quota;
+        int rc = expand_large(S, b0, quota);
         next_slice(S, quota);
-        return expand_large(S, b0, quota);
+        return rc;
     }
     next_slice(S, quota);
     rc = number_pending(S);
@@ -897,9 +908,12 @@ static int search_init(search *S)
     S->t = calloc(S->m->naut + 1, sizeof *S->t);
     if (!S->w || !S->t)
         return -1;
-    for (int t = 0; t < S->nw; t++)
+    for (int t = 0; t < S->nw; t++) {
         if (worker_init(&S->w[t], S->m) < 0)
             return -1;
+        S->w[t].deadline = S->deadline;
+        S->w[t].interrupt = S->o->interrupt;
+    }
     S->fanout = succ_fanout(S->m, &S->fan_event, &S->fan_event_out);
     S->arcs_per_state = S->fanout;
     next_slice(S, batch_quota(S));
@@ -915,7 +929,7 @@ int space_explore(const san_model *m, space_rows *r, idmap *h, const san_space_o
                  .undeclared = undeclared, .d = d, .nw = workers(), .t0 = san_now() };
     S.last = S.t0;
     S.deadline = o->time_limit > 0 ? S.t0 + o->time_limit : INFINITY;
-    int rc = search_init(&S);
+    int rc = search_init(&S);     /* after the deadline: the workers copy it */
     if (r->rowptr)
         r->rowptr[0] = 0;
     r->nnz = 0;

@@ -155,9 +155,10 @@ int san_parts_add_model(san_parts *P, const san_model *m, int64_t n,
 
 /* Enumeration in pieces of at most FAST_PIECE transitions (succ.h),
  * so that a state with millions of them needs no more memory than a
- * few; the clock is read every FAST_CLOCK_EVERY states. */
+ * few; the clock is read once FAST_CLOCK_WORK transitions (and states)
+ * were listed since the last look. */
 #define FAST_PIECE 65536
-#define FAST_CLOCK_EVERY 4096
+#define FAST_CLOCK_WORK (1 << 20)
 
 /* The next piece of idx's transitions into arcs: 0 the last, 1 more, -1. */
 static int piece(succ_ctx *sc, san_arcs *arcs, const int *s, int64_t idx, succ_cursor *cur)
@@ -235,19 +236,24 @@ int san_parts_add_fast_space(san_parts *P, const san_space *sp, int64_t npos,
     int *s = malloc((m->naut + 1) * sizeof *s);
     int rc = s && san_forests_init(&F, npos) == 0 ? 0 : -1;
     int have_sc = rc == 0 && succ_init(&sc, m) == 0, late = 0;
+    int64_t work = 0;
     if (!have_sc)
         rc = -1;
     for (int pass = 0; pass < 2 && !late; pass++)
         for (int64_t i = 0; rc == 0 && i < sp->n; i++) {
             if (sp->in_closed && !sp->in_closed[i])
                 continue;
-            if (i % FAST_CLOCK_EVERY == 0 && san_parts_late(P)) {
-                late = 1;
-                break;
+            if (work >= FAST_CLOCK_WORK) {
+                work = 0;
+                if (san_parts_late(P)) {
+                    late = 1;
+                    break;
+                }
             }
             const int64_t idx = sp->index[i];
             san_state_decode(m, idx, s);
             rc = fast_state(&F, &sc, &arcs, s, idx, pass, rank, ctx);
+            work += 1 + arcs.n;
         }
     if (rc == 0 && !late)
         rc = san_forests_parts(P, &F, budget);
