@@ -52,6 +52,17 @@
    each run bounded to 200 s (the front end was quadratic: the "before"
    of the commit that made it linear is main's binary of that time).
 
+10. fan-out: N replicas routing 0.5/0.5 on one synchronizing event (2^N
+   transitions out of every state), N = 12..24, under --max-memory 1G
+   and 2G, automatic storage and method, --time-limit 30: exit status,
+   time, the peak resident memory of the run and its ratio to the limit
+   (the target: at most 1.10, the process's fixed baseline of about 9
+   MiB aside), and what ended it.  A run is also held by an address-space
+   cap of 3 times its limit plus 1 GiB (setrlimit), so that a binary
+   that ignores the limit fails there instead of swapping the machine;
+   BENCH_FANOUT_N=12..16 and BENCH_FANOUT_TIME=30 change the range and
+   the time limit.  About 10 minutes.
+
 Modes: quick (small models), full (default, includes tss.san: about 17
 minutes, 9.4 GB peak, plus about 7 minutes for tables 5 and 6), long
 (full plus table 4 and the large models of table 6: about 40 minutes,
@@ -788,6 +799,102 @@ def table_transient(cases):
                              u["products"], f"{per:.2f}", f"{j['times_s']['analysis_s']:.2f}",
                              f"{u['truncated_mass']:.1e}", f"{wall:.2f}", f"{peak / 1024:.0f}"))
             flush()
+
+
+def fanout(n, partial=False):
+    """N replicas, one synchronizing event, a 0.5/0.5 routing each: 2^N
+    transitions out of every state (tests/cli/explore_memory.sh)."""
+    reach = "partial reachability = nb b == 0" if partial else "reachability = 1"
+    return f"""identifiers
+  R = [0..{n - 1}];
+  h = 0.5;
+events
+  syn go (1)
+{reach};
+network fan (continuous)
+  aut P[R]
+    stt a
+      to(a) go(h)
+      to(b) go(h)
+    stt b
+      to(a) go(h)
+      to(b) go(h)
+results
+  pb = nb b;
+"""
+
+
+def run_capped(cmd, cap_bytes, timeout):
+    """Runs cmd under an address-space cap; (exit status, wall s, peak
+    KiB, stdout, stderr).  A hard timeout kills it (status -9)."""
+    import resource
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (cap_bytes, cap_bytes))
+
+    t0 = time.time()
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        p = subprocess.Popen(cmd, stdout=out, stderr=err, preexec_fn=cap)
+        deadline = t0 + timeout
+        while True:
+            pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.time() > deadline:
+                p.kill()
+                _, status, usage = os.wait4(p.pid, 0)
+                break
+            time.sleep(0.05)
+        wall = time.time() - t0
+        out.seek(0)
+        err.seek(0)
+        return os.waitstatus_to_exitcode(status), wall, usage.ru_maxrss, out.read(), err.read()
+
+
+def fanout_outcome(code, out, err, timeout):
+    """What ended a run, in a few words."""
+    if code < 0:
+        last = (err.strip().splitlines() or ["no message"])[-1]
+        return f"killed (signal {-code}) {timeout:g} s in: the time limit ignored; {last[:50]}"
+    if code == 0:
+        try:
+            j = json.loads(out)
+            return f"solved ({j['storage']}, {j['solver']['method']}), pb = {j['results']['pb']:g}"
+        except (ValueError, KeyError):
+            return "solved"
+    lines = [l for l in err.splitlines() if "error" in l or "san solve:" in l]
+    msg = (lines[-1] if lines else (err.strip().splitlines() or ["?"])[-1])
+    msg = msg.split(": error: ")[-1].replace("san solve: ", "")
+    for key, short in (("time limit", "time limit"), ("memory limit", "over the limit"),
+                       ("out of memory", "out of memory"), ("needs more than", "over the limit")):
+        if key in msg:
+            if "event '" in msg:
+                short += " (fan-out named)"
+            return f"{short}: {msg[:70]}"
+    return msg[:90]
+
+
+def table_fanout():
+    lo, hi = (int(x) for x in os.environ.get("BENCH_FANOUT_N", "12..24").split(".."))
+    tl = float(os.environ.get("BENCH_FANOUT_TIME", "30"))
+    print(f"10. fan-out: N replicas routing 0.5/0.5 on one synchronizing event (2^N"
+          f" transitions a state), --time-limit {tl:g}")
+    fmt = "{:>3} {:>9} {:>6} {:>5} {:>8} {:>9} {:>7}  {}"
+    print(fmt.format("N", "trans.", "limit", "exit", "time s", "peak MiB", "peak/lim", "outcome"))
+    print("-" * 124)
+    for n in range(lo, hi + 1):
+        path = model_file(f"fan{n}", fanout(n))
+        for gib in (1, 2):
+            limit = gib << 30
+            cmd = [SAN, "solve", "-q", "-f", "json", "--top", "0", "--max-memory", f"{gib}G",
+                   "--time-limit", f"{tl:g}", path]
+            code, wall, peak, out, err = run_capped(cmd, 3 * limit + (1 << 30), tl + 60)
+            print(fmt.format(n, 2 ** n, f"{gib}G", code, f"{wall:.1f}", f"{peak / 1024:.0f}",
+                             f"{peak * 1024 / limit:.2f}",
+                             fanout_outcome(code, out, err, tl + 60)))
+            flush()
+    print("   peak: the run's maximum resident set (ru_maxrss); peak/lim: over the"
+          " --max-memory given; exit 1 at the time limit, 2 refused.")
     print()
 
 
@@ -910,6 +1017,8 @@ def main():
         table_transient(tr)
     if want(9):
         table_frontend()
+    if want(10) and MODE != "quick":
+        table_fanout()
 
 
 if __name__ == "__main__":

@@ -62,6 +62,11 @@ typedef struct {
     volatile int *interrupt;/* when set non-zero, stop with the best vector */
     const struct san_warm *warm; /* start from a neighbour's answer
                                (san_warm_new); NULL: uniform */
+    double max_memory;      /* bytes the solve may allocate besides the
+                               generator it is given (factors, vectors,
+                               partitions); 0: san_default_max_memory().
+                               san_analyze sets it to what --max-memory
+                               leaves beside the state space */
 } san_solve_opts;
 
 typedef struct {

@@ -123,8 +123,12 @@ SAN_API double san_warm_map(const san_warm *w, const san_space *sp, double *x);
 /* ------------------------------------------------------------------ */
 
 /* Class check of a space built with states_only (exactly one closed
- * class, as san_space_build does for the sparse path); 0, -2 or -1. */
-SAN_API int san_kron_check_classes(san_space *sp, san_diag *d);
+ * class, as san_space_build does for the sparse path), within o's time
+ * limit (counted from the call) and interrupt flag; o may be NULL.
+ * SAN_OK, SAN_E_MODEL, SAN_E_INTERRUPTED (time limit or interrupt) or
+ * SAN_E_NOMEM, the reason in d. */
+SAN_API san_status san_kron_check_classes(san_space *sp, const san_space_opts *o,
+                                          san_diag *d);
 /* Solve over the descriptor; same contract as san_solve.  The
  * descriptor's size in bytes goes to *descriptor_bytes. */
 SAN_API int san_kron_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol,

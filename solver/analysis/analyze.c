@@ -23,6 +23,7 @@
 #include <string.h>
 #include "base.h"
 #include "estimate.h"
+#include "indices.h"
 #include "linsolve.h"
 #include "transient_int.h"
 #include "engine.h"
@@ -65,6 +66,20 @@ static double time_left(double limit, double t0)
     return left > 1e-6 ? left : 1e-6;
 }
 
+/* The indices of a solve stopped by the time limit are what its report
+ * shows (the best vector's results, with its residual): they get
+ * INDICES_GRACE seconds past the limit, enough for a model of 10^5
+ * states (milliseconds), and are given up on one of 10^7 (every event's
+ * rate in every state: seconds), so that the run ends near its limit. */
+#define INDICES_GRACE 0.5
+
+static double indices_deadline(const san_analysis_opts *o, double t0)
+{
+    if (!(o->time_limit > 0))
+        return 0;
+    return fmax(t0 + o->time_limit, san_now()) + INDICES_GRACE;
+}
+
 /* Steps 1 to 3. */
 static san_status build(const san_model *m, const san_analysis_opts *o, double t0,
                         san_analysis *a, san_diag *d)
@@ -100,8 +115,8 @@ static san_status build(const san_model *m, const san_analysis_opts *o, double t
     san_progress p;
     san_progress_init(&p, po.progress, 0);
     san_progress_draw(&p, 1, "  checking the classes of %lld states", (long long)a->sp.n);
-    int rc = san_kron_check_classes(&a->sp, d);
-    st = rc == 0 ? SAN_OK : rc == -2 ? SAN_E_MODEL : SAN_E_NOMEM;
+    po.time_limit = time_left(o->time_limit, t0);
+    st = san_kron_check_classes(&a->sp, &po, d);
     san_progress_end(&p, 1);
     a->sp.t_check = san_now() - t;
     if (st != SAN_OK) {
@@ -147,6 +162,15 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
     if (o->time_limit > 0)
         so.time_limit = so.time_limit > 0 ? fmin(so.time_limit, time_left(o->time_limit, t0))
                                           : time_left(o->time_limit, t0);
+    /* the solve has what --max-memory leaves beside the space */
+    const double limit = o->space.max_memory > 0 ? o->space.max_memory
+                                                 : san_default_max_memory();
+    so.max_memory = fmax(limit - a->sp.bytes, 1);
+    if (o->time_limit > 0 && san_now() - t0 >= o->time_limit) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "the time limit was reached before the solve (after "
+                     "%.1f s of exploration and checks); raise --time-limit", a->t_space);
+        return SAN_E_INTERRUPTED;
+    }
     double ts = san_now();
     san_engine_out eout = { 1, 0, 0, "" };
     san_engine_ctx ectx = { o->engine_options, &eout };
@@ -171,11 +195,15 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
         return st;
     if (a->sol.info.method == SAN_M_AUTO)       /* a one-state class needs no method */
         a->sol.info.method = SAN_M_DIRECT;
-    san_status is = san_solution_indices(&a->sp, &a->sol, o->ntop, d);
+    san_status is = solution_indices_until(&a->sp, &a->sol, o->ntop, indices_deadline(o, t0), d);
     if (is != SAN_OK)
         return is;
     a->have_indices = 1;
-    a->other_bytes = a->kron ? est_sparse_bytes_of(m, a->sp.index, a->sp.n)
-                             : san_kron_estimate_bytes(m, a->sp.n);
+    /* the other storage's size is a remark: not made past the time
+     * limit (over the descriptor it lists the transitions of up to
+     * 4096 states again, seconds on large fan-outs) */
+    if (!(o->time_limit > 0 && san_now() - t0 >= o->time_limit))
+        a->other_bytes = a->kron ? est_sparse_bytes_of(m, a->sp.index, a->sp.n)
+                                 : san_kron_estimate_bytes(m, a->sp.n);
     return st;
 }

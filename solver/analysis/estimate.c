@@ -319,56 +319,6 @@ static int successors(est *x, int64_t idx)
     return u;
 }
 
-/* Most transitions out of one state: per event, the product over its
- * automata of the most outcomes from one local state. */
-static double arcs_bound(const san_model *m)
-{
-    int ne = m->nev ? m->nev : 1;
-    double *b = malloc(ne * sizeof *b);
-    int *mx = calloc(ne, sizeof *mx), *stamp = malloc(ne * sizeof *stamp);
-    int *touched = malloc(ne * sizeof *touched), *parts = calloc(ne, sizeof *parts);
-    double total = INFINITY;
-    if (!b || !mx || !stamp || !touched || !parts)
-        goto out;
-    for (int e = 0; e < m->nev; e++) {
-        b[e] = 1;
-        stamp[e] = -1;
-    }
-    for (int a = 0; a < m->naut; a++) {
-        const san_automaton *A = &m->aut[a];
-        int nt = 0;
-        for (int ls = 0; ls < A->nstates; ls++)
-            for (int t = A->first[ls]; t < A->first[ls + 1];) {
-                int e = A->tr[t].event, u = t;
-                while (u < A->first[ls + 1] && A->tr[u].event == e)
-                    u++;
-                if (stamp[e] != a) {
-                    stamp[e] = a;
-                    mx[e] = 0;
-                    touched[nt++] = e;
-                }
-                if (u - t > mx[e])
-                    mx[e] = u - t;
-                t = u;
-            }
-        for (int k = 0; k < nt; k++) {
-            b[touched[k]] *= mx[touched[k]];
-            parts[touched[k]]++;
-        }
-    }
-    total = 0;
-    for (int e = 0; e < m->nev; e++)
-        if (parts[e] >= m->ev[e].nparts)
-            total += b[e];
-out:
-    free(b);
-    free(mx);
-    free(stamp);
-    free(touched);
-    free(parts);
-    return total;
-}
-
 /* Nonzeros over the states of list (all of the basis when every = 1). */
 static int rows_of(est *x, const int64_t *list, int64_t n, int every, san_estimate *e)
 {
@@ -525,12 +475,15 @@ san_status san_estimate_memory(const san_model *m, san_estimate *e)
     e->basis = !m->partial && x.counted ? SAN_EST_DECLARED : SAN_EST_PRODUCT;
     e->states = e->basis == SAN_EST_DECLARED ? x.accepted : m->product;
 
-    double bound = arcs_bound(m), work = WORK / state_cost(m);
+    int worst;
+    double worst_fanout, bound = succ_fanout(m, &worst, &worst_fanout);
+    double work = WORK / state_cost(m);
     x.samples = work < SAMPLES ? (int64_t)work : SAMPLES;
     x.explore_limit = work < EXPLORE_LIMIT ? (int64_t)work : EXPLORE_LIMIT;
     if (bound > ARCS_PER_STATE_MAX) {
         snprintf(e->why_nonzeros, sizeof e->why_nonzeros, "one state can have up to %.3g "
-                 "transitions, too many to sample", bound);
+                 "transitions (event '%s': %.3g outcomes), too many to sample", bound,
+                 worst >= 0 ? m->ev[worst].name : "?", worst_fanout);
     } else if (x.samples < 1) {
         snprintf(e->why_nonzeros, sizeof e->why_nonzeros, "the rates and probabilities are "
                  "too long to evaluate here");
@@ -582,7 +535,7 @@ double est_sparse_bytes_of(const san_model *m, const int64_t *index, int64_t n)
     double bytes = 0;
     san_estimate e;
     memset(&e, 0, sizeof e);
-    if (list && x.s && arcs_bound(m) <= ARCS_PER_STATE_MAX && succ_init(&x.c, m) == 0) {
+    if (list && x.s && succ_fanout(m, NULL, NULL) <= ARCS_PER_STATE_MAX && succ_init(&x.c, m) == 0) {
         x.c_ready = 1;
         for (int64_t i = 0; i < k; i++)     /* evenly spaced over the space */
             list[i] = index[(int64_t)((double)i * n / k)];

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "indices.h"
 #include "linsolve.h"
 #include "succ.h"
 #include "space.h"
@@ -92,6 +93,12 @@ static void add_chunk(const san_model *m, san_solution *sol, int ntop, const int
 
 san_status san_solution_indices(const san_space *sp, san_solution *sol, int ntop, san_diag *d)
 {
+    return solution_indices_until(sp, sol, ntop, 0, d);
+}
+
+san_status solution_indices_until(const san_space *sp, san_solution *sol, int ntop,
+                                  double deadline, san_diag *d)
+{
     const san_model *m = sp->m;
     const int64_t nchunk = (sp->n + INDEX_CHUNK - 1) / INDEX_CHUNK;
     int64_t *moff = malloc((m->naut + 1) * sizeof *moff);
@@ -119,7 +126,7 @@ san_status san_solution_indices(const san_space *sp, san_solution *sol, int ntop
         part[k] = (chunk_sums){ w, w + m->nres, w + 2 * m->nres, w + 2 * m->nres + m->nev,
                                 tops + k * ntop, 0 };
     }
-    int failed = !ok;
+    int failed = !ok, late = 0;
     SAN_OMP(omp parallel if(ok && nchunk > 1))
     {
         succ_ctx c;
@@ -130,17 +137,26 @@ san_status san_solution_indices(const san_space *sp, san_solution *sol, int ntop
             failed = 1;
         }
         SAN_OMP(omp for schedule(dynamic, 1))
-        for (int64_t k = 0; k < nchunk; k++)
-            if (mine && ok) {
+        for (int64_t k = 0; k < nchunk; k++) {
+            int stop;
+            SAN_OMP(omp atomic read)
+            stop = late;
+            if (!stop && deadline > 0 && san_now() >= deadline) {
+                SAN_OMP(omp atomic write)
+                late = 1;
+                stop = 1;
+            }
+            if (mine && ok && !stop) {
                 const int64_t lo = k * INDEX_CHUNK;
                 chunk_indices(sp, sol, ntop, moff, &c, s, lo,
                               lo + INDEX_CHUNK < sp->n ? lo + INDEX_CHUNK : sp->n, &part[k]);
             }
+        }
         if (mine)
             succ_free(&c);
         free(s);
     }
-    for (int64_t k = 0; !failed && k < nchunk; k++)
+    for (int64_t k = 0; !failed && !late && k < nchunk; k++)
         add_chunk(m, sol, ntop, moff, &part[k], res_c);
     free(res_c);
     free(sums);
@@ -149,6 +165,11 @@ san_status san_solution_indices(const san_space *sp, san_solution *sol, int ntop
     free(moff);
     if (failed)
         return SAN_E_NOMEM;
+    if (late) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "the time limit was reached while computing the "
+                     "indices of %lld states; raise --time-limit", (long long)sp->n);
+        return SAN_E_INTERRUPTED;
+    }
     for (int r = 0; r < m->nres; r++)
         if (m->res[r].derived)
             sol->results[r] = san_expr_eval_ctx(m->res[r].expr, NULL, sol->results);

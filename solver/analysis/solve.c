@@ -91,6 +91,7 @@ san_status san_solve(const san_space *sp, const san_solve_opts *o, san_solution 
 san_status san_solve_engine(const san_space *sp, const san_solve_opts *o, const san_engine_ctx *e,
                             san_solution *sol)
 {
+    const double t0 = san_now();
     memset(sol, 0, sizeof *sol);
     sol->pi = calloc(sp->n ? sp->n : 1, sizeof *sol->pi);
     int32_t *sub = sp->nclosed < sp->n ? malloc(sp->n * sizeof *sub) : NULL;
@@ -141,13 +142,24 @@ san_status san_solve_engine(const san_space *sp, const san_solve_opts *o, const 
     }
     san_parts parts;
     memset(&parts, 0, sizeof parts);
-    const double budget = 0.25 * san_default_max_memory();
+    if (o && o->time_limit > 0)
+        parts.deadline = t0 + o->time_limit;
+    /* the transposed copy is made: the numerical core has what is left */
+    san_solve_opts left;
+    if (o)
+        left = *o;
+    else
+        san_solve_opts_default(&left);
+    left.max_memory = san_ls_budget(o) - (12.0 * (double)qt.rowptr[qt.n] + 8.0 * (double)qt.n);
+    if (left.max_memory < 1)
+        left.max_memory = 1;
+    const double budget = 0.25 * left.max_memory;
     if (san_parts_add_model(&parts, sp->m, qt.n, idx, budget) < 0 ||
         san_parts_add_csr(&parts, &qt, budget) < 0) {
         san_parts_free(&parts);
         memset(&parts, 0, sizeof parts);    /* no aggregation check but the chain's */
     }
-    int rc = san_ctmc_solve_parts(&qt, x, o, &sol->info, parts.n ? &parts : NULL);
+    int rc = san_ctmc_solve_parts(&qt, x, &left, &sol->info, parts.n ? &parts : NULL);
     san_parts_free(&parts);
     if (idx != sp->index)
         free(idx);

@@ -150,7 +150,7 @@ int64_t kron_rank(const kron_desc *d, int64_t idx);
 
 /* check.c: the class check of a states_only space (public, see san.h:
  * san_kron_check_classes). */
-int san_kron_check_classes(san_space *sp, san_diag *d);
+san_status san_kron_check_classes(san_space *sp, const san_space_opts *o, san_diag *d);
 
 /* san_kron_solve with the vectors' set forced (a kron_mode) and the
  * build's tunings (NULL: the defaults): for tests and measurements. */

@@ -464,11 +464,37 @@ static void calls_resolve(const kron_desc *d, struct kron_rmap *M, struct callse
     M->bytes += sizeof(kron_call) * put + sizeof(*M->cfn) * cs->nfn;
 }
 
+/* The entries region_build lists for an anchor node of B leaves, at
+ * most: each leaf times every combination of the moves into it of the
+ * participants below the region level.  Its buffers (the entries, 32
+ * bytes, doubled as they grow; the runs made from them) take about
+ * REGION_BUILD_BYTES an entry while it runs: bounded first, so that a
+ * term with 2^N combinations (N replicas routing on one synchronizing
+ * event: 2^24 entries and 1.5 GB for N = 12 at a complete level of 4096
+ * leaves) is walked down to the leaves instead of listed. */
+#define REGION_BUILD_BYTES 128.0
+static double region_entries_bound(const kron_term *t, const kron_desc *d, int64_t B)
+{
+    double bound = (double)B;
+    for (int b = d->rlev; b < d->tree.naut; b++) {
+        if (t->kind[b] < 0)
+            continue;
+        const kron_part *P = &t->in[t->kind[b]];
+        int most = 0;
+        for (int w = 0; w < d->m->aut[b].nstates; w++)
+            if (P->ptr[w + 1] - P->ptr[w] > most)
+                most = P->ptr[w + 1] - P->ptr[w];
+        bound *= most;
+    }
+    return bound;
+}
+
 /* The regions of term t: one per pair of classes its walk meets at the
  * region level.  t->rg stays NULL when the walk never reaches that
  * level, when a function is evaluated rather than looked up, or when the
- * runs would take more than *room bytes (the walk then goes down to the
- * leaves: slower, same result).  0, or -1 (memory). */
+ * runs, or the entries they are made from, would take more than *room
+ * bytes (the walk then goes down to the leaves: slower, same result).
+ * 0, or -1 (memory). */
 int kron_term_regions(kron_term *t, const kron_desc *d, double *room)
 {
     const int c0 = d->rlev, na = d->tree.naut;
@@ -503,8 +529,12 @@ int kron_term_regions(kron_term *t, const kron_desc *d, double *room)
         goto out;
     M->bytes = sizeof *M + t->np + 1 + 16.0 * M->npair;
     for (int i = 0; i < M->npair; i++) {
-        if (region_build(t, d, (int)(M->key[i] / d->ncls), (int)(M->key[i] % d->ncls),
-                         &M->r[i]) < 0)
+        const int ca = (int)(M->key[i] / d->ncls);
+        if (REGION_BUILD_BYTES * region_entries_bound(t, d, d->csize[ca]) > *room - M->bytes) {
+            rc = 0;             /* too many to list: the walk goes to the leaves */
+            goto out;
+        }
+        if (region_build(t, d, ca, (int)(M->key[i] % d->ncls), &M->r[i]) < 0)
             goto out;
         M->bytes += M->r[i] ? M->r[i]->bytes : 0;
         if (M->bytes > *room) {

@@ -79,10 +79,30 @@ static double method_vectors(san_method m, int restart)
  * under 100 iterations.  Either answer is then refined (verify.c). */
 static san_method auto_method(const ksolve *c)
 {
-    double room = san_default_max_memory() - c->d->bytes - 8.0 * c->d->n * 2;
+    double room = san_ls_budget(c->ls.o) - c->d->bytes - 8.0 * c->d->n * 2 -
+                  (c->ls.parts ? c->ls.parts->bytes : 0);
     if (method_vectors(SAN_M_BICGSTAB, 0) * 8.0 * c->d->n <= room)
         return SAN_M_BICGSTAB;
     return SAN_M_POWER;
+}
+
+/* The descriptor and the vectors of the leanest method that can run on
+ * it (the product's scratch, the iterate, its best copy, and the
+ * power method's own) over the solve's memory (--max-memory): refused
+ * (SAN_E_LIMIT) before any vector is allocated. */
+static int over_budget(const kron_desc *d, const san_solve_opts *o, san_solve_info *info)
+{
+    const san_method m = o->method == SAN_M_AUTO || o->method == SAN_M_IAD ? SAN_M_POWER
+                                                                            : o->method;
+    const double need = d->bytes + 8.0 * (double)d->n * (2 + method_vectors(m, o->restart));
+    if (need <= san_ls_budget(o))
+        return 0;
+    snprintf(info->msg, sizeof info->msg, "the tensor descriptor and the vectors of %s need "
+             "%.2f GiB for %lld positions, over the memory left (%.2f GiB of --max-memory); "
+             "raise --max-memory", san_method_name(m), need / (1 << 30), (long long)d->n,
+             san_ls_budget(o) / (1 << 30));
+    info->status = SAN_E_LIMIT;
+    return 1;
 }
 
 static san_ls_kernel kernel_of(san_method m)
@@ -152,10 +172,11 @@ static int64_t rank_of(const void *d, int64_t idx)
  * no rows), the automata and groups (from the mixed-radix index of each
  * position; on the product space, the position itself), the whole
  * chain when small. */
-static int kron_parts(san_parts *P, const kron_desc *d, const san_space *sp)
+static int kron_parts(san_parts *P, const kron_desc *d, const san_space *sp, double budget,
+                      double deadline)
 {
     memset(P, 0, sizeof *P);
-    double budget = 0.25 * san_default_max_memory();
+    P->deadline = deadline;
     if (san_parts_add_fast_space(P, sp, d->n, rank_of, d, budget) < 0) {
         san_parts_free(P);
         return -1;
@@ -268,6 +289,21 @@ int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
         return -1;
     if (descriptor_bytes)
         *descriptor_bytes = d.bytes + 8.0 * d.n;
+    if (over_budget(&d, o, info)) {
+        kron_free(&d);
+        return -1;
+    }
+    if (o->time_limit > 0 && san_ls_now() - t0 >= o->time_limit) {
+        /* the build took what was left: the uniform vector, stopped */
+        for (int64_t i = 0; i < sp->n; i++)
+            sol->pi[i] = 1.0 / (double)sp->n;
+        info->status = SAN_E_INTERRUPTED;
+        snprintf(info->msg, sizeof info->msg, "time limit of %g s reached while building "
+                 "the tensor descriptor; raise --time-limit", o->time_limit);
+        kron_free(&d);
+        info->time_s = san_ls_now() - t0;
+        return 1;
+    }
     ksolve c = { .d = &d };
     double *w = malloc(d.n * sizeof *w), *x = malloc(d.n * sizeof *x);
     int st = -1;
@@ -290,7 +326,8 @@ int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
         c.ls.clock_skip = 1;
         initial_vector(&d, sp, o->warm, x);
         san_parts parts;
-        if (kron_parts(&parts, &d, sp) < 0) {
+        if (kron_parts(&parts, &d, sp, 0.25 * san_ls_budget(o),
+                       o->time_limit > 0 ? t0 + o->time_limit : 0) < 0) {
             snprintf(info->msg, sizeof info->msg, "out of memory for the partitions of "
                      "the aggregation check (%lld states)", (long long)d.n);
         } else {

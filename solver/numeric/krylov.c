@@ -145,6 +145,19 @@ static int64_t largest_flow(const kop *op, const double *x)
     return jb;
 }
 
+/* Does ILU(0) fit in the solve's memory (san_ls_budget) beside the
+ * method's vectors?  Its factors take 8 bytes a nonzero of Q and 4 a
+ * state: as much as Q's values again, which a generator sized to fill
+ * --max-memory does not leave. */
+static int ilu0_fits(const san_ls *c, const san_csr *qt)
+{
+    const double n = (double)qt->n, nnz = (double)qt->rowptr[qt->n];
+    const double vectors = c->info->method == SAN_M_GMRES
+                               ? (c->o->restart > 0 ? c->o->restart : SAN_LS_DEFAULT_RESTART) + 5
+                               : 9;
+    return 8.0 * nnz + 4.0 * n + 8.0 * vectors * n <= san_ls_budget(c->o);
+}
+
 /* Chooses k from the guess, builds the preconditioner, and scales the
  * guess so that x_k = 1 (else the first residual is all in row k). */
 static int kop_init(san_ls *c, kop *op, double *x)
@@ -156,9 +169,16 @@ static int kop_init(san_ls *c, kop *op, double *x)
     san_precond kind = c->o->precond;
     if (kind == SAN_PC_ILU0 && !op->qt)
         kind = SAN_PC_JACOBI;
+    if (kind == SAN_PC_ILU0 && !ilu0_fits(c, op->qt)) {
+        kind = SAN_PC_JACOBI;
+        snprintf(c->info->note, sizeof c->info->note, "ILU(0) does not fit in the memory "
+                 "left (--max-memory): Jacobi preconditioner");
+    }
     /* k is chosen from the diagonal, which the preconditioner holds:
      * built for row 0 first, then refixed */
-    if (san_pc_build(&op->pc, op->op, op->qt, kind, 0, c->info->msg, sizeof c->info->msg) < 0) {
+    const double deadline = c->o->time_limit > 0 ? c->t0 + c->o->time_limit : INFINITY;
+    if (san_pc_build(&op->pc, op->op, op->qt, kind, 0, deadline, c->info->msg,
+                     sizeof c->info->msg) < 0) {
         c->info->status = SAN_E_NOMEM;
         return -1;
     }

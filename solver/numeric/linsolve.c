@@ -42,6 +42,12 @@ void san_solve_opts_default(san_solve_opts *o)
     o->time_limit = 0;
     o->progress = 0;
     o->interrupt = NULL;
+    o->max_memory = 0;
+}
+
+double san_ls_budget(const san_solve_opts *o)
+{
+    return o && o->max_memory > 0 ? o->max_memory : san_default_max_memory();
 }
 
 static const char *const method_names[] = {
@@ -198,6 +204,16 @@ san_ls_stop san_ls_poll(san_ls *c, long iter, double res)
         c->last_print = t;
         c->printed = 1;
     }
+    return SAN_LS_GO;
+}
+
+san_ls_stop san_ls_clock(const san_ls *c)
+{
+    const san_solve_opts *o = c->o;
+    if (o->interrupt && *o->interrupt)
+        return SAN_LS_INTR;
+    if (o->time_limit > 0 && san_ls_now() - c->t0 >= o->time_limit)
+        return SAN_LS_TIME;
     return SAN_LS_GO;
 }
 
@@ -618,7 +634,7 @@ static double rate_span(const san_csr *qt)
  * of memory; the refusal says what to use instead. */
 static int direct_named(san_ls *c, double *pi)
 {
-    int st = san_ls_direct(c, pi, san_default_max_memory(), HUGE_VAL);
+    int st = san_ls_direct(c, pi, san_ls_budget(c->o), HUGE_VAL);
     if (st == 2)
         c->final = 1;       /* too big: the user chooses what to run instead */
     return st == 2 ? -1 : st;
@@ -648,7 +664,7 @@ static san_ls_kernel named_kernel(san_method m)
 static int direct_cheap(san_ls *c, double *pi)
 {
     long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-    double mem = LAST_LU_MAX_MEM;
+    double mem = fmin(LAST_LU_MAX_MEM, san_ls_budget(c->o));
     if (pages > 0 && psz > 0 && 0.5 * (double)pages * (double)psz < mem)
         mem = 0.5 * (double)pages * (double)psz;
     int st = san_ls_direct(c, pi, mem, LAST_LU_MAX_FLOPS);
@@ -717,6 +733,21 @@ int san_parts_add_csr(san_parts *P, const san_csr *qt, double budget)
     return 0;
 }
 
+/* Past the time limit before the first iteration (the checks and the
+ * partitions are passes over every nonzero: seconds on 10^8 of them):
+ * the uniform vector is the best one, returned as a stop (1). */
+static int late_start(san_ls *c, double *pi)
+{
+    const san_solve_opts *o = c->o;
+    if (!(o->time_limit > 0) || san_ls_now() - c->t0 < o->time_limit)
+        return 0;
+    initial_guess(pi, c->qt->n);
+    c->info->status = SAN_E_INTERRUPTED;
+    snprintf(c->info->msg, sizeof c->info->msg, "time limit of %g s reached before the "
+             "first iteration; raise --time-limit", o->time_limit);
+    return 1;
+}
+
 int san_ctmc_solve_parts(const san_csr *qt, double *pi, const san_solve_opts *o,
                          san_solve_info *info, const san_parts *given)
 {
@@ -753,11 +784,15 @@ int san_ctmc_solve_parts(const san_csr *qt, double *pi, const san_solve_opts *o,
     c.t0 = t0;
     c.last_print = t0;
     c.clock_skip = qt->rowptr[qt->n] >= 4096 ? 1 : 64;
+    if (late_start(&c, pi))
+        return 1;
     if (validate(qt, &c.maxd, info->msg, sizeof info->msg) < 0 ||
         check_row_sums(qt, info->msg, sizeof info->msg) < 0) {
         info->status = SAN_E_USAGE;
         return -1;
     }
+    if (late_start(&c, pi))
+        return 1;
     if (qt->n == 1) {
         pi[0] = 1;
         info->residual = 0;
@@ -766,11 +801,17 @@ int san_ctmc_solve_parts(const san_csr *qt, double *pi, const san_solve_opts *o,
         return 0;
     }
     memset(&parts, 0, sizeof parts);
-    if (!given && san_parts_add_csr(&parts, qt, 0.25 * san_default_max_memory()) < 0) {
+    if (o->time_limit > 0)
+        parts.deadline = t0 + o->time_limit;
+    if (!given && san_parts_add_csr(&parts, qt, 0.25 * san_ls_budget(o)) < 0) {
         snprintf(info->msg, sizeof info->msg, "out of memory for the partitions of the "
                  "aggregation check (%lld states)", (long long)qt->n);
         info->status = SAN_E_NOMEM;
         return -1;
+    }
+    if (late_start(&c, pi)) {
+        san_parts_free(&parts);
+        return 1;
     }
     initial_guess(pi, qt->n);
     san_op_csr(&op, qt, c.maxd);

@@ -101,10 +101,15 @@ typedef struct {
 } san_ls_best;
 
 /* ---- linsolve.c: services for the kernels ---- */
+/* The bytes a solve may allocate: o->max_memory, or the default. */
+double san_ls_budget(const san_solve_opts *o);
 static inline double san_ls_now(void) { return san_now(); }
 /* Looks at the clock and the interrupt flag, prints progress when asked;
  * res is the latest residual known (negative: none yet). */
 san_ls_stop san_ls_poll(san_ls *c, long iter, double res);
+/* The interrupt flag and the clock alone (no iteration count): before
+ * work that takes seconds. */
+san_ls_stop san_ls_clock(const san_ls *c);
 /* Ends an open progress line. */
 void san_ls_progress_end(san_ls *c);
 /* Writes the "not converged / time limit / interrupted" message. */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base.h"
 #include "partition.h"
 
 /* The fractions of its source's exit rate below which a transition is
@@ -210,6 +211,15 @@ double san_parts_coupling(const san_parts *P)
     return c;
 }
 
+int san_parts_late(const san_parts *P)
+{
+    return P->deadline > 0 && san_now() >= P->deadline;
+}
+
+/* The clock is read after a row once this many nonzeros were passed
+ * since the last look (by nonzeros: a dense row has thousands). */
+#define CLOCK_WORK (1 << 20)
+
 int san_parts_add_fast(san_parts *P, const san_csr *qt, double budget)
 {
     const int64_t n = qt->n;
@@ -224,8 +234,17 @@ int san_parts_add_fast(san_parts *P, const san_csr *qt, double budget)
             if (qt->col[t] == j)
                 d[j] = -qt->val[t];
     }
+    int64_t work = 0;
     for (int pass = 0; pass < 2; pass++)
-        for (int64_t j = 0; rc == 0 && j < n; j++)
+        for (int64_t j = 0; rc == 0 && j < n; j++) {
+            work += qt->rowptr[j + 1] - qt->rowptr[j] + 1;
+            if (work >= CLOCK_WORK) {
+                work = 0;
+                if (san_parts_late(P)) {
+                    rc = 1;     /* given up, not added */
+                    break;
+                }
+            }
             for (int64_t t = qt->rowptr[j]; t < qt->rowptr[j + 1]; t++) {
                 int32_t i = qt->col[t];
                 if (i == j)
@@ -235,11 +254,12 @@ int san_parts_add_fast(san_parts *P, const san_csr *qt, double budget)
                 else
                     san_forests_cross(&F, i, j, qt->val[t], d[i]);
             }
+        }
     if (rc == 0)
         rc = san_forests_parts(P, &F, budget);
     san_forests_free(&F);
     free(d);
-    return rc;
+    return rc < 0 ? rc : 0;
 }
 
 

@@ -48,7 +48,14 @@ typedef struct {
     int n, cap;
     san_part *p;
     double bytes;           /* memory held */
+    double deadline;        /* a point on san_now()'s clock past which no
+                               partition is added (0: none): they only
+                               strengthen the check of an answer that
+                               the time limit is about to stop anyway */
 } san_parts;
+
+/* Is P's deadline past? */
+int san_parts_late(const san_parts *P);
 
 /* Sparse path: the components connected by the transitions that carry
  * at least a fraction theta of their source's exit rate, for a few

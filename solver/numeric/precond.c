@@ -12,9 +12,16 @@
 /* ILU(0) pivots below this fraction of the diagonal are roundoff noise. */
 #define PIVOT_FLOOR 1e-13
 
+/* The factorization looks at the clock after each row once this many
+ * entries were merged since the last look (a millisecond or so): by
+ * work, not rows, since a row of a dense chain (the fan-out models:
+ * 4096 entries a row) costs millions of them. */
+#define ILU_CLOCK_WORK (1 << 22)
+
 /* ILU(0), IKJ order: row i is eliminated with the rows of its lower
  * columns, each update applied only where row i already has an entry
- * (found by merging the two sorted column lists). */
+ * (found by merging the two sorted column lists).  Past the deadline
+ * it stops and the preconditioner becomes Jacobi's. */
 static void ilu0_factor(san_pc *op)
 {
     const san_csr *qt = op->qt;
@@ -23,8 +30,16 @@ static void ilu0_factor(san_pc *op)
     const int32_t *restrict ci = qt->col;
     double *restrict lu = op->lu;
     const int32_t *restrict dpos = op->dpos;
+    int64_t work = 0;
 
     for (int64_t i = 0; i < n; i++) {
+        if (work >= ILU_CLOCK_WORK) {
+            work = 0;
+            if (san_now() >= op->deadline) {
+                op->kind = SAN_PC_JACOBI;
+                return;
+            }
+        }
         const int64_t re = rp[i + 1], di = rp[i] + dpos[i];
         for (int64_t p = rp[i]; p < di; p++) {
             if (lu[p] == 0)
@@ -33,6 +48,7 @@ static void ilu0_factor(san_pc *op)
             const double l = (lu[p] *= lu[kd]);
             int64_t q = kd + 1, t = p + 1;
             const int64_t qe = rp[kc + 1];
+            work += (qe - q) + (re - t);
             while (q < qe && t < re) {
                 if (ci[q] < ci[t])
                     q++;
@@ -69,6 +85,10 @@ static int ilu0_build(san_pc *op, char *msg, size_t sz)
 {
     const san_csr *qt = op->qt;
     const int64_t n = qt->n, nnz = qt->rowptr[n];
+    if (san_now() >= op->deadline) {
+        op->kind = SAN_PC_JACOBI;       /* no time for it */
+        return 0;
+    }
     op->lu = malloc((size_t)nnz * sizeof *op->lu);
     op->dpos = malloc((size_t)n * sizeof *op->dpos);
     if (!op->lu || !op->dpos) {
@@ -141,9 +161,10 @@ void san_pc_apply(const san_pc *op, double *restrict x)
 }
 
 int san_pc_build(san_pc *pc, const san_op *A, const san_csr *qt, san_precond kind, int64_t k,
-                 char *msg, size_t sz)
+                 double deadline, char *msg, size_t sz)
 {
     memset(pc, 0, sizeof *pc);
+    pc->deadline = deadline;
     pc->kind = kind;
     pc->qt = qt;
     pc->n = A->n;

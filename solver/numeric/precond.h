@@ -19,11 +19,18 @@ typedef struct {
     int32_t *dpos;              /* offset of the diagonal in each row */
     double *dinv;               /* 1 / A_jj (0 where A_jj = 0): Jacobi,
                                    and the weights for choosing k */
+    double deadline;            /* san_now() past which an ILU(0)
+                                   factorization gives way to Jacobi */
 } san_pc;
 
-/* Builds M for fixed state k (ILU0 needs qt).  0, or -1 with msg. */
+/* Builds M for fixed state k (ILU0 needs qt).  An ILU(0) factorization
+ * still running at deadline (a point on san_now()'s clock, INFINITY:
+ * none) is dropped for Jacobi: the solve that follows stops at its
+ * time limit anyway, and a factorization can take longer than the
+ * exploration (rs N=22, 4 M states: tens of seconds on a loaded
+ * machine).  0, or -1 with msg. */
 int san_pc_build(san_pc *pc, const san_op *A, const san_csr *qt, san_precond kind, int64_t k,
-                 char *msg, size_t sz);
+                 double deadline, char *msg, size_t sz);
 /* The fixed state moved: ILU(0) is factorized again. */
 void san_pc_refix(san_pc *pc, int64_t k);
 /* x <- M^-1 x. */

@@ -297,6 +297,15 @@ static int refine(san_ls *c, double *x, const double *d, double *t, long max_cyc
     long it = 0, it0 = info->iterations, since_best = 0;
     double prev = -1, best = HUGE_VAL;
     for (;;) {
+        /* a cycle costs several passes over the chain (seconds on
+         * 10^8 nonzeros): none starts past the time limit */
+        san_ls_stop late = san_ls_clock(c);
+        if (late) {
+            san_ls_stop_msg(c, late, info->iterations, info->error_est > 0 ? info->error_est
+                                                                           : HUGE_VAL,
+                            "try raising --time-limit");
+            return 1;
+        }
         double ch = smooth(c, d, x, t);
         double rho = san_ls_balance(c, x, t);
         double dmax;

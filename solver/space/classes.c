@@ -8,10 +8,24 @@
  * sparse path, the transitions enumerated again from the model on the
  * tensor path (solver/kron/check.c), which stores no Q.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base.h"
 #include "space.h"
+
+/* The check looks at the clock and the interrupt flag every this many
+ * edges (a millisecond or less). */
+#define CLOCK_EVERY 262144
+
+/* 0 to go on, SPACE_TIME or -1 (interrupted) to stop. */
+static int graph_stopped(const space_graph *g)
+{
+    if (g->interrupt && *g->interrupt)
+        return -1;
+    return san_now() >= g->deadline ? SPACE_TIME : 0;
+}
 
 typedef struct {
     int32_t v;
@@ -26,7 +40,7 @@ static int64_t tarjan(space_graph *g, int64_t n, int32_t *comp)
     int32_t *low = malloc(n * sizeof *low), *num = malloc(n * sizeof *num);
     int32_t *stack = malloc(n * sizeof *stack);
     frame *call = malloc(n * sizeof *call);
-    int64_t ncomp = 0, rc = 0;
+    int64_t ncomp = 0, rc = 0, work = 0;
     int32_t counter = 0, sp = 0;
     if (!low || !num || !stack || !call)
         rc = -1;
@@ -53,6 +67,8 @@ static int64_t tarjan(space_graph *g, int64_t n, int32_t *comp)
             }
             if (cp == 0)
                 break;
+            if (++work % CLOCK_EVERY == 0 && (rc = graph_stopped(g)))
+                break;
             frame *f = &call[cp - 1];
             if (f->pos < f->end) {
                 int32_t w = g->edges[f->pos++];
@@ -61,6 +77,15 @@ static int64_t tarjan(space_graph *g, int64_t n, int32_t *comp)
                 else if (w != f->v && comp[w] < 0 && num[w] < low[f->v])
                     low[f->v] = num[w];     /* w is on the stack */
                 continue;
+            }
+            if (g->more) {          /* the next piece of a long list */
+                int e = g->more(g, f->v, &f->pos, &f->end);
+                if (e) {
+                    rc = e;
+                    break;
+                }
+                if (f->pos < f->end)
+                    continue;
             }
             int32_t u = f->v;       /* leave u */
             if (g->release)
@@ -89,18 +114,30 @@ static int64_t tarjan(space_graph *g, int64_t n, int32_t *comp)
 static int mark_edges(space_graph *g, int64_t n, const int32_t *comp, char *open,
                       char *entered)
 {
+    int64_t work = 0;
     for (int64_t i = 0; i < n; i++) {
         int64_t pos, end;
         int e = g->succ(g, (int32_t)i, &pos, &end);
+        const int64_t first = pos;
+        while (e == 0 && pos < end) {
+            for (int64_t t = pos; t < end; t++)
+                if (comp[g->edges[t]] != comp[i]) {
+                    open[comp[i]] = 1;
+                    entered[comp[g->edges[t]]] = 1;
+                }
+            work += end - pos + 1;
+            pos = end;
+            if (g->more)
+                e = g->more(g, (int32_t)i, &pos, &end);
+        }
+        if (e == 0 && work >= CLOCK_EVERY) {
+            work = 0;
+            e = graph_stopped(g);
+        }
         if (e)
             return e;
-        for (int64_t t = pos; t < end; t++)
-            if (comp[g->edges[t]] != comp[i]) {
-                open[comp[i]] = 1;
-                entered[comp[g->edges[t]]] = 1;
-            }
         if (g->release)
-            g->release(g, pos);
+            g->release(g, first);
     }
     return 0;
 }
@@ -278,8 +315,14 @@ int space_classes(san_space *sp, space_graph *g, san_diag *d)
     }
     if (rc == 0)
         rc = classify(sp, comp, nc, open, entered, d);
-    else if (rc == -2)
+    else if (rc == -2 || rc == SPACE_LIMIT)
         san_diag_add(d, SAN_ERROR, 0, 0, "%s", g->err);
+    else if (rc == SPACE_TIME)
+        san_diag_add(d, SAN_ERROR, 0, 0, "the time limit was reached while checking the "
+                     "classes of %lld states; raise --time-limit", (long long)sp->n);
+    else if (g->interrupt && *g->interrupt)
+        san_diag_add(d, SAN_ERROR, 0, 0, "interrupted while checking the classes of %lld "
+                     "states", (long long)sp->n);
     else if (d->nerrors == 0)
         san_diag_add(d, SAN_ERROR, 0, 0, "out of memory checking the classes of %lld states",
                      (long long)sp->n);
@@ -304,8 +347,16 @@ static int csr_succ(space_graph *g, int32_t v, int64_t *pos, int64_t *end)
     return 0;
 }
 
-int space_check_classes(san_space *sp, san_diag *d)
+int space_check_classes(san_space *sp, const san_space_opts *o, san_diag *d)
 {
-    csr_graph cg = { { sp->q.col, csr_succ, NULL, "" }, &sp->q };
+    csr_graph cg = { .g = { .edges = sp->q.col, .succ = csr_succ,
+                            .deadline = space_deadline(o),
+                            .interrupt = o ? o->interrupt : NULL },
+                     .q = &sp->q };
     return space_classes(sp, &cg.g, d);
+}
+
+double space_deadline(const san_space_opts *o)
+{
+    return o && o->time_limit > 0 ? san_now() + o->time_limit : INFINITY;
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include "san.h"
 #include "idmap.h"
+#include "space.h"
 
 /* The states found so far (their mixed-radix indices, by number) and the
  * rows of Q written so far, in compressed rows that grow by doubling.
@@ -41,6 +42,6 @@ void space_rows_free(space_rows *r);
  * *undeclared (full reachability only).  0, -1 (out of memory,
  * interrupted) or -2 (an invalid rate, a limit), with a diagnostic. */
 int space_explore(const san_model *m, space_rows *r, idmap *h, const san_space_opts *o,
-                  double limit, int64_t *undeclared, san_diag *d);
+                  double limit, const space_tuning *t, int64_t *undeclared, san_diag *d);
 
 #endif

@@ -69,6 +69,13 @@ static inline void idmap_prefetch(const idmap *h, int64_t idx)
         __builtin_prefetch(&h->keys[idmap_mix((uint64_t)idx + 1) & h->mask]);
 }
 
+/* Will the next insert grow the table (and hold the old and the new
+ * one, three times the old size, for a moment)? */
+static inline int idmap_full(const idmap *h)
+{
+    return !h->dir && 2 * (h->count + 1) > (int64_t)(h->mask + 1);
+}
+
 /* Number of idx, giving it `next` if it has none (*fresh set then).
  * -2: out of memory. */
 static inline int64_t idmap_get(idmap *h, int64_t idx, int32_t next, int *fresh)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base.h"
 #include "partition_space.h"
 #include "succ.h"
 
@@ -112,7 +113,7 @@ int san_parts_add_model(san_parts *P, const san_model *m, int64_t n,
 {
     char what[96];
     for (int a = 0; a < m->naut; a++) {
-        if (P->bytes + 2.0 * n > budget)
+        if (P->bytes + 2.0 * n > budget || san_parts_late(P))
             return 0;
         snprintf(what, sizeof what, "automaton %s", m->aut[a].name);
         if (add_group(P, m, n, idx, &a, 1, what) < 0)
@@ -125,7 +126,8 @@ int san_parts_add_model(san_parts *P, const san_model *m, int64_t n,
     char *in = malloc(m->naut + 1);
     int rc = g && seen && nseen && in ? 0 : -1;
     int ns = 0;
-    for (int e = 0; rc == 0 && e < m->nev && P->bytes + 2.0 * n <= budget; e++) {
+    for (int e = 0; rc == 0 && e < m->nev && P->bytes + 2.0 * n <= budget && !san_parts_late(P);
+         e++) {
         int k = coupled(m, e, g, in);
         if (k < 2 || k == m->naut)
             continue;
@@ -151,6 +153,76 @@ int san_parts_add_model(san_parts *P, const san_model *m, int64_t n,
     return rc;
 }
 
+/* Enumeration in pieces of at most FAST_PIECE transitions (succ.h),
+ * so that a state with millions of them needs no more memory than a
+ * few; the clock is read once FAST_CLOCK_WORK transitions (and states)
+ * were listed since the last look. */
+#define FAST_PIECE 65536
+#define FAST_CLOCK_WORK (1 << 20)
+
+/* The next piece of idx's transitions into arcs: 0 the last, 1 more, -1. */
+static int piece(succ_ctx *sc, san_arcs *arcs, const int *s, int64_t idx, succ_cursor *cur)
+{
+    char err[256];
+    arcs->n = 0;
+    int rc = succ_enumerate_part(sc, s, idx, cur, FAST_PIECE, arcs, err, sizeof err);
+    return rc < 0 ? -1 : rc;    /* the exploration enumerated them already */
+}
+
+static double exit_of(const san_arcs *arcs, int64_t idx)
+{
+    double d = 0;
+    for (int k = 0; k < arcs->n; k++)
+        d += arcs->v[k].to != idx ? arcs->v[k].rate : 0;
+    return d;
+}
+
+/* Gives the arcs to the forests (pass 0: arcs, 1: crossings); d is the
+ * state's exit rate. */
+static void feed(san_forests *F, const san_arcs *arcs, int64_t idx, double d, int pass,
+                 int64_t (*rank)(const void *ctx, int64_t idx), const void *ctx)
+{
+    const int64_t pi = rank(ctx, idx);
+    for (int k = 0; k < arcs->n; k++) {
+        const san_arc *a = &arcs->v[k];
+        if (a->to == idx)
+            continue;
+        if (pass == 0)
+            san_forests_arc(F, pi, rank(ctx, a->to), a->rate, d);
+        else
+            san_forests_cross(F, pi, rank(ctx, a->to), a->rate, d);
+    }
+}
+
+/* The transitions of one state: in one piece (the common case), or,
+ * for a state with more, a round of pieces for the exit rate that
+ * weighs every arc, then a second that feeds them.  0 or -1. */
+static int fast_state(san_forests *F, succ_ctx *sc, san_arcs *arcs, const int *s, int64_t idx,
+                      int pass, int64_t (*rank)(const void *ctx, int64_t idx), const void *ctx)
+{
+    succ_cursor cur = { 0, 0 };
+    int more = piece(sc, arcs, s, idx, &cur);
+    double d = exit_of(arcs, idx);
+    if (more == 0) {
+        feed(F, arcs, idx, d, pass, rank, ctx);
+        return 0;
+    }
+    while (more > 0) {
+        more = piece(sc, arcs, s, idx, &cur);
+        d += exit_of(arcs, idx);
+    }
+    if (more < 0)
+        return -1;
+    cur = (succ_cursor){ 0, 0 };
+    do {
+        more = piece(sc, arcs, s, idx, &cur);
+        if (more < 0)
+            return -1;
+        feed(F, arcs, idx, d, pass, rank, ctx);
+    } while (more > 0);
+    return 0;
+}
+
 int san_parts_add_fast_space(san_parts *P, const san_space *sp, int64_t npos,
                              int64_t (*rank)(const void *ctx, int64_t idx),
                              const void *ctx, double budget)
@@ -161,37 +233,29 @@ int san_parts_add_fast_space(san_parts *P, const san_space *sp, int64_t npos,
     san_forests F;
     succ_ctx sc;
     san_arcs arcs = { 0 };
-    char err[256];
     int *s = malloc((m->naut + 1) * sizeof *s);
     int rc = s && san_forests_init(&F, npos) == 0 ? 0 : -1;
-    int have_sc = rc == 0 && succ_init(&sc, m) == 0;
+    int have_sc = rc == 0 && succ_init(&sc, m) == 0, late = 0;
+    int64_t work = 0;
     if (!have_sc)
         rc = -1;
-    for (int pass = 0; pass < 2; pass++)
+    for (int pass = 0; pass < 2 && !late; pass++)
         for (int64_t i = 0; rc == 0 && i < sp->n; i++) {
             if (sp->in_closed && !sp->in_closed[i])
                 continue;
+            if (work >= FAST_CLOCK_WORK) {
+                work = 0;
+                if (san_parts_late(P)) {
+                    late = 1;
+                    break;
+                }
+            }
             const int64_t idx = sp->index[i];
             san_state_decode(m, idx, s);
-            arcs.n = 0;
-            if (succ_enumerate(&sc, s, idx, &arcs, err, sizeof err) != 0) {
-                rc = -1;        /* the exploration enumerated them already */
-                break;
-            }
-            double d = 0;
-            for (int k = 0; k < arcs.n; k++)
-                d += arcs.v[k].to != idx ? arcs.v[k].rate : 0;
-            const int64_t pi = rank(ctx, idx);
-            for (int k = 0; k < arcs.n; k++) {
-                if (arcs.v[k].to == idx)
-                    continue;
-                if (pass == 0)
-                    san_forests_arc(&F, pi, rank(ctx, arcs.v[k].to), arcs.v[k].rate, d);
-                else
-                    san_forests_cross(&F, pi, rank(ctx, arcs.v[k].to), arcs.v[k].rate, d);
-            }
+            rc = fast_state(&F, &sc, &arcs, s, idx, pass, rank, ctx);
+            work += 1 + arcs.n;
         }
-    if (rc == 0)
+    if (rc == 0 && !late)
         rc = san_forests_parts(P, &F, budget);
     if (have_sc)
         succ_free(&sc);
@@ -200,4 +264,3 @@ int san_parts_add_fast_space(san_parts *P, const san_space *sp, int64_t npos,
     free(s);
     return rc;
 }
-

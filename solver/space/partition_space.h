@@ -7,7 +7,7 @@
 
 #include "partition.h"
 
-/* Partitions from the model: one per automaton with 2 to
+/* Partitions from the model (none past P's deadline): one per automaton with 2 to
  * SAN_PART_MAX_BLOCKS local states, one per distinct group of automata
  * coupled by an event (participants and the automata its rate and
  * probabilities read) whose joint states in use are few enough.  The
@@ -20,7 +20,8 @@ int san_parts_add_model(san_parts *P, const san_model *m, int64_t n,
 /* The same components without a stored generator (the tensor path):
  * the transitions of every reachable state of sp enumerated again,
  * rank(ctx, idx) giving the vector position of a mixed-radix index
- * (npos positions).  0 or -1. */
+ * (npos positions).  Past P's deadline the partition is given up, not
+ * added.  0 or -1. */
 int san_parts_add_fast_space(san_parts *P, const san_space *sp, int64_t npos,
                              int64_t (*rank)(const void *ctx, int64_t idx),
                              const void *ctx, double budget);

@@ -187,20 +187,28 @@ san_status space_status(int rc, const san_space_opts *o)
     case -2:          return SAN_E_MODEL;
     case SPACE_LIMIT: return SAN_E_LIMIT;
     case SPACE_TIME:  return SAN_E_INTERRUPTED;
-    default:          return o->interrupt && *o->interrupt ? SAN_E_INTERRUPTED : SAN_E_NOMEM;
+    default:          return o && o->interrupt && *o->interrupt ? SAN_E_INTERRUPTED
+                                                                  : SAN_E_NOMEM;
     }
 }
 
 static int space_build(const san_model *m, const san_space_opts *o, san_space *sp,
-                       san_diag *d);
+                       san_diag *d, const space_tuning *t);
 
 san_status san_space_build(const san_model *m, const san_space_opts *o, san_space *sp,
                            san_diag *d)
 {
-    return space_status(space_build(m, o, sp, d), o);
+    return space_status(space_build(m, o, sp, d, &space_tuning_default), o);
 }
 
-static int space_build(const san_model *m, const san_space_opts *o, san_space *sp, san_diag *d)
+san_status space_build_tuned(const san_model *m, const san_space_opts *o, san_space *sp,
+                             san_diag *d, const space_tuning *t)
+{
+    return space_status(space_build(m, o, sp, d, t ? t : &space_tuning_default), o);
+}
+
+static int space_build(const san_model *m, const san_space_opts *o, san_space *sp, san_diag *d,
+                       const space_tuning *t)
 {
     memset(sp, 0, sizeof *sp);
     sp->m = m;
@@ -227,7 +235,7 @@ static int space_build(const san_model *m, const san_space_opts *o, san_space *s
         san_space_opts left = *o;
         if (o->time_limit > 0)
             left.time_limit = fmax(o->time_limit - (san_now() - t0), 1e-6);
-        rc = space_explore(m, &r, &h, &left, limit, &sp->reached_undeclared, d);
+        rc = space_explore(m, &r, &h, &left, limit, t, &sp->reached_undeclared, d);
     }
     idmap_free(&h);
     if (rc) {
@@ -263,7 +271,10 @@ static int space_build(const san_model *m, const san_space_opts *o, san_space *s
         fprintf(stderr, "\r  checking the classes of %lld states   ", (long long)sp->n);
         fflush(stderr);
     }
-    rc = space_check_classes(sp, d);
+    san_space_opts left = *o;     /* what is left of the time limit */
+    if (o->time_limit > 0)
+        left.time_limit = fmax(o->time_limit - (san_now() - t0), 1e-6);
+    rc = space_check_classes(sp, &left, d);
     if (o->progress)
         fprintf(stderr, "\r%60s\r", "");
     sp->t_check = san_now() - t1;

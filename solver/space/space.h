@@ -11,29 +11,56 @@
 #define SPACE_TIME  (-4)    /* the time limit */
 san_status space_status(int rc, const san_space_opts *o);
 
+/* The bounds of an exploration's batches (explore.c): the transitions a
+ * worker lists per batch lie in [quota_min, quota_max] (a state with
+ * more is expanded alone, in pieces of a quota).  Fixed constants but
+ * for the tests, which shrink them to run every path on small models. */
+typedef struct {
+    int64_t quota_min, quota_max;
+} space_tuning;
+extern const space_tuning space_tuning_default;
+
+/* san_space_build with a tuning (NULL: the default). */
+san_status space_build_tuned(const san_model *m, const san_space_opts *o, san_space *sp,
+                             san_diag *d, const space_tuning *t);
+
 /* The reachable graph as the class check sees it: succ() makes the
  * successors of state v available as edges[*pos .. *end) (positions, not
- * pointers: the array may move from one call to the next); release(pos),
- * when not NULL, says the list starting at pos is no longer needed (lists
- * are released in the reverse order of their creation, so a source may
- * keep them on a stack).  succ returns 0, -1 (out of memory) or -2 (an
- * invalid model, the message in err). */
+ * pointers: the array may move from one call to the next); more(), when
+ * not NULL, gives the next ones once those are used (a state with
+ * millions of successors comes in pieces: the source lists them again
+ * from the model), in the same place, *pos == *end when none is left,
+ * and may only be asked about the state whose list was given last;
+ * release(pos), when not NULL, says the list starting at pos is no
+ * longer needed (lists are released in the reverse order of their
+ * creation, so a source may keep them on a stack).  succ and more
+ * return 0, -1 (out of memory) or -2 (an invalid model, the message in
+ * err). */
 typedef struct space_graph space_graph;
 struct space_graph {
     int32_t *edges;
     int (*succ)(space_graph *g, int32_t v, int64_t *pos, int64_t *end);
+    int (*more)(space_graph *g, int32_t v, int64_t *pos, int64_t *end);
     void (*release)(space_graph *g, int64_t pos);
+    double deadline;        /* san_now() past which the check stops
+                               (SPACE_TIME); INFINITY: never */
+    volatile int *interrupt;    /* set: the check stops (-1) */
     char err[1024];
 };
 
 /* Strongly connected components of g (over sp's states); drops isolated
  * pockets of a full reachability function (sp's states renumbered, and
  * its Q when it has one); requires one closed class and marks it in
- * sp->in_closed.  0, -2 (with a diagnostic) or -1. */
+ * sp->in_closed.  0, -2, SPACE_TIME (with a diagnostic) or -1. */
 int space_classes(san_space *sp, space_graph *g, san_diag *d);
 
-/* The same on the generator sp->q. */
-int space_check_classes(san_space *sp, san_diag *d);
+/* The same on the generator sp->q, within o's time limit (counted from
+ * the call) and interrupt flag (o may be NULL). */
+int space_check_classes(san_space *sp, const san_space_opts *o, san_diag *d);
+
+/* The point on san_now()'s clock where o's time limit, counted from
+ * now, ends (INFINITY: no limit, or o NULL). */
+double space_deadline(const san_space_opts *o);
 
 /* Position of the diagonal entry of row i (rows are sorted). */
 static inline int64_t space_diag_pos(const san_csr *q, int64_t i)

@@ -204,7 +204,8 @@ int succ_init(succ_ctx *c, const san_model *m)
             c->syn[c->nsyn++] = e;
     c->choice = calloc(c->maxparts + 1, sizeof *c->choice);
     c->base = calloc(c->maxparts + 1, sizeof *c->base);
-    if (!c->choice || !c->base)
+    c->cnt = calloc(c->maxparts + 1, sizeof *c->cnt);
+    if (!c->choice || !c->base || !c->cnt)
         return -1;
     return constants_init(c);
 }
@@ -223,6 +224,7 @@ void succ_free(succ_ctx *c)
     free(c->functional_prob);
     free(c->choice);
     free(c->base);
+    free(c->cnt);
     free(c->syn);
     free(c->rate_slot);
     free(c->slot_val);
@@ -414,37 +416,37 @@ oom:
     return -1;
 }
 
-/* A synchronizing event: enabled when every participant has it from its
- * current state; every combination of their outcomes. */
-static int fire_sync(succ_ctx *c, int e, const int *s, int64_t idx, san_arcs *out,
-                     char *err, size_t errlen)
+/* Synchronizing event e in s: enabled when every participant has it
+ * from its current state.  Its rate to *rate, and the probabilities of
+ * the participants' outcomes to pbuf (participant k's cnt[k] of them from
+ * base[k]).  1 when enabled with a positive rate, 0 when not, -1 out of
+ * memory, -2 an invalid rate or probability (err). */
+static int sync_setup(succ_ctx *c, int e, const int *s, double *rate, char *err,
+                      size_t errlen)
 {
-    const san_model *m = c->m;
-    const san_event *E = &m->ev[e];
-    int k;
-    for (k = 0; k < E->nparts; k++) {
+    const san_event *E = &c->m->ev[e];
+    const int np = E->nparts;
+    if (np == 0)
+        return 0;
+    for (int k = 0; k < np; k++) {
         const int32_t *r = range_of(c, e, k, s[E->parts[k]]);
         if (r[0] == r[1])
             return 0;
     }
-    if (E->nparts == 0)
-        return 0;
-    double rate;
-    int rc = event_rate(c, e, s, &rate, err, errlen);
-    if (rc || rate == 0)
+    int rc = event_rate(c, e, s, rate, err, errlen);
+    if (rc || *rate == 0)
         return rc;
-    /* Outcome probabilities, once per participant, then every
-     * combination of the participants' outcomes, odometer-wise. */
-    int np = E->nparts;
-    for (k = 0; k < np; k++) {
+    c->pbuf_used = 0;
+    for (int k = 0; k < np; k++) {
         const int32_t *r = range_of(c, e, k, s[E->parts[k]]);
         c->base[k] = c->pbuf_used;
+        c->cnt[k] = r[1] - r[0];
         if (r[1] - r[0] > c->pbuf_cap - c->pbuf_used && grow_pbuf(c, r[1] - r[0]) < 0) {
             snprintf(err, errlen, "out of memory");
             return -1;
         }
         if (c->functional_prob[e]) {
-            int rc = participant_probs(c, e, E->parts[k], r, s, c->pbuf + c->base[k], err, errlen);
+            rc = participant_probs(c, e, E->parts[k], r, s, c->pbuf + c->base[k], err, errlen);
             if (rc)
                 return rc;
         } else {
@@ -452,12 +454,57 @@ static int fire_sync(succ_ctx *c, int e, const int *s, int64_t idx, san_arcs *ou
                 c->pbuf[c->base[k] + t - r[0]] = c->cprob[E->parts[k]][t];
         }
         c->pbuf_used += r[1] - r[0];
-        c->choice[k] = r[0];
     }
     c->pbuf_used = 0;
-    for (;;) {
+    return 1;
+}
+
+/* The outcome combinations of the participants (after sync_setup): the
+ * product of cnt[0..np), or -1 past 63 bits. */
+static int64_t combinations(const succ_ctx *c, int np)
+{
+    int64_t total = 1;
+    for (int k = 0; k < np; k++) {
+        if (total > INT64_MAX / c->cnt[k])
+            return -1;
+        total *= c->cnt[k];
+    }
+    return total;
+}
+
+/* Combinations from, from + 1, ... of synchronizing event e in s, the
+ * last participant varying fastest, at most max of them (max <= 0: all
+ * the rest).  *next: the first one not listed, -1 when none is left.
+ * 0, -1 (memory) or -2 (err). */
+static int fire_sync(succ_ctx *c, int e, const int *s, int64_t idx, int64_t from, int64_t max,
+                     san_arcs *out, int64_t *next, char *err, size_t errlen)
+{
+    const san_model *m = c->m;
+    const san_event *E = &m->ev[e];
+    const int np = E->nparts;
+    double rate;
+    *next = -1;
+    int rc = sync_setup(c, e, s, &rate, err, errlen);
+    if (rc <= 0)
+        return rc;
+    const int64_t total = combinations(c, np);
+    if (total < 0) {
+        snprintf(err, errlen, "event '%s' has more than 2^63 outcome combinations in one "
+                 "state", E->name);
+        return -2;
+    }
+    const int64_t end = max > 0 && total - from > max ? from + max : total;
+    /* the odometer at `from`: its mixed-radix digits */
+    int64_t rest = from;
+    for (int k = np - 1; k >= 0; k--) {
+        const int32_t *r = range_of(c, e, k, s[E->parts[k]]);
+        c->choice[k] = r[0] + (int)(rest % c->cnt[k]);
+        rest /= c->cnt[k];
+    }
+    for (int64_t at = from; at < end; at++) {
         double p = rate;
         int64_t to = idx;
+        int k;
         for (k = 0; k < np; k++) {
             int a = E->parts[k];
             const int32_t *r = range_of(c, e, k, s[a]);
@@ -475,8 +522,84 @@ static int fire_sync(succ_ctx *c, int e, const int *s, int64_t idx, san_arcs *ou
                 break;
             c->choice[k] = r[0];
         }
-        if (k < 0)
-            break;
+    }
+    *next = end < total ? end : -1;
+    return 0;
+}
+
+/* The local events of automaton a in s (its groups leaving s[a]).
+ * Constant rates and probabilities take the short way. */
+static int fire_locals(succ_ctx *c, int a, const int *s, int64_t idx, san_arcs *out,
+                       char *err, size_t errlen)
+{
+    const struct succ_group *g = c->lg[a] + c->lgstart[a][s[a]];
+    const struct succ_group *gend = c->lg[a] + c->lgstart[a][s[a] + 1];
+    for (; g < gend; g++) {
+        int e = g->event;
+        double rate = c->crate[e];
+        int ok_rate = rate > 0 && rate <= DBL_MAX;
+        if (ok_rate && g->sig >= 0 && c->sig_gen[g->sig] == c->gen) {
+            /* probabilities already checked on a replica */
+            const int *ps = c->pslot[a];
+            const int64_t *dl = c->delta[a];
+            for (int t = g->t0; t < g->t1; t++) {
+                double p = c->pslot_val[ps[t]];
+                if (p > 0 && push(out, idx + dl[t], rate * p, e) < 0)
+                    goto oom;
+            }
+            continue;
+        }
+        if (!ok_rate || c->functional_prob[e]) {
+            int rc = fire_local(c, e, a, g->t0, g->t1, s, idx, out, err, errlen);
+            if (rc)
+                return rc;
+            if (ok_rate && g->sig >= 0)
+                c->sig_gen[g->sig] = c->gen;
+            continue;
+        }
+        const double *cp = c->cprob[a];
+        const int64_t *dl = c->delta[a];
+        for (int t = g->t0; t < g->t1; t++)
+            if (cp[t] > 0 && push(out, idx + dl[t], rate * cp[t], e) < 0)
+                goto oom;
+    }
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory");
+    return -1;
+}
+
+/* Each call starts a new generation of the per-state caches: the state
+ * may have changed since the last piece (the class check lists the
+ * states of its path in turns), and a piece re-evaluates the few rates
+ * and probabilities it needs. */
+int succ_enumerate_part(succ_ctx *c, const int *s, int64_t idx, succ_cursor *cur,
+                        int64_t max, san_arcs *out, char *err, size_t errlen)
+{
+    const san_model *m = c->m;
+    const int n0 = out->n;
+    succ_new_state(c);
+    while (cur->item < m->naut + c->nsyn) {
+        if (max > 0 && out->n - n0 >= max)
+            return 1;
+        if (cur->item < m->naut) {
+            int rc = fire_locals(c, cur->item, s, idx, out, err, errlen);
+            if (rc)
+                return rc;
+            cur->item++;
+            continue;
+        }
+        int64_t next, room = max > 0 ? max - (out->n - n0) : 0;
+        int rc = fire_sync(c, c->syn[cur->item - m->naut], s, idx, cur->done, room, out,
+                           &next, err, errlen);
+        if (rc)
+            return rc;
+        if (next >= 0) {
+            cur->done = next;
+            return 1;
+        }
+        cur->item++;
+        cur->done = 0;
     }
     return 0;
 }
@@ -531,53 +654,71 @@ static int check_exit_rate(const succ_ctx *c, const int *s, int64_t idx, const s
 int succ_enumerate(succ_ctx *c, const int *s, int64_t idx, san_arcs *out,
                    char *err, size_t errlen)
 {
-    const san_model *m = c->m;
     const int from = out->n;
-    succ_new_state(c);      /* cached rates belong to the last state */
-    /* Local events: the groups leaving each automaton's current state,
-     * so only enabled events cost anything.  Constant rates and
-     * probabilities take the short way. */
+    succ_cursor cur = { 0, 0 };
+    int st = succ_enumerate_part(c, s, idx, &cur, 0, out, err, errlen);
+    /* whole states only: a fan-out taken in parts (explore's bounded
+     * chunks) is not summed here */
+    return st ? st : check_exit_rate(c, s, idx, out, from, err, errlen);
+}
+
+double succ_fanout(const san_model *m, int *event, double *event_fanout)
+{
+    int ne = m->nev ? m->nev : 1;
+    double *b = malloc(ne * sizeof *b);
+    int *mx = calloc(ne, sizeof *mx), *stamp = malloc(ne * sizeof *stamp);
+    int *touched = malloc(ne * sizeof *touched), *parts = calloc(ne, sizeof *parts);
+    double total = INFINITY;
+    if (event)
+        *event = -1;
+    if (event_fanout)
+        *event_fanout = 0;
+    if (!b || !mx || !stamp || !touched || !parts)
+        goto out;
+    for (int e = 0; e < m->nev; e++) {
+        b[e] = 1;
+        stamp[e] = -1;
+    }
+    /* per automaton, the longest run of one event's transitions out of
+     * one local state (transitions are sorted by source, then event) */
     for (int a = 0; a < m->naut; a++) {
-        const struct succ_group *g = c->lg[a] + c->lgstart[a][s[a]];
-        const struct succ_group *gend = c->lg[a] + c->lgstart[a][s[a] + 1];
-        for (; g < gend; g++) {
-            int e = g->event;
-            double rate = c->crate[e];
-            int ok_rate = rate > 0 && rate <= DBL_MAX;
-            if (ok_rate && g->sig >= 0 && c->sig_gen[g->sig] == c->gen) {
-                /* probabilities already checked on a replica */
-                const int *ps = c->pslot[a];
-                const int64_t *dl = c->delta[a];
-                for (int t = g->t0; t < g->t1; t++) {
-                    double p = c->pslot_val[ps[t]];
-                    if (p > 0 && push(out, idx + dl[t], rate * p, e) < 0) {
-                        snprintf(err, errlen, "out of memory");
-                        return -1;
-                    }
+        const san_automaton *A = &m->aut[a];
+        int nt = 0;
+        for (int ls = 0; ls < A->nstates; ls++)
+            for (int t = A->first[ls]; t < A->first[ls + 1];) {
+                int e = A->tr[t].event, u = t;
+                while (u < A->first[ls + 1] && A->tr[u].event == e)
+                    u++;
+                if (stamp[e] != a) {
+                    stamp[e] = a;
+                    mx[e] = 0;
+                    touched[nt++] = e;
                 }
-                continue;
+                if (u - t > mx[e])
+                    mx[e] = u - t;
+                t = u;
             }
-            if (!ok_rate || c->functional_prob[e]) {
-                int rc = fire_local(c, e, a, g->t0, g->t1, s, idx, out, err, errlen);
-                if (rc)
-                    return rc;
-                if (ok_rate && g->sig >= 0)
-                    c->sig_gen[g->sig] = c->gen;
-                continue;
-            }
-            const double *cp = c->cprob[a];
-            const int64_t *dl = c->delta[a];
-            for (int t = g->t0; t < g->t1; t++)
-                if (cp[t] > 0 && push(out, idx + dl[t], rate * cp[t], e) < 0) {
-                    snprintf(err, errlen, "out of memory");
-                    return -1;
-                }
+        for (int k = 0; k < nt; k++) {
+            b[touched[k]] *= mx[touched[k]];
+            parts[touched[k]]++;
         }
     }
-    for (int k = 0; k < c->nsyn; k++) {
-        int rc = fire_sync(c, c->syn[k], s, idx, out, err, errlen);
-        if (rc)
-            return rc;
+    total = 0;
+    for (int e = 0; e < m->nev; e++) {
+        if (parts[e] < m->ev[e].nparts)
+            continue;           /* a participant never has it: never enabled */
+        total += b[e];
+        if (event_fanout && b[e] > *event_fanout) {
+            *event_fanout = b[e];
+            if (event)
+                *event = e;
+        }
     }
-    return check_exit_rate(c, s, idx, out, from, err, errlen);
+out:
+    free(b);
+    free(mx);
+    free(stamp);
+    free(touched);
+    free(parts);
+    return total;
 }

@@ -62,6 +62,7 @@ typedef struct {
     int maxparts;
     int *choice;            /* scratch for synchronized outcomes */
     int *base;              /* per participant: its probabilities in pbuf */
+    int *cnt;               /* per participant: its outcomes in this state */
     double *pbuf;           /* outcome probabilities of the event at hand */
     int pbuf_used, pbuf_cap;
 } succ_ctx;
@@ -69,8 +70,37 @@ typedef struct {
 int  succ_init(succ_ctx *c, const san_model *m);
 void succ_free(succ_ctx *c);
 
-/* Append every transition out of s (index idx) to out.  Returns 0, or -2
- * with a message when a functional rate or probability is invalid there. */
+/* The most transitions out of one state, from the model alone: per
+ * event, the product over its participants of the most outcomes from
+ * one local state (2^N for N replicas with a two-way routing on one
+ * synchronizing event), summed over the events.  *event (when not NULL)
+ * gets the event with the largest product and *event_fanout that
+ * product (-1 and 0 without events).  The one place this is computed:
+ * `san check` prints it, the exploration sizes its pieces and refuses
+ * by it.  One pass over the transitions. */
+double succ_fanout(const san_model *m, int *event, double *event_fanout);
+
+/* Where the enumeration of one state's transitions stands, so that a
+ * state with millions of them is listed in bounded pieces: the next
+ * item (automaton a < naut: its local events; naut + k: the k-th
+ * synchronizing event) and the outcome combinations of that event
+ * already listed.  Zero it to start a state. */
+typedef struct {
+    int item;
+    int64_t done;
+} succ_cursor;
+
+/* Appends transitions out of s (index idx) to out, from *cur on, and
+ * stops once at least max outcomes were looked at (max <= 0: none;
+ * an automaton's local events are never split, so a piece may pass max
+ * by one automaton's transitions).  Returns 0 when the state is done,
+ * 1 when more remain (*cur says where), -1 out of memory, or -2 with a
+ * message when a functional rate or probability is invalid there. */
+int succ_enumerate_part(succ_ctx *c, const int *s, int64_t idx, succ_cursor *cur,
+                        int64_t max, san_arcs *out, char *err, size_t errlen);
+
+/* Every transition out of s at once (for callers whose states have few:
+ * see succ_fanout).  0, -1 or -2 as above. */
 int succ_enumerate(succ_ctx *c, const int *s, int64_t idx, san_arcs *out,
                    char *err, size_t errlen);
 

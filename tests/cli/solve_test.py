@@ -683,14 +683,15 @@ results
 def test_arcs_dropped():
     """Over the descriptor, the arcs kept for the class check go first
     when the exploration would not fit with them: rs N=24 R=6 (190,051
-    states of 2^24) under --max-memory 56M (they are dropped, the check
-    enumerates the successors again) and 1G (kept): both the product
-    form's full; under 32M the exploration itself does not fit: exit 2,
-    saying so."""
+    states of 2^24) under --max-memory 32M and 56M (they are dropped,
+    the check enumerates the successors again) and 1G (kept): the
+    product form's full each time; under 16M the class check does not
+    fit (its map and Tarjan's arrays, 57 bytes a state), under 8M the
+    exploration itself does not: exit 2, saying which."""
     n, r = 24, 6
     w = [math.comb(n, k) * 0.5 ** k for k in range(r + 1)]
     path = write_tmp(rs_model(n, r, 3, 6))
-    for mm in ("56M", "1G"):
+    for mm in ("32M", "56M", "1G"):
         rc, out, err = run(["solve", "-q", "-f", "json", "--storage", "kron", "--max-memory", mm,
                             path])
         d = json.loads(out) if rc == 0 else {}
@@ -698,10 +699,12 @@ def test_arcs_dropped():
               and close(d["results"]["full"], w[r] / sum(w)),
               f"rs {n}/{r} kron --max-memory {mm}: full by the product form (got {rc}: "
               f"{err.strip()[:200]})")
-    rc, out, err = run(["solve", "-q", "--storage", "kron", "--max-memory", "32M", path])
-    check(rc == 2 and "the exploration needs more than" in err and "sparse" not in err,
-          f"rs {n}/{r} kron --max-memory 32M: exit 2, the exploration does not fit "
-          f"(got {rc}: {err.strip()[:200]})")
+    for mm, what in (("16M", "the class check of 190051 states needs more than"),
+                     ("8M", "the exploration needs more than")):
+        rc, out, err = run(["solve", "-q", "--storage", "kron", "--max-memory", mm, path])
+        check(rc == 2 and what in err and "sparse" not in err,
+              f"rs {n}/{r} kron --max-memory {mm}: exit 2, '{what}' "
+              f"(got {rc}: {err.strip()[:200]})")
     os.unlink(path)
 
 

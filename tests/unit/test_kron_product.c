@@ -373,7 +373,7 @@ static void check_exit(const char *name, const san_space *full, int no_arcs,
     if (rc == 0) {
         arcs_kept += sp.q.col != NULL;
         CHECK(!no_arcs || !sp.q.col, "%s (%s): arcs kept", name, sname);
-        rc = san_kron_check_classes(&sp, &dg);
+        rc = san_kron_check_classes(&sp, NULL, &dg);
     }
     san_diag_free(&dg);
     CHECK(rc == 0 && sp.exit && sp.n == full->n, "%s (%s): states_only space: rc %d, "
