@@ -417,16 +417,18 @@ static int over_budget(const search *S)
     }
     if (need <= S->limit)
         return 0;
+    char nb[32], lb[32];
+    san_format_bytes(need, nb, sizeof nb);
+    san_format_bytes(S->limit, lb, sizeof lb);
     if (r->states_only)
-        san_diag_add(S->d, SAN_ERROR, 0, 0, "the exploration needs more than %.2f GiB after "
-                     "%lld states, over the memory limit of %.2f GiB; raise --max-memory, or "
-                     "reduce the model", need / (1 << 30), (long long)r->n,
-                     S->limit / (1 << 30));
+        san_diag_add(S->d, SAN_ERROR, 0, 0, "the exploration needs more than %s after "
+                     "%lld states, over the memory limit of %s; raise --max-memory, or "
+                     "reduce the model", nb, (long long)r->n, lb);
     else
-        san_diag_add(S->d, SAN_ERROR, 0, 0, "the sparse generator needs more than %.2f GiB "
-                     "after %lld states and %lld nonzeros, over the memory limit of %.2f GiB; "
-                     "raise --max-memory, or reduce the model", need / (1 << 30),
-                     (long long)r->n, (long long)r->nnz, S->limit / (1 << 30));
+        san_diag_add(S->d, SAN_ERROR, 0, 0, "the sparse generator needs more than %s "
+                     "after %lld states and %lld nonzeros, over the memory limit of %s; "
+                     "raise --max-memory, or reduce the model", nb,
+                     (long long)r->n, (long long)r->nnz, lb);
     return 1;
 }
 
