@@ -60,11 +60,11 @@ const char *san_parse_why(const char *s, double lo, double hi, int whole)
     case NUM_SYNTAX:
         return "not a number";
     case NUM_NAN:
-        return "not a number (nan)";
+        return "not a number";
     case NUM_INF:
-        return "infinite, or too large for a double (beyond 1.8e308)";
+        return "infinite, or too large for a double: beyond 1.8e308";
     case NUM_UNDERFLOW:
-        return "too small: it rounds to 0 (the smallest positive double is 4.9e-324)";
+        return "too small: it rounds to 0, the smallest positive double being 4.9e-324";
     case NUM_OK:
         break;
     }

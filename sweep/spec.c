@@ -125,7 +125,7 @@ static int add_define(san_sweep_spec *sp, const char *arg, char *err, size_t n)
 {
     const char *eq = strchr(arg, '=');
     if (!eq || eq == arg || !eq[1]) {
-        sweep_err(err, n, "-D: expected NAME=VALUES such as K=1..40 or lambda=1,2,4, not '%s'", arg);
+        sweep_err(err, n, "-D: expected NAME=VALUES such as lambda=1..4 or mu=2,3,5, not '%s'", arg);
         return -2;
     }
     char name[80];

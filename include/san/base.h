@@ -98,7 +98,7 @@ SAN_API int san_parse_double(const char *s, double lo, double hi, double *out);
 /* A whole number in [lo, hi]. */
 SAN_API int san_parse_integer(const char *s, double lo, double hi, double *out);
 /* Why san_parse_double (whole 0) or san_parse_integer (whole 1) refuses
- * s with this range, for a message: "not a number", "infinite, ...",
+ * s with this range, for a message: "not a number", "infinite, or too large ...",
  * "too small: it rounds to 0 ...", "too small", "too large", "not a
  * whole number"; NULL when it is accepted.  A subnormal (1e-308) is a
  * number like any other: accepted when in the range. */
