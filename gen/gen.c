@@ -431,6 +431,11 @@ void san_gen_help(FILE *out)
         "\n"
         "Flags take a value as '--flag VALUE' or '--flag=VALUE'.  Times are in\n"
         "seconds (any unit works if all times use it; rates are their inverses).\n"
+        "Ranges: times and rates %g..%g; counts (buffers, replicas, slices,\n"
+        "capacities) 1..%ld; probabilities 0 or %g..1-%g; the product\n"
+        "space at most 2^63-1 states (the solver's 64-bit state indices).  A\n"
+        "value outside is refused (exit 2) with the flag, the range and the reason.\n"
         "The indices each template emits, and its product-space size, are\n"
-        "documented in doc/indices.md.\n");
+        "documented in doc/indices.md.\n", GEN_TIME_MIN, GEN_TIME_MAX, GEN_MAX_COUNT,
+        GEN_PROB_EPS, GEN_PROB_EPS);
 }

@@ -881,10 +881,13 @@ void gen_ms_help(FILE *out)
         "  --work steady|slices     long-run regime (default), or one finite job of NS\n"
         "                           slices with its predicted execution_time\n"
         "  --points NP              points of the input image (default %.0f)\n"
-        "  --overlap PS             slice overlap on its neighbours (default %g)\n"
-        "  --pack-points BL         points per result pack (default %.0f)\n"
+        "  --overlap PS             slice overlap on its neighbours, 0..%g\n"
+        "                           (default %g)\n"
+        "  --pack-points BL         points per result pack (default %.0f); NP and BL\n"
+        "                           1..%g, NB = ceil(RNP / (BL*NS)) at most %g\n"
         "  --slices NS              slices the job is split into, or\n"
-        "  --slices-per-node SPN    NS = SPN * N (default %d: coarse grain; 3: fine)\n"
+        "  --slices-per-node SPN    NS = SPN * N (default %d: coarse grain; 3: fine),\n"
+        "                           NS at most 10^6\n"
         "  --task-time TT           seconds to send a task (default %g)\n"
         "  --pack-time TP           seconds to send a result pack (default %g);\n"
         "                           or TP1,...,TPN: one per slave\n"
@@ -896,6 +899,7 @@ void gen_ms_help(FILE *out)
         "  --rate-up, --rate-send, --rate-proc, --rate-pack, --rate-eval,\n"
         "  --rate-down R            override an event rate (down: slices regime only)\n"
         "  product space: 3 * 3^N [* (K+1) async] [* (NS-N+1) slices]\n",
-        GEN_MAX_SLAVES, DEF_K, DEF_NP, DEF_PS, DEF_BL, DEF_SPN,
+        GEN_MAX_SLAVES, DEF_K, DEF_NP, MAX_OVERLAP, DEF_PS, DEF_BL, MAX_POINTS, MAX_PACKS,
+        DEF_SPN,
         DEF_TT, DEF_TP, DEF_CM, DEF_ER);
 }

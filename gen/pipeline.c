@@ -897,7 +897,7 @@ void gen_pipeline_help(FILE *out)
     fprintf(out,
         "pipeline: stages in a line, bounded buffers or rendezvous between them\n"
         "  --mode sync|async        hand items over directly, or through buffers (required)\n"
-        "  --stages T1,...,Tm       mean service time of each stage (required)\n"
+        "  --stages T1,...,Tm       mean service time of each stage, m <= %d (required)\n"
         "  --buffer K               async: positions of every buffer (default %d)\n"
         "  --buffers K1,...,Km-1    async: one size per buffer\n"
         "  --replicas P1,...,Pm     identical replicas serving each stage (default 1)\n"
@@ -913,5 +913,5 @@ void gen_pipeline_help(FILE *out)
         "  --items N                execution_time of a job of N items\n"
         "  product space: prod_i (P(i-1)+K(i-1)+P(i)+1) [* (K0+P1+1) Poisson]\n"
         "                 * per stage: k (P=1) or (P+1)^(k-1) (P>1) when k > 1\n",
-        DEF_K, DEF_QCAP, GEN_MAX_PHASES);
+        GEN_MAX_STAGES, DEF_K, DEF_QCAP, GEN_MAX_PHASES);
 }
