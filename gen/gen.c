@@ -166,6 +166,21 @@ int gen_time(const char *flag, const char *val, double *out, char *err, size_t n
     return gen_real(flag, val, GEN_TIME_MIN, GEN_TIME_MAX, out, err, n);
 }
 
+int gen_time_or_zero(const char *flag, const char *val, double *out, char *err, size_t n)
+{
+    double v;
+    if (san_parse_double(val, 0, 0, &v) == 0) {
+        *out = 0;
+        return 0;
+    }
+    if (san_parse_double(val, GEN_TIME_MIN, GEN_TIME_MAX, out) == 0)
+        return 0;
+    const char *why = san_parse_why(val, GEN_TIME_MIN, GEN_TIME_MAX, 0);
+    gen_err(err, n, "%s: must be 0 (none) or a number in [%.12g, %.12g] (got %s%s%s)", flag,
+            GEN_TIME_MIN, GEN_TIME_MAX, val, why ? ": " : "", why ? why : "");
+    return -1;
+}
+
 int gen_prob(const char *flag, const char *val, double *out, char *err, size_t n)
 {
     double v;

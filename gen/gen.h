@@ -36,6 +36,9 @@ enum { GEN_MAX_SLAVES = 38, GEN_MAX_STAGES = 40, GEN_MAX_PHASES = 64 };
 #define GEN_TIME_MAX 1e12
 #define GEN_PROB_EPS 1e-12
 #define GEN_MAX_COUNT 1000000L
+/* The items of a job (pipeline --items): only a number in a formula,
+ * N - 1 items at the steady throughput. */
+#define GEN_MAX_ITEMS 1000000000000L
 
 /* ---- text buffer ---- */
 
@@ -86,6 +89,8 @@ int gen_real(const char *flag, const char *val, double lo, double hi, double *ou
              char *err, size_t n);
 /* A time or a rate: [GEN_TIME_MIN, GEN_TIME_MAX]. */
 int gen_time(const char *flag, const char *val, double *out, char *err, size_t n);
+/* 0 (none), or a time. */
+int gen_time_or_zero(const char *flag, const char *val, double *out, char *err, size_t n);
 /* 0, or [GEN_PROB_EPS, 1 - GEN_PROB_EPS]. */
 int gen_prob(const char *flag, const char *val, double *out,
              char *err, size_t n);

@@ -183,9 +183,9 @@ static int pl_flag(void *ctx, const char *flag, const char *val, char *err, size
     if (!strcmp(flag, "--source"))
         return pl_source(p, val, err, n);
     if (!strcmp(flag, "--cm-time"))
-        return gen_nonneg(flag, val, &p->cm_time, err, n);
+        return gen_time_or_zero(flag, val, &p->cm_time, err, n);
     if (!strcmp(flag, "--items"))
-        return gen_int(flag, val, 1, 1000000000000L, &p->items, err, n);
+        return gen_int(flag, val, 1, GEN_MAX_ITEMS, &p->items, err, n);
     /* --phases */
     return gen_int(flag, val, 1, GEN_MAX_PHASES, &p->phases, err, n);
 }
