@@ -43,8 +43,8 @@ int san_progress_draw(san_progress *p, int force, const char *fmt, ...)
 void san_progress_end(san_progress *p, int erase);
 
 /* ---- parse.c ---- */
-/* san_parse_double, san_parse_integer, san_parse_bytes: public
- * (san/base.h). */
+/* san_parse_double, san_parse_integer, san_parse_why, san_parse_bytes
+ * and san_format_bytes: public (san/base.h). */
 
 /* ---- out.c ---- */
 /* A JSON string with escapes; a JSON number, null when not finite. */

@@ -42,7 +42,8 @@ typedef struct {
     san_define *defs;
     int n, cap;
 } cli_defines;
-int  cli_define_add(cli_defines *d, const char *arg);   /* 0 ok, -1 bad */
+/* NAME (its first len bytes) = v; -1 when out of memory. */
+int  cli_define_add(cli_defines *d, const char *name, size_t len, double v);
 void cli_defines_free(cli_defines *d);
 
 /* Read a model's text ("-" = stdin) with san_read_input, under the

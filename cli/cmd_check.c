@@ -60,22 +60,6 @@ static const char *rate_text(const san_event *e, char *buf, size_t n)
     return buf;
 }
 
-/* "6.0 GiB" */
-static const char *bytes_text(double b, char *buf, size_t n)
-{
-    static const char *unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB" };
-    int u = 0;
-    while (b >= 1024 && u < 8) {
-        b /= 1024;
-        u++;
-    }
-    if (u == 0)
-        snprintf(buf, n, "%.0f B", b);
-    else
-        snprintf(buf, n, "%.1f %s", b, unit[u]);
-    return buf;
-}
-
 static void text_memory(const san_estimate *e)
 {
     char b1[32], b2[32];
@@ -85,7 +69,7 @@ static void text_memory(const san_estimate *e)
         return;
     }
     if (e->nonzeros_known)
-        printf("sparse generator ~%s (", bytes_text(e->sparse_bytes, b1, sizeof b1));
+        printf("sparse generator ~%s (", san_format_bytes(e->sparse_bytes, b1, sizeof b1));
     else
         printf("sparse generator not estimated (");
     if (e->basis == SAN_EST_DECLARED)
@@ -100,7 +84,7 @@ static void text_memory(const san_estimate *e)
         printf(", %s%.2f nonzeros per state", e->nonzeros_exact ? "" : "~", e->nonzeros_per_state);
     else
         printf(": %s", e->why_nonzeros);
-    printf("), tensor descriptor ~%s\n", bytes_text(e->kron_bytes, b2, sizeof b2));
+    printf("), tensor descriptor ~%s\n", san_format_bytes(e->kron_bytes, b2, sizeof b2));
     if (e->over_sparse_limit)
         printf("  more states than the sparse path can number (2^31 - 1)\n");
 }

@@ -14,6 +14,7 @@ typedef struct {
     san_sweep_opts run;
     cli_format fmt;
     int marginals;
+    int quiet;
     cli_strings defs;       /* -D NAME=VALUE, added to every model */
 } compare_args;
 
@@ -23,6 +24,7 @@ static const cli_option compare_options[] = {
                  "override a constant in every model"),
     CLI_FORMAT(compare_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV, NULL),
     CLI_FLAG(0, "no-marginals", compare_args, marginals, 0, "results only"),
+    CLI_FLAG('q', "quiet", compare_args, quiet, 1, "no progress on stderr"),
     CLI_INCLUDE(cli_run_options, compare_args, run),
     CLI_GROUP("limits:"),
     CLI_MAX_INPUT(compare_args, run.max_input),
@@ -36,7 +38,8 @@ static const cli_spec compare_spec = {
         "Solve each model and show the results and the marginal probabilities of\n"
         "the local states side by side, with the difference of each model to the\n"
         "first (and the relative difference when there are two).  A model is a\n"
-        ".san file, or a quoted generator command line:\n"
+        ".san file (its name may hold blanks), or a quoted command line, a\n"
+        "generator's or a file's with -D (quotes group words in it):\n"
         "\n"
         "  san compare 'ms --mode sync --slaves 5' 'ms --mode async --slaves 5 --buffer 1'\n"
         "  san compare models/mm1k.san 'models/mm1k.san -D lambda=3'\n"
@@ -293,6 +296,7 @@ static int compare_main(compare_args *A, int n, char **models)
         return EXIT_FAIL;
     }
     int status = EXIT_OK;
+    A->run.progress = !A->quiet && cli_stderr_is_tty();
     if (san_compare_run(&c, &A->run, A->marginals) != SAN_OK) {
         status = EXIT_FAIL;
     } else {

@@ -106,15 +106,16 @@ static void text_report(const report *r)
     if (sp->nclosed < sp->n)
         printf(" (%lld transient)", (long long)(sp->n - sp->nclosed));
     printf("\n");
+    char b[32];
     if (r->kron)
-        printf("generator    not stored: tensor descriptor %.1f MiB, storage kron",
-               r->kron_bytes / (1 << 20));
+        printf("generator    not stored: tensor descriptor %s, storage kron",
+               san_format_bytes(r->kron_bytes, b, sizeof b));
     else
-        printf("generator    %lld nonzeros, %.1f MiB, storage sparse",
-               (long long)sp->q.rowptr[sp->n], sp->bytes / (1 << 20));
+        printf("generator    %lld nonzeros, %s, storage sparse",
+               (long long)sp->q.rowptr[sp->n], san_format_bytes(sp->bytes, b, sizeof b));
     if (r->other_bytes > 0)
-        printf(" (%s would need ~%.1f MiB)", r->kron ? "the sparse path" : "kron storage",
-               r->other_bytes / (1 << 20));
+        printf(" (%s would need ~%s)", r->kron ? "the sparse path" : "kron storage",
+               san_format_bytes(r->other_bytes, b, sizeof b));
     printf("\n");
     printf("solver       %s%s, %ld iteration%s, residual %.3g, %s\n", san_method_name(sol->info.method),
            r->auto_picked ? " (picked by auto)" : "",

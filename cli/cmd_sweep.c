@@ -73,7 +73,7 @@ static const cli_spec sweep_spec = {
         "examples:\n"
         "  san sweep ms --mode sync,async --slaves 2..7 --buffer 1,5,10,20,40 \\\n"
         "      --plot tx.svg --x slaves --y slave_transmitting\n"
-        "  san sweep models/mm1k.san -D K=1..40 -D lambda=1,2,4 -f csv\n"
+        "  san sweep models/mm1k.san -D lambda=0.5..4:0.5 -D mu=3,6 -f csv\n"
         "  san sweep mw --workers 1..60 --protocol sync,async --plot tt.svg \\\n"
         "      --x workers --y execution_time\n"
         "\n"

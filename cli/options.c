@@ -2,6 +2,7 @@
  * options.c - the one option parser of the command and the help it is
  * described by (options.h), and the option groups the subcommands share.
  */
+#include <float.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,11 +125,15 @@ static const char *format_names(int mask, char *buf, size_t n)
     return buf;
 }
 
-static int refuse(const cli_parser *p, const cli_option *o, const char *arg, const char *expect)
+/* "--tol: expected a number in (0, 1], not '1e-400' (too small: it
+ * rounds to 0 ...)": the reason, when the parser gives one. */
+static int refuse(const cli_parser *p, const cli_option *o, const char *arg, const char *expect,
+                  const char *why)
 {
     char name[64];
-    return cli_usage_error(p->cmd, "%s: expected %s, not '%s'", opt_name(o, name, sizeof name),
-                           expect, arg);
+    return cli_usage_error(p->cmd, "%s: expected %s, not '%s'%s%s%s",
+                           opt_name(o, name, sizeof name), expect, arg, why ? " (" : "",
+                           why ? why : "", why ? ")" : "");
 }
 
 static void store_int(void *dest, int size, double x)
@@ -155,7 +160,8 @@ static int apply(const cli_parser *p, const cli_option *o, const char *arg, void
     case CLI_OPT_INT:
         if (san_parse_integer(arg, o->lo, o->hi, &x) < 0) {
             snprintf(buf, sizeof buf, "an integer in [%g, %g]", o->lo, o->hi);
-            return refuse(p, o, arg, o->expect ? o->expect : buf);
+            return refuse(p, o, arg, o->expect ? o->expect : buf,
+                          san_parse_why(arg, o->lo, o->hi, 1));
         }
         store_int(dest, o->size, x);
         return 0;
@@ -164,13 +170,16 @@ static int apply(const cli_parser *p, const cli_option *o, const char *arg, void
             ((o->open & CLI_OPEN_HI) && x == o->hi)) {
             snprintf(buf, sizeof buf, "a number in %c%g, %g%c", o->open & CLI_OPEN_LO ? '(' : '[',
                      o->lo, o->hi, o->open & CLI_OPEN_HI ? ')' : ']');
-            return refuse(p, o, arg, o->expect ? o->expect : buf);
+            return refuse(p, o, arg, o->expect ? o->expect : buf,
+                          san_parse_why(arg, o->lo, o->hi, 0));
         }
         *(double *)dest = x;
         return 0;
     case CLI_OPT_BYTES:
         if (san_parse_bytes(arg, &x) < 0)
-            return refuse(p, o, arg, o->expect ? o->expect : "a size like 4G, 512M or 1T");
+            return refuse(p, o, arg, o->expect ? o->expect
+                                            : "a size from 1 byte to 1e30, like 4G, 512M or 1T",
+                          NULL);
         *(double *)dest = x;
         return 0;
     case CLI_OPT_METHOD:
@@ -186,7 +195,7 @@ static int apply(const cli_parser *p, const cli_option *o, const char *arg, void
         else if (!strcmp(arg, "auto"))
             *(san_storage *)dest = SAN_STORAGE_AUTO;
         else
-            return refuse(p, o, arg, "sparse, kron or auto");
+            return refuse(p, o, arg, "sparse, kron or auto", NULL);
         return 0;
     case CLI_OPT_PRECOND:
         if (!strcmp(arg, "ilu0"))
@@ -196,14 +205,14 @@ static int apply(const cli_parser *p, const cli_option *o, const char *arg, void
         else if (!strcmp(arg, "none"))
             *(san_precond *)dest = SAN_PC_NONE;
         else
-            return refuse(p, o, arg, "ilu0, jacobi or none");
+            return refuse(p, o, arg, "ilu0, jacobi or none", NULL);
         return 0;
     case CLI_OPT_FORMAT: {
         cli_format f;
         int bit = !strcmp(arg, "text") ? CLI_FMT_TEXT : !strcmp(arg, "json") ? CLI_FMT_JSON
                 : !strcmp(arg, "csv") ? CLI_FMT_CSV : 0;
         if (!(bit & o->value) || cli_parse_format(arg, &f, 1) < 0)
-            return refuse(p, o, arg, format_names(o->value, buf, sizeof buf));
+            return refuse(p, o, arg, format_names(o->value, buf, sizeof buf), NULL);
         *(cli_format *)dest = f;
         return 0;
     }
@@ -479,8 +488,19 @@ void cli_list_options(FILE *out, const cli_spec *spec)
 
 int cli_opt_define(const cli_parser *p, const cli_option *o, const char *arg, void *dest)
 {
-    if (cli_define_add(dest, arg) < 0)
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg)
         return cli_usage_error(p->cmd, "-D: expected NAME=NUMBER, not '%s'", arg);
+    /* Any finite double, subnormals included; the reason when not (a
+     * value that rounds to 0 is not "malformed"). */
+    double v;
+    if (san_parse_double(eq + 1, -DBL_MAX, DBL_MAX, &v) < 0)
+        return cli_usage_error(p->cmd, "-D %.*s: '%s' is %s", (int)(eq - arg), arg, eq + 1,
+                               san_parse_why(eq + 1, -DBL_MAX, DBL_MAX, 0));
+    if (cli_define_add(dest, arg, (size_t)(eq - arg), v) < 0) {
+        fprintf(stderr, "san %s: out of memory\n", p->cmd);
+        return EXIT_FAIL;
+    }
     return 0;
 }
 

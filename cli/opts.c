@@ -35,16 +35,8 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return EXIT_USAGE;
 }
 
-int cli_define_add(cli_defines *d, const char *arg)
+int cli_define_add(cli_defines *d, const char *name, size_t len, double v)
 {
-    const char *eq = strchr(arg, '=');
-    if (!eq || eq == arg)
-        return -1;
-    char *end;
-    errno = 0;
-    double v = strtod(eq + 1, &end);
-    if (end == eq + 1 || *end || errno == ERANGE || !isfinite(v))
-        return -1;
     if (d->n == d->cap) {
         int cap = d->cap ? 2 * d->cap : 8;
         san_define *p = realloc(d->defs, cap * sizeof *p);
@@ -53,10 +45,10 @@ int cli_define_add(cli_defines *d, const char *arg)
         d->defs = p;
         d->cap = cap;
     }
-    char *name = strndup(arg, eq - arg);
-    if (!name)
+    char *copy = strndup(name, len);
+    if (!copy)
         return -1;
-    d->defs[d->n].name = name;
+    d->defs[d->n].name = copy;
     d->defs[d->n].value = v;
     d->defs[d->n].used = 0;
     d->n++;

@@ -3,6 +3,10 @@
 #
 #   TARGET    frontend (fuzz/fuzz_frontend.c: any bytes through the front end)
 #             solve    (fuzz/fuzz_solve.c: front end plus a capped solve)
+#             gen      (fuzz/fuzz_gen.c: bytes as the flags of san gen, the
+#                      model through the front end)
+#             sweep    (fuzz/fuzz_sweep.c: bytes as the value lists of san
+#                      sweep: ranges, lists, the expansion into variants)
 #   SECONDS   how long to fuzz (libFuzzer -max_total_time)
 #
 # The target and libsan are compiled with clang
@@ -11,8 +15,10 @@
 # one (FUZZ_BUILDDIR, else the current directory, else the source tree);
 # otherwise from Makefile.am with a minimal config.h.  The parser and the
 # lexer are always generated here with bison and flex, whatever the trees
-# hold.  The fuzzer runs in one process on a copy of its seeds (fuzz/corpus,
-# tests/corpus, models, tests/regress), so the repository is not modified.
+# hold.  The fuzzer runs in one process on a copy of its seeds, so the
+# repository is not modified: for frontend and solve fuzz/corpus,
+# tests/corpus, models and tests/regress; for gen and sweep
+# fuzz/corpus-TARGET and tests/regress/TARGET.
 #
 # Exit status: 0 when the time ran out without a finding, 1 on a crash,
 # hang, leak or sanitizer report (the input is kept, see the message),
@@ -35,14 +41,20 @@ LC_ALL=C
 export LC_ALL
 
 usage() {
-    echo "usage: fuzz/run.sh frontend|solve SECONDS" >&2
+    echo "usage: fuzz/run.sh frontend|solve|gen|sweep SECONDS" >&2
     exit 2
 }
 [ $# -eq 2 ] || usage
 target=$1
 seconds=$2
+# the seeds, the regression inputs and the dictionary of each target
 case $target in
-    frontend|solve) ;;
+    frontend|solve)
+        seed_dirs="fuzz/corpus tests/corpus/errors tests/corpus/warnings models tests/regress"
+        regress=tests/regress; dict=fuzz/san.dict ;;
+    gen|sweep)
+        seed_dirs="fuzz/corpus-$target tests/regress/$target"
+        regress=tests/regress/$target; dict=fuzz/flags.dict ;;
     *) usage ;;
 esac
 case $seconds in
@@ -145,9 +157,14 @@ else
         CPPFLAGS="$CPPFLAGS -I/usr/include/openblas"
     fi
     libs="-lumfpack -lopenblas -lm"
+    # the plots: sweep/plot.c with cairo, else sweep/plot_none.c (the
+    # "if HAVE_CAIRO" of Makefile.am, which the awk above does not read)
     if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists cairo; then
         CPPFLAGS="$CPPFLAGS $(pkg-config --cflags cairo)"
         libs="$libs $(pkg-config --libs cairo)"
+        sources="$sources sweep/plot.c"
+    else
+        sources="$sources sweep/plot_none.c"
     fi
     from="Makefile.am (no configured build found)"
 fi
@@ -199,7 +216,7 @@ cd "$work" || exit 2
 corpus=$work/corpus-$target
 rm -rf "$corpus"
 mkdir -p "$corpus" || exit 2
-for d in fuzz/corpus tests/corpus/errors tests/corpus/warnings models tests/regress; do
+for d in $seed_dirs; do
     for f in "$srcdir/$d"/*; do
         [ -f "$f" ] || continue
         case $f in
@@ -214,7 +231,7 @@ mkdir -p "$artifacts" || exit 2
 log=$work/fuzz_$target.log
 echo "fuzz: running fuzz_$target for $seconds s on $(ls "$corpus" | wc -l) seeds (log: $log)" >&2
 set -- -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 \
-    -artifact_prefix="$artifacts/" -print_final_stats=1 -dict="$srcdir/fuzz/san.dict" \
+    -artifact_prefix="$artifacts/" -print_final_stats=1 -dict="$srcdir/$dict" \
     ${FUZZ_FLAGS:-} "$corpus"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
@@ -240,7 +257,11 @@ echo "fuzz: fuzz_$target FAILED (status $status)" >&2
 if [ -n "$found" ]; then
     echo "fuzz: input: $found" >&2
     echo "fuzz: reproduce with: $bin $found" >&2
-    echo "fuzz: keep it as a regression test: cp $found tests/regress/NAME.san" >&2
-    echo "      and say what it triggered in tests/regress/NAME.txt" >&2
+    case $target in
+        gen|sweep) keep=$regress/NAME ;;
+        *) keep=$regress/NAME.san ;;
+    esac
+    echo "fuzz: keep it as a regression test: cp $found $keep" >&2
+    echo "      and say what it triggered in $regress/NAME.txt" >&2
 fi
 exit 1

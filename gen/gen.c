@@ -7,6 +7,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "san.h"
@@ -127,56 +128,71 @@ int gen_scan_flags(int argc, char **argv, gen_flag_fn fn, void *ctx,
     return 0;
 }
 
-/* The numbers of the flags go through the one parser of base/parse.c. */
+/* The numbers of the flags go through the one parser of base/parse.c;
+ * a refusal names the flag, the range and what was wrong with the value
+ * ("--slaves: must be an integer in [1, 64] (got 1e20: too large)"). */
+static int gen_number(const char *flag, const char *what, const char *val, double lo,
+                      double hi, int whole, double *out, char *err, size_t n)
+{
+    double v;
+    if ((whole ? san_parse_integer : san_parse_double)(val, lo, hi, &v) == 0) {
+        *out = v + 0.0;         /* -0 would be written "-0" into the model */
+        return 0;
+    }
+    const char *why = san_parse_why(val, lo, hi, whole);
+    gen_err(err, n, "%s: must be %s in [%.12g, %.12g] (got %s%s%s)", flag, what, lo, hi, val,
+            why ? ": " : "", why ? why : "");
+    return -1;
+}
+
 int gen_int(const char *flag, const char *val, long min, long max,
             long *out, char *err, size_t n)
 {
     double v;
-    if (san_parse_integer(val, (double)min, (double)max, &v) < 0) {
-        /* Name the bound that was crossed; a number past the upper one is
-         * refused because its model could not be solved anyway. */
-        double any;
-        if (san_parse_integer(val, -1e18, 1e18, &any) == 0 && any > max)
-            gen_err(err, n, "%s: must be an integer <= %ld (got %s)", flag, max, val);
-        else
-            gen_err(err, n, "%s: must be an integer >= %ld (got %s)", flag, min, val);
+    if (gen_number(flag, "an integer", val, (double)min, (double)max, 1, &v, err, n) < 0)
         return -1;
-    }
     *out = (long)v;
     return 0;
 }
 
-int gen_pos(const char *flag, const char *val, double *out, char *err, size_t n)
+int gen_real(const char *flag, const char *val, double lo, double hi, double *out,
+             char *err, size_t n)
 {
-    double v;
-    if (san_parse_double(val, 0, DBL_MAX, &v) < 0 || !(v > 0)) {
-        gen_err(err, n, "%s: must be a number > 0 (got %s)", flag, val);
-        return -1;
-    }
-    *out = v;
-    return 0;
+    return gen_number(flag, "a number", val, lo, hi, 0, out, err, n);
 }
 
-int gen_nonneg(const char *flag, const char *val, double *out, char *err, size_t n)
+int gen_time(const char *flag, const char *val, double *out, char *err, size_t n)
+{
+    return gen_real(flag, val, GEN_TIME_MIN, GEN_TIME_MAX, out, err, n);
+}
+
+int gen_time_or_zero(const char *flag, const char *val, double *out, char *err, size_t n)
 {
     double v;
-    if (san_parse_double(val, 0, DBL_MAX, &v) < 0) {
-        gen_err(err, n, "%s: must be a number >= 0 (got %s)", flag, val);
-        return -1;
+    if (san_parse_double(val, 0, 0, &v) == 0) {
+        *out = 0;
+        return 0;
     }
-    *out = v;
-    return 0;
+    if (san_parse_double(val, GEN_TIME_MIN, GEN_TIME_MAX, out) == 0)
+        return 0;
+    const char *why = san_parse_why(val, GEN_TIME_MIN, GEN_TIME_MAX, 0);
+    gen_err(err, n, "%s: must be 0 (none) or a number in [%.12g, %.12g] (got %s%s%s)", flag,
+            GEN_TIME_MIN, GEN_TIME_MAX, val, why ? ": " : "", why ? why : "");
+    return -1;
 }
 
 int gen_prob(const char *flag, const char *val, double *out, char *err, size_t n)
 {
     double v;
-    if (san_parse_double(val, 0, 1, &v) < 0 || !(v < 1)) {
-        gen_err(err, n, "%s: must be a probability in [0, 1) (got %s)", flag, val);
-        return -1;
+    if (san_parse_double(val, 0, 1, &v) == 0 && (v == 0 || (v >= GEN_PROB_EPS &&
+                                                           v <= 1 - GEN_PROB_EPS))) {
+        *out = v + 0.0;
+        return 0;
     }
-    *out = v;
-    return 0;
+    const char *why = san_parse_why(val, 0, 1, 0);
+    gen_err(err, n, "%s: must be 0 or a probability in [%.12g, %.12g] (got %s%s%s)", flag,
+            GEN_PROB_EPS, 1 - GEN_PROB_EPS, val, why ? ": " : "", why ? why : "");
+    return -1;
 }
 
 /* Split a comma list into items, calling one(item) for each; counts them
@@ -215,47 +231,44 @@ static int split_list(const char *flag, const char *val, int max, item_fn one,
     return 0;
 }
 
-static int pos_item(const char *flag, const char *item, int idx, void *dst,
-                    char *err, size_t n)
+/* "--stages item 2": the flag and the item's place, for the message. */
+static const char *item_name(char *buf, size_t n, const char *flag, int idx)
 {
-    double v;
-    if (san_parse_double(item, 0, DBL_MAX, &v) < 0 || !(v > 0)) {
-        gen_err(err, n, "%s: item %d must be a number > 0 (got %s)", flag, idx + 1, item);
-        return -1;
-    }
-    ((double *)dst)[idx] = v;
-    return 0;
+    snprintf(buf, n, "%s item %d", flag, idx + 1);
+    return buf;
 }
 
-int gen_pos_list(const char *flag, const char *val, double *out, int max,
-                 int *count, char *err, size_t n)
+static int time_item(const char *flag, const char *item, int idx, void *dst,
+                     char *err, size_t n)
 {
-    return split_list(flag, val, max, pos_item, out, count, err, n);
+    char name[96];
+    return gen_time(item_name(name, sizeof name, flag, idx), item, (double *)dst + idx, err, n);
 }
 
-/* The minimum travels with the destination so that one item parser fits
+int gen_time_list(const char *flag, const char *val, double *out, int max,
+                  int *count, char *err, size_t n)
+{
+    return split_list(flag, val, max, time_item, out, count, err, n);
+}
+
+/* The range travels with the destination so that one item parser fits
  * every integer list. */
-typedef struct { long *out; long min; } int_dst;
+typedef struct { long *out; long min, max; } int_dst;
 
 static int int_item(const char *flag, const char *item, int idx, void *dst,
                     char *err, size_t n)
 {
     int_dst *d = dst;
-    double v;
-    if (san_parse_integer(item, (double)d->min, 1e6, &v) < 0) {
-        gen_err(err, n, "%s: item %d must be an integer >= %ld (got %s)",
-                flag, idx + 1, d->min, item);
-        return -1;
-    }
-    d->out[idx] = (long)v;
-    return 0;
+    char name[96];
+    return gen_int(item_name(name, sizeof name, flag, idx), item, d->min, d->max,
+                   d->out + idx, err, n);
 }
 
-int gen_int_list(const char *flag, const char *val, long min, long *out,
-                 int max, int *count, char *err, size_t n)
+int gen_int_list(const char *flag, const char *val, long min, long max, long *out,
+                 int maxitems, int *count, char *err, size_t n)
 {
-    int_dst d = { out, min };
-    return split_list(flag, val, max, int_item, &d, count, err, n);
+    int_dst d = { out, min, max };
+    return split_list(flag, val, maxitems, int_item, &d, count, err, n);
 }
 
 /* ------------------------------------------------------------------ */
@@ -306,6 +319,16 @@ const char *gen_fmt(char *buf, size_t n, double v)
     return buf;
 }
 
+const char *gen_fmt_exact(char *buf, size_t n, double v)
+{
+    for (int digits = 12; digits <= 17; digits++) {
+        snprintf(buf, n, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+
 /* ------------------------------------------------------------------ */
 /* Exact sizes                                                          */
 /* ------------------------------------------------------------------ */
@@ -350,6 +373,39 @@ void gen_big_str(const gen_big *b, char *buf, size_t n)
         k += (size_t)snprintf(buf + k, n - k, "%09u", b->limb[i]);
 }
 
+int gen_big_fits(const gen_big *b)
+{
+    if (b->overflow || b->n > 3 || (b->n == 3 && b->limb[2] > 9))
+        return 0;
+    unsigned long long v = 0;
+    for (int i = b->n - 1; i >= 0; i--)
+        v = v * 1000000000ULL + b->limb[i];
+    return v <= (unsigned long long)INT64_MAX;
+}
+
+void gen_big_short(const gen_big *b, char *buf, size_t n)
+{
+    if (!b->overflow && b->n <= 2) {
+        gen_big_str(b, buf, n);
+        return;
+    }
+    double e = floor(b->log10);
+    snprintf(buf, n, "about %.2fe+%.0f", pow(10, b->log10 - e), e);
+}
+
+int gen_check_size(const gen_big *b, const char *formula, const char *flags,
+                   char *err, size_t n)
+{
+    if (gen_big_fits(b))
+        return 0;
+    char v[64];
+    gen_big_short(b, v, sizeof v);
+    gen_err(err, n, "%s: the product space %s = %s states, more than the solver's 64-bit "
+            "state indices count (2^63 - 1 = %lld); lower %s", flags, formula, v,
+            (long long)INT64_MAX, flags);
+    return -1;
+}
+
 /* ------------------------------------------------------------------ */
 /* Dispatcher                                                           */
 /* ------------------------------------------------------------------ */
@@ -390,6 +446,11 @@ void san_gen_help(FILE *out)
         "\n"
         "Flags take a value as '--flag VALUE' or '--flag=VALUE'.  Times are in\n"
         "seconds (any unit works if all times use it; rates are their inverses).\n"
+        "Ranges: times and rates %g..%g; counts (buffers, replicas, slices,\n"
+        "capacities) 1..%ld; probabilities 0 or %g..1-%g; the product\n"
+        "space at most 2^63-1 states (the solver's 64-bit state indices).  A\n"
+        "value outside is refused (exit 2) with the flag, the range and the reason.\n"
         "The indices each template emits, and its product-space size, are\n"
-        "documented in doc/indices.md.\n");
+        "documented in doc/indices.md.\n", GEN_TIME_MIN, GEN_TIME_MAX, GEN_MAX_COUNT,
+        GEN_PROB_EPS, GEN_PROB_EPS);
 }

@@ -13,9 +13,32 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Upper bounds that keep the parameter structures flat (no allocation):
- * a model past them would be far too large to solve anyway. */
-enum { GEN_MAX_SLAVES = 64, GEN_MAX_STAGES = 64, GEN_MAX_PHASES = 64 };
+/* Upper bounds that keep the parameter structures flat (no allocation).
+ * 38 slaves and 40 stages are the most whose smallest model (sync, one
+ * replica: 3^39 states) fits the solver's 64-bit state indices; larger
+ * configurations are refused by the size check (gen_check_size). */
+enum { GEN_MAX_SLAVES = 38, GEN_MAX_STAGES = 40, GEN_MAX_PHASES = 64 };
+
+/* The ranges of the template flags, chosen so that every quantity the
+ * templates derive is finite and representable (issue 15):
+ *  - times and rates, in any unit, within 12 orders of magnitude of 1:
+ *    every derived rate (1/(TT*N), k/T, 1/sum(T/P)) is then a finite,
+ *    normal double, and the ratio of two rates stays within 1e24, past
+ *    which no answer has a correct digit anyway;
+ *  - probabilities 0, or at least 1e-12 from 0 and from 1 (pi, and NB up
+ *    to 1e12 packs per slice): pi_c = 1 - pi keeps its digits;
+ *  - structural counts (buffer positions, replicas, slices, a queue's
+ *    capacity) up to 10^6: one automaton of a million states compiles in
+ *    about a second;
+ *  - the product space within the 64-bit state indices of the solver
+ *    (gen_big_fits): past them no model can be explored or even scanned. */
+#define GEN_TIME_MIN 1e-12
+#define GEN_TIME_MAX 1e12
+#define GEN_PROB_EPS 1e-12
+#define GEN_MAX_COUNT 1000000L
+/* The items of a job (pipeline --items): only a number in a formula,
+ * N - 1 items at the steady throughput. */
+#define GEN_MAX_ITEMS 1000000000000L
 
 /* ---- text buffer ---- */
 
@@ -57,22 +80,26 @@ typedef int (*gen_flag_fn)(void *ctx, const char *flag, const char *val,
 int gen_scan_flags(int argc, char **argv, gen_flag_fn fn, void *ctx,
                    char *err, size_t n);
 
-/* Value parsers.  Each returns 0, or -1 with a message such as
- * "--slaves: must be an integer >= 1 (got 0)". */
+/* Value parsers.  Each returns 0, or -1 with a message that names the
+ * flag, the range and the reason: "--slaves: must be an integer in
+ * [1, 64] (got 0: too small)". */
 int gen_int(const char *flag, const char *val, long min, long max,
             long *out, char *err, size_t n);
-int gen_pos(const char *flag, const char *val, double *out,
-            char *err, size_t n);                           /* > 0 */
-int gen_nonneg(const char *flag, const char *val, double *out,
-               char *err, size_t n);                        /* >= 0 */
+int gen_real(const char *flag, const char *val, double lo, double hi, double *out,
+             char *err, size_t n);
+/* A time or a rate: [GEN_TIME_MIN, GEN_TIME_MAX]. */
+int gen_time(const char *flag, const char *val, double *out, char *err, size_t n);
+/* 0 (none), or a time. */
+int gen_time_or_zero(const char *flag, const char *val, double *out, char *err, size_t n);
+/* 0, or [GEN_PROB_EPS, 1 - GEN_PROB_EPS]. */
 int gen_prob(const char *flag, const char *val, double *out,
-             char *err, size_t n);                          /* [0, 1) */
-/* "1,2.5,3": at most max items, each > 0. */
-int gen_pos_list(const char *flag, const char *val, double *out, int max,
-                 int *count, char *err, size_t n);
-/* "1,2,3": at most max items, each an integer >= min. */
-int gen_int_list(const char *flag, const char *val, long min, long *out,
-                 int max, int *count, char *err, size_t n);
+             char *err, size_t n);
+/* "1,2.5,3": at most max items, each a time. */
+int gen_time_list(const char *flag, const char *val, double *out, int max,
+                  int *count, char *err, size_t n);
+/* "1,2,3": at most maxitems items, each an integer in [min, max]. */
+int gen_int_list(const char *flag, const char *val, long min, long max, long *out,
+                 int maxitems, int *count, char *err, size_t n);
 
 /* ---- output helpers ---- */
 
@@ -86,8 +113,11 @@ void gen_line(gbuf *b, const char *comment, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-/* A number as it is written into the model: shortest exact-enough form. */
+/* A number as the header comments show it: 12 significant digits. */
 const char *gen_fmt(char *buf, size_t n, double v);
+/* A number as it is written into the model's code: the shortest form
+ * that reads back as the same double (0.9999999999999 stays below 1). */
+const char *gen_fmt_exact(char *buf, size_t n, double v);
 
 /* ---- exact sizes ---- */
 
@@ -106,6 +136,14 @@ void gen_big_one(gen_big *b);
 void gen_big_mul(gen_big *b, unsigned long f);
 /* Decimal digits, or "about 1e+N" after an overflow. */
 void gen_big_str(const gen_big *b, char *buf, size_t n);
+/* Does it fit the solver's 64-bit state indices (<= INT64_MAX)? */
+int gen_big_fits(const gen_big *b);
+/* The count for a message: exact up to 19 digits, else "about 1.2e+45". */
+void gen_big_short(const gen_big *b, char *buf, size_t n);
+/* An error when the product space does not fit: "the product space
+ * FORMULA states is past ...; lower FLAGS". */
+int gen_check_size(const gen_big *b, const char *formula, const char *flags,
+                   char *err, size_t n);
 
 /* ---- templates ---- */
 

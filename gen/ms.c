@@ -60,6 +60,16 @@ static const char *const rate_id[NRATES] = {
 #define DEF_DOWN 1000.0
 #define DEF_K 40
 
+/* Ranges of the eqs. 1-2 inputs (the others are gen.h's): points are
+ * counted, at least one; an overlap is a multiple of a slice, up to a
+ * million (thin slices under a wide window); with these RNP and
+ * RNP / (BL*NS) stay finite, and NB is checked after (MAX_PACKS). */
+#define MAX_POINTS 1e15
+#define MAX_OVERLAP 1e6
+/* NB up to 10^12 packs per slice: pi = (NB-1)/NB then keeps 1 - pi
+ * >= 1e-12, as --pi does (GEN_PROB_EPS). */
+#define MAX_PACKS 1e12
+
 typedef struct {
     int mode, work;               /* -1 while unset */
     long n, k, ns, spn;
@@ -128,7 +138,7 @@ static int ms_rate_flag(ms_par *p, const char *flag, const char *val,
     for (int r = 0; r < NRATES; r++)
         if (!strcmp(flag, rate_flag[r])) {
             p->has_rate[r] = 1;
-            return gen_pos(flag, val, &p->rate[r], err, n);
+            return gen_time(flag, val, &p->rate[r], err, n);
         }
     return GEN_UNKNOWN;
 }
@@ -150,38 +160,38 @@ static int ms_flag(void *ctx, const char *flag, const char *val, char *err, size
     }
     if (!strcmp(flag, "--buffer")) {
         p->has_k = 1;
-        return gen_int(flag, val, 1, 1000000L, &p->k, err, n);
+        return gen_int(flag, val, 1, GEN_MAX_COUNT, &p->k, err, n);
     }
     if (!strcmp(flag, "--slices")) {
         p->has_ns = 1;
-        return gen_int(flag, val, 1, 1000000L, &p->ns, err, n);
+        return gen_int(flag, val, 1, GEN_MAX_COUNT, &p->ns, err, n);
     }
     if (!strcmp(flag, "--slices-per-node")) {
         p->has_spn = 1;
-        return gen_int(flag, val, 1, 1000000L, &p->spn, err, n);
+        return gen_int(flag, val, 1, GEN_MAX_COUNT, &p->spn, err, n);
     }
     if (!strcmp(flag, "--points"))
-        return gen_pos(flag, val, &p->np, err, n);
+        return gen_real(flag, val, 1, MAX_POINTS, &p->np, err, n);
     if (!strcmp(flag, "--overlap"))
-        return gen_nonneg(flag, val, &p->ps, err, n);
+        return gen_real(flag, val, 0, MAX_OVERLAP, &p->ps, err, n);
     if (!strcmp(flag, "--pack-points"))
-        return gen_pos(flag, val, &p->bl, err, n);
+        return gen_real(flag, val, 1, MAX_POINTS, &p->bl, err, n);
     if (!strcmp(flag, "--task-time"))
-        return gen_pos(flag, val, &p->tt, err, n);
+        return gen_time(flag, val, &p->tt, err, n);
     if (!strcmp(flag, "--pack-time")) {
-        if (gen_pos_list(flag, val, p->tps, GEN_MAX_SLAVES, &p->ntp, err, n) < 0)
+        if (gen_time_list(flag, val, p->tps, GEN_MAX_SLAVES, &p->ntp, err, n) < 0)
             return -1;
         p->tp = p->tps[0];
         return 0;
     }
     if (!strcmp(flag, "--compute-time")) {
-        if (gen_pos_list(flag, val, p->cms, GEN_MAX_SLAVES, &p->ncm, err, n) < 0)
+        if (gen_time_list(flag, val, p->cms, GEN_MAX_SLAVES, &p->ncm, err, n) < 0)
             return -1;
         p->cm = p->cms[0];
         return 0;
     }
     if (!strcmp(flag, "--eval-time"))
-        return gen_pos(flag, val, &p->er, err, n);
+        return gen_time(flag, val, &p->er, err, n);
     if (!strcmp(flag, "--pi")) {
         p->has_pi = 1;
         return gen_prob(flag, val, &p->pi, err, n);
@@ -241,6 +251,13 @@ static int ms_check(const ms_par *p, char *err, size_t n)
         gen_err(err, n, "--slices-per-node: give either --slices or --slices-per-node, not both");
         return -1;
     }
+    /* NS is a count like --slices: the Work automaton has NS-N+1 states */
+    if (!p->has_ns && p->spn * p->n > GEN_MAX_COUNT) {
+        gen_err(err, n, "--slices-per-node: NS = SPN * N = %ld * %ld = %ld slices, more than "
+                "%ld; lower --slices-per-node or --slaves", p->spn, p->n, p->spn * p->n,
+                GEN_MAX_COUNT);
+        return -1;
+    }
     if (p->work == WORK_SLICES && p->has_ns && p->ns < p->n) {
         gen_err(err, n, "--slices: the slices regime needs at least one slice per slave "
                 "(NS = %ld < N = %ld)", p->ns, p->n);
@@ -295,17 +312,33 @@ static void ms_flow(const ms_par *p, ms_der *d)
     d->flow_bound = fmin(d->w_master, d->w_slaves);
 }
 
-static void ms_derive(const ms_par *p, ms_der *d)
+/* eqs. 1-2: RNP and NB; -1 with err when NB is past MAX_PACKS. */
+static int ms_packs(const ms_par *p, ms_der *d, char *err, size_t n)
 {
-    memset(d, 0, sizeof *d);
-    d->ns = p->has_ns ? p->ns : p->spn * p->n;
     /* eq. 1: the two border slices overlap one neighbour, the others two */
     d->rnp = (2 * (1 + p->ps) + (d->ns - 2) * (1 + 2 * p->ps)) * p->np / d->ns;
     /* eq. 2; the small slack keeps an exact quotient from rounding up */
-    double q = d->rnp / (p->bl * d->ns);
-    d->nb = (long)ceil(q - 1e-9);
-    if (d->nb < 1)
-        d->nb = 1;
+    double q = ceil(d->rnp / (p->bl * d->ns) - 1e-9);
+    if (!(q <= MAX_PACKS)) {
+        char x[3][32];
+        gen_err(err, n, "--points, --overlap, --pack-points: NB = ceil(RNP / (BL*NS)) = %.3g "
+                "packs per slice (NP = %s, PS = %s, BL = %s, NS = %ld), more than %.0g, where "
+                "pi = (NB-1)/NB is within 1e-12 of 1; lower --points or --overlap, or raise "
+                "--pack-points or the slices", q, gen_fmt(x[0], sizeof x[0], p->np),
+                gen_fmt(x[1], sizeof x[1], p->ps), gen_fmt(x[2], sizeof x[2], p->bl), d->ns,
+                MAX_PACKS);
+        return -1;
+    }
+    d->nb = q < 1 ? 1 : (long)q;
+    return 0;
+}
+
+static int ms_derive(const ms_par *p, ms_der *d, char *err, size_t n)
+{
+    memset(d, 0, sizeof *d);
+    d->ns = p->has_ns ? p->ns : p->spn * p->n;
+    if (ms_packs(p, d, err, n) < 0)
+        return -1;
     d->pi = p->has_pi ? p->pi : (double)(d->nb - 1) / d->nb;     /* eq. 3 */
 
     d->rate[R_UP] = 1 / (p->tt * p->n);                          /* eq. 6 */
@@ -324,6 +357,7 @@ static void ms_derive(const ms_par *p, ms_der *d)
     snprintf(d->nb_i, sizeof d->nb_i, "(nb [Slave1..Slave%ld] I)", p->n);
     snprintf(d->nb_pr, sizeof d->nb_pr, "(nb [Slave1..Slave%ld] Pr)", p->n);
     snprintf(d->nb_tx, sizeof d->nb_tx, "(nb [Slave1..Slave%ld] Tx)", p->n);
+    return 0;
 }
 
 /* In the synchronous slices regime with NS = N, `up` hands out every
@@ -334,8 +368,10 @@ static int ms_has_s(const ms_par *p, const ms_der *d)
     return !(p->mode == MS_SYNC && p->work == WORK_SLICES && d->left == 0);
 }
 
-/* The product-space formula with its value: Master, Slaves, Buffer, Work. */
-static char *ms_size(const ms_par *p, const ms_der *d)
+/* The product-space formula with its value: Master, Slaves, Buffer, Work;
+ * NULL with err when it does not fit the solver's indices (or out of
+ * memory, err empty). */
+static char *ms_size(const ms_par *p, const ms_der *d, char *err, size_t n)
 {
     gbuf b = { 0 };
     gen_big v;
@@ -357,6 +393,13 @@ static char *ms_size(const ms_par *p, const ms_der *d)
         gbuf_printf(&b, " * (%ld+1)", p->k);
     if (p->work == WORK_SLICES)
         gbuf_printf(&b, " * (%ld-%ld+1)", d->ns, p->n);
+    const char *flags = p->work == WORK_SLICES
+        ? (p->mode == MS_ASYNC ? "--slaves, --buffer, --slices" : "--slaves, --slices")
+        : (p->mode == MS_ASYNC ? "--slaves, --buffer" : "--slaves");
+    if (!b.oom && gen_check_size(&v, b.s, flags, err, n) < 0) {
+        gbuf_free(&b);
+        return NULL;
+    }
     char num[GEN_BIG_LIMBS * 9 + 32];
     gen_big_str(&v, num, sizeof num);
     gbuf_printf(&b, " = %s", num);
@@ -476,10 +519,10 @@ static void ms_rates(gbuf *b, const ms_par *p, const ms_der *d)
             continue;
         if (p->has_rate[r]) {
             snprintf(c, sizeof c, "%s (%s)", rate_what[p->mode][r], rate_flag[r]);
-            gen_line(b, c, "  %s = %s;", rate_id[r], gen_fmt(x, sizeof x, d->rate[r]));
+            gen_line(b, c, "  %s = %s;", rate_id[r], gen_fmt_exact(x, sizeof x, d->rate[r]));
         } else if (r == R_DOWN) {
             gen_line(b, "down: the run ends (negligible time)", "  %s = %s;", rate_id[r],
-                     gen_fmt(x, sizeof x, d->rate[r]));
+                     gen_fmt_exact(x, sizeof x, d->rate[r]));
         } else if ((r == R_PROC && ms_hetero_cm(p)) || (r == R_PACK && ms_hetero_tp(p))) {
             ms_slave_rates(b, p, r);
         } else {
@@ -537,12 +580,12 @@ static void ms_time_ids(gbuf *b, const char *id, const char *what, double one,
     char x[64], c[96];
     if (!per) {
         snprintf(c, sizeof c, "%s, %s", id, what);
-        gen_line(b, c, "  %s = %s;", id, gen_fmt(x, sizeof x, one));
+        gen_line(b, c, "  %s = %s;", id, gen_fmt_exact(x, sizeof x, one));
         return;
     }
     for (long i = 1; i <= n; i++) {
         snprintf(c, sizeof c, "%s of slave %ld, %s", id, i, what);
-        gen_line(b, c, "  %s_%ld = %s;", id, i, gen_fmt(x, sizeof x, per[i - 1]));
+        gen_line(b, c, "  %s_%ld = %s;", id, i, gen_fmt_exact(x, sizeof x, per[i - 1]));
     }
 }
 
@@ -559,15 +602,15 @@ static void ms_identifiers(gbuf *b, const ms_par *p, const ms_der *d)
     if (p->work == WORK_SLICES)
         gen_line(b, "states of Work: slices not yet sent", "  D_work = [0..%ld];", d->left);
     gbuf_printf(b, "  // measured times, seconds\n");
-    gen_line(b, "TT, send a task (a slice) to a slave", "  TT = %s;", gen_fmt(x, sizeof x, p->tt));
+    gen_line(b, "TT, send a task (a slice) to a slave", "  TT = %s;", gen_fmt_exact(x, sizeof x, p->tt));
     ms_time_ids(b, "TP", "send a pack of results", p->tp, ms_hetero_tp(p) ? p->tps : NULL, p->n);
     ms_time_ids(b, "CM", "compute a pack of results", p->cm, ms_hetero_cm(p) ? p->cms : NULL, p->n);
-    gen_line(b, "ER, the master evaluates a pack", "  ER = %s;", gen_fmt(x, sizeof x, p->er));
+    gen_line(b, "ER, the master evaluates a pack", "  ER = %s;", gen_fmt_exact(x, sizeof x, p->er));
     ms_rates(b, p, d);
     gbuf_printf(b, "  // routing of r_i, eq. 3\n");
     if (p->has_pi) {
         gen_line(b, "more packs in the slice: back to Pr (--pi)", "  pi = %s;",
-                 gen_fmt(x, sizeof x, d->pi));
+                 gen_fmt_exact(x, sizeof x, d->pi));
     } else {
         gen_line(b, "NB, packs per slice: ceil(RNP / (BL * NS))", "  NB = %ld;", d->nb);
         gen_line(b, "more packs in the slice: back to Pr", "  pi = ((NB - 1) / NB);");
@@ -800,12 +843,15 @@ char *gen_ms(int argc, char **argv, char **size, char *err, size_t n)
     ms_par p;
     ms_der d;
     ms_defaults(&p);
-    if (gen_scan_flags(argc, argv, ms_flag, &p, err, n) < 0 || ms_check(&p, err, n) < 0)
+    if (gen_scan_flags(argc, argv, ms_flag, &p, err, n) < 0 || ms_check(&p, err, n) < 0 ||
+        ms_derive(&p, &d, err, n) < 0)
         return NULL;
-    ms_derive(&p, &d);
-    char *sz = ms_size(&p, &d);
+    if (err && n)
+        err[0] = '\0';
+    char *sz = ms_size(&p, &d, err, n);
     if (!sz) {
-        gen_err(err, n, "out of memory");
+        if (!err || !err[0])
+            gen_err(err, n, "out of memory");
         return NULL;
     }
     gbuf b = { 0 };
@@ -835,10 +881,13 @@ void gen_ms_help(FILE *out)
         "  --work steady|slices     long-run regime (default), or one finite job of NS\n"
         "                           slices with its predicted execution_time\n"
         "  --points NP              points of the input image (default %.0f)\n"
-        "  --overlap PS             slice overlap on its neighbours (default %g)\n"
-        "  --pack-points BL         points per result pack (default %.0f)\n"
+        "  --overlap PS             slice overlap on its neighbours, 0..%g\n"
+        "                           (default %g)\n"
+        "  --pack-points BL         points per result pack (default %.0f); NP and BL\n"
+        "                           1..%g, NB = ceil(RNP / (BL*NS)) at most %g\n"
         "  --slices NS              slices the job is split into, or\n"
-        "  --slices-per-node SPN    NS = SPN * N (default %d: coarse grain; 3: fine)\n"
+        "  --slices-per-node SPN    NS = SPN * N (default %d: coarse grain; 3: fine),\n"
+        "                           NS at most 10^6\n"
         "  --task-time TT           seconds to send a task (default %g)\n"
         "  --pack-time TP           seconds to send a result pack (default %g);\n"
         "                           or TP1,...,TPN: one per slave\n"
@@ -850,6 +899,7 @@ void gen_ms_help(FILE *out)
         "  --rate-up, --rate-send, --rate-proc, --rate-pack, --rate-eval,\n"
         "  --rate-down R            override an event rate (down: slices regime only)\n"
         "  product space: 3 * 3^N [* (K+1) async] [* (NS-N+1) slices]\n",
-        GEN_MAX_SLAVES, DEF_K, DEF_NP, DEF_PS, DEF_BL, DEF_SPN,
+        GEN_MAX_SLAVES, DEF_K, DEF_NP, MAX_OVERLAP, DEF_PS, DEF_BL, MAX_POINTS, MAX_PACKS,
+        DEF_SPN,
         DEF_TT, DEF_TP, DEF_CM, DEF_ER);
 }

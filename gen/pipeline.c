@@ -124,13 +124,15 @@ static int pl_source(pl_par *p, const char *val, char *err, size_t n)
     char rate[64];
     const char *r = val + 8, *colon = strchr(r, ':');
     size_t len = colon ? (size_t)(colon - r) : strlen(r);
-    if (len >= sizeof rate)
-        len = sizeof rate - 1;
+    if (len >= sizeof rate) {
+        gen_err(err, n, "--source: poisson rate too long (%zu characters)", len);
+        return -1;
+    }
     memcpy(rate, r, len);
     rate[len] = '\0';
-    if (gen_pos("--source: poisson rate", rate, &p->lambda, err, n) < 0)
+    if (gen_time("--source: poisson rate", rate, &p->lambda, err, n) < 0)
         return -1;
-    if (colon && gen_int("--source: poisson queue capacity", colon + 1, 1, 1000000L,
+    if (colon && gen_int("--source: poisson queue capacity", colon + 1, 1, GEN_MAX_COUNT,
                          &p->qcap, err, n) < 0)
         return -1;
     p->poisson = 1;
@@ -156,16 +158,18 @@ static int pl_flag(void *ctx, const char *flag, const char *val, char *err, size
         return 0;
     }
     if (!strcmp(flag, "--stages"))
-        return gen_pos_list(flag, val, p->t + 1, GEN_MAX_STAGES, &p->m, err, n);
+        return gen_time_list(flag, val, p->t + 1, GEN_MAX_STAGES, &p->m, err, n);
     if (!strcmp(flag, "--replicas"))
-        return gen_int_list(flag, val, 1, p->p + 1, GEN_MAX_STAGES, &p->np, err, n);
+        return gen_int_list(flag, val, 1, GEN_MAX_COUNT, p->p + 1, GEN_MAX_STAGES, &p->np,
+                            err, n);
     if (!strcmp(flag, "--buffer")) {
         p->has_k = 1;
-        return gen_int(flag, val, 1, 1000000L, &p->kall, err, n);
+        return gen_int(flag, val, 1, GEN_MAX_COUNT, &p->kall, err, n);
     }
     if (!strcmp(flag, "--buffers")) {
         p->has_ks = 1;
-        return gen_int_list(flag, val, 1, p->ks, GEN_MAX_STAGES, &p->nks, err, n);
+        return gen_int_list(flag, val, 1, GEN_MAX_COUNT, p->ks, GEN_MAX_STAGES, &p->nks,
+                            err, n);
     }
     if (!strcmp(flag, "--group")) {
         if (strlen(val) >= sizeof p->group) {
@@ -179,9 +183,9 @@ static int pl_flag(void *ctx, const char *flag, const char *val, char *err, size
     if (!strcmp(flag, "--source"))
         return pl_source(p, val, err, n);
     if (!strcmp(flag, "--cm-time"))
-        return gen_nonneg(flag, val, &p->cm_time, err, n);
+        return gen_time_or_zero(flag, val, &p->cm_time, err, n);
     if (!strcmp(flag, "--items"))
-        return gen_int(flag, val, 1, 1000000000000L, &p->items, err, n);
+        return gen_int(flag, val, 1, GEN_MAX_ITEMS, &p->items, err, n);
     /* --phases */
     return gen_int(flag, val, 1, GEN_MAX_PHASES, &p->phases, err, n);
 }
@@ -432,8 +436,10 @@ static int pl_derive(const pl_par *p, pl_der *d, char *err, size_t n)
     return 0;
 }
 
-/* Product-space formula: the counters' ranges times the phase automata. */
-static char *pl_size(const pl_par *p, const pl_der *d)
+/* Product-space formula: the counters' ranges times the phase automata;
+ * NULL with err when it does not fit the solver's indices (or out of
+ * memory, err empty). */
+static char *pl_size(const pl_par *p, const pl_der *d, char *err, size_t n)
 {
     gbuf sym = { 0 }, num = { 0 };
     gen_big v;
@@ -467,12 +473,18 @@ static char *pl_size(const pl_par *p, const pl_der *d)
         }
     }
     char *s = gbuf_take(&sym), *t = gbuf_take(&num);
-    char value[GEN_BIG_LIMBS * 9 + 32];
-    gen_big_str(&v, value, sizeof value);
     gbuf b = { 0 };
-    gbuf_printf(&b, "%s = %s = %s", s ? s : "?", t ? t : "?", value);
+    gbuf_printf(&b, "%s = %s", s ? s : "?", t ? t : "?");
     free(s);
     free(t);
+    if (!b.oom && gen_check_size(&v, b.s, p->phases > 1 ? "--replicas, --buffer(s), --phases"
+                                                         : "--replicas, --buffer(s)", err, n) < 0) {
+        gbuf_free(&b);
+        return NULL;
+    }
+    char value[GEN_BIG_LIMBS * 9 + 32];
+    gen_big_str(&v, value, sizeof value);
+    gbuf_printf(&b, " = %s", value);
     return gbuf_take(&b);
 }
 
@@ -551,7 +563,7 @@ static void pl_params_ids(gbuf *b, const pl_par *p, const pl_der *d)
     char x[64], c[128];
     for (int i = 1; i <= p->m; i++) {
         snprintf(c, sizeof c, "Tr_%d, mean service time of stage %d", i, i);
-        gen_line(b, c, "  T_%d = %s;", i, gen_fmt(x, sizeof x, p->t[i]));
+        gen_line(b, c, "  T_%d = %s;", i, gen_fmt_exact(x, sizeof x, p->t[i]));
         snprintf(c, sizeof c, "replicas of stage %d (structural)", i);
         gen_line(b, c, "  P_%d = %ld;", i, p->p[i]);
         snprintf(c, sizeof c, "service rate of one replica of stage %d", i);
@@ -563,7 +575,7 @@ static void pl_params_ids(gbuf *b, const pl_par *p, const pl_der *d)
     }
     if (p->poisson) {
         gen_line(b, "arrival rate of the Poisson source", "  lambda = %s;",
-                 gen_fmt(x, sizeof x, p->lambda));
+                 gen_fmt_exact(x, sizeof x, p->lambda));
         gen_line(b, "positions of the input queue (structural)", "  K_0 = %ld;", d->k[0]);
     }
     if (p->phases > 1)
@@ -855,9 +867,12 @@ char *gen_pipeline(int argc, char **argv, char **size, char *err, size_t n)
     if (gen_scan_flags(argc, argv, pl_flag, &p, err, n) < 0 || pl_check(&p, err, n) < 0
         || pl_expand_cm(&p, err, n) < 0 || pl_derive(&p, &d, err, n) < 0)
         return NULL;
-    char *sz = pl_size(&p, &d);
+    if (err && n)
+        err[0] = '\0';
+    char *sz = pl_size(&p, &d, err, n);
     if (!sz) {
-        gen_err(err, n, "out of memory");
+        if (!err || !err[0])
+            gen_err(err, n, "out of memory");
         return NULL;
     }
     gbuf b = { 0 };
@@ -882,7 +897,7 @@ void gen_pipeline_help(FILE *out)
     fprintf(out,
         "pipeline: stages in a line, bounded buffers or rendezvous between them\n"
         "  --mode sync|async        hand items over directly, or through buffers (required)\n"
-        "  --stages T1,...,Tm       mean service time of each stage (required)\n"
+        "  --stages T1,...,Tm       mean service time of each stage, m <= %d (required)\n"
         "  --buffer K               async: positions of every buffer (default %d)\n"
         "  --buffers K1,...,Km-1    async: one size per buffer\n"
         "  --replicas P1,...,Pm     identical replicas serving each stage (default 1)\n"
@@ -898,5 +913,5 @@ void gen_pipeline_help(FILE *out)
         "  --items N                execution_time of a job of N items\n"
         "  product space: prod_i (P(i-1)+K(i-1)+P(i)+1) [* (K0+P1+1) Poisson]\n"
         "                 * per stage: k (P=1) or (P+1)^(k-1) (P>1) when k > 1\n",
-        DEF_K, DEF_QCAP, GEN_MAX_PHASES);
+        GEN_MAX_STAGES, DEF_K, DEF_QCAP, GEN_MAX_PHASES);
 }

@@ -6,23 +6,82 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "sweep.h"
 
+/* Does the line have flags (a word after the first that starts with
+ * '-')?  Without, blanks are part of a file name. */
+static int has_flags(char **words, int nw)
+{
+    for (int i = 1; i < nw; i++)
+        if (words[i][0] == '-')
+            return 1;
+    return 0;
+}
+
+/* A model argument as words: an existing path is one word whatever it
+ * holds (blanks, quotes: "my models/a.san"); a line with flags is a
+ * generator line or a file with its -D, split as a shell would (quotes
+ * group words); anything else is one word, a template or a file name
+ * that the sweep reads or names in its message.  *copy keeps the words'
+ * text.  The count, or -1 when out of memory. */
+static int model_words(const char *model, char **copy, char ***words)
+{
+    struct stat st;
+    *copy = strdup(model);
+    if (!*copy)
+        return -1;
+    if (stat(model, &st) != 0 && strpbrk(model, " \t\n")) {
+        int nw = sweep_split_words(*copy, words);
+        if (nw < 0 || has_flags(*words, nw))
+            return nw;
+        free(*words);
+        strcpy(*copy, model);           /* the split wrote NULs into it */
+    }
+    *words = malloc(2 * sizeof **words);
+    if (!*words)
+        return -1;
+    (*words)[0] = *copy;
+    (*words)[1] = NULL;
+    return 1;
+}
+
+/* The words of the model, then "-D" DEF for each of defs. */
+static char **with_defines(char **words, int nw, int ndefs, const char *const *defs)
+{
+    char **argv = malloc((nw + 2 * (size_t)ndefs + 1) * sizeof *argv);
+    if (!argv)
+        return NULL;
+    memcpy(argv, words, nw * sizeof *argv);
+    for (int i = 0; i < ndefs; i++) {
+        argv[nw + 2 * i] = "-D";
+        argv[nw + 2 * i + 1] = (char *)defs[i];
+    }
+    argv[nw + 2 * ndefs] = NULL;
+    return argv;
+}
+
 /* One model: its sweep of exactly one variant. */
-static san_status load_model(san_compare_model *e, int i, const char *model, const char *defs,
-                             const san_sweep_opts *o, char *err, size_t n)
+static san_status load_model(san_compare_model *e, int i, const char *model, int ndefs,
+                             const char *const *defs, const san_sweep_opts *o, char *err,
+                             size_t n)
 {
     snprintf(e->name, sizeof e->name, "%c%s", 'A' + i % 26, i >= 26 ? "'" : "");
-    /* Quote a lone file name so that spaces in it survive the split. */
-    int is_line = strpbrk(model, " \t") != NULL;
-    char *line = sweep_strf(is_line ? "%s%s" : "'%s'%s", model, defs);
-    if (!line) {
+    char *copy = NULL, **words = NULL, **argv = NULL;
+    int nw = model_words(model, &copy, &words);
+    if (nw >= 0)
+        argv = with_defines(words, nw, ndefs, defs);
+    if (!argv) {
+        free(words);
+        free(copy);
         sweep_err(err, n, "%s: out of memory", e->name);
         return SAN_E_NOMEM;
     }
     char msg[1024];
-    int rc = san_sweep_init_line(&e->sweep, line, o, msg, sizeof msg);
-    free(line);
+    int rc = san_sweep_init(&e->sweep, nw + 2 * ndefs, argv, o, msg, sizeof msg);
+    free(argv);
+    free(words);
+    free(copy);
     if (rc == -3) {             /* the file's name says which model */
         sweep_err(err, n, "%s", msg);
         return SAN_E_INPUT;
@@ -44,26 +103,15 @@ san_status san_compare_init(san_compare *c, int n, const char *const *models, in
                             size_t errn)
 {
     memset(c, 0, sizeof *c);
-    /* " -D 'A=1' -D 'B=2'", added to every model */
-    char *d = sweep_strf("%s", "");
-    for (int i = 0; d && i < ndefs; i++) {
-        char *t = sweep_strf("%s -D '%s'", d, defs[i]);
-        free(d);
-        d = t;
-    }
     c->model = calloc(n > 0 ? n : 1, sizeof *c->model);
-    if (!d || !c->model) {
-        free(d);
-        free(c->model);
-        c->model = NULL;
+    if (!c->model) {
         sweep_err(err, errn, "out of memory");
         return SAN_E_NOMEM;
     }
     c->n = n;
     san_status st = SAN_OK;
     for (int i = 0; i < n && st == SAN_OK; i++)
-        st = load_model(&c->model[i], i, models[i], d, o, err, errn);
-    free(d);
+        st = load_model(&c->model[i], i, models[i], ndefs, defs, o, err, errn);
     if (st != SAN_OK)
         san_compare_free(c);
     return st;
@@ -133,7 +181,7 @@ san_status san_compare_run(san_compare *c, const san_sweep_opts *o, int marginal
     san_sweep_opts run = *o;
     run.marginals = 1;
     solve_job j = { c, &run };
-    san_sweep_parallel(c->n, NULL, run.jobs, solve_model, &j, NULL, 0, "models");
+    san_sweep_parallel(c->n, NULL, run.jobs, solve_model, &j, NULL, run.progress, "models");
     return collect_lines(c, marginals) < 0 ? SAN_E_NOMEM : SAN_OK;
 }
 

@@ -5,10 +5,12 @@
  * anything is solved.
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base.h"
 #include "sweep.h"
 
 static const char *const templates[] = { "ms", "pipeline", NULL };
@@ -72,12 +74,11 @@ static void axis_free(san_sweep_axis *a)
     san_sweep_values_free(a->values, a->nvalues);
 }
 
+/* A finite number, by the one parser (base/parse.c): what -D takes. */
 static int is_number(const char *s)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    return end != s && !*end && errno != ERANGE && isfinite(v);
+    double v;
+    return san_parse_double(s, -DBL_MAX, DBL_MAX, &v) == 0;
 }
 
 /* Append an axis named flag (or -D name) with the values of text. */
@@ -114,7 +115,8 @@ static int add_axis(san_sweep_spec *sp, const char *flag, int is_define, const c
     if (is_define && !ax->numeric) {
         for (int i = 0; i < nv; i++)
             if (!is_number(ax->values[i]))
-                sweep_err(err, n, "%s: '%s' is not a number", label, ax->values[i]);
+                sweep_err(err, n, "%s: '%s' is %s", label, ax->values[i],
+                          san_parse_why(ax->values[i], -DBL_MAX, DBL_MAX, 0));
         return -2;
     }
     return 0;
@@ -125,7 +127,7 @@ static int add_define(san_sweep_spec *sp, const char *arg, char *err, size_t n)
 {
     const char *eq = strchr(arg, '=');
     if (!eq || eq == arg || !eq[1]) {
-        sweep_err(err, n, "-D: expected NAME=VALUES such as K=1..40 or lambda=1,2,4, not '%s'", arg);
+        sweep_err(err, n, "-D: expected NAME=VALUES such as lambda=1..4 or mu=2,3,5, not '%s'", arg);
         return -2;
     }
     char name[80];

@@ -4,12 +4,14 @@
  * sweep code (messages, formatted strings, the clock, word splitting).
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "base.h"
 #include "sweep.h"
 
 void sweep_err(char *err, size_t n, const char *fmt, ...)
@@ -106,16 +108,23 @@ void san_sweep_values_free(char **values, int n)
     free(values);
 }
 
-/* A whole number, nothing after it. */
-static int whole_number(const char *s, double *out)
+/* An end or the step of a range: a finite number (base/parse.c). */
+static int range_number(const char *s, double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno == ERANGE || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
+    return san_parse_double(s, -DBL_MAX, DBL_MAX, out);
+}
+
+/* Why it is not one, for the message. */
+static const char *range_why(const char *s)
+{
+    return san_parse_why(s, -DBL_MAX, DBL_MAX, 0);
+}
+
+/* Two neighbours of a range printed alike: the step is below the
+ * precision of the values (1e20..1e20+10 would give eleven 1e+20). */
+static int step_too_fine(const vlist *l)
+{
+    return l->n >= 2 && !strcmp(l->v[l->n - 1], l->v[l->n - 2]);
 }
 
 /* The numbers of a..b:step, written so that 0.1..0.3:0.1 gives 0.1, 0.2,
@@ -136,9 +145,12 @@ static int expand_range(const char *flag, const char *item, vlist *out,
     if (colon)
         *colon = '\0';
     double a, b, step = 1;
-    if (whole_number(buf, &a) < 0 || whole_number(dots + 2, &b) < 0 ||
-        (colon && whole_number(colon + 1, &step) < 0)) {
-        sweep_err(err, n, "%s: bad range '%s': expected a..b or a..b:step with numbers", flag, item);
+    const char *bad = range_number(buf, &a) < 0 ? buf
+                    : range_number(dots + 2, &b) < 0 ? dots + 2
+                    : colon && range_number(colon + 1, &step) < 0 ? colon + 1 : NULL;
+    if (bad) {
+        sweep_err(err, n, "%s: bad range '%s': expected a..b or a..b:step with numbers ('%s' is %s)",
+                  flag, item, bad, range_why(bad));
         return -1;
     }
     if (!(step > 0)) {
@@ -151,16 +163,27 @@ static int expand_range(const char *flag, const char *item, vlist *out,
     }
     double count = floor((b - a) / step * (1 + 1e-12) + 1e-9) + 1;
     if (count > SWEEP_MAX_VALUES) {
-        sweep_err(err, n, "%s: range '%s' has %.0f values (at most %d)", flag, item, count,
-                  SWEEP_MAX_VALUES);
+        if (isfinite(count))
+            sweep_err(err, n, "%s: range '%s' has %.0f values (at most %d)", flag, item, count,
+                      SWEEP_MAX_VALUES);
+        else
+            sweep_err(err, n, "%s: range '%s' has more values than a double counts (at most %d)",
+                      flag, item, SWEEP_MAX_VALUES);
         return -1;
     }
     int integral = a == floor(a) && step == floor(step) && fabs(a) < 1e15 && fabs(b) < 1e15;
+    int first = out->n;
     for (long i = 0; i < (long)count; i++) {
-        double x = a + i * step;
+        /* + 0.0: -0 is written 0 */
+        double x = a + i * step + 0.0;
         char *s = integral ? sweep_strf("%.0f", x) : sweep_strf("%.12g", x);
         if (vlist_add(out, s) < 0) {
             sweep_err(err, n, "out of memory");
+            return -1;
+        }
+        if (out->n - first >= 2 && step_too_fine(out)) {
+            sweep_err(err, n, "%s: bad range '%s': the step %g is below the precision of its "
+                      "values (two of them read %s)", flag, item, step, out->v[out->n - 1]);
             return -1;
         }
     }

@@ -119,9 +119,19 @@ SAN_API double san_now(void);
 SAN_API int san_parse_double(const char *s, double lo, double hi, double *out);
 /* A whole number in [lo, hi]. */
 SAN_API int san_parse_integer(const char *s, double lo, double hi, double *out);
+/* Why san_parse_double (whole 0) or san_parse_integer (whole 1) refuses
+ * s with this range, for a message: "not a number", "infinite, or too large ...",
+ * "too small: it rounds to 0 ...", "too small", "too large", "not a
+ * whole number"; NULL when it is accepted.  A subnormal (1e-308) is a
+ * number like any other: accepted when in the range. */
+SAN_API const char *san_parse_why(const char *s, double lo, double hi, int whole);
 /* A size in bytes: "4G", "512M", "100k", "1T", "1e9", "2GB", "2GiB"
  * (k, M, G, T are powers of 1024). */
 SAN_API int san_parse_bytes(const char *s, double *out);
+/* A size for people, in the unit that shows it: "512 B", "1.50 KiB",
+ * "24.0 MiB", "6.00 GiB" (three significant digits, never "0.00 GiB");
+ * returns buf.  The one way sizes are written in messages and reports. */
+SAN_API const char *san_format_bytes(double bytes, char *buf, size_t n);
 
 #ifdef __cplusplus
 }

@@ -104,11 +104,12 @@ static int factorize(san_ls *c, const lu_input *m, double maxmem,
                  info[UMFPACK_SIZE_OF_UNIT];
     if (maxmem > 0 && (mem > maxmem ||
                        info[UMFPACK_FLOPS_ESTIMATE] > maxflops)) {
+        char mb[32], lb[32];
         snprintf(c->info->msg, sizeof c->info->msg, "the LU factorization "
-                 "would need an estimated %.2f GiB and %.2g flops (UMFPACK's "
-                 "symbolic analysis), over the limit of %.2f GiB; try "
-                 "--method auto (or gs, iad)", mem / 1073741824.0,
-                 info[UMFPACK_FLOPS_ESTIMATE], maxmem / 1073741824.0);
+                 "would need an estimated %s and %.2g flops (UMFPACK's "
+                 "symbolic analysis), over the limit of %s; try "
+                 "--method auto (or gs, iad)", san_format_bytes(mem, mb, sizeof mb),
+                 info[UMFPACK_FLOPS_ESTIMATE], san_format_bytes(maxmem, lb, sizeof lb));
         umfpack_dl_free_symbolic(&sym);
         return 2;
     }
@@ -124,8 +125,9 @@ static int factorize(san_ls *c, const lu_input *m, double maxmem,
     umfpack_dl_free_numeric(num);
     if (maxmem > 0 && st == UMFPACK_ERROR_out_of_memory)
         return 2;
+    char mb[32];
     snprintf(c->info->msg, sizeof c->info->msg, "%s (status %ld, estimated "
-             "%.0f MB)", umf_status_text(st), (long)st, mem / 1048576.0);
+             "%s)", umf_status_text(st), (long)st, san_format_bytes(mem, mb, sizeof mb));
     c->final = st == UMFPACK_WARNING_singular_matrix;   /* no method can help */
     return -1;
 }

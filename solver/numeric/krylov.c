@@ -245,9 +245,10 @@ static void blas_threads_end(int nt)
  * power method where there are no rows). */
 static int oom(san_ls *c, const char *what, double doubles)
 {
+    char b[32];
     snprintf(c->info->msg, sizeof c->info->msg, "out of memory for %s "
-             "(%.2f GB); try --method %s", what,
-             doubles * 8 / 1073741824.0, c->op->rows ? "gs" : "power");
+             "(%s); try --method %s", what,
+             san_format_bytes(doubles * 8, b, sizeof b), c->op->rows ? "gs" : "power");
     c->info->status = SAN_E_NOMEM;
     return -1;
 }

@@ -92,9 +92,10 @@ static int ilu0_build(san_pc *op, char *msg, size_t sz)
     op->lu = malloc((size_t)nnz * sizeof *op->lu);
     op->dpos = malloc((size_t)n * sizeof *op->dpos);
     if (!op->lu || !op->dpos) {
-        snprintf(msg, sz, "out of memory for the ILU(0) factors (%.1f GB); "
+        char b[32];
+        snprintf(msg, sz, "out of memory for the ILU(0) factors (%s); "
                  "try --precond jacobi or --method gs",
-                 (double)nnz * 8 / 1073741824.0);
+                 san_format_bytes((double)nnz * 8, b, sizeof b));
         return -1;
     }
     for (int64_t j = 0; j < n; j++)

@@ -510,18 +510,19 @@ static const char *fanout_note(const search *S, char *buf, size_t n)
 static void over_budget_message(const search *S, double need)
 {
     const space_rows *r = S->r;
-    char note[512];
+    char note[512], nb[32], lb[32];
     fanout_note(S, note, sizeof note);
+    san_format_bytes(need, nb, sizeof nb);
+    san_format_bytes(S->limit, lb, sizeof lb);
     if (r->states_only)
-        san_diag_add(S->d, SAN_ERROR, 0, 0, "the exploration needs more than %.2f GiB after "
-                     "%lld states, over the memory limit of %.2f GiB%s; raise --max-memory, or "
-                     "reduce the model", need / (1 << 30), (long long)r->n,
-                     S->limit / (1 << 30), note);
+        san_diag_add(S->d, SAN_ERROR, 0, 0, "the exploration needs more than %s after "
+                     "%lld states, over the memory limit of %s%s; raise --max-memory, or "
+                     "reduce the model", nb, (long long)r->n, lb, note);
     else
-        san_diag_add(S->d, SAN_ERROR, 0, 0, "the sparse generator needs more than %.2f GiB "
-                     "after %lld states and %lld nonzeros, over the memory limit of %.2f GiB%s; "
-                     "raise --max-memory, or reduce the model", need / (1 << 30),
-                     (long long)r->n, (long long)r->nnz, S->limit / (1 << 30), note);
+        san_diag_add(S->d, SAN_ERROR, 0, 0, "the sparse generator needs more than %s "
+                     "after %lld states and %lld nonzeros, over the memory limit of %s%s; "
+                     "raise --max-memory, or reduce the model", nb,
+                     (long long)r->n, (long long)r->nnz, lb, note);
 }
 
 /* After each batch, and before an allocation that would not fit (extra

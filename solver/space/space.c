@@ -127,11 +127,12 @@ static int scan_seeds(const san_model *m, space_rows *r, const san_space_opts *o
     if (rc == 0)
         return 0;
     if (S.why == SCAN_OVER_LIMIT) {
+        char need[32], lim[32];
         san_diag_add(d, SAN_ERROR, 0, 0, "the reachability function accepts more than %lld "
-                     "states: their list and map need more than %.2f GiB, beyond the memory "
-                     "limit of %.2f GiB; raise --max-memory, or reduce the model",
-                     (long long)r->n, scan_need(r, m, limit) / (1 << 30),
-                     limit / (1 << 30));
+                     "states: their list and map need more than %s, beyond the memory "
+                     "limit of %s; raise --max-memory, or reduce the model",
+                     (long long)r->n, san_format_bytes(scan_need(r, m, limit), need, sizeof need),
+                     san_format_bytes(limit, lim, sizeof lim));
         return SPACE_LIMIT;
     }
     if (S.why == SCAN_TIME) {

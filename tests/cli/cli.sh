@@ -14,7 +14,14 @@
 #      after the operands, a missing value, a value given to a flag,
 #      unambiguous prefixes (solve) and ambiguous ones, unknown options
 #      (refused, or left to the template in order for sweep-like
-#      commands: --mode=async after the template).
+#      commands: --mode=async after the template);
+#   5. numbers and sizes (issue 15): sizes in messages in the unit that
+#      shows them (never "0.00 GiB"); --max-memory inf, nan, 0, 0.5 (less
+#      than a byte) refused by every subcommand; -D takes subnormals
+#      (1e-308) and names the reason of a refusal (1e-400 rounds to 0,
+#      not "malformed"), in solve and sweep; option errors say why;
+#   6. compare: model paths with blanks and quotes, -D with them, lines
+#      split only when they have flags, -q.
 #
 # Environment: SAN (the san binary), top_srcdir.  Exit 0 when everything
 # passes; the last line is "N passed, M failed".  VERBOSE=1 lists passes.
@@ -127,7 +134,7 @@ for c in check print solve gen sweep size-buffer grain compare; do
                  -q --quiet --warm $run_opts" ;;
     size-buffer) table="--index --within --max-buffer -f --format --plot -q --quiet $run_opts" ;;
     grain) table="--busy -f --format --plot --y -q --quiet $run_opts" ;;
-    compare) table="-D -f --format --no-marginals $run_opts" ;;
+    compare) table="-D -f --format --no-marginals -q --quiet $run_opts" ;;
     esac
     expect 0 "san $c --help" "$SAN" $c --help
     cp "$tmp/out" "$tmp/help"
@@ -236,5 +243,114 @@ else
     sed -n '1,3s/^/    | /p' "$tmp/err"
 fi
 
+# ---------------------------------------------------------------------
+# 5. numbers and sizes
+# ---------------------------------------------------------------------
+# the memory limit and the need in units that show them
+refused "--max-memory 1k: the limit in KiB" "over the memory limit of 1.00 KiB" \
+    "$SAN" solve -q --max-memory 1k "$MODEL"
+if grep -q "0\.00 GiB" "$tmp/err"; then
+    not_ok "--max-memory 1k: a size printed as 0.00 GiB"
+else
+    ok "--max-memory 1k: no 0.00 GiB"
+fi
+refused "--max-memory 1536: 1.50 KiB" "limit of 1.50 KiB" "$SAN" solve -q --max-memory 1536 "$MODEL"
+run "$SAN" solve -q "$MODEL"
+if [ "$rc" -eq 0 ] && grep -q "^generator    31 nonzeros, [0-9]* B, storage sparse (kron storage would need ~[0-9.]* KiB)" \
+    "$tmp/out"; then
+    ok "solve: the generator's size in B and KiB, not 0.0 MiB"
+else
+    not_ok "solve: generator line: $(grep '^generator' "$tmp/out")"
+fi
+run "$SAN" check "$MODEL"
+if [ "$rc" -eq 0 ] && grep -q "sparse generator ~[0-9.]* KiB" "$tmp/out"; then
+    ok "check: the estimates in KiB"
+else
+    not_ok "check: memory line: $(grep '^memory' "$tmp/out")"
+fi
+# --max-memory that is no limit, in every subcommand that has it
+for v in inf nan 0 -1 0.5 1e30 1e400 Inf; do
+    for c in solve sweep size-buffer grain compare; do
+        case $c in
+        solve) args="$MODEL" ;;
+        compare) args="$MODEL $MODEL" ;;
+        grain) args="ms --slices-per-node 1,2 --slaves 2" ;;
+        *) args="ms --mode async --slaves 2" ;;
+        esac
+        # shellcheck disable=SC2086
+        refused "$c --max-memory $v" "--max-memory: expected a size from 1 byte" \
+            "$SAN" $c -q --max-memory "$v" $args
+    done
+done
+# -D: any finite double, subnormals included; the reason otherwise
+expect 0 "solve -D lambda=1e-308 (subnormal)" "$SAN" solve -q -D lambda=1e-308 "$MODEL"
+expect 0 "solve -D lambda=2.2250738585072014e-308" \
+    "$SAN" solve -q -D lambda=2.2250738585072014e-308 "$MODEL"
+refused "solve -D lambda=1e-400: rounds to 0" "-D lambda: '1e-400' is too small: it rounds to 0" \
+    "$SAN" solve -q -D lambda=1e-400 "$MODEL"
+if grep -q "expected NAME=NUMBER" "$tmp/err"; then
+    not_ok "-D lambda=1e-400 called malformed"
+else
+    ok "-D lambda=1e-400 not called malformed"
+fi
+refused "solve -D lambda=1e400" "-D lambda: '1e400' is infinite" "$SAN" solve -q -D lambda=1e400 "$MODEL"
+refused "solve -D lambda=nan" "-D lambda: 'nan' is not a number" "$SAN" solve -q -D lambda=nan "$MODEL"
+refused "solve -D lambda=x" "-D lambda: 'x' is not a number" "$SAN" solve -q -D lambda=x "$MODEL"
+refused "solve -D =3: malformed" "-D: expected NAME=NUMBER, not '=3'" "$SAN" solve -q -D =3 "$MODEL"
+refused "check -D lambda=1e-400" "rounds to 0" "$SAN" check -D lambda=1e-400 "$MODEL"
+refused "print -D lambda=1e-400" "rounds to 0" "$SAN" print -D lambda=1e-400 "$MODEL"
+expect 0 "sweep -D lambda=1e-308,1" "$SAN" sweep -q "$MODEL" -D lambda=1e-308,1
+refused "sweep -D lambda=1e-400" "-D lambda: '1e-400' is too small: it rounds to 0" \
+    "$SAN" sweep -q "$MODEL" -D lambda=1e-400,1
+refused "sweep range 1..1e400" "('1e400' is infinite" "$SAN" sweep -q "$MODEL" -D lambda=1..1e400
+refused "sweep range below the precision of its values" "below the precision of its values" \
+    "$SAN" sweep -q "$MODEL" -D lambda=100000000000000000000..100000000000000016384
+refused "sweep range with a step that rounds to 0" "has more values than a double counts" \
+    "$SAN" sweep -q "$MODEL" -D lambda=1..3:1e-320
+# option errors give the reason
+refused "--tol 1e-400: the reason" \
+    "--tol: expected a number in (0, 1], not '1e-400' (too small: it rounds to 0" \
+    "$SAN" solve --tol 1e-400 "$MODEL"
+refused "--max-iter 2.5: the reason" "(not a whole number)" "$SAN" solve --max-iter 2.5 "$MODEL"
+refused "--time-limit inf: the reason" "(infinite" "$SAN" solve --time-limit inf "$MODEL"
+
+# ---------------------------------------------------------------------
+# 6. compare: paths with blanks, -q
+# ---------------------------------------------------------------------
+mkdir -p "$tmp/a dir"
+cp "$MODEL" "$tmp/a dir/m m'1.san"
+run "$SAN" compare -q -f csv "$tmp/a dir/m m'1.san" "$MODEL"
+if [ "$rc" -eq 0 ] && grep -q "^result,empty,,0.33" "$tmp/out" && [ ! -s "$tmp/err" ]; then
+    ok "compare: a path with blanks and a quote is one file"
+else
+    not_ok "compare 'a dir/m m'1.san': exit $rc: $(head -2 "$tmp/err")"
+fi
+# a line with flags is split (double quotes keep the path whole); -D of
+# the command goes to every model: A has lambda 3, mu 4; B lambda 2, mu 4
+run "$SAN" compare -q -f json -D mu=4 "\"$tmp/a dir/m m'1.san\" -D lambda=3" "$MODEL"
+if [ "$rc" -eq 0 ] && python3 - "$tmp/out" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+a, b = d["results"]["empty"]["values"]
+p0 = lambda r: (1 - r) / (1 - r ** 11)      # M/M/1/10
+sys.exit(0 if abs(a - p0(0.75)) < 1e-9 and abs(b - p0(0.5)) < 1e-9 else 1)
+EOF
+then
+    ok "compare: a quoted path in a line with -D, and -D for every model"
+else
+    not_ok "compare '\"a dir/m m'1.san\" -D lambda=3' -D mu=4: exit $rc: $(head -2 "$tmp/err")"
+fi
+refused "compare: a missing path with blanks is named whole" \
+    "cannot read '$tmp/a dir/none.san'" "$SAN" compare "$tmp/a dir/none.san" "$MODEL"
+run "$SAN" compare -q "$MODEL" "$MODEL -D lambda=3"
+if [ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ]; then
+    ok "compare -q: nothing on stderr"
+else
+    not_ok "compare -q: exit $rc, stderr: $(head -1 "$tmp/err")"
+fi
+expect 0 "compare --quiet" "$SAN" compare --quiet 'ms --mode sync --slaves 2' \
+    'ms --mode async --slaves 2 --buffer 1'
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
+

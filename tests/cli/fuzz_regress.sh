@@ -10,7 +10,14 @@
 # sanitizer abort) within 10 s.  tests/regress/NAME.txt says what NAME.*
 # triggered; the .txt files themselves are not inputs.
 #
-# Environment: SAN (the san binary), top_srcdir.  Exit 0 when everything
+# The targets of the flag parsers, fuzz_gen and fuzz_sweep, replay their
+# seeds (fuzz/corpus-gen, fuzz/corpus-sweep) and findings
+# (tests/regress/gen, tests/regress/sweep) through their own checks,
+# built without libFuzzer (fuzz/replay_gen, fuzz/replay_sweep): each input
+# must end with exit status 0 within 10 s.
+#
+# Environment: SAN (the san binary), top_srcdir, top_builddir (where the
+# replay programs are; default top_srcdir).  Exit 0 when everything
 # passes, 1 otherwise; the last line is "N passed, M failed".  VERBOSE=1
 # also lists the checks that pass.
 
@@ -79,6 +86,39 @@ for f in "$top_srcdir"/tests/regress/* "$top_srcdir"/fuzz/corpus/* \
     rel=${f#"$top_srcdir"/}
     run "check $rel" check "$f"
     run "solve $rel" solve --max-states 4000 --time-limit 2 "$f"
+done
+
+# replay T FILE: one input through fuzz/replay_T, exit 0 in time
+replay() {
+    $LIMIT "$top_builddir/fuzz/replay_$1" "$2" </dev/null >"$tmp/out" 2>"$tmp/err"
+    st=$?
+    rel=${2#"$top_srcdir"/}
+    if [ $st -eq 0 ]; then
+        pass=$((pass + 1))
+        [ -n "${VERBOSE:-}" ] && echo "ok - fuzz_$1 $rel"
+    else
+        fail=$((fail + 1))
+        echo "FAIL - fuzz_$1 $rel: exit status $st"
+        sed -n '1,25p' "$tmp/err" | sed 's/^/    /'
+    fi
+    return 0
+}
+
+top_builddir=${top_builddir:-$top_srcdir}
+for t in gen sweep; do
+    if [ ! -x "$top_builddir/fuzz/replay_$t" ]; then
+        fail=$((fail + 1))
+        echo "FAIL - no $top_builddir/fuzz/replay_$t (make check builds it)"
+        continue
+    fi
+    for f in "$top_srcdir/fuzz/corpus-$t"/* "$top_srcdir/tests/regress/$t"/*; do
+        [ -f "$f" ] || continue
+        case $f in
+            *.txt) continue ;;
+        esac
+        n=$((n + 1))
+        replay $t "$f"
+    done
 done
 
 if [ $n -eq 0 ]; then

@@ -721,7 +721,7 @@ def test_scan_memory():
     path = write_tmp(text)
     for storage in ("sparse", "kron"):
         rc, out, err = run(["solve", "-q", "--storage", storage, "--max-memory", "50M", path])
-        check(rc == 2 and "beyond the memory limit of 0.05 GiB" in err and "--max-memory" in err,
+        check(rc == 2 and "beyond the memory limit of 50.0 MiB" in err and "--max-memory" in err,
               f"2^{n} accepted states, --max-memory 50M [{storage}]: exit 2 with the reason "
               f"(got {rc}: {err.strip()[:200]})")
     os.unlink(path)
