@@ -165,10 +165,11 @@ typedef struct {
     int nonly, times;
 } table_ctx;
 
-static void write_table(const void *ctx, FILE *out)
+static int write_table(const void *ctx, FILE *out)
 {
     const table_ctx *t = ctx;
     san_sweep_write(t->s, t->f, t->only, t->nonly, t->times, out);
+    return 0;
 }
 
 static int failed_rows(const san_sweep *s)
