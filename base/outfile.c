@@ -195,15 +195,46 @@ typedef enum {
 struct san_out {
     FILE *f;
     out_how how;
+    int fd;                 /* the descriptor under f (not OUT_STDOUT) */
+    int err;                /* errno of the first failed write, else 0 */
     int slot;               /* the temporary file's (REPLACE, COPY), else -1 */
     char *target;           /* the file the temporary file becomes */
 };
+
+/* Write all of buf to fd. */
+static int write_all(int fd, const char *buf, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, buf, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        buf += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* The stream's writes go through here, so that the reason of the first
+ * failure (ENOSPC, EFBIG, EIO) is kept: the errno of a failed fputc deep
+ * in a writer is long gone when the file is committed. */
+static ssize_t cookie_write(void *cookie, const char *buf, size_t n)
+{
+    san_out *o = cookie;
+    if (write_all(o->fd, buf, n) == 0)
+        return (ssize_t)n;
+    if (!o->err)
+        o->err = errno ? errno : EIO;
+    return -1;
+}
 
 static san_out *out_new(out_how how)
 {
     san_out *o = calloc(1, sizeof *o);
     if (o) {
         o->how = how;
+        o->fd = -1;
         o->slot = -1;
     }
     return o;
@@ -215,21 +246,32 @@ static void out_free(san_out *o)
     free(o);
 }
 
-/* A stream on descriptor fd (closed on failure) for a new handle. */
+/* The stream of o over its descriptor; 0, or -1 with errno. */
+static int out_stream(san_out *o)
+{
+    cookie_io_functions_t io = { .write = cookie_write };
+    o->f = fopencookie(o, "w", io);
+    if (!o->f)
+        return -1;
+    setvbuf(o->f, NULL, _IOFBF, 1 << 16);   /* vectors of millions of rows */
+    return 0;
+}
+
+/* A handle writing to descriptor fd (closed on failure). */
 static san_out *out_on_fd(out_how how, int fd)
 {
     san_out *o = fd >= 0 ? out_new(how) : NULL;
-    FILE *f = o ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        int e = errno;
-        if (fd >= 0)
-            close(fd);
-        free(o);
-        errno = e;
-        return NULL;
+    if (o) {
+        o->fd = fd;
+        if (out_stream(o) == 0)
+            return o;
     }
-    o->f = f;
-    return o;
+    int e = errno;
+    if (fd >= 0)
+        close(fd);
+    free(o);
+    errno = e;
+    return NULL;
 }
 
 /* The descriptor a path such as /dev/fd/3 names, or -1 when it names
@@ -343,9 +385,8 @@ static san_out *open_staged(char *target, const struct stat *st)
         fd = -1;
         errno = e;
     }
-    if (fd >= 0)
-        o->f = fdopen(fd, how == OUT_COPY ? "w+" : "w");
-    if (!o->f) {
+    o->fd = fd;
+    if (fd < 0 || out_stream(o) != 0) {
         int e = errno;
         if (fd >= 0)
             close(fd);
@@ -401,27 +442,12 @@ FILE *san_out_file(const san_out *o)
 
 /* ---- the end of a write ---- */
 
-/* Write all of buf to fd. */
-static int write_all(int fd, const char *buf, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, buf, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        buf += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 /* The staged content into the hard-linked target, in place: under an
  * exclusive flock, so that two san processes writing one target do not
  * interleave. */
 static int copy_into_target(san_out *o)
 {
-    int src = fileno(o->f);
+    int src = o->fd;
     if (lseek(src, 0, SEEK_SET) != 0)
         return -1;
     int dst = open(o->target, O_WRONLY | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
@@ -451,16 +477,27 @@ static int copy_into_target(san_out *o)
  * an empty file after a crash (a copy is made durable in the target). */
 static int finish_stream(san_out *o)
 {
-    int bad = ferror(o->f);
-    if (fflush(o->f) != 0)
-        return -1;
-    if (bad) {
-        errno = EIO;
+    errno = 0;
+    int bad = fflush(o->f) != 0 || ferror(o->f);
+    if (bad || o->err) {
+        /* stdout is not ours: its errno is the only witness */
+        errno = o->err ? o->err : errno ? errno : EIO;
         return -1;
     }
-    if (o->how == OUT_REPLACE && fsync(fileno(o->f)) != 0)
+    if (o->how == OUT_REPLACE && fsync(o->fd) != 0)
         return -1;
     return 0;
+}
+
+/* Close the stream and its descriptor; 0, or -1 with errno. */
+static int close_stream(san_out *o)
+{
+    int rc = fclose(o->f);          /* flushed already: frees the stream */
+    int e = errno;
+    if (close(o->fd) != 0 && rc == 0)
+        return -1;                  /* NFS reports some failures only here */
+    errno = e;
+    return rc;
 }
 
 int san_out_commit(san_out *o)
@@ -475,22 +512,19 @@ int san_out_commit(san_out *o)
     if (rc == 0 && o->how == OUT_COPY)
         rc = copy_into_target(o);
     e = errno;
-    if (fclose(o->f) != 0 && rc == 0) {
+    if (close_stream(o) != 0 && rc == 0) {
         rc = -1;
         e = errno;
     }
     if (rc == 0 && o->how == OUT_REPLACE) {
         rc = rename(slots[o->slot].path, o->target);
         e = errno;
+        if (rc == 0) {              /* renamed: nothing left to remove */
+            slot_release(o->slot);
+            o->slot = -1;
+        }
     }
-    if (rc == 0 && o->slot >= 0) {
-        /* renamed: nothing left to remove (COPY: the staging file) */
-        if (o->how == OUT_COPY)
-            unlink(slots[o->slot].path);
-        slot_release(o->slot);
-        o->slot = -1;
-    }
-    remove_temp(o);
+    remove_temp(o);                 /* failures, and COPY's staging file */
     out_free(o);
     errno = e;
     return rc;
@@ -505,7 +539,7 @@ void san_out_discard(san_out *o)
         out_free(o);
         return;
     }
-    fclose(o->f);
+    close_stream(o);
     remove_temp(o);
     out_free(o);
 }

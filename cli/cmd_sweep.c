@@ -20,7 +20,9 @@ static const cli_option sweep_options[] = {
     CLI_GROUP("output:"),
     CLI_FORMAT(sweep_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV,
                "text (only the varying parameters), json or csv"),
-    CLI_STRING('o', "output", "FILE", sweep_args, output, "write the table to FILE"),
+    CLI_STRING('o', "output", "FILE", sweep_args, output,
+               "write the table to FILE (atomically: see OUTPUT FILES\n"
+               "in san(1))"),
     CLI_STRING(0, "index", "A,B", sweep_args, index, "only these result columns"),
     CLI_FLAG(0, "no-times", sweep_args, times, 0,
              "leave the timing column out (to compare runs)"),
