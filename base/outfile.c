@@ -315,16 +315,21 @@ static san_out *open_direct(const char *path)
 /* The target's owner (when permitted: root, or a group of ours) and
  * mode on the temporary file that replaces it.  The owner is
  * best-effort, the mode is not: a file must not become more readable
- * than it was.  Owner first: chown may clear set-id bits. */
+ * than it was, so that the group's bits go when the group could not be
+ * kept (they would apply to another group).  Owner first: chown may
+ * clear set-id bits. */
 static int copy_attributes(int fd, const struct stat *target)
 {
     struct stat mine;
     if (fstat(fd, &mine) != 0)
         return -1;
-    if (mine.st_uid != target->st_uid || mine.st_gid != target->st_gid)
-        if (fchown(fd, target->st_uid, target->st_gid) != 0)
-            (void)!fchown(fd, -1, target->st_gid);
-    return fchmod(fd, target->st_mode & 07777);
+    mode_t mode = target->st_mode & 07777;
+    if (mine.st_uid != target->st_uid || mine.st_gid != target->st_gid) {
+        if (fchown(fd, target->st_uid, target->st_gid) != 0
+            && fchown(fd, (uid_t)-1, target->st_gid) != 0)
+            mode &= ~(mode_t)(S_ISGID | S_IRWXG);
+    }
+    return fchmod(fd, mode);
 }
 
 /* Create the temporary file for target (rw: to be read back; mode: what
@@ -431,6 +436,12 @@ san_out *san_out_open(const char *path)
         san_out *o = open_direct(target);
         free(target);
         return o;
+    }
+    /* replacing a file we may not write would bypass its protection
+     * (rename needs only the directory): refused as open() would */
+    if (faccessat(AT_FDCWD, target, W_OK, AT_EACCESS) != 0) {
+        free(target);
+        return NULL;
     }
     return open_staged(target, &st);
 }

@@ -8,10 +8,10 @@
 #      the umask; a hard link stays a link to the new content; a symbolic
 #      link stays and its final target is replaced (relative links, links
 #      into another folder, dangling links, loops refused);
-#   2. special targets are written, never replaced: /dev/null, /dev/stdout
-#      (= -), a FIFO read by a background cat, and as root a character
-#      device made with mknod; a folder, or a path in a missing folder,
-#      is refused with exit 1;
+#   2. special targets are written, never replaced: /dev/null (as root
+#      a copy made with mknod), /dev/stdout, /dev/fd/1 (= -, after what
+#      stdout already holds), a FIFO read by a background cat; a folder,
+#      or a path in a missing folder, is refused with exit 1;
 #   3. 20 rounds of 20 concurrent `san gen ms ... -o same.san`: every
 #      writer exits 0 and the file is always one writer's whole model;
 #   4. no temporary file is left: after a success, after a failure, and
@@ -191,21 +191,49 @@ clean "symlinks (link folder)" "$s" real rel.san chain.san abs.san dangling.san 
 clean "symlinks (target folder)" "$s/real" t.san new.san
 
 # ---- 2. special targets ----
-run "$SAN" print -o /dev/null "$MODEL"
-status_is "-o /dev/null" 0
-check "-o /dev/null: still a character device" [ -c /dev/null ]
-ln -s /dev/null "$s/null.san"
-run "$SAN" solve -q --vector "$s/null.san" "$MODEL"
-status_is "--vector link to /dev/null" 0
-check "--vector link to /dev/null: /dev/null still a device" [ -c /dev/null ]
-check "--vector link to /dev/null: still a link" [ -L "$s/null.san" ]
-"$SAN" print -o /dev/stdout "$MODEL" > "$tmp/stdout.san" 2>"$tmp/err"
-check "-o /dev/stdout: the model on standard output" cmp -s "$tmp/stdout.san" "$tmp/print.ref"
+# As root, a san that replaces what it writes would replace the system's
+# /dev/null or /dev/stdout (it happened while this test was being
+# written): root's device is a copy made with mknod in the scratch
+# folder, /dev/stdout only a non-root run tries, and root reaches its
+# standard output through /dev/fd/1 and /proc/self/fd/1, which no rename
+# can replace (procfs).
+sp="$tmp/special"
+mkdir "$sp"
+dev=
+if [ $root -eq 1 ]; then
+    if mknod "$sp/null" c 1 3 2>/dev/null; then
+        dev="$sp/null"
+    else
+        echo "# root, but mknod refused: the character device cases are skipped"
+    fi
+else
+    dev=/dev/null
+fi
+if [ -n "$dev" ]; then
+    run "$SAN" print -o "$dev" "$MODEL"
+    status_is "-o $dev" 0
+    check "-o $dev: still a character device" [ -c "$dev" ]
+    run "$SAN" gen ms --mode async --slaves 2 --buffer 2 -o "$dev"
+    check "gen -o $dev: still a character device" [ -c "$dev" ]
+    ln -s "$dev" "$s/null.san"
+    run "$SAN" solve -q --vector "$s/null.san" "$MODEL"
+    status_is "--vector link to $dev" 0
+    check "--vector link to $dev: still a device" [ -c "$dev" ]
+    check "--vector link to $dev: still a link" [ -L "$s/null.san" ]
+fi
+stdouts="/dev/fd/1 /proc/self/fd/1"
+[ $root -eq 1 ] || stdouts="/dev/stdout $stdouts"
+for o in $stdouts; do
+    "$SAN" print -o $o "$MODEL" > "$tmp/stdout.san" 2>"$tmp/err"
+    check "-o $o: the model on standard output" cmp -s "$tmp/stdout.san" "$tmp/print.ref"
+    # after a report on the same descriptor, not over it
+    "$SAN" solve -q --vector $o "$MODEL" > "$tmp/stdout.txt" 2>"$tmp/err"
+    check "--vector $o after the text report" [ "$(grep -c -e '^index,queue,probability$' \
+        -e '^most probable states$' "$tmp/stdout.txt")" -eq 2 ]
+done
 "$SAN" print -o - "$MODEL" | cat > "$tmp/pipe.san"
 check "-o - into a pipe" cmp -s "$tmp/pipe.san" "$tmp/print.ref"
 
-sp="$tmp/special"
-mkdir "$sp"
 if mkfifo "$sp/fifo" 2>/dev/null; then
     cat "$sp/fifo" > "$tmp/fifo.out" &
     cat_pid=$!
@@ -224,16 +252,7 @@ if mkfifo "$sp/fifo" 2>/dev/null; then
 else
     echo "# mkfifo failed: the FIFO case is skipped"
 fi
-if [ $root -eq 1 ] && mknod "$sp/null" c 1 3 2>/dev/null; then
-    run "$SAN" print -o "$sp/null" "$MODEL"
-    status_is "-o a character device (mknod)" 0
-    check "-o a character device: still one" [ -c "$sp/null" ]
-    run "$SAN" gen ms --mode async --slaves 2 --buffer 2 -o "$sp/null"
-    check "gen -o a character device: still one" [ -c "$sp/null" ]
-    clean "special files" "$sp" fifo null
-else
-    echo "# not root (or mknod refused): the scratch character device is skipped"
-fi
+clean "special files" "$sp" fifo null
 
 run "$SAN" print -o "$sp" "$MODEL"
 status_is "-o a folder" 1
@@ -241,6 +260,42 @@ err_has "-o a folder" "Is a directory"
 run "$SAN" print -o "$tmp/no/such/dir/x.san" "$MODEL"
 status_is "-o in a missing folder" 1
 err_has "-o in a missing folder" "No such file or directory"
+
+# permissions: a file the user may not write is not replaced (a rename
+# needs only the folder), a folder the user may not write is an error;
+# root bypasses both, so root runs these as nobody (setpriv)
+as_user=
+if [ $root -eq 0 ]; then
+    as_user=" "
+elif command -v setpriv >/dev/null 2>&1; then
+    as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+fi
+if [ -n "$as_user" ]; then
+    p="$tmp/perm"
+    mkdir "$p" "$p/ro"
+    chmod 711 "$tmp"
+    chmod 777 "$p"
+    echo OLD > "$p/locked.san"
+    chmod 444 "$p/locked.san"
+    [ $root -eq 1 ] && chown 65534:65534 "$p/locked.san"
+    echo OLD > "$p/ro/t.san"
+    chmod 666 "$p/ro/t.san"
+    chmod 555 "$p/ro"
+    run $as_user "$SAN" print -o "$p/locked.san" "$MODEL"
+    status_is "-o a read-only file" 1
+    err_has "-o a read-only file" "Permission denied"
+    check "-o a read-only file: unchanged" [ "$(cat "$p/locked.san")" = OLD ]
+    run $as_user "$SAN" print -o "$p/ro/t.san" "$MODEL"
+    status_is "-o in a read-only folder" 1
+    err_has "-o in a read-only folder" "Permission denied"
+    check "-o in a read-only folder: unchanged" [ "$(cat "$p/ro/t.san")" = OLD ]
+    clean "permissions" "$p" locked.san ro
+    clean "permissions (read-only folder)" "$p/ro" t.san
+    chmod 755 "$p/ro"
+    chmod 700 "$tmp"
+else
+    echo "# root without setpriv: the permission cases are skipped"
+fi
 
 # ---- 3. concurrent writers ----
 c="$tmp/conc"
@@ -459,8 +514,8 @@ assert len(v) == d["reachable_states"], len(v)
 assert abs(sum(x["p"] for x in v) - 1) < 1e-12
 assert [x["index"] for x in v] == sorted(x["index"] for x in v)
 assert all(set(x) == {"index", "state", "p"} for x in v)' "$tmp/v.json"
-"$SAN" solve -q -f json --vector /dev/stdout "$MODEL2" > "$tmp/v2.json" 2>"$tmp/err"
-check "--vector /dev/stdout -f json: the same vector" python3 -c '
+"$SAN" solve -q -f json --vector /dev/fd/1 "$MODEL2" > "$tmp/v2.json" 2>"$tmp/err"
+check "--vector /dev/fd/1 -f json: the same vector" python3 -c '
 import json, sys
 assert json.load(open(sys.argv[1]))["vector"] == json.load(open(sys.argv[2]))["vector"]' \
     "$tmp/v.json" "$tmp/v2.json"
