@@ -344,7 +344,9 @@ static int create_temp(san_out *o, int rw, mode_t mode)
         if (temp_name(slots[o->slot].path, sizeof slots[o->slot].path, o->target) != 0)
             break;
         /* recorded before it exists: a signal between the two finds
-         * nothing to remove, never a file it does not know */
+         * nothing to remove rather than leaving the file behind (only
+         * a collision of ten random characters, which O_EXCL reports,
+         * would make the name another's for that instant) */
         slot_arm(o->slot);
         int fd = open(slots[o->slot].path, (rw ? O_RDWR : O_WRONLY) | O_CREAT | O_EXCL | O_NOFOLLOW
                       | O_CLOEXEC, mode);

@@ -3,7 +3,7 @@
  * Each subcommand is one file cli/cmd_NAME.c with a main-like entry point
  * and a table of its options (cli/options.h) that its parser and its
  * help are made from; model loading and output helpers live in
- * cli/opts.c, the one SIGINT handler in cli/signals.c.
+ * cli/opts.c, the signal handlers in cli/signals.c.
  */
 #ifndef SAN_CLI_H
 #define SAN_CLI_H

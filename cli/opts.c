@@ -248,7 +248,7 @@ int cli_write_output(const char *path, int (*writer)(const void *ctx, FILE *out)
     int to_stdout = !path || !strcmp(path, "-");
     san_out *o = san_out_open(path);
     if (!o) {
-        fprintf(stderr, "san: cannot write '%s': %s\n", path, strerror(errno));
+        fprintf(stderr, "san: cannot write '%s': %s\n", to_stdout ? "-" : path, strerror(errno));
         return EXIT_FAIL;
     }
     /* a Ctrl-C during the write: the file is not wanted any more (one
