@@ -95,6 +95,9 @@ err_has() {
 
 "$SAN" print "$MODEL" > "$tmp/print.ref" || not_ok "san print to stdout"
 "$SAN" print -D lambda=5 "$MODEL" > "$tmp/print5.ref" || not_ok "san print -D to stdout"
+# an old content longer than any new one: a write in place without
+# truncation would leave its tail
+awk 'BEGIN { for (i = 0; i < 2000; i++) print "// OLD OLD OLD OLD OLD" }' > "$tmp/long.old"
 have_cairo=1
 "$SAN" sweep -q ms --mode async --slaves 2 --buffer 1,2 --plot "$tmp/probe.svg" --x buffer \
     --y slave_transmitting > /dev/null 2>&1 || have_cairo=0
@@ -149,7 +152,7 @@ fi
 # a hard link: both names see the new content, the link stays
 h="$tmp/hard"
 mkdir "$h"
-cp "$tmp/print.ref" "$h/a.san"
+cp "$tmp/long.old" "$h/a.san"
 chmod 640 "$h/a.san"
 ln "$h/a.san" "$h/b.san"
 ino=$(stat -c %i "$h/a.san")
@@ -164,7 +167,7 @@ clean "hard link" "$h" a.san b.san
 # symbolic links: followed, the link stays, its target is replaced
 s="$tmp/sym"
 mkdir "$s" "$s/real"
-echo OLD > "$s/real/t.san"
+cp "$tmp/long.old" "$s/real/t.san"
 chmod 600 "$s/real/t.san"
 ln -s real/t.san "$s/rel.san"
 ln -s rel.san "$s/chain.san"
@@ -175,7 +178,7 @@ for l in rel chain abs; do
     check "symlink $l: still a link" [ -L "$s/$l.san" ]
     check "symlink $l: target written" cmp -s "$s/real/t.san" "$tmp/print.ref"
     check "symlink $l: target's mode kept" [ "$(mode_of "$s/real/t.san")" = 600 ]
-    echo OLD > "$s/real/t.san"
+    cp "$tmp/long.old" "$s/real/t.san"
 done
 ln -s real/new.san "$s/dangling.san"
 run "$SAN" print -o "$s/dangling.san" "$MODEL"
