@@ -37,11 +37,9 @@
 if [ -z "${top_srcdir:-}" ]; then
     top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 fi
-d=$(dirname "$0")
-[ -f "$d/harness.sh" ] || d=$d/..
 harness=output
 harness_limit=60
-. "$d/harness.sh"
+. "$(dirname "$0")/harness.sh"
 need_san output.sh
 
 OMP_NUM_THREADS=1
@@ -501,6 +499,8 @@ print print $MODEL
 gen gen ms --mode async --slaves 2 --buffer 2
 gen-size gen ms --mode async --slaves 2 --buffer 2 --size
 sweep sweep -q ms --mode async --slaves 2 --buffer 1,2
+mw mw --workers 10..12
+cluster cluster --perf 56939364 --inet-in 55245 --inet-out 55245 --mm-block 400 --block-multiple 400
 --help --help
 --version --version
 help help solve
