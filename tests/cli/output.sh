@@ -4,7 +4,8 @@
 #
 #   1. attributes: an existing target keeps its mode (0600 stays 0600)
 #      and, as root, its owner, through every writer (print -o, gen -o,
-#      solve --vector, sweep -o, sweep --plot); a new file gets 0666 less
+#      solve --vector, sweep -o, export -o, sweep --plot), a writer that
+#      fails half-way leaves the old file; a new file gets 0666 less
 #      the umask; a hard link stays a link to the new content; a symbolic
 #      link stays and its final target is replaced (relative links, links
 #      into another folder, dangling links, loops refused);
@@ -105,7 +106,7 @@ rm -f "$tmp/probe.svg"
 a="$tmp/attr"
 mkdir "$a"
 # every writer over a 0600 file
-for w in print gen vector table plot; do
+for w in print gen vector table export plot; do
     echo OLD > "$a/$w.out"
     chmod 600 "$a/$w.out"
     case $w in
@@ -113,6 +114,7 @@ for w in print gen vector table plot; do
         gen)    run "$SAN" gen ms --mode async --slaves 2 --buffer 2 -o "$a/$w.out" ;;
         vector) run "$SAN" solve -q --vector "$a/$w.out" "$MODEL" ;;
         table)  run "$SAN" sweep -q ms --mode async --slaves 2 --buffer 1,2 -o "$a/$w.out" ;;
+        export) run "$SAN" export -q -f states -o "$a/$w.out" "$MODEL" ;;
         plot)   [ $have_cairo -eq 1 ] || { rm -f "$a/$w.out"; continue; }
                 mv "$a/$w.out" "$a/$w.svg"
                 run "$SAN" sweep -q ms --mode async --slaves 2 --buffer 1,2 --plot "$a/$w.svg" \
@@ -125,7 +127,15 @@ for w in print gen vector table plot; do
     check "0600 $w: replaced" [ "$(head -c 3 "$f")" != OLD ]
 done
 [ $have_cairo -eq 1 ] || echo "# no cairo in this build: the plot cases are skipped"
-clean "writers over 0600 files" "$a" print.out gen.out vector.out table.out plot.svg
+clean "writers over 0600 files" "$a" print.out gen.out vector.out table.out export.out plot.svg
+
+# a writer that fails half-way (export's dot-reach past --max-nodes):
+# the old file stays, nothing is left
+cp "$tmp/long.old" "$a/reach.dot"
+run "$SAN" export -q -f dot-reach --max-nodes 5 -o "$a/reach.dot" "$MODEL"
+status_is "export past --max-nodes" 2
+check "export past --max-nodes: the old file stays" cmp -s "$a/reach.dot" "$tmp/long.old"
+clean "export past --max-nodes" "$a" print.out gen.out vector.out table.out export.out plot.svg reach.dot
 
 # a new file: 0666 less the umask, as from fopen
 for u in 027 077 002; do
@@ -511,6 +521,7 @@ gen gen ms --mode async --slaves 2 --buffer 2
 gen-size gen ms --mode async --slaves 2 --buffer 2 --size
 sweep sweep -q ms --mode async --slaves 2 --buffer 1,2
 mw mw --workers 10..12
+export export -q -f states $MODEL
 cluster cluster --perf 56939364 --inet-in 55245 --inet-out 55245 --mm-block 400 --block-multiple 400
 --help --help
 --version --version
