@@ -522,6 +522,8 @@ gen-size gen ms --mode async --slaves 2 --buffer 2 --size
 sweep sweep -q ms --mode async --slaves 2 --buffer 1,2
 mw mw --workers 10..12
 export export -q -f states $MODEL
+map map --stages 2,2,11,6,4 -P 6
+workrate workrate $top_srcdir/models/grid4.json
 cluster cluster --perf 56939364 --inet-in 55245 --inet-out 55245 --mm-block 400 --block-multiple 400
 --help --help
 --version --version
