@@ -3,7 +3,7 @@
  * Each subcommand is one file cli/cmd_NAME.c with a main-like entry point
  * and a table of its options (cli/options.h) that its parser and its
  * help are made from; model loading and output helpers live in
- * cli/opts.c, the one SIGINT handler in cli/signals.c.
+ * cli/opts.c, the signal handlers in cli/signals.c.
  */
 #ifndef SAN_CLI_H
 #define SAN_CLI_H
@@ -81,6 +81,16 @@ san_model *cli_load_gen(const char *cmd, const char *gen, cli_defines *defs, int
  * process grace_s seconds later if the work has not stopped); a second
  * one ends the process at once, saying "san CMD: interrupted". */
 volatile int *cli_interrupt(const char *cmd, int grace_s);
+/* Has the interrupt flag been set (0 when cli_interrupt was never
+ * called)? */
+int cli_interrupted(void);
+/* The handlers every subcommand has, installed first thing by main():
+ * SIGTERM, SIGHUP, SIGPIPE and (until cli_interrupt) SIGINT remove the
+ * temporary files being written (san_out_cleanup), then end the process
+ * as the signal would have; SIGXFSZ is ignored, so that a file over
+ * `ulimit -f` fails with EFBIG like any failed write.  Signals the parent
+ * left ignored (nohup) stay ignored. */
+void cli_signals_init(void);
 
 /* Does stderr go to a terminal (progress is shown only then)? */
 int cli_stderr_is_tty(void);
@@ -94,11 +104,17 @@ void cli_json_string(FILE *out, const char *s);
  * of memory. */
 char *cli_sweep_label(const san_sweep *s, int v, int except);
 
-/* Write through writer() to path (stdout when NULL or "-"): into a
- * temporary file renamed at the end, so that a failure or an interrupt
- * never leaves a partial file behind.  Returns an exit status. */
-int cli_write_output(const char *path, void (*writer)(const void *ctx, FILE *out),
+/* Write through writer() to path ("-" or NULL: standard output) with
+ * the output module of libsan (san_out_open: a temporary file renamed
+ * over a regular file, devices written as they are, ...).  writer
+ * returns 0, or -1 after saying why on stderr; then, or when a Ctrl-C
+ * came during the write, the target keeps what it held.  Returns an
+ * exit status.  A failure of standard output is reported by main(). */
+int cli_write_output(const char *path, int (*writer)(const void *ctx, FILE *out),
                      const void *ctx);
+/* Why standard output failed when cli_write_output found it (0: it did
+ * not): main() closes the stream after the error is gone from errno. */
+extern int cli_stdout_errno;
 
 /* Subcommands. */
 int cmd_check(int argc, char **argv);

@@ -27,7 +27,8 @@ static const cli_option export_options[] = {
                "dot        the automata, Graphviz DOT\n"
                "dot-reach  the reachable chain, Graphviz DOT (small models)"),
     CLI_STRING('o', "output", "FILE", export_args, output,
-               "write to FILE (prism: BASE) instead of standard output"),
+               "write to FILE (prism: BASE) instead of standard output\n"
+               "(atomically: see OUTPUT FILES in san(1))"),
     CLI_INT(0, "max-nodes", "N", export_args, max_nodes, 1, 1e9, "a positive integer",
             "dot-reach: refuse chains of more states", "1000"),
     CLI_FLAG('q', "quiet", export_args, quiet, 1, "no progress on stderr"),
@@ -86,7 +87,8 @@ typedef struct {
     char err[512];
 } export_job;
 
-static void write_one(const void *ctx, FILE *out)
+/* 0, or -1 when the library's writer failed (write_file says why). */
+static int write_one(const void *ctx, FILE *out)
 {
     export_job *j = (export_job *)ctx;
     switch (j->fmt) {
@@ -102,17 +104,17 @@ static void write_one(const void *ctx, FILE *out)
                                : san_export_prism_lab(j->sp, out);
         break;
     }
+    return j->st == SAN_OK ? 0 : -1;
 }
 
-/* One file; the writer's failure wins over the file's success. */
+/* One file; the writer's failure wins over the file's success (the file
+ * then keeps what it held: cli_write_output discards a failed write). */
 static int write_file(export_job *j, const char *path)
 {
     j->st = SAN_OK;
     j->err[0] = '\0';
     int rc = cli_write_output(path, write_one, j);
     if (j->st != SAN_OK) {
-        if (path && strcmp(path, "-"))
-            remove(path);       /* a half-written file is no export */
         fprintf(stderr, "san export: %s\n", j->err[0] ? j->err : san_status_name(j->st));
         return cli_exit_status(j->st);
     }

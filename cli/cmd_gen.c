@@ -3,7 +3,6 @@
  * master/slave or pipeline model from parameter flags, or report the size
  * of its product space.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +18,8 @@ typedef struct {
 static const cli_option gen_options[] = {
     CLI_GROUP("options:"),
     CLI_STRING('o', "output", "FILE", gen_args, output,
-               "write the model to FILE (atomically) instead of stdout"),
+               "write the model to FILE instead of stdout (atomically:\n"
+               "see OUTPUT FILES in san(1))"),
     CLI_FLAG(0, "size", gen_args, size, 1,
              "compile the model and print its product-space size (the\n"
              "template's formula and the exact count) instead of the\n"
@@ -62,31 +62,10 @@ void help_gen(FILE *out)
     cli_help(out, &gen_spec);
 }
 
-/* Write text to path through path.tmp and a rename, so that a reader never
- * sees half a model and a failed write leaves the old file alone. */
-static int write_atomic(const char *path, const char *text)
+static int write_text(const void *text, FILE *out)
 {
-    size_t n = strlen(path) + 5;
-    char *tmp = malloc(n);
-    if (!tmp) {
-        fprintf(stderr, "san gen: out of memory\n");
-        return EXIT_FAIL;
-    }
-    snprintf(tmp, n, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    int ok = f != NULL;
-    if (ok) {
-        ok = fputs(text, f) >= 0;
-        ok = (fclose(f) == 0) && ok;
-    }
-    if (ok && rename(tmp, path) != 0)
-        ok = 0;
-    if (!ok) {
-        fprintf(stderr, "san gen: cannot write '%s': %s\n", path, strerror(errno));
-        remove(tmp);
-    }
-    free(tmp);
-    return ok ? EXIT_OK : EXIT_FAIL;
+    fputs(text, out);
+    return 0;
 }
 
 /* --size: the formula from the template, the count from the compiled model;
@@ -168,12 +147,10 @@ int cmd_gen(int argc, char **argv)
 
     /* --size replaces the text on stdout, not the file of -o. */
     int status = A.dialect ? to_dialect(&text, A.dialect) : EXIT_OK;
-    if (out && status == EXIT_OK)
-        status = write_atomic(out, text);
+    if (status == EXIT_OK && (out || !size))
+        status = cli_write_output(out, write_text, text);
     if (status == EXIT_OK && size)
         status = print_size(text, formula);
-    else if (status == EXIT_OK && !out)
-        status = fputs(text, stdout) >= 0 && fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
     free(text);
     free(formula);
     return status;

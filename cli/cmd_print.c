@@ -17,7 +17,8 @@ static const cli_option print_options[] = {
     CLI_CALLBACK('D', NULL, "NAME=VALUE", print_args, defs, cli_opt_define,
                  "override a constant (printed with its new value)"),
     CLI_STRING('o', "output", "FILE", print_args, output,
-               "write to FILE instead of standard output"),
+               "write to FILE instead of standard output (atomically:\n"
+               "see OUTPUT FILES in san(1))"),
     CLI_STRING(0, "dialect", "NAME", print_args, dialect,
                "san (default), peps2003 or peps2007: text that tool reads\n"
                "unchanged and solves to the same numbers (rewritten where\n"
@@ -47,10 +48,11 @@ typedef struct {
     size_t len;
 } print_text;
 
-static void write_text(const void *arg, FILE *out)
+static int write_text(const void *arg, FILE *out)
 {
     const print_text *t = arg;
     fwrite(t->text, 1, t->len, out);
+    return 0;       /* a failed write shows in the stream's error */
 }
 
 /* The text in memory first: a model the dialect cannot express is

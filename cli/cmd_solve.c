@@ -40,7 +40,10 @@ static const cli_option solve_options[] = {
     CLI_INT(0, "top", "N", solve_args, top, 0, 1000000, "an integer >= 0",
             "most probable states to list", "10"),
     CLI_STRING(0, "vector", "FILE", solve_args, vector,
-               "write the whole distribution (CSV) to FILE"),
+               "write the whole distribution (CSV) to FILE (atomically:\n"
+               "see OUTPUT FILES in san(1)); with - and --format json\n"
+               "or csv, the report holds it (\"vector\" member, vector\n"
+               "rows)"),
     CLI_FLAG('q', "quiet", solve_args, quiet, 1, "no progress on stderr"),
     CLI_END
 };
@@ -81,6 +84,9 @@ typedef struct {
     double tol;             /* --tol */
     int ranks;              /* --engine petsc: MPI ranks */
     double rank_bytes;      /* and the largest per-rank memory (0: serial) */
+    /* --vector - with json or csv: 1 the vector is part of the report, -1
+     * it would be but the answer is not verified (JSON: null), 0 not */
+    int vector;
 } report;
 
 /* ---- text ---- */
@@ -158,7 +164,7 @@ static void text_report(const report *r)
     free(s);
 }
 
-/* ---- json ---- */
+/* ---- the fields of the reports ---- */
 
 static void json_num(double v)
 {
@@ -168,7 +174,137 @@ static void json_num(double v)
         printf("null");
 }
 
-static void json_report(const report *r)
+static void csv_field(const char *s)
+{
+    int quote = strpbrk(s, ",\"\n") != NULL;
+    if (!quote) {
+        fputs(s, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+/* ---- the distribution, in mixed-radix order ---- */
+
+static const san_space *sort_space;
+
+static int by_index(const void *x, const void *y)
+{
+    int64_t a = sort_space->index[*(const int64_t *)x], b = sort_space->index[*(const int64_t *)y];
+    return (a > b) - (a < b);
+}
+
+/* The states of sp in the order of their global index (malloc'd; NULL
+ * after saying so when out of memory). */
+static int64_t *vector_order(const san_space *sp)
+{
+    int64_t *order = malloc((sp->n ? sp->n : 1) * sizeof *order);
+    if (!order) {
+        fprintf(stderr, "san solve: out of memory writing the vector\n");
+        return NULL;
+    }
+    for (int64_t i = 0; i < sp->n; i++)
+        order[i] = i;
+    sort_space = sp;
+    qsort(order, sp->n, sizeof *order, by_index);
+    return order;
+}
+
+/* How often a long vector write looks at the interrupt flag. */
+#define VECTOR_POLL_ROWS (1 << 16)
+
+typedef struct {
+    const san_space *sp;
+    const double *pi;
+} vector_ctx;
+
+/* --vector FILE: CSV, one column per automaton. */
+static int write_vector(const void *ctx, FILE *out)
+{
+    const vector_ctx *v = ctx;
+    const san_space *sp = v->sp;
+    const san_model *m = sp->m;
+    int64_t *order = vector_order(sp);
+    int *s = malloc((m->naut + 1) * sizeof *s);
+    if (!order || !s) {
+        if (order)
+            fprintf(stderr, "san solve: out of memory writing the vector\n");
+        free(order);
+        free(s);
+        return -1;
+    }
+    fprintf(out, "index");
+    for (int a = 0; a < m->naut; a++)
+        fprintf(out, ",%s", m->aut[a].name);
+    fprintf(out, ",probability\n");
+    int rc = 0;
+    for (int64_t k = 0; k < sp->n && rc == 0; k++) {
+        /* a write of millions of rows stops at a Ctrl-C, before the grace
+         * runs out */
+        if (k % VECTOR_POLL_ROWS == 0 && cli_interrupted()) {
+            fprintf(stderr, "san solve: interrupted; the vector is not written\n");
+            rc = -1;
+            break;
+        }
+        int64_t i = order[k];
+        san_state_decode(m, sp->index[i], s);
+        fprintf(out, "%lld", (long long)sp->index[i]);
+        for (int a = 0; a < m->naut; a++)
+            fprintf(out, ",%s", m->aut[a].states[s[a]]);
+        fprintf(out, ",%.17g\n", v->pi[i]);
+    }
+    free(order);
+    free(s);
+    return rc;
+}
+
+/* --vector - with --format json or csv: the vector goes into the report
+ * on standard output, in its format (a CSV table appended to a JSON
+ * document would make it unreadable).  Each state is given as in
+ * top_states, with its global index. */
+static int embedded_vector(const san_model *m, const san_space *sp, const double *pi,
+                           cli_format fmt)
+{
+    int64_t *order = vector_order(sp);
+    int *s = malloc((m->naut + 1) * sizeof *s);
+    char buf[4096];
+    if (!order || !s) {
+        if (order)
+            fprintf(stderr, "san solve: out of memory writing the vector\n");
+        free(order);
+        free(s);
+        return -1;
+    }
+    for (int64_t k = 0; k < sp->n; k++) {
+        int64_t i = order[k];
+        san_state_decode(m, sp->index[i], s);
+        const char *name = san_state_name(m, s, buf, sizeof buf);
+        if (fmt == FMT_JSON) {
+            printf("%s\n    { \"index\": %lld, \"state\": ", k ? "," : "", (long long)sp->index[i]);
+            cli_json_string(stdout, name);
+            printf(", \"p\": ");
+            json_num(pi[i]);
+            printf(" }");
+        } else {
+            printf("vector,%lld,", (long long)sp->index[i]);
+            csv_field(name);
+            printf(",%.17g\n", pi[i]);
+        }
+    }
+    free(order);
+    free(s);
+    return 0;
+}
+
+/* ---- json ---- */
+
+static int json_report(const report *r)
 {
     const san_model *m = r->m;
     const san_space *sp = r->sp;
@@ -249,28 +385,22 @@ static void json_report(const report *r)
         printf(" }");
     }
     free(s);
-    printf("%s]\n}\n", sol->ntop ? "\n  " : "");
+    printf("%s]", sol->ntop ? "\n  " : "");
+    int rc = 0;
+    if (r->vector < 0) {
+        printf(",\n  \"vector\": null");
+    } else if (r->vector > 0) {
+        printf(",\n  \"vector\": [");
+        rc = embedded_vector(m, sp, sol->pi, FMT_JSON);
+        printf("%s]", sp->n ? "\n  " : "");
+    }
+    printf("\n}\n");
+    return rc;
 }
 
 /* ---- csv ---- */
 
-static void csv_field(const char *s)
-{
-    int quote = strpbrk(s, ",\"\n") != NULL;
-    if (!quote) {
-        fputs(s, stdout);
-        return;
-    }
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"')
-            putchar('"');
-        putchar(*s);
-    }
-    putchar('"');
-}
-
-static void csv_report(const report *r)
+static int csv_report(const report *r)
 {
     const san_model *m = r->m;
     const san_solution *sol = r->sol;
@@ -308,57 +438,18 @@ static void csv_report(const report *r)
         csv_field(m->ev[e].name);
         printf(",,%.17g\n", sol->throughput[e]);
     }
-}
-
-/* ---- the distribution, in mixed-radix order ---- */
-
-typedef struct {
-    const san_space *sp;
-    const double *pi;
-} vector_ctx;
-
-static const san_space *sort_space;
-
-static int by_index(const void *x, const void *y)
-{
-    int64_t a = sort_space->index[*(const int64_t *)x], b = sort_space->index[*(const int64_t *)y];
-    return (a > b) - (a < b);
-}
-
-static void write_vector(const void *ctx, FILE *out)
-{
-    const vector_ctx *v = ctx;
-    const san_space *sp = v->sp;
-    const san_model *m = sp->m;
-    int64_t *order = malloc((sp->n ? sp->n : 1) * sizeof *order);
-    int *s = malloc((m->naut + 1) * sizeof *s);
-    if (!order || !s) {
-        free(order);
-        free(s);
-        fprintf(stderr, "san solve: out of memory writing the vector\n");
-        return;
-    }
-    for (int64_t i = 0; i < sp->n; i++)
-        order[i] = i;
-    sort_space = sp;
-    qsort(order, sp->n, sizeof *order, by_index);
-    fprintf(out, "index");
-    for (int a = 0; a < m->naut; a++)
-        fprintf(out, ",%s", m->aut[a].name);
-    fprintf(out, ",probability\n");
-    for (int64_t k = 0; k < sp->n; k++) {
-        int64_t i = order[k];
-        san_state_decode(m, sp->index[i], s);
-        fprintf(out, "%lld", (long long)sp->index[i]);
-        for (int a = 0; a < m->naut; a++)
-            fprintf(out, ",%s", m->aut[a].states[s[a]]);
-        fprintf(out, ",%.17g\n", v->pi[i]);
-    }
-    free(order);
-    free(s);
+    return r->vector > 0 ? embedded_vector(m, r->sp, sol->pi, FMT_CSV) : 0;
 }
 
 /* ---- the command ---- */
+
+/* Does a --vector path name standard output (then, with json or csv, the
+ * vector goes into the report)? */
+static int names_stdout(const char *path)
+{
+    return !strcmp(path, "-") || !strcmp(path, "/dev/stdout") || !strcmp(path, "/dev/fd/1")
+        || !strcmp(path, "/proc/self/fd/1");
+}
 
 static san_model *load(solve_args *A, const char *path, int *status)
 {
@@ -441,13 +532,17 @@ int cmd_solve(int argc, char **argv)
         free(rest);
         return cli_exit_status(st);
     }
+    /* the vector of an unverified or interrupted answer is not written */
+    int solved = st == SAN_OK && !*interrupted;
+    int in_report = A.vector && A.fmt != FMT_TEXT && names_stdout(A.vector);
     report r = { m, &a.sp, &a.sol, path, a.t_solve, san_now() - t0,
                  A.run.solve.method == SAN_M_AUTO && !(a.rank_bytes > 0), a.kron, a.kron_bytes, a.other_bytes,
-                 A.run.solve.tol, a.ranks, a.rank_bytes };
+                 A.run.solve.tol, a.ranks, a.rank_bytes, in_report ? (solved ? 1 : -1) : 0 };
+    int vrc = 0;
     if (A.fmt == FMT_JSON)
-        json_report(&r);
+        vrc = json_report(&r);
     else if (A.fmt == FMT_CSV)
-        csv_report(&r);
+        vrc = csv_report(&r);
     else
         text_report(&r);
     fflush(stdout);
@@ -459,7 +554,9 @@ int cmd_solve(int argc, char **argv)
         fprintf(stderr, "san solve: interrupted\n");
         status = EXIT_FAIL;
     }
-    if (A.vector && status == EXIT_OK) {
+    if (vrc != 0 && status == EXIT_OK)
+        status = EXIT_FAIL;
+    if (A.vector && !in_report && status == EXIT_OK) {
         vector_ctx v = { &a.sp, a.sol.pi };
         status = cli_write_output(A.vector, write_vector, &v);
     }

@@ -20,7 +20,9 @@ static const cli_option sweep_options[] = {
     CLI_GROUP("output:"),
     CLI_FORMAT(sweep_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV,
                "text (only the varying parameters), json or csv"),
-    CLI_STRING('o', "output", "FILE", sweep_args, output, "write the table to FILE"),
+    CLI_STRING('o', "output", "FILE", sweep_args, output,
+               "write the table to FILE (atomically: see OUTPUT FILES\n"
+               "in san(1))"),
     CLI_STRING(0, "index", "A,B", sweep_args, index, "only these result columns"),
     CLI_FLAG(0, "no-times", sweep_args, times, 0,
              "leave the timing column out (to compare runs)"),
@@ -167,10 +169,11 @@ typedef struct {
     int nonly, times;
 } table_ctx;
 
-static void write_table(const void *ctx, FILE *out)
+static int write_table(const void *ctx, FILE *out)
 {
     const table_ctx *t = ctx;
     san_sweep_write(t->s, t->f, t->only, t->nonly, t->times, out);
+    return 0;
 }
 
 static int failed_rows(const san_sweep *s)

@@ -250,35 +250,37 @@ char *cli_sweep_label(const san_sweep *s, int v, int except)
     return l;
 }
 
-int cli_write_output(const char *path, void (*writer)(const void *ctx, FILE *out),
+int cli_stdout_errno;
+
+int cli_write_output(const char *path, int (*writer)(const void *ctx, FILE *out),
                      const void *ctx)
 {
-    if (!path || !strcmp(path, "-")) {
-        writer(ctx, stdout);
-        if (fflush(stdout) != 0) {
-            fprintf(stderr, "san: cannot write standard output: %s\n", strerror(errno));
-            return EXIT_FAIL;
-        }
-        return EXIT_OK;
-    }
-    char *tmp;
-    if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
-        return EXIT_FAIL;
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        fprintf(stderr, "san: cannot write '%s': %s\n", path, strerror(errno));
-        free(tmp);
+    int to_stdout = !path || !strcmp(path, "-");
+    san_out *o = san_out_open(path);
+    if (!o) {
+        fprintf(stderr, "san: cannot write '%s': %s\n", to_stdout ? "-" : path, strerror(errno));
         return EXIT_FAIL;
     }
-    writer(ctx, f);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
-        fprintf(stderr, "san: cannot write '%s': %s\n", path, strerror(errno));
-        remove(tmp);
-        free(tmp);
+    /* a Ctrl-C during the write: the file is not wanted any more (one
+     * before it, as in sweep, asked for what was done so far) */
+    int was_interrupted = cli_interrupted();
+    if (writer(ctx, san_out_file(o)) != 0) {
+        san_out_discard(o);
         return EXIT_FAIL;
     }
-    free(tmp);
+    if (!was_interrupted && cli_interrupted()) {
+        san_out_discard(o);
+        fprintf(stderr, "san: interrupted; '%s' not written\n", to_stdout ? "-" : path);
+        return EXIT_FAIL;
+    }
+    if (san_out_commit(o) != 0) {
+        /* standard output: main() says it, once, when it closes it */
+        if (to_stdout)
+            cli_stdout_errno = errno;
+        else
+            fprintf(stderr, "san: cannot write '%s': %s\n", path, strerror(errno));
+        return EXIT_FAIL;
+    }
     return EXIT_OK;
 }
 

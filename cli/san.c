@@ -1,8 +1,11 @@
 /*
  * san.c - entry point: `san SUBCOMMAND [options]`, in the manner of git.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 
 static const cli_command commands[] = {
@@ -50,7 +53,50 @@ static const cli_command *find(const char *name)
     return NULL;
 }
 
+/* A standard descriptor the parent closed (`san ... >&-`) is taken by
+ * /dev/null opened in the other direction: the first file san opens must
+ * not become its standard output, and writes to a closed stdout must
+ * still fail (EBADF), so that close_stdout() reports them. */
+static void reserve_std_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+            int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+            if (got >= 0 && got != fd) {    /* a lower one was free: impossible */
+                close(got);
+                break;
+            }
+        }
+}
+
+/* Every subcommand's report ends here: what is still buffered is written
+ * and the first failure of the stream (a full disk, a closed descriptor)
+ * is reported once, whoever wrote. */
+static int close_stdout(void)
+{
+    int bad = ferror(stdout);
+    errno = 0;
+    int rc = fclose(stdout);
+    int e = errno ? errno : cli_stdout_errno;
+    if (rc == 0 && !bad)
+        return 0;
+    fprintf(stderr, "san: cannot write standard output: %s\n", e ? strerror(e) : "write error");
+    return -1;
+}
+
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+    reserve_std_fds();
+    cli_signals_init();
+    int status = run(argc, argv);
+    if (close_stdout() != 0 && status == EXIT_OK)
+        status = EXIT_FAIL;
+    return status;
+}
+
+static int run(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);

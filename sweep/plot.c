@@ -8,6 +8,7 @@
  * samples and the markers are filled shapes, so that a reader of the SVG
  * finds exactly one such path per series.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -295,6 +296,46 @@ static plot_kind kind_of(const char *file)
     return PLOT_BAD;
 }
 
+/* cairo's stream writer: into the output module's file, so that a plot
+ * is replaced atomically like every other output (base/outfile.c). */
+typedef struct {
+    FILE *f;
+    int err;                /* errno of the first failed write, else 0 */
+} plot_sink;
+
+static cairo_status_t write_to_file(void *closure, const unsigned char *data, unsigned len)
+{
+    plot_sink *sink = closure;
+    if (fwrite(data, 1, len, sink->f) == len)
+        return CAIRO_STATUS_SUCCESS;
+    if (!sink->err)
+        sink->err = errno;
+    return CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* Draw into a surface of kind k that writes to out; a cairo status. */
+static cairo_status_t render(plot_kind k, plot_sink *out, const char *title, const char *xlabel,
+                             const char *ylabel, const san_plot_series *s, int ns)
+{
+    cairo_surface_t *sf =
+        k == PLOT_SVG ? cairo_svg_surface_create_for_stream(write_to_file, out, W, H)
+      : k == PLOT_PDF ? cairo_pdf_surface_create_for_stream(write_to_file, out, W, H)
+                      : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+    if (k == PLOT_PDF)
+        cairo_pdf_surface_set_metadata(sf, CAIRO_PDF_METADATA_TITLE, title);
+    cairo_t *cr = cairo_create(sf);
+    draw_plot(cr, title, xlabel, ylabel, s, ns);
+    cairo_status_t st = cairo_status(cr);
+    cairo_destroy(cr);
+    if (st == CAIRO_STATUS_SUCCESS && k == PLOT_PNG)
+        st = cairo_surface_write_to_png_stream(sf, write_to_file, out);
+    cairo_surface_finish(sf);       /* SVG and PDF: the rest is written here */
+    if (st == CAIRO_STATUS_SUCCESS)
+        st = cairo_surface_status(sf);
+    cairo_surface_destroy(sf);
+    return st;
+}
+
 int san_plot(const char *file, const char *title, const char *xlabel,
              const char *ylabel, const san_plot_series *s, int ns,
              char *err, size_t n)
@@ -308,23 +349,22 @@ int san_plot(const char *file, const char *title, const char *xlabel,
         sweep_err(err, n, "--plot: nothing to draw (no variant solved)");
         return -2;
     }
-    cairo_surface_t *sf = k == PLOT_SVG ? cairo_svg_surface_create(file, W, H)
-                        : k == PLOT_PDF ? cairo_pdf_surface_create(file, W, H)
-                                        : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
-    if (k == PLOT_PDF)
-        cairo_pdf_surface_set_metadata(sf, CAIRO_PDF_METADATA_TITLE, title);
-    cairo_t *cr = cairo_create(sf);
-    draw_plot(cr, title, xlabel, ylabel, s, ns);
-    cairo_status_t st = cairo_status(cr);
-    cairo_destroy(cr);
-    if (st == CAIRO_STATUS_SUCCESS && k == PLOT_PNG)
-        st = cairo_surface_write_to_png(sf, file);
-    cairo_surface_finish(sf);
-    if (st == CAIRO_STATUS_SUCCESS)
-        st = cairo_surface_status(sf);
-    cairo_surface_destroy(sf);
+    san_out *o = san_out_open(file);
+    if (!o) {
+        sweep_err(err, n, "--plot: cannot write '%s': %s", file, strerror(errno));
+        return -1;
+    }
+    plot_sink sink = { san_out_file(o), 0 };
+    cairo_status_t st = render(k, &sink, title, xlabel, ylabel, s, ns);
     if (st != CAIRO_STATUS_SUCCESS) {
-        sweep_err(err, n, "--plot: cannot write '%s': %s", file, cairo_status_to_string(st));
+        /* the stream's own error (a full disk) says more than cairo's */
+        san_out_discard(o);
+        sweep_err(err, n, "--plot: cannot write '%s': %s", file,
+                  sink.err ? strerror(sink.err) : cairo_status_to_string(st));
+        return -1;
+    }
+    if (san_out_commit(o) != 0) {
+        sweep_err(err, n, "--plot: cannot write '%s': %s", file, strerror(errno));
         return -1;
     }
     return 0;

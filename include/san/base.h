@@ -133,6 +133,32 @@ SAN_API int san_parse_bytes(const char *s, double *out);
  * returns buf.  The one way sizes are written in messages and reports. */
 SAN_API const char *san_format_bytes(double bytes, char *buf, size_t n);
 
+/* ------------------------------------------------------------------ */
+/* Output files (base/outfile.c)                                        */
+/* ------------------------------------------------------------------ */
+
+/* Every file libsan and the command write goes through these (san(1),
+ * OUTPUT FILES).  A regular file is written into a temporary file of
+ * its directory and renamed over it at the end, keeping its mode: a
+ * failure or a signal leaves the old file; a device, a FIFO, "-" (and
+ * /dev/stdout, /dev/fd/N) are written as they are; a symbolic link is
+ * followed to the file it names; a file with several hard links is
+ * copied into in place at the end, so that the links stay. */
+typedef struct san_out san_out;
+/* Start writing path ("-" or NULL: standard output); NULL with errno. */
+SAN_API san_out *san_out_open(const char *path);
+/* The stream to write to. */
+SAN_API FILE *san_out_file(const san_out *o);
+/* Flush, make durable and put in place; 0, or -1 with errno (the target
+ * then holds what it held before, but for the hard-link copy).  Frees o
+ * either way; standard output stays open. */
+SAN_API int san_out_commit(san_out *o);
+/* Give up: the temporary file goes, the target stays as it was.  Frees o. */
+SAN_API void san_out_discard(san_out *o);
+/* Remove every temporary file this process is writing: for signal
+ * handlers (async-signal-safe), which then end the process. */
+SAN_API void san_out_cleanup(void);
+
 #ifdef __cplusplus
 }
 #endif
