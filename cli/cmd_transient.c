@@ -598,7 +598,7 @@ static int by_index(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-static void write_vector(const void *ctx, FILE *out)
+static int write_vector(const void *ctx, FILE *out)
 {
     const vec_ctx *v = ctx;
     const san_space *sp = v->sp;
@@ -609,7 +609,7 @@ static void write_vector(const void *ctx, FILE *out)
         free(order);
         free(s);
         fprintf(stderr, "san transient: out of memory writing the vector\n");
-        return;
+        return -1;
     }
     for (int64_t i = 0; i < sp->n; i++)
         order[i] = i;
@@ -629,6 +629,7 @@ static void write_vector(const void *ctx, FILE *out)
     }
     free(order);
     free(s);
+    return 0;
 }
 
 /* ---- the plot over t ---- */
