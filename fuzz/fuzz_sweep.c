@@ -171,7 +171,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (product >= 1 && product <= FUZZ_SWEEP_VARIANTS && !big) {
         san_sweep s;
         char err[1024] = "";
-        int rc = san_sweep_init(&s, a.argc, a.argv, err, sizeof err);
+        int rc = san_sweep_init(&s, a.argc, a.argv, NULL, err, sizeof err);
         if (rc == 0 && (s.nvariants < 1 || s.nvariants > product))
             fail("a sweep with a wrong number of variants", a.argv[0], "");
         if (rc == -2 && !err[0])
