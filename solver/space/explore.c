@@ -374,6 +374,11 @@ static void expand(worker *w, const san_model *m, const space_rows *r, const idm
             w->stop = i;
             break;
         }
+        rc = succ_check_exit_rate(&w->sc, w->s, idx, &w->arcs, 0, w->err, sizeof w->err);
+        if (rc < 0) {
+            w->rc = rc;
+            return;
+        }
         const san_arc *a = w->arcs.v;
         int n = w->arcs.n;
         w->listed += n + 1;

@@ -635,8 +635,8 @@ static void leaving_events(const succ_ctx *c, const san_arcs *out, int from, int
  * state: finite rates can sum past the largest double (two of 1e308),
  * which the solvers met as "non-finite rate (at Q[0][0])", exit 1.  The
  * model is at fault: -2 naming the state and its events. */
-static int check_exit_rate(const succ_ctx *c, const int *s, int64_t idx, const san_arcs *out,
-                           int from, char *err, size_t errlen)
+int succ_check_exit_rate(const succ_ctx *c, const int *s, int64_t idx, const san_arcs *out,
+                         int from, char *err, size_t errlen)
 {
     double sum = 0;
     for (int k = from; k < out->n; k++)
@@ -659,7 +659,7 @@ int succ_enumerate(succ_ctx *c, const int *s, int64_t idx, san_arcs *out,
     int st = succ_enumerate_part(c, s, idx, &cur, 0, out, err, errlen);
     /* whole states only: a fan-out taken in parts (explore's bounded
      * chunks) is not summed here */
-    return st ? st : check_exit_rate(c, s, idx, out, from, err, errlen);
+    return st ? st : succ_check_exit_rate(c, s, idx, out, from, err, errlen);
 }
 
 double succ_fanout(const san_model *m, int *event, double *event_fanout)

@@ -90,6 +90,12 @@ typedef struct {
     int64_t done;
 } succ_cursor;
 
+/* -2 with a message naming the state and its events when the rates of
+ * arcs from..n of out (one whole state) sum beyond the largest double:
+ * the generator's diagonal would be infinite.  0 otherwise. */
+int succ_check_exit_rate(const succ_ctx *c, const int *s, int64_t idx, const san_arcs *out,
+                         int from, char *err, size_t errlen);
+
 /* Appends transitions out of s (index idx) to out, from *cur on, and
  * stops once at least max outcomes were looked at (max <= 0: none;
  * an automaton's local events are never split, so a piece may pass max

@@ -341,7 +341,7 @@ else
     not_ok "compare '\"a dir/m m'1.san\" -D lambda=3' -D mu=4: exit $rc: $(head -2 "$tmp/err")"
 fi
 refused "compare: a missing path with blanks is named whole" \
-    "cannot read '$tmp/a dir/none.san'" "$SAN" compare "$tmp/a dir/none.san" "$MODEL"
+    "$tmp/a dir/none.san: no such file" "$SAN" compare "$tmp/a dir/none.san" "$MODEL"
 run "$SAN" compare -q "$MODEL" "$MODEL -D lambda=3"
 if [ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ]; then
     ok "compare -q: nothing on stderr"
