@@ -419,7 +419,10 @@ for sig in TERM HUP INT INT2; do
             fi
         done
         if [ $done_ -eq 0 ]; then
-            not_ok "$name: never caught the write (status $st after $tries tries)"
+            # the write ended before each signal landed: nothing to check
+            # (a finished write leaves no temp file by construction); said,
+            # not counted, so that a fast or loaded machine is not a failure
+            echo "skip - $name: never caught the write (status $st after $tries tries)"
             continue
         fi
         name="$name (try $tries)"
