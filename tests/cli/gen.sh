@@ -223,6 +223,10 @@ for v in 0 -1 -0 1e-320 1e-400 1e20 1e308 1e400 inf -inf nan 9999999999999999999
 --phases - - pipeline --mode async --stages 1,2
 --source poisson: - pipeline --mode async --stages 1,2
 --source poisson:1: - pipeline --mode async --stages 1,2
+--compute-time 1, - ms --mode async --slaves 2
+--pack-time 1, - ms --mode sync --slaves 2
+--cm-time - - pipeline --mode async --stages 1,2 --replicas 1,2
+--items - - pipeline --mode async --stages 1,2
 EOF
 done
 
