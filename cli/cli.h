@@ -112,6 +112,10 @@ char *cli_sweep_label(const san_sweep *s, int v, int except);
  * exit status.  A failure of standard output is reported by main(). */
 int cli_write_output(const char *path, int (*writer)(const void *ctx, FILE *out),
                      const void *ctx);
+/* Does an output path name standard output ("-", /dev/stdout, /dev/fd/1,
+ * /proc/self/fd/1: the report's stream, where a table of another format
+ * would not belong)? */
+int cli_names_stdout(const char *path);
 /* Why standard output failed when cli_write_output found it (0: it did
  * not): main() closes the stream after the error is gone from errno. */
 extern int cli_stdout_errno;

@@ -443,13 +443,6 @@ static int csv_report(const report *r)
 
 /* ---- the command ---- */
 
-/* Does a --vector path name standard output (then, with json or csv, the
- * vector goes into the report)? */
-static int names_stdout(const char *path)
-{
-    return !strcmp(path, "-") || !strcmp(path, "/dev/stdout") || !strcmp(path, "/dev/fd/1")
-        || !strcmp(path, "/proc/self/fd/1");
-}
 
 static san_model *load(solve_args *A, const char *path, int *status)
 {
@@ -534,7 +527,7 @@ int cmd_solve(int argc, char **argv)
     }
     /* the vector of an unverified or interrupted answer is not written */
     int solved = st == SAN_OK && !*interrupted;
-    int in_report = A.vector && A.fmt != FMT_TEXT && names_stdout(A.vector);
+    int in_report = A.vector && A.fmt != FMT_TEXT && cli_names_stdout(A.vector);
     report r = { m, &a.sp, &a.sol, path, a.t_solve, san_now() - t0,
                  A.run.solve.method == SAN_M_AUTO && !(a.rank_bytes > 0), a.kron, a.kron_bytes, a.other_bytes,
                  A.run.solve.tol, a.ranks, a.rank_bytes, in_report ? (solved ? 1 : -1) : 0 };

@@ -75,7 +75,8 @@ static const cli_option transient_options[] = {
              "expected time in each local state, expected firings"),
     TR_COMMON_OPTIONS,
     CLI_STRING(0, "vector", "FILE", tr_args, vector,
-               "write pi at the last time (CSV, as solve --vector)"),
+               "write pi at the last time (CSV, as solve --vector;\n"
+               "not - with --format json or csv)"),
     CLI_STRING(0, "y", "NAMES", tr_args, ynames,
                "--plot: the results to draw, comma separated\n"
                "(default: every result)"),
@@ -598,6 +599,8 @@ static int by_index(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* 0, or -1 after saying why (out of memory, a Ctrl-C during the write:
+ * cli_write_output then leaves the file as it was). */
 static int write_vector(const void *ctx, FILE *out)
 {
     const vec_ctx *v = ctx;
@@ -619,7 +622,13 @@ static int write_vector(const void *ctx, FILE *out)
     for (int a = 0; a < m->naut; a++)
         fprintf(out, ",%s", m->aut[a].name);
     fprintf(out, ",probability\n");
+    int rc = 0;
     for (int64_t k = 0; k < sp->n; k++) {
+        if (k % (1 << 16) == 0 && cli_interrupted()) {
+            fprintf(stderr, "san transient: interrupted; the vector is not written\n");
+            rc = -1;
+            break;
+        }
         int64_t i = order[k];
         san_state_decode(m, sp->index[i], s);
         fprintf(out, "%lld", (long long)sp->index[i]);
@@ -629,7 +638,7 @@ static int write_vector(const void *ctx, FILE *out)
     }
     free(order);
     free(s);
-    return 0;
+    return rc;
 }
 
 /* ---- the plot over t ---- */
@@ -723,6 +732,11 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
         rc = cli_usage_error(cmd, "missing --until 'EXPR'");
     if (rc == 0 && A.initial && A.from)
         rc = cli_usage_error(cmd, "--initial and --from: give one or the other");
+    /* CSV after a JSON document (or a second CSV table) would leave
+     * neither readable */
+    if (rc == 0 && A.vector && A.fmt != FMT_TEXT && cli_names_stdout(A.vector))
+        rc = cli_usage_error(cmd, "--vector %s: standard output holds the %s report; write the "
+                             "vector to a file", A.vector, A.fmt == FMT_JSON ? "json" : "csv");
     if (rc == 0 && A.times && parse_times(A.times, &times) < 0)
         rc = cli_usage_error(cmd, "--time: expected numbers >= 0 or ranges A..B/STEP, "
                              "separated by commas, not '%s'", A.times);

@@ -252,6 +252,12 @@ char *cli_sweep_label(const san_sweep *s, int v, int except)
 
 int cli_stdout_errno;
 
+int cli_names_stdout(const char *path)
+{
+    return !strcmp(path, "-") || !strcmp(path, "/dev/stdout") || !strcmp(path, "/dev/fd/1")
+        || !strcmp(path, "/proc/self/fd/1");
+}
+
 int cli_write_output(const char *path, int (*writer)(const void *ctx, FILE *out),
                      const void *ctx)
 {
