@@ -167,15 +167,17 @@ done
 # ---- 5. progress ----
 replicas 1000000 "$tmp/rep1e6.san"
 if command -v script >/dev/null 2>&1 && script -qc true /dev/null >/dev/null 2>&1; then
-    t0=$(date +%s)
+    # Milliseconds: the line is due once the load has run a second; a
+    # whole run under 1.5 s may end before it (the load is most of it).
+    t0=$(date +%s%N)
     $LIMIT script -qc "'$SAN' check '$tmp/rep1e6.san' >/dev/null" "$tmp/typescript" >/dev/null 2>&1
-    t=$(($(date +%s) - t0))
+    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
     if grep -q 'checking the model' "$tmp/typescript"; then
-        ok "10^6 replicas on a terminal: progress shown ($t s)"
-    elif [ "$t" -le 1 ]; then
-        ok "10^6 replicas on a terminal: no progress, checked within a second"
+        ok "10^6 replicas on a terminal: progress shown ($ms ms)"
+    elif [ "$ms" -le 1500 ]; then
+        ok "10^6 replicas on a terminal: no progress, checked in $ms ms"
     else
-        not_ok "10^6 replicas on a terminal: $t s without a progress line"
+        not_ok "10^6 replicas on a terminal: $ms ms without a progress line"
     fi
 else
     echo "SKIP - progress on a terminal: no script(1)"
