@@ -5,6 +5,7 @@
  * neighbour's answer as the first guess, then the numerical core
  * (numeric/linsolve.c).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "linsolve.h"
@@ -159,6 +160,10 @@ san_status san_solve_engine(const san_space *sp, const san_solve_opts *o, const 
         san_parts_free(&parts);
         memset(&parts, 0, sizeof parts);    /* no aggregation check but the chain's */
     }
+    /* the time limit counts from this call: the transposed copy and the
+     * partitions took some of it (seconds on 10^8 nonzeros) */
+    if (left.time_limit > 0)
+        left.time_limit = fmax(left.time_limit - (san_now() - t0), 1e-6);
     int rc = san_ctmc_solve_parts(&qt, x, &left, &sol->info, parts.n ? &parts : NULL);
     san_parts_free(&parts);
     if (idx != sp->index)
