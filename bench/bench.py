@@ -61,7 +61,7 @@
    cap of 3 times its limit plus 1 GiB (setrlimit), so that a binary
    that ignores the limit fails there instead of swapping the machine;
    BENCH_FANOUT_N=12..16 and BENCH_FANOUT_TIME=30 change the range and
-   the time limit.  About 10 minutes.
+   the time limit.  About 15 minutes (26 runs of at most 30 s).
 
 Modes: quick (small models), full (default, includes tss.san: about 17
 minutes, 9.4 GB peak, plus about 7 minutes for tables 5 and 6), long
