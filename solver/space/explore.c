@@ -37,6 +37,7 @@
  * faults of the growing Q (the kernel zeroes every fresh page, a large
  * part of the cost) happen in the parallel placement.
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -799,6 +800,14 @@ static int expand_large(search *S, int64_t i, int64_t piece)
         }
         if (rc)
             return rc;
+        if (!(out <= DBL_MAX)) {    /* succ_check_exit_rate, across the pieces */
+            char st[512];
+            san_state_name(S->m, w->s, st, sizeof st);
+            san_diag_add(S->d, SAN_ERROR, 0, 0, "the rates leaving state (%s) sum beyond the "
+                         "largest double (%.3g) over its first %lld transitions", st, DBL_MAX,
+                         (long long)(w->listed + w->arcs.n));
+            return -2;
+        }
         if (rows && w->nent - merged > merged + piece)
             merged = w->nent = merge_entries(w->ent, w->nent);
         if ((rc = worker_stopped(w))) {

@@ -20,7 +20,9 @@
 #      without rows; exit 1 at the time limit, within a second of it;
 #   5. the same from one state (partial reachability): its 2^18
 #      successors are new, numbered piece by piece;
-#   6. a direct solve of a master/slave model (55,000 states, an LU of
+#   6. rates of 1e308 on a state listed in pieces: its exit rate sums past
+#      the largest double, exit 2 (as on a state listed whole);
+#   7. a direct solve of a master/slave model (55,000 states, an LU of
 #      several seconds) under --time-limit 1: ends within 3 s, exit 1,
 #      saying the time limit was reached (UMFPACK runs in a child the
 #      limit ends).
@@ -158,7 +160,18 @@ for how in full partial; do
     within "fan-out ($how) over the descriptor under 64M" 64
 done
 
-# 6. the LU under the time limit
+# the exit rate of a state listed in pieces that sums past the largest
+# double: the model's error (exit 2), as for a state listed whole
+fanout 18 | sed -e 's/syn go (1)/syn go (1e308)\n  syn go2 (1e308)/' \
+    -e 's/go(h)$/go(h) go2(h)/' >"$tmp/ovf.san"
+measure "$SAN" solve --storage kron --max-memory 64M "$tmp/ovf.san"
+if [ "$rc" -eq 2 ] && grep -q "sum beyond the largest double" "$tmp/err"; then
+    ok "fan-out N=18 with rates of 1e308, in pieces: exit 2, the exit rate overflows"
+else
+    not_ok "fan-out N=18 with rates of 1e308, in pieces: exit $rc $(abnormal), $(head -c 300 "$tmp/err")"
+fi
+
+# 7. the LU under the time limit
 "$SAN" gen ms --mode async --slaves 6 --buffer 40 -o "$tmp/ms.san"
 measure "$SAN" solve --method direct --time-limit 1 "$tmp/ms.san"
 if [ "$rc" -eq 1 ] && grep -q "time limit" "$tmp/err" &&
