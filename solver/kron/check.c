@@ -83,11 +83,12 @@ static int kgraph_piece(kgraph *g, int32_t v, succ_cursor *cur)
             cap *= 2;
         const double need = g->fixed + 4.0 * (double)cap + 24.0 * g->arcs.cap;
         if (need > g->limit) {
+            char nb[32], lb[32];
             snprintf(gg->err, sizeof gg->err, "the class check of %lld states needs more "
-                     "than %.2f GiB (its depth-first path holds %lld successors), over the "
-                     "memory limit of %.2f GiB; raise --max-memory",
-                     (long long)g->sp->n, need / (1 << 30), (long long)g->top,
-                     g->limit / (1 << 30));
+                     "than %s (its depth-first path holds %lld successors), over the "
+                     "memory limit of %s; raise --max-memory", (long long)g->sp->n,
+                     san_format_bytes(need, nb, sizeof nb), (long long)g->top,
+                     san_format_bytes(g->limit, lb, sizeof lb));
             return SPACE_LIMIT;
         }
         int32_t *a = realloc(gg->edges, cap * sizeof *a);
@@ -181,9 +182,11 @@ static int kgraph_init(kgraph *g, const san_space *sp, const san_space_opts *o)
     g->limit = o && o->max_memory > 0 ? o->max_memory : san_default_max_memory();
     g->fixed = fixed_bytes(sp, g->limit);
     if (g->fixed > g->limit) {
+        char nb[32], lb[32];
         snprintf(g->g.err, sizeof g->g.err, "the class check of %lld states needs more than "
-                 "%.2f GiB, over the memory limit of %.2f GiB; raise --max-memory",
-                 (long long)sp->n, g->fixed / (1 << 30), g->limit / (1 << 30));
+                 "%s, over the memory limit of %s; raise --max-memory", (long long)sp->n,
+                 san_format_bytes(g->fixed, nb, sizeof nb),
+                 san_format_bytes(g->limit, lb, sizeof lb));
         return SPACE_LIMIT;
     }
     g->s = calloc(sp->m->naut + 1, sizeof *g->s);

@@ -97,10 +97,11 @@ static int over_budget(const kron_desc *d, const san_solve_opts *o, san_solve_in
     const double need = d->bytes + 8.0 * (double)d->n * (2 + method_vectors(m, o->restart));
     if (need <= san_ls_budget(o))
         return 0;
+    char nb[32], lb[32];
     snprintf(info->msg, sizeof info->msg, "the tensor descriptor and the vectors of %s need "
-             "%.2f GiB for %lld positions, over the memory left (%.2f GiB of --max-memory); "
-             "raise --max-memory", san_method_name(m), need / (1 << 30), (long long)d->n,
-             san_ls_budget(o) / (1 << 30));
+             "%s for %lld positions, over the memory left (%s of --max-memory); "
+             "raise --max-memory", san_method_name(m), san_format_bytes(need, nb, sizeof nb),
+             (long long)d->n, san_format_bytes(san_ls_budget(o), lb, sizeof lb));
     info->status = SAN_E_LIMIT;
     return 1;
 }
