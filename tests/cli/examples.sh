@@ -41,6 +41,10 @@ ln -s "$top_srcdir/models" "$tmp/run/models"
 cp "$top_srcdir/models/mm1k.san" "$tmp/run/model.san"
 PATH=$tmp/bin:$PATH
 export PATH
+# Under AddressSanitizer: fontconfig's process-long cache (the plots'
+# text) is not ours.
+LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/cli/sweep_lsan.supp"
+export LSAN_OPTIONS
 
 # ---- extraction: one example a line in $tmp/examples, "SOURCE|COMMAND" ----
 # examples SOURCE START FROM < TEXT: the lines matching START, joined with

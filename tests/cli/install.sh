@@ -53,12 +53,14 @@ if grep -q "san_analyze" "$tmp/solve.c"; then ok "example extracted"; else not_o
 export PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$root"
 cflags=$(pkg-config --cflags libsan) && libs=$(pkg-config --libs libsan)
 case "$cflags" in *"$root"*) ok "pkg-config --cflags";; *) not_ok "pkg-config --cflags: '$cflags'";; esac
-run ${CC:-cc} -Wall -Werror $cflags "$tmp/solve.c" $libs -o "$tmp/solve"
+# A sanitized libsan needs its runtime in the program too (first in the
+# list of libraries): the example is built with the same flags.
+run ${CC:-cc} -Wall -Werror ${SAN_SANITIZERS:-} $cflags "$tmp/solve.c" $libs -o "$tmp/solve"
 if [ "$rc" -eq 0 ]; then ok "example compiled with pkg-config"
 else not_ok "example does not compile: $(head -5 "$tmp/err")"; fi
 
 # and against the static library, with the dependencies --static lists
-run ${CC:-cc} $cflags "$tmp/solve.c" -Wl,-Bstatic $(pkg-config --libs-only-L libsan) -lsan \
+run ${CC:-cc} ${SAN_SANITIZERS:-} $cflags "$tmp/solve.c" -Wl,-Bstatic $(pkg-config --libs-only-L libsan) -lsan \
     -Wl,-Bdynamic $(pkg-config --static --libs libsan | sed 's/-lsan //') -o "$tmp/solve_static"
 if [ "$rc" -eq 0 ]; then ok "example linked with libsan.a (pkg-config --static)"
 else not_ok "example does not link statically: $(head -5 "$tmp/err")"; fi

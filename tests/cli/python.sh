@@ -11,6 +11,22 @@ if [ ! -e "$lib" ]; then
     echo "skip: no shared libsan ($lib): configure --enable-shared"
     exit 77
 fi
+# A sanitized libsan loaded by python needs the sanitizers' runtimes
+# loaded first; python's own allocations are not ours to check for leaks.
+if [ -n "${SAN_SANITIZERS:-}" ]; then
+    preload=
+    for rt in libasan.so libubsan.so; do
+        f=$(${CC:-gcc} -print-file-name=$rt 2>/dev/null)
+        case $f in /*) [ -e "$f" ] && preload="$preload${preload:+ }$f" ;; esac
+    done
+    if [ -z "$preload" ]; then
+        echo "skip: a sanitized libsan, and no sanitizer runtime to preload into python"
+        exit 77
+    fi
+    LD_PRELOAD=$preload
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+    export LD_PRELOAD ASAN_OPTIONS
+fi
 for py in python3 /usr/bin/python3; do
     if "$py" -c "import numpy, pandas, scipy.sparse.linalg, pytest" 2>/dev/null; then
         # nothing written into the source tree (distcheck makes it read-only)
