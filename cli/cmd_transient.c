@@ -308,6 +308,8 @@ typedef struct {
     double t_total;
     const double *levels;   /* percentiles asked, in (0, 1) */
     int nlevels;
+    int complete;           /* 0: interrupted, the times before the stop only */
+    int ntimes_asked;
 } tr_report;
 
 static int hidden(const char *name)
@@ -419,6 +421,8 @@ static void text_report(const tr_report *r)
     text_table(r, "results", 0);
     if (r->A->rewards)
         text_table(r, "accumulated rewards (integral over [0, t])", 1);
+    if (!r->complete)
+        printf("\nstopped: %d of %d times done\n", r->a->tr.ntimes, r->ntimes_asked);
 }
 
 static void json_indices(const san_model *m, const san_solution *S)
@@ -466,6 +470,8 @@ static void json_report(const tr_report *r)
     cli_json_string(stdout, m->name);
     printf(",\n  \"file\": ");
     cli_json_string(stdout, r->source);
+    printf(",\n  \"complete\": %s, \"times_requested\": %d",
+           r->complete ? "true" : "false", r->ntimes_asked);
     printf(",\n  \"reachable_states\": %lld,\n  \"storage\": \"%s\",\n  \"initial_states\": %lld,\n",
            (long long)a->sp.n, a->kron ? "kron" : "sparse", (long long)T->ninit);
     printf("  \"uniformization\": { \"rate\": ");
@@ -566,6 +572,7 @@ static void csv_report(const tr_report *r)
     printf("time,kind,name,state,value\n");
     printf(",uniformization,truncated_mass,,%.17g\n", T->trunc);
     printf(",uniformization,products,,%ld\n", T->steps);
+    printf(",run,complete,,%d\n", r->complete);
     if (r->passage) {
         printf(",passage,reach,,%.17g\n", T->reach);
         printf(",passage,p_initial,,%.17g\n", T->p_init);
@@ -811,8 +818,12 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     san_status st = san_analyze(m, &ao, &a, &d);
     san_diag_print(&d, stderr, cli_stderr_is_tty());
     san_diag_free(&d);
-    if (st == SAN_OK) {
-        tr_report r = { m, &a, &A, rest[0], passage, san_now() - t0, levels.v, levels.n };
+    /* Stopped (Ctrl-C, --time-limit) after some times of a transient: the
+     * times done are reported, marked incomplete; the exit status stays 1. */
+    const int partial = st == SAN_E_INTERRUPTED && !passage && a.tr.ntimes > 0;
+    if (st == SAN_OK || partial) {
+        tr_report r = { m, &a, &A, rest[0], passage, san_now() - t0, levels.v, levels.n,
+                        st == SAN_OK, times.n };
         if (A.fmt == FMT_JSON)
             json_report(&r);
         else if (A.fmt == FMT_CSV)
@@ -820,7 +831,9 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
         else
             text_report(&r);
         fflush(stdout);
-        if (A.vector) {
+        if (partial)
+            status = cli_exit_status(st);
+        else if (A.vector) {
             vec_ctx v = { &a.sp, a.tr.pi_last };
             status = cli_write_output(A.vector, write_vector, &v);
         }

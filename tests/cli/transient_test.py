@@ -411,10 +411,39 @@ def test_errors(tmp):
              "1k"], expect=2)
 
 
+def test_partial(tmp):
+    """Stopped by --time-limit after the first time: that time is reported
+    (the same numbers as a run that completes), marked incomplete, exit 1.
+    An M/M/1/3000 queue at lambda = mu = 1000, from the empty queue, has a
+    relaxation time near 1000 time units: t = 1e5 needs millions of
+    products of 3000 states before any steady-state detection (seconds
+    on a fast machine), t = 0.001 two products."""
+    path = write_model(tmp, "long.san", open(os.path.join(MODELS, "mm1k.san")).read()
+                       .replace("[0..10]", "[0..3000]").replace("lambda = 2", "lambda = 1000")
+                       .replace("mu     = 3", "mu     = 1000").replace("s[10]", "s[3000]"))
+    start = ["--initial", "(st queue) == s[0]"]    # uniform would be stationary
+    whole = js(["transient", path, "--time", "0.001"] + start)
+    p = run(["transient", path] + start + ["--time", "0.001,1e5", "--max-steps", "1e12", "--time-limit",
+             "1", "-f", "json"], expect=1)
+    if not whole or not p:
+        return
+    r = json.loads(p.stdout)
+    check(r["complete"] is False and r["times_requested"] == 2 and len(r["times"]) == 1,
+          "partial: complete %s, %d of %s times" % (r["complete"], len(r["times"]),
+                                                    r["times_requested"]))
+    got, want = r["times"][0]["results"]["length"], whole["times"][0]["results"]["length"]
+    check(got == want, "partial: the time done as in a whole run: %.17g vs %.17g" % (got, want))
+    check(whole["complete"] is True, "a whole run is complete")
+    p = run(["transient", path] + start + ["--time", "0.001,1e5", "--max-steps", "1e12",
+             "--time-limit", "1"], expect=1)
+    check(p is not None and "stopped: 1 of 2 times done" in p.stdout and "t = 0.001" in p.stdout,
+          "partial text report")
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         for test in (test_two_state, test_mm1k, test_mminf, test_to_steady, test_storages_agree,
-                     test_erlang, test_missed, test_slices, test_errors):
+                     test_erlang, test_missed, test_slices, test_errors, test_partial):
             test(tmp)
     print("transient: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
