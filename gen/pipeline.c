@@ -7,7 +7,7 @@
  *   san gen pipeline --mode sync|async --stages T1,...,Tm
  *       [--buffer K | --buffers K1,...,Km-1] [--replicas P1,...,Pm]
  *       [--group 1+2,3,...] [--source saturated|poisson:RATE[:CAP]]
- *       [--phases k] [--cm-time TG] [--items N]
+ *       [--phases k] [--cm-time TG] [--items N] [--work steady|job]
  *
  * --cm-time: seed 000 (ch. IV, 2.2) feeds a replicated stage through a
  * communication manager (CM) that spends TG per item and hands it to a
@@ -20,6 +20,14 @@
  * --items N: execution_time of a job of N items, the first item's time
  * through the empty line plus N - 1 items at the steady throughput (a
  * derived result: the fill is deterministic, the rest the SAN's).
+ * --work job (with --items N): the job itself in the chain.  A counter Job
+ * j[0..N] of the items stage 1 has finished; stage 1 starts no item past
+ * the N-th (serve_1 <= N - Job), and when Job = N and the line is empty
+ * the job is over (job_done) and `down` (rate r_down) starts the next one
+ * from the empty line.  By renewal, the mean cycle is the job's time plus
+ * 1 / r_down, so execution_time = 1 / down_tp - 1 / r_down is exact (as in
+ * ms --work slices), and `san passage --until job_done` gives the job
+ * time's distribution, whose mean it is.
  *
  * How the line is encoded.  A stage that finishes into a full buffer keeps
  * its item and blocks (blocking after service); an idle replica takes a
@@ -78,6 +86,7 @@ typedef struct {
     int is_cm[MAXS];            /* 1: the CM of stage orig[i] */
     int orig_m;                 /* stages of --stages */
     long items;                 /* --items; 0: none */
+    int job;                    /* --work job: the N items as a finite job */
 } pl_par;
 
 typedef struct {
@@ -99,7 +108,7 @@ typedef struct {
 
 static const char *const pl_flags[] = {
     "--mode", "--stages", "--buffer", "--buffers", "--replicas", "--group",
-    "--source", "--phases", "--cm-time", "--items", NULL
+    "--source", "--phases", "--cm-time", "--items", "--work", NULL
 };
 
 static int known_flag(const char *flag)
@@ -186,6 +195,14 @@ static int pl_flag(void *ctx, const char *flag, const char *val, char *err, size
         return gen_time_or_zero(flag, val, &p->cm_time, err, n);
     if (!strcmp(flag, "--items"))
         return gen_int(flag, val, 1, GEN_MAX_ITEMS, &p->items, err, n);
+    if (!strcmp(flag, "--work")) {
+        if (strcmp(val, "steady") && strcmp(val, "job")) {
+            gen_err(err, n, "--work: must be steady or job (got %s)", val);
+            return -1;
+        }
+        p->job = !strcmp(val, "job");
+        return 0;
+    }
     /* --phases */
     return gen_int(flag, val, 1, GEN_MAX_PHASES, &p->phases, err, n);
 }
@@ -313,7 +330,21 @@ static int pl_check(pl_par *p, char *err, size_t n)
                 p->m - 1, p->nks);
         return -1;
     }
-    if (p->m == 1 && !p->poisson && p->phases == 1) {
+    if (p->job && !p->items) {
+        gen_err(err, n, "--work job: needs --items N, the items of the job");
+        return -1;
+    }
+    if (p->job && p->poisson) {
+        gen_err(err, n, "--work job: only with a saturated source (the job's N items are all "
+                "there at the start; a Poisson source brings items without end)");
+        return -1;
+    }
+    if (p->job && p->items > GEN_MAX_COUNT) {
+        gen_err(err, n, "--items: at most %ld with --work job (Job counts 0..N), got %ld",
+                (long)GEN_MAX_COUNT, p->items);
+        return -1;
+    }
+    if (p->m == 1 && !p->poisson && p->phases == 1 && !p->job) {
         gen_err(err, n, "--stages: one stage fed by a saturated source with exponential service "
                 "has no state to model (its throughput is P1/T1); add --source poisson:RATE "
                 "or --phases k");
@@ -472,6 +503,12 @@ static char *pl_size(const pl_par *p, const pl_der *d, char *err, size_t n)
             terms++;
         }
     }
+    if (p->job) {
+        gbuf_printf(&sym, "%s(N+1)", terms ? " * " : "");
+        gbuf_printf(&num, "%s(%ld+1)", terms ? " * " : "", p->items);
+        gen_big_mul(&v, (unsigned long)p->items + 1);
+        terms++;
+    }
     char *s = gbuf_take(&sym), *t = gbuf_take(&num);
     gbuf b = { 0 };
     gbuf_printf(&b, "%s = %s", s ? s : "?", t ? t : "?");
@@ -552,6 +589,12 @@ static void pl_header(gbuf *b, const pl_par *p, const pl_der *d, const char *siz
             gbuf_printf(b, "// Stage %d: the communication manager of stage %d of --stages (mean %s\n"
                            "// per item); stage %d of --stages is stage %d here.\n", i, p->orig[i],
                         gen_fmt(x, sizeof x, p->t[i]), p->orig[i], i + 1);
+    if (p->job)
+        gbuf_printf(b, "// Job regime: Job counts the items stage 1 has finished (0..N); stage 1\n"
+                       "// starts none past the N-th; once all N have left the line (job_done)\n"
+                       "// `down` (rate r_down) starts the next job. execution_time = 1 / down_tp\n"
+                       "// - 1 / r_down is the job's mean time (renewal); its distribution:\n"
+                       "// san passage MODEL --until job_done.\n");
     if (p->phases > 1)
         gbuf_printf(b, "// Phase<i>: phase of stage i's service, advanced by a_i while it serves and\n"
                        "// reset by its completion; with replicas, Ph<i>_<j> counts those in phase j.\n");
@@ -586,7 +629,18 @@ static void pl_params_ids(gbuf *b, const pl_par *p, const pl_der *d)
         for (int i = 1; i <= p->m; i++)
             fill += p->t[i];
         gen_line(b, "items of the job (--items)", "  N_items = %ld;", p->items);
-        gen_line(b, "the first item's time through the empty line", "  F_fill = %.15g;", fill);
+        if (!p->job)
+            gen_line(b, "the first item's time through the empty line", "  F_fill = %.15g;", fill);
+    }
+    if (p->job) {
+        double tmin = p->t[1];
+        for (int i = 2; i <= p->m; i++)
+            tmin = p->t[i] < tmin ? p->t[i] : tmin;
+        /* any rate is exact (renewal); 1000 times the fastest service
+         * keeps it out of the way without a stiff chain */
+        gen_line(b, "down: the next job starts (its time is taken out of execution_time)",
+                 "  r_down = %.15g;", 1000 / tmin);
+        gen_line(b, "states of Job: items stage 1 has finished, 0..N", "  D_job = [0..N_items];");
     }
     for (int i = 1; i <= p->m; i++)
         if (d->has_counter[i]) {
@@ -610,8 +664,13 @@ static void pl_state_fns(gbuf *b, const pl_par *p, const pl_der *d)
     gbuf_printf(b, "  // the line's state, derived from the counters\n");
     for (int i = p->m; i >= 1; i--) {
         snprintf(c, sizeof c, "replicas of stage %d serving an item", i);
-        if (!d->has_counter[i] && i == p->m)
+        if (!d->has_counter[i] && i == p->m && p->job)
+            gen_line(b, c, "  serve_%d = min(P_%d, (N_items - (st Job)));", i, i);
+        else if (!d->has_counter[i] && i == p->m)
             gen_line(b, c, "  serve_%d = P_%d;", i, i);
+        else if (!d->has_counter[i] && p->job)
+            gen_line(b, c, "  serve_%d = max(0, min((P_%d - blk_%d), (N_items - (st Job))));",
+                     i, i, i);
         else if (!d->has_counter[i])
             gen_line(b, c, "  serve_%d = max(0, (P_%d - blk_%d));", i, i, i);
         else if (i == p->m)
@@ -694,19 +753,32 @@ static void pl_rate_fns(gbuf *b, const pl_par *p, const pl_der *d)
     }
 }
 
+/* The job is over: N items finished at stage 1 and none left in the line
+ * (every phase counter is back at its start after the last completion). */
+static void pl_job_done(gbuf *b, const pl_par *p, const pl_der *d)
+{
+    gbuf_printf(b, "  job_done = (((st Job) == N_items)");
+    for (int i = 1; i <= p->m; i++)
+        if (d->has_counter[i])
+            gbuf_printf(b, " && ((st Stage%d) == 0)", i);
+    gbuf_printf(b, ");   // all N items out: the job is over (san passage --until job_done)\n");
+}
+
 static void pl_identifiers(gbuf *b, const pl_par *p, const pl_der *d)
 {
     gbuf_printf(b, "identifiers\n");
     pl_params_ids(b, p, d);
     pl_state_fns(b, p, d);
     pl_rate_fns(b, p, d);
+    if (p->job)
+        pl_job_done(b, p, d);
     gbuf_printf(b, "\n");
 }
 
 /* Automata that take part in the completion f_i. */
 static int pl_f_parts(const pl_par *p, const pl_der *d, int i)
 {
-    int k = d->has_counter[i] + (i < p->m);
+    int k = d->has_counter[i] + (i < p->m) + (p->job && i == 1);
     if (p->phases > 1)
         k++;
     return k;
@@ -735,6 +807,9 @@ static void pl_events(gbuf *b, const pl_par *p, const pl_der *d)
         gen_line(b, c, "  %s f_%d (%s_%d)", pl_f_parts(p, d, i) > 1 ? "syn" : "loc", i,
                  p->phases > 1 && p->p[i] == 1 ? "rph" : "rf", i);
     }
+    if (p->job)
+        gen_line(b, "the job is over: the next one starts from the empty line",
+                 "  loc down ((r_down * job_done))");
     gbuf_printf(b, "\n");
 }
 
@@ -743,6 +818,10 @@ static void pl_reach(gbuf *b, const pl_par *p, const pl_der *d)
     gbuf_printf(b, "// start from the empty pipeline, every service in phase 1\n");
     gbuf_printf(b, "partial reachability = (");
     int first = 1;
+    if (p->job) {
+        gbuf_printf(b, "((st Job) == 0)");
+        first = 0;
+    }
     for (int i = 1; i <= p->m; i++) {
         if (d->has_counter[i]) {
             gbuf_printf(b, "%s((st Stage%d) == 0)", first ? "" : " && ", i);
@@ -798,6 +877,11 @@ static void pl_phase_auts(gbuf *b, const pl_par *p, int i)
 static void pl_network(gbuf *b, const pl_par *p, const pl_der *d)
 {
     gbuf_printf(b, "network pipeline_%s (continuous)\n", p->mode == PL_SYNC ? "sync" : "async");
+    if (p->job) {
+        gbuf_printf(b, "  aut Job     // items stage 1 has finished; down: the next job\n");
+        gbuf_printf(b, "    stt j[D_job]\n      to(++) f_1\n");
+        gbuf_printf(b, "    from j[%ld]\n      to(j[0]) down\n", p->items);
+    }
     for (int i = 1; i <= p->m; i++) {
         if (d->has_counter[i])
             pl_counter_aut(b, p, i);
@@ -822,7 +906,11 @@ static void pl_results(gbuf *b, const pl_par *p, const pl_der *d)
     gbuf_printf(b, "  throughput = ");
     pl_tp_expr(b, p, p->m);
     gbuf_printf(b, ";\n  deterministic_bound = B_det;\n");
-    if (p->items) {
+    if (p->job) {
+        gbuf_printf(b, "  down_tp = (r_down * job_done);\n");
+        gbuf_printf(b, "  // derived from the stationary value of down_tp (renewal): one job, without down\n");
+        gbuf_printf(b, "  execution_time = ((1 / down_tp) - (1 / r_down));\n");
+    } else if (p->items) {
         gbuf_printf(b, "  // derived from the stationary throughput (extension): fill + (N - 1) items\n");
         gbuf_printf(b, "  execution_time = (F_fill + ((N_items - 1) / throughput));\n");
     }
@@ -836,7 +924,7 @@ static void pl_results(gbuf *b, const pl_par *p, const pl_der *d)
             gbuf_printf(b, "  blocked_%d = (blk_%d / P_%d);\n", i, i, i);
         else
             gbuf_printf(b, "  blocked_%d = 0;   // the last stage never blocks\n", i);
-        if (i == 1 && !p->poisson)
+        if (i == 1 && !p->poisson && !p->job)
             gbuf_printf(b, "  starved_%d = 0;   // a saturated source never lets it starve\n", i);
         else if (i < p->m)
             gbuf_printf(b, "  starved_%d = (((P_%d - serve_%d) - blk_%d) / P_%d);\n", i, i, i, i, i);
@@ -910,8 +998,13 @@ void gen_pipeline_help(FILE *out)
         "  --cm-time TG             a communication manager of mean time TG per item\n"
         "                           before every replicated stage (seed 000), as a\n"
         "                           stage of its own; stages are renumbered\n"
-        "  --items N                execution_time of a job of N items\n"
+        "  --items N                execution_time of a job of N items: the fill plus\n"
+        "                           N - 1 items at the steady throughput, or with\n"
+        "  --work steady|job        job: the N items as a finite job in the chain, its\n"
+        "                           exact mean time; san passage --until job_done gives\n"
+        "                           its distribution (default steady)\n"
         "  product space: prod_i (P(i-1)+K(i-1)+P(i)+1) [* (K0+P1+1) Poisson]\n"
+        "                 [* (N+1) job]\n"
         "                 * per stage: k (P=1) or (P+1)^(k-1) (P>1) when k > 1\n",
         GEN_MAX_STAGES, DEF_K, DEF_QCAP, GEN_MAX_PHASES);
 }
