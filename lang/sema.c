@@ -667,17 +667,29 @@ static void compile_results(sema *S)
             continue;
         }
         S->cur_result = r;
+        S->in_results = 1;      /* for check_peps's compilations too */
         san_expr *x = compile_one(S, R->expr, -1, NULL);
         S->cur_result = 0;
-        if (!x)
+        if (!x) {
+            S->in_results = 0;
             continue;
+        }
         pool_add(S, x);
         if (x->reads_results && x->ndeps > 0) {
-            ERR(S, R->expr->pos, "result '%s' mixes other results with the state; "
-                "a derived result reads results only", R->name);
+            /* an expectation and a value of the solution in one
+             * expression: which distribution would weigh the state? */
+            if (x->reads_thr)
+                ERR(S, R->expr->pos, "result '%s' mixes thr() with the state; a result with "
+                    "thr() reads results and throughputs only: make the state's part a result "
+                    "of its own (L = st A; R = L / thr(e);)", R->name);
+            else
+                ERR(S, R->expr->pos, "result '%s' mixes other results with the state; "
+                    "a derived result reads results only", R->name);
+            S->in_results = 0;
             continue;
         }
         check_peps(S, R->expr, "result");
+        S->in_results = 0;
         san_result *out = &m->res[m->nres++];
         out->name = xstrdup(S, R->name);
         out->expr = x;
