@@ -12,6 +12,8 @@ from san's own throughputs:
     [e enabled in s]; and the same sum over san's own vector;
   - a local event of a replicated automaton: thr(e) sums its copies,
     thr(e@P[k]) one of them; thr(w[*]) a replicated event family;
+  - the generator's hand-written throughput indices (rate x enabling,
+    doc/indices.md) against thr() of their events;
   - transient: thr(e) at t and its integral over [0, t] (expected
     firings), closed forms of a two-state chain;
   - sweep and compare; the errors (exit 2, file:line:col).
@@ -422,6 +424,32 @@ def test_sweep_compare(tmp):
 
 
 # ---------------------------------------------------------------------
+# the generator's rate x enabling indices (doc/indices.md) are thr()
+# ---------------------------------------------------------------------
+
+def test_generated(tmp):
+    rc, text, err = run(["gen", "ms", "--mode", "async", "--slaves", "3", "--buffer", "4"])
+    check(rc == 0, f"gen ms: {err.strip()[:300]}")
+    if rc != 0:
+        return
+    text += ("  tc = thr(c);\n  tr = thr(r_1) + thr(r_2) + thr(r_3);\n"
+             "  ts = thr(s_1) + thr(s_2) + thr(s_3);\n")
+    path = write(tmp, "ms.san", text)
+    for st in STORAGES:
+        r = solve_json(path, st)
+        check(r is not None, f"gen ms [{st}] solves")
+        if not r:
+            continue
+        res = r["results"]
+        check(close(res["pack_throughput"], res["tc"], 1e-12),
+              f"gen ms [{st}] pack_throughput {res['pack_throughput']} = thr(c) {res['tc']}")
+        check(close(res["pack_throughput"], res["tr"], 1e-12),
+              f"gen ms [{st}] pack_throughput = thr(r_1) + ... {res['tr']}")
+        check(close(res["task_throughput"], res["ts"], 1e-12),
+              f"gen ms [{st}] task_throughput {res['task_throughput']} = thr(s_1) + ... {res['ts']}")
+
+
+# ---------------------------------------------------------------------
 # refusals: exit 2 with the position
 # ---------------------------------------------------------------------
 
@@ -448,7 +476,7 @@ def test_errors(tmp):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         for t in (test_mm1k, test_functional, test_replicated, test_transient,
-                  test_sweep_compare, test_errors):
+                  test_sweep_compare, test_generated, test_errors):
             t(tmp)
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
