@@ -659,6 +659,7 @@ static void compile_results(sema *S)
     ast_file *f = S->f;
     san_model *m = S->m;
     m->res = xcalloc(S, f->nresults, sizeof *m->res);
+    S->in_results = 1;          /* thr() allowed, in check_peps's compilations too */
     for (int r = 0; r < f->nresults; r++) {
         const ast_result *R = &f->results[r];
         tick(S, "results", r, f->nresults);
@@ -667,13 +668,10 @@ static void compile_results(sema *S)
             continue;
         }
         S->cur_result = r;
-        S->in_results = 1;      /* for check_peps's compilations too */
         san_expr *x = compile_one(S, R->expr, -1, NULL);
         S->cur_result = 0;
-        if (!x) {
-            S->in_results = 0;
+        if (!x)
             continue;
-        }
         pool_add(S, x);
         if (x->reads_results && x->ndeps > 0) {
             /* an expectation and a value of the solution in one
@@ -685,16 +683,15 @@ static void compile_results(sema *S)
             else
                 ERR(S, R->expr->pos, "result '%s' mixes other results with the state; "
                     "a derived result reads results only", R->name);
-            S->in_results = 0;
             continue;
         }
         check_peps(S, R->expr, "result");
-        S->in_results = 0;
         san_result *out = &m->res[m->nres++];
         out->name = xstrdup(S, R->name);
         out->expr = x;
         out->derived = x->reads_results;
     }
+    S->in_results = 0;
 }
 
 /* The product space's size as text: exact up to this many digits, in
