@@ -717,6 +717,19 @@ static const san_expr *result_expr(const san_model *m, const char *name)
     return NULL;
 }
 
+/* --initial and --until select states: an expression that names a
+ * result or thr() is a value of the solution, the same in every state
+ * (evaluated per state it would be NaN, and select nothing). */
+static int state_expr_check(const char *cmd, const san_model *m, const char *opt,
+                            const char *name, const char *text)
+{
+    for (int i = 0; i < m->nres; i++)
+        if (!strcmp(m->res[i].name, name) && m->res[i].derived)
+            return cli_usage_error(cmd, "%s '%s': names a result or thr(), values of the "
+                                   "solution; a state selection reads the state only", opt, text);
+    return EXIT_OK;
+}
+
 static int run(const cli_spec *spec, int passage, int argc, char **argv)
 {
     tr_args A;
@@ -781,6 +794,14 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     san_model *m = cli_load_model_exprs(rest[0], &A.defs, names, exprs, nx, &status,
                                         A.max_input, A.max_memory);
     cli_defines_free(&A.defs);
+    if (m && A.initial)
+        status = state_expr_check(cmd, m, "--initial", NAME_INITIAL, A.initial);
+    if (m && A.until && status == EXIT_OK)
+        status = state_expr_check(cmd, m, "--until", NAME_UNTIL, A.until);
+    if (m && status != EXIT_OK) {
+        san_model_free(m);
+        m = NULL;
+    }
     if (!m) {
         free(rest);
         free(times.v);

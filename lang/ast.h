@@ -29,7 +29,8 @@ typedef enum {
     AE_ST, AE_RW,           /* st A, rw A */
     AE_NB, AE_SUMRW, AE_PRODRW,
     AE_NEG, AE_NOT,
-    AE_BIN, AE_MIN, AE_MAX
+    AE_BIN, AE_MIN, AE_MAX,
+    AE_THR                  /* thr(e): an event's throughput (results only) */
 } ast_expr_kind;
 
 typedef enum {
@@ -52,6 +53,10 @@ struct ast_expr {
     ast_expr *a, *b;        /* operands */
     ast_expr **args;        /* AE_MIN, AE_MAX */
     int nargs;
+    /* AE_THR: ref is the event, e or e[k]; thr_all: e[*], every index;
+     * thr_at.name: e@A, the copy of a local event in automaton A only */
+    int thr_all;
+    ast_ref thr_at;
 };
 
 /* A domain: a list of ranges lo..hi (or single values), or one name. */

@@ -47,6 +47,9 @@ static void walk(lint *L, const ast_expr *e)
         warn(L, e->ref.pos, BOTH " look state '%s' up in the first automaton that declares it "
              "and count another state here; --dialect peps2003 writes explicit comparisons",
              e->ref.name);
+    if (e->kind == AE_THR)
+        warn(L, e->pos, BOTH " have no throughputs in expressions (thr(%s)); --dialect "
+             "peps2003 refuses the model: write the expectation of rate x enabling", e->ref.name);
     if (e->kind == AE_NB && !e->has_range)
         warn(L, e->pos, BOTH " misread nb without an automaton range (nb %s) in a function "
              "that another function uses; --dialect peps2003 writes the range", e->ref.name);

@@ -430,6 +430,11 @@ static void expr_out(dctx *c, const ast_expr *e, int ctx_aut)
         }
         fputc(')', o);
         break;
+    case AE_THR:
+        /* PEPS's results are expectations of functions of the state */
+        fail(c, "%d:%d: thr(%s): PEPS has no throughputs in expressions; write the result as "
+             "the expectation of rate x enabling", e->pos.line, e->pos.col, e->ref.name);
+        break;
     case AE_BIN:
         bin_out(c, e);
         break;

@@ -30,7 +30,7 @@ int xop_arity(const xins *i)
 {
     switch (i->op) {
     case X_CONST: case X_ST: case X_RW: case X_NB: case X_SUMRW:
-    case X_PRODRW: case X_RESULT: case X_CALL:
+    case X_PRODRW: case X_RESULT: case X_THR: case X_CALL:
         return 0;
     case X_NEG: case X_NOT:
         return 1;
@@ -175,6 +175,8 @@ san_expr *xb_finish(xbuild *b)
                 add_dep(b, &cap, e->itab[i->a + 4 * t]);
         else if (i->op == X_RESULT)
             e->reads_results = 1;
+        else if (i->op == X_THR)
+            e->reads_results = e->reads_thr = 1;
         else if (i->op == X_CALL)
             for (int t = 0; t < e->calls[i->a]->ndeps; t++)
                 add_dep(b, &cap, e->calls[i->a]->deps[t]);
@@ -236,11 +238,10 @@ const int *san_expr_deps(const san_expr *e, int *n)
     return e->deps;
 }
 
-double san_expr_eval_ctx(const san_expr *e, const int *state, const double *results);
-
 /* The interpreter.  Expressions deeper than the local stack (rare: the
  * parser caps nesting) use a heap stack. */
-static double run(const san_expr *e, const int *s, const double *results, double *st)
+static double run(const san_expr *e, const int *s, const double *results, const double *thr,
+                  double *st)
 {
     int sp = 0;
     const xins *i = e->code, *end = e->code + e->ncode;
@@ -281,6 +282,13 @@ static double run(const san_expr *e, const int *s, const double *results, double
         case X_RESULT:
             st[sp++] = results ? results[i->a] : NAN;
             break;
+        case X_THR: {
+            double sum = 0;
+            for (int k = 0; k < i->n; k++)
+                sum += thr ? thr[e->itab[i->a + k]] : NAN;
+            st[sp++] = sum;
+            break;
+        }
         case X_CALL:
             st[sp++] = san_expr_eval_ctx(e->calls[i->a], s, NULL);
             break;
@@ -346,7 +354,8 @@ void san_expr_tabulate(san_expr *e, const san_model *m, int64_t max_entries, int
     e->tab = tab;
 }
 
-double san_expr_eval_ctx(const san_expr *e, const int *state, const double *results)
+double san_expr_eval_sol(const san_expr *e, const int *state, const double *results,
+                         const double *throughput)
 {
     if (e->is_const)
         return e->value;
@@ -358,13 +367,18 @@ double san_expr_eval_ctx(const san_expr *e, const int *state, const double *resu
     }
     double local[64];
     if (e->depth <= 64)
-        return run(e, state, results, local);
+        return run(e, state, results, throughput, local);
     double *heap = malloc((size_t)e->depth * sizeof *heap);
     if (!heap)
         return NAN;
-    double r = run(e, state, results, heap);
+    double r = run(e, state, results, throughput, heap);
     free(heap);
     return r;
+}
+
+double san_expr_eval_ctx(const san_expr *e, const int *state, const double *results)
+{
+    return san_expr_eval_sol(e, state, results, NULL);
 }
 
 double san_expr_eval(const san_expr *e, const int *state)

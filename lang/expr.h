@@ -23,6 +23,8 @@ typedef enum {
                        of rtab[roff + state[aut]]                        */
     X_PRODRW,       /* the same, product                                  */
     X_RESULT,       /* push results[a] (derived results only)             */
+    X_THR,          /* push the sum of throughput[itab[a + k]], k < n: the
+                       events of thr() (derived results only)             */
     X_CALL,         /* push the value of function calls[a] (compiled once,
                        shared: chains of functions stay linear in size)   */
     X_NEG, X_NOT,
@@ -53,7 +55,9 @@ struct san_expr {
     int ncalls, capcalls;
     int *deps;      /* automata read, ascending */
     int ndeps;
-    int reads_results;
+    int reads_results;  /* reads values of the solution (results or
+                           throughputs), not the state: a derived result */
+    int reads_thr;      /* of which throughputs (X_THR) */
     /* A function of few automata is tabulated: tab[sum_k s[deps[k]] *
      * tabstride[k]] replaces the interpreter (see san_expr_tabulate). */
     double *tab;
@@ -79,6 +83,11 @@ san_expr *xb_finish(xbuild *b);
 
 /* Evaluate with derived-result values available (may be NULL). */
 double san_expr_eval_ctx(const san_expr *e, const int *state, const double *results);
+/* The same with the events' throughputs too (for thr(); may be NULL:
+ * thr() is then NaN).  A derived result is evaluated so, by the layer
+ * that has the solution (solver/analysis/indices.c). */
+double san_expr_eval_sol(const san_expr *e, const int *state, const double *results,
+                         const double *throughput);
 san_expr *san_expr_constant(double v);
 /* The same inside a load (allocation failures go to oom). */
 san_expr *xb_constant(struct lang_oom *oom, double v);

@@ -225,7 +225,7 @@ static rng eval_range(const san_expr *e, const int *lo, const int *hi, rng *st)
             sp--;
             st[sp - 1] = logic(i->op, st[sp - 1], st[sp]);
             break;
-        default:                /* X_RESULT: not a function of the state */
+        default:                /* X_RESULT, X_THR: not functions of the state */
             st[sp++] = UNKNOWN;
         }
     }

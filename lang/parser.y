@@ -103,6 +103,7 @@ static void parse_tick(ast_file *f, SAN_YYLTYPE l)
 
 %type <expr> expr primary rate opt_reward opt_prob opt_index_expr
 %type <ref> ref
+%type <expr> thr_event thr_name
 %type <dom> dom_items opt_dom
 %type <args> args
 %type <refs> aut_list ref_list
@@ -359,6 +360,22 @@ primary
     | "min" '(' args ')'    { $$ = mk(f, AE_MIN, @1); $$->args = $3.v; $$->nargs = $3.n; }
     | "max" '(' args ')'    { $$ = mk(f, AE_MAX, @1); $$->args = $3.v; $$->nargs = $3.n; }
     | '(' expr ')'          { $$ = $2; $$->paren = 1; }
+    | T_ID '(' thr_event ')'
+        { $$ = $3; $$->pos = P(@1);
+          if (strcmp($1, "thr"))    /* not a keyword: models may name a constant thr */
+              san_diag_add(d, SAN_ERROR, @1.first_line, @1.first_column,
+                           "unknown function '%s' (the functions are min, max and thr)", $1); }
+    ;
+/* The event of thr(): e, e[k], e[*] (every index), each with an
+ * optional @A (the copy of a local event in replica A: its name in the
+ * report, up@P[3]). */
+thr_event
+    : thr_name
+    | thr_name '@' ref      { $$ = $1; $$->thr_at = $3; }
+    ;
+thr_name
+    : ref                   { $$ = mk(f, AE_THR, @1); $$->ref = $1; }
+    | T_ID '[' '*' ']'      { $$ = mk(f, AE_THR, @1); $$->ref = mk_ref($1, NULL, @1); $$->thr_all = 1; }
     ;
 args
     : expr                  { $$.v = NULL; $$.n = 0; GROW($$.v, 0); $$.v[$$.n++] = $1; }

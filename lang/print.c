@@ -103,6 +103,17 @@ static void print_expr(FILE *out, const ast_expr *e)
         }
         fputc(')', out);
         break;
+    case AE_THR:
+        fputs("thr(", out);
+        print_ref(out, &e->ref);
+        if (e->thr_all)
+            fputs("[*]", out);
+        if (e->thr_at.name) {
+            fputc('@', out);
+            print_ref(out, &e->thr_at);
+        }
+        fputc(')', out);
+        break;
     case AE_BIN:
         fputc('(', out);
         print_expr(out, e->a);

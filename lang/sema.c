@@ -659,6 +659,7 @@ static void compile_results(sema *S)
     ast_file *f = S->f;
     san_model *m = S->m;
     m->res = xcalloc(S, f->nresults, sizeof *m->res);
+    S->in_results = 1;          /* thr() allowed, in check_peps's compilations too */
     for (int r = 0; r < f->nresults; r++) {
         const ast_result *R = &f->results[r];
         tick(S, "results", r, f->nresults);
@@ -673,8 +674,15 @@ static void compile_results(sema *S)
             continue;
         pool_add(S, x);
         if (x->reads_results && x->ndeps > 0) {
-            ERR(S, R->expr->pos, "result '%s' mixes other results with the state; "
-                "a derived result reads results only", R->name);
+            /* an expectation and a value of the solution in one
+             * expression: which distribution would weigh the state? */
+            if (x->reads_thr)
+                ERR(S, R->expr->pos, "result '%s' mixes thr() with the state; a result with "
+                    "thr() reads results and throughputs only: make the state's part a result "
+                    "of its own (L = st A; R = L / thr(e);)", R->name);
+            else
+                ERR(S, R->expr->pos, "result '%s' mixes other results with the state; "
+                    "a derived result reads results only", R->name);
             continue;
         }
         check_peps(S, R->expr, "result");
@@ -683,6 +691,7 @@ static void compile_results(sema *S)
         out->expr = x;
         out->derived = x->reads_results;
     }
+    S->in_results = 0;
 }
 
 /* The product space's size as text: exact up to this many digits, in

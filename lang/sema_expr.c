@@ -361,6 +361,12 @@ static void add_refs(sema *S, int from, const ast_expr *e)
         for (int k = 0; k < e->nargs; k++)
             add_refs(S, from, e->args[k]);
         return;
+    case AE_THR:
+        if (e->ref.index)
+            add_refs(S, from, e->ref.index);
+        if (e->thr_at.index)
+            add_refs(S, from, e->thr_at.index);
+        return;
     }
 }
 
@@ -492,9 +498,10 @@ static void resolve_one(sema *S, s_ident *id)
         return;
     /* Its own diagnostics are reported once, here, whatever the context
      * of the first use. */
-    int quiet = S->quiet, cur = S->cur_result;
+    int quiet = S->quiet, cur = S->cur_result, in_results = S->in_results;
     S->quiet = 0;
     S->cur_result = 0;
+    S->in_results = 0;      /* an identifier is a function of the state */
     id->visiting = 1;
     if (id->is_dom) {
         if (eval_domain(S, id->ast->dom, &id->dom, &id->ndom) < 0)
@@ -534,6 +541,7 @@ static void resolve_one(sema *S, s_ident *id)
     id->done = 1;
     S->quiet = quiet;
     S->cur_result = cur;
+    S->in_results = in_results;
 }
 
 /* ---------------------------------------------------------------- */
@@ -820,6 +828,92 @@ static int quiet_st_aut(sema *S, const ast_expr *e)
     return S->d->nerrors == before ? a : -1;
 }
 
+/* Does the final event name n belong to thr()'s key (k bytes: "e",
+ * "e[3]", or "e[" for e[*])?  Its event part is what precedes '@'
+ * (copies of a local event in replicas are named "e@P[1]").  *at:
+ * where that '@' is, or NULL. */
+static int thr_match(const char *n, const char *key, size_t k, int all, const char **at)
+{
+    *at = strchr(n, '@');
+    size_t len = *at ? (size_t)(*at - n) : strlen(n);
+    return (all ? len > k : len == k) && !strncmp(n, key, k);
+}
+
+/* Why thr() named no event (nothing compiled): the most specific
+ * reason the model's names give. */
+static void thr_unmatched(sema *S, const ast_expr *e, int idx, int at, int family, int named)
+{
+    const ast_ref *r = &e->ref;
+    if (named)
+        ERR(S, e->thr_at.pos, "event '%s' has no copy of its own in automaton '%s' "
+            "(a local event of a replicated automaton has one per replica)",
+            r->name, S->m->aut[at].name);
+    else if (!event_declared(S, r->name) && find_ident(S, r->name))
+        ERR(S, r->pos, "thr(%s): '%s' is an identifier, not an event", r->name, r->name);
+    else if (!event_declared(S, r->name) && find_group(S, r->name))
+        ERR(S, r->pos, "thr(%s): '%s' is an automaton, not an event", r->name, r->name);
+    else if (!event_declared(S, r->name))
+        ERR(S, r->pos, "thr(%s): unknown event '%s'", r->name, r->name);
+    else if (e->thr_all || (r->index && !family))
+        ERR(S, r->pos, "thr(): event '%s' is not replicated; write thr(%s)", r->name, r->name);
+    else if (r->index)
+        ERR(S, r->pos, "thr(): event '%s' has no index %d", r->name, idx);
+    else
+        ERR(S, r->pos, "thr(): event '%s' is replicated; name one, thr(%s[i]), or sum them "
+            "all with thr(%s[*])", r->name, r->name, r->name);
+}
+
+/* thr(e): the sum of the throughputs of the final events it names,
+ * matched on their names as the report prints them, so that e[*]
+ * covers whatever expanded e into e[0], e[1], ... and e their copies
+ * e@P[0], e@P[1], ...  Results only: the value comes from the
+ * solution, after every expectation (solver/analysis/indices.c). */
+static void compile_thr(sema *S, xbuild *b, const ast_expr *e)
+{
+    const ast_ref *r = &e->ref;
+    int idx = 0, at = -1;
+    if (!S->in_results)
+        ERR(S, e->pos, "thr(%s): a throughput is a value of the solution; it may appear in "
+            "results only", r->name);
+    else if (!S->m || !S->m->ev)
+        ERR(S, e->pos, "thr(%s): no events here", r->name);
+    else if ((r->index && const_int(S, r->index, &idx, "an event index") < 0) ||
+             (e->thr_at.name && (at = resolve_aut(S, &e->thr_at)) < 0))
+        ;                       /* reported */
+    else {
+        char key[1100];         /* identifiers have at most 1000 bytes */
+        char *p = key + strlen(strcpy(key, r->name));
+        if (r->index || e->thr_all)
+            *p++ = '[';
+        if (r->index) {
+            p = put_int(p, idx);
+            *p++ = ']';
+        }
+        *p = 0;
+        const size_t k = (size_t)(p - key), nlen = strlen(r->name);
+        const san_model *m = S->m;
+        int off = b->e->nitab, cnt = 0, named = 0, family = 0;
+        for (int v = 0; v < m->nev; v++) {
+            const char *c;
+            family |= !strncmp(m->ev[v].name, r->name, nlen) && m->ev[v].name[nlen] == '[';
+            if (!thr_match(m->ev[v].name, key, k, e->thr_all, &c))
+                continue;
+            named++;
+            /* e@A: A's own copy, or the event itself when A alone fires it */
+            if (at >= 0 && !(m->ev[v].nparts == 1 && m->ev[v].parts[0] == at))
+                continue;
+            xb_itab(b, v);
+            cnt++;
+        }
+        if (cnt > 0) {
+            xb_emit(b, X_THR, off, cnt, 0);
+            return;
+        }
+        thr_unmatched(S, e, idx, at, family, named);
+    }
+    xb_emit(b, X_CONST, 0, 0, 0);
+}
+
 static void compile(sema *S, xbuild *b, const ast_expr *e, int ctx_aut)
 {
     switch (e->kind) {
@@ -861,6 +955,9 @@ static void compile(sema *S, xbuild *b, const ast_expr *e, int ctx_aut)
             compile(S, b, e->args[k], -1);
         xb_emit(b, e->kind == AE_MIN ? X_MIN : X_MAX, 0, e->nargs, 0);
         xb_fold(b, NULL);
+        return;
+    case AE_THR:
+        compile_thr(S, b, e);
         return;
     case AE_BIN: {
         int ca = -1, cb = -1;

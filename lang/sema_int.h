@@ -91,6 +91,7 @@ typedef struct {
     int ntr, captr;
     int quiet;              /* suppress diagnostics (re-compiling) */
     int cur_result;         /* results before it may be named (derived) */
+    int in_results;         /* compiling a result: thr() is allowed */
     lang_oom *oom;          /* the load's recovery point (oom.h) */
     san_model *model;       /* the model being built (m is set later) */
     /* Lookups by name (symtab.h): values index the arrays above. */

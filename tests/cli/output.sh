@@ -539,7 +539,7 @@ mw mw --workers 10..12
 export export -q -f states $MODEL
 map map --stages 2,2,11,6,4 -P 6
 transient transient --time 1 $MODEL
-passage passage --until full --time 1 $MODEL
+passage passage --until @queue==10 --time 1 $MODEL
 workrate workrate $top_srcdir/models/grid4.json
 cluster cluster --perf 56939364 --inet-in 55245 --inet-out 55245 --mm-block 400 --block-multiple 400
 --help --help

@@ -829,6 +829,55 @@ static void test_destinations(void)
     san_model_free(m);
 }
 
+/* thr(): a derived result, whatever else it names; without the
+ * throughputs (san_expr_eval_ctx) it is not a number; refused where a
+ * function of the state is expected, with the event's position. */
+static void test_thr(void)
+{
+    const char *text =
+        "identifiers N = [0..1]; r = 2;\n"
+        "events loc e (r) loc f (r)\n"
+        "reachability = 1;\n"
+        "network n (continuous)\n"
+        "  aut P[N] stt a to(b) e stt b to(a) f\n"
+        "results x = st P[0]; t = thr(e); u = x / thr(e@P[1]); k = 2 * r;\n";
+    san_model *m = must_load("thr", text, NULL);
+    if (!m)
+        return;
+    const san_result *x = find_res(m, "x"), *t = find_res(m, "t"), *u = find_res(m, "u"),
+                     *k = find_res(m, "k");
+    CHECK(x && t && u && k);
+    if (x && t && u && k) {
+        CHECK(!x->derived && !k->derived);
+        CHECK(t->derived && u->derived);
+        double res[4] = { 0.5, 1, 1, 4 };
+        CHECK_NUM("thr without throughputs", san_expr_eval_ctx(t->expr, NULL, res), NAN);
+        CHECK_NUM("x / thr without throughputs", san_expr_eval_ctx(u->expr, NULL, res), NAN);
+    }
+    CHECK_INT("copies", m->nev, 4);
+    san_model_free(m);
+    const char *bad =
+        "identifiers r = 2;\n"
+        "events loc e (r * thr(f)) loc f (r)\n"
+        "reachability = 1;\n"
+        "network n (continuous)\n"
+        "  aut A stt a to(b) e stt b to(a) f\n"
+        "results t = thr(g);\n";
+    san_diag d;
+    m = load(bad, NULL, &d);
+    CHECK(m == NULL);
+    CHECK(diag_has(&d, SAN_ERROR, "thr(f): a throughput is a value of the solution; it may "
+                   "appear in results only"));
+    CHECK(diag_has(&d, SAN_ERROR, "thr(g): unknown event 'g'"));
+    int at = 0;
+    for (int i = 0; i < d.n; i++)
+        if (strstr(d.items[i].msg, "unknown event 'g'"))
+            at = d.items[i].line * 100 + d.items[i].col;
+    CHECK_INT("position of thr(g)'s event", at, 6 * 100 + 17);
+    san_diag_free(&d);
+    san_model_free(m);
+}
+
 /* A chain of functions, each using the previous one twice: compiled
  * once each, and the value is 2^k times the first. */
 static void test_function_chain(void)
@@ -1086,6 +1135,7 @@ int main(void)
     test_defines();
     test_peps_warning();
     test_errors();
+    test_thr();
     printf("%d passed, %d failed\n", npass, nfail);
     return nfail ? 1 : 0;
 }
