@@ -631,8 +631,9 @@ static void events_out(dctx *c)
     for (int i = 0; i < c->f->nevents; i++) {
         const ast_event *e = &c->f->events[i];
         if (e->dom && e->dom->var)
-            fail(c, "%d:%d: event '%s' has a rate per index (%s[%s:...]); PEPS gives the "
-                 "events of e[N] one rate: write them as separate events", e->pos.line,
+            fail(c, "%d:%d: event '%s' has an index variable (%s[%s:...]), for a rate per "
+                 "index; PEPS gives the events of e[N] one rate: write them as separate "
+                 "events", e->pos.line,
                  e->pos.col, e->name, e->name, e->dom->var);
         fprintf(c->out, "  %s %s", e->sync ? "syn" : "loc", e->name);
         if (e->dom)
