@@ -302,12 +302,11 @@ static san_expr *label_prob(sema *S, const ast_label *lab, int *bad)
 static void expand_label(sema *S, s_group *G, const s_block *B, const ast_to *to,
                          const ast_label *lab, int p0, int p1)
 {
-    int bad;
-    san_expr *prob = label_prob(S, lab, &bad);
-    if (bad)
-        return;
+    /* the event first, then the probability: both report their errors */
     s_targets t;
-    if (label_targets(S, G, &lab->ev, &t) < 0) {
+    int bad, found = label_targets(S, G, &lab->ev, &t) == 0;
+    san_expr *prob = label_prob(S, lab, &bad);
+    if (!found || bad) {
         release(S, t.held);
         free(t.ev);
         return;
@@ -485,7 +484,10 @@ static void finish_events(sema *S)
         int first = i == 0 || S->evs[i - 1].ast != E, per_index = E->dom && E->dom->var;
         S->bind_name = per_index ? E->dom->var : NULL;
         S->bind_val = ev->index;
+        int quiet = S->quiet;
+        S->quiet |= !first;     /* its errors once, not once per index */
         san_expr *rate = compile_one(S, E->rate, -1, NULL);
+        S->quiet = quiet;
         const char *which = per_index ? ev->name : E->name;
         if (rate) {
             pool_add(S, rate);
