@@ -137,6 +137,20 @@ int cmd_gen(int argc, char **argv)
         return cli_usage_error("gen", "missing template: ms or pipeline");
     }
 
+    /* For PEPS the master/slave template writes its slaves out itself
+     * (--expanded): the text the peers were measured on (doc/compat.md),
+     * names included, rather than the dialect's C_v of each replica. */
+    san_dialect d;
+    if (A.dialect && san_dialect_from_name(A.dialect, &d) && d != SAN_DIALECT_SAN &&
+        !strcmp(targ[0], "ms")) {
+        char **more = realloc(targ, (size_t)(tn + 1) * sizeof *targ);
+        if (!more) {
+            free(targ);
+            return cli_usage_error("gen", "out of memory");
+        }
+        targ = more;
+        targ[tn++] = "--expanded";
+    }
     char err[512] = "";
     char *formula = NULL;
     char *text = NULL;

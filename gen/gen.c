@@ -104,6 +104,8 @@ int gen_scan_flags(int argc, char **argv, gen_flag_fn fn, void *ctx,
         }
         memcpy(flag, a, fl);
         flag[fl] = '\0';
+        if (!eq && fn(ctx, flag, NULL, err, n) == GEN_SWITCH)
+            continue;
         if (eq) {
             val = eq + 1;
         } else if (i + 1 < argc) {

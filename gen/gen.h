@@ -69,14 +69,16 @@ void gen_err(char *err, size_t n, const char *fmt, ...)
 
 /* Called once per flag with its value; returns 0 when handled, -1 after
  * writing a message into err, GEN_UNKNOWN when the flag is not the
- * template's. */
-enum { GEN_UNKNOWN = 1 };
+ * template's.  Called first with val NULL (flag written without '='):
+ * GEN_SWITCH when the flag takes no value and is now set (--expanded),
+ * else 0 or GEN_UNKNOWN without effect. */
+enum { GEN_UNKNOWN = 1, GEN_SWITCH = 2 };
 typedef int (*gen_flag_fn)(void *ctx, const char *flag, const char *val,
                            char *err, size_t n);
 
-/* Walk argv[1..argc) (argv[0] is the template name).  Every flag takes a
- * value.  Returns 0, or -1 with err set (unknown flag, missing value, a
- * stray argument, or whatever fn reported). */
+/* Walk argv[1..argc) (argv[0] is the template name).  Every flag but a
+ * switch takes a value.  Returns 0, or -1 with err set (unknown flag,
+ * missing value, a stray argument, or whatever fn reported). */
 int gen_scan_flags(int argc, char **argv, gen_flag_fn fn, void *ctx,
                    char *err, size_t n);
 

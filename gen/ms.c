@@ -7,7 +7,7 @@
  *              [--points NP] [--overlap PS] [--pack-points BL]
  *              [--slices NS | --slices-per-node SPN]
  *              [--task-time TT] [--pack-time TP] [--compute-time CM]
- *              [--eval-time ER] [--pi P] [--rate-EVENT R ...]
+ *              [--eval-time ER] [--pi P] [--rate-EVENT R ...] [--expanded]
  *
  * --compute-time and --pack-time take one time, or one per slave
  * (heterogeneous slaves, seed 003): then each slave's p_i and r_i have
@@ -24,6 +24,13 @@
  *           is done and the buffer is empty, `up` starts the next run; the
  *           stationary distribution is the profile of one execution and
  *           1 / throughput(down) - 1 / r_down is its predicted time.
+ *
+ * The slaves are written once, replicated (aut Slave[i:D_slaves] with
+ * its own events s[i], p[i], r[i]; san(5), "Replicated events"), when
+ * they are alike; --expanded writes them one by one (Slave1..SlaveN,
+ * s_1..s_N, ...), the form PEPS 2003 reads and the dialects start from.
+ * Slaves with times of their own, or with routing of their own (the
+ * synchronous slices regime), are always written out.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -82,6 +89,7 @@ typedef struct {
     int has_pi;
     double rate[NRATES];
     int has_rate[NRATES];
+    int expanded;                 /* --expanded: one automaton per slave */
 } ms_par;
 
 typedef struct {
@@ -96,6 +104,7 @@ typedef struct {
     double proc[GEN_MAX_SLAVES + 1], pack[GEN_MAX_SLAVES + 1];  /* per slave, 1-based */
     double w_master, w_slaves;    /* work rates, packs per second */
     double flow_bound;
+    int repl;                     /* the slaves written once, replicated */
 } ms_der;
 
 /* ------------------------------------------------------------------ */
@@ -107,7 +116,7 @@ static const char *const ms_flags[] = {
     "--pack-points", "--slices", "--slices-per-node", "--task-time",
     "--pack-time", "--compute-time", "--eval-time", "--pi",
     "--rate-up", "--rate-send", "--rate-proc", "--rate-pack", "--rate-eval",
-    "--rate-down", NULL
+    "--rate-down", "--expanded", NULL
 };
 
 static int known_flag(const char *flag)
@@ -148,6 +157,14 @@ static int ms_flag(void *ctx, const char *flag, const char *val, char *err, size
     ms_par *p = ctx;
     if (!known_flag(flag))
         return GEN_UNKNOWN;
+    if (!strcmp(flag, "--expanded")) {
+        if (!val) {
+            p->expanded = 1;
+            return GEN_SWITCH;
+        }
+        gen_err(err, n, "--expanded: takes no value");
+        return -1;
+    }
     if (!val)
         return 0;
     if (!strcmp(flag, "--mode"))
@@ -312,6 +329,24 @@ static void ms_flow(const ms_par *p, ms_der *d)
     d->flow_bound = fmin(d->w_master, d->w_slaves);
 }
 
+/* In the synchronous slices regime with NS = N, `up` hands out every
+ * slice: there is no phase to send, so the model has no event s (Work
+ * would not take part in it and could not disable it). */
+static int ms_has_s(const ms_par *p, const ms_der *d)
+{
+    return !(p->mode == MS_SYNC && p->work == WORK_SLICES && d->left == 0);
+}
+
+/* Can the slaves be written once (replicated)?  Not with rates of their
+ * own (r_proc_1 ...), nor when s routes each by a probability of its
+ * own (q_i: the synchronous slices regime). */
+static int ms_alike(const ms_par *p, const ms_der *d)
+{
+    if (ms_hetero_cm(p) || ms_hetero_tp(p))
+        return 0;
+    return !(p->mode == MS_SYNC && p->work == WORK_SLICES && ms_has_s(p, d) && p->n >= 2);
+}
+
 /* eqs. 1-2: RNP and NB; -1 with err when NB is past MAX_PACKS. */
 static int ms_packs(const ms_par *p, ms_der *d, char *err, size_t n)
 {
@@ -353,19 +388,14 @@ static int ms_derive(const ms_par *p, ms_der *d, char *err, size_t n)
             d->rate[r] = p->rate[r];
     d->left = d->ns - p->n;
     ms_flow(p, d);
+    d->repl = ms_alike(p, d) && !p->expanded && p->n >= 2;    /* one slave: no shorter */
 
-    snprintf(d->nb_i, sizeof d->nb_i, "(nb [Slave1..Slave%ld] I)", p->n);
-    snprintf(d->nb_pr, sizeof d->nb_pr, "(nb [Slave1..Slave%ld] Pr)", p->n);
-    snprintf(d->nb_tx, sizeof d->nb_tx, "(nb [Slave1..Slave%ld] Tx)", p->n);
+    const char *first = d->repl ? "Slave[1]" : "Slave1", *last = d->repl ? "Slave[" : "Slave";
+    const char *close = d->repl ? "]" : "";
+    snprintf(d->nb_i, sizeof d->nb_i, "(nb [%s..%s%ld%s] I)", first, last, p->n, close);
+    snprintf(d->nb_pr, sizeof d->nb_pr, "(nb [%s..%s%ld%s] Pr)", first, last, p->n, close);
+    snprintf(d->nb_tx, sizeof d->nb_tx, "(nb [%s..%s%ld%s] Tx)", first, last, p->n, close);
     return 0;
-}
-
-/* In the synchronous slices regime with NS = N, `up` hands out every
- * slice: there is no phase to send, so the model has no event s (Work
- * would not take part in it and could not disable it). */
-static int ms_has_s(const ms_par *p, const ms_der *d)
-{
-    return !(p->mode == MS_SYNC && p->work == WORK_SLICES && d->left == 0);
 }
 
 /* The product-space formula with its value: Master, Slaves, Buffer, Work;
@@ -595,6 +625,9 @@ static void ms_identifiers(gbuf *b, const ms_par *p, const ms_der *d)
     gbuf_printf(b, "identifiers\n");
     gbuf_printf(b, "  // structure: regenerate the model to change these\n");
     gen_line(b, "N, number of slaves", "  N_slaves = %ld;", p->n);
+    if (d->repl)
+        gen_line(b, "the slaves: Slave[i] and its events s[i], p[i], r[i]",
+                 "  D_slaves = [1..%ld];", p->n);
     if (p->mode == MS_ASYNC) {
         gen_line(b, "K, positions of the master's receive buffer", "  K_buffer = %ld;", p->k);
         gen_line(b, "states of Buffer: packs waiting", "  D_buffer = [0..%ld];", p->k);
@@ -633,8 +666,45 @@ static const char *ms_suffix(long i)
     return buf;
 }
 
+/* The replicated slaves' events: one declaration each. */
+static void ms_events_repl(gbuf *b, const ms_par *p, const ms_der *d)
+{
+    gbuf_printf(b, "events\n");
+    gbuf_printf(b, "  syn up (r_up)       // master ITx -> Rx, every slave I -> Pr: the run starts\n");
+    if (p->mode == MS_ASYNC)
+        gbuf_printf(b, "  syn s[D_slaves] (r_send)  // master Tx -> Rx, Slave[i] I -> Pr: a new slice\n");
+    else if (ms_has_s(p, d))
+        gbuf_printf(b, "  syn s (r_send)      // master Tx -> Rx, every slave I -> Pr: a new phase\n");
+    gbuf_printf(b, "  loc p[D_slaves] (r_proc)  // Slave[i] Pr -> Tx: a pack of results is ready\n");
+    gbuf_printf(b, "  syn r[D_slaves] (r_pack)  // Slave[i] Tx -> Pr (pi) or I (pi_c): the pack is sent%s\n",
+                p->mode == MS_ASYNC ? " to the buffer" : " to the master");
+    if (p->mode == MS_ASYNC)
+        gbuf_printf(b, "  syn c (r_eval)      // the master takes a pack from the buffer and evaluates it\n");
+    else
+        gbuf_printf(b, "  loc c (f_c)         // master Rx -> Tx once every slave is idle\n");
+    if (p->work == WORK_SLICES)
+        gbuf_printf(b, "  syn down (r_down)   // every slice done: back to the initial state\n");
+    gbuf_printf(b, "\n");
+}
+
+/* " s_1 s_2 ... s_N" or, replicated, " s[D_slaves]": every slave's event
+ * from one transition. */
+static void ms_each(gbuf *b, const ms_par *p, const ms_der *d, const char *ev)
+{
+    if (d->repl) {
+        gbuf_printf(b, " %s[D_slaves]", ev);
+        return;
+    }
+    for (long i = 1; i <= p->n; i++)
+        gbuf_printf(b, " %s_%ld", ev, i);
+}
+
 static void ms_events(gbuf *b, const ms_par *p, const ms_der *d)
 {
+    if (d->repl) {
+        ms_events_repl(b, p, d);
+        return;
+    }
     gbuf_printf(b, "events\n");
     gbuf_printf(b, "  syn up (r_up)       // master ITx -> Rx, every slave I -> Pr: the run starts\n");
     if (p->mode == MS_ASYNC)
@@ -676,8 +746,7 @@ static void ms_master(gbuf *b, const ms_par *p, const ms_der *d)
     gbuf_printf(b, "    stt Tx\n");
     if (p->mode == MS_ASYNC) {
         gbuf_printf(b, "      to(Rx)");
-        for (long i = 1; i <= p->n; i++)
-            gbuf_printf(b, " s_%ld", i);
+        ms_each(b, p, d, "s");
         gbuf_printf(b, "\n");
     } else if (ms_has_s(p, d)) {
         gbuf_printf(b, "      to(Rx) s\n");
@@ -691,21 +760,36 @@ static void ms_master(gbuf *b, const ms_par *p, const ms_der *d)
             gbuf_printf(b, "      to(ITx) down\n");
     } else {
         gbuf_printf(b, "      to(Rx)");
-        for (long i = 1; i <= p->n; i++)
-            gbuf_printf(b, " r_%ld", i);
+        ms_each(b, p, d, "r");
         gbuf_printf(b, "\n      to(Tx) c\n");
     }
 }
 
-static void ms_buffer(gbuf *b, const ms_par *p)
+static void ms_buffer(gbuf *b, const ms_par *p, const ms_der *d)
 {
     gbuf_printf(b, "  aut Buffer     // packs waiting for the master; a full buffer blocks r_i\n");
     gbuf_printf(b, "    stt b[D_buffer]\n      to(++)");
-    for (long i = 1; i <= p->n; i++)
-        gbuf_printf(b, " r_%ld", i);
+    ms_each(b, p, d, "r");
     gbuf_printf(b, "\n      to(--) c\n");
     if (p->work == WORK_SLICES)
         gbuf_printf(b, "    from b[0]\n      to(b[0]) down\n");
+}
+
+/* The slaves written once: Slave[i] with its own s[i], p[i], r[i]. */
+static void ms_slave_repl(gbuf *b, const ms_par *p, const ms_der *d)
+{
+    gbuf_printf(b, "  aut Slave[i:D_slaves]\n");
+    gbuf_printf(b, "    stt I\n");
+    if (p->mode == MS_ASYNC)
+        gbuf_printf(b, "      to(Pr) up s[i]\n");
+    else if (!ms_has_s(p, d))
+        gbuf_printf(b, "      to(Pr) up\n");
+    else
+        gbuf_printf(b, "      to(Pr) up s\n");
+    if (p->mode == MS_ASYNC && p->work == WORK_SLICES)
+        gbuf_printf(b, "      to(I) down\n");
+    gbuf_printf(b, "    stt Pr\n      to(Tx) p[i]\n");
+    gbuf_printf(b, "    stt Tx\n      to(Pr) r[i](pi)\n      to(I) r[i](pi_c)\n");
 }
 
 static void ms_slave(gbuf *b, const ms_par *p, const ms_der *d, long i)
@@ -734,8 +818,7 @@ static void ms_work(gbuf *b, const ms_par *p, const ms_der *d)
     gbuf_printf(b, "    stt w[D_work]\n");
     if (p->mode == MS_ASYNC) {
         gbuf_printf(b, "      to(--)");
-        for (long i = 1; i <= p->n; i++)
-            gbuf_printf(b, " s_%ld", i);
+        ms_each(b, p, d, "s");
         gbuf_printf(b, "\n");
     } else if (ms_has_s(p, d)) {
         /* s hands out min(N, left) slices; the positional destination is
@@ -755,8 +838,10 @@ static void ms_network(gbuf *b, const ms_par *p, const ms_der *d)
     gbuf_printf(b, "network ms_%s (continuous)\n", p->mode == MS_SYNC ? "sync" : "async");
     ms_master(b, p, d);
     if (p->mode == MS_ASYNC)
-        ms_buffer(b, p);
-    for (long i = 1; i <= p->n; i++)
+        ms_buffer(b, p, d);
+    if (d->repl)
+        ms_slave_repl(b, p, d);
+    for (long i = 1; !d->repl && i <= p->n; i++)
         ms_slave(b, p, d, i);
     if (p->work == WORK_SLICES)
         ms_work(b, p, d);
@@ -898,6 +983,9 @@ void gen_ms_help(FILE *out)
         "                           (NB-1)/NB with NB = ceil(RNP / (BL*NS))\n"
         "  --rate-up, --rate-send, --rate-proc, --rate-pack, --rate-eval,\n"
         "  --rate-down R            override an event rate (down: slices regime only)\n"
+        "  --expanded               write each slave out (Slave1..SlaveN, s_1..s_N:\n"
+        "                           the PEPS 2003 form) instead of the replicated\n"
+        "                           aut Slave[i:D_slaves] with its events s[i], p[i], r[i]\n"
         "  product space: 3 * 3^N [* (K+1) async] [* (NS-N+1) slices]\n",
         GEN_MAX_SLAVES, DEF_K, DEF_NP, MAX_OVERLAP, DEF_PS, DEF_BL, MAX_POINTS, MAX_PACKS,
         DEF_SPN,

@@ -59,11 +59,15 @@ struct ast_expr {
     ast_ref thr_at;
 };
 
-/* A domain: a list of ranges lo..hi (or single values), or one name. */
+/* A domain: a list of ranges lo..hi (or single values), or one name;
+ * with an index variable (aut C[i:N], syn e[k:N]) that names the value
+ * of the replica or event inside its declaration (extension). */
 typedef struct {
     ast_expr **lo, **hi;    /* hi[i] NULL for a single value */
     int n;
     ast_pos pos;
+    char *var;              /* NULL: no index variable */
+    ast_pos var_pos;
 } ast_domain;
 
 typedef struct {

@@ -82,6 +82,10 @@ static void events(lint *L)
         if (e->nauts)
             warn(L, e->auts[0].pos, BOTH " reject the automaton list of event '%s' in braces "
                  "(syntax error); --dialect peps2003 leaves it out", e->name);
+        if (e->dom && e->dom->var)
+            warn(L, e->dom->var_pos, BOTH " have no index variable in an event declaration "
+                 "(%s[%s:...], a rate per index); --dialect peps2003 refuses it: declare "
+                 "separate events", e->name, e->dom->var);
         top(L, e->rate);
     }
 }
@@ -108,12 +112,21 @@ static void network(lint *L)
         if (one_state(L, A->name))
             warn(L, A->pos, BOTH " fail on an automaton of one state ('%s'); "
                  "--dialect peps2003 adds an unreachable state", A->name);
+        if (A->dom && A->dom->var)
+            warn(L, A->dom->var_pos, BOTH " give every replica of '%s' the same transitions "
+                 "(no index variable, no e[%s]); --dialect peps2003 writes one automaton "
+                 "%s_v per replica", A->name, A->dom->var, A->name);
         for (int s = 0; s < A->nstates; s++) {
             const ast_state *st = &A->states[s];
             top(L, st->reward);
             for (int t = 0; t < st->ntos; t++)
                 for (int l = 0; l < st->tos[t].nlabels; l++) {
                     const ast_expr *p = st->tos[t].labels[l].prob;
+                    const ast_ref *ev = &st->tos[t].labels[l].ev;
+                    if (ev->index && ev->index->kind != AE_NUM && !(A->dom && A->dom->var))
+                        warn(L, ev->index->pos, BOTH " take only an integer as the index of "
+                             "event '%s' on a transition; --dialect peps2003 writes the "
+                             "index's value (one transition per index of a domain)", ev->name);
                     if (p && p->kind != AE_NUM && !is_ident(L, p))
                         warn(L, p->pos, BOTH " take only an identifier as the routing "
                              "probability of '%s'; --dialect peps2003 introduces one",

@@ -21,7 +21,13 @@
  *     one-state automaton a second, unreachable state (both peers fail
  *     on them); the reachability function keeps them out;
  *   - event automaton lists are left out (informational in san, a
- *     different separator in each peer); no comments are written.
+ *     different separator in each peer); no comments are written;
+ *   - replicated events (aut C[i:N] naming e[i]; e[N] on a transition)
+ *     are written out: one automaton C_v per replica with e[v] (PEPS
+ *     gives every replica the same transitions; san reads C[v] twice
+ *     as a duplicate, so the replica's name loses its brackets, in the
+ *     expressions too), and one transition per index for e[N].  A
+ *     per-index rate (syn e[k:N] (mu * k)) is refused.
  *
  * What cannot be expressed is refused with the construct named.
  */
@@ -56,6 +62,8 @@ typedef struct {
     char *err;
     size_t errn;
     int failed;
+    const char *var;        /* the replica being written: its index variable */
+    double var_val;         /* and value (aut C[i:N], written as C_v) */
 } dctx;
 
 /* The name of the state added to a one-state automaton, or of the
@@ -198,6 +206,110 @@ int peers_find_aut(const san_model *m, const ast_ref *r)
     return -1;
 }
 
+/* ---------------------------------------------------------------- */
+/* Replicated events (repl.c): written out for the peers              */
+/* ---------------------------------------------------------------- */
+
+/* The automaton declaration with an index variable named name, else
+ * NULL: its replicas are written one by one, as C_v. */
+static const ast_aut *split_group(const dctx *c, const char *name, size_t len)
+{
+    for (int a = 0; a < c->f->nauts; a++) {
+        const ast_aut *A = &c->f->auts[a];
+        if (A->name && A->dom && A->dom->var && strlen(A->name) == len &&
+            !strncmp(A->name, name, len))
+            return A;
+    }
+    return NULL;
+}
+
+static const ast_ident *domain_ident(const dctx *c, const char *name)
+{
+    for (int i = 0; i < c->f->nids; i++)
+        if (c->f->ids[i].dom && !strcmp(c->f->ids[i].name, name))
+            return &c->f->ids[i];
+    return NULL;
+}
+
+/* The values of a domain (a domain identifier or constant ranges), in
+ * order; *n = 0 when they cannot be evaluated.  The caller frees. */
+static int *domain_values(const dctx *c, const ast_domain *d, int *n)
+{
+    *n = 0;
+    if (d->n == 1 && !d->hi[0] && d->lo[0]->kind == AE_NAME && !d->lo[0]->ref.index) {
+        const ast_ident *id = domain_ident(c, d->lo[0]->ref.name);
+        if (id)
+            return domain_values(c, id->dom, n);
+    }
+    int cap = 0, *v = NULL;
+    for (int i = 0; i < d->n; i++) {
+        double lo, hi;
+        if (!peers_const(c->m, d->lo[i], &lo))
+            goto fail;
+        hi = lo;
+        if (d->hi[i] && !peers_const(c->m, d->hi[i], &hi))
+            goto fail;
+        for (double x = lo; x <= hi; x++) {
+            if (*n == cap) {
+                cap = cap ? 2 * cap : 16;
+                int *w = realloc(v, (size_t)cap * sizeof *v);
+                if (!w)
+                    goto fail;
+                v = w;
+            }
+            v[(*n)++] = (int)x;
+        }
+    }
+    return v;
+fail:
+    free(v);
+    *n = 0;
+    return NULL;
+}
+
+/* A constant index with the replica's variable bound (i + 1 at i = 3). */
+static int index_value(const dctx *c, const ast_expr *e, double *v)
+{
+    double x, y;
+    if (c->var && e->kind == AE_NAME && !e->ref.index && !strcmp(e->ref.name, c->var)) {
+        *v = c->var_val;
+        return 1;
+    }
+    if (e->kind == AE_NEG && index_value(c, e->a, &x)) {
+        *v = -x;
+        return 1;
+    }
+    if (e->kind == AE_BIN && (e->op == OP_ADD || e->op == OP_SUB || e->op == OP_MUL) &&
+        index_value(c, e->a, &x) && index_value(c, e->b, &y)) {
+        *v = e->op == OP_ADD ? x + y : e->op == OP_SUB ? x - y : x * y;
+        return 1;
+    }
+    return peers_const(c->m, e, v);
+}
+
+/* Automaton a's name as the peers read it: C[3] of a split group is C_3. */
+static void aut_name_out(const dctx *c, int a)
+{
+    const char *name = c->m->aut[a].name;
+    size_t len = strcspn(name, "[");
+    if (!name[len] || !split_group(c, name, len)) {
+        fputs(name, c->out);
+        return;
+    }
+    fprintf(c->out, "%.*s_%.*s", (int)len, name, (int)(strlen(name) - len - 2), name + len + 1);
+}
+
+/* An automaton reference in an expression (st C[3], nb [C[1]..C[3]] s). */
+static void ref_out(dctx *c, const ast_ref *r);
+static void aut_ref_out(dctx *c, const ast_ref *r)
+{
+    int a = r->index && split_group(c, r->name, strlen(r->name)) ? peers_find_aut(c->m, r) : -1;
+    if (a >= 0)
+        aut_name_out(c, a);
+    else
+        ref_out(c, r);
+}
+
 /* States [*lo, *hi] of automaton a that r names (a block without an
  * index names all its states); 0 if a has none. */
 int peers_find_states(const san_model *m, int a, const ast_ref *r, int *lo, int *hi)
@@ -313,16 +425,26 @@ static void name_out(dctx *c, const ast_expr *e, int ctx_aut)
 /* One automaton's term of an expanded nb/sum_rw/prod_rw. */
 static void term_out(dctx *c, const ast_expr *e, int a, int lo, int hi)
 {
-    const char *an = c->m->aut[a].name;
     FILE *o = c->out;
-    if (e->kind != AE_NB)
-        fprintf(o, "rw %s", an);        /* the sum or product of rewards */
-    else if (lo == hi)
-        fprintf(o, "(st %s == %d)", an, lo);
-    else
-        fprintf(o, "((st %s >= %d) && (st %s <= %d))", an, lo, an, hi);
-    if (e->kind != AE_NB && e->has_state && lo == hi)
-        fprintf(o, " * (st %s == %d)", an, lo);
+    if (e->kind != AE_NB) {
+        fputs("rw ", o);                /* the sum or product of rewards */
+        aut_name_out(c, a);
+    } else if (lo == hi) {
+        fputs("(st ", o);
+        aut_name_out(c, a);
+        fprintf(o, " == %d)", lo);
+    } else {
+        fputs("((st ", o);
+        aut_name_out(c, a);
+        fprintf(o, " >= %d) && (st ", lo);
+        aut_name_out(c, a);
+        fprintf(o, " <= %d))", hi);
+    }
+    if (e->kind != AE_NB && e->has_state && lo == hi) {
+        fputs(" * (st ", o);
+        aut_name_out(c, a);
+        fprintf(o, " == %d)", lo);
+    }
 }
 
 /* nb [A..B] s written out as ((st A == k) + (st A' == k') ...). */
@@ -357,9 +479,9 @@ static void expand_out(dctx *c, const ast_expr *e)
 static void range_out(dctx *c, const ast_expr *e)
 {
     fputs(" [", c->out);
-    ref_out(c, &e->lo);
+    aut_ref_out(c, &e->lo);
     fputs("..", c->out);
-    ref_out(c, &e->hi);
+    aut_ref_out(c, &e->hi);
     fputc(']', c->out);
 }
 
@@ -399,7 +521,7 @@ static void expr_out(dctx *c, const ast_expr *e, int ctx_aut)
         break;
     case AE_ST: case AE_RW:
         fputs(e->kind == AE_ST ? "st " : "rw ", o);
-        ref_out(c, &e->ref);
+        aut_ref_out(c, &e->ref);
         break;
     case AE_NB: case AE_SUMRW: case AE_PRODRW:
         if (c->peps && (e->kind == AE_NB || e->has_state) && !peers_agree(c->m, e)) {
@@ -409,8 +531,13 @@ static void expr_out(dctx *c, const ast_expr *e, int ctx_aut)
         fputs(e->kind == AE_NB ? "nb" : e->kind == AE_SUMRW ? "sum_rw" : "prod_rw", o);
         if (e->has_range)
             range_out(c, e);
-        else if (c->peps)       /* PEPS 2003 misreads nb without a range */
-            fprintf(o, " [%s..%s]", c->m->aut[0].name, c->m->aut[c->m->naut - 1].name);
+        else if (c->peps) {     /* PEPS 2003 misreads nb without a range */
+            fputs(" [", o);
+            aut_name_out(c, 0);
+            fputs("..", o);
+            aut_name_out(c, c->m->naut - 1);
+            fputc(']', o);
+        }
         if (e->kind == AE_NB || e->has_state) {
             fputc(' ', o);
             ref_out(c, &e->ref);
@@ -503,6 +630,11 @@ static void events_out(dctx *c)
     fputs("\nevents\n", c->out);
     for (int i = 0; i < c->f->nevents; i++) {
         const ast_event *e = &c->f->events[i];
+        if (e->dom && e->dom->var)
+            fail(c, "%d:%d: event '%s' has an index variable (%s[%s:...]), for a rate per "
+                 "index; PEPS gives the events of e[N] one rate: write them as separate "
+                 "events", e->pos.line,
+                 e->pos.col, e->name, e->name, e->dom->var);
         fprintf(c->out, "  %s %s", e->sync ? "syn" : "loc", e->name);
         if (e->dom)
             domain_out(c, e->dom);
@@ -544,22 +676,53 @@ static void dst_out(dctx *c, const ast_to *t)
     }
 }
 
+/* One transition line of label l, its event e[idx] (idx < 0: as written). */
+static void label_line(dctx *c, const ast_to *t, const char **probs, int l, int has_idx, int idx)
+{
+    fputs("      to(", c->out);
+    dst_out(c, t);
+    fputs(") ", c->out);
+    if (has_idx)
+        fprintf(c->out, "%s[%d]", t->labels[l].ev.name, idx);
+    else
+        ref_out(c, &t->labels[l].ev);
+    if (probs && probs[l])
+        fprintf(c->out, "(%s)", probs[l]);
+    else if (t->labels[l].prob) {
+        fputc('(', c->out);
+        expr_out(c, t->labels[l].prob, -1);
+        fputc(')', c->out);
+    }
+    fputc('\n', c->out);
+}
+
+/* e[N] (a domain) is one line per index; e[i] in a replica its own
+ * index; the peers take an integer there. */
+static void label_out(dctx *c, const ast_to *t, const char **probs, int l)
+{
+    const ast_expr *ix = t->labels[l].ev.index;
+    const ast_ident *dom = ix && ix->kind == AE_NAME && !ix->ref.index &&
+        !(c->var && !strcmp(ix->ref.name, c->var)) ? domain_ident(c, ix->ref.name) : NULL;
+    double v;
+    if (dom) {
+        int n, *vals = domain_values(c, dom->dom, &n);
+        if (!n)
+            fail(c, "%d:%d: the domain '%s' cannot be written for PEPS", ix->pos.line,
+                 ix->pos.col, dom->name);
+        for (int k = 0; k < n; k++)
+            label_line(c, t, probs, l, 1, vals[k]);
+        free(vals);
+    } else if (ix && index_value(c, ix, &v) && v == floor(v)) {
+        label_line(c, t, probs, l, 1, (int)v);
+    } else {
+        label_line(c, t, probs, l, 0, 0);
+    }
+}
+
 static void to_out(dctx *c, const ast_to *t, const char **probs)
 {
-    for (int l = 0; l < t->nlabels; l++) {
-        fputs("      to(", c->out);
-        dst_out(c, t);
-        fputs(") ", c->out);
-        ref_out(c, &t->labels[l].ev);
-        if (probs && probs[l])
-            fprintf(c->out, "(%s)", probs[l]);
-        else if (t->labels[l].prob) {
-            fputc('(', c->out);
-            expr_out(c, t->labels[l].prob, -1);
-            fputc(')', c->out);
-        }
-        fputc('\n', c->out);
-    }
+    for (int l = 0; l < t->nlabels; l++)
+        label_out(c, t, probs, l);
 }
 
 static void state_out(dctx *c, const ast_state *st, label_names *probs)
@@ -582,6 +745,24 @@ static void state_out(dctx *c, const ast_state *st, label_names *probs)
         to_out(c, &st->tos[t], probs ? probs[t] : NULL);
 }
 
+/* aut C[i:N]: one automaton C_v per replica, its labels at i = v. */
+static void split_out(dctx *c, const ast_aut *A, label_names **probs)
+{
+    int n, *vals = domain_values(c, A->dom, &n);
+    if (!n)
+        fail(c, "%d:%d: the domain of '%s' cannot be written for PEPS", A->pos.line,
+             A->pos.col, A->name);
+    c->var = A->dom->var;
+    for (int r = 0; r < n; r++) {
+        c->var_val = vals[r];
+        fprintf(c->out, "  aut %s_%d\n", A->name, vals[r]);
+        for (int s = 0; s < A->nstates; s++)
+            state_out(c, &A->states[s], probs ? probs[s] : NULL);
+    }
+    c->var = NULL;
+    free(vals);
+}
+
 static void network_out(dctx *c)
 {
     const ast_file *f = c->f;
@@ -589,6 +770,11 @@ static void network_out(dctx *c)
     int k = 0;
     for (int a = 0; a < f->nauts; a++) {
         const ast_aut *A = &f->auts[a];
+        if (A->dom && A->dom->var) {
+            split_out(c, A, c->prob_name ? c->prob_name + k : NULL);
+            k += A->nstates;
+            continue;
+        }
         fprintf(c->out, "  aut %s", A->name);
         if (A->dom)
             domain_out(c, A->dom);

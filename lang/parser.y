@@ -185,6 +185,8 @@ opt_semi
 opt_dom
     : %empty                { $$ = NULL; }
     | '[' dom_items ']'     { $$ = $2; }
+    | '[' T_ID ':' dom_items ']'
+        { $$ = $4; $$->var = $2; $$->var_pos = P(@2); }
     ;
 rate
     : '(' expr ')'          { $$ = $2; }

@@ -127,6 +127,8 @@ static void print_expr(FILE *out, const ast_expr *e)
 static void print_domain(FILE *out, const ast_domain *d)
 {
     fputc('[', out);
+    if (d->var)             /* aut C[i:N], syn e[k:N] (repl.c) */
+        fprintf(out, "%s:", d->var);
     for (int i = 0; i < d->n; i++) {
         if (i)
             fputs(", ", out);

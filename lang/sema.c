@@ -34,6 +34,7 @@ static void layout_group(sema *S, s_group *G)
         B->ast = st;
         B->first = G->nstates;
         B->n = 1;
+        check_index_var(S, st->dom, "state block");
         if (st->dom) {
             if (eval_domain(S, st->dom, &B->vals, &B->n) < 0)
                 continue;
@@ -68,6 +69,7 @@ static void build_automata(sema *S)
         s_group *G = &S->groups[S->ngroups];
         G->ast = A;
         G->n = 1;
+        check_index_var(S, A->dom, "automaton");
         if (A->dom && eval_domain(S, A->dom, &G->vals, &G->n) < 0)
             continue;
         if ((long)naut + G->n > 1000000) {
@@ -142,12 +144,6 @@ static void compile_rewards(sema *S)
 /* Phase 3: events                                                    */
 /* ---------------------------------------------------------------- */
 
-static s_event *find_event(sema *S, const char *name, int has_index, int index)
-{
-    int i = symtab_find(&S->event_keys, name, has_index ? index : NO_INDEX);
-    return i < 0 ? NULL : &S->evs[i];
-}
-
 static void declare_events(sema *S)
 {
     ast_file *f = S->f;
@@ -162,6 +158,7 @@ static void declare_events(sema *S)
             continue;
         }
         int *vals = NULL, n = 1;
+        check_index_var(S, E->dom, "event");
         if (E->dom && eval_domain(S, E->dom, &vals, &n) < 0)
             continue;
         int h = hold(S, vals, 0);   /* the loop allocates */
@@ -246,28 +243,6 @@ static void add_trans(sema *S, int aut, int from, int ev, int to, san_expr *prob
     t->pos = pos;
 }
 
-/* The event a label names, or NULL (reported). */
-static s_event *label_event(sema *S, const ast_ref *r)
-{
-    int idx = 0, has = r->index != NULL;
-    if (has && const_int(S, r->index, &idx, "an event index") < 0)
-        return NULL;
-    s_event *ev = find_event(S, r->name, has, idx);
-    if (ev)
-        return ev;
-    if (has && event_declared(S, r->name))
-        ERR(S, r->pos, "event '%s' has no index %d", r->name, idx);
-    else if (!has && event_declared(S, r->name))
-        ERR(S, r->pos, "event '%s' is replicated; name one, e.g. %s[i]", r->name, r->name);
-    else if (find_ident(S, r->name))
-        ERR(S, r->pos, "'%s' is an identifier, not an event", r->name);
-    else if (find_group(S, r->name))
-        ERR(S, r->pos, "'%s' is an automaton, not an event", r->name);
-    else
-        ERR(S, r->pos, "unknown event '%s'", r->name);
-    return NULL;
-}
-
 /* Destination of a `to` clause from local position p of block B. */
 static int destination(sema *S, s_group *G, const s_block *B, int p, const ast_to *t, int *dropped)
 {
@@ -302,46 +277,80 @@ static int destination(sema *S, s_group *G, const s_block *B, int p, const ast_t
     return -1;
 }
 
+/* The routing probability of a label, compiled once for every replica
+ * and position; NULL without one.  *bad when it does not compile. */
+static san_expr *label_prob(sema *S, const ast_label *lab, int *bad)
+{
+    *bad = 0;
+    if (!lab->prob)
+        return NULL;
+    san_expr *prob = compile_one(S, lab->prob, -1, NULL);
+    if (!prob) {
+        *bad = 1;
+        return NULL;
+    }
+    pool_add(S, prob);
+    check_peps(S, lab->prob, "routing probability");
+    if (prob->is_const && (!(prob->value >= 0) || !isfinite(prob->value) || prob->value > 1))
+        ERR(S, lab->prob->pos, "routing probability %g is not in [0, 1]", prob->value);
+    return prob;
+}
+
+/* One label of a `to` clause, from positions [p0, p1] of block B, in
+ * every replica of G: the events it names (repl.c) may be one for all,
+ * several (e[N]) or one per replica (e[i]). */
+static void expand_label(sema *S, s_group *G, const s_block *B, const ast_to *to,
+                         const ast_label *lab, int p0, int p1)
+{
+    /* the event first, then the probability: both report their errors */
+    s_targets t;
+    int bad, found = label_targets(S, G, &lab->ev, &t) == 0;
+    san_expr *prob = label_prob(S, lab, &bad);
+    if (!found || bad) {
+        release(S, t.held);
+        free(t.ev);
+        return;
+    }
+    int warned = 0, added = 0;
+    for (int p = p0; p <= p1; p++) {
+        int dropped, dst = destination(S, G, B, p, to, &dropped);
+        if (dropped)
+            continue;
+        if (dst < 0)
+            break;
+        if (dst == B->first + p && !t.ev[0]->ast->sync && !warned) {
+            WARN(S, to->pos, "local self-loop on event '%s' has no effect on the chain",
+                 t.ev[0]->name);
+            warned = 1;
+        }
+        for (int r = 0; r < G->n; r++) {
+            if (t.per_replica)
+                add_trans(S, G->first + r, B->first + p, (int)(t.ev[r] - S->evs), dst, prob,
+                          lab->ev.pos);
+            else
+                for (int k = 0; k < t.n; k++)
+                    add_trans(S, G->first + r, B->first + p, (int)(t.ev[k] - S->evs), dst,
+                              prob, lab->ev.pos);
+        }
+        added = 1;
+    }
+    for (int r = 0; added && r < G->n; r++) {
+        if (t.per_replica)
+            add_user(S, t.ev[r], G->first + r);
+        else
+            for (int k = 0; k < t.n; k++)
+                add_user(S, t.ev[k], G->first + r);
+    }
+    release(S, t.held);
+    free(t.ev);
+}
+
 /* Expand the `to` clauses of one stt/from block at positions [p0, p1]. */
 static void expand_block(sema *S, s_group *G, const s_block *B, const ast_state *st, int p0, int p1)
 {
-    for (int t = 0; t < st->ntos; t++) {
-        const ast_to *to = &st->tos[t];
-        for (int l = 0; l < to->nlabels; l++) {
-            const ast_label *lab = &to->labels[l];
-            s_event *ev = label_event(S, &lab->ev);
-            san_expr *prob = NULL;
-            if (lab->prob) {
-                prob = compile_one(S, lab->prob, -1, NULL);
-                if (!prob)
-                    continue;
-                pool_add(S, prob);
-                check_peps(S, lab->prob, "routing probability");
-                if (prob->is_const && (!(prob->value >= 0) || !isfinite(prob->value) || prob->value > 1))
-                    ERR(S, lab->prob->pos, "routing probability %g is not in [0, 1]", prob->value);
-            }
-            if (!ev)
-                continue;
-            int warned = 0, added = 0;
-            for (int p = p0; p <= p1; p++) {
-                int dropped, dst = destination(S, G, B, p, to, &dropped);
-                if (dropped)
-                    continue;
-                if (dst < 0)
-                    break;
-                if (dst == B->first + p && !ev->ast->sync && !warned) {
-                    WARN(S, to->pos, "local self-loop on event '%s' has no effect on the chain",
-                         ev->name);
-                    warned = 1;
-                }
-                for (int r = 0; r < G->n; r++)
-                    add_trans(S, G->first + r, B->first + p, (int)(ev - S->evs), dst, prob, lab->ev.pos);
-                added = 1;
-            }
-            for (int r = 0; added && r < G->n; r++)
-                add_user(S, ev, G->first + r);
-        }
-    }
+    for (int t = 0; t < st->ntos; t++)
+        for (int l = 0; l < st->tos[t].nlabels; l++)
+            expand_label(S, G, B, &st->tos[t], &st->tos[t].labels[l], p0, p1);
 }
 
 static void build_transitions(sema *S)
@@ -471,19 +480,30 @@ static void finish_events(sema *S)
         s_event *ev = &S->evs[i];
         const ast_event *E = ev->ast;
         tick(S, "events", i, S->nevs);
+        /* syn e[k:N] (mu * k): each event's rate at its own k (repl.c) */
+        int first = i == 0 || S->evs[i - 1].ast != E, per_index = E->dom && E->dom->var;
+        S->bind_name = per_index ? E->dom->var : NULL;
+        S->bind_val = ev->index;
+        int quiet = S->quiet;
+        S->quiet |= !first;     /* its errors once, not once per index */
         san_expr *rate = compile_one(S, E->rate, -1, NULL);
+        S->quiet = quiet;
+        const char *which = per_index ? ev->name : E->name;
         if (rate) {
             pool_add(S, rate);
-            if (i == 0 || S->evs[i - 1].ast != E) {
+            if (first)
                 check_peps(S, E->rate, "rate");
+            if (first || per_index) {
                 if (rate->is_const && isnan(rate->value) && E->rate->kind != AE_NUM)
-                    ERR(S, E->rate->pos, "rate of event '%s' is not a number (division by zero?)", E->name);
+                    ERR(S, E->rate->pos, "rate of event '%s' is not a number (division by zero?)", which);
                 else if (rate->is_const && isinf(rate->value))
-                    ERR(S, E->rate->pos, "rate of event '%s' is not finite (division by zero?)", E->name);
+                    ERR(S, E->rate->pos, "rate of event '%s' is not finite (division by zero?)", which);
                 else if (rate->is_const && rate->value < 0)
-                    ERR(S, E->rate->pos, "rate of event '%s' is negative (%g)", E->name, rate->value);
+                    ERR(S, E->rate->pos, "rate of event '%s' is negative (%g)", which, rate->value);
             }
+            S->bind_name = NULL;
         } else {
+            S->bind_name = NULL;
             rate = pool_add(S, xb_constant(S->oom, 0));
         }
         if (ev->nusers == 0) {

@@ -711,6 +711,10 @@ static void compile_sumrw(sema *S, xbuild *b, const ast_expr *e)
 static void compile_name(sema *S, xbuild *b, const ast_expr *e, int ctx_aut)
 {
     const ast_ref *r = &e->ref;
+    if (S->bind_name && !r->index && !strcmp(r->name, S->bind_name)) {
+        xb_emit(b, X_CONST, 0, 0, S->bind_val);     /* the index variable (repl.c) */
+        return;
+    }
     s_ident *id = r->index ? NULL : find_ident(S, r->name);
     if (id) {
         if (id->is_dom) {
@@ -792,6 +796,11 @@ static void compile_name(sema *S, xbuild *b, const ast_expr *e, int ctx_aut)
         ERR(S, r->pos, "'%s' is an automaton, not a value; write 'st %s'", r->name, r->name);
     else if (event_declared(S, r->name))
         ERR(S, r->pos, "'%s' is an event, not a value", r->name);
+    else if (!r->index && index_var_owner(S, r->name, &(ast_pos){ 0, 0 }))
+        ERR(S, r->pos, "'%s' is the index variable of '%s'; it has a value only inside that "
+            "declaration (in an event index e[%s] of a replicated automaton, or in the rate "
+            "of a replicated event)", r->name, index_var_owner(S, r->name, &(ast_pos){ 0, 0 }),
+            r->name);
     else
         ERR(S, r->pos, "unknown identifier '%s'", r->name);
     xb_emit(b, X_CONST, 0, 0, 0);

@@ -111,6 +111,10 @@ typedef struct {
     int *order, norder, caporder;
     int search, next_index, resolving;
     int warn_off;           /* an earlier phase failed: no more warnings */
+    /* The index variable being expanded (aut C[i:N], syn e[k:N]) and its
+     * value: a name compiles to it before any identifier (repl.c). */
+    const char *bind_name;
+    int bind_val;
     san_progress *progress; /* on stderr when the load takes a while */
     long ticks;
     /* Memory a phase holds in locals while it works (an expression being
@@ -257,5 +261,17 @@ void resolve_ident(sema *S, s_ident *id);
 int resolve_aut(sema *S, const ast_ref *r);
 int state_range(sema *S, int a, const ast_ref *r, int *lo, int *hi);
 void check_peps(sema *S, const ast_expr *e, const char *what);
+
+/* ---- repl.c: replicated events (index variables, e[i], e[N]) ---- */
+typedef struct {            /* the events one label names */
+    s_event **ev;           /* per_replica: ev[r] for replica r; else n events */
+    int n, per_replica;
+    int held;               /* its slot on the held stack (release it) */
+} s_targets;
+s_event *find_event(sema *S, const char *name, int has_index, int index);
+s_event *label_event(sema *S, const ast_ref *r);
+int label_targets(sema *S, s_group *G, const ast_ref *r, s_targets *t);
+void check_index_var(sema *S, const ast_domain *dom, const char *what);
+const char *index_var_owner(sema *S, const char *name, ast_pos *at);
 
 #endif

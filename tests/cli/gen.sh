@@ -431,15 +431,20 @@ check "pipeline bound and bottleneck (stage 4, 1/6)" "$tmp/f.json" \
   "abs(r['deterministic_bound'] - 1/6) < 1e-12 and abs(r['bottleneck_stage'] - 4) < 1e-9 \
    and r['throughput'] < r['deterministic_bound'] \
    and abs(r['bound_fraction'] - r['throughput'] * 6) < 1e-9"
+# (the slaves replicated: their events are s[i], r[i]; --expanded: s_i, r_i)
 solve_json "$tmp/f.json" ms --mode async --slaves 3 --buffer 5
 check "m/s flow conservation" "$tmp/f.json" \
-  "abs(t['r_1'] + t['r_2'] + t['r_3'] - t['c']) < 1e-9 and abs(r['pack_throughput'] - t['c']) < 1e-9 \
-   and abs(r['task_throughput'] - (t['s_1'] + t['s_2'] + t['s_3'])) < 1e-9"
+  "abs(t['r[1]'] + t['r[2]'] + t['r[3]'] - t['c']) < 1e-9 and abs(r['pack_throughput'] - t['c']) < 1e-9 \
+   and abs(r['task_throughput'] - (t['s[1]'] + t['s[2]'] + t['s[3]'])) < 1e-9"
 check "m/s marginals sum to 1" "$tmp/f.json" \
   "all(abs(sum(v.values()) - 1) < 1e-9 for v in m.values())"
+solve_json "$tmp/f.json" ms --mode async --slaves 3 --buffer 5 --expanded
+check "m/s flow conservation (--expanded)" "$tmp/f.json" \
+  "abs(t['r_1'] + t['r_2'] + t['r_3'] - t['c']) < 1e-9 and abs(r['pack_throughput'] - t['c']) < 1e-9 \
+   and abs(r['task_throughput'] - (t['s_1'] + t['s_2'] + t['s_3'])) < 1e-9"
 solve_json "$tmp/f.json" ms --mode async --slaves 2 --buffer 3 --work slices --slices 5
 check "m/s slices: down ends every run" "$tmp/f.json" \
-  "abs(t['down'] - t['up']) < 1e-12 and abs(t['s_1'] + t['s_2'] - 3 * t['down']) < 1e-9 \
+  "abs(t['down'] - t['up']) < 1e-12 and abs(t['s[1]'] + t['s[2]'] - 3 * t['down']) < 1e-9 \
    and abs(r['execution_time'] - (1 / t['down'] - 1 / 1000)) < 1e-6"
 
 # throughput below the bound and increasing with the buffer; approaching the
@@ -505,6 +510,41 @@ for n in 2 3 5; do
     if python3 -c "import sys; sys.exit(not (abs($b - $a) < 0.05 * $a))"; then ok
     else bad "buffer 1 vs sync with ER = 0.04, N=$n: $b vs $a"; fi
 done
+
+# 7. the replicated slaves (aut Slave[i:D_slaves], s[i], p[i], r[i]) against
+# the written-out ones (--expanded): the same results to 1e-12, the same
+# throughputs under the names of each form; the text no longer grows with N
+for flags in "--mode async --slaves 3 --buffer 4" "--mode sync --slaves 3" \
+             "--mode async --slaves 2 --buffer 3 --work slices --slices 5" \
+             "--mode sync --slaves 3 --work slices --slices 3"; do
+    # shellcheck disable=SC2086
+    solve_json "$tmp/rep.json" ms $flags && solve_json "$tmp/exp.json" ms $flags --expanded
+    if python3 - "$tmp/rep.json" "$tmp/exp.json" <<'PY'
+import json, re, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+close = lambda x, y: abs(x - y) <= 1e-12 * max(1.0, abs(y))
+ok = a["results"].keys() == b["results"].keys() and \
+    all(close(a["results"][k], b["results"][k]) for k in b["results"])
+# s_2 (expanded) is s[2] (replicated)
+name = lambda k: re.sub(r"^([spr])_(\d+)$", r"\1[\2]", k)
+ok = ok and {name(k) for k in b["throughputs"]} == set(a["throughputs"]) and \
+    all(close(a["throughputs"][name(k)], v) for k, v in b["throughputs"].items())
+sys.exit(not ok)
+PY
+    then ok; else bad "replicated vs --expanded differ: ms $flags"; fi
+done
+a=$("$SAN" gen ms --mode async --slaves 7 | wc -c)
+b=$("$SAN" gen ms --mode async --slaves 7 --expanded | wc -c)
+c=$("$SAN" gen ms --mode async --slaves 20 | wc -c)
+if [ "$a" -lt "$b" ] && [ $((c - a)) -lt 100 ] && [ $((c - a)) -gt -100 ]; then ok
+else bad "replicated text: N=7 $a bytes (expanded $b), N=20 $c"; fi
+if "$SAN" gen ms --mode async --slaves 7 | grep -q "aut Slave\[i:D_slaves\]" &&
+   "$SAN" gen ms --mode async --slaves 7 --expanded | grep -q "aut Slave7"; then ok
+else bad "gen ms: replicated by default, written out with --expanded"; fi
+if "$SAN" gen ms --mode async --slaves 7 --dialect peps2003 | grep -q "aut Slave7"; then ok
+else bad "gen ms --dialect peps2003: the slaves written out (as measured with the peers)"; fi
+if ! "$SAN" gen ms --mode async --slaves 2 --expanded=1 2>/dev/null; then ok
+else bad "--expanded=1 accepted"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -100,7 +100,7 @@ sys.path.insert(0, HERE)
 from difftest_models import *          # noqa: E402,F403  the models and their answers
 from difftest_models import GenReject, find_dense_ref, find_san, generate, model_seed  # noqa: E402
 
-FAMILIES = ["plain", "span4", "span6", "decades", "ncd"]
+FAMILIES = ["plain", "span4", "span6", "decades", "ncd", "repl"]
 METHODS = ["auto", "direct", "power", "jacobi", "gs", "gmres", "bicgstab", "iad"]
 STORAGES = ["sparse", "kron"]
 KRON_METHODS = {"auto", "power", "jacobi", "gmres", "bicgstab", "iad"}

@@ -8,7 +8,7 @@ turned into their CTMC by this module's own reading of the language
 (doc/san.5): the reachable states, the closed class, the off-diagonal
 rates.  The stationary vector comes from tests/dense_ref (GTH in long
 double), and the marginals, throughputs and results from it.  The
-generators of the families (plain, span4, span6, decades, ncd) are here
+generators of the families (plain, span4, span6, decades, ncd, repl) are here
 too; difftest.py runs san and judges.
 """
 import hashlib
@@ -55,6 +55,18 @@ class Num(Expr):
 
     def eval(self, m, s):
         return self.v
+
+    def text(self):
+        return self.txt
+
+
+class Text(Expr):
+    """Text written as is where a value is never read (a domain)."""
+    def __init__(self, txt):
+        self.txt = txt
+
+    def eval(self, m, s):
+        raise TypeError("a domain has no value")
 
     def text(self):
         return self.txt
@@ -204,6 +216,7 @@ class Event:
         self.name, self.sync, self.rate = name, sync, rate
         self.base = name                # the declared name
         self.listed = listed            # write the informational automaton list
+        self.own = 0                    # r > 0: one of e[0..r-1], a replica's own
 
 
 class Trans:
@@ -211,6 +224,7 @@ class Trans:
     def __init__(self, a, src, e, dst, prob=None, clause=False):
         self.a, self.src, self.e, self.dst, self.prob = a, src, e, dst, prob
         self.clause = clause
+        self.each = None                # (domain, k): one of e[D] written once
 
 
 class Model:
@@ -264,14 +278,36 @@ class Model:
     def add_trans(self, a, src, e, dst, prob=None, clause=False):
         self.trans.append(Trans(a, src, e, dst, prob, clause))
 
-    def replicate(self, a, r):
+    def replicate(self, a, r, own=()):
         """Make the last automaton a the first of r replicas P[0..r-1]:
         every replica has its transitions, its own copy of each of its
-        local events, the same synchronizing events."""
+        local events, the same synchronizing events but those of own,
+        which become e[0..r-1] (replicated events, san(5)): replica k takes
+        part in e[k] only, written aut P[i:D] ... e[i]; every other
+        automaton that had e takes part in each e[k] from the same
+        transitions, written e[D] once."""
         assert a == len(self.auts) - 1
         A = self.auts[a]
         gname = A.name.split("[")[0]
         A.group = (gname, a, r)
+        own_of = {}                     # e -> [e[0], ..., e[r-1]]
+        if own:
+            dom = "D_%s" % gname
+            self.idents.append((dom, Text("[0..%d]" % (r - 1))))
+            A.group = (gname, a, r, dom)
+        for e in own:
+            E = self.events[e]
+            E.own, E.listed, E.name = r, False, "%s[0]" % E.base
+            own_of[e] = [e]
+            for k in range(1, r):
+                self.events.append(Event("%s[%d]" % (E.base, k), True, E.rate))
+                self.events[-1].base, self.events[-1].own = E.base, r
+                own_of[e].append(len(self.events) - 1)
+            for t in [t for t in self.trans if t.e == e and t.a != a]:
+                t.each = (dom, 0)
+                for k in range(1, r):
+                    self.add_trans(t.a, t.src, own_of[e][k], t.dst, t.prob, t.clause)
+                    self.trans[-1].each = (dom, k)
         local = [e for e in range(len(self.events))
                  if not self.events[e].sync and self.users(e) == [a]]
         mine = [t for t in self.trans if t.a == a]
@@ -285,6 +321,8 @@ class Model:
                 self.events.append(Event("%s@%s" % (E.base, B.name), False, E.rate))
                 self.events[-1].base = E.base
                 copy[e] = len(self.events) - 1
+            for e, evs in own_of.items():
+                copy[e] = evs[i]
             for t in mine:
                 self.add_trans(a + i, t.src, copy.get(t.e, t.e), t.dst, t.prob)
         for e in local:
@@ -310,7 +348,8 @@ class Model:
             if E.base in declared:
                 continue                # a replica's copy
             declared.add(E.base)
-            line = "  %s %s (%s)" % ("syn" if E.sync else "loc", E.base, E.rate.text())
+            dom = "[0..%d]" % (E.own - 1) if E.own else ""
+            line = "  %s %s%s (%s)" % ("syn" if E.sync else "loc", E.base, dom, E.rate.text())
             users = self.users(k)
             if E.listed and users and E.base == E.name:
                 line += " {%s}" % ", ".join(self.auts[a].name for a in users)
@@ -331,14 +370,22 @@ class Model:
         return "\n".join(out) + "\n"
 
     def label(self, t):
-        lab = self.events[t.e].base
+        E = self.events[t.e]
+        lab = E.base
+        if t.each:
+            lab += "[%s]" % t.each[0]   # e[D]: every e[k] from here
+        elif E.own:
+            lab += "[i]"                # the replica's own e[k]
         return lab + ("(%s)" % t.prob.text() if t.prob is not None else "")
 
     def aut_text(self, a):
         A = self.auts[a]
         name = A.name if not A.group else "%s[0..%d]" % (A.group[0], A.group[2] - 1)
+        if A.group and len(A.group) > 3:
+            name = "%s[i:%s]" % (A.group[0], A.group[3])
         out = ["  aut %s" % name]
-        own = [t for t in self.trans if t.a == a and not t.clause]
+        own = [t for t in self.trans if t.a == a and not t.clause
+               and not (t.each and t.each[1] > 0)]
         if A.block is None:
             for k, sname in enumerate(A.states):
                 out.append("    stt %s" % sname)
@@ -348,6 +395,7 @@ class Model:
         out.append("    stt %s[0..%d]" % (A.block, len(A.states) - 1))
         for off, e in A.clauses:
             dst = "=" if off == 0 else "++" if off == 1 else "--" if off == -1 else "%+d" % off
+            assert not self.events[e].own   # gen_repl writes no blocks
             out.append("      to(%s) %s" % (dst, self.events[e].base))
         for k, sname in enumerate(A.states):
             mine = [t for t in own if t.src == k]
@@ -934,6 +982,37 @@ def gen_random(g, max_n):
     return m
 
 
+def gen_repl(g, max_n):
+    """repl: replicated events (san(5)).  The last automaton is written
+    once for 2 or 3 replicas, aut P[i:D_P]; some synchronizing events
+    with the others are each replica's own (e[i]), which the others take
+    part in from one transition (e[D_P])."""
+    r = g.rng
+    m = Model("difftest")
+    naut = r.randint(2, 3)
+    sizes = sizes_for(r, naut, 2, 4, max_n)
+    sizes[-1] = min(sizes[-1], 3)
+    reps = r.randint(2, 3)
+    while reps > 2 and math.prod(sizes) * sizes[-1] ** (reps - 1) > 2 * max_n:
+        reps -= 1
+    g.automata(m, sizes, p_block=0.0, replicated=True)
+    for a in range(naut):
+        g.local_events(m, a)
+    own = []
+    for _ in range(r.randint(1, naut)):
+        others = sorted(r.sample(range(naut - 1), r.randint(1, naut - 1)))
+        own.append(g.sync_event(m, others + [naut - 1], g.rate_expr(m)))
+    if r.random() < 0.3:                # and one the replicas share
+        g.sync_event(m, [r.randrange(naut - 1), naut - 1], g.rate_expr(m))
+    m.replicate(naut - 1, reps, own)
+    g.unused_events(m)
+    g.reachability(m)
+    g.results(m)
+    m.notes.append("structure: repl, %d automata, the last one replicated %d times, "
+                   "%d events of its replicas' own" % (naut, reps, len(own)))
+    return m
+
+
 def gen_ncd(g, max_n):
     """Nearly completely decomposable: fast rates 1..10 inside blocks,
     epsilon 1e-8..1e-6 between them, along one of four structures."""
@@ -1065,7 +1144,8 @@ def generate(family, mseed, dense_ref, max_n):
     rng = random.Random(mseed)
     for attempt in range(500):
         g = Gen(rng, family)
-        m = gen_ncd(g, max_n) if family == "ncd" else gen_random(g, max_n)
+        m = gen_ncd(g, max_n) if family == "ncd" else \
+            gen_repl(g, max_n) if family == "repl" else gen_random(g, max_n)
         try:
             ref = reference(m, dense_ref, max_n)
         except GenReject:
