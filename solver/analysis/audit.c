@@ -302,12 +302,16 @@ static void warn_automata(audit *A, places *P)
         where_automaton(m, a, &line, &col);
         if (repeats(line, col, P->line, P->col, &P->n))
             continue;
-        int ls = 0;
-        while (ls < M->nstates && !A->visited[A->soff[a] + ls])
-            ls++;
-        san_diag_add(A->d, SAN_WARNING, line, col, "automaton '%s' never moves: it stays in "
-                     "state '%s' in every reachable state", M->name,
-                     ls < M->nstates ? M->states[ls] : "?");
+        int ls = -1, nvisited = 0;
+        for (int k = 0; k < M->nstates; k++)
+            if (A->visited[A->soff[a] + k] && !nvisited++)
+                ls = k;
+        if (nvisited == 1)
+            san_diag_add(A->d, SAN_WARNING, line, col, "automaton '%s' never moves: it stays "
+                         "in state '%s' in every reachable state", M->name, M->states[ls]);
+        else
+            san_diag_add(A->d, SAN_WARNING, line, col, "automaton '%s' never moves: no "
+                         "transition of the reachable states changes its state", M->name);
     }
     P->n = 0;
     for (int a = 0; a < m->naut; a++) {
@@ -355,8 +359,9 @@ static void warn_text(audit *A, places *P)
                     !seen_before(A, SUCC_PROB_SUM, line, col))
                     san_diag_add(A->d, SAN_WARNING, line, col, "routing probabilities of "
                                  "event '%s' from state '%s' of '%s' sum to %.12g, not 1: an "
-                                 "error wherever '%s' fires there (%s)", m->ev[e].name,
-                                 M->states[ls], M->name, sum, m->ev[e].name, A->r->why);
+                                 "error if '%s' fires there in a reachable state (not "
+                                 "checked)", m->ev[e].name, M->states[ls], M->name, sum,
+                                 m->ev[e].name);
                 t = u;
             }
             int line = 0, col = 0;

@@ -422,10 +422,11 @@ void succ_problem_text(const san_model *m, const succ_problem *p, const int *s, 
     describe(m, s, st, sizeof st);
     const char *ev = m->ev[p->event].name;
     if (p->kind == SUCC_RATE) {
-        snprintf(buf, n, "rate of event '%s' is %s (%g) in state (%s)", ev,
-                 p->value != p->value ? "not a number" : isfinite(p->value) ? "negative"
-                                                                             : "not finite",
-                 p->value, st);
+        if (p->value != p->value)
+            snprintf(buf, n, "rate of event '%s' is not a number in state (%s)", ev, st);
+        else
+            snprintf(buf, n, "rate of event '%s' is %s (%g) in state (%s)", ev,
+                     isfinite(p->value) ? "negative" : "not finite", p->value, st);
         return;
     }
     const san_automaton *A = &m->aut[p->aut];

@@ -727,8 +727,31 @@ def test_scan_memory():
     os.unlink(path)
 
 
+def test_peps_block_idiom():
+    """`stt d[D] to(++) e(p) to(=) e(1-p)`: the routing sums to 1-p at d[L],
+    where e never fires (its rate is 0 there).  Accepted, and the chain is
+    birth-death: up lam*p below L, down mu, pi_k ~ (lam p / mu)^k."""
+    path = os.path.join(TOP, "tests", "corpus", "warnings", "peps_block_idiom.san")
+    lam, mu, p, L = 3.0, 2.0, 0.4, 4
+    w = [(lam * p / mu) ** k for k in range(L + 1)]
+    z = sum(w)
+    ref = {"mean": sum(k * w[k] for k in range(L + 1)) / z, "full": w[L] / z}
+    expect_results(path, ref, "PEPS block idiom")
+    expect_results(path, ref, "PEPS block idiom, kron", methods=["power", "gmres"],
+                   extra=["--storage", "kron"])
+    # where e can fire at d[L] (a constant rate), the solve says where and why
+    text = open(path).read().replace("arrive = lam * (st Q < L);", "arrive = lam;")
+    bad = write_tmp(text)
+    for storage in ("sparse", "kron"):
+        rc, _, err = run(["solve", "--storage", storage, bad])
+        check(rc == 2 and ":22:" in err and "sum to 0.6, not 1" in err and "'from d[4]'" in err,
+              f"PEPS block idiom where e fires at d[L] [{storage}]: exit 2, placed, 'from' "
+              f"suggested (got {rc}: {err.strip()[:300]})")
+    os.unlink(bad)
+
+
 def main():
-    tests = [test_mm1k, test_rs_manual, test_rs_scaled, test_first_available,
+    tests = [test_mm1k, test_peps_block_idiom, test_rs_manual, test_rs_scaled, test_first_available,
              test_vector_and_formats, test_errors, test_products, test_residual_storages,
              test_pruned_scan, test_scan_unpruned, test_scan_too_big, test_scan_memory,
              test_pocket_low_fill, test_arcs_dropped, test_verified]
