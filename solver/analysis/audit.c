@@ -19,6 +19,7 @@
  * fires, an automaton that never moves.  They need every reachable
  * state; a capped exploration gives the text's own warnings instead.
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,13 @@
  * at most (tss.san: 2 10^5 of its 1.8 10^7 states, 0.2 s). */
 #define DEFAULT_MAX_STATES 200000
 #define DEFAULT_WORK 1e7
+/* Auto: transitions listed at most; a state with more than
+ * MAX_FANOUT is not explored at all (2^30 outcome combinations of one
+ * event would take minutes to list). */
+#define DEFAULT_ARCS 2e7
+#define MAX_FANOUT 1e6
+/* Transitions listed at once. */
+#define PIECE 65536
 /* Distinct problems reported, at most (the rest are counted). */
 #define MAX_PROBLEMS 50
 
@@ -53,6 +61,7 @@ typedef struct {
     int *s;
     int64_t *list;          /* states found, breadth-first */
     int64_t n, cap, max;
+    double arcs_listed, max_arcs;
     int truncated;          /* a state was left out (max, memory) */
     idmap h;
     problem_key *seen;
@@ -202,42 +211,72 @@ static void record(audit *A, const int *s, int64_t idx)
     }
 }
 
-/* The exit rates of one state: beyond the largest double, once. */
-static void exit_rate(audit *A, const int *s, int64_t idx)
+/* The exit rates of one state: beyond the largest double, once (a state
+ * listed in pieces is named without its events: succ.h sees one piece). */
+static void exit_rate(audit *A, const int *s, int64_t idx, double out, int pieces)
+{
+    char err[1024], st[512];
+    if (out <= DBL_MAX || seen_before(A, -1, 0, 0))
+        return;
+    if (pieces == 1 && succ_check_exit_rate(&A->c, s, idx, &A->arcs, 0, err, sizeof err) < 0) {
+        san_diag_add(A->d, SAN_ERROR, 0, 0, "%s", err);
+        return;
+    }
+    san_state_name(A->m, s, st, sizeof st);
+    san_diag_add(A->d, SAN_ERROR, 0, 0, "the rates leaving state (%s) sum beyond the largest "
+                 "double (%.3g)", st, DBL_MAX);
+}
+
+/* One state's transitions, in pieces of PIECE at most (a state of 2^20
+ * outcome combinations stays within memory): recorded, the successors
+ * numbered.  0, -1 (memory), 1 (stop: the arcs budget, 2^63 outcomes). */
+static int expand(audit *A, int64_t idx)
 {
     char err[1024];
-    if (succ_check_exit_rate(&A->c, s, idx, &A->arcs, 0, err, sizeof err) < 0 &&
-        !seen_before(A, -1, 0, 0))
-        san_diag_add(A->d, SAN_ERROR, 0, 0, "%s", err);
+    succ_cursor cur = { 0, 0 };
+    double out = 0;
+    int more = 1, pieces = 0;
+    san_state_decode(A->m, idx, A->s);
+    while (more) {
+        A->arcs.n = 0;
+        more = succ_enumerate_part(&A->c, A->s, idx, &cur, PIECE, &A->arcs, err, sizeof err);
+        if (more == -1)
+            return -1;
+        if (more == -2) {       /* past 2^63 combinations: the solve stops too */
+            if (!seen_before(A, -2, 0, 0))
+                san_diag_add(A->d, SAN_ERROR, 0, 0, "%s", err);
+            return 1;
+        }
+        pieces++;
+        A->arcs_listed += A->arcs.n;
+        for (int k = 0; k < A->arcs.n; k++)
+            out += A->arcs.v[k].to != idx ? A->arcs.v[k].rate : 0;
+        record(A, A->s, idx);
+        for (int k = 0; k < A->arcs.n; k++)
+            if (visit(A, A->arcs.v[k].to) < 0)
+                return -1;
+        if (A->arcs_listed > A->max_arcs)
+            return 1;
+    }
+    exit_rate(A, A->s, idx, out, pieces);
+    return 0;
 }
 
 static int explore(audit *A)
 {
-    const san_model *m = A->m;
-    char err[1024];
     for (int64_t i = 0; i < A->n; i++) {
         if (A->o->interrupt && *A->o->interrupt)
             return -1;
         if (A->o->progress && (i & 1023) == 0)
             progress(A, i);
-        int64_t idx = A->list[i];
-        san_state_decode(m, idx, A->s);
-        A->arcs.n = 0;
-        int rc = succ_enumerate_part(&A->c, A->s, idx, &(succ_cursor){ 0, 0 }, 0, &A->arcs,
-                                     err, sizeof err);
-        if (rc == -1)
+        int rc = expand(A, A->list[i]);
+        if (rc < 0)
             return -1;
-        if (rc == -2) {         /* past 2^63 combinations: the solve stops too */
-            if (!seen_before(A, -2, 0, 0))
-                san_diag_add(A->d, SAN_ERROR, 0, 0, "%s", err);
+        if (rc > 0) {
             A->truncated = 1;
-            return 0;
+            A->n = i + 1;       /* the states checked */
+            break;
         }
-        exit_rate(A, A->s, idx);
-        record(A, A->s, idx);
-        for (int k = 0; k < A->arcs.n; k++)
-            if (visit(A, A->arcs.v[k].to) < 0)
-                return -1;
     }
     if (A->o->progress)
         fprintf(stderr, "\r%70s\r", "");
@@ -442,6 +481,14 @@ static int run(audit *A)
                  "(%s states) does not fit in 64 bits", m->product_str);
         return 0;
     }
+    int ev;
+    double ev_fanout, fanout = succ_fanout(m, &ev, &ev_fanout);
+    if (A->o->explore == SAN_EXPLORE_AUTO && fanout > MAX_FANOUT) {
+        snprintf(r->why, sizeof r->why, "the states were not explored: one state can have up "
+                 "to %.3g transitions (event '%s': %.3g outcomes); --explore always lists "
+                 "them", fanout, ev >= 0 ? m->ev[ev].name : "?", ev_fanout);
+        return 0;
+    }
     if (setup(A) < 0)
         return -1;
     int rc = seeds(A);
@@ -460,7 +507,8 @@ static int run(audit *A)
         snprintf(r->why, sizeof r->why, "only the first %lld reachable states were checked, "
                  "breadth-first from the states the reachability function accepts (%s); "
                  "--explore always checks them all", (long long)A->n,
-                 A->n == A->max ? "the cap of --explore auto" : "the memory limit");
+                 A->arcs_listed > A->max_arcs ? "the cap of --explore auto on transitions"
+                 : A->n == A->max ? "the cap of --explore auto" : "the memory limit");
     return 0;
 }
 
@@ -476,6 +524,7 @@ san_status san_audit_model(const san_model *m, const san_audit_opts *o, san_audi
     A.d = d;
     A.limit = o->max_memory > 0 ? o->max_memory : san_default_max_memory();
     A.max = state_cap(m, o);
+    A.max_arcs = o->explore == SAN_EXPLORE_ALWAYS ? INFINITY : DEFAULT_ARCS;
     A.t0 = A.last = san_now();
     places *P = malloc(sizeof *P);
     int rc = P ? run(&A) : -1;
