@@ -60,6 +60,12 @@ static const ast_state *find_block(const san_model *m, int a, int s, int *p, int
     return NULL;
 }
 
+int where_reach(const san_model *m, int *line, int *col)
+{
+    const ast_file *f = m->syntax;
+    return f && f->reach ? found(f->reach->pos, line, col) : 0;
+}
+
 int where_automaton(const san_model *m, int a, int *line, int *col)
 {
     const ast_aut *A = find_aut(m, a);

@@ -16,6 +16,8 @@
 
 #include "san.h"
 
+/* The reachability function. */
+int where_reach(const san_model *m, int *line, int *col);
 int where_automaton(const san_model *m, int a, int *line, int *col);
 /* The `stt` that declares local state s of automaton a. */
 int where_state(const san_model *m, int a, int s, int *line, int *col);

@@ -40,6 +40,10 @@
  * event would take minutes to list). */
 #define DEFAULT_ARCS 2e7
 #define MAX_FANOUT 1e6
+/* Auto: evaluations of the reachability function spent finding the
+ * seeds, at most (a function that accepts a few states of a huge
+ * product, with nothing to prune by, is tried state by state). */
+#define SCAN_EVALS (1 << 25)
 /* Transitions listed at once. */
 #define PIECE 65536
 /* Distinct problems reported, at most (the rest are counted). */
@@ -450,14 +454,19 @@ static int setup(audit *A)
 }
 
 /* The seeds (the states the reachability function accepts, up to the
- * cap) and the map: 0, 1 when none is accepted, -1. */
+ * cap) and the map: 0, 1 when none is accepted, 2 when none was found
+ * within the evaluations auto allows, -1. */
 static int seeds(audit *A)
 {
-    reach_walk w = { .m = A->m, .take = seed_take, .ctx = A };
-    if (reach_walk_run(&w) < 0)
+    reach_walk w = { .m = A->m, .take = seed_take, .ctx = A,
+                     .max_evals = A->o->explore == SAN_EXPLORE_AUTO ? SCAN_EVALS : 0 };
+    int rc = reach_walk_run(&w);
+    if (rc == -3)
+        A->truncated = 1;
+    else if (rc < 0)
         return -1;
     if (A->n == 0)
-        return 1;
+        return rc == -3 ? 2 : 1;
     if (idmap_init(&A->h, A->m, A->m->partial || A->truncated ? 0 : (double)A->n, A->limit) < 0)
         return -1;
     for (int64_t i = 0; i < A->n; i++) {
@@ -494,8 +503,17 @@ static int run(audit *A)
     int rc = seeds(A);
     if (rc < 0)
         return -1;
-    if (rc > 0) {
+    if (rc == 1) {              /* the solve stops there */
+        int line = 0, col = 0;
+        where_reach(m, &line, &col);
         snprintf(r->why, sizeof r->why, "the reachability function accepts no state");
+        san_diag_add(A->d, SAN_ERROR, line, col, "the reachability function accepts no state");
+        return 0;
+    }
+    if (rc > 0) {
+        snprintf(r->why, sizeof r->why, "the states were not explored: the reachability "
+                 "function accepted none of the states tried; --explore always scans them "
+                 "all");
         return 0;
     }
     r->explored = 1;
