@@ -275,13 +275,22 @@ static void text_events(const san_model *m)
     }
 }
 
+/* What the audit checked, and what it could not without every state. */
 static void text_audit(const san_audit *r)
 {
-    if (r->complete)
+    if (r->complete) {
         printf("reachable states: %lld, each checked (rates, routing, exit rates)\n",
                (long long)r->states);
+        return;
+    }
+    if (r->explored)
+        printf("reachable states: a sample of %lld checked (rates, routing, exit rates): %s\n",
+               (long long)r->states, r->why);
     else
-        printf("reachable states: not all checked: %s\n", r->why);
+        printf("reachable states: not checked: %s\n", r->why);
+    printf("  not checked without them all: absorbing states, events that never fire, "
+           "automata\n  that never move (the text's constant routing and states without "
+           "exits instead)\n");
 }
 
 static void json_audit(const san_audit *r)

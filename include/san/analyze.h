@@ -228,7 +228,9 @@ typedef struct {
                                states the reachability function accepts) */
     int complete;           /* ... all the reachable ones */
     int64_t states;         /* states checked */
-    char why[256];          /* not complete: why, and what was checked */
+    char why[256];          /* not complete: which states were checked
+                               (explored: "the first 200000, breadth-first
+                               ..."), or why none were */
 } san_audit;
 
 /* What the solve would find wrong in m, found before it: on the

@@ -482,20 +482,19 @@ static int run(audit *A)
     const san_model *m = A->m;
     san_audit *r = A->r;
     if (A->o->explore == SAN_EXPLORE_NEVER) {
-        snprintf(r->why, sizeof r->why, "the states were not explored (--explore never)");
+        snprintf(r->why, sizeof r->why, "--explore never");
         return 0;
     }
     if (!m->product_fits) {
-        snprintf(r->why, sizeof r->why, "the states were not explored: the product space "
-                 "(%s states) does not fit in 64 bits", m->product_str);
+        snprintf(r->why, sizeof r->why, "the product space (%s states) does not fit in 64 "
+                 "bits", m->product_str);
         return 0;
     }
     int ev;
     double ev_fanout, fanout = succ_fanout(m, &ev, &ev_fanout);
     if (A->o->explore == SAN_EXPLORE_AUTO && fanout > MAX_FANOUT) {
-        snprintf(r->why, sizeof r->why, "the states were not explored: one state can have up "
-                 "to %.3g transitions (event '%s': %.3g outcomes); --explore always lists "
-                 "them", fanout, ev >= 0 ? m->ev[ev].name : "?", ev_fanout);
+        snprintf(r->why, sizeof r->why, "one state can have up to %.3g transitions (event "
+                 "'%s': %.3g outcomes); --explore always lists them", fanout, ev >= 0 ? m->ev[ev].name : "?", ev_fanout);
         return 0;
     }
     if (setup(A) < 0)
@@ -511,9 +510,8 @@ static int run(audit *A)
         return 0;
     }
     if (rc > 0) {
-        snprintf(r->why, sizeof r->why, "the states were not explored: the reachability "
-                 "function accepted none of the states tried; --explore always scans them "
-                 "all");
+        snprintf(r->why, sizeof r->why, "the reachability function accepted none of the "
+                 "states tried; --explore always scans them all");
         return 0;
     }
     r->explored = 1;
@@ -522,9 +520,8 @@ static int run(audit *A)
     r->states = A->n;
     r->complete = !A->truncated;
     if (!r->complete)
-        snprintf(r->why, sizeof r->why, "only the first %lld reachable states were checked, "
-                 "breadth-first from the states the reachability function accepts (%s); "
-                 "--explore always checks them all", (long long)A->n,
+        snprintf(r->why, sizeof r->why, "the first %lld, breadth-first from the states the "
+                 "reachability function accepts (%s; --explore always checks them all)", (long long)A->n,
                  A->arcs_listed > A->max_arcs ? "the cap of --explore auto on transitions"
                  : A->n == A->max ? "the cap of --explore auto" : "the memory limit");
     return 0;
