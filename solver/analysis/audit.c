@@ -291,43 +291,45 @@ static int explore(audit *A)
 /* Warnings                                                           */
 /* ---------------------------------------------------------------- */
 
-/* The first of the compiled objects [0, n) declared at the same place
- * as object i (the replicas of one declaration): already warned. */
-static int repeats(int line, int col, int *lines, int *cols, int *nplaces)
-{
-    for (int k = 0; k < *nplaces; k++)
-        if (lines[k] == line && cols[k] == col)
-            return 1;
-    if (*nplaces < 4096) {
-        lines[*nplaces] = line;
-        cols[*nplaces] = col;
-        ++*nplaces;
-    }
-    return 0;
-}
-
+/* Places already warned about, so that the replicas of one declaration
+ * get one warning: a replica's place is most often the last one seen
+ * (replicas are consecutive), so that one is looked at first. */
 typedef struct {
     int line[4096], col[4096], n;
 } places;
 
+static int repeats(places *P, int line, int col)
+{
+    if (P->n && P->line[P->n - 1] == line && P->col[P->n - 1] == col)
+        return 1;
+    for (int k = 0; k < P->n; k++)
+        if (P->line[k] == line && P->col[k] == col)
+            return 1;
+    if (P->n < 4096) {
+        P->line[P->n] = line;
+        P->col[P->n++] = col;
+    }
+    return 0;
+}
+
 /* Events used by some automaton that no reachable state fires, once a
- * declaration (the copies of a replicated one together). */
+ * declaration: the copies of a replicated one (consecutive, declared at
+ * the same place) together, warned about when none of them fires. */
 static void warn_events(audit *A, places *P)
 {
     const san_model *m = A->m;
     P->n = 0;
-    for (int e = 0; e < m->nev; e++) {
-        if (A->fired[e] || m->ev[e].nparts == 0)
-            continue;
-        int line = m->ev[e].line, col = m->ev[e].col, all = 1;
-        for (int f = 0; f < m->nev && all; f++)
-            if (m->ev[f].line == line && m->ev[f].col == col && A->fired[f])
-                all = 0;
-        if (!all || repeats(line, col, P->line, P->col, &P->n))
-            continue;
-        san_diag_add(A->d, SAN_WARNING, line, col, "event '%s' never fires in the %lld "
-                     "reachable states (never enabled, or its rate is 0 wherever it is)",
-                     m->ev[e].name, (long long)A->n);
+    for (int e = 0; e < m->nev;) {
+        int line = m->ev[e].line, col = m->ev[e].col, f = e, fired = 0, used = 0;
+        for (; f < m->nev && m->ev[f].line == line && m->ev[f].col == col; f++) {
+            fired |= A->fired[f];
+            used |= m->ev[f].nparts > 0;
+        }
+        if (!fired && used && !repeats(P, line, col))
+            san_diag_add(A->d, SAN_WARNING, line, col, "event '%s' never fires in the %lld "
+                         "reachable states (never enabled, or its rate is 0 wherever it is)",
+                         m->ev[e].name, (long long)A->n);
+        e = f;
     }
 }
 
@@ -343,7 +345,7 @@ static void warn_automata(audit *A, places *P)
         if (M->nstates < 2 || A->moved[a])
             continue;
         where_automaton(m, a, &line, &col);
-        if (repeats(line, col, P->line, P->col, &P->n))
+        if (repeats(P, line, col))
             continue;
         int ls = -1, nvisited = 0;
         for (int k = 0; k < M->nstates; k++)
@@ -366,7 +368,7 @@ static void warn_automata(audit *A, places *P)
             if (!A->visited[A->soff[a] + ls] || A->left[A->soff[a] + ls])
                 continue;
             where_state(m, a, ls, &line, &col);
-            if (repeats(line, col, P->line, P->col, &P->n))
+            if (repeats(P, line, col))
                 continue;
             san_diag_add(A->d, SAN_WARNING, line, col, "state '%s' of '%s' is absorbing: "
                          "no reachable state leaves it (the chain will have an absorbing "
@@ -409,7 +411,7 @@ static void warn_text(audit *A, places *P)
             }
             int line = 0, col = 0;
             if (!out && M->nstates > 1 && where_state(m, a, ls, &line, &col) &&
-                !repeats(line, col, P->line, P->col, &P->n))
+                !repeats(P, line, col))
                 san_diag_add(A->d, SAN_WARNING, line, col, "state '%s' of '%s' has no "
                              "transition to another state: absorbing if reached",
                              M->states[ls], M->name);
