@@ -14,7 +14,21 @@ typedef struct {
     int peps;
     int peers;
     double max_input;
+    san_audit_opts audit;
 } check_args;
+
+/* --explore auto|always|never */
+static int opt_explore(const cli_parser *p, const cli_option *o, const char *arg, void *dest)
+{
+    static const char *const names[] = { "auto", "always", "never" };
+    (void)o;
+    for (int k = 0; k < 3; k++)
+        if (!strcmp(arg, names[k])) {
+            *(san_explore_mode *)dest = (san_explore_mode)k;
+            return 0;
+        }
+    return cli_usage_error(p->cmd, "--explore: expected auto, always or never, not '%s'", arg);
+}
 
 static const cli_option check_options[] = {
     CLI_GROUP("options:"),
@@ -28,6 +42,18 @@ static const cli_option check_options[] = {
              "differently or reject, with the rewrite (san print\n"
              "--dialect peps2003 makes them)"),
     CLI_MAX_INPUT(check_args, max_input),
+    CLI_GROUP("reachable states:"),
+    CLI_CALLBACK(0, "explore", "WHEN", check_args, audit.explore, opt_explore,
+                 "check rates and routing in the reachable states:\n"
+                 "auto (default: up to --max-states of them,\n"
+                 "else the first ones, said so), always (all,\n"
+                 "within --max-memory) or never (the text alone)"),
+    CLI_INT(0, "max-states", "N", check_args, audit.max_states, 1, 2147483646,
+            "a positive integer", "--explore auto: explore at most N states\n"
+            "(default 200000, fewer for many automata)", NULL),
+    CLI_BYTES(0, "max-memory", "M", check_args, audit.max_memory,
+              "memory the exploration may take (default 80%\n"
+              "of physical memory)", NULL),
     CLI_END
 };
 
@@ -38,7 +64,14 @@ static const cli_spec check_spec = {
         "Parse and check a .san model; print its automata, events, functions,\n"
         "the size of its product state space, estimates of the memory the\n"
         "sparse generator and the tensor descriptor would take (from a sample\n"
-        "of states, not from the whole state space), and every diagnostic.\n",
+        "of states, not from the whole state space), and every diagnostic.\n"
+        "Then it runs the checks of the solve on the reachable states, as the\n"
+        "solve explores them: every enabled event's rate (negative, infinite,\n"
+        "not a number), its routing probabilities (in [0, 1], summing to 1)\n"
+        "and the exit rates, each problem once with its place and the first\n"
+        "state where it occurs; and it warns about local states no reachable\n"
+        "state leaves, events that never fire, automata that never move.\n"
+        "Past the cap it checks the first states only, and says so.\n",
     .opts = check_options,
     .outro =
         "MODEL may be - for standard input.  Exit status: 0 valid (warnings\n"
@@ -242,7 +275,38 @@ static void text_events(const san_model *m)
     }
 }
 
-static void text_summary(const san_model *m, const san_diag *d, const san_estimate *mem)
+/* What the audit checked, and what it could not without every state. */
+static void text_audit(const san_audit *r)
+{
+    if (r->complete) {
+        printf("reachable states: %lld, each checked (rates, routing, exit rates)\n",
+               (long long)r->states);
+        return;
+    }
+    if (r->explored)
+        printf("reachable states: a sample of %lld checked (rates, routing, exit rates): %s\n",
+               (long long)r->states, r->why);
+    else
+        printf("reachable states: not checked: %s\n", r->why);
+    printf("  not checked without them all: absorbing states, events that never fire, "
+           "automata\n  that never move (the text's constant routing and states without "
+           "exits instead)\n");
+}
+
+static void json_audit(const san_audit *r)
+{
+    printf(",\n  \"reachable\": {\"explored\": %s, \"complete\": %s, \"states_checked\": %lld",
+           r->explored ? "true" : "false", r->complete ? "true" : "false",
+           (long long)r->states);
+    if (!r->complete) {
+        printf(", \"why\": ");
+        cli_json_string(stdout, r->why);
+    }
+    printf("}");
+}
+
+static void text_summary(const san_model *m, const san_diag *d, const san_estimate *mem,
+                         const san_audit *audit)
 {
     printf("network %s\n", m->name);
     text_automata(m);
@@ -265,6 +329,7 @@ static void text_summary(const san_model *m, const san_diag *d, const san_estima
     printf("results: %d\n", m->nres);
     printf("product states: %s\n", m->product_str);
     text_memory(mem);
+    text_audit(audit);
     printf("diagnostics: %d error%s, %d warning%s\n", d->nerrors, d->nerrors == 1 ? "" : "s",
            d->nwarnings, d->nwarnings == 1 ? "" : "s");
 }
@@ -284,16 +349,18 @@ static void json_diags(const san_diag *d, san_severity sev)
     printf("%s]", first ? "" : "\n  ");
 }
 
-static void json_summary(const san_model *m, const san_diag *d, const san_estimate *mem)
+static void json_summary(const san_model *m, const san_diag *d, const san_estimate *mem,
+                         const san_audit *audit)
 {
     printf("{\n  \"model\": ");
     cli_json_string(stdout, m ? m->name : "");
     printf(",\n  \"file\": ");
     cli_json_string(stdout, d->file);
-    printf(",\n  \"valid\": %s", m ? "true" : "false");
+    printf(",\n  \"valid\": %s", m && !d->nerrors ? "true" : "false");
     if (m) {
         printf(",\n  \"product_states\": %s,\n  \"product_states_log10\": %.6f", m->product_str, m->product_log10);
         json_memory(mem);
+        json_audit(audit);
         printf(",\n  \"automata\": [");
         for (int a = 0; a < m->naut; a++) {
             printf("%s\n    {\"name\": ", a ? "," : "");
@@ -346,7 +413,7 @@ static void json_summary(const san_model *m, const san_diag *d, const san_estima
 
 int cmd_check(int argc, char **argv)
 {
-    check_args A = { FMT_TEXT, { 0 }, 1, 0, 0 };
+    check_args A = { FMT_TEXT, { 0 }, 1, 0, 0, { SAN_EXPLORE_AUTO, 0, 0, 0, NULL } };
     char **rest;
     int nrest;
     int rc = cli_parse(&check_spec, argc, argv, &A, &rest, &nrest);
@@ -388,14 +455,22 @@ int cmd_check(int argc, char **argv)
     }
     san_estimate mem;
     memset(&mem, 0, sizeof mem);
-    if (m)
+    san_audit audit;
+    memset(&audit, 0, sizeof audit);
+    int status = m ? EXIT_OK : EXIT_USAGE;
+    if (m) {
         san_estimate_memory(m, &mem);
+        A.audit.progress = cli_stderr_is_tty();
+        if (san_audit_model(m, &A.audit, &audit, &d) != SAN_OK)
+            status = EXIT_FAIL;
+        else if (d.nerrors)
+            status = EXIT_USAGE;    /* the model is wrong, as the solve would say */
+    }
     if (fmt == FMT_JSON)
-        json_summary(m, &d, &mem);
+        json_summary(m, &d, &mem, &audit);
     san_diag_print(&d, stderr, isatty(2));
     if (fmt == FMT_TEXT && m)
-        text_summary(m, &d, &mem);
-    int status = m ? EXIT_OK : EXIT_USAGE;
+        text_summary(m, &d, &mem, &audit);
     san_model_free(m);
     san_diag_free(&d);
     free(text);

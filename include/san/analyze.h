@@ -206,6 +206,45 @@ SAN_API san_status san_estimate_memory(const san_model *m, san_estimate *e);
 /* "states accepted by the reachability function" and so on. */
 SAN_API const char *san_estimate_basis_name(san_estimate_basis b);    /* "declared", ... */
 
+/* ---- the solve's checks before solving (solver/analysis/audit.c) ---- */
+
+typedef enum {
+    SAN_EXPLORE_AUTO,           /* explore when the space is small enough */
+    SAN_EXPLORE_ALWAYS,         /* every reachable state, within max_memory */
+    SAN_EXPLORE_NEVER           /* the model's text alone */
+} san_explore_mode;
+
+typedef struct {
+    san_explore_mode explore;
+    int64_t max_states;     /* auto: states explored at most (0: 2 10^5,
+                               fewer for many automata) */
+    double max_memory;      /* bytes; 0: san_default_max_memory() */
+    int progress;           /* a progress line on stderr */
+    volatile int *interrupt;
+} san_audit_opts;
+
+typedef struct {
+    int explored;           /* states were explored (breadth-first from the
+                               states the reachability function accepts) */
+    int complete;           /* ... all the reachable ones */
+    int64_t states;         /* states checked */
+    char why[256];          /* not complete: which states were checked
+                               (explored: "the first 200000, breadth-first
+                               ..."), or why none were */
+} san_audit;
+
+/* What the solve would find wrong in m, found before it: on the
+ * reachable states (explored as the solve explores them, up to a cap),
+ * every enabled event's rate (negative, infinite, NaN), its routing
+ * probabilities (in [0, 1], summing to 1) and the exit rates, each
+ * problem reported once in d with its place in the text and the first
+ * state where it occurs; warnings for local states no reachable state
+ * leaves, events that never fire, automata that never move.  Without a
+ * complete exploration, what the text alone shows is warned about
+ * instead.  SAN_OK (errors, if any, in d) or SAN_E_NOMEM. */
+SAN_API san_status san_audit_model(const san_model *m, const san_audit_opts *o, san_audit *r,
+                                   san_diag *d);
+
 
 #ifdef __cplusplus
 }

@@ -664,7 +664,7 @@ static int batch_error(search *S)
         if (S->w[t].rc) {
             worker *w = &S->w[t];
             if (w->rc == -2)
-                san_diag_add(S->d, SAN_ERROR, 0, 0, "%s", w->err);
+                san_diag_add(S->d, SAN_ERROR, w->sc.err_line, w->sc.err_col, "%s", w->err);
             else if (w->rc == SPACE_TIME || (w->rc == -1 && w->interrupt && *w->interrupt))
                 stopped_message(S, w->rc);
             return w->rc;
@@ -785,7 +785,7 @@ static int expand_large(search *S, int64_t i, int64_t piece)
                                    sizeof w->err);
         if (more < 0) {
             if (more == -2)
-                san_diag_add(S->d, SAN_ERROR, 0, 0, "%s", w->err);
+                san_diag_add(S->d, SAN_ERROR, w->sc.err_line, w->sc.err_col, "%s", w->err);
             return more;
         }
         int rc = rows ? grow_entries(S, w, w->nent + w->arcs.n) : 0;

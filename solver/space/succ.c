@@ -7,6 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "succ.h"
+#include "where.h"
+
+/* Routing probabilities must sum to 1 within this (constant ones as
+ * written, 1/3 to nine digits, and functional ones evaluated). */
+#define PROB_SUM_TOL 1e-9
 
 /* Do groups g of automaton a and h of automaton b read the same
  * probability slots, all functional, in the same order? */
@@ -171,11 +176,19 @@ int succ_init(succ_ctx *c, const san_model *m)
         for (int ls = 0; ls < A->nstates; ls++) {
             for (int t = A->first[ls]; t < A->first[ls + 1];) {
                 int e = A->tr[t].event, u = t;
+                double sum = 0;
                 while (u < A->first[ls + 1] && A->tr[u].event == e) {
-                    if (A->tr[u].prob && !san_expr_is_const(A->tr[u].prob))
+                    const san_expr *p = A->tr[u].prob;
+                    if (p && !san_expr_is_const(p))
                         c->functional_prob[e] = 1;
+                    sum += !p ? 1 : san_expr_is_const(p) ? san_expr_const(p) : 1;
                     u++;
                 }
+                /* Constant probabilities that do not sum to 1 (a `to(++)`
+                 * dropped at the end of a block) are an error only where
+                 * the event fires: checked there, like functional ones. */
+                if (!c->functional_prob[e] && fabs(sum - 1) > PROB_SUM_TOL)
+                    c->functional_prob[e] = 1;
                 const san_event *E = &m->ev[e];
                 for (int k = 0; k < E->nparts; k++)
                     if (E->parts[k] == a) {
@@ -335,34 +348,46 @@ static inline double prob_at(succ_ctx *c, int a, int t, const int *s)
     return c->pslot_val[slot];
 }
 
-/* Probabilities of the outcomes of participant k, evaluated once into
- * p[]; functional ones must lie in [0, 1] and sum to 1. */
-static int participant_probs(succ_ctx *c, int e, int a, const int32_t *r, const int *s,
-                             double *p, char *err, size_t errlen)
+/* A problem: to the audit (0, the event goes on without what is
+ * invalid), or the message and -2. */
+static int problem(succ_ctx *c, const succ_problem *p, const int *s, char *err, size_t errlen)
 {
-    const san_automaton *A = &c->m->aut[a];
-    double sum = 0;
-    int bad = 0;
-    for (int t = r[0]; t < r[1]; t++) {
-        double x = prob_at(c, a, t, s);
-        p[t - r[0]] = x;
-        bad |= !(x >= 0 && x <= 1);
-        sum += x;
-    }
-    if (!bad && fabs(sum - 1) <= 1e-12)
+    if (c->report) {
+        c->report(c->report_ctx, p, s);
         return 0;
-    char st[512];
-    describe(c->m, s, st, sizeof st);
-    if (bad)
-        snprintf(err, errlen, "a routing probability of event '%s' in automaton '%s' is not in "
-                 "[0, 1] in state (%s)", c->m->ev[e].name, A->name, st);
-    else
-        snprintf(err, errlen, "routing probabilities of event '%s' in automaton '%s' sum to %.15g, "
-                 "not 1, in state (%s)", c->m->ev[e].name, A->name, sum, st);
+    }
+    succ_problem_text(c->m, p, s, err, errlen);
+    c->err_line = c->err_col = 0;
+    succ_problem_where(c->m, p, &c->err_line, &c->err_col);
     return -2;
 }
 
-/* Rate of enabled event e in s: 0 (skip), or > 0; -2 when invalid. */
+/* Probabilities of the outcomes of participant k, evaluated once into
+ * p[]; they must lie in [0, 1] and sum to 1 (audited: invalid ones
+ * become 0). */
+static int participant_probs(succ_ctx *c, int e, int a, const int32_t *r, const int *s,
+                             double *p, char *err, size_t errlen)
+{
+    double sum = 0, bad = 0;
+    int nbad = 0;
+    for (int t = r[0]; t < r[1]; t++) {
+        double x = prob_at(c, a, t, s);
+        p[t - r[0]] = x;
+        if (!(x >= 0 && x <= 1)) {
+            if (!nbad++)
+                bad = x;
+            p[t - r[0]] = 0;
+        }
+        sum += x;
+    }
+    if (!nbad && fabs(sum - 1) <= PROB_SUM_TOL)
+        return 0;
+    succ_problem pr = { nbad ? SUCC_PROB_RANGE : SUCC_PROB_SUM, e, a, s[a], nbad ? bad : sum };
+    return problem(c, &pr, s, err, errlen);
+}
+
+/* Rate of enabled event e in s: 0 (skip), or > 0; -2 when invalid
+ * (audited: 0, the event skipped). */
 static int event_rate(succ_ctx *c, int e, const int *s, double *rate,
                       char *err, size_t errlen)
 {
@@ -379,11 +404,56 @@ static int event_rate(succ_ctx *c, int e, const int *s, double *rate,
     *rate = x;
     if (x == 0 || (x > 0 && x <= DBL_MAX))
         return 0;
+    *rate = 0;
+    succ_problem pr = { SUCC_RATE, e, -1, -1, x };
+    return problem(c, &pr, s, err, errlen);
+}
+
+static const char *step_text(int rel, char *buf, size_t n)
+{
+    snprintf(buf, n, rel == 1 ? "++" : rel == -1 ? "--" : "%+d", rel);
+    return buf;
+}
+
+void succ_problem_text(const san_model *m, const succ_problem *p, const int *s, char *buf,
+                       size_t n)
+{
     char st[512];
-    describe(c->m, s, st, sizeof st);
-    snprintf(err, errlen, "rate of event '%s' is %s (%g) in state (%s)", E->name,
-             isfinite(*rate) ? "negative" : "not finite", *rate, st);
-    return -2;
+    describe(m, s, st, sizeof st);
+    const char *ev = m->ev[p->event].name;
+    if (p->kind == SUCC_RATE) {
+        if (p->value != p->value)
+            snprintf(buf, n, "rate of event '%s' is not a number in state (%s)", ev, st);
+        else
+            snprintf(buf, n, "rate of event '%s' is %s (%g) in state (%s)", ev,
+                     isfinite(p->value) ? "negative" : "not finite", p->value, st);
+        return;
+    }
+    const san_automaton *A = &m->aut[p->aut];
+    if (p->kind == SUCC_PROB_RANGE) {
+        snprintf(buf, n, "a routing probability of event '%s' from state '%s' of '%s' is "
+                 "not in [0, 1] (%g) in state (%s)", ev, A->states[p->from], A->name, p->value,
+                 st);
+        return;
+    }
+    int line, col, rel;
+    char step[16];
+    int len = snprintf(buf, n, "routing probabilities of event '%s' from state '%s' of '%s' "
+                       "sum to %.12g, not 1, in state (%s)", ev, A->states[p->from], A->name,
+                       p->value, st);
+    if (p->value < 1 && len > 0 && (size_t)len < n &&
+        where_dropped(m, p->aut, p->from, p->event, &line, &col, &rel))
+        snprintf(buf + len, n - len, ": the to(%s) at line %d leaves the block at '%s', "
+                 "where '%s' can fire; give that state its own transitions with "
+                 "'from %s'", step_text(rel, step, sizeof step), line,
+                 A->states[p->from], ev, A->states[p->from]);
+}
+
+int succ_problem_where(const san_model *m, const succ_problem *p, int *line, int *col)
+{
+    if (p->kind == SUCC_RATE)
+        return where_rate(m, p->event, line, col);
+    return where_trans(m, p->aut, p->from, p->event, line, col);
 }
 
 /* A local event of automaton a, its outcomes tr[t0 .. t1). */

@@ -24,8 +24,37 @@ typedef struct {
     int n, cap;
 } san_arcs;
 
+/* An invalid rate or routing met while listing a state's transitions. */
+typedef enum { SUCC_RATE, SUCC_PROB_RANGE, SUCC_PROB_SUM } succ_problem_kind;
 typedef struct {
+    succ_problem_kind kind;
+    int event;
+    int aut, from;          /* SUCC_PROB_*: whose routing, from which local state */
+    double value;           /* the rate, the probability, the sum */
+} succ_problem;
+
+/* The message of problem p met in state s, without its position:
+ * "rate of event 'd' is negative (-1) in state (P[0]:idle ...)"; a
+ * routing that sums short of 1 where a positional `to` left its block
+ * says so and suggests `from`. */
+void succ_problem_text(const san_model *m, const succ_problem *p, const int *s, char *buf,
+                       size_t n);
+/* Its place in the text: the rate, or the first label of the routing
+ * (where.h); 0 when unknown. */
+int succ_problem_where(const san_model *m, const succ_problem *p, int *line, int *col);
+
+typedef struct succ_ctx succ_ctx;
+struct succ_ctx {
     const san_model *m;
+    /* Audit (san check): when report is set, an invalid rate or
+     * routing goes to it and the event is skipped there (its invalid
+     * outcomes only, for a sum that is not 1), instead of ending the
+     * enumeration with -2: the listing goes on, so that one pass finds
+     * every problem and the states beyond them. */
+    void (*report)(void *ctx, const succ_problem *p, const int *s);
+    void *report_ctx;
+    int err_line, err_col;  /* after -2: where the rate or routing at
+                               fault is written (0: nowhere) */
     /* range[e][2 * (off[e][k] + ls)] .. [+1]: transitions of event e
      * leaving local state ls of its k-th participant, as indices into
      * that automaton's tr[] array. */
@@ -65,7 +94,7 @@ typedef struct {
     int *cnt;               /* per participant: its outcomes in this state */
     double *pbuf;           /* outcome probabilities of the event at hand */
     int pbuf_used, pbuf_cap;
-} succ_ctx;
+};
 
 int  succ_init(succ_ctx *c, const san_model *m);
 void succ_free(succ_ctx *c);

@@ -126,7 +126,7 @@ limits="--max-memory --max-states"
 run_opts="-j --jobs $solver $limits"
 for c in check print solve gen sweep size-buffer grain compare; do
     case $c in
-    check) table="-f --format -D --no-peps-warnings" ;;
+    check) table="-f --format -D --no-peps-warnings --explore --max-states --max-memory" ;;
     print) table="-D -o --output" ;;
     solve) table="$solver $limits -D --gen -f --format --top --vector -q --quiet" ;;
     gen) table="-o --output --size" ;;

@@ -175,6 +175,62 @@ if [ "$ncorpus" -lt 30 ]; then
     not_ok "corpus: only $ncorpus files under $top_srcdir/tests/corpus/errors and tests/corpus/warnings"
 fi
 
+# check's exploration (--explore, --max-states): a rate that is negative
+# in the last state of a chain of six only, found when every state is
+# explored, not in a sample of the first three, nor from the text alone;
+# each says what it checked
+cat >"$tmp/chain6.san" <<'EOF'
+identifiers
+  D = [0..5];
+  back = 1 - (2 * (st A == s[5]));
+events
+  loc up (1)
+  loc down (back)
+partial reachability = st A == s[0];
+network chain (continuous)
+  aut A
+    stt s[D] to(++) up
+             to(--) down
+results
+  x = st A;
+EOF
+# expect_explore WHAT STATUS STDOUT-PATTERN ARGS...
+expect_explore() {
+    _what=$1 _want=$2 _pat=$3
+    shift 3
+    run "$SAN" check "$@" "$tmp/chain6.san"
+    if [ "$rc" -eq "$_want" ] && grep -q -e "$_pat" "$tmp/out"; then
+        ok "check $_what"
+    else
+        not_ok "check $_what: exit $rc (expected $_want), $(grep '^reachable' "$tmp/out")"
+        sed -n '1,4s/^/    | /p' "$tmp/err"
+    fi
+}
+expect_explore "explores every state (auto)" 2 "^reachable states: 6, each checked"
+if grep -q "chain6.san:6:13: error: rate of event 'down' is negative (-1) in state (A:s\[5\])" "$tmp/err"; then
+    ok "check: the rate placed, with the first state where it is negative"
+else
+    not_ok "check: $(head -n 1 "$tmp/err")"
+fi
+expect_explore "--max-states 3: a sample, said so" 0 "^reachable states: a sample of 3 checked" --max-states 3
+expect_explore "--explore never: the text alone, said so" 0 "^reachable states: not checked: --explore never" --explore never
+expect_explore "--explore always --max-states 3: every state" 2 "^reachable states: 6, each" --explore always --max-states 3
+run "$SAN" check --format json --max-states 3 "$tmp/chain6.san"
+if [ "$have_python" = 0 ] || python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["reachable"]
+assert r["explored"] and not r["complete"] and r["states_checked"] == 3 and "first 3" in r["why"]' "$tmp/out"; then
+    ok "check --format json: the sample in 'reachable'"
+else
+    not_ok "check --format json --max-states 3: $(grep reachable "$tmp/out")"
+fi
+run "$SAN" check --explore sometimes "$tmp/chain6.san"
+if [ "$rc" -eq 2 ] && grep -q "expected auto, always or never" "$tmp/err"; then
+    ok "check --explore sometimes: usage error"
+else
+    not_ok "check --explore sometimes: exit $rc: $(head -n 1 "$tmp/err")"
+fi
+
 # ------------------------------------------------------------------------
 # 2. PEPS models: clean, with the right product sizes
 # ------------------------------------------------------------------------

@@ -727,8 +727,109 @@ def test_scan_memory():
     os.unlink(path)
 
 
+def test_peps_block_idiom():
+    """`stt d[D] to(++) e(p) to(=) e(1-p)`: the routing sums to 1-p at d[L],
+    where e never fires (its rate is 0 there).  Accepted, and the chain is
+    birth-death: up lam*p below L, down mu, pi_k ~ (lam p / mu)^k."""
+    path = os.path.join(TOP, "tests", "corpus", "warnings", "peps_block_idiom.san")
+    lam, mu, p, L = 3.0, 2.0, 0.4, 4
+    w = [(lam * p / mu) ** k for k in range(L + 1)]
+    z = sum(w)
+    ref = {"mean": sum(k * w[k] for k in range(L + 1)) / z, "full": w[L] / z}
+    expect_results(path, ref, "PEPS block idiom")
+    expect_results(path, ref, "PEPS block idiom, kron", methods=["power", "gmres"],
+                   extra=["--storage", "kron"])
+    # where e can fire at d[L] (a constant rate), the solve says where and why
+    text = open(path).read().replace("arrive = lam * (st Q < L);", "arrive = lam;")
+    bad = write_tmp(text)
+    for storage in ("sparse", "kron"):
+        rc, _, err = run(["solve", "--storage", storage, bad])
+        check(rc == 2 and ":22:" in err and "sum to 0.6, not 1" in err and "'from d[4]'" in err,
+              f"PEPS block idiom where e fires at d[L] [{storage}]: exit 2, placed, 'from' "
+              f"suggested (got {rc}: {err.strip()[:300]})")
+    os.unlink(bad)
+
+
+GATE = """identifiers
+  D = [0..3];
+  lam = 2;
+  mu = 3;
+  nu = 1.5;
+  p = 0.7;
+  q = 0.3;
+  forgetting = nu * (st G > st Q);
+events
+  syn e (lam)
+  syn s (mu)
+  loc forget (forgetting)
+partial reachability = (st Q == d[0]) && (st G == g[0]);
+network gate (continuous)
+  aut Q
+    stt d[D] to(++) e(p) to(=) e(q)
+             to(--) s
+  aut G
+    stt g[D] to(++) e
+             to(--) s
+             to(--) forget
+results
+  mean = st Q;
+  attempts = st G;
+  full = st Q == d[3];
+"""
+
+GATE_EXPLICIT = """identifiers
+  D = [0..3];
+  lam = 2;
+  mu = 3;
+  nu = 1.5;
+  p = 0.7;
+  q = 0.3;
+  forgetting = nu * (st G > st Q);
+events
+  syn e (lam)
+  syn s (mu)
+  loc forget (forgetting)
+partial reachability = (st Q == d0) && (st G == g[0]);
+network gate (continuous)
+  aut Q
+    stt d0 to(d1) e(p) to(d0) e(q)
+    stt d1 to(d2) e(p) to(d1) e(q) to(d0) s
+    stt d2 to(d3) e(p) to(d2) e(q) to(d1) s
+    stt d3 to(d2) s
+  aut G
+    stt g[D] to(++) e
+             to(--) s
+             to(--) forget
+results
+  mean = st Q;
+  attempts = st G;
+  full = st Q == d3;
+"""
+
+
+def test_peps_block_idiom_sync():
+    """The idiom blocked by a synchronization: G counts the attempts (Q's
+    level or more), so at d[3] G is at g[3], where e is not enabled.  The
+    same chain as the model with Q's states written out (no e at d3)."""
+    idiom, explicit = write_tmp(GATE), write_tmp(GATE_EXPLICIT)
+    ref = solve(explicit)
+    check(ref is not None, "gated block idiom: the explicit model solves")
+    for storage, method in (("sparse", "direct"), ("kron", "gmres")):
+        r = solve(idiom, method, ["--storage", storage])
+        check(r is not None, f"gated block idiom [{storage}]: accepted and solved")
+        if r is None or ref is None:
+            continue
+        for k, v in ref["results"].items():
+            check(close(r["results"][k], v), f"gated block idiom [{storage}] {k}: "
+                  f"{r['results'][k]} against {v} written out")
+    rc, _, err = run(["check", idiom])
+    check(rc == 0 and "error" not in err, f"gated block idiom: check passes ({rc}: {err[:200]})")
+    os.unlink(idiom)
+    os.unlink(explicit)
+
+
 def main():
-    tests = [test_mm1k, test_rs_manual, test_rs_scaled, test_first_available,
+    tests = [test_mm1k, test_peps_block_idiom, test_peps_block_idiom_sync, test_rs_manual, test_rs_scaled, test_first_available,
              test_vector_and_formats, test_errors, test_products, test_residual_storages,
              test_pruned_scan, test_scan_unpruned, test_scan_too_big, test_scan_memory,
              test_pocket_low_fill, test_arcs_dropped, test_verified]
