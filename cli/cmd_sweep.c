@@ -35,9 +35,8 @@ static const cli_option sweep_options[] = {
     CLI_STRING(0, "series", "P,Q", sweep_args, series,
                "one curve per value of these parameters (default:\n"
                "every other varying parameter)"),
-    CLI_INCLUDE(cli_plot_options, sweep_args, look),
-    CLI_GROUP("output:"),
     CLI_FLAG('q', "quiet", sweep_args, quiet, 1, "no progress bar or summary on stderr"),
+    CLI_INCLUDE(cli_plot_options, sweep_args, look),
     CLI_GROUP("run:"),
     CLI_FLAG(0, "warm", sweep_args, run.warm_chains, 1,
              "solve the variants along the innermost numeric\n"

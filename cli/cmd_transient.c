@@ -64,8 +64,7 @@ typedef struct {
     CLI_FLAG('q', "quiet", tr_args, quiet, 1, "no progress on stderr"),                      \
     CLI_STRING(0, "plot", "FILE", tr_args, plot,                                              \
                "plot over t into FILE (.svg, .png, .pdf): results\n"                          \
-               "(transient; --y picks them) or P(T <= t) (passage)"),                         \
-    CLI_INCLUDE(cli_plot_options, tr_args, look)
+               "(transient; --y picks them) or P(T <= t) (passage)")
 
 static const cli_option transient_options[] = {
     CLI_GROUP("times:"),
@@ -82,6 +81,7 @@ static const cli_option transient_options[] = {
     CLI_STRING(0, "y", "NAMES", tr_args, ynames,
                "--plot: the results to draw, comma separated\n"
                "(default: every result)"),
+    CLI_INCLUDE(cli_plot_options, tr_args, look),
     CLI_END
 };
 
@@ -100,6 +100,7 @@ static const cli_option passage_options[] = {
                "regenerative chain solved as `solve` does, under its\n"
                "contract; kron: the uniformization series to X)", "1e-12"),
     TR_COMMON_OPTIONS,
+    CLI_INCLUDE(cli_plot_options, tr_args, look),
     CLI_END
 };
 

@@ -513,8 +513,8 @@ static void draw_legend(canvas *cv, const frame *f, const san_plot_opts *o,
 static int has(const char *s) { return s && *s; }
 
 /* The frame and the scales on a W x H page: margins for the title, the
- * axes' labels, the tick labels as wide as they come, the legend; the
- * x ticks spread until their labels do not touch.  -1 when the page
+ * axes' labels, the tick labels as wide as they come, the legend; as
+ * many x ticks as leave their labels apart (40 units at least).  -1 when the page
  * leaves the plot no room. */
 static int layout(canvas *cv, const san_plot_opts *o, double W, double H,
                   const san_plot_series *s, int ns, frame *f)
@@ -533,15 +533,15 @@ static int layout(canvas *cv, const san_plot_opts *o, double W, double H,
     f->ph = H - top - bottom;
     if (f->ph < 4 * PAD)
         return -1;
-    make_scale(&f->y, &dy, o->logy, (int)fmax(2, fmin(8, f->ph / 70)));
+    make_scale(&f->y, &dy, o->logy, (int)fmax(2, fmin(8, f->ph / 60)));
     double left = 8 + (has(o->ylabel) ? hl * 1.35 + 8 : 0) + widest_label(cv, &f->y) + GAP + TICK;
     f->px = left;
     f->pw = W - left - lw - 20;
     if (f->pw < 4 * PAD)
         return -1;
-    int n = (int)fmax(2, fmin(10, f->pw / 80));
+    int n = 10;
     make_scale(&f->x, &dx, o->logx, n);
-    while (n > 2 && widest_label(cv, &f->x) + 10 >
+    while (n > 2 && fmax(widest_label(cv, &f->x) + 16, 40) >
                         (f->pw - 2 * PAD) * f->x.step / (f->x.hi - f->x.lo))
         make_scale(&f->x, &dx, o->logx, --n);
     return 0;
