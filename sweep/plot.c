@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -611,6 +612,7 @@ static plot_kind kind_of(const char *file)
 /* The page: W x H units, and for PNG its pixels. */
 typedef struct {
     double w, h;
+    double dpi;
     int pxw, pxh;
 } page;
 
@@ -626,6 +628,49 @@ static void svg_with_text(membuf *out, const membuf *cairo_svg, const membuf *te
     mb_add(out, text->p ? text->p : "", text->n);
     mb_add(out, "</g>\n", 5);
     mb_add(out, cairo_svg->p + at, cairo_svg->n - at);
+}
+
+static uint32_t png_crc(const unsigned char *p, size_t n)
+{
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) {
+        c ^= p[i];
+        for (int k = 0; k < 8; k++)
+            c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    }
+    return c ^ 0xFFFFFFFFu;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+    p[0] = v >> 24;
+    p[1] = v >> 16;
+    p[2] = v >> 8;
+    p[3] = v;
+}
+
+/* The PNG as cairo wrote it with a pHYs chunk after its IHDR: cairo
+ * writes none, and without it a reader (LaTeX, an editor) sizes the
+ * image at its own guess of dpi; with it the page keeps its inches
+ * (W/96) whatever --dpi put in pixels. */
+static void png_with_dpi(membuf *out, const membuf *png, double dpi)
+{
+    enum { AFTER_IHDR = 8 + 4 + 4 + 13 + 4 };
+    unsigned char c[21];
+    uint32_t ppm = (uint32_t)floor(dpi / 0.0254 + 0.5);     /* pixels per metre */
+    if (png->n < AFTER_IHDR || memcmp(png->p + 12, "IHDR", 4)) {
+        mb_add(out, png->p, png->n);
+        return;
+    }
+    put32(c, 9);
+    memcpy(c + 4, "pHYs", 4);
+    put32(c + 8, ppm);
+    put32(c + 12, ppm);
+    c[16] = 1;                                              /* the unit: the metre */
+    put32(c + 17, png_crc(c + 4, 13));
+    mb_add(out, png->p, AFTER_IHDR);
+    mb_add(out, (const char *)c, sizeof c);
+    mb_add(out, png->p + AFTER_IHDR, png->n - AFTER_IHDR);
 }
 
 /* Draw into a surface of kind k that writes to out; a cairo status, or
@@ -652,13 +697,15 @@ static int render(plot_kind k, const page *pg, const san_plot_opts *o, const san
     cairo_status_t st = cairo_status(cr);
     cairo_destroy(cr);
     if (rc == 0 && st == CAIRO_STATUS_SUCCESS && k == PLOT_PNG)
-        st = cairo_surface_write_to_png_stream(sf, write_to_buf, out);
+        st = cairo_surface_write_to_png_stream(sf, write_to_buf, &drawing);
     cairo_surface_finish(sf);       /* SVG and PDF: the rest is written here */
     if (st == CAIRO_STATUS_SUCCESS)
         st = cairo_surface_status(sf);
     cairo_surface_destroy(sf);
     if (rc == 0 && st == CAIRO_STATUS_SUCCESS && k == PLOT_SVG)
         svg_with_text(out, &drawing, &text);
+    if (rc == 0 && st == CAIRO_STATUS_SUCCESS && k == PLOT_PNG)
+        png_with_dpi(out, &drawing, pg->dpi);
     if (st == CAIRO_STATUS_SUCCESS && (drawing.oom || text.oom || out->oom))
         st = CAIRO_STATUS_NO_MEMORY;
     free(drawing.p);
@@ -677,6 +724,7 @@ static int page_of(plot_kind k, const san_plot_opts *o, page *pg, char *err, siz
                   "a side)", pg->w, pg->h, dpi, pw, ph, MAX_PNG);
         return -1;
     }
+    pg->dpi = dpi;
     pg->pxw = (int)pw;
     pg->pxh = (int)ph;
     return 0;

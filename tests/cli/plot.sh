@@ -6,7 +6,7 @@
 # - ticks: whole numbers on an axis of whole numbers (no 2.5 slaves);
 #   powers of 10 on --logx/--logy axes;
 # - a value <= 0 on a log axis is refused, exit 2, the series named;
-# - PNG: its header's pixels are --size times --dpi/96;
+# - PNG: its header's pixels are --size times --dpi/96, its pHYs --dpi;
 # - --plot alone puts nothing on standard output (sweep, size-buffer,
 #   grain, transient, passage); --table, --format or -o brings it back;
 # - the plot options without --plot, and a bad --size, are usage errors.
@@ -131,13 +131,14 @@ check "no plot written when refused" sh -c "[ ! -e '$tmp/z.svg' ]"
 
 # ---- 4. PNG pixels ----
 "$SAN" $SW --slaves 2 --buffer 1,2 --plot "$tmp/d.png" --x buffer --y slave_transmitting > /dev/null
-check "PNG: 800x500 pixels by default" python3 "$HELP" png-size "$tmp/d.png" 800 500
+check "PNG: 800x500 pixels by default, at 96 dpi" python3 "$HELP" png-size "$tmp/d.png" 800 500 96
 "$SAN" $SW --slaves 2 --buffer 1,2 --plot "$tmp/s.png" --x buffer --y slave_transmitting \
     --size 300x200 > /dev/null
 check "PNG: --size 300x200 is 300x200 pixels" python3 "$HELP" png-size "$tmp/s.png" 300 200
 "$SAN" $SW --slaves 2 --buffer 1,2 --plot "$tmp/h.png" --x buffer --y slave_transmitting \
     --size 400x250 --dpi 300 > /dev/null
-check "PNG: --size 400x250 --dpi 300 is 1250x781 pixels" python3 "$HELP" png-size "$tmp/h.png" 1250 781
+check "PNG: --size 400x250 --dpi 300 is 1250x781 pixels, at 300 dpi" python3 "$HELP" png-size \
+    "$tmp/h.png" 1250 781 300
 
 # ---- 5. --plot alone: nothing on stdout ----
 quiet_plot "sweep --plot: no table" $SW --slaves 2 --buffer 1,2 --plot "$tmp/o1.svg" --x buffer \

@@ -5,7 +5,8 @@
   size SVG W H             SVG's width and height are W pt and H pt
   whole-ticks SVG          the x tick labels are whole numbers (2 or more)
   decade-ticks SVG AXES    the tick labels of AXES (x, y or xy) are powers of 10
-  png-size PNG W H         PNG's header (IHDR) says W x H pixels
+  png-size PNG W H [DPI]   PNG's header (IHDR) says W x H pixels; its
+                           pHYs chunk DPI pixels per inch (as metres)
 
 Tick labels are the <text> elements that read as numbers: the x axis'
 share the lowest row (the largest y) of centred labels, the y axis' are
@@ -15,6 +16,7 @@ import math
 import struct
 import sys
 import xml.etree.ElementTree as ET
+import zlib
 
 
 def fail(msg):
@@ -82,13 +84,35 @@ def decade_ticks(path, axes):
                 fail("%s: %s tick '%s' is not a power of 10 (ticks %s)" % (path, axis, t, raw))
 
 
-def png_size(path, w, h):
-    head = open(path, "rb").read(24)
+def png_dpi(data):
+    """The pHYs chunk's pixels per inch, or None."""
+    at = 8
+    while at + 8 <= len(data):
+        n, kind = struct.unpack(">I4s", data[at:at + 8])
+        if kind == b"pHYs":
+            x, y, unit = struct.unpack(">IIB", data[at + 8:at + 17])
+            crc = struct.unpack(">I", data[at + 8 + n:at + 12 + n])[0]
+            if unit != 1 or x != y or crc != zlib.crc32(data[at + 4:at + 8 + n]):
+                fail("pHYs: %d x %d per unit %d, crc %08x" % (x, y, unit, crc))
+            return x * 0.0254
+        if kind == b"IDAT":
+            return None
+        at += 12 + n
+    return None
+
+
+def png_size(path, w, h, dpi=None):
+    data = open(path, "rb").read()
+    head = data[:24]
     if head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
         fail("%s: not a PNG with its IHDR first" % path)
     got = struct.unpack(">II", head[16:24])
     if got != (int(w), int(h)):
         fail("%s: %dx%d pixels, expected %sx%s" % (path, got[0], got[1], w, h))
+    if dpi is not None:
+        have = png_dpi(data)
+        if have is None or abs(have - float(dpi)) > 0.05:
+            fail("%s: pHYs says %s dpi before IDAT, expected %s" % (path, have, dpi))
 
 
 if __name__ == "__main__":
