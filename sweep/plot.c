@@ -620,6 +620,8 @@ typedef struct {
 static void svg_with_text(membuf *out, const membuf *cairo_svg, const membuf *text)
 {
     const char *end = NULL;
+    if (!cairo_svg->p)
+        return;
     for (const char *p = strstr(cairo_svg->p, "</svg>"); p; p = strstr(p + 1, "</svg>"))
         end = p;
     size_t at = end ? (size_t)(end - cairo_svg->p) : cairo_svg->n;
