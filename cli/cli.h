@@ -27,7 +27,9 @@ typedef struct {
 } cli_command;
 
 /* Output formats shared by the subcommands that report. */
-typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV } cli_format;
+/* FMT_UNSET: no --format given (the commands that plot leave their
+ * report out of standard output then; see cli_plot_table). */
+typedef enum { FMT_UNSET = -1, FMT_TEXT, FMT_JSON, FMT_CSV } cli_format;
 int cli_parse_format(const char *s, cli_format *f, int allow_csv);
 
 /* Report a usage error for a subcommand: "san CMD: msg" + hint; returns 2. */
@@ -103,6 +105,24 @@ void cli_json_string(FILE *out, const char *s);
  * template's name (or "model") when none does.  malloc'd; NULL when out
  * of memory. */
 char *cli_sweep_label(const san_sweep *s, int v, int except);
+
+/* The plot options every command that plots takes (cli_plot_options in
+ * cli/options.c): the look, and --table. */
+typedef struct {
+    san_plot_opts look;
+    int table;              /* --table: the report on standard output
+                               even with --plot */
+} cli_plot;
+void cli_plot_init(cli_plot *p);
+/* A look option without --plot FILE is a usage error of cmd: 0, or the
+ * exit status after saying so. */
+int cli_plot_check(const char *cmd, const char *file, const cli_plot *p);
+/* Does the report go to standard output?  Always without a plot; with
+ * one (file) only when asked: --table, or asked (--format or -o given):
+ * a plot is what was wanted, not a screenful of table. */
+int cli_plot_table(const char *file, const cli_plot *p, int asked);
+/* A plot's exit status from san_plot_ex's return: -2 (the user's) 2. */
+int cli_plot_status(int rc);
 
 /* Write through writer() to path ("-" or NULL: standard output) with
  * the output module of libsan (san_out_open: a temporary file renamed

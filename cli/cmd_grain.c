@@ -14,6 +14,7 @@ typedef struct {
     san_sweep_opts run;
     cli_format fmt;
     const char *plot, *y;
+    cli_plot look;
     double busy;
     int quiet;
 } grain_args;
@@ -30,6 +31,7 @@ static const cli_option grain_options[] = {
     { .kind = CLI_OPT_STRING, .long_name = "y", .argh = "INDEX",
       .offset = offsetof(grain_args, y), .help = "the index to plot", .def = "master_rx" },
     CLI_FLAG('q', "quiet", grain_args, quiet, 1, "no progress on stderr"),
+    CLI_INCLUDE(cli_plot_options, grain_args, look),
     CLI_INCLUDE(cli_run_options, grain_args, run),
     CLI_END
 };
@@ -240,10 +242,11 @@ static int plot(const san_sweep *s, int g, const grain_args *A)
     int x = san_sweep_find_axis(s, "--slaves");
     const char *xname = x >= 0 && s->spec.axis[x].nvalues > 1 ? "slaves" : s->spec.axis[g].name;
     char err[512];
-    int rc = san_sweep_plot(s, A->plot, xname, y, s->spec.axis[g].name, NULL, err, sizeof err);
+    int rc = san_sweep_plot_ex(s, A->plot, xname, y, s->spec.axis[g].name, &A->look.look, err,
+                               sizeof err);
     if (rc < 0)
         fprintf(stderr, "san grain: %s\n", err);
-    return rc == 0 ? EXIT_OK : rc == -2 ? EXIT_USAGE : EXIT_FAIL;
+    return cli_plot_status(rc);
 }
 
 static int grain_main(grain_args *A, int nspec, char **spec)
@@ -267,7 +270,9 @@ static int grain_main(grain_args *A, int nspec, char **spec)
         if (san_grain_run(&G, &A->run, A->busy) != SAN_OK) {
             status = EXIT_FAIL;
         } else if (!G.remote) {         /* another MPI rank says nothing */
-            report(&G, A, stdout);
+            /* --plot alone: the plot is the output (cli_plot_table) */
+            if (cli_plot_table(A->plot, &A->look, A->fmt != FMT_UNSET))
+                report(&G, A, stdout);
             fflush(stdout);
             for (int v = 0; v < s->nvariants; v++)
                 status = s->rows[v].ok ? status : EXIT_FAIL;
@@ -286,11 +291,14 @@ int cmd_grain(int argc, char **argv)
     grain_args A;
     memset(&A, 0, sizeof A);
     san_sweep_opts_default(&A.run);
-    A.fmt = FMT_TEXT;
+    A.fmt = FMT_UNSET;
     A.busy = 0.01;
+    cli_plot_init(&A.look);
     char **spec;
     int nspec;
     int status = cli_parse(&grain_spec, argc, argv, &A, &spec, &nspec);
+    if (status == 0)
+        status = cli_plot_check("grain", A.plot, &A.look);
     if (status == 0)
         status = grain_main(&A, nspec, spec);
     free(spec);

@@ -15,6 +15,7 @@ typedef struct {
     san_size_buffer_opts search;
     cli_format fmt;
     const char *plot;
+    cli_plot look;
     int quiet;
 } size_args;
 
@@ -30,6 +31,7 @@ static const cli_option size_options[] = {
     CLI_STRING(0, "plot", "FILE", size_args, plot,
                "the curves, index against K, as .svg, .png or .pdf"),
     CLI_FLAG('q', "quiet", size_args, quiet, 1, "no progress on stderr"),
+    CLI_INCLUDE(cli_plot_options, size_args, look),
     CLI_INCLUDE(cli_run_options, size_args, run),
     CLI_END
 };
@@ -166,7 +168,7 @@ static void write_all(const san_size_buffer *b, cli_format fmt, FILE *out)
         fputs("  ]\n}\n", out);
 }
 
-static int plot_curves(const san_size_buffer *b, const char *file)
+static int plot_curves(const san_size_buffer *b, const char *file, const san_plot_opts *look)
 {
     const san_buffer_config *cf = b->config;
     san_plot_series *ps = calloc(b->sweep.nvariants + 1, sizeof *ps);
@@ -187,8 +189,11 @@ static int plot_curves(const san_size_buffer *b, const char *file)
     }
     char err[512], title[256];
     snprintf(title, sizeof title, "%s against the buffer size", b->index);
-    int rc = ps ? san_plot(file, title, b->pipeline ? "K (every buffer)" : "K", b->index, ps, n,
-                           err, sizeof err) : -1;
+    san_plot_opts o = *look;
+    o.title = o.title ? o.title : title;
+    o.xlabel = o.xlabel ? o.xlabel : b->pipeline ? "K (every buffer)" : "K";
+    o.ylabel = o.ylabel ? o.ylabel : b->index;
+    int rc = ps ? san_plot_ex(file, &o, ps, n, err, sizeof err) : -1;
     if (rc < 0)
         fprintf(stderr, "san size-buffer: %s\n", ps ? err : "out of memory");
     for (int k = 0; ps && k < n; k++) {
@@ -197,7 +202,7 @@ static int plot_curves(const san_size_buffer *b, const char *file)
         free(ps[k].y);
     }
     free(ps);
-    return rc == 0 ? EXIT_OK : rc == -2 ? EXIT_USAGE : EXIT_FAIL;
+    return cli_plot_status(rc);
 }
 
 /* ------------------------------------------------------------------ */
@@ -222,13 +227,15 @@ static int size_main(size_args *A, int nspec, char **spec)
         fprintf(stderr, "san size-buffer: out of memory\n");
         status = EXIT_FAIL;
     } else {
-        write_all(&b, A->fmt, stdout);
+        /* --plot alone: the plot is the output (cli_plot_table) */
+        if (cli_plot_table(A->plot, &A->look, A->fmt != FMT_UNSET))
+            write_all(&b, A->fmt == FMT_UNSET ? FMT_TEXT : A->fmt, stdout);
         fflush(stdout);
         for (int v = 0; v < b.sweep.nvariants; v++)
             if (san_buffer_config_error(&b.config[v]))
                 status = EXIT_FAIL;
         if (A->plot) {
-            int prc = plot_curves(&b, A->plot);
+            int prc = plot_curves(&b, A->plot, &A->look.look);
             status = prc ? prc : status;
         }
     }
@@ -242,10 +249,13 @@ int cmd_size_buffer(int argc, char **argv)
     memset(&A, 0, sizeof A);
     san_sweep_opts_default(&A.run);
     san_size_buffer_opts_default(&A.search);
-    A.fmt = FMT_TEXT;
+    A.fmt = FMT_UNSET;
+    cli_plot_init(&A.look);
     char **spec;
     int nspec;
     int status = cli_parse(&size_spec, argc, argv, &A, &spec, &nspec);
+    if (status == 0)
+        status = cli_plot_check("size-buffer", A.plot, &A.look);
     if (status == 0)
         status = size_main(&A, nspec, spec);
     free(spec);

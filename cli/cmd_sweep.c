@@ -12,7 +12,8 @@
 typedef struct {
     san_sweep_opts run;
     cli_format fmt;
-    const char *output, *plot, *x, *y, *series, *title, *index;
+    const char *output, *plot, *x, *y, *series, *index;
+    cli_plot look;
     int quiet, times;
 } sweep_args;
 
@@ -34,8 +35,8 @@ static const cli_option sweep_options[] = {
     CLI_STRING(0, "series", "P,Q", sweep_args, series,
                "one curve per value of these parameters (default:\n"
                "every other varying parameter)"),
-    CLI_STRING(0, "title", "TEXT", sweep_args, title, "the plot's title"),
     CLI_FLAG('q', "quiet", sweep_args, quiet, 1, "no progress bar or summary on stderr"),
+    CLI_INCLUDE(cli_plot_options, sweep_args, look),
     CLI_GROUP("run:"),
     CLI_FLAG(0, "warm", sweep_args, run.warm_chains, 1,
              "solve the variants along the innermost numeric\n"
@@ -78,6 +79,9 @@ static const cli_spec sweep_spec = {
         "  san sweep models/mm1k.san -D lambda=0.5..4:0.5 -D mu=3,6 -f csv\n"
         "  san sweep mw --workers 1..60 --protocol sync,async --plot tt.svg \\\n"
         "      --x workers --y execution_time\n"
+        "  san sweep ms --mode async --slaves 2..4 --buffer 1,2,4,8,16,32 --plot k.pdf \\\n"
+        "      --x buffer --y slave_transmitting --series slaves --logx \\\n"
+        "      --size 360x240 --xlabel 'buffer K (tasks)' --ylabel 'P(transmitting)'\n"
         "\n"
         "Exit status: 0 every variant solved, 1 some failed, 2 bad usage (bad\n"
         "range, unknown flag, index or parameter, every variant refused).\n",
@@ -104,7 +108,7 @@ static int parse_args(int argc, char **argv, sweep_args *A, char ***spec, int *n
         return cli_usage_error("sweep", "--plot: give --x PARAM and --y INDEX as well");
     if (!A->plot && (A->x || A->y || A->series))
         return cli_usage_error("sweep", "%s: only with --plot FILE", A->x ? "--x" : A->y ? "--y" : "--series");
-    return 0;
+    return cli_plot_check("sweep", A->plot, &A->look);
 }
 
 /* ---- checks that need the variants' result names, before solving ---- */
@@ -186,16 +190,20 @@ static int failed_rows(const san_sweep *s)
 
 static int report(const san_sweep *s, const sweep_args *A, char **only, int nonly, double t)
 {
+    /* --plot alone: the plot is the output (cli_plot_table) */
     san_sweep_format f = A->fmt == FMT_CSV ? SAN_SWEEP_CSV : A->fmt == FMT_JSON ? SAN_SWEEP_JSON
                                                                              : SAN_SWEEP_TEXT;
     table_ctx tc = { s, f, only, nonly, A->times };
-    int status = cli_write_output(A->output, write_table, &tc);
+    int status = EXIT_OK;
+    if (cli_plot_table(A->plot, &A->look, A->fmt != FMT_UNSET || A->output))
+        status = cli_write_output(A->output, write_table, &tc);
     if (A->plot && status == EXIT_OK) {
         char err[512];
-        int rc = san_sweep_plot(s, A->plot, A->x, A->y, A->series, A->title, err, sizeof err);
+        int rc = san_sweep_plot_ex(s, A->plot, A->x, A->y, A->series, &A->look.look, err,
+                                   sizeof err);
         if (rc < 0) {
             fprintf(stderr, "san sweep: %s\n", err);
-            status = rc == -2 ? EXIT_USAGE : EXIT_FAIL;
+            status = cli_plot_status(rc);
         }
     }
     int failed = failed_rows(s);
@@ -252,8 +260,9 @@ int cmd_sweep(int argc, char **argv)
     sweep_args A;
     memset(&A, 0, sizeof A);
     san_sweep_opts_default(&A.run);
-    A.fmt = FMT_TEXT;
+    A.fmt = FMT_UNSET;
     A.times = 1;
+    cli_plot_init(&A.look);
     char **spec = NULL;
     int nspec = 0;
     int status = parse_args(argc, argv, &A, &spec, &nspec);

@@ -27,6 +27,7 @@ typedef struct {
     double eps, max_steps, within, tol;
     int rewards, quiet;
     cli_defines defs;
+    cli_plot look;
 } tr_args;
 
 #define TR_COMMON_OPTIONS                                                                    \
@@ -80,6 +81,7 @@ static const cli_option transient_options[] = {
     CLI_STRING(0, "y", "NAMES", tr_args, ynames,
                "--plot: the results to draw, comma separated\n"
                "(default: every result)"),
+    CLI_INCLUDE(cli_plot_options, tr_args, look),
     CLI_END
 };
 
@@ -98,6 +100,7 @@ static const cli_option passage_options[] = {
                "regenerative chain solved as `solve` does, under its\n"
                "contract; kron: the uniformization series to X)", "1e-12"),
     TR_COMMON_OPTIONS,
+    CLI_INCLUDE(cli_plot_options, tr_args, look),
     CLI_END
 };
 
@@ -669,10 +672,14 @@ static int listed(const char *list, const char *name)
 /* One series per result (transient) or the CDF (passage). */
 static int plot_over_t(const tr_report *r, const char *file)
 {
+    san_plot_opts o = r->A->look.look;
+    o.title = o.title ? o.title : r->m->name;
+    o.xlabel = o.xlabel ? o.xlabel : "t";
+    o.ylabel = o.ylabel ? o.ylabel : r->passage ? "P(T <= t)" : "value";
     const san_model *m = r->m;
     const san_transient *T = &r->a->tr;
     san_plot_series *s = calloc(m->nres + 1, sizeof *s);
-    int ns = 0, status = EXIT_OK;
+    int ns = 0, status = EXIT_OK, rc;
     if (!s)
         return EXIT_FAIL;
     if (r->passage) {
@@ -694,11 +701,10 @@ static int plot_over_t(const tr_report *r, const char *file)
         fprintf(stderr, "san %s: --plot: nothing to draw (--y names no result)\n",
                 r->passage ? "passage" : "transient");
         status = EXIT_USAGE;
-    } else if (san_plot(file, m->name, "t", r->passage ? "P(T <= t)" : "value", s, ns, err,
-                        sizeof err) != 0) {
-        fprintf(stderr, "san %s: --plot: %s\n", r->passage ? "passage" : "transient",
-                err[0] ? err : "failed");
-        status = err[0] ? EXIT_USAGE : EXIT_FAIL;
+    } else if ((rc = san_plot_ex(file, &o, s, ns, err, sizeof err)) != 0) {
+        fprintf(stderr, "san %s: %s\n", r->passage ? "passage" : "transient",
+                err[0] ? err : "--plot: failed");
+        status = cli_plot_status(rc);
     }
     if (!r->passage)
         for (int i = 0; i < ns; i++)
@@ -734,7 +740,8 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
 {
     tr_args A;
     memset(&A, 0, sizeof A);
-    A.fmt = FMT_TEXT;
+    A.fmt = FMT_UNSET;
+    cli_plot_init(&A.look);
     A.eps = 1e-13;
     A.max_steps = 1e8;
     A.within = -1;
@@ -744,6 +751,12 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     const char *cmd = spec->name;
     int rc = cli_parse(spec, argc, argv, &A, &rest, &nrest);
     dlist times = { 0 };
+    /* --plot alone: the plot is the output (cli_plot_table) */
+    const int report = cli_plot_table(A.plot, &A.look, A.fmt != FMT_UNSET);
+    if (A.fmt == FMT_UNSET)
+        A.fmt = FMT_TEXT;
+    if (rc == 0)
+        rc = cli_plot_check(cmd, A.plot, &A.look);
     if (rc == 0 && nrest != 1)
         rc = cli_usage_error(cmd, "%s", nrest == 0 ? "missing MODEL" : "expected one MODEL");
     if (rc == 0 && !passage && !A.times)
@@ -845,12 +858,15 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     if (st == SAN_OK || partial) {
         tr_report r = { m, &a, &A, rest[0], passage, san_now() - t0, levels.v, levels.n,
                         st == SAN_OK, times.n };
-        if (A.fmt == FMT_JSON)
+        if (report && A.fmt == FMT_JSON)
             json_report(&r);
-        else if (A.fmt == FMT_CSV)
+        else if (report && A.fmt == FMT_CSV)
             csv_report(&r);
-        else
+        else if (report)
             text_report(&r);
+        else if (partial)       /* the report would have said so */
+            fprintf(stderr, "san %s: stopped: %d of %d times done; no plot\n", cmd, a.tr.ntimes,
+                    times.n);
         fflush(stdout);
         if (partial)
             status = cli_exit_status(st);

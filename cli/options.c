@@ -64,6 +64,50 @@ const cli_option cli_run_options[] = {
     CLI_END
 };
 
+/* --size WxH: both sides, into the look at dest (a san_plot_opts). */
+static int opt_plot_size(const cli_parser *p, const cli_option *o, const char *arg, void *dest)
+{
+    san_plot_opts *look = dest;
+    const char *x = strpbrk(arg, "xX");
+    char w[64];
+    double a, b;
+    (void)o;
+    if (!x || x == arg || (size_t)(x - arg) >= sizeof w ||
+        (memcpy(w, arg, x - arg), w[x - arg] = '\0', san_parse_double(w, 100, 20000, &a)) ||
+        san_parse_double(x + 1, 100, 20000, &b))
+        return cli_usage_error(p->cmd, "--size: expected WxH, each from 100 to 20000 (points; "
+                               "PNG: pixels at --dpi 96), not '%s'", arg);
+    look->width = a;
+    look->height = b;
+    return 0;
+}
+
+const cli_option cli_plot_options[] = {
+    CLI_GROUP("plot:"),
+    CLI_STRING(0, "title", "TEXT", cli_plot, look.title,
+               "the plot's title ('' for none)"),
+    CLI_STRING(0, "xlabel", "TEXT", cli_plot, look.xlabel,
+               "the x axis' label, with its unit ('' for none)"),
+    CLI_STRING(0, "ylabel", "TEXT", cli_plot, look.ylabel,
+               "the y axis' label, with its unit ('' for none)"),
+    CLI_STRING(0, "legend-title", "TEXT", cli_plot, look.legend_title,
+               "a heading above the legend's entries"),
+    CLI_FLAG(0, "logx", cli_plot, look.logx, 1,
+             "logarithmic x axis, ticks at the decades (a value\n"
+             "<= 0 is refused)"),
+    CLI_FLAG(0, "logy", cli_plot, look.logy, 1, "logarithmic y axis, the same"),
+    CLI_CALLBACK(0, "size", "WxH", cli_plot, look, opt_plot_size,
+                 "the page: points (SVG, PDF); pixels at --dpi 96\n"
+                 "(PNG)"),
+    { .kind = CLI_OPT_DOUBLE, .long_name = "dpi", .argh = "N", .offset = offsetof(cli_plot, look.dpi),
+      .lo = 10, .hi = 4800, .help = "PNG: N/96 pixels per point of the page (192: twice\n"
+      "the pixels, the same look)", .def = "96" },
+    CLI_FLAG(0, "table", cli_plot, table, 1,
+             "the report on standard output too (with --plot it\n"
+             "is left out unless --table, --format or -o asks)"),
+    CLI_END
+};
+
 /* ------------------------------------------------------------------ */
 /* A table with its includes laid flat                                  */
 /* ------------------------------------------------------------------ */

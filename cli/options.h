@@ -114,6 +114,10 @@ extern const cli_option cli_solver_options[];   /* --method, --tol, --max-iter,
                                                    --time-limit, --storage */
 extern const cli_option cli_limit_options[];    /* --max-memory, --max-states */
 extern const cli_option cli_run_options[];      /* --jobs, then the two above */
+/* Over a cli_plot (cli.h): --title, --xlabel, --ylabel, --legend-title,
+ * --logx, --logy, --size, --dpi, --table; for every command that
+ * plots, so that they read and behave alike. */
+extern const cli_option cli_plot_options[];
 
 /* Parser flags. */
 enum {

@@ -181,9 +181,28 @@ static int build_curves(const san_sweep *s, int ax, const char *y, const int *sa
     return nc;
 }
 
-int san_sweep_plot(const san_sweep *s, const char *file, const char *x,
-                   const char *y, const char *series, const char *title,
-                   char *err, size_t n)
+/* o's title and labels, NULL ones from the sweep ("" stays: none). */
+static san_plot_opts with_defaults(const san_sweep *s, int ax, const char *y,
+                                   const san_plot_opts *o, char *title, size_t n)
+{
+    san_plot_opts r;
+    if (o)
+        r = *o;
+    else
+        san_plot_opts_default(&r);
+    snprintf(title, n, "%s vs %s", y, s->spec.axis[ax].name);
+    if (!r.title)
+        r.title = title;
+    if (!r.xlabel)
+        r.xlabel = s->spec.axis[ax].name;
+    if (!r.ylabel)
+        r.ylabel = y;
+    return r;
+}
+
+int san_sweep_plot_ex(const san_sweep *s, const char *file, const char *x,
+                      const char *y, const char *series, const san_plot_opts *o,
+                      char *err, size_t n)
 {
     char names[1024];
     int ax = san_sweep_find_axis(s, x);
@@ -215,9 +234,20 @@ int san_sweep_plot(const san_sweep *s, const char *file, const char *x,
     free(sa);
     if (nc < 0)
         return -1;
-    char deftitle[256];
-    snprintf(deftitle, sizeof deftitle, "%s vs %s", y, s->spec.axis[ax].name);
-    int rc = san_plot(file, title ? title : deftitle, s->spec.axis[ax].name, y, c, nc, err, n);
+    char title[256];
+    san_plot_opts look = with_defaults(s, ax, y, o, title, sizeof title);
+    int rc = san_plot_ex(file, &look, c, nc, err, n);
     free_curves(c, nc);
     return rc;
+}
+
+int san_sweep_plot(const san_sweep *s, const char *file, const char *x,
+                   const char *y, const char *series, const char *title,
+                   char *err, size_t n)
+{
+    san_plot_opts o;
+    san_plot_opts_default(&o);
+    o.title = title;
+    o.xlabel = o.ylabel = NULL;
+    return san_sweep_plot_ex(s, file, x, y, series, &o, err, n);
 }

@@ -1,16 +1,14 @@
 /*
  * plot_none.c - plots in a build without cairo (configure --without-cairo):
  * every other feature works; a plot asked for says how to get one.
+ * san_plot and san_plot_opts_default are in plot_opts.c, for both builds.
  */
 #include "sweep.h"
 
-int san_plot(const char *file, const char *title, const char *xlabel,
-             const char *ylabel, const san_plot_series *s, int ns,
-             char *err, size_t n)
+int san_plot_ex(const char *file, const san_plot_opts *o, const san_plot_series *s, int ns,
+                char *err, size_t n)
 {
-    (void)title;
-    (void)xlabel;
-    (void)ylabel;
+    (void)o;
     (void)s;
     (void)ns;
     sweep_err(err, n, "--plot %s: this san was built without cairo (configure "

@@ -50,6 +50,12 @@ san_status sweep_analytic(const san_sweep_spec *sp, const char *const *vals,
 /* The values of a variant, per axis (pointers into the spec). */
 void sweep_variant_values(const san_sweep *s, int v, const char **vals);
 
+/* What every plot must satisfy, with cairo or without (plot_opts.c):
+ * something to draw, the page and dpi within bounds, UTF-8 text, values
+ * > 0 on a log axis.  0, or -1 with err. */
+int sweep_plot_check(const san_plot_opts *o, const san_plot_series *s, int ns, char *err,
+                     size_t n);
+
 /* Split a command line into words; quotes group words.  Returns the
  * count, with *argv (malloc'd, NULL-terminated) pointing into line,
  * which is modified; -1 when out of memory. */

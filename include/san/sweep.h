@@ -351,16 +351,47 @@ typedef struct {
     int hline;              /* draw y[0] as a dashed horizontal reference */
 } san_plot_series;
 
-/* Draw curves into file, SVG, PNG or PDF by its extension: axes with
- * ticks and labels, one line with markers per series, a legend.
- * Returns 0, -2 with err for a bad extension or no data, -1 when cairo
- * fails. */
+/* How a plot looks.  Text fields: NULL or "" leave the text out. */
+typedef struct {
+    const char *title;      /* above the plot */
+    const char *xlabel, *ylabel;    /* the axes' labels (with their units) */
+    const char *legend_title;       /* above the legend's entries */
+    double width, height;   /* the page: points for SVG and PDF, pixels
+                               at 96 dpi for PNG; 0: 800 x 500 */
+    double dpi;             /* PNG: the page drawn at dpi/96 pixels per
+                               unit (192: twice the pixels, the same
+                               look); 0: 96; SVG and PDF ignore it */
+    int logx, logy;         /* logarithmic axis, ticks at the decades;
+                               a value <= 0 on it is refused */
+} san_plot_opts;
+
+/* Everything off, the default page (800 x 500, 96 dpi). */
+SAN_API void san_plot_opts_default(san_plot_opts *o);
+
+/* Draw curves into file, SVG, PNG or PDF by its extension: a frame with
+ * ticks at round numbers (whole numbers on an axis whose values are all
+ * whole; decades on a log axis), light grid lines, one line with
+ * markers per series, a legend.  SVG keeps its text as <text> elements
+ * (editable).  o NULL: the defaults.  Returns 0; -2 with err for a bad
+ * extension, no data, a page too small or too large, or a value <= 0 on
+ * a log axis (the series and the value named); -1 when cairo or the
+ * file fails. */
+SAN_API int san_plot_ex(const char *file, const san_plot_opts *o, const san_plot_series *s,
+                        int ns, char *err, size_t errn);
+/* san_plot_ex with title and labels and the default page. */
 SAN_API int san_plot(const char *file, const char *title, const char *xlabel,
              const char *ylabel, const san_plot_series *s, int ns,
              char *err, size_t n);
 /* The sweep's rows as curves: y (a result, or reachable_states, time_s,
  * iterations) against the axis x, one series per value of the series
- * axes (comma-separated names; NULL: every other axis that varies). */
+ * axes (comma-separated names; NULL: every other axis that varies).
+ * o's title, xlabel and ylabel NULL take defaults ("y vs x", the axis'
+ * name, y); "" leaves them out. */
+SAN_API int san_sweep_plot_ex(const san_sweep *s, const char *file, const char *x,
+                              const char *y, const char *series, const san_plot_opts *o,
+                              char *err, size_t n);
+/* san_sweep_plot_ex with a title (NULL: the default) and the default
+ * page. */
 SAN_API int san_sweep_plot(const san_sweep *s, const char *file, const char *x,
                    const char *y, const char *series, const char *title,
                    char *err, size_t n);

@@ -124,16 +124,18 @@ refused "size-buffer --within 20" "--within: expected a number in [1e-12, 10]" \
 solver="-m --method --tol --max-iter --omega --restart --precond --time-limit --storage"
 limits="--max-memory --max-states"
 run_opts="-j --jobs $solver $limits"
+plot_opts="--title --xlabel --ylabel --legend-title --logx --logy --size --dpi --table"
 for c in check print solve gen sweep size-buffer grain compare; do
     case $c in
     check) table="-f --format -D --no-peps-warnings --explore --max-states --max-memory" ;;
     print) table="-D -o --output" ;;
     solve) table="$solver $limits -D --gen -f --format --top --vector -q --quiet" ;;
     gen) table="-o --output --size" ;;
-    sweep) table="-f --format -o --output --index --no-times --plot --x --y --series --title
-                 -q --quiet --warm $run_opts" ;;
-    size-buffer) table="--index --within --max-buffer -f --format --plot -q --quiet $run_opts" ;;
-    grain) table="--busy -f --format --plot --y -q --quiet $run_opts" ;;
+    sweep) table="-f --format -o --output --index --no-times --plot --x --y --series
+                 -q --quiet --warm $run_opts $plot_opts" ;;
+    size-buffer) table="--index --within --max-buffer -f --format --plot -q --quiet $run_opts
+                 $plot_opts" ;;
+    grain) table="--busy -f --format --plot --y -q --quiet $run_opts $plot_opts" ;;
     compare) table="-D -f --format --no-marginals -q --quiet $run_opts" ;;
     esac
     expect 0 "san $c --help" "$SAN" $c --help
