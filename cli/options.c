@@ -315,11 +315,27 @@ static int ambiguous(const cli_parser *p, const flat_opt *f, int n, const char *
     return cli_usage_error(p->cmd, "--%.*s: ambiguous option (%s)", (int)len, name, list);
 }
 
-static int unknown(const cli_parser *p, const char *what)
+/* The long option closest to a misspelt one ("metod"), or NULL. */
+static const char *closest_long(const flat_opt *f, int n, const char *name)
+{
+    san_suggest s;
+    san_suggest_init(&s, name);
+    for (int i = 0; i < n; i++)
+        if (is_option(f[i].o) && f[i].o->long_name)
+            san_suggest_add(&s, f[i].o->long_name);
+    san_suggest_add(&s, "help");
+    return san_suggest_best(&s);
+}
+
+/* "--metod: unknown option; did you mean --method?" (long options:
+ * a short one is a single letter, too short to guess from). */
+static int unknown(const cli_parser *p, const flat_opt *f, int n, const char *what)
 {
     const char *hint = p->spec->unknown_hint;
-    return cli_usage_error(p->cmd, "%s: unknown option%s%s%s", what, hint ? " (" : "",
-                           hint ? hint : "", hint ? ")" : "");
+    const char *near = what[1] == '-' ? closest_long(f, n, what + 2) : NULL;
+    return cli_usage_error(p->cmd, "%s: unknown option%s%s%s%s%s%s", what, hint ? " (" : "",
+                           hint ? hint : "", hint ? ")" : "", near ? "; did you mean --" : "",
+                           near ? near : "", near ? "?" : "");
 }
 
 /* One long option, argv[*i] = "--name[=value]". */
@@ -341,7 +357,7 @@ static int parse_long(const cli_parser *p, const flat_opt *f, int n, int argc, c
         }
         char what[128];
         snprintf(what, sizeof what, "--%.*s", (int)(len < 100 ? len : 100), name);
-        return unknown(p, what);
+        return unknown(p, f, n, what);
     }
     const char *val = NULL;
     char oname[64];
@@ -375,7 +391,7 @@ static int parse_short(const cli_parser *p, const flat_opt *f, int n, int argc, 
             }
             char what[8];
             snprintf(what, sizeof what, "-%c", *c);
-            return unknown(p, what);
+            return unknown(p, f, n, what);
         }
         if (!takes_arg(hit->o)) {
             int rc = apply(p, hit->o, NULL, dest + hit->off);

@@ -14,7 +14,8 @@
 #      after the operands, a missing value, a value given to a flag,
 #      unambiguous prefixes (solve) and ambiguous ones, unknown options
 #      (refused, or left to the template in order for sweep-like
-#      commands: --mode=async after the template);
+#      commands: --mode=async after the template); a misspelt option
+#      or subcommand gets "did you mean" the closest (issue 16);
 #   5. numbers and sizes (issue 15): sizes in messages in the unit that
 #      shows them (never "0.00 GiB"); --max-memory inf, nan, 0, 0.5 (less
 #      than a byte) refused by every subcommand; -D takes subnormals
@@ -218,6 +219,23 @@ if [ "$rc" -eq 0 ] && grep -q "^usage: san solve" "$tmp/out"; then
 else
     not_ok "solve -qh: exit $rc"
 fi
+# did you mean (issue 16): the closest long option, or subcommand
+refused "misspelt option: did you mean" "san solve: --metod: unknown option; did you mean --method?" \
+    "$SAN" solve --metod gs "$MODEL"
+refused "misspelt option with =value" "--tool: unknown option; did you mean --tol?" \
+    "$SAN" solve --tool=1e-8 "$MODEL"
+refused "misspelt flag of check" "did you mean --no-peps-warnings?" \
+    "$SAN" check --no-peps-warnigns "$MODEL"
+run "$SAN" solve --bogus "$MODEL"
+if grep -q "did you mean" "$tmp/err"; then
+    not_ok "--bogus: nothing close, yet a suggestion: $(head -1 "$tmp/err")"
+else
+    ok "no suggestion when nothing is close"
+fi
+refused "misspelt subcommand" "san: 'slove' is not a subcommand; did you mean 'solve'?" "$SAN" slove "$MODEL"
+refused "misspelt subcommand of help" "did you mean 'check'?" "$SAN" help chek
+refused "unknown subcommand, nothing close" "'frobnicate' is not a subcommand; see 'san --help'" \
+    "$SAN" frobnicate
 refused "an empty long name" "san solve: --: unknown option" "$SAN" solve --=x "$MODEL"
 refused "check without MODEL" "san check: missing MODEL" "$SAN" check
 refused "solve with --gen and MODEL" "--gen replaces MODEL" "$SAN" solve --gen 'ms --slaves 2' "$MODEL"
