@@ -6,6 +6,7 @@
  * come here, so that a misspelling is answered the same way everywhere.
  */
 #include <string.h>
+#include <strings.h>
 #include "san.h"
 
 /* Longer words may be further off: one edit in five letters or fewer,
@@ -73,7 +74,8 @@ void san_suggest_add(san_suggest *s, const char *name)
 {
     if (!name || !strcmp(name, s->word))
         return;                 /* the same name of another kind: said otherwise */
-    int d = san_edit_distance(s->word, name, s->dist - 1);
+    /* a difference of case alone is one slip, however many letters */
+    int d = !strcasecmp(s->word, name) ? 1 : san_edit_distance(s->word, name, s->dist - 1);
     if (d < s->dist) {
         s->dist = d;
         s->best = name;
