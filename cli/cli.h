@@ -48,6 +48,15 @@ typedef struct {
 int  cli_define_add(cli_defines *d, const char *name, size_t len, double v);
 void cli_defines_free(cli_defines *d);
 
+/* Is -D d a structural constant of a model written by `san gen` (its
+ * header records the command: N_slaves of ms is its --slaves)?  1 with
+ * the message in why ("... regenerate it with --slaves 5: san gen ms
+ * ..."), else 0.  cli_load_text refuses such a -D with that message;
+ * cli_load_gen regenerates with the flag instead, when the flag takes
+ * the constant's value. */
+int cli_structural_define(const char *text, size_t len, const san_define *d, char *why,
+                          size_t n);
+
 /* Read a model's text ("-" = stdin) with san_read_input, under the
  * input limit: max_input (0: the default), or max_memory when that is
  * set and smaller.  EXIT_OK, or the exit status after printing

@@ -442,11 +442,20 @@ int cmd_check(int argc, char **argv)
     san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", text, len);
     san_load_opts opt = { .defs = defs.defs, .ndefs = defs.n, .peps_warnings = peps,
                           .progress = cli_stderr_is_tty() };
-    san_model *m = san_model_load(text, len, &d, &opt);
+    for (int i = 0; i < defs.n; i++) {
+        char why[2048];
+        if (cli_structural_define(text, len, &defs.defs[i], why, sizeof why)) {
+            san_diag_add(&d, SAN_ERROR, 0, 0, "-D %s: %s", defs.defs[i].name, why);
+            defs.defs[i].used = 1;      /* said why: not "no constant" as well */
+        }
+    }
+    san_model *m = d.nerrors ? NULL : san_model_load(text, len, &d, &opt);
     for (int i = 0; m && i < defs.n; i++)
-        if (!defs.defs[i].used)
-            san_diag_add(&d, SAN_ERROR, 0, 0, "-D %s: the model has no constant named '%s'",
-                         defs.defs[i].name, defs.defs[i].name);
+        if (!defs.defs[i].used) {
+            char why[1024];
+            san_model_define_why(m, defs.defs[i].name, defs.defs[i].value, why, sizeof why);
+            san_diag_add(&d, SAN_ERROR, 0, 0, "-D %s: %s", defs.defs[i].name, why);
+        }
     if (m && !d.nerrors && A.peers)
         san_model_lint_peers(m, text, len, &d);
     if (d.nerrors && m) {

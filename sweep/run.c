@@ -183,8 +183,9 @@ san_model *sweep_compile(const san_sweep_spec *sp, const char *const *vals, char
         first_error(&d, msg, n);
     for (int i = 0; m && i < nd; i++)
         if (!defs[i].used) {
-            snprintf(msg, n, "-D %s: the model has no constant named '%s'", defs[i].name,
-                     defs[i].name);
+            char why[1024];
+            san_model_define_why(m, defs[i].name, defs[i].value, why, sizeof why);
+            snprintf(msg, n, "-D %s: %s", defs[i].name, why);
             san_model_free(m);
             m = NULL;
         }

@@ -137,6 +137,19 @@ static int add_define(san_sweep_spec *sp, const char *arg, char *err, size_t n)
     }
     memcpy(name, arg, eq - arg);
     name[eq - arg] = '\0';
+    /* A constant the template's structure follows from (N_slaves) is
+     * its flag's axis (--slaves): the model is regenerated per variant,
+     * which -D could not do. */
+    int scalar;
+    const char *flag = sp->tmpl ? san_gen_structural(sp->tmpl, name, &scalar) : NULL;
+    if (flag && scalar)
+        return add_axis(sp, flag, 0, eq + 1, err, n);
+    if (flag) {
+        sweep_err(err, n, "-D %s: '%s' sets the structure of the %s model (its automata and "
+                  "their states), which -D cannot change; sweep %s instead", name, name,
+                  sp->tmpl, flag);
+        return -2;
+    }
     return add_axis(sp, name, 1, eq + 1, err, n);
 }
 

@@ -22,7 +22,10 @@
 #      (1e-308) and names the reason of a refusal (1e-400 rounds to 0,
 #      not "malformed"), in solve and sweep; option errors say why;
 #   6. compare: model paths with blanks and quotes, -D with them, lines
-#      split only when they have flags, -q.
+#      split only when they have flags, -q;
+#   7. -D on a structural constant of a generated model (regenerated with
+#      the flag through --gen and sweep, explained for a file) and on a
+#      domain (issue 16).
 #
 # Environment: SAN (the san binary), top_srcdir.  Exit 0 when everything
 # passes; the last line is "N passed, M failed".  VERBOSE=1 lists passes.
@@ -370,6 +373,32 @@ else
 fi
 expect 0 "compare --quiet" "$SAN" compare --quiet 'ms --mode sync --slaves 2' \
     'ms --mode async --slaves 2 --buffer 1'
+
+# -D on a structural constant of a generated model (issue 16): --gen
+# regenerates with the flag (and says so); a generated file names the
+# flag and the command; sweep makes it the flag's axis
+run "$SAN" solve -q -f csv --gen 'ms --mode async --slaves 2 --buffer 1' -D N_slaves=3
+grep -v '^generator' "$tmp/out" > "$tmp/d3.csv"
+run "$SAN" solve -q -f csv --gen 'ms --mode async --slaves 3 --buffer 1'
+grep -v '^generator' "$tmp/out" > "$tmp/s3.csv"
+run "$SAN" solve -q -f csv --gen 'ms --mode async --slaves 2 --buffer 1' -D N_slaves=3
+if [ "$rc" -eq 0 ] && grep -q -e "-D N_slaves=3 sets the structure of the model: generated with --slaves 3" "$tmp/err" \
+    && cmp -s "$tmp/d3.csv" "$tmp/s3.csv"; then
+    ok "solve --gen -D N_slaves=3: regenerated with --slaves 3"
+else
+    not_ok "solve --gen -D N_slaves=3: exit $rc: $(head -1 "$tmp/err")"
+fi
+"$SAN" gen ms --mode async --slaves 2 --buffer 1 -o "$tmp/ms2.san"
+refused "-D on a structural constant of a generated file" \
+    "regenerate it with --slaves 4: san gen ms --mode async --slaves 4 --buffer 1" \
+    "$SAN" solve "$tmp/ms2.san" -D N_slaves=4
+run "$SAN" sweep -q --no-times -f csv ms --mode async --buffer 1 -D N_slaves=2,3
+if [ "$rc" -eq 0 ] && [ "$(wc -l < "$tmp/out")" -eq 3 ] && head -1 "$tmp/out" | grep -q slaves; then
+    ok "sweep -D N_slaves=2,3 is the --slaves axis"
+else
+    not_ok "sweep -D N_slaves=2,3: exit $rc: $(head -1 "$tmp/err")"
+fi
+refused "-D on a domain explains" "'K' is a domain" "$SAN" solve -D K=3 "$top_srcdir/tests/corpus/errors/define_domain.san"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
