@@ -108,6 +108,17 @@ const cli_option cli_plot_options[] = {
     CLI_END
 };
 
+const cli_option cli_diag_options[] = {
+    CLI_GROUP("diagnostics:"),
+    CLI_FLAG(0, "no-peps-warnings", cli_diag, no_peps_warnings, 1,
+             "do not warn about PEPS left-to-right precedence"),
+    CLI_FLAG(0, "peps", cli_diag, peers, 1,
+             "warn about every construct PEPS 2003 or GTAexpress read\n"
+             "differently or reject, with the rewrite (san print\n"
+             "--dialect peps2003 makes them)"),
+    CLI_END
+};
+
 /* ------------------------------------------------------------------ */
 /* A table with its includes laid flat                                  */
 /* ------------------------------------------------------------------ */

@@ -119,6 +119,12 @@ extern const cli_option cli_run_options[];      /* --jobs, then the two above */
  * plots, so that they read and behave alike. */
 extern const cli_option cli_plot_options[];
 
+/* The diagnostic flags of every subcommand that reads a model (check,
+ * print, solve, transient, passage, export, sweep, compare, size-buffer,
+ * grain), over a cli_diag (cli.h): CLI_INCLUDE(cli_diag_options, your_args,
+ * your_cli_diag_member). */
+extern const cli_option cli_diag_options[];     /* --no-peps-warnings, --peps */
+
 /* Parser flags. */
 enum {
     CLI_PASS_UNKNOWN = 1,   /* leave unknown options to the caller, in order

@@ -146,7 +146,8 @@ int cli_structural_define(const char *text, size_t len, const san_define *d, cha
 }
 
 san_model *cli_load_text(const char *name, char *text, size_t len,
-                         cli_defines *defs, int *status, int quiet_warnings)
+                         cli_defines *defs, int *status, int quiet_warnings,
+                         const cli_diag *dg)
 {
     for (int i = 0; defs && i < defs->n; i++) {
         char why[2048];
@@ -159,13 +160,15 @@ san_model *cli_load_text(const char *name, char *text, size_t len,
     san_diag d;
     san_diag_init(&d, name, text, len);
     san_load_opts opt = { 0 };
-    opt.peps_warnings = 1;
+    opt.peps_warnings = !(dg && dg->no_peps_warnings);
     opt.progress = cli_stderr_is_tty();
     if (defs) {
         opt.defs = defs->defs;
         opt.ndefs = defs->n;
     }
     san_model *m = san_model_load(text, len, &d, &opt);
+    if (m && dg && dg->peers)
+        san_model_lint_peers(m, text, len, &d);
     if (!m || d.nerrors || !quiet_warnings)
         san_diag_print(&d, stderr, isatty(2));
     if (m && defs) {
@@ -202,7 +205,8 @@ int cli_read_model(const char *path, double max_input, double max_memory, char *
 }
 
 san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
-                          int quiet_warnings, double max_input, double max_memory)
+                          int quiet_warnings, double max_input, double max_memory,
+                          const cli_diag *dg)
 {
     size_t len;
     char *text;
@@ -212,7 +216,7 @@ san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
         return NULL;
     }
     const char *name = strcmp(path, "-") ? path : "<stdin>";
-    san_model *m = cli_load_text(name, text, len, defs, status, quiet_warnings);
+    san_model *m = cli_load_text(name, text, len, defs, status, quiet_warnings, dg);
     free(text);
     return m;
 }
@@ -265,7 +269,7 @@ static int variant_fits(const char *text, size_t len, int variant, cli_defines *
 
 san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char *const *names,
                                 const char *const *exprs, int n, int *status, double max_input,
-                                double max_memory)
+                                double max_memory, const cli_diag *dg)
 {
     size_t len;
     char *text;
@@ -280,7 +284,7 @@ san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char 
         if (variant_fits(text, len, v, defs))
             variant = v;
     if (variant < 0) {          /* no expression, or the model itself is wrong */
-        san_model *m = cli_load_text(name, text, len, defs, status, 0);
+        san_model *m = cli_load_text(name, text, len, defs, status, 0, dg);
         free(text);
         return m;
     }
@@ -291,7 +295,7 @@ san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char 
         *status = EXIT_FAIL;
         return NULL;
     }
-    san_model *m = cli_load_text(name, t, l, defs, status, 0);
+    san_model *m = cli_load_text(name, t, l, defs, status, 0, dg);
     free(t);
     return m;
 }
@@ -458,7 +462,8 @@ static char **structural_flags(const char *cmd, const char *tmpl, char **argv, i
     return v;
 }
 
-san_model *cli_load_gen(const char *cmd, const char *gen, cli_defines *defs, int *status)
+san_model *cli_load_gen(const char *cmd, const char *gen, cli_defines *defs, int *status,
+                        const cli_diag *dg)
 {
     char *copy = strdup(gen), **argv = NULL;
     int argc = copy ? split_words(copy, &argv) : 0;
@@ -486,7 +491,7 @@ san_model *cli_load_gen(const char *cmd, const char *gen, cli_defines *defs, int
         *status = EXIT_USAGE;
         return NULL;
     }
-    san_model *m = cli_load_text("<gen>", text, strlen(text), defs, status, 0);
+    san_model *m = cli_load_text("<gen>", text, strlen(text), defs, status, 0, dg);
     free(kept.defs);
     free(text);
     free(copy);
@@ -523,4 +528,30 @@ int cli_plot_table(const char *file, const cli_plot *p, int asked)
 int cli_plot_status(int rc)
 {
     return rc == 0 ? EXIT_OK : rc == -2 ? EXIT_USAGE : EXIT_FAIL;
+}
+
+void cli_print_sweep_warnings(const san_sweep *s, char ***seen)
+{
+    int n = 0;
+    while (*seen && (*seen)[n])
+        n++;
+    for (int i = 0; i < s->nwarnings; i++) {
+        int dup = 0;
+        for (int k = 0; k < n && !dup; k++)
+            dup = !strcmp((*seen)[k], s->warnings[i]);
+        if (dup)
+            continue;
+        fprintf(stderr, "%s\n", s->warnings[i]);
+        char **p = realloc(*seen, (n + 2) * sizeof *p);
+        if (!p)
+            continue;           /* printed; may be printed again */
+        *seen = p;
+        p[n++] = s->warnings[i];
+        p[n] = NULL;
+    }
+}
+
+void cli_seen_free(char **seen)
+{
+    free(seen);             /* the strings are the sweeps' */
 }

@@ -369,7 +369,7 @@ static int prepare_analytic(san_sweep *s, const char **vals, char *first, size_t
 /* The product of the first variant that compiles names the estimate of
  * the others; a variant that does not compile gets weight 0 (it fails
  * at once when run). */
-static int prepare(san_sweep *s, char *err, size_t n)
+static int prepare(san_sweep *s, const san_sweep_opts *o, char *err, size_t n)
 {
     const char **vals = malloc((s->spec.naxes + 1) * sizeof *vals);
     s->weight = calloc(s->nvariants + 1, sizeof *s->weight);
@@ -386,7 +386,7 @@ static int prepare(san_sweep *s, char *err, size_t n)
     for (int v = 0; !sweep_is_analytic(&s->spec) && v < s->nvariants; v++) {
         sweep_variant_values(s, v, vals);
         char msg[512];
-        san_model *m = sweep_compile(&s->spec, vals, msg, sizeof msg);
+        san_model *m = sweep_compile(&s->spec, vals, o, s, msg, sizeof msg);
         if (!m) {
             if (!first[0])
                 snprintf(first, sizeof first, "%s", msg);
@@ -424,7 +424,7 @@ int san_sweep_init(san_sweep *s, int argc, char **argv, const san_sweep_opts *o,
     if (rc == 0)
         rc = expand(s, err, n);
     if (rc == 0)
-        rc = prepare(s, err, n);
+        rc = prepare(s, o, err, n);
     if (rc == -1 && !(err && err[0]))
         sweep_err(err, n, "out of memory");
     if (rc < 0)
@@ -468,6 +468,9 @@ void san_sweep_free(san_sweep *s)
     for (int v = 0; s->rows && v < s->nvariants; v++)
         san_sweep_row_free(&s->rows[v]);
     free(s->rows);
+    for (int i = 0; i < s->nwarnings; i++)
+        free(s->warnings[i]);
+    free(s->warnings);
     memset(s, 0, sizeof *s);
 }
 

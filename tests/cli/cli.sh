@@ -23,6 +23,8 @@
 #      not "malformed"), in solve and sweep; option errors say why;
 #   6. compare: model paths with blanks and quotes, -D with them, lines
 #      split only when they have flags, -q;
+#   8. --no-peps-warnings and --peps in every subcommand that reads a
+#      model; sweep and compare print each distinct warning once;
 #   7. -D on a structural constant of a generated model (regenerated with
 #      the flag through --gen and sweep, explained for a file) and on a
 #      domain (issue 16).
@@ -129,18 +131,21 @@ solver="-m --method --tol --max-iter --omega --restart --precond --time-limit --
 limits="--max-memory --max-states"
 run_opts="-j --jobs $solver $limits"
 plot_opts="--title --xlabel --ylabel --legend-title --logx --logy --size --dpi --table"
-for c in check print solve gen sweep size-buffer grain compare; do
+diag="--no-peps-warnings --peps"
+for c in check print solve gen sweep size-buffer grain compare transient passage export; do
     case $c in
-    check) table="-f --format -D --no-peps-warnings --explore --max-states --max-memory" ;;
-    print) table="-D -o --output" ;;
-    solve) table="$solver $limits -D --gen -f --format --top --vector -q --quiet" ;;
+    check) table="-f --format -D --explore --max-states --max-memory $diag" ;;
+    print) table="-D -o --output $diag" ;;
+    solve) table="$solver $limits -D --gen -f --format --top --vector -q --quiet $diag" ;;
     gen) table="-o --output --size" ;;
     sweep) table="-f --format -o --output --index --no-times --plot --x --y --series
-                 -q --quiet --warm $run_opts $plot_opts" ;;
+                 -q --quiet --warm $run_opts $plot_opts $diag" ;;
     size-buffer) table="--index --within --max-buffer -f --format --plot -q --quiet $run_opts
-                 $plot_opts" ;;
-    grain) table="--busy -f --format --plot --y -q --quiet $run_opts $plot_opts" ;;
-    compare) table="-D -f --format --no-marginals -q --quiet $run_opts" ;;
+                 $plot_opts $diag" ;;
+    grain) table="--busy -f --format --plot --y -q --quiet $run_opts $plot_opts $diag" ;;
+    compare) table="-D -f --format --no-marginals -q --quiet $run_opts $diag" ;;
+    transient|passage) table="-D --max-input $diag" ;;
+    export) table="-f --format -D --gen $diag" ;;
     esac
     expect 0 "san $c --help" "$SAN" $c --help
     cp "$tmp/out" "$tmp/help"
@@ -399,6 +404,61 @@ else
     not_ok "sweep -D N_slaves=2,3: exit $rc: $(head -1 "$tmp/err")"
 fi
 refused "-D on a domain explains" "'K' is a domain" "$SAN" solve -D K=3 "$top_srcdir/tests/corpus/errors/define_domain.san"
+
+# the diagnostic flags in every subcommand that reads a model, and the
+# model's warnings from sweep and compare: each distinct one once, not
+# once per variant (issue 16)
+PEPSM="$top_srcdir/tests/corpus/warnings/peps_precedence.san"
+for c in solve print export transient; do
+    case $c in
+    export) extra="-f states" ;;
+    transient) extra="-t 1" ;;
+    *) extra="" ;;
+    esac
+    # shellcheck disable=SC2086
+    run "$SAN" $c -q $extra --no-peps-warnings "$PEPSM"
+    [ "$c" = print ] && run "$SAN" $c $extra --no-peps-warnings "$PEPSM"
+    if [ "$rc" -eq 0 ] && ! grep -q "left to right" "$tmp/err"; then
+        ok "$c --no-peps-warnings: accepted, no PEPS warning"
+    else
+        not_ok "$c --no-peps-warnings: exit $rc: $(head -1 "$tmp/err")"
+    fi
+done
+run "$SAN" solve -q "$PEPSM"
+if [ "$(grep -c "warning: .*left to right" "$tmp/err")" -eq 5 ]; then
+    ok "solve: the PEPS precedence warnings, as check gives them"
+else
+    not_ok "solve: $(grep -c warning "$tmp/err") warnings, expected 5"
+fi
+run "$SAN" solve -q --peps "$MODEL"
+if [ "$rc" -eq 0 ] && grep -q "warning: PEPS 2003" "$tmp/err"; then
+    ok "solve --peps: the peers' warnings"
+else
+    not_ok "solve --peps: exit $rc, no PEPS 2003 warning"
+fi
+run "$SAN" sweep -q --no-times "$PEPSM" -D k=1,2,3,4
+n=$(grep -c "warning: " "$tmp/err")
+n_rate=$(grep -c "11:12: warning: rate: PEPS" "$tmp/err")
+if [ "$rc" -eq 0 ] && [ "$n" -eq 5 ] && [ "$n_rate" -eq 1 ]; then
+    ok "sweep: each distinct warning once for 4 variants (5 lines)"
+else
+    not_ok "sweep of 4 variants: exit $rc, $n warning lines (expected 5), the rate's $n_rate times"
+    sed -n '1,6s/^/    | /p' "$tmp/err"
+fi
+run "$SAN" sweep -q --no-times --no-peps-warnings "$PEPSM" -D k=1,2
+if [ "$rc" -eq 0 ] && ! grep -q "warning: " "$tmp/err"; then
+    ok "sweep --no-peps-warnings"
+else
+    not_ok "sweep --no-peps-warnings: exit $rc: $(head -1 "$tmp/err")"
+fi
+run "$SAN" compare -q "$PEPSM" "$PEPSM -D k=3" "$PEPSM -D k=4"
+n=$(grep -c "warning: " "$tmp/err")
+if [ "$rc" -eq 0 ] && [ "$n" -eq 5 ]; then
+    ok "compare: each distinct warning once for 3 models (5 lines)"
+else
+    not_ok "compare of 3 lines: exit $rc, $n warning lines (expected 5)"
+    sed -n '1,8s/^/    | /p' "$tmp/err"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
