@@ -240,6 +240,8 @@ if grep -q "did you mean" "$tmp/err"; then
 else
     ok "no suggestion when nothing is close"
 fi
+refused "misspelt template flag" "--slave: unknown flag; did you mean --slaves?" \
+    "$SAN" gen ms --mode async --slave 3
 refused "misspelt subcommand" "san: 'slove' is not a subcommand; did you mean 'solve'?" "$SAN" slove "$MODEL"
 refused "misspelt subcommand of help" "did you mean 'check'?" "$SAN" help chek
 refused "unknown subcommand, nothing close" "'frobnicate' is not a subcommand; see 'san --help'" \
