@@ -259,7 +259,7 @@ static int grain_main(grain_args *A, int nspec, char **spec)
     A->run.peers = A->diag.peers;
     san_status st = san_grain_init_opts(&G, nspec, spec, &A->run, err, sizeof err);
     if (st == SAN_E_USAGE)
-        return cli_usage_error("grain", "%s", err);
+        return cli_template_error(&grain_spec, err);
     if (st != SAN_OK) {
         fprintf(stderr, "san grain: %s\n", err);
         return EXIT_FAIL;

@@ -220,7 +220,7 @@ static int size_main(size_args *A, int nspec, char **spec)
     A->search.diag = &A->run;
     san_status st = san_size_buffer_init(&b, nspec, spec, &A->search, err, sizeof err);
     if (st == SAN_E_USAGE)
-        return cli_usage_error("size-buffer", "%s", err);
+        return cli_template_error(&size_spec, err);
     if (st != SAN_OK) {
         fprintf(stderr, "san size-buffer: %s\n", err);
         return EXIT_FAIL;

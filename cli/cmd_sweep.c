@@ -225,7 +225,7 @@ static int sweep_main(sweep_args *A, int nspec, char **spec)
     int rc = san_sweep_init(&s, nspec, spec, &A->run, err, sizeof err);
     if (rc < 0) {
         if (rc == -2)
-            return cli_usage_error("sweep", "%s", err);
+            return cli_template_error(&sweep_spec, err);
         if (rc == -3) {
             fprintf(stderr, "san: %s\n", err);
             return cli_exit_status(SAN_E_INPUT);

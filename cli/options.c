@@ -338,6 +338,23 @@ static const char *closest_long(const flat_opt *f, int n, const char *name)
     return san_suggest_best(&s);
 }
 
+int cli_template_error(const cli_spec *spec, const char *msg)
+{
+    static const char tail[] = ": unknown flag";
+    const char *at = strstr(msg, tail);
+    if (!at || (at[sizeof tail - 1] && at[sizeof tail - 1] != ' ') || strncmp(msg, "--", 2) ||
+        (size_t)(at - msg) > 100 || strstr(msg, "did you mean"))
+        return cli_usage_error(spec->name, "%s", msg);     /* not that, or one named */
+    char flag[128];
+    snprintf(flag, sizeof flag, "%.*s", (int)(at - msg - 2), msg + 2);
+    flat_opt f[MAX_FLAT];
+    const char *near = closest_long(f, flatten(spec->opts, 0, f, 0), flag);
+    if (!near)
+        return cli_usage_error(spec->name, "%s", msg);
+    return cli_usage_error(spec->name, "%s; did you mean --%s (an option of san %s)?", msg, near,
+                           spec->name);
+}
+
 /* "--metod: unknown option; did you mean --method?" (long options:
  * a short one is a single letter, too short to guess from). */
 static int unknown(const cli_parser *p, const flat_opt *f, int n, const char *what)

@@ -161,6 +161,13 @@ enum { CLI_HELP_SHOWN = -1 };
 int cli_parse(const cli_spec *spec, int argc, char **argv, void *dest, char ***rest,
               int *nrest);
 
+/* A usage error of a template that the command passed its unknown
+ * options to (CLI_PASS_UNKNOWN): reported as cli_usage_error does, with
+ * "did you mean" the command's own closest option when the template
+ * found none of its flags close to an unknown one ("--metod: unknown
+ * flag" in san sweep: --method). */
+int cli_template_error(const cli_spec *spec, const char *msg);
+
 /* The whole help of a subcommand: usage, intro, options by group, extra,
  * outro. */
 void cli_help(FILE *out, const cli_spec *spec);

@@ -242,6 +242,9 @@ else
 fi
 refused "misspelt template flag" "--slave: unknown flag; did you mean --slaves?" \
     "$SAN" gen ms --mode async --slave 3
+refused "sweep: a misspelt option of its own, not of the template" \
+    "--metod: unknown flag; did you mean --method (an option of san sweep)?" \
+    "$SAN" sweep ms --mode async --slaves 2 --metod gs
 refused "misspelt subcommand" "san: 'slove' is not a subcommand; did you mean 'solve'?" "$SAN" slove "$MODEL"
 refused "misspelt subcommand of help" "did you mean 'check'?" "$SAN" help chek
 refused "unknown subcommand, nothing close" "'frobnicate' is not a subcommand; see 'san --help'" \
