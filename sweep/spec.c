@@ -142,6 +142,13 @@ static int add_define(san_sweep_spec *sp, const char *arg, char *err, size_t n)
      * which -D could not do. */
     int scalar;
     const char *flag = sp->tmpl ? san_gen_structural(sp->tmpl, name, &scalar) : NULL;
+    for (int a = 0; flag && scalar && a < sp->naxes; a++)
+        if (!sp->axis[a].is_define && !strcmp(sp->axis[a].flag, flag)) {
+            sweep_err(err, n, "-D %s: '%s' sets the structure of the %s model (its automata "
+                      "and their states), which %s already gives: give its values there", name,
+                      name, sp->tmpl, flag);
+            return -2;
+        }
     if (flag && scalar)
         return add_axis(sp, flag, 0, eq + 1, err, n);
     if (flag) {
