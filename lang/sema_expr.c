@@ -865,7 +865,8 @@ static void thr_unmatched(sema *S, const ast_expr *e, int idx, int at, int famil
     else if (!event_declared(S, r->name) && find_group(S, r->name))
         ERR(S, r->pos, "thr(%s): '%s' is an automaton, not an event", r->name, r->name);
     else if (!event_declared(S, r->name))
-        ERR(S, r->pos, "thr(%s): unknown event '%s'", r->name, r->name);
+        ERR(S, r->pos, "thr(%s): unknown event '%s'%s", r->name, r->name,
+            suggest_event(S, r->name));
     else if (e->thr_all || (r->index && !family))
         ERR(S, r->pos, "thr(): event '%s' is not replicated; write thr(%s)", r->name, r->name);
     else if (r->index)
