@@ -22,6 +22,7 @@ typedef struct {
 static const structural table[] = {
     { "ms", "N_slaves", 0, "--slaves", 1 },
     { "ms", "K_buffer", 0, "--buffer", 1 },
+    { "ms", "D_slaves", 0, "--slaves", 0 },
     { "ms", "D_buffer", 0, "--buffer", 0 },
     { "ms", "D_work", 0, "--slices", 0 },
     { "pipeline", "k_ph", 0, "--phases", 1 },
