@@ -11,8 +11,7 @@
 typedef struct {
     cli_format fmt;
     cli_defines defs;
-    int peps;
-    int peers;
+    cli_diag diag;
     double max_input;
     san_audit_opts audit;
 } check_args;
@@ -35,12 +34,6 @@ static const cli_option check_options[] = {
     CLI_FORMAT(check_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON, NULL),
     CLI_CALLBACK('D', NULL, "NAME=VALUE", check_args, defs, cli_opt_define,
                  "override a constant identifier of the model"),
-    CLI_FLAG(0, "no-peps-warnings", check_args, peps, 0,
-             "do not warn about PEPS left-to-right precedence"),
-    CLI_FLAG(0, "peps", check_args, peers, 1,
-             "warn about every construct PEPS 2003 or GTAexpress read\n"
-             "differently or reject, with the rewrite (san print\n"
-             "--dialect peps2003 makes them)"),
     CLI_MAX_INPUT(check_args, max_input),
     CLI_GROUP("reachable states:"),
     CLI_CALLBACK(0, "explore", "WHEN", check_args, audit.explore, opt_explore,
@@ -54,6 +47,7 @@ static const cli_option check_options[] = {
     CLI_BYTES(0, "max-memory", "M", check_args, audit.max_memory,
               "memory the exploration may take (default 80%\n"
               "of physical memory)", NULL),
+    CLI_INCLUDE(cli_diag_options, check_args, diag),
     CLI_END
 };
 
@@ -413,7 +407,7 @@ static void json_summary(const san_model *m, const san_diag *d, const san_estima
 
 int cmd_check(int argc, char **argv)
 {
-    check_args A = { FMT_TEXT, { 0 }, 1, 0, 0, { SAN_EXPLORE_AUTO, 0, 0, 0, NULL } };
+    check_args A = { FMT_TEXT, { 0 }, { 0 }, 0, { SAN_EXPLORE_AUTO, 0, 0, 0, NULL } };
     char **rest;
     int nrest;
     int rc = cli_parse(&check_spec, argc, argv, &A, &rest, &nrest);
@@ -428,7 +422,6 @@ int cmd_check(int argc, char **argv)
     }
     cli_defines defs = A.defs;
     cli_format fmt = A.fmt;
-    int peps = A.peps;
     const char *path = rest[0];
     free(rest);
     size_t len;
@@ -440,14 +433,23 @@ int cmd_check(int argc, char **argv)
     }
     san_diag d;
     san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", text, len);
-    san_load_opts opt = { .defs = defs.defs, .ndefs = defs.n, .peps_warnings = peps,
+    san_load_opts opt = { .defs = defs.defs, .ndefs = defs.n, .peps_warnings = !A.diag.no_peps_warnings,
                           .progress = cli_stderr_is_tty() };
-    san_model *m = san_model_load(text, len, &d, &opt);
+    for (int i = 0; i < defs.n; i++) {
+        char why[2048];
+        if (cli_structural_define(text, len, &defs.defs[i], why, sizeof why)) {
+            san_diag_add(&d, SAN_ERROR, 0, 0, "-D %s: %s", defs.defs[i].name, why);
+            defs.defs[i].used = 1;      /* said why: not "no constant" as well */
+        }
+    }
+    san_model *m = d.nerrors ? NULL : san_model_load(text, len, &d, &opt);
     for (int i = 0; m && i < defs.n; i++)
-        if (!defs.defs[i].used)
-            san_diag_add(&d, SAN_ERROR, 0, 0, "-D %s: the model has no constant named '%s'",
-                         defs.defs[i].name, defs.defs[i].name);
-    if (m && !d.nerrors && A.peers)
+        if (!defs.defs[i].used) {
+            char why[1024];
+            san_model_define_why(m, defs.defs[i].name, defs.defs[i].value, why, sizeof why);
+            san_diag_add(&d, SAN_ERROR, 0, 0, "-D %s: %s", defs.defs[i].name, why);
+        }
+    if (m && !d.nerrors && A.diag.peers)
         san_model_lint_peers(m, text, len, &d);
     if (d.nerrors && m) {
         san_model_free(m);

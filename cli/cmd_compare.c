@@ -16,6 +16,7 @@ typedef struct {
     int marginals;
     int quiet;
     cli_strings defs;       /* -D NAME=VALUE, added to every model */
+    cli_diag diag;
 } compare_args;
 
 static const cli_option compare_options[] = {
@@ -28,6 +29,7 @@ static const cli_option compare_options[] = {
     CLI_INCLUDE(cli_run_options, compare_args, run),
     CLI_GROUP("limits:"),
     CLI_MAX_INPUT(compare_args, run.max_input),
+    CLI_INCLUDE(cli_diag_options, compare_args, diag),
     CLI_END
 };
 
@@ -296,6 +298,11 @@ static int compare_main(compare_args *A, int n, char **models)
         return EXIT_FAIL;
     }
     int status = EXIT_OK;
+    /* the models' warnings, each once (not once per model line) */
+    char **seen = NULL;
+    for (int i = 0; i < c.n; i++)
+        cli_print_sweep_warnings(&c.model[i].sweep, &seen);
+    cli_seen_free(seen);
     A->run.progress = !A->quiet && cli_stderr_is_tty();
     if (san_compare_run(&c, &A->run, A->marginals) != SAN_OK) {
         status = EXIT_FAIL;
@@ -324,6 +331,8 @@ int cmd_compare(int argc, char **argv)
     char **models;
     int n;
     int status = cli_parse(&compare_spec, argc, argv, &A, &models, &n);
+    A.run.no_peps_warnings = A.diag.no_peps_warnings;
+    A.run.peers = A.diag.peers;
     if (status == 0 && n < 2)
         status = cli_usage_error("compare", "expected at least two models or generator lines");
     if (status == 0)

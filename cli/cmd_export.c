@@ -16,6 +16,7 @@ typedef struct {
     long max_nodes;
     int quiet;
     cli_defines defs;
+    cli_diag diag;
 } export_args;
 
 static const cli_option export_options[] = {
@@ -40,6 +41,7 @@ static const cli_option export_options[] = {
                  "override a constant identifier"),
     CLI_STRING(0, "gen", "'ARGS'", export_args, gen,
                "export a generated model (see san gen --help)"),
+    CLI_INCLUDE(cli_diag_options, export_args, diag),
     CLI_END
 };
 
@@ -194,9 +196,9 @@ int cmd_export(int argc, char **argv)
     }
     int status = EXIT_OK;
     const char *path = A.gen ? "<gen>" : rest[0];
-    san_model *m = A.gen ? cli_load_gen("export", A.gen, &A.defs, &status)
+    san_model *m = A.gen ? cli_load_gen("export", A.gen, &A.defs, &status, &A.diag)
                          : cli_load_model(path, &A.defs, &status, 0, A.run.max_input,
-                                          A.run.space.max_memory);
+                                          A.run.space.max_memory, &A.diag);
     cli_defines_free(&A.defs);
     free(rest);
     if (!m)

@@ -73,7 +73,7 @@ static int write_text(const void *text, FILE *out)
 static int print_size(char *text, const char *formula)
 {
     int status = EXIT_OK;
-    san_model *m = cli_load_text("<generated>", text, strlen(text), NULL, &status, 1);
+    san_model *m = cli_load_text("<generated>", text, strlen(text), NULL, &status, 1, NULL);
     if (!m) {
         fprintf(stderr, "san gen: the generated model does not compile (a bug in the template)\n");
         return EXIT_FAIL;
@@ -102,7 +102,7 @@ static int to_dialect(char **text, const char *name)
     if (d == SAN_DIALECT_SAN)
         return EXIT_OK;
     int status = EXIT_OK;
-    san_model *m = cli_load_text("<generated>", *text, strlen(*text), NULL, &status, 1);
+    san_model *m = cli_load_text("<generated>", *text, strlen(*text), NULL, &status, 1, NULL);
     if (!m)
         return EXIT_FAIL;
     char err[512] = "", *out = NULL;

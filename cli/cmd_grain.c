@@ -17,6 +17,7 @@ typedef struct {
     cli_plot look;
     double busy;
     int quiet;
+    cli_diag diag;
 } grain_args;
 
 static const cli_option grain_options[] = {
@@ -33,6 +34,7 @@ static const cli_option grain_options[] = {
     CLI_FLAG('q', "quiet", grain_args, quiet, 1, "no progress on stderr"),
     CLI_INCLUDE(cli_plot_options, grain_args, look),
     CLI_INCLUDE(cli_run_options, grain_args, run),
+    CLI_INCLUDE(cli_diag_options, grain_args, diag),
     CLI_END
 };
 
@@ -253,9 +255,11 @@ static int grain_main(grain_args *A, int nspec, char **spec)
 {
     char err[1024];
     san_grain G;
-    san_status st = san_grain_init(&G, nspec, spec, err, sizeof err);
+    A->run.no_peps_warnings = A->diag.no_peps_warnings;
+    A->run.peers = A->diag.peers;
+    san_status st = san_grain_init_opts(&G, nspec, spec, &A->run, err, sizeof err);
     if (st == SAN_E_USAGE)
-        return cli_usage_error("grain", "%s", err);
+        return cli_template_error(&grain_spec, err);
     if (st != SAN_OK) {
         fprintf(stderr, "san grain: %s\n", err);
         return EXIT_FAIL;
@@ -270,6 +274,9 @@ static int grain_main(grain_args *A, int nspec, char **spec)
         if (san_grain_run(&G, &A->run, A->busy) != SAN_OK) {
             status = EXIT_FAIL;
         } else if (!G.remote) {         /* another MPI rank says nothing */
+            char **seen = NULL;
+            cli_print_sweep_warnings(s, &seen);
+            cli_seen_free(seen);
             /* --plot alone: the plot is the output (cli_plot_table) */
             if (cli_plot_table(A->plot, &A->look, A->fmt != FMT_UNSET))
                 report(&G, A, stdout);

@@ -10,6 +10,7 @@ typedef struct {
     const char *output;
     const char *dialect;
     double max_input;
+    cli_diag diag;
 } print_args;
 
 static const cli_option print_options[] = {
@@ -24,6 +25,7 @@ static const cli_option print_options[] = {
                "unchanged and solves to the same numbers (rewritten where\n"
                "it reads differently; doc/compat.md)"),
     CLI_MAX_INPUT(print_args, max_input),
+    CLI_INCLUDE(cli_diag_options, print_args, diag),
     CLI_END
 };
 
@@ -81,7 +83,7 @@ static int print_in_dialect(const san_model *m, san_dialect dialect, const char 
 
 int cmd_print(int argc, char **argv)
 {
-    print_args A = { { 0 }, NULL, NULL, 0 };
+    print_args A = { { 0 }, NULL, NULL, 0, { 0 } };
     char **rest;
     int nrest;
     int rc = cli_parse(&print_spec, argc, argv, &A, &rest, &nrest);
@@ -101,7 +103,9 @@ int cmd_print(int argc, char **argv)
         return cli_usage_error("print", "unknown dialect '%s' (san, peps2003, peps2007)", A.dialect);
     }
     int status = EXIT_OK;
-    san_model *m = cli_load_model(rest[0], &A.defs, &status, 1, A.max_input, 0);
+    /* the text is the output: warnings only when asked for (--peps) */
+    san_model *m = cli_load_model(rest[0], &A.defs, &status, !A.diag.peers, A.max_input, 0,
+                                  &A.diag);
     cli_defines_free(&A.defs);
     if (m)
         status = print_in_dialect(m, dialect, rest[0], A.output);

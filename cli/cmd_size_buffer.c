@@ -17,6 +17,7 @@ typedef struct {
     const char *plot;
     cli_plot look;
     int quiet;
+    cli_diag diag;
 } size_args;
 
 static const cli_option size_options[] = {
@@ -33,6 +34,7 @@ static const cli_option size_options[] = {
     CLI_FLAG('q', "quiet", size_args, quiet, 1, "no progress on stderr"),
     CLI_INCLUDE(cli_plot_options, size_args, look),
     CLI_INCLUDE(cli_run_options, size_args, run),
+    CLI_INCLUDE(cli_diag_options, size_args, diag),
     CLI_END
 };
 
@@ -213,13 +215,19 @@ static int size_main(size_args *A, int nspec, char **spec)
 {
     char err[1024];
     san_size_buffer b;
+    A->run.no_peps_warnings = A->diag.no_peps_warnings;
+    A->run.peers = A->diag.peers;
+    A->search.diag = &A->run;
     san_status st = san_size_buffer_init(&b, nspec, spec, &A->search, err, sizeof err);
     if (st == SAN_E_USAGE)
-        return cli_usage_error("size-buffer", "%s", err);
+        return cli_template_error(&size_spec, err);
     if (st != SAN_OK) {
         fprintf(stderr, "san size-buffer: %s\n", err);
         return EXIT_FAIL;
     }
+    char **seen = NULL;
+    cli_print_sweep_warnings(&b.sweep, &seen);
+    cli_seen_free(seen);
     A->run.interrupt = cli_interrupt("size-buffer", 0);
     A->run.progress = !A->quiet && cli_stderr_is_tty();
     int status = EXIT_OK;

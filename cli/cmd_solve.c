@@ -16,6 +16,7 @@ typedef struct {
     const char *engine, *petsc_options;
     int top, quiet;
     cli_defines defs;
+    cli_diag diag;
 } solve_args;
 
 static const cli_option solve_options[] = {
@@ -35,6 +36,7 @@ static const cli_option solve_options[] = {
                  "override a constant identifier"),
     CLI_STRING(0, "gen", "'ARGS'", solve_args, gen,
                "solve a generated model (see san gen --help)"),
+    CLI_INCLUDE(cli_diag_options, solve_args, diag),
     CLI_GROUP("output:"),
     CLI_FORMAT(solve_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV, NULL),
     CLI_INT(0, "top", "N", solve_args, top, 0, 1000000, "an integer >= 0",
@@ -448,8 +450,8 @@ static san_model *load(solve_args *A, const char *path, int *status)
 {
     if (!A->gen)
         return cli_load_model(path, &A->defs, status, 0, A->run.max_input,
-                              A->run.space.max_memory);
-    return cli_load_gen("solve", A->gen, &A->defs, status);
+                              A->run.space.max_memory, &A->diag);
+    return cli_load_gen("solve", A->gen, &A->defs, status, &A->diag);
 }
 
 int cmd_solve(int argc, char **argv)

@@ -15,6 +15,7 @@ typedef struct {
     const char *output, *plot, *x, *y, *series, *index;
     cli_plot look;
     int quiet, times;
+    cli_diag diag;
 } sweep_args;
 
 static const cli_option sweep_options[] = {
@@ -45,6 +46,7 @@ static const cli_option sweep_options[] = {
     CLI_INCLUDE(cli_run_options, sweep_args, run),
     CLI_GROUP("limits:"),
     CLI_MAX_INPUT(sweep_args, run.max_input),
+    CLI_INCLUDE(cli_diag_options, sweep_args, diag),
     CLI_END
 };
 
@@ -102,6 +104,8 @@ static int parse_args(int argc, char **argv, sweep_args *A, char ***spec, int *n
     int rc = cli_parse(&sweep_spec, argc, argv, A, spec, nspec);
     if (rc)
         return rc;
+    A->run.no_peps_warnings = A->diag.no_peps_warnings;
+    A->run.peers = A->diag.peers;
     if (*nspec == 0)
         return cli_usage_error("sweep", "missing template (ms, pipeline, mw, cluster) or model file");
     if (A->plot && (!A->x || !A->y))
@@ -221,7 +225,7 @@ static int sweep_main(sweep_args *A, int nspec, char **spec)
     int rc = san_sweep_init(&s, nspec, spec, &A->run, err, sizeof err);
     if (rc < 0) {
         if (rc == -2)
-            return cli_usage_error("sweep", "%s", err);
+            return cli_template_error(&sweep_spec, err);
         if (rc == -3) {
             fprintf(stderr, "san: %s\n", err);
             return cli_exit_status(SAN_E_INPUT);
@@ -245,6 +249,10 @@ static int sweep_main(sweep_args *A, int nspec, char **spec)
             fprintf(stderr, "san sweep: out of memory\n");
             status = EXIT_FAIL;
         } else if (rc == 0) {
+            /* each distinct warning once, on rank 0 only (MPI) */
+            char **seen = NULL;
+            cli_print_sweep_warnings(&s, &seen);
+            cli_seen_free(seen);
             status = report(&s, A, only, nonly, t);
         }       /* rc 1: an MPI rank other than 0 says nothing */
     }

@@ -28,6 +28,7 @@ typedef struct {
     int rewards, quiet;
     cli_defines defs;
     cli_plot look;
+    cli_diag diag;
 } tr_args;
 
 #define TR_COMMON_OPTIONS                                                                    \
@@ -59,6 +60,7 @@ typedef struct {
     CLI_GROUP("model:"),                                                                     \
     CLI_CALLBACK('D', NULL, "NAME=VALUE", tr_args, defs, cli_opt_define,                      \
                  "override a constant identifier"),                                           \
+    CLI_INCLUDE(cli_diag_options, tr_args, diag),                                            \
     CLI_GROUP("output:"),                                                                    \
     CLI_FORMAT(tr_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV, NULL),                 \
     CLI_FLAG('q', "quiet", tr_args, quiet, 1, "no progress on stderr"),                      \
@@ -805,7 +807,7 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
         exprs[nx++] = A.until;
     }
     san_model *m = cli_load_model_exprs(rest[0], &A.defs, names, exprs, nx, &status,
-                                        A.max_input, A.max_memory);
+                                        A.max_input, A.max_memory, &A.diag);
     cli_defines_free(&A.defs);
     if (m && A.initial)
         status = state_expr_check(cmd, m, "--initial", NAME_INITIAL, A.initial);

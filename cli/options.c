@@ -108,6 +108,17 @@ const cli_option cli_plot_options[] = {
     CLI_END
 };
 
+const cli_option cli_diag_options[] = {
+    CLI_GROUP("diagnostics:"),
+    CLI_FLAG(0, "no-peps-warnings", cli_diag, no_peps_warnings, 1,
+             "do not warn about PEPS left-to-right precedence"),
+    CLI_FLAG(0, "peps", cli_diag, peers, 1,
+             "warn about every construct PEPS 2003 or GTAexpress read\n"
+             "differently or reject, with the rewrite (san print\n"
+             "--dialect peps2003 makes them)"),
+    CLI_END
+};
+
 /* ------------------------------------------------------------------ */
 /* A table with its includes laid flat                                  */
 /* ------------------------------------------------------------------ */
@@ -315,11 +326,44 @@ static int ambiguous(const cli_parser *p, const flat_opt *f, int n, const char *
     return cli_usage_error(p->cmd, "--%.*s: ambiguous option (%s)", (int)len, name, list);
 }
 
-static int unknown(const cli_parser *p, const char *what)
+/* The long option closest to a misspelt one ("metod"), or NULL. */
+static const char *closest_long(const flat_opt *f, int n, const char *name)
+{
+    san_suggest s;
+    san_suggest_init(&s, name);
+    for (int i = 0; i < n; i++)
+        if (is_option(f[i].o) && f[i].o->long_name)
+            san_suggest_add(&s, f[i].o->long_name);
+    san_suggest_add(&s, "help");
+    return san_suggest_best(&s);
+}
+
+int cli_template_error(const cli_spec *spec, const char *msg)
+{
+    static const char tail[] = ": unknown flag";
+    const char *at = strstr(msg, tail);
+    if (!at || (at[sizeof tail - 1] && at[sizeof tail - 1] != ' ') || strncmp(msg, "--", 2) ||
+        (size_t)(at - msg) > 100 || strstr(msg, "did you mean"))
+        return cli_usage_error(spec->name, "%s", msg);     /* not that, or one named */
+    char flag[128];
+    snprintf(flag, sizeof flag, "%.*s", (int)(at - msg - 2), msg + 2);
+    flat_opt f[MAX_FLAT];
+    const char *near = closest_long(f, flatten(spec->opts, 0, f, 0), flag);
+    if (!near)
+        return cli_usage_error(spec->name, "%s", msg);
+    return cli_usage_error(spec->name, "%s; did you mean --%s (an option of san %s)?", msg, near,
+                           spec->name);
+}
+
+/* "--metod: unknown option; did you mean --method?" (long options:
+ * a short one is a single letter, too short to guess from). */
+static int unknown(const cli_parser *p, const flat_opt *f, int n, const char *what)
 {
     const char *hint = p->spec->unknown_hint;
-    return cli_usage_error(p->cmd, "%s: unknown option%s%s%s", what, hint ? " (" : "",
-                           hint ? hint : "", hint ? ")" : "");
+    const char *near = what[1] == '-' ? closest_long(f, n, what + 2) : NULL;
+    return cli_usage_error(p->cmd, "%s: unknown option%s%s%s%s%s%s", what, hint ? " (" : "",
+                           hint ? hint : "", hint ? ")" : "", near ? "; did you mean --" : "",
+                           near ? near : "", near ? "?" : "");
 }
 
 /* One long option, argv[*i] = "--name[=value]". */
@@ -341,7 +385,7 @@ static int parse_long(const cli_parser *p, const flat_opt *f, int n, int argc, c
         }
         char what[128];
         snprintf(what, sizeof what, "--%.*s", (int)(len < 100 ? len : 100), name);
-        return unknown(p, what);
+        return unknown(p, f, n, what);
     }
     const char *val = NULL;
     char oname[64];
@@ -375,7 +419,7 @@ static int parse_short(const cli_parser *p, const flat_opt *f, int n, int argc, 
             }
             char what[8];
             snprintf(what, sizeof what, "-%c", *c);
-            return unknown(p, what);
+            return unknown(p, f, n, what);
         }
         if (!takes_arg(hit->o)) {
             int rc = apply(p, hit->o, NULL, dest + hit->off);

@@ -119,6 +119,12 @@ extern const cli_option cli_run_options[];      /* --jobs, then the two above */
  * plots, so that they read and behave alike. */
 extern const cli_option cli_plot_options[];
 
+/* The diagnostic flags of every subcommand that reads a model (check,
+ * print, solve, transient, passage, export, sweep, compare, size-buffer,
+ * grain), over a cli_diag (cli.h): CLI_INCLUDE(cli_diag_options, your_args,
+ * your_cli_diag_member). */
+extern const cli_option cli_diag_options[];     /* --no-peps-warnings, --peps */
+
 /* Parser flags. */
 enum {
     CLI_PASS_UNKNOWN = 1,   /* leave unknown options to the caller, in order
@@ -154,6 +160,13 @@ enum { CLI_HELP_SHOWN = -1 };
  * usage error, reported as "san CMD: --opt: expected ..., not 'x'". */
 int cli_parse(const cli_spec *spec, int argc, char **argv, void *dest, char ***rest,
               int *nrest);
+
+/* A usage error of a template that the command passed its unknown
+ * options to (CLI_PASS_UNKNOWN): reported as cli_usage_error does, with
+ * "did you mean" the command's own closest option when the template
+ * found none of its flags close to an unknown one ("--metod: unknown
+ * flag" in san sweep: --method). */
+int cli_template_error(const cli_spec *spec, const char *msg);
 
 /* The whole help of a subcommand: usage, intro, options by group, extra,
  * outro. */

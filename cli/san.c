@@ -46,6 +46,23 @@ static void usage(FILE *out)
         "exit status: 0 success, 2 bad input or usage, 1 other failures.\n");
 }
 
+/* "san: 'slove' is not a subcommand; did you mean 'solve'?" */
+static int not_a_subcommand(const char *name)
+{
+    san_suggest s;
+    san_suggest_init(&s, name);
+    for (int i = 0; i < NCOMMANDS; i++)
+        san_suggest_add(&s, commands[i].name);
+    san_suggest_add(&s, "help");
+    san_suggest_add(&s, "version");
+    const char *near = san_suggest_best(&s);
+    if (near)
+        fprintf(stderr, "san: '%s' is not a subcommand; did you mean '%s'?\n", name, near);
+    else
+        fprintf(stderr, "san: '%s' is not a subcommand; see 'san --help'\n", name);
+    return EXIT_USAGE;
+}
+
 static const cli_command *find(const char *name)
 {
     for (int i = 0; i < NCOMMANDS; i++)
@@ -139,18 +156,14 @@ static int run(int argc, char **argv)
             return EXIT_OK;
         }
         const cli_command *c = find(argv[2]);
-        if (!c) {
-            fprintf(stderr, "san: '%s' is not a subcommand; see 'san --help'\n", argv[2]);
-            return EXIT_USAGE;
-        }
+        if (!c)
+            return not_a_subcommand(argv[2]);
         c->help(stdout);
         return EXIT_OK;
     }
     const cli_command *c = find(a);
-    if (!c) {
-        fprintf(stderr, "san: '%s' is not a subcommand; see 'san --help'\n", a);
-        return EXIT_USAGE;
-    }
+    if (!c)
+        return not_a_subcommand(a);
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--"))
             break;

@@ -84,8 +84,20 @@ void gen_err(char *err, size_t n, const char *fmt, ...)
 /* Flags                                                                */
 /* ------------------------------------------------------------------ */
 
+/* "--slave: unknown flag; did you mean --slaves?" */
+static void unknown_flag(const char *flag, const char *const *known, char *err, size_t n)
+{
+    san_suggest s;
+    san_suggest_init(&s, flag);
+    for (int i = 0; known && known[i]; i++)
+        san_suggest_add(&s, known[i]);
+    const char *near = san_suggest_best(&s);
+    gen_err(err, n, "%s: unknown flag%s%s%s", flag, near ? "; did you mean " : "",
+            near ? near : "", near ? "?" : "");
+}
+
 int gen_scan_flags(int argc, char **argv, gen_flag_fn fn, void *ctx,
-                   char *err, size_t n)
+                   const char *const *known, char *err, size_t n)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -114,14 +126,14 @@ int gen_scan_flags(int argc, char **argv, gen_flag_fn fn, void *ctx,
             /* Tell an unknown flag from a known one missing its value. */
             int r = fn(ctx, flag, NULL, err, n);
             if (r == GEN_UNKNOWN)
-                gen_err(err, n, "%s: unknown flag", flag);
+                unknown_flag(flag, known, err, n);
             else if (r == 0)
                 gen_err(err, n, "%s: missing value", flag);
             return -1;
         }
         int r = fn(ctx, flag, val, err, n);
         if (r == GEN_UNKNOWN) {
-            gen_err(err, n, "%s: unknown flag", flag);
+            unknown_flag(flag, known, err, n);
             return -1;
         }
         if (r < 0)

@@ -78,9 +78,10 @@ typedef int (*gen_flag_fn)(void *ctx, const char *flag, const char *val,
 
 /* Walk argv[1..argc) (argv[0] is the template name).  Every flag but a
  * switch takes a value.  Returns 0, or -1 with err set (unknown flag,
+ * with the closest of the template's flags, NULL-terminated in known;
  * missing value, a stray argument, or whatever fn reported). */
 int gen_scan_flags(int argc, char **argv, gen_flag_fn fn, void *ctx,
-                   char *err, size_t n);
+                   const char *const *known, char *err, size_t n);
 
 /* Value parsers.  Each returns 0, or -1 with a message that names the
  * flag, the range and the reason: "--slaves: must be an integer in

@@ -928,7 +928,7 @@ char *gen_ms(int argc, char **argv, char **size, char *err, size_t n)
     ms_par p;
     ms_der d;
     ms_defaults(&p);
-    if (gen_scan_flags(argc, argv, ms_flag, &p, err, n) < 0 || ms_check(&p, err, n) < 0 ||
+    if (gen_scan_flags(argc, argv, ms_flag, &p, ms_flags, err, n) < 0 || ms_check(&p, err, n) < 0 ||
         ms_derive(&p, &d, err, n) < 0)
         return NULL;
     if (err && n)

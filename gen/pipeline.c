@@ -952,7 +952,7 @@ char *gen_pipeline(int argc, char **argv, char **size, char *err, size_t n)
     pl_par p;
     pl_der d;
     pl_defaults(&p);
-    if (gen_scan_flags(argc, argv, pl_flag, &p, err, n) < 0 || pl_check(&p, err, n) < 0
+    if (gen_scan_flags(argc, argv, pl_flag, &p, pl_flags, err, n) < 0 || pl_check(&p, err, n) < 0
         || pl_expand_cm(&p, err, n) < 0 || pl_derive(&p, &d, err, n) < 0)
         return NULL;
     if (err && n)

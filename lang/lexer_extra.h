@@ -10,6 +10,8 @@ struct lex_extra {
     int line, col;          /* position of the next byte */
     int after_cr;           /* the last byte was a CR (its LF adds no line) */
     int cline, ccol;        /* start of an open comment */
+    int stmt_bad;           /* a lexical error in the statement: the
+                               syntax error it causes goes unsaid */
 };
 
 #endif

@@ -4,11 +4,13 @@
  *
  * Error recovery resynchronizes at ';' in the identifier, event and
  * result blocks, and at 'stt', 'from' and 'aut' inside the network, so
- * one run reports as many errors as it can.
+ * one run reports as many errors as it can.  A ';' forgotten at the end
+ * of a line is supplied by the token filter (stmt_end.c), which also
+ * words the syntax errors.
  */
 %define api.pure full
 %define api.prefix {san_yy}
-%define parse.error detailed
+%define parse.error custom
 /* Recovery: `error ';'` resumes after the broken declaration, `error`
  * alone at the next declaration or block keyword; no conflicts. */
 %expect 0
@@ -40,9 +42,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lexer_extra.h"
+#include "stmt_end.h"
 
-int san_yylex(SAN_YYSTYPE *lval, SAN_YYLTYPE *lloc, void *scanner);
+/* the scanner's tokens go through the filter of stmt_end.c */
+#define san_yylex stmt_lex
 static void san_yyerror(SAN_YYLTYPE *loc, void *scanner, ast_file *f,
                         san_diag *d, const char *msg);
 
@@ -422,6 +425,27 @@ static ast_expr *mk_un(ast_file *f, san_diag *d, ast_expr_kind k, ast_expr *a, S
     return e;
 }
 
+/* The names of what was expected (at most 4, as bison words them;
+ * none when more) and whether ';' was among them: stmt_end.c says the
+ * rest. */
+static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, ast_file *f,
+                                 san_diag *d)
+{
+    (void)f;
+    yysymbol_kind_t all[YYNTOKENS];
+    int n = yypcontext_expected_tokens(ctx, all, YYNTOKENS), semi = 0;
+    const char *names[4];
+    for (int i = 0; i < n; i++) {
+        semi |= !strcmp(yysymbol_name(all[i]), "';'");
+        if (i < 4)
+            names[i] = yysymbol_name(all[i]);
+    }
+    yysymbol_kind_t t = yypcontext_token(ctx);
+    stmt_syntax_error(scanner, d, t == YYSYMBOL_YYEMPTY ? NULL : yysymbol_name(t),
+                      yypcontext_location(ctx), names, n <= 4 ? n : 0, semi);
+    return 0;
+}
+
 static void san_yyerror(SAN_YYLTYPE *loc, void *scanner, ast_file *f,
                         san_diag *d, const char *msg)
 {
@@ -455,9 +479,9 @@ int ast_parse(ast_file *f, const char *text, size_t len, san_diag *d)
         san_diag_add(d, SAN_ERROR, 0, 0, "input too large");
         return 1;
     }
-    struct lex_extra x = { .file = f, .diag = d, .line = 1, .col = 1 };
+    stmt_filter x = { .x = { .file = f, .diag = d, .line = 1, .col = 1 } };
     void *scanner;
-    if (san_yylex_init_extra(&x, &scanner)) {
+    if (san_yylex_init_extra(&x.x, &scanner)) {
         san_diag_add(d, SAN_ERROR, 0, 0, "out of memory starting the lexer");
         return 1;
     }

@@ -28,7 +28,7 @@ static void not_an_event(sema *S, const ast_ref *r)
     else if (find_group(S, r->name))
         ERR(S, r->pos, "'%s' is an automaton, not an event", r->name);
     else
-        ERR(S, r->pos, "unknown event '%s'", r->name);
+        ERR(S, r->pos, "unknown event '%s'%s", r->name, suggest_event(S, r->name));
 }
 
 /* The event a label names with a constant index (or none), or NULL

@@ -261,7 +261,8 @@ static int destination(sema *S, s_group *G, const s_block *B, int p, const ast_t
     case DST_NAME: {
         int lo, hi, k = state_range(S, G->first, &t->dst, &lo, &hi);
         if (k == 0) {
-            ERR(S, t->dst.pos, "automaton '%s' has no state '%s'", G->ast->name, t->dst.name);
+            ERR(S, t->dst.pos, "automaton '%s' has no state '%s'%s", G->ast->name, t->dst.name,
+                suggest_group_state(S, t->dst.name, G));
             return -1;
         }
         if (k < 0)
@@ -369,7 +370,8 @@ static void build_transitions(sema *S)
             ast_ref r = { st->name, st->from_index, st->pos };
             int lo, hi, k = state_range(S, G->first, &r, &lo, &hi);
             if (k == 0) {
-                ERR(S, st->pos, "automaton '%s' has no state '%s'", G->ast->name, st->name);
+                ERR(S, st->pos, "automaton '%s' has no state '%s'%s", G->ast->name, st->name,
+                    suggest_group_state(S, st->name, G));
                 continue;
             }
             if (k < 0)

@@ -195,7 +195,7 @@ int eval_domain(sema *S, const ast_domain *dom, int **vals, int *n)
         const ast_expr *e = dom->lo[0];
         s_ident *id = find_ident(S, e->ref.name);
         if (!id) {
-            ERR(S, e->pos, "unknown domain '%s'", e->ref.name);
+            ERR(S, e->pos, "unknown domain '%s'%s", e->ref.name, suggest_ident(S, e->ref.name, 1));
             return -1;
         }
         if (!id->is_dom) {
@@ -558,7 +558,7 @@ int resolve_aut(sema *S, const ast_ref *r)
         else if (event_declared(S, r->name))
             ERR(S, r->pos, "'%s' is an event, not an automaton", r->name);
         else
-            ERR(S, r->pos, "unknown automaton '%s'", r->name);
+            ERR(S, r->pos, "unknown automaton '%s'%s", r->name, suggest_automaton(S, r->name));
         return -1;
     }
     if (!r->index) {
@@ -665,8 +665,9 @@ static void compile_nb(sema *S, xbuild *b, const ast_expr *e)
         if (find_ident(S, e->ref.name))
             ERR(S, e->ref.pos, "'%s' is an identifier; nb counts automata in a state", e->ref.name);
         else
-            ERR(S, e->ref.pos, "unknown state '%s'%s", e->ref.name,
-                e->has_range ? " in the automata of the range" : "");
+            ERR(S, e->ref.pos, "unknown state '%s'%s%s", e->ref.name,
+                e->has_range ? " in the automata of the range" : "",
+                suggest_state(S, e->ref.name, a0, a1));
     } else if (mixed) {
         WARN(S, e->ref.pos, "state '%s' has different indices in the automata that nb counts; "
              "PEPS may count it by index", e->ref.name);
@@ -703,7 +704,8 @@ static void compile_sumrw(sema *S, xbuild *b, const ast_expr *e)
         cnt++;
     }
     if (cnt == 0 && e->has_state)
-        ERR(S, e->ref.pos, "unknown state '%s' in the automata of the range", e->ref.name);
+        ERR(S, e->ref.pos, "unknown state '%s' in the automata of the range%s", e->ref.name,
+            suggest_state(S, e->ref.name, a0, a1));
     xb_emit(b, e->kind == AE_SUMRW ? X_SUMRW : X_PRODRW, off, cnt, 0);
 }
 
@@ -787,7 +789,8 @@ static void compile_name(sema *S, xbuild *b, const ast_expr *e, int ctx_aut)
             return;
         }
         if (ctx_aut >= 0) {
-            ERR(S, r->pos, "automaton '%s' has no state '%s'", S->m->aut[ctx_aut].name, r->name);
+            ERR(S, r->pos, "automaton '%s' has no state '%s'%s", S->m->aut[ctx_aut].name, r->name,
+                suggest_state(S, r->name, ctx_aut, ctx_aut));
             xb_emit(b, X_CONST, 0, 0, 0);
             return;
         }
@@ -802,7 +805,7 @@ static void compile_name(sema *S, xbuild *b, const ast_expr *e, int ctx_aut)
             "of a replicated event)", r->name, index_var_owner(S, r->name, &(ast_pos){ 0, 0 }),
             r->name);
     else
-        ERR(S, r->pos, "unknown identifier '%s'", r->name);
+        ERR(S, r->pos, "unknown identifier '%s'%s", r->name, suggest_value(S, r->name, ctx_aut));
     xb_emit(b, X_CONST, 0, 0, 0);
 }
 
@@ -862,7 +865,8 @@ static void thr_unmatched(sema *S, const ast_expr *e, int idx, int at, int famil
     else if (!event_declared(S, r->name) && find_group(S, r->name))
         ERR(S, r->pos, "thr(%s): '%s' is an automaton, not an event", r->name, r->name);
     else if (!event_declared(S, r->name))
-        ERR(S, r->pos, "thr(%s): unknown event '%s'", r->name, r->name);
+        ERR(S, r->pos, "thr(%s): unknown event '%s'%s", r->name, r->name,
+            suggest_event(S, r->name));
     else if (e->thr_all || (r->index && !family))
         ERR(S, r->pos, "thr(): event '%s' is not replicated; write thr(%s)", r->name, r->name);
     else if (r->index)

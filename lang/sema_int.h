@@ -122,6 +122,7 @@ typedef struct {
      * when an allocation fails meanwhile. */
     struct { void *p; int expr; } held[SEMA_HELD];
     int nheld;
+    char suggestion[256];   /* the "did you mean" of the last message */
 } sema;
 
 static inline int hold(sema *S, void *p, int expr)
@@ -273,5 +274,16 @@ s_event *label_event(sema *S, const ast_ref *r);
 int label_targets(sema *S, s_group *G, const ast_ref *r, s_targets *t);
 void check_index_var(sema *S, const ast_domain *dom, const char *what);
 const char *index_var_owner(sema *S, const char *name, ast_pos *at);
+
+/* ---- sema_suggest.c: "; did you mean 'x'?" (or "") for a name that
+ * is none of the kind expected there; the text lives until the next
+ * call. ---- */
+const char *suggest_ident(sema *S, const char *name, int domain);
+const char *suggest_value(sema *S, const char *name, int ctx_aut);
+const char *suggest_state(sema *S, const char *name, int a0, int a1);
+const char *suggest_group_state(sema *S, const char *name, const s_group *G);
+const char *suggest_automaton(sema *S, const char *name);
+const char *suggest_event(sema *S, const char *name);
+void suggest_add_states(san_suggest *s, const s_group *G);
 
 #endif

@@ -17,6 +17,12 @@
 
 san_status san_grain_init(san_grain *g, int argc, char **argv, char *err, size_t n)
 {
+    return san_grain_init_opts(g, argc, argv, NULL, err, n);
+}
+
+san_status san_grain_init_opts(san_grain *g, int argc, char **argv, const san_sweep_opts *o,
+                               char *err, size_t n)
+{
     memset(g, 0, sizeof *g);
     g->axis = -1;
     if (argc == 0 || strcmp(argv[0], "ms")) {
@@ -42,7 +48,7 @@ san_status san_grain_init(san_grain *g, int argc, char **argv, char *err, size_t
         spec[nspec++] = "--mode";
         spec[nspec++] = "async";
     }
-    int rc = san_sweep_init(&g->sweep, nspec, spec, NULL, err, n);
+    int rc = san_sweep_init(&g->sweep, nspec, spec, o, err, n);
     free(spec);
     if (rc < 0)
         return rc == -2 ? SAN_E_USAGE : rc == -3 ? SAN_E_INPUT : SAN_E_IO;

@@ -157,7 +157,59 @@ static void first_error(const san_diag *d, char *msg, size_t n)
     snprintf(msg, n, "failed");
 }
 
-san_model *sweep_compile(const san_sweep_spec *sp, const char *const *vals, char *msg, size_t n)
+/* Add line to the sweep's warnings unless it is there (a few distinct
+ * warnings, many variants: a scan does). */
+static void keep_warning(san_sweep *s, char *line)
+{
+    for (int i = 0; i < s->nwarnings; i++)
+        if (!strcmp(s->warnings[i], line)) {
+            free(line);
+            return;
+        }
+    char **w = realloc(s->warnings, (s->nwarnings + 1) * sizeof *w);
+    if (!w) {
+        free(line);
+        return;
+    }
+    s->warnings = w;
+    s->warnings[s->nwarnings++] = line;
+}
+
+/* Source order, as san check prints them (stable: ties keep theirs). */
+static int by_position(const void *x, const void *y)
+{
+    const san_diag_item *a = *(san_diag_item *const *)x, *b = *(san_diag_item *const *)y;
+    if (a->line != b->line)
+        return (a->line > b->line) - (a->line < b->line);
+    if (a->col != b->col)
+        return (a->col > b->col) - (a->col < b->col);
+    return (a > b) - (a < b);
+}
+
+static void keep_warnings(san_sweep *s, const san_diag *d, int generated)
+{
+    const san_diag_item **order = s && d->n ? malloc(d->n * sizeof *order) : NULL;
+    if (!order)
+        return;
+    for (int i = 0; i < d->n; i++)
+        order[i] = &d->items[i];
+    qsort(order, d->n, sizeof *order, by_position);
+    for (int i = 0; i < d->n; i++) {
+        const san_diag_item *it = order[i];
+        if (it->sev != SAN_WARNING)
+            continue;
+        char *line = generated || it->line <= 0
+                         ? sweep_strf("%s: warning: %s", d->file, it->msg)
+                         : sweep_strf("%s:%d:%d: warning: %s", d->file, it->line, it->col,
+                                      it->msg);
+        if (line)
+            keep_warning(s, line);
+    }
+    free(order);
+}
+
+san_model *sweep_compile(const san_sweep_spec *sp, const char *const *vals,
+                         const san_sweep_opts *o, san_sweep *keep, char *msg, size_t n)
 {
     char *gen = sp->tmpl ? generate(sp, vals, msg, n) : NULL;
     if (sp->tmpl && !gen)
@@ -173,7 +225,7 @@ san_model *sweep_compile(const san_sweep_spec *sp, const char *const *vals, char
             defs[nd].name = sp->axis[a].flag;
             defs[nd++].value = strtod(vals[a], NULL);
         }
-    san_load_opts lo = { .defs = defs, .ndefs = nd };
+    san_load_opts lo = { .defs = defs, .ndefs = nd, .peps_warnings = !(o && o->no_peps_warnings) };
     san_diag d;
     san_diag_init(&d, gen ? "<gen>" : sp->path, text, len);
     san_model *m = defs ? san_model_load(text, len, &d, &lo) : NULL;
@@ -183,11 +235,16 @@ san_model *sweep_compile(const san_sweep_spec *sp, const char *const *vals, char
         first_error(&d, msg, n);
     for (int i = 0; m && i < nd; i++)
         if (!defs[i].used) {
-            snprintf(msg, n, "-D %s: the model has no constant named '%s'", defs[i].name,
-                     defs[i].name);
+            char why[1024];
+            san_model_define_why(m, defs[i].name, defs[i].value, why, sizeof why);
+            snprintf(msg, n, "-D %s: %s", defs[i].name, why);
             san_model_free(m);
             m = NULL;
         }
+    if (m && o && o->peers)
+        san_model_lint_peers(m, text, len, &d);
+    if (m)
+        keep_warnings(keep, &d, gen != NULL);
     san_diag_free(&d);
     free(defs);
     free(gen);
@@ -406,7 +463,7 @@ void san_sweep_eval(const san_sweep_spec *sp, const char *const *vals,
         return;
     }
     char msg[512];
-    san_model *m = sweep_compile(sp, vals, msg, sizeof msg);
+    san_model *m = sweep_compile(sp, vals, o, NULL, msg, sizeof msg);
     if (!m) {
         fail(r, msg);
         r->time_s = san_now() - t0;

@@ -332,7 +332,7 @@ san_status san_size_buffer_init(san_size_buffer *b, int argc, char **argv,
     }
     san_status st = search_argv(argc, argv, spec, &nspec, err, n);
     if (st == SAN_OK) {
-        int rc = san_sweep_init(&b->sweep, nspec, spec, NULL, err, n);
+        int rc = san_sweep_init(&b->sweep, nspec, spec, o->diag, err, n);
         st = rc == -2 ? SAN_E_USAGE : rc == -3 ? SAN_E_INPUT : rc < 0 ? SAN_E_IO : SAN_OK;
     }
     free(spec);

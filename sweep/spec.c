@@ -137,6 +137,26 @@ static int add_define(san_sweep_spec *sp, const char *arg, char *err, size_t n)
     }
     memcpy(name, arg, eq - arg);
     name[eq - arg] = '\0';
+    /* A constant the template's structure follows from (N_slaves) is
+     * its flag's axis (--slaves): the model is regenerated per variant,
+     * which -D could not do. */
+    int scalar;
+    const char *flag = sp->tmpl ? san_gen_structural(sp->tmpl, name, &scalar) : NULL;
+    for (int a = 0; flag && scalar && a < sp->naxes; a++)
+        if (!sp->axis[a].is_define && !strcmp(sp->axis[a].flag, flag)) {
+            sweep_err(err, n, "-D %s: '%s' sets the structure of the %s model (its automata "
+                      "and their states), which %s already gives: give its values there", name,
+                      name, sp->tmpl, flag);
+            return -2;
+        }
+    if (flag && scalar)
+        return add_axis(sp, flag, 0, eq + 1, err, n);
+    if (flag) {
+        sweep_err(err, n, "-D %s: '%s' sets the structure of the %s model (its automata and "
+                  "their states), which -D cannot change; sweep %s instead", name, name,
+                  sp->tmpl, flag);
+        return -2;
+    }
     return add_axis(sp, name, 1, eq + 1, err, n);
 }
 
@@ -356,7 +376,7 @@ static int prepare_analytic(san_sweep *s, const char **vals, char *first, size_t
 /* The product of the first variant that compiles names the estimate of
  * the others; a variant that does not compile gets weight 0 (it fails
  * at once when run). */
-static int prepare(san_sweep *s, char *err, size_t n)
+static int prepare(san_sweep *s, const san_sweep_opts *o, char *err, size_t n)
 {
     const char **vals = malloc((s->spec.naxes + 1) * sizeof *vals);
     s->weight = calloc(s->nvariants + 1, sizeof *s->weight);
@@ -373,7 +393,7 @@ static int prepare(san_sweep *s, char *err, size_t n)
     for (int v = 0; !sweep_is_analytic(&s->spec) && v < s->nvariants; v++) {
         sweep_variant_values(s, v, vals);
         char msg[512];
-        san_model *m = sweep_compile(&s->spec, vals, msg, sizeof msg);
+        san_model *m = sweep_compile(&s->spec, vals, o, s, msg, sizeof msg);
         if (!m) {
             if (!first[0])
                 snprintf(first, sizeof first, "%s", msg);
@@ -411,7 +431,7 @@ int san_sweep_init(san_sweep *s, int argc, char **argv, const san_sweep_opts *o,
     if (rc == 0)
         rc = expand(s, err, n);
     if (rc == 0)
-        rc = prepare(s, err, n);
+        rc = prepare(s, o, err, n);
     if (rc == -1 && !(err && err[0]))
         sweep_err(err, n, "out of memory");
     if (rc < 0)
@@ -455,6 +475,9 @@ void san_sweep_free(san_sweep *s)
     for (int v = 0; s->rows && v < s->nvariants; v++)
         san_sweep_row_free(&s->rows[v]);
     free(s->rows);
+    for (int i = 0; i < s->nwarnings; i++)
+        free(s->warnings[i]);
+    free(s->warnings);
     memset(s, 0, sizeof *s);
 }
 

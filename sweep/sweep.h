@@ -36,9 +36,11 @@ int sweep_list_valued(const char *tmpl, const char *flag);
 int sweep_applies(const san_sweep_spec *sp, int axis, const char *const *vals);
 
 /* Generate (or take the file's) text for these axis values and compile
- * it with the -D overrides; NULL with the first error in msg. */
+ * it with the -D overrides; NULL with the first error in msg.  The
+ * warnings the options o ask for (NULL: the defaults) are added to
+ * keep->warnings when they are not there yet (keep NULL: dropped). */
 san_model *sweep_compile(const san_sweep_spec *sp, const char *const *vals,
-                         char *msg, size_t n);
+                         const san_sweep_opts *o, san_sweep *keep, char *msg, size_t n);
 
 /* Is the sweep's template one of the closed forms of analytic/ (mw,
  * cluster)?  Its variants are evaluated, not solved. */

@@ -133,6 +133,24 @@ SAN_API int san_parse_bytes(const char *s, double *out);
  * returns buf.  The one way sizes are written in messages and reports. */
 SAN_API const char *san_format_bytes(double bytes, char *buf, size_t n);
 
+/* "Did you mean" (base/suggest.c): the closest of a list of names to a
+ * word that is none of them, for the model's diagnostics and the
+ * command's usage errors alike.  Offer each name with san_suggest_add;
+ * san_suggest_best is the first of the closest within a distance that
+ * grows with the word's length (one edit up to 5 letters, two up to 8,
+ * then a quarter of it), or NULL. */
+typedef struct {
+    const char *word;
+    const char *best;       /* a name offered (not copied) */
+    int dist;
+} san_suggest;
+SAN_API void san_suggest_init(san_suggest *s, const char *word);
+SAN_API void san_suggest_add(san_suggest *s, const char *name);
+SAN_API const char *san_suggest_best(const san_suggest *s);
+/* Insertions, deletions, substitutions and swaps of neighbours turning a
+ * into b; max + 1 as soon as it is known to exceed max. */
+SAN_API int san_edit_distance(const char *a, const char *b, int max);
+
 /* ------------------------------------------------------------------ */
 /* Output files (base/outfile.c)                                        */
 /* ------------------------------------------------------------------ */

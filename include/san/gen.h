@@ -24,6 +24,13 @@ extern "C" {
  * names the offending flag) or SAN_E_NOMEM, *text NULL. */
 SAN_API san_status san_gen(int argc, char **argv, char **text, char **size, char *err,
                            size_t n);
+/* The flag of template tmpl ("ms", "pipeline") that sets constant name
+ * of the models it writes, when the structure follows from it (N_slaves:
+ * "--slaves", the number of Slave automata): -D cannot change such a
+ * constant.  *scalar (may be NULL) is 1 when the flag's value is the
+ * constant's own (--slaves 5 for N_slaves = 5), 0 when it is a list or
+ * derived (P_2: --replicas).  NULL for any other name. */
+SAN_API const char *san_gen_structural(const char *tmpl, const char *name, int *scalar);
 /* Describe the templates and their flags. */
 SAN_API void san_gen_help(FILE *out);
 

@@ -128,6 +128,12 @@ SAN_API san_status san_model_compile(const char *text, size_t len, const san_loa
 SAN_API san_model *san_model_load(const char *text, size_t len, san_diag *d,
                                   const san_load_opts *opt);
 SAN_API void san_model_free(san_model *m);
+/* Why a definition -D name=value that the compile left unused
+ * (san_define.used 0) set nothing, for "-D NAME: <why>": a domain (with
+ * how to make its bound a constant), an automaton, event or result, or
+ * "the model has no constant named 'x'" with the closest constant. */
+SAN_API void san_model_define_why(const san_model *m, const char *name, double value,
+                                  char *buf, size_t n);
 
 /* Write the model back as normalized .san text. */
 SAN_API void san_model_print(const san_model *m, FILE *out);

@@ -102,6 +102,9 @@ typedef struct {
     double max_input;       /* the cap on a model file's size (bytes; 0:
                                SAN_MAX_INPUT_DEFAULT), space.max_memory
                                when that is set and smaller */
+    /* The model's warnings (san_sweep.warnings), as san check gives them: */
+    int no_peps_warnings;   /* not the PEPS precedence ones (--no-peps-warnings) */
+    int peers;              /* and those of san_model_lint_peers (--peps) */
 } san_sweep_opts;
 
 typedef struct {
@@ -113,6 +116,11 @@ typedef struct {
     char **res_name;        /*   order first seen */
     san_sweep_row *rows;    /* nvariants, after san_sweep_run */
     int nfailed_prepare;    /* variants refused before solving */
+    /* The models' warnings, each once however many variants have it
+     * ("model.san:3:5: warning: ...", or "<gen>: warning: ..." without
+     * the position in a generated text no one reads), in order found. */
+    char **warnings;
+    int nwarnings;
 } san_sweep;
 
 SAN_API void san_sweep_opts_default(san_sweep_opts *o);
@@ -234,6 +242,8 @@ typedef struct {
                                slave_transmitting, pipeline: throughput) */
     double within;          /* relative tolerance (0.01) */
     long max_buffer;        /* give up past this size (1024) */
+    const san_sweep_opts *diag; /* the warnings kept in sweep.warnings:
+                               no_peps_warnings, peers (NULL: defaults) */
 } san_size_buffer_opts;
 
 typedef struct {
@@ -296,6 +306,10 @@ typedef struct {
  * async.  SAN_E_USAGE with err (another template, no grain axis, a bad
  * flag); SAN_E_IO or SAN_E_NOMEM with err otherwise. */
 SAN_API san_status san_grain_init(san_grain *g, int argc, char **argv, char *err, size_t n);
+/* The same, with the warnings kept in g->sweep.warnings as o asks
+ * (no_peps_warnings, peers; NULL: the defaults). */
+SAN_API san_status san_grain_init_opts(san_grain *g, int argc, char **argv,
+                                       const san_sweep_opts *o, char *err, size_t n);
 /* Solve every variant (san_sweep_run) and recommend: SAN_OK (failed
  * variants are rows with their error), SAN_E_NOMEM. */
 SAN_API san_status san_grain_run(san_grain *g, const san_sweep_opts *o, double busy);

@@ -327,10 +327,17 @@ def _compile(text, name, defines):
         msgs = _messages(d)
     if st != _lib.SAN_OK:
         raise SanError(_status_name(st), msgs)
-    unused = [n for k, n in enumerate(defines) if not defs[k].used]
+    unused = [(n, v) for k, (n, v) in enumerate(defines.items()) if not defs[k].used]
     if unused:
+        # what the name is instead (a domain, an automaton; the closest
+        # constant), as san -D says it
+        why = []
+        for n, v in unused:
+            buf = ctypes.create_string_buffer(1024)
+            lib.san_model_define_why(ptr, n.encode(), v, buf, len(buf))
+            why.append(f"{n}: {buf.value.decode()}")
         lib.san_model_free(ptr)
-        raise SanError("usage", message=f"{name}: no constant named {', '.join(unused)}")
+        raise SanError("usage", message=f"{name}: " + "; ".join(why))
     return Model(ptr, name, msgs)
 
 

@@ -204,6 +204,7 @@ def _load():
         "san_model_compile": (c_int, [c_char_p, c_size_t, POINTER(LoadOpts),
                                       POINTER(POINTER(Model)), POINTER(Diag)]),
         "san_model_free": (None, [POINTER(Model)]),
+        "san_model_define_why": (None, [POINTER(Model), c_char_p, c_double, c_char_p, c_size_t]),
         "san_gen": (c_int, [c_int, POINTER(c_char_p), POINTER(c_void_p), POINTER(c_void_p),
                             c_char_p, c_size_t]),
         "san_method_parse": (c_int, [c_char_p, POINTER(c_int)]),

@@ -14,14 +14,20 @@
 #      after the operands, a missing value, a value given to a flag,
 #      unambiguous prefixes (solve) and ambiguous ones, unknown options
 #      (refused, or left to the template in order for sweep-like
-#      commands: --mode=async after the template);
+#      commands: --mode=async after the template); a misspelt option
+#      or subcommand gets "did you mean" the closest (issue 16);
 #   5. numbers and sizes (issue 15): sizes in messages in the unit that
 #      shows them (never "0.00 GiB"); --max-memory inf, nan, 0, 0.5 (less
 #      than a byte) refused by every subcommand; -D takes subnormals
 #      (1e-308) and names the reason of a refusal (1e-400 rounds to 0,
 #      not "malformed"), in solve and sweep; option errors say why;
 #   6. compare: model paths with blanks and quotes, -D with them, lines
-#      split only when they have flags, -q.
+#      split only when they have flags, -q;
+#   8. --no-peps-warnings and --peps in every subcommand that reads a
+#      model; sweep and compare print each distinct warning once;
+#   7. -D on a structural constant of a generated model (regenerated with
+#      the flag through --gen and sweep, explained for a file) and on a
+#      domain (issue 16).
 #
 # Environment: SAN (the san binary), top_srcdir.  Exit 0 when everything
 # passes; the last line is "N passed, M failed".  VERBOSE=1 lists passes.
@@ -125,18 +131,21 @@ solver="-m --method --tol --max-iter --omega --restart --precond --time-limit --
 limits="--max-memory --max-states"
 run_opts="-j --jobs $solver $limits"
 plot_opts="--title --xlabel --ylabel --legend-title --logx --logy --size --dpi --table"
-for c in check print solve gen sweep size-buffer grain compare; do
+diag="--no-peps-warnings --peps"
+for c in check print solve gen sweep size-buffer grain compare transient passage export; do
     case $c in
-    check) table="-f --format -D --no-peps-warnings --explore --max-states --max-memory" ;;
-    print) table="-D -o --output" ;;
-    solve) table="$solver $limits -D --gen -f --format --top --vector -q --quiet" ;;
+    check) table="-f --format -D --explore --max-states --max-memory $diag" ;;
+    print) table="-D -o --output $diag" ;;
+    solve) table="$solver $limits -D --gen -f --format --top --vector -q --quiet $diag" ;;
     gen) table="-o --output --size" ;;
     sweep) table="-f --format -o --output --index --no-times --plot --x --y --series
-                 -q --quiet --warm $run_opts $plot_opts" ;;
+                 -q --quiet --warm $run_opts $plot_opts $diag" ;;
     size-buffer) table="--index --within --max-buffer -f --format --plot -q --quiet $run_opts
-                 $plot_opts" ;;
-    grain) table="--busy -f --format --plot --y -q --quiet $run_opts $plot_opts" ;;
-    compare) table="-D -f --format --no-marginals -q --quiet $run_opts" ;;
+                 $plot_opts $diag" ;;
+    grain) table="--busy -f --format --plot --y -q --quiet $run_opts $plot_opts $diag" ;;
+    compare) table="-D -f --format --no-marginals -q --quiet $run_opts $diag" ;;
+    transient|passage) table="-D --max-input $diag" ;;
+    export) table="-f --format -D --gen $diag" ;;
     esac
     expect 0 "san $c --help" "$SAN" $c --help
     cp "$tmp/out" "$tmp/help"
@@ -218,6 +227,28 @@ if [ "$rc" -eq 0 ] && grep -q "^usage: san solve" "$tmp/out"; then
 else
     not_ok "solve -qh: exit $rc"
 fi
+# did you mean (issue 16): the closest long option, or subcommand
+refused "misspelt option: did you mean" "san solve: --metod: unknown option; did you mean --method?" \
+    "$SAN" solve --metod gs "$MODEL"
+refused "misspelt option with =value" "--tool: unknown option; did you mean --tol?" \
+    "$SAN" solve --tool=1e-8 "$MODEL"
+refused "misspelt flag of check" "did you mean --no-peps-warnings?" \
+    "$SAN" check --no-peps-warnigns "$MODEL"
+run "$SAN" solve --bogus "$MODEL"
+if grep -q "did you mean" "$tmp/err"; then
+    not_ok "--bogus: nothing close, yet a suggestion: $(head -1 "$tmp/err")"
+else
+    ok "no suggestion when nothing is close"
+fi
+refused "misspelt template flag" "--slave: unknown flag; did you mean --slaves?" \
+    "$SAN" gen ms --mode async --slave 3
+refused "sweep: a misspelt option of its own, not of the template" \
+    "--metod: unknown flag; did you mean --method (an option of san sweep)?" \
+    "$SAN" sweep ms --mode async --slaves 2 --metod gs
+refused "misspelt subcommand" "san: 'slove' is not a subcommand; did you mean 'solve'?" "$SAN" slove "$MODEL"
+refused "misspelt subcommand of help" "did you mean 'check'?" "$SAN" help chek
+refused "unknown subcommand, nothing close" "'frobnicate' is not a subcommand; see 'san --help'" \
+    "$SAN" frobnicate
 refused "an empty long name" "san solve: --: unknown option" "$SAN" solve --=x "$MODEL"
 refused "check without MODEL" "san check: missing MODEL" "$SAN" check
 refused "solve with --gen and MODEL" "--gen replaces MODEL" "$SAN" solve --gen 'ms --slaves 2' "$MODEL"
@@ -352,6 +383,87 @@ else
 fi
 expect 0 "compare --quiet" "$SAN" compare --quiet 'ms --mode sync --slaves 2' \
     'ms --mode async --slaves 2 --buffer 1'
+
+# -D on a structural constant of a generated model (issue 16): --gen
+# regenerates with the flag (and says so); a generated file names the
+# flag and the command; sweep makes it the flag's axis
+run "$SAN" solve -q -f csv --gen 'ms --mode async --slaves 2 --buffer 1' -D N_slaves=3
+grep -v '^generator' "$tmp/out" > "$tmp/d3.csv"
+run "$SAN" solve -q -f csv --gen 'ms --mode async --slaves 3 --buffer 1'
+grep -v '^generator' "$tmp/out" > "$tmp/s3.csv"
+run "$SAN" solve -q -f csv --gen 'ms --mode async --slaves 2 --buffer 1' -D N_slaves=3
+if [ "$rc" -eq 0 ] && grep -q -e "-D N_slaves=3 sets the structure of the model: generated with --slaves 3" "$tmp/err" \
+    && cmp -s "$tmp/d3.csv" "$tmp/s3.csv"; then
+    ok "solve --gen -D N_slaves=3: regenerated with --slaves 3"
+else
+    not_ok "solve --gen -D N_slaves=3: exit $rc: $(head -1 "$tmp/err")"
+fi
+"$SAN" gen ms --mode async --slaves 2 --buffer 1 -o "$tmp/ms2.san"
+refused "-D on a structural constant of a generated file" \
+    "regenerate it with --slaves 4: san gen ms --mode async --slaves 4 --buffer 1" \
+    "$SAN" solve "$tmp/ms2.san" -D N_slaves=4
+run "$SAN" sweep -q --no-times -f csv ms --mode async --buffer 1 -D N_slaves=2,3
+if [ "$rc" -eq 0 ] && [ "$(wc -l < "$tmp/out")" -eq 3 ] && head -1 "$tmp/out" | grep -q slaves; then
+    ok "sweep -D N_slaves=2,3 is the --slaves axis"
+else
+    not_ok "sweep -D N_slaves=2,3: exit $rc: $(head -1 "$tmp/err")"
+fi
+refused "-D on a domain explains" "'K' is a domain" "$SAN" solve -D K=3 "$top_srcdir/tests/corpus/errors/define_domain.san"
+
+# the diagnostic flags in every subcommand that reads a model, and the
+# model's warnings from sweep and compare: each distinct one once, not
+# once per variant (issue 16)
+PEPSM="$top_srcdir/tests/corpus/warnings/peps_precedence.san"
+for c in solve print export transient; do
+    case $c in
+    export) extra="-f states" ;;
+    transient) extra="-t 1" ;;
+    *) extra="" ;;
+    esac
+    # shellcheck disable=SC2086
+    run "$SAN" $c -q $extra --no-peps-warnings "$PEPSM"
+    [ "$c" = print ] && run "$SAN" $c $extra --no-peps-warnings "$PEPSM"
+    if [ "$rc" -eq 0 ] && ! grep -q "left to right" "$tmp/err"; then
+        ok "$c --no-peps-warnings: accepted, no PEPS warning"
+    else
+        not_ok "$c --no-peps-warnings: exit $rc: $(head -1 "$tmp/err")"
+    fi
+done
+run "$SAN" solve -q "$PEPSM"
+if [ "$(grep -c "warning: .*left to right" "$tmp/err")" -eq 5 ]; then
+    ok "solve: the PEPS precedence warnings, as check gives them"
+else
+    not_ok "solve: $(grep -c warning "$tmp/err") warnings, expected 5"
+fi
+run "$SAN" solve -q --peps "$MODEL"
+if [ "$rc" -eq 0 ] && grep -q "warning: PEPS 2003" "$tmp/err"; then
+    ok "solve --peps: the peers' warnings"
+else
+    not_ok "solve --peps: exit $rc, no PEPS 2003 warning"
+fi
+run "$SAN" sweep -q --no-times "$PEPSM" -D k=1,2,3,4
+n=$(grep -c "warning: " "$tmp/err")
+n_rate=$(grep -c "11:12: warning: rate: PEPS" "$tmp/err")
+if [ "$rc" -eq 0 ] && [ "$n" -eq 5 ] && [ "$n_rate" -eq 1 ]; then
+    ok "sweep: each distinct warning once for 4 variants (5 lines)"
+else
+    not_ok "sweep of 4 variants: exit $rc, $n warning lines (expected 5), the rate's $n_rate times"
+    sed -n '1,6s/^/    | /p' "$tmp/err"
+fi
+run "$SAN" sweep -q --no-times --no-peps-warnings "$PEPSM" -D k=1,2
+if [ "$rc" -eq 0 ] && ! grep -q "warning: " "$tmp/err"; then
+    ok "sweep --no-peps-warnings"
+else
+    not_ok "sweep --no-peps-warnings: exit $rc: $(head -1 "$tmp/err")"
+fi
+run "$SAN" compare -q "$PEPSM" "$PEPSM -D k=3" "$PEPSM -D k=4"
+n=$(grep -c "warning: " "$tmp/err")
+if [ "$rc" -eq 0 ] && [ "$n" -eq 5 ]; then
+    ok "compare: each distinct warning once for 3 models (5 lines)"
+else
+    not_ok "compare of 3 lines: exit $rc, $n warning lines (expected 5)"
+    sed -n '1,8s/^/    | /p' "$tmp/err"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
