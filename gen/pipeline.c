@@ -880,7 +880,7 @@ static void pl_network(gbuf *b, const pl_par *p, const pl_der *d)
     if (p->job) {
         gbuf_printf(b, "  aut Job     // items stage 1 has finished; down: the next job\n");
         gbuf_printf(b, "    stt j[D_job]\n      to(++) f_1\n");
-        gbuf_printf(b, "    from j[%ld]\n      to(j[0]) down\n", p->items);
+        gbuf_printf(b, "    from j[N_items]\n      to(j[0]) down\n");
     }
     for (int i = 1; i <= p->m; i++) {
         if (d->has_counter[i])
