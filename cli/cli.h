@@ -87,11 +87,13 @@ san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
 /* A model with hidden results appended (names[i] = (exprs[i])): the
  * expressions of --initial and --until are compiled by the model's own
  * rules this way, each then the expression of the result of that name.
- * Errors in them are reported at the lines appended after the text.
- * Read as cli_read_model reads. */
+ * Errors in them are reported under the option that gave each
+ * (options[i], e.g. "--until:1:4: error: ..." quoting the expression).
+ * At most 2 expressions.  Read as cli_read_model reads. */
 san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char *const *names,
-                                const char *const *exprs, int n, int *status, double max_input,
-                                double max_memory, const cli_diag *dg);
+                                const char *const *options, const char *const *exprs, int n,
+                                int *status, double max_input, double max_memory,
+                                const cli_diag *dg);
 /* The same from text already in memory (generated models). */
 san_model *cli_load_text(const char *name, char *text, size_t len,
                          cli_defines *defs, int *status, int quiet_warnings,

@@ -796,17 +796,19 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     volatile int *interrupted = cli_interrupt(cmd, 1);
     double t0 = san_now();
     int status = EXIT_OK;
-    const char *names[2], *exprs[2];
+    const char *names[2], *options[2], *exprs[2];
     int nx = 0;
     if (A.initial) {
         names[nx] = NAME_INITIAL;
+        options[nx] = "--initial";
         exprs[nx++] = A.initial;
     }
     if (A.until) {
         names[nx] = NAME_UNTIL;
+        options[nx] = "--until";
         exprs[nx++] = A.until;
     }
-    san_model *m = cli_load_model_exprs(rest[0], &A.defs, names, exprs, nx, &status,
+    san_model *m = cli_load_model_exprs(rest[0], &A.defs, names, options, exprs, nx, &status,
                                         A.max_input, A.max_memory, &A.diag);
     cli_defines_free(&A.defs);
     if (m && A.initial)

@@ -145,9 +145,72 @@ int cli_structural_define(const char *text, size_t len, const san_define *d, cha
     return 1;
 }
 
+/* An expression of the command line (--until 'EXPR') compiled as a result
+ * appended to the model text: where it starts there, and the option that
+ * gave it, so that its diagnostics point into it and not at a line the
+ * model file does not have. */
+typedef struct {
+    const char *option;     /* "--until" */
+    const char *text;       /* the expression as the user wrote it */
+    int line, col;          /* its first character in the combined text */
+} expr_origin;
+
+/* The line an item falls on within an expression, 1-based; 0: not in it. */
+static int line_in_expr(const expr_origin *x, int line)
+{
+    int lines = 1;
+    for (const char *c = x->text; *c; c++)
+        lines += *c == '\n';
+    return line >= x->line && line < x->line + lines ? line - x->line + 1 : 0;
+}
+
+/* Diagnostics of the model, then of each expression under its option's
+ * name ("--until:1:4: error: unknown automaton 'queu'", the expression
+ * quoted with its caret). */
+static void print_diag(const san_diag *d, const expr_origin *xo, int nxo)
+{
+    if (nxo == 0) {
+        san_diag_print(d, stderr, isatty(2));
+        return;
+    }
+    san_diag dm, dx[2];
+    san_diag_init(&dm, d->file, d->src, d->srclen);
+    for (int i = 0; i < nxo; i++)
+        san_diag_init(&dx[i], xo[i].option, xo[i].text, strlen(xo[i].text));
+    for (int k = 0; k < d->n; k++) {
+        const san_diag_item *it = &d->items[k];
+        int i = 0, rel = 0;
+        while (i < nxo && !(rel = line_in_expr(&xo[i], it->line)))
+            i++;
+        if (i == nxo) {
+            san_diag_add(&dm, it->sev, it->line, it->col, "%s", it->msg);
+            continue;
+        }
+        int col = rel == 1 ? it->col - xo[i].col + 1 : it->col;
+        san_diag_add(&dx[i], it->sev, rel, col < 1 ? 1 : col, "%s", it->msg);
+    }
+    san_diag_print(&dm, stderr, isatty(2));
+    san_diag_free(&dm);
+    for (int i = 0; i < nxo; i++) {
+        san_diag_print(&dx[i], stderr, isatty(2));
+        san_diag_free(&dx[i]);
+    }
+}
+
+static san_model *load_text(const char *name, char *text, size_t len, cli_defines *defs,
+                            int *status, int quiet_warnings, const cli_diag *dg,
+                            const expr_origin *xo, int nxo);
+
 san_model *cli_load_text(const char *name, char *text, size_t len,
                          cli_defines *defs, int *status, int quiet_warnings,
                          const cli_diag *dg)
+{
+    return load_text(name, text, len, defs, status, quiet_warnings, dg, NULL, 0);
+}
+
+static san_model *load_text(const char *name, char *text, size_t len, cli_defines *defs,
+                            int *status, int quiet_warnings, const cli_diag *dg,
+                            const expr_origin *xo, int nxo)
 {
     for (int i = 0; defs && i < defs->n; i++) {
         char why[2048];
@@ -170,7 +233,7 @@ san_model *cli_load_text(const char *name, char *text, size_t len,
     if (m && dg && dg->peers)
         san_model_lint_peers(m, text, len, &d);
     if (!m || d.nerrors || !quiet_warnings)
-        san_diag_print(&d, stderr, isatty(2));
+        print_diag(&d, xo, nxo);
     if (m && defs) {
         for (int i = 0; i < defs->n; i++)
             if (!defs->defs[i].used) {
@@ -226,7 +289,7 @@ san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
  * entry ended by ';', or after one that is not (the grammar allows the
  * last without it).  variant 0, 1, 2; NULL when out of memory. */
 static char *with_results(const char *text, size_t len, int variant, const char *const *names,
-                          const char *const *exprs, int n, size_t *outlen)
+                          const char *const *exprs, int n, size_t *outlen, expr_origin *xo)
 {
     static const char *const head[3] = { "\nresults\n", "\n", ";\n" };
     size_t need = len + 16;
@@ -238,8 +301,21 @@ static char *with_results(const char *text, size_t len, int variant, const char 
     memcpy(t, text, len);
     size_t k = len;
     k += (size_t)sprintf(t + k, "%s", head[variant]);
-    for (int i = 0; i < n; i++)
+    int line = 1;
+    for (size_t c = 0; c < k; c++)
+        line += t[c] == '\n';
+    for (int i = 0; i < n; i++) {
+        int lead = sprintf(t + k, "  %s = (", names[i]);
+        if (xo) {
+            xo[i].text = exprs[i];
+            xo[i].line = line;
+            xo[i].col = lead + 1;
+        }
         k += (size_t)sprintf(t + k, "  %s = (%s);\n", names[i], exprs[i]);
+        for (const char *c = exprs[i]; *c; c++)
+            line += *c == '\n';
+        line++;
+    }
     *outlen = k;
     return t;
 }
@@ -249,7 +325,7 @@ static int variant_fits(const char *text, size_t len, int variant, cli_defines *
 {
     static const char *const probe_name[1] = { "__san_probe" }, *const probe[1] = { "0" };
     size_t l;
-    char *t = with_results(text, len, variant, probe_name, probe, 1, &l);
+    char *t = with_results(text, len, variant, probe_name, probe, 1, &l, NULL);
     if (!t)
         return 0;
     san_diag d;
@@ -268,9 +344,16 @@ static int variant_fits(const char *text, size_t len, int variant, cli_defines *
 }
 
 san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char *const *names,
-                                const char *const *exprs, int n, int *status, double max_input,
-                                double max_memory, const cli_diag *dg)
+                                const char *const *options, const char *const *exprs, int n,
+                                int *status, double max_input, double max_memory,
+                                const cli_diag *dg)
 {
+    expr_origin xo[2];
+    if (n > 2) {
+        fprintf(stderr, "san: internal error: %d command-line expressions\n", n);
+        *status = EXIT_FAIL;
+        return NULL;
+    }
     size_t len;
     char *text;
     int rc = cli_read_model(path, max_input, max_memory, &text, &len);
@@ -289,13 +372,15 @@ san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char 
         return m;
     }
     size_t l;
-    char *t = with_results(text, len, variant, names, exprs, n, &l);
+    char *t = with_results(text, len, variant, names, exprs, n, &l, xo);
     free(text);
     if (!t) {
         *status = EXIT_FAIL;
         return NULL;
     }
-    san_model *m = cli_load_text(name, t, l, defs, status, 0, dg);
+    for (int i = 0; i < n; i++)
+        xo[i].option = options[i];
+    san_model *m = load_text(name, t, l, defs, status, 0, dg, xo, n);
     free(t);
     return m;
 }

@@ -407,6 +407,15 @@ def test_errors(tmp):
     run(["transient", mm1k, "--time", "1", "--initial", "(st queue) == "], expect=2)
     run(["transient", mm1k, "--time", "1", "--initial", "(st queue) > 99"], expect=2)
     run(["passage", mm1k, "--time", "1"], expect=2)
+    # errors in a command-line expression point into it, not at a line
+    # the model file does not have
+    p = run(["passage", mm1k, "--until", "st queu == 1"], expect=2)
+    check(p is not None and "--until:1:4: error: unknown automaton 'queu'" in p.stderr
+          and "st queu == 1" in p.stderr and "__san" not in p.stderr,
+          "an error in --until at its own position: %s" % (p.stderr if p else ""))
+    p = run(["transient", mm1k, "--time", "1", "--initial", "(st queue) == s[99]"], expect=2)
+    check(p is not None and "--initial:1:17: error" in p.stderr and "mm1k.san:" not in p.stderr,
+          "an error in --initial at its own position: %s" % (p.stderr if p else ""))
     p = run(["transient", mm1k, "--time", "1", "--initial", "st queue == s[0]", "--max-memory",
              "1k"], expect=2)
 
