@@ -83,12 +83,20 @@ static const char *grain_of(const san_sweep *s, int g, int v)
     return s->spec.axis[g].values[s->pick[v][g]];
 }
 
+/* A column as wide as its header (granularity_index, execution_time:
+ * they were cut to 12 characters), at least 12 for the numbers. */
+static int col_width(const char *name)
+{
+    int w = (int)strlen(name);
+    return w > 12 ? w : 12;
+}
+
 static void text_table(const san_sweep *s, int g, const int *mem, int n, FILE *out)
 {
     fprintf(out, "  %-6s", "grain");
     for (int k = 0; shown[k]; k++)
         if (san_sweep_find_result(s, shown[k]) >= 0)
-            fprintf(out, "  %12.12s", shown[k]);
+            fprintf(out, "  %*s", col_width(shown[k]), shown[k]);
     fputc('\n', out);
     for (int i = 0; i < n; i++) {
         const san_sweep_row *r = &s->rows[mem[i]];
@@ -99,7 +107,7 @@ static void text_table(const san_sweep *s, int g, const int *mem, int n, FILE *o
         }
         for (int k = 0; shown[k]; k++)
             if (san_sweep_find_result(s, shown[k]) >= 0)
-                fprintf(out, "  %12.6g", res_or_nan(r, shown[k]));
+                fprintf(out, "  %*.6g", col_width(shown[k]), res_or_nan(r, shown[k]));
         fputc('\n', out);
     }
 }

@@ -163,6 +163,8 @@ check "grain: a recommendation per configuration, least master_tx among the busy
     python3 "$HELP" grain "$tmp/g.json" 2
 "$SAN" grain -q ms --slices-per-node 1..2 --slaves 2 --buffer 10 > "$tmp/g.txt"
 check "grain: reasons printed" grep -q "recommended: slices-per-node = " "$tmp/g.txt"
+check "grain: whole column headers (were cut at 12 characters)" \
+    grep -q " granularity_index .* slave_transmitting " "$tmp/g.txt"
 "$SAN" compare -f json 'ms --mode sync --slaves 3' 'ms --mode async --slaves 3 --buffer 1' > "$tmp/c.json"
 check "compare: values = san solve, differences = B - A" python3 "$HELP" compare "$tmp/c.json"
 "$SAN" compare "$MODEL" "$MODEL -D lambda=3" > "$tmp/c.txt"
