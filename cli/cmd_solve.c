@@ -15,6 +15,7 @@ typedef struct {
     const char *vector, *gen;
     const char *engine, *petsc_options;
     int top, quiet;
+    int no_marginals, no_throughputs;
     cli_defines defs;
     cli_diag diag;
 } solve_args;
@@ -46,6 +47,10 @@ static const cli_option solve_options[] = {
                "see OUTPUT FILES in san(1)); with - and --format json\n"
                "or csv, the report holds it (\"vector\" member, vector\n"
                "rows)"),
+    CLI_FLAG(0, "no-marginals", solve_args, no_marginals, 1,
+             "leave the marginals out of the report (every format)"),
+    CLI_FLAG(0, "no-throughputs", solve_args, no_throughputs, 1,
+             "leave the throughputs out of the report (every format)"),
     CLI_FLAG('q', "quiet", solve_args, quiet, 1, "no progress on stderr"),
     CLI_END
 };
@@ -89,6 +94,7 @@ typedef struct {
     /* --vector - with json or csv: 1 the vector is part of the report, -1
      * it would be but the answer is not verified (JSON: null), 0 not */
     int vector;
+    int marginals, throughputs;     /* 0: left out (--no-marginals, ...) */
 } report;
 
 /* ---- text ---- */
@@ -146,16 +152,20 @@ static void text_report(const report *r)
         for (int i = 0; i < m->nres; i++)
             printf("  %-*s  %.*g\n", w, m->res[i].name, digits, sol->results[i]);
     }
-    printf("\nmarginals\n");
-    for (int a = 0; a < m->naut; a++) {
-        printf("  %s:", m->aut[a].name);
-        for (int s = 0; s < m->aut[a].nstates; s++)
-            printf("  %s %.6g", m->aut[a].states[s], sol->marginal[a][s]);
-        printf("\n");
+    if (r->marginals) {
+        printf("\nmarginals\n");
+        for (int a = 0; a < m->naut; a++) {
+            printf("  %s:", m->aut[a].name);
+            for (int s = 0; s < m->aut[a].nstates; s++)
+                printf("  %s %.6g", m->aut[a].states[s], sol->marginal[a][s]);
+            printf("\n");
+        }
     }
-    printf("\nthroughputs\n");
-    for (int e = 0; e < m->nev; e++)
-        printf("  %-20s %.*g\n", m->ev[e].name, digits, sol->throughput[e]);
+    if (r->throughputs) {
+        printf("\nthroughputs\n");
+        for (int e = 0; e < m->nev; e++)
+            printf("  %-20s %.*g\n", m->ev[e].name, digits, sol->throughput[e]);
+    }
     printf("\nmost probable states\n");
     int *s = malloc((m->naut + 1) * sizeof *s);
     char buf[4096];
@@ -306,6 +316,38 @@ static int embedded_vector(const san_model *m, const san_space *sp, const double
 
 /* ---- json ---- */
 
+/* ",\n  "marginals": {...}": an object of automata, each an object of
+ * its local states. */
+static void json_marginals(const san_model *m, const san_solution *sol)
+{
+    printf(",\n  \"marginals\": {");
+    for (int a = 0; a < m->naut; a++) {
+        printf("%s\n    ", a ? "," : "");
+        cli_json_string(stdout, m->aut[a].name);
+        printf(": {");
+        for (int s = 0; s < m->aut[a].nstates; s++) {
+            printf("%s", s ? ", " : " ");
+            cli_json_string(stdout, m->aut[a].states[s]);
+            printf(": ");
+            json_num(sol->marginal[a][s]);
+        }
+        printf(" }");
+    }
+    printf("\n  }");
+}
+
+static void json_throughputs(const san_model *m, const san_solution *sol)
+{
+    printf(",\n  \"throughputs\": {");
+    for (int e = 0; e < m->nev; e++) {
+        printf("%s\n    ", e ? "," : "");
+        cli_json_string(stdout, m->ev[e].name);
+        printf(": ");
+        json_num(sol->throughput[e]);
+    }
+    printf("%s}", m->nev ? "\n  " : "");
+}
+
 static int json_report(const report *r)
 {
     const san_model *m = r->m;
@@ -355,27 +397,12 @@ static int json_report(const report *r)
         printf(": ");
         json_num(sol->results[i]);
     }
-    printf("%s},\n  \"marginals\": {", m->nres ? "\n  " : "");
-    for (int a = 0; a < m->naut; a++) {
-        printf("%s\n    ", a ? "," : "");
-        cli_json_string(stdout, m->aut[a].name);
-        printf(": {");
-        for (int s = 0; s < m->aut[a].nstates; s++) {
-            printf("%s", s ? ", " : " ");
-            cli_json_string(stdout, m->aut[a].states[s]);
-            printf(": ");
-            json_num(sol->marginal[a][s]);
-        }
-        printf(" }");
-    }
-    printf("\n  },\n  \"throughputs\": {");
-    for (int e = 0; e < m->nev; e++) {
-        printf("%s\n    ", e ? "," : "");
-        cli_json_string(stdout, m->ev[e].name);
-        printf(": ");
-        json_num(sol->throughput[e]);
-    }
-    printf("%s},\n  \"top_states\": [", m->nev ? "\n  " : "");
+    printf("%s}", m->nres ? "\n  " : "");
+    if (r->marginals)
+        json_marginals(m, sol);
+    if (r->throughputs)
+        json_throughputs(m, sol);
+    printf(",\n  \"top_states\": [");
     int *s = malloc((m->naut + 1) * sizeof *s);
     char buf[4096];
     for (int k = 0; s && k < sol->ntop; k++) {
@@ -427,7 +454,7 @@ static int csv_report(const report *r)
         csv_field(m->res[i].name);
         printf(",,%.17g\n", sol->results[i]);
     }
-    for (int a = 0; a < m->naut; a++)
+    for (int a = 0; r->marginals && a < m->naut; a++)
         for (int s = 0; s < m->aut[a].nstates; s++) {
             printf("marginal,");
             csv_field(m->aut[a].name);
@@ -435,7 +462,7 @@ static int csv_report(const report *r)
             csv_field(m->aut[a].states[s]);
             printf(",%.17g\n", sol->marginal[a][s]);
         }
-    for (int e = 0; e < m->nev; e++) {
+    for (int e = 0; r->throughputs && e < m->nev; e++) {
         printf("throughput,");
         csv_field(m->ev[e].name);
         printf(",,%.17g\n", sol->throughput[e]);
@@ -532,7 +559,8 @@ int cmd_solve(int argc, char **argv)
     int in_report = A.vector && A.fmt != FMT_TEXT && cli_names_stdout(A.vector);
     report r = { m, &a.sp, &a.sol, path, a.t_solve, san_now() - t0,
                  A.run.solve.method == SAN_M_AUTO && !(a.rank_bytes > 0), a.kron, a.kron_bytes, a.other_bytes,
-                 A.run.solve.tol, a.ranks, a.rank_bytes, in_report ? (solved ? 1 : -1) : 0 };
+                 A.run.solve.tol, a.ranks, a.rank_bytes, in_report ? (solved ? 1 : -1) : 0,
+                 !A.no_marginals, !A.no_throughputs };
     int vrc = 0;
     if (A.fmt == FMT_JSON)
         vrc = json_report(&r);

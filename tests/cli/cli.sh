@@ -465,6 +465,32 @@ else
     sed -n '1,8s/^/    | /p' "$tmp/err"
 fi
 
+# --no-marginals, --no-throughputs: the sections left out of every format,
+# the rest of the report as without them
+mm1k=$top_srcdir/models/mm1k.san
+"$SAN" solve -q -f json "$mm1k" > "$tmp/all.json"
+"$SAN" solve -q -f json --no-marginals --no-throughputs "$mm1k" > "$tmp/none.json"
+if python3 - "$tmp/all.json" "$tmp/none.json" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+assert "marginals" in a and "throughputs" in a, a.keys()
+assert "marginals" not in b and "throughputs" not in b, b.keys()
+for x in (a, b):                # timings differ from run to run
+    x.pop("times")
+    for k in ("time_s", "product_s"):
+        x["solver"].pop(k)
+assert a.pop("marginals") and a.pop("throughputs") is not None and a == b
+PY
+then ok "solve --no-marginals --no-throughputs: JSON without them, the rest the same"
+else not_ok "solve --no-marginals --no-throughputs: JSON"; fi
+"$SAN" solve -q --no-marginals "$mm1k" > "$tmp/t.txt"
+if ! grep -q "^marginals" "$tmp/t.txt" && grep -q "^throughputs" "$tmp/t.txt" &&
+   grep -q "^results" "$tmp/t.txt"; then ok "solve --no-marginals: text"
+else not_ok "solve --no-marginals: text"; fi
+"$SAN" solve -q -f csv --no-throughputs "$mm1k" > "$tmp/t.csv"
+if ! grep -q "^throughput," "$tmp/t.csv" && grep -q "^marginal," "$tmp/t.csv"; then
+    ok "solve --no-throughputs: CSV"
+else not_ok "solve --no-throughputs: CSV"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
-
