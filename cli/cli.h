@@ -200,4 +200,10 @@ void help_map(FILE *out);
 int cmd_workrate(int argc, char **argv);
 void help_workrate(FILE *out);
 
+/* Replicas in text reports (cli/replicas.c): does b name the replica after
+ * a ("P[3]" then "P[4]")?  "P[0..9]" for the run first..last, written in
+ * buf, or first itself when it is one name. */
+int cli_next_replica(const char *a, const char *b);
+const char *cli_replica_run(const char *first, const char *last, char *buf, size_t size);
+
 #endif

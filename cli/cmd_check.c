@@ -150,42 +150,11 @@ static void put_padded(const char *s, int w)
         putchar(' ');
 }
 
-/* A replica's name "BASE[K]": the length of BASE and K, or 0 when the name
- * does not end in a bracketed index. */
-static size_t replica_index(const char *name, long *k)
-{
-    size_t n = strlen(name);
-    if (n < 4 || name[n - 1] != ']')
-        return 0;
-    size_t i = n - 1;
-    while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
-        i--;
-    if (i == n - 1 || i < 2 || name[i - 1] != '[' || (name[i] == '0' && i + 1 < n - 1))
-        return 0;
-    *k = strtol(name + i, NULL, 10);
-    return i - 1;
-}
-
-/* Does b follow a as the next replica of the same base? */
-static int next_replica(const char *a, const char *b)
-{
-    long ka, kb;
-    size_t na = replica_index(a, &ka), nb = replica_index(b, &kb);
-    return na && na == nb && kb == ka + 1 && !strncmp(a, b, na);
-}
-
-/* "BASE[FIRST..LAST]" of a run of replicas, or the one name. */
+/* "BASE[FIRST..LAST]" of a run of replicas, or the one name, padded. */
 static void put_run(const char *first, const char *last, int w)
 {
-    long k0, k1;
-    size_t n = replica_index(first, &k0);
-    if (first == last || !n || !replica_index(last, &k1)) {
-        put_padded(first, w);
-        return;
-    }
     char buf[160];
-    snprintf(buf, sizeof buf, "%.*s[%ld..%ld]", (int)(n < 120 ? n : 120), first, k0, k1);
-    put_padded(buf, w);
+    put_padded(cli_replica_run(first, last, buf, sizeof buf), w);
 }
 
 static int same_states(const san_automaton *A, const san_automaton *B)
@@ -207,7 +176,7 @@ static void text_automata(const san_model *m)
     for (int a = 0; a < m->naut;) {
         const san_automaton *A = &m->aut[a];
         int b = a;
-        while (b + 1 < m->naut && next_replica(m->aut[b].name, m->aut[b + 1].name) &&
+        while (b + 1 < m->naut && cli_next_replica(m->aut[b].name, m->aut[b + 1].name) &&
                same_states(A, &m->aut[b + 1]))
             b++;
         char n[16];
@@ -233,8 +202,8 @@ static void text_automata(const san_model *m)
 static int next_event_replica(const san_model *m, const san_event *E, const san_event *F)
 {
     return E->sync == F->sync && E->rate == F->rate && E->nparts == 1 && F->nparts == 1 &&
-           next_replica(E->name, F->name) &&
-           next_replica(m->aut[E->parts[0]].name, m->aut[F->parts[0]].name);
+           cli_next_replica(E->name, F->name) &&
+           cli_next_replica(m->aut[E->parts[0]].name, m->aut[F->parts[0]].name);
 }
 
 static void text_events(const san_model *m)

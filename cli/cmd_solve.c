@@ -110,6 +110,41 @@ static int supported_digits(const san_solve_info *info)
     return d < 3 ? 3 : d > 12 ? 12 : d;
 }
 
+/* Do automata a and b print the same marginals (the same states, each
+ * probability the same at the 6 digits shown)? */
+static int same_marginals(const san_model *m, const san_solution *sol, int a, int b)
+{
+    if (m->aut[a].nstates != m->aut[b].nstates)
+        return 0;
+    for (int s = 0; s < m->aut[a].nstates; s++) {
+        char x[32], y[32];
+        snprintf(x, sizeof x, "%.6g", sol->marginal[a][s]);
+        snprintf(y, sizeof y, "%.6g", sol->marginal[b][s]);
+        if (strcmp(m->aut[a].states[s], m->aut[b].states[s]) || strcmp(x, y))
+            return 0;
+    }
+    return 1;
+}
+
+/* One line per automaton; replicas that print alike share one line,
+ * Slave[1..7]: nothing shown is lost (the JSON and CSV list each). */
+static void text_marginals(const san_model *m, const san_solution *sol)
+{
+    printf("\nmarginals\n");
+    for (int a = 0; a < m->naut;) {
+        int b = a;
+        while (b + 1 < m->naut && cli_next_replica(m->aut[b].name, m->aut[b + 1].name) &&
+               same_marginals(m, sol, a, b + 1))
+            b++;
+        char buf[160];
+        printf("  %s:", cli_replica_run(m->aut[a].name, m->aut[b].name, buf, sizeof buf));
+        for (int s = 0; s < m->aut[a].nstates; s++)
+            printf("  %s %.6g", m->aut[a].states[s], sol->marginal[a][s]);
+        printf("\n");
+        a = b + 1;
+    }
+}
+
 static void text_report(const report *r)
 {
     const san_model *m = r->m;
@@ -152,15 +187,8 @@ static void text_report(const report *r)
         for (int i = 0; i < m->nres; i++)
             printf("  %-*s  %.*g\n", w, m->res[i].name, digits, sol->results[i]);
     }
-    if (r->marginals) {
-        printf("\nmarginals\n");
-        for (int a = 0; a < m->naut; a++) {
-            printf("  %s:", m->aut[a].name);
-            for (int s = 0; s < m->aut[a].nstates; s++)
-                printf("  %s %.6g", m->aut[a].states[s], sol->marginal[a][s]);
-            printf("\n");
-        }
-    }
+    if (r->marginals)
+        text_marginals(m, sol);
     if (r->throughputs) {
         printf("\nthroughputs\n");
         for (int e = 0; e < m->nev; e++)

@@ -492,5 +492,15 @@ if ! grep -q "^throughput," "$tmp/t.csv" && grep -q "^marginal," "$tmp/t.csv"; t
     ok "solve --no-throughputs: CSV"
 else not_ok "solve --no-throughputs: CSV"; fi
 
+# replicas that print alike share one line of the text marginals; JSON
+# still lists each
+cs=$top_srcdir/models/clients_server.san
+"$SAN" solve -q "$cs" > "$tmp/cs.txt"
+"$SAN" solve -q -f json "$cs" > "$tmp/cs.json"
+if grep -q "^  Client\[1\.\.4\]:  t " "$tmp/cs.txt" && ! grep -q "^  Client\[2\]:" "$tmp/cs.txt" &&
+   python3 -c "import json,sys; m = json.load(open(sys.argv[1]))['marginals']; assert all('Client[%d]' % i in m for i in range(1, 5))" "$tmp/cs.json"
+then ok "solve: alike replicas on one text line (Client[1..4]), each in JSON"
+else not_ok "solve: replica grouping in the text marginals"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
