@@ -206,4 +206,17 @@ void help_workrate(FILE *out);
 int cli_next_replica(const char *a, const char *b);
 const char *cli_replica_run(const char *first, const char *last, char *buf, size_t size);
 
+/* --vector FILE (cli/vector.c), for solve and transient: the states of sp
+ * in the order of their global index (malloc'd; NULL after saying so,
+ * as "san CMD: ...", when out of memory), and the CSV writer that
+ * cli_write_output calls with a cli_vector: 0, or -1 after saying why
+ * (out of memory, a Ctrl-C during the write). */
+typedef struct {
+    const san_space *sp;
+    const double *pi;
+    const char *cmd;        /* "solve", "transient": named in messages */
+} cli_vector;
+int64_t *cli_vector_order(const san_space *sp, const char *cmd);
+int cli_vector_write(const void *ctx, FILE *out);
+
 #endif

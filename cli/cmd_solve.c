@@ -230,80 +230,6 @@ static void csv_field(const char *s)
     putchar('"');
 }
 
-/* ---- the distribution, in mixed-radix order ---- */
-
-static const san_space *sort_space;
-
-static int by_index(const void *x, const void *y)
-{
-    int64_t a = sort_space->index[*(const int64_t *)x], b = sort_space->index[*(const int64_t *)y];
-    return (a > b) - (a < b);
-}
-
-/* The states of sp in the order of their global index (malloc'd; NULL
- * after saying so when out of memory). */
-static int64_t *vector_order(const san_space *sp)
-{
-    int64_t *order = malloc((sp->n ? sp->n : 1) * sizeof *order);
-    if (!order) {
-        fprintf(stderr, "san solve: out of memory writing the vector\n");
-        return NULL;
-    }
-    for (int64_t i = 0; i < sp->n; i++)
-        order[i] = i;
-    sort_space = sp;
-    qsort(order, sp->n, sizeof *order, by_index);
-    return order;
-}
-
-/* How often a long vector write looks at the interrupt flag. */
-#define VECTOR_POLL_ROWS (1 << 16)
-
-typedef struct {
-    const san_space *sp;
-    const double *pi;
-} vector_ctx;
-
-/* --vector FILE: CSV, one column per automaton. */
-static int write_vector(const void *ctx, FILE *out)
-{
-    const vector_ctx *v = ctx;
-    const san_space *sp = v->sp;
-    const san_model *m = sp->m;
-    int64_t *order = vector_order(sp);
-    int *s = malloc((m->naut + 1) * sizeof *s);
-    if (!order || !s) {
-        if (order)
-            fprintf(stderr, "san solve: out of memory writing the vector\n");
-        free(order);
-        free(s);
-        return -1;
-    }
-    fprintf(out, "index");
-    for (int a = 0; a < m->naut; a++)
-        fprintf(out, ",%s", m->aut[a].name);
-    fprintf(out, ",probability\n");
-    int rc = 0;
-    for (int64_t k = 0; k < sp->n && rc == 0; k++) {
-        /* a write of millions of rows stops at a Ctrl-C, before the grace
-         * runs out */
-        if (k % VECTOR_POLL_ROWS == 0 && cli_interrupted()) {
-            fprintf(stderr, "san solve: interrupted; the vector is not written\n");
-            rc = -1;
-            break;
-        }
-        int64_t i = order[k];
-        san_state_decode(m, sp->index[i], s);
-        fprintf(out, "%lld", (long long)sp->index[i]);
-        for (int a = 0; a < m->naut; a++)
-            fprintf(out, ",%s", m->aut[a].states[s[a]]);
-        fprintf(out, ",%.17g\n", v->pi[i]);
-    }
-    free(order);
-    free(s);
-    return rc;
-}
-
 /* --vector - with --format json or csv: the vector goes into the report
  * on standard output, in its format (a CSV table appended to a JSON
  * document would make it unreadable).  Each state is given as in
@@ -311,7 +237,7 @@ static int write_vector(const void *ctx, FILE *out)
 static int embedded_vector(const san_model *m, const san_space *sp, const double *pi,
                            cli_format fmt)
 {
-    int64_t *order = vector_order(sp);
+    int64_t *order = cli_vector_order(sp, "solve");
     int *s = malloc((m->naut + 1) * sizeof *s);
     char buf[4096];
     if (!order || !s) {
@@ -608,8 +534,8 @@ int cmd_solve(int argc, char **argv)
     if (vrc != 0 && status == EXIT_OK)
         status = EXIT_FAIL;
     if (A.vector && !in_report && status == EXIT_OK) {
-        vector_ctx v = { &a.sp, a.sol.pi };
-        status = cli_write_output(A.vector, write_vector, &v);
+        cli_vector v = { &a.sp, a.sol.pi, "solve" };
+        status = cli_write_output(A.vector, cli_vector_write, &v);
     }
     san_analysis_free(&a);
     san_model_free(m);

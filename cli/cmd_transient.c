@@ -596,63 +596,6 @@ static void csv_report(const tr_report *r)
     }
 }
 
-/* ---- the distribution at the last time, as solve --vector ---- */
-
-typedef struct {
-    const san_space *sp;
-    const double *pi;
-} vec_ctx;
-
-static const san_space *sort_space;
-
-static int by_index(const void *x, const void *y)
-{
-    int64_t a = sort_space->index[*(const int64_t *)x], b = sort_space->index[*(const int64_t *)y];
-    return (a > b) - (a < b);
-}
-
-/* 0, or -1 after saying why (out of memory, a Ctrl-C during the write:
- * cli_write_output then leaves the file as it was). */
-static int write_vector(const void *ctx, FILE *out)
-{
-    const vec_ctx *v = ctx;
-    const san_space *sp = v->sp;
-    const san_model *m = sp->m;
-    int64_t *order = malloc((sp->n ? sp->n : 1) * sizeof *order);
-    int *s = malloc((m->naut + 1) * sizeof *s);
-    if (!order || !s) {
-        free(order);
-        free(s);
-        fprintf(stderr, "san transient: out of memory writing the vector\n");
-        return -1;
-    }
-    for (int64_t i = 0; i < sp->n; i++)
-        order[i] = i;
-    sort_space = sp;
-    qsort(order, sp->n, sizeof *order, by_index);
-    fprintf(out, "index");
-    for (int a = 0; a < m->naut; a++)
-        fprintf(out, ",%s", m->aut[a].name);
-    fprintf(out, ",probability\n");
-    int rc = 0;
-    for (int64_t k = 0; k < sp->n; k++) {
-        if (k % (1 << 16) == 0 && cli_interrupted()) {
-            fprintf(stderr, "san transient: interrupted; the vector is not written\n");
-            rc = -1;
-            break;
-        }
-        int64_t i = order[k];
-        san_state_decode(m, sp->index[i], s);
-        fprintf(out, "%lld", (long long)sp->index[i]);
-        for (int a = 0; a < m->naut; a++)
-            fprintf(out, ",%s", m->aut[a].states[s[a]]);
-        fprintf(out, ",%.17g\n", v->pi[i]);
-    }
-    free(order);
-    free(s);
-    return rc;
-}
-
 /* ---- the plot over t ---- */
 
 /* Is name in the comma-separated list (NULL: every name)? */
@@ -875,8 +818,8 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
         if (partial)
             status = cli_exit_status(st);
         else if (A.vector) {
-            vec_ctx v = { &a.sp, a.tr.pi_last };
-            status = cli_write_output(A.vector, write_vector, &v);
+            cli_vector v = { &a.sp, a.tr.pi_last, "transient" };
+            status = cli_write_output(A.vector, cli_vector_write, &v);
         }
         if (A.plot && status == EXIT_OK)
             status = plot_over_t(&r, A.plot);
