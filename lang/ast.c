@@ -66,3 +66,30 @@ void ast_file_free(ast_file *f)
     }
     memset(f, 0, sizeof *f);
 }
+
+/* Does e mention the name (outside state and automaton references)? */
+int ast_uses_name(const ast_expr *e, const char *name)
+{
+    if (!e)
+        return 0;
+    switch (e->kind) {
+    case AE_NAME:
+        return (!e->ref.index && !strcmp(e->ref.name, name)) || ast_uses_name(e->ref.index, name);
+    case AE_ST: case AE_RW:
+        return ast_uses_name(e->ref.index, name);
+    case AE_NB: case AE_SUMRW: case AE_PRODRW:
+        return ast_uses_name(e->ref.index, name) || ast_uses_name(e->lo.index, name) ||
+               ast_uses_name(e->hi.index, name);
+    case AE_NEG: case AE_NOT:
+        return ast_uses_name(e->a, name);
+    case AE_BIN:
+        return ast_uses_name(e->a, name) || ast_uses_name(e->b, name);
+    case AE_MIN: case AE_MAX:
+        for (int k = 0; k < e->nargs; k++)
+            if (ast_uses_name(e->args[k], name))
+                return 1;
+        return 0;
+    default:
+        return 0;
+    }
+}

@@ -872,6 +872,12 @@ static void plan_probs(dctx *c)
                     return fail(c, "out of memory");
                 for (int l = 0; l < to->nlabels; l++) {
                     const ast_expr *p = to->labels[l].prob;
+                    const ast_domain *dom = c->f->auts[a].dom;
+                    if (p && dom && dom->var && ast_uses_name(p, dom->var))
+                        return fail(c, "%d:%d: this routing probability reads the index "
+                                    "variable '%s' of '%s' (one per replica): not written "
+                                    "for PEPS yet; write the replicas out",
+                                    p->pos.line, p->pos.col, dom->var, c->f->auts[a].name);
                     if (!p || is_ident_name(c, p))
                         continue;
                     char base[64];

@@ -51,33 +51,6 @@ s_event *label_event(sema *S, const ast_ref *r)
     return NULL;
 }
 
-/* Does e mention the name (outside state and automaton references)? */
-static int uses_name(const ast_expr *e, const char *name)
-{
-    if (!e)
-        return 0;
-    switch (e->kind) {
-    case AE_NAME:
-        return (!e->ref.index && !strcmp(e->ref.name, name)) || uses_name(e->ref.index, name);
-    case AE_ST: case AE_RW:
-        return uses_name(e->ref.index, name);
-    case AE_NB: case AE_SUMRW: case AE_PRODRW:
-        return uses_name(e->ref.index, name) || uses_name(e->lo.index, name) ||
-               uses_name(e->hi.index, name);
-    case AE_NEG: case AE_NOT:
-        return uses_name(e->a, name);
-    case AE_BIN:
-        return uses_name(e->a, name) || uses_name(e->b, name);
-    case AE_MIN: case AE_MAX:
-        for (int k = 0; k < e->nargs; k++)
-            if (uses_name(e->args[k], name))
-                return 1;
-        return 0;
-    default:
-        return 0;
-    }
-}
-
 /* Room for n events, on the held stack until the caller releases it. */
 static void targets_alloc(sema *S, s_targets *t, int n)
 {
@@ -169,7 +142,7 @@ int label_targets(sema *S, s_group *G, const ast_ref *r, s_targets *t)
     memset(t, 0, sizeof *t);
     t->held = -1;
     const char *var = G->ast->dom ? G->ast->dom->var : NULL;
-    if (var && r->index && uses_name(r->index, var))
+    if (var && r->index && ast_uses_name(r->index, var))
         return replica_targets(S, G, r, t);
     s_ident *id = domain_index(S, G, r);
     if (id)

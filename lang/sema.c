@@ -278,8 +278,10 @@ static int destination(sema *S, s_group *G, const s_block *B, int p, const ast_t
     return -1;
 }
 
-/* The routing probability of a label, compiled once for every replica
- * and position; NULL without one.  *bad when it does not compile. */
+/* The routing probability of a label, compiled once for every position
+ * (and for every replica when it reads the index variable of aut C[i:N]:
+ * replica C[v] reads i = v; see label_probs); NULL without one.  *bad
+ * when it does not compile. */
 static san_expr *label_prob(sema *S, const ast_label *lab, int *bad)
 {
     *bad = 0;
@@ -291,10 +293,47 @@ static san_expr *label_prob(sema *S, const ast_label *lab, int *bad)
         return NULL;
     }
     pool_add(S, prob);
-    check_peps(S, lab->prob, "routing probability");
     if (prob->is_const && (!(prob->value >= 0) || !isfinite(prob->value) || prob->value > 1))
-        ERR(S, lab->prob->pos, "routing probability %g is not in [0, 1]", prob->value);
+    {
+        if (S->bind_name)
+            ERR(S, lab->prob->pos, "routing probability %g is not in [0, 1] (where %s = %d)",
+                prob->value, S->bind_name, S->bind_val);
+        else
+            ERR(S, lab->prob->pos, "routing probability %g is not in [0, 1]", prob->value);
+    }
     return prob;
+}
+
+/* The probabilities of a label for the replicas of G: probs[r] for
+ * replica r (all the same one unless the label reads G's index
+ * variable, when each is compiled with it bound to the replica's value,
+ * its errors reported for the first replica that has one).  0, or -1
+ * (reported).  probs has G->n entries, on the held stack. */
+static int label_probs(sema *S, s_group *G, const ast_label *lab, san_expr **probs)
+{
+    const char *var = G->ast->dom ? G->ast->dom->var : NULL;
+    const int bind = var && lab->prob && ast_uses_name(lab->prob, var);
+    int bad = 0;
+    if (lab->prob) {            /* the values it shows: the first replica's */
+        S->bind_name = bind ? var : NULL;
+        S->bind_val = bind ? G->vals[0] : 0;
+        check_peps(S, lab->prob, "routing probability");
+        S->bind_name = NULL;
+    }
+    if (!bind) {
+        probs[0] = label_prob(S, lab, &bad);
+        for (int r = 1; r < G->n; r++)
+            probs[r] = probs[0];
+        return bad ? -1 : 0;
+    }
+    const int nerr = S->d->nerrors;
+    for (int r = 0; r < G->n && !bad && S->d->nerrors == nerr; r++) {
+        S->bind_name = var;
+        S->bind_val = G->vals[r];
+        probs[r] = label_prob(S, lab, &bad);
+        S->bind_name = NULL;
+    }
+    return bad || S->d->nerrors != nerr ? -1 : 0;
 }
 
 /* One label of a `to` clause, from positions [p0, p1] of block B, in
@@ -305,9 +344,13 @@ static void expand_label(sema *S, s_group *G, const s_block *B, const ast_to *to
 {
     /* the event first, then the probability: both report their errors */
     s_targets t;
-    int bad, found = label_targets(S, G, &lab->ev, &t) == 0;
-    san_expr *prob = label_prob(S, lab, &bad);
+    int found = label_targets(S, G, &lab->ev, &t) == 0;
+    san_expr **prob = xcalloc(S, G->n, sizeof *prob);
+    int held = hold(S, prob, 0);
+    int bad = label_probs(S, G, lab, prob) < 0;
     if (!found || bad) {
+        release(S, held);
+        free(prob);
         release(S, t.held);
         free(t.ev);
         return;
@@ -326,12 +369,12 @@ static void expand_label(sema *S, s_group *G, const s_block *B, const ast_to *to
         }
         for (int r = 0; r < G->n; r++) {
             if (t.per_replica)
-                add_trans(S, G->first + r, B->first + p, (int)(t.ev[r] - S->evs), dst, prob,
-                          lab->ev.pos);
+                add_trans(S, G->first + r, B->first + p, (int)(t.ev[r] - S->evs), dst,
+                          prob[r], lab->ev.pos);
             else
                 for (int k = 0; k < t.n; k++)
                     add_trans(S, G->first + r, B->first + p, (int)(t.ev[k] - S->evs), dst,
-                              prob, lab->ev.pos);
+                              prob[r], lab->ev.pos);
         }
         added = 1;
     }
@@ -342,6 +385,8 @@ static void expand_label(sema *S, s_group *G, const s_block *B, const ast_to *to
             for (int k = 0; k < t.n; k++)
                 add_user(S, t.ev[k], G->first + r);
     }
+    release(S, held);
+    free(prob);
     release(S, t.held);
     free(t.ev);
 }

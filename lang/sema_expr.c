@@ -801,8 +801,8 @@ static void compile_name(sema *S, xbuild *b, const ast_expr *e, int ctx_aut)
         ERR(S, r->pos, "'%s' is an event, not a value", r->name);
     else if (!r->index && index_var_owner(S, r->name, &(ast_pos){ 0, 0 }))
         ERR(S, r->pos, "'%s' is the index variable of '%s'; it has a value only inside that "
-            "declaration (in an event index e[%s] of a replicated automaton, or in the rate "
-            "of a replicated event)", r->name, index_var_owner(S, r->name, &(ast_pos){ 0, 0 }),
+            "declaration (in an event index e[%s] or a routing probability of a replicated "
+            "automaton, or in the rate of a replicated event)", r->name, index_var_owner(S, r->name, &(ast_pos){ 0, 0 }),
             r->name);
     else
         ERR(S, r->pos, "unknown identifier '%s'%s", r->name, suggest_value(S, r->name, ctx_aut));

@@ -62,8 +62,11 @@ def answers(text, *extra):
     return j["results"], j["throughputs"]
 
 
-def replicated(n, per_index=True):
+def replicated(n, per_index=True, routed=False):
+    """routed: client k returns to thinking with probability k / 5 (the
+    index variable in a routing probability), else p."""
     k = "k:" if per_index else ""
+    back, again = ("(i / 5)", "((5 - i) / 5)") if routed else ("(p)", "(p_c)")
     think = "(lambda * k)" if per_index else "(lambda)"
     done = "(mu + k)" if per_index else "(mu)"
     return f"""identifiers
@@ -85,8 +88,8 @@ network cs (continuous)
   aut C[i:N]
     stt t to(w) think[i]
     stt w to(s) start[i]
-    stt s to(t) done[i](p)
-          to(w) done[i](p_c)
+    stt s to(t) done[i]{back}
+          to(w) done[i]{again}
 results
   waiting = (nb w);
   served = (nb s);
@@ -95,16 +98,19 @@ results
 """
 
 
-def expanded(n):
+def expanded(n, routed=False):
     ks = range(1, n + 1)
+
+    def back(k):
+        return (f"({k} / 5)", f"({5 - k} / 5)") if routed else ("(p)", "(p_c)")
     ev = "".join(f"  loc think{k} (lambda * {k})\n" for k in ks)
     ev += "".join(f"  syn start{k} (gamma)\n" for k in ks)
     ev += "".join(f"  syn done{k} (mu + {k})\n" for k in ks)
     auts = "".join(f"""  aut C{k}
     stt t to(w) think{k}
     stt w to(s) start{k}
-    stt s to(t) done{k}(p)
-          to(w) done{k}(p_c)
+    stt s to(t) done{k}{back(k)[0]}
+          to(w) done{k}{back(k)[1]}
 """ for k in ks)
     return f"""identifiers
   lambda = {LAMBDA};
@@ -144,7 +150,7 @@ def same(x, y, tol, rename=lambda s: s):
         all(close(rx[k], ry[k], tol) for k in ry) and all(close(tx[k], ty[k], tol) for k in ty)
 
 
-def reference(n, dense_ref):
+def reference(n, dense_ref, routed=False):
     """The chain from the rules: states (server, clients), 0 = t/idle."""
     start = (0, (0,) * n)
     states, index, edges, todo = [start], {start: 0}, [], [start]
@@ -160,7 +166,8 @@ def reference(n, dense_ref):
                 nxt[k] = 2
                 yield (1, tuple(nxt)), GAMMA, "start%d" % (k + 1)
             elif cl[k] == 2 and srv == 1:
-                for dst, prob in ((0, P), (1, 1 - P)):
+                pk = (k + 1) / 5 if routed else P
+                for dst, prob in ((0, pk), (1, 1 - pk)):
                     nxt[k] = dst
                     yield (0, tuple(nxt)), (MU + k + 1) * prob, "done%d" % (k + 1)
 
@@ -218,6 +225,31 @@ def main():
             rc, out, err = run(["print", "--dialect", "peps2003", "-"], rep)
             check(rc == 2 and out == "" and "rate per index" in err,
                   "N=%d: a per-index rate is refused for PEPS: %d %s" % (n, rc, err))
+        # the index variable in routing probabilities: client k goes back
+        # to thinking with probability k / 5
+        for n in range(1, 5):
+            rep, exp = replicated(n, routed=True), expanded(n, routed=True)
+            a = answers(rep)
+            check(same(a, answers(exp), 1e-12, by_hand_name),
+                  "N=%d routed: replicated and written out by hand differ" % n)
+            check(same(answers(rep, "--storage", "kron"), a, 1e-10),
+                  "N=%d routed: kron storage differs" % n)
+            check(same(a, reference(n, dense_ref, routed=True), 1e-10, by_hand_name),
+                  "N=%d routed: replicated differs from the dense reference" % n)
+            rc, printed, err = run(["print", "-"], rep)
+            check(rc == 0 and "done[i]((i / 5))" in printed and same(answers(printed), a, 1e-12),
+                  "N=%d routed: print keeps i in the probability and reads back the same: %s"
+                  % (n, printed + err))
+        # PEPS has no index variable: refused with the construct named
+        # rather than written with an unbound 'i'
+        rc, out, err = run(["print", "--dialect", "peps2003", "-"], replicated(3, False, True))
+        check(rc == 2 and out == "" and "reads the index variable 'i'" in err,
+              "a per-replica probability is refused for PEPS: %d %s" % (rc, err))
+        # a probability out of [0, 1] for one replica: named with its index
+        bad = replicated(4, routed=True).replace("done[i](i / 5)", "done[i](i / 3)")
+        rc, _, err = run(["check", "-"], bad)
+        check(rc == 2 and "routing probability 1.33333 is not in [0, 1] (where i = 4)" in err,
+              "a probability out of range at i = 4: exit 2, named: %d %s" % (rc, err))
     print("%d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 
