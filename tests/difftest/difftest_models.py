@@ -128,6 +128,25 @@ class Nb(Expr):
         return "(nb [%s..%s] %s)" % (self.loname, self.hiname, self.sname)
 
 
+class IdxProb(Expr):
+    """A routing probability of a replicated automaton that reads its
+    index variable (san(5)): (c0 + c1 i) / 10, or 1 minus it, written with
+    i once for all replicas and worth replica k's value in replica k."""
+    def __init__(self, c0, c1, comp, k=0):
+        self.c0, self.c1, self.comp, self.k = c0, c1, comp, k
+
+    def for_replica(self, k):
+        return IdxProb(self.c0, self.c1, self.comp, k)
+
+    def eval(self, m, s):
+        p = (self.c0 + self.c1 * self.k) / 10
+        return 1 - p if self.comp else p
+
+    def text(self):
+        p = "((%d + (%d * i)) / 10)" % (self.c0, self.c1)
+        return "(1 - %s)" % p if self.comp else p
+
+
 def _c_bool(x):
     return 1.0 if x else 0.0
 
@@ -324,7 +343,8 @@ class Model:
             for e, evs in own_of.items():
                 copy[e] = evs[i]
             for t in mine:
-                self.add_trans(a + i, t.src, copy.get(t.e, t.e), t.dst, t.prob)
+                prob = t.prob.for_replica(i) if isinstance(t.prob, IdxProb) else t.prob
+                self.add_trans(a + i, t.src, copy.get(t.e, t.e), t.dst, prob)
         for e in local:
             self.events[e].name = "%s@%s" % (self.events[e].base, A.name)
 
@@ -1004,12 +1024,26 @@ def gen_repl(g, max_n):
         own.append(g.sync_event(m, others + [naut - 1], g.rate_expr(m)))
     if r.random() < 0.3:                # and one the replicas share
         g.sync_event(m, [r.randrange(naut - 1), naut - 1], g.rate_expr(m))
+    # some two-way routings of the replicated automaton read its index
+    # variable: each replica routes with its own probability
+    pairs = {}
+    for t in m.trans:
+        if t.a == naut - 1 and t.prob is not None:
+            pairs.setdefault((t.src, t.e), []).append(t)
+    nidx = 0
+    for ts in pairs.values():
+        if len(ts) == 2 and r.random() < 0.5:
+            c1 = r.randint(1, 3)
+            c0 = r.randint(0, 10 - c1 * (reps - 1))
+            ts[0].prob, ts[1].prob = IdxProb(c0, c1, False), IdxProb(c0, c1, True)
+            nidx += 1
     m.replicate(naut - 1, reps, own)
     g.unused_events(m)
     g.reachability(m)
     g.results(m)
     m.notes.append("structure: repl, %d automata, the last one replicated %d times, "
-                   "%d events of its replicas' own" % (naut, reps, len(own)))
+                   "%d events of its replicas' own, %d routings by index"
+                   % (naut, reps, len(own), nidx))
     return m
 
 
