@@ -168,6 +168,31 @@ int cli_names_stdout(const char *path);
  * not): main() closes the stream after the error is gone from errno. */
 extern int cli_stdout_errno;
 
+/* The provenance of every report (cli/meta.c; doc/output.md): what was
+ * run, on which bytes, and how it was solved.  Recorded as the run
+ * learns it: the command line by main(), each -D by the option parser,
+ * each model read by cli_read_model (its SHA-256) or cli_load_gen (its
+ * line).  The rest comes from the subcommand with its report. */
+typedef struct {
+    const char *method;     /* the method used, or asked (sweeps); NULL:
+                               nothing was solved */
+    double tol;             /* --tol; 0: none */
+    const char *storage;    /* sparse, kron, or as asked (auto); NULL */
+    int converged;          /* 1, 0; -1: nothing solved (null) */
+} cli_run;
+void cli_meta_argv(int argc, char **argv);
+void cli_meta_model(const char *path, const char *text, size_t len);
+void cli_meta_gen(const char *line, const char *text, size_t len);
+void cli_meta_define(const char *name, size_t len, const char *value);
+void cli_meta_free(void);
+/* JSON: the members "schema" and "meta", written after "{\n  " and
+ * ending with ",\n  " for the report's own members (r NULL: a
+ * command that solves nothing).  CSV: "# key: value" lines before the
+ * header row.  Text: a two-line "# " header. */
+void cli_meta_json(FILE *out, const cli_run *r);
+void cli_meta_csv(FILE *out, const cli_run *r);
+void cli_meta_text(FILE *out);
+
 /* Subcommands. */
 int cmd_check(int argc, char **argv);
 void help_check(FILE *out);

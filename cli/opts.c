@@ -258,8 +258,10 @@ int cli_read_model(const char *path, double max_input, double max_memory, char *
     double limit = max_memory > 0 && max_memory < asked ? max_memory : asked;
     char msg[1024];
     san_status st = san_read_input(path, limit, text, len, msg, sizeof msg);
-    if (st == SAN_OK)
+    if (st == SAN_OK) {
+        cli_meta_model(path, *text, *len);      /* the report names these bytes */
         return EXIT_OK;
+    }
     if (st == SAN_E_INPUT && errno == EFBIG)
         fprintf(stderr, "san: %s; raise %s\n", msg, limit < asked ? "--max-memory" : "--max-input");
     else
@@ -576,6 +578,7 @@ san_model *cli_load_gen(const char *cmd, const char *gen, cli_defines *defs, int
         *status = EXIT_USAGE;
         return NULL;
     }
+    cli_meta_gen(gen, text, strlen(text));
     san_model *m = cli_load_text("<gen>", text, strlen(text), defs, status, 0, dg);
     free(kept.defs);
     free(text);
