@@ -180,6 +180,10 @@ typedef struct {
     const char *storage;    /* sparse, kron, or as asked (auto); NULL */
     int converged;          /* 1, 0; -1: nothing solved (null) */
 } cli_run;
+/* The run of a command that solves several models (sweep, compare,
+ * grain, size-buffer): the method, tolerance and storage asked (each
+ * row has the method used), converged when every model did. */
+cli_run cli_run_asked(const san_sweep_opts *o, int converged);
 void cli_meta_argv(int argc, char **argv);
 void cli_meta_model(const char *path, const char *text, size_t len);
 void cli_meta_gen(const char *line, const char *text, size_t len);

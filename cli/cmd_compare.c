@@ -289,10 +289,7 @@ static cli_run run_of(const san_compare *c, const san_sweep_opts *o)
     int ok = 1;
     for (int i = 0; i < c->n; i++)
         ok &= c->model[i].row.ok;
-    cli_run run = { san_method_name(o->solve.method), o->solve.tol,
-                    o->storage == SAN_STORAGE_KRON ? "kron"
-                    : o->storage == SAN_STORAGE_SPARSE ? "sparse" : "auto", ok };
-    return run;
+    return cli_run_asked(o, ok);
 }
 
 static void write_json(const san_compare *c, const cli_run *run, FILE *out)

@@ -185,10 +185,7 @@ typedef struct {
 static void preamble(FILE *out, san_sweep_format f, const void *ctx)
 {
     const table_ctx *t = ctx;
-    cli_run run = { san_method_name(t->run->solve.method), t->run->solve.tol,
-                    t->run->storage == SAN_STORAGE_KRON ? "kron"
-                    : t->run->storage == SAN_STORAGE_SPARSE ? "sparse" : "auto",
-                    t->failed == 0 };
+    cli_run run = cli_run_asked(t->run, t->failed == 0);
     if (f == SAN_SWEEP_JSON)
         cli_meta_json(out, &run);
     else if (f == SAN_SWEEP_CSV)

@@ -120,6 +120,14 @@ void cli_meta_free(void)
     memset(&M, 0, sizeof M);
 }
 
+cli_run cli_run_asked(const san_sweep_opts *o, int converged)
+{
+    cli_run run = { san_method_name(o->solve.method), o->solve.tol,
+                    o->storage == SAN_STORAGE_KRON ? "kron"
+                    : o->storage == SAN_STORAGE_SPARSE ? "sparse" : "auto", converged };
+    return run;
+}
+
 /* ---- JSON ---- */
 
 /* An override's value: a number when it is one (-D lambda=2), else the
