@@ -127,6 +127,10 @@ int cli_stderr_is_tty(void);
 
 /* JSON string output with escaping. */
 void cli_json_string(FILE *out, const char *s);
+/* A figure of a report where NaN stands for "not computed" (a failed
+ * variant, the gain of a first row): null; any other value as
+ * san_json_num writes it ("inf" included). */
+void cli_json_figure(FILE *out, double v);
 
 /* "slaves=2, mode=async": the parameters of variant v that vary (more
  * than one value, applicable to v), but axis except (-1: none); the

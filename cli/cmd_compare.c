@@ -208,16 +208,6 @@ static void write_csv(const san_compare *c, const cli_run *run, FILE *out)
     }
 }
 
-/* A solver figure: NaN is "not computed" (the model stopped before its
- * solve), null. */
-static void json_figure(FILE *out, double v)
-{
-    if (isnan(v))
-        fputs("null", out);
-    else
-        san_json_num(out, v);
-}
-
 static void json_values(const san_compare *c, int j, FILE *out)
 {
     double v0, v;
@@ -318,9 +308,9 @@ static void write_json(const san_compare *c, const cli_run *run, FILE *out)
         else
             fputs("null", out);
         fprintf(out, ", \"iterations\": %ld, \"residual\": ", r->iterations);
-        json_figure(out, r->residual);
+        cli_json_figure(out, r->residual);
         fprintf(out, ", \"converged\": %s, \"error_estimate\": ", r->ok ? "true" : "false");
-        json_figure(out, r->error_est);
+        cli_json_figure(out, r->error_est);
         fputs(" } }", out);
     }
     fputs("\n  ],\n  \"results\": {", out);

@@ -150,15 +150,6 @@ static void text_reasons(const san_sweep *s, int g, const san_grain_group *grp, 
 /* JSON                                                                 */
 /* ------------------------------------------------------------------ */
 
-/* An index of a grain: NaN is "not computed" there (the variant
- * failed), null. */
-static void json_num(FILE *out, double v)
-{
-    if (isnan(v))
-        fputs("null", out);
-    else
-        san_json_num(out, v);
-}
 
 /* A grain (slices per node, slices): a number, as every number of the
  * reports (doc/output.md); text only if the axis is not numeric. */
@@ -201,7 +192,7 @@ static void json_group(const san_sweep *s, int g, const san_grain_group *grp, co
         for (int k = 0; shown[k]; k++)
             if (san_sweep_find_result(s, shown[k]) >= 0) {
                 fprintf(out, ", \"%s\": ", shown[k]);
-                json_num(out, res_or_nan(r, shown[k]));
+                cli_json_figure(out, res_or_nan(r, shown[k]));
             }
         fputs(" }", out);
     }

@@ -387,6 +387,14 @@ san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char 
     return m;
 }
 
+void cli_json_figure(FILE *out, double v)
+{
+    if (isnan(v))
+        fputs("null", out);
+    else
+        san_json_num(out, v);
+}
+
 void cli_json_string(FILE *out, const char *s)
 {
     fputc('"', out);
