@@ -707,8 +707,7 @@ def map_batch(lines, P, method="dpm"):
     if p.returncode != 0:
         raise RuntimeError(p.stderr)
     import csv
-    import io
-    return list(csv.DictReader(io.StringIO(p.stdout))), wall
+    return list(csv.DictReader(l for l in p.stdout.splitlines() if not l.startswith("#"))), wall
 
 
 def mean_sd(v):
