@@ -397,7 +397,7 @@ def table_sparse(cases):
                 continue
             t = j["times"]
             rate = j["reachable_states"] / t["explore_s"] / 1e6 if t["explore_s"] > 0 else 0
-            print(fmt.format(name, j["solver"]["method"], j["product_states"],
+            print(fmt.format(name, j["solver"]["method"], j["product_states"]["digits"],
                              j["reachable_states"], j["nonzeros"], f"{t['explore_s']:.3f}",
                              f"{t['check_s']:.3f}", f"{t['solve_s']:.3f}",
                              j["solver"]["iterations"], f"{j['solver']['residual']:.1e}",
@@ -460,7 +460,7 @@ def table_storage(cases):
         (s, _, ws, ps), (k, _, wk, pk) = res
         ts = product_ms(path, "sparse", s["reachable_states"])
         tk = product_ms(path, "kron", s["reachable_states"])
-        fill = s["reachable_states"] / s["product_states"]
+        fill = s["reachable_states"] / s["product_states"]["approx"]
         mib = 1 << 20
         print(fmt.format(name, method, s["reachable_states"], f"{100 * fill:.3g}%",
                          f"{ts * 1e3:.2f}", f"{s['memory_bytes'] / mib:.1f}", f"{ps / 1024:.0f}",
@@ -497,7 +497,7 @@ def table_long():
             check = (f"states {'ok' if j['reachable_states'] == states else 'WRONG'}; full01 "
                      f"{got:.10f}, closed form {full:.10f}, rel. error "
                      f"{abs(got - full) / full:.1e}")
-        print(fmt.format(name, method, j["reachable_states"], j["product_states"],
+        print(fmt.format(name, method, j["reachable_states"], j["product_states"]["digits"],
                          f"{j['times']['explore_s']:.1f}", f"{j['times']['solve_s']:.1f}",
                          j["solver"]["iterations"], f"{j['solver']['residual']:.1e}",
                          f"{per_product(j) * 1e3:.0f}", f"{peak / 1024:.0f}", check))
