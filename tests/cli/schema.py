@@ -19,6 +19,7 @@ skipped (exit 77) without it.  Environment: SAN, top_srcdir.
 import copy
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -187,6 +188,21 @@ if d:
     check(d["meta"]["models"] == [{"gen": line, "sha256": sha256sum(data=gen)}],
           f"solve --gen: meta.models {d['meta']['models']} (san gen | sha256sum)")
 
+# SHA-256's padding at every boundary of its 64-byte blocks (55 bytes
+# and a length fit one block, 56 do not), and a file of several blocks:
+# check reads them (a bad model is still reported, with its digest)
+for n in (0, 1, 55, 56, 63, 64, 65, 119, 120, 127, 128, 1000, 100003):
+    path = os.path.join(tmp, "bytes%d.san" % n)
+    with open(path, "wb") as f:
+        f.write(bytes((i * 7 + 3) % 95 + 32 for i in range(n)))
+    rc, out, err = run(["check", "-f", "json", path])
+    try:
+        got = json.loads(out)["meta"]["models"]
+    except (ValueError, KeyError):
+        got = None
+    check(got == [{"path": path, "sha256": sha256sum(path)}],
+          f"check of {n} bytes: meta.models {got} != sha256sum")
+
 d = docs.get("compare")
 if d:
     check(list(d["marginals"]) == ["queue"] and len(d["marginals"]["queue"]) == 11
@@ -288,5 +304,6 @@ if docs.get("solve"):
     for other in ("check", "transient", "sweep", "compare", "mw"):
         rejected(other, docs["solve"], "the members of solve")
 
+shutil.rmtree(tmp, ignore_errors=True)
 print(f"schema: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
