@@ -200,6 +200,9 @@ void cli_meta_free(void);
 void cli_meta_json(FILE *out, const cli_run *r);
 void cli_meta_csv(FILE *out, const cli_run *r);
 void cli_meta_text(FILE *out);
+/* --quiet of the subcommands that have it: no text header (the JSON and
+ * CSV keep their provenance, which a reader skips). */
+void cli_meta_quiet(void);
 
 /* Subcommands. */
 int cmd_check(int argc, char **argv);

@@ -25,7 +25,8 @@ static const cli_option compare_options[] = {
                  "override a constant in every model"),
     CLI_FORMAT(compare_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV, NULL),
     CLI_FLAG(0, "no-marginals", compare_args, marginals, 0, "results only"),
-    CLI_FLAG('q', "quiet", compare_args, quiet, 1, "no progress on stderr"),
+    CLI_FLAG('q', "quiet", compare_args, quiet, 1,
+             "no progress on stderr, no provenance header (text)"),
     CLI_INCLUDE(cli_run_options, compare_args, run),
     CLI_GROUP("limits:"),
     CLI_MAX_INPUT(compare_args, run.max_input),
@@ -386,6 +387,8 @@ int cmd_compare(int argc, char **argv)
     char **models;
     int n;
     int status = cli_parse(&compare_spec, argc, argv, &A, &models, &n);
+    if (A.quiet)
+        cli_meta_quiet();
     A.run.no_peps_warnings = A.diag.no_peps_warnings;
     A.run.peers = A.diag.peers;
     if (status == 0 && n < 2)

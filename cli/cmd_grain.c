@@ -31,7 +31,8 @@ static const cli_option grain_options[] = {
                "curve per grain, as .svg, .png or .pdf"),
     { .kind = CLI_OPT_STRING, .long_name = "y", .argh = "INDEX",
       .offset = offsetof(grain_args, y), .help = "the index to plot", .def = "master_rx" },
-    CLI_FLAG('q', "quiet", grain_args, quiet, 1, "no progress on stderr"),
+    CLI_FLAG('q', "quiet", grain_args, quiet, 1,
+             "no progress on stderr, no provenance header (text)"),
     CLI_INCLUDE(cli_plot_options, grain_args, look),
     CLI_INCLUDE(cli_run_options, grain_args, run),
     CLI_INCLUDE(cli_diag_options, grain_args, diag),
@@ -327,6 +328,8 @@ int cmd_grain(int argc, char **argv)
     char **spec;
     int nspec;
     int status = cli_parse(&grain_spec, argc, argv, &A, &spec, &nspec);
+    if (A.quiet)
+        cli_meta_quiet();
     if (status == 0)
         status = cli_plot_check("grain", A.plot, &A.look);
     if (status == 0)

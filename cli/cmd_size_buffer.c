@@ -31,7 +31,8 @@ static const cli_option size_options[] = {
     CLI_FORMAT(size_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON, NULL),
     CLI_STRING(0, "plot", "FILE", size_args, plot,
                "the curves, index against K, as .svg, .png or .pdf"),
-    CLI_FLAG('q', "quiet", size_args, quiet, 1, "no progress on stderr"),
+    CLI_FLAG('q', "quiet", size_args, quiet, 1,
+             "no progress on stderr, no provenance header (text)"),
     CLI_INCLUDE(cli_plot_options, size_args, look),
     CLI_INCLUDE(cli_run_options, size_args, run),
     CLI_INCLUDE(cli_diag_options, size_args, diag),
@@ -278,6 +279,8 @@ int cmd_size_buffer(int argc, char **argv)
     char **spec;
     int nspec;
     int status = cli_parse(&size_spec, argc, argv, &A, &spec, &nspec);
+    if (A.quiet)
+        cli_meta_quiet();
     if (status == 0)
         status = cli_plot_check("size-buffer", A.plot, &A.look);
     if (status == 0)

@@ -51,7 +51,8 @@ static const cli_option solve_options[] = {
              "leave the marginals out of the report (every format)"),
     CLI_FLAG(0, "no-throughputs", solve_args, no_throughputs, 1,
              "leave the throughputs out of the report (every format)"),
-    CLI_FLAG('q', "quiet", solve_args, quiet, 1, "no progress on stderr"),
+    CLI_FLAG('q', "quiet", solve_args, quiet, 1,
+             "no progress on stderr, no provenance header (text)"),
     CLI_END
 };
 
@@ -471,6 +472,8 @@ int cmd_solve(int argc, char **argv)
     char **rest;
     int nrest;
     int rc = cli_parse(&solve_spec, argc, argv, &A, &rest, &nrest);
+    if (A.quiet)
+        cli_meta_quiet();
     if (rc == 0 && A.gen && nrest != 0)
         rc = cli_usage_error("solve", "--gen replaces MODEL; give one or the other");
     else if (rc == 0 && A.engine && strcmp(A.engine, "serial") && strcmp(A.engine, "petsc"))

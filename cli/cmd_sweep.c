@@ -36,7 +36,8 @@ static const cli_option sweep_options[] = {
     CLI_STRING(0, "series", "P,Q", sweep_args, series,
                "one curve per value of these parameters (default:\n"
                "every other varying parameter)"),
-    CLI_FLAG('q', "quiet", sweep_args, quiet, 1, "no progress bar or summary on stderr"),
+    CLI_FLAG('q', "quiet", sweep_args, quiet, 1,
+             "no progress bar or summary on stderr, no provenance\nheader (text)"),
     CLI_INCLUDE(cli_plot_options, sweep_args, look),
     CLI_GROUP("run:"),
     CLI_FLAG(0, "warm", sweep_args, run.warm_chains, 1,
@@ -102,6 +103,8 @@ void help_sweep(FILE *out)
 static int parse_args(int argc, char **argv, sweep_args *A, char ***spec, int *nspec)
 {
     int rc = cli_parse(&sweep_spec, argc, argv, A, spec, nspec);
+    if (A->quiet)
+        cli_meta_quiet();
     if (rc)
         return rc;
     A->run.no_peps_warnings = A->diag.no_peps_warnings;

@@ -63,7 +63,8 @@ typedef struct {
     CLI_INCLUDE(cli_diag_options, tr_args, diag),                                            \
     CLI_GROUP("output:"),                                                                    \
     CLI_FORMAT(tr_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV, NULL),                 \
-    CLI_FLAG('q', "quiet", tr_args, quiet, 1, "no progress on stderr"),                      \
+    CLI_FLAG('q', "quiet", tr_args, quiet, 1,                                                 \
+             "no progress on stderr, no provenance header (text)"),                              \
     CLI_STRING(0, "plot", "FILE", tr_args, plot,                                              \
                "plot over t into FILE (.svg, .png, .pdf): results\n"                          \
                "(transient; --y picks them) or P(T <= t) (passage)")
@@ -705,6 +706,8 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     int nrest;
     const char *cmd = spec->name;
     int rc = cli_parse(spec, argc, argv, &A, &rest, &nrest);
+    if (A.quiet)
+        cli_meta_quiet();
     dlist times = { 0 };
     /* --plot alone: the plot is the output (cli_plot_table) */
     const int report = cli_plot_table(A.plot, &A.look, A.fmt != FMT_UNSET);

@@ -36,7 +36,13 @@ static struct {
     int nmodel;
     meta_define *def;
     int ndef;
+    int quiet;              /* --quiet: no text header */
 } M;
+
+void cli_meta_quiet(void)
+{
+    M.quiet = 1;
+}
 
 void cli_meta_argv(int argc, char **argv)
 {
@@ -265,6 +271,8 @@ void cli_meta_csv(FILE *out, const cli_run *r)
  * line), so it is not repeated. */
 void cli_meta_text(FILE *out)
 {
+    if (M.quiet)
+        return;
     fprintf(out, "# san %s: ", san_version());
     command_line(out);
     fputc('\n', out);

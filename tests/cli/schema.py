@@ -254,11 +254,16 @@ for args in (["solve", "-q", "-f", "csv", MM1K],
               "solve -f csv: converged and residual rows")
 
 # ---- text: a short header ----
-rc, out, err = run(["solve", "-q", MM1K])
+rc, out, err = run(["solve", MM1K, "-D", "mu=3"])
 head = out.splitlines()[:2]
-check(rc == 0 and head[0].startswith("# san ") and head[0].endswith(" solve -q " + MM1K)
-      and head[1] == "# %s sha256 %s" % (MM1K, sha256sum(MM1K)),
+check(rc == 0 and head[0].startswith("# san ") and head[0].endswith(" solve %s -D mu=3" % MM1K)
+      and head[1] == "# %s sha256 %s; -D mu=3" % (MM1K, sha256sum(MM1K)),
       f"solve text: the two-line header {head}")
+rc, out, err = run(["sweep", "-q", MM1K, "-D", "lambda=1,2"])
+check(rc == 0 and not out.startswith("# san "), "sweep -q: no text header")
+rc, out, err = run(["mw", "--workers", "2"])
+check(rc == 0 and out.startswith("# san ") and " mw --workers 2\n" in out,
+      "mw (no -q): the text header")
 
 # ---- the schema must be able to fail ----
 def rejected(name, doc, how):
