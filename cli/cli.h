@@ -241,6 +241,20 @@ void help_workrate(FILE *out);
  * buf, or first itself when it is one name. */
 int cli_next_replica(const char *a, const char *b);
 const char *cli_replica_run(const char *first, const char *last, char *buf, size_t size);
+/* Are a and b replicas of one base ("P[3]" and "P[7]")?  The replicas
+ * of a base are declared together: a family is a run of such names. */
+int cli_same_family(const char *a, const char *b);
+/* "P[*]" for the replicas of P in a summary or a total (the language's
+ * e[*] of thr), written in buf; first itself when it is no replica. */
+const char *cli_replica_family(const char *first, char *buf, size_t size);
+/* Over the values of n >= 1 replicas: the minimum and maximum with the
+ * offset of the first replica that holds each, the mean and the total
+ * (a compensated sum). */
+typedef struct {
+    double min, mean, max, total;
+    int at_min, at_max;
+} cli_replica_stats;
+void cli_replica_stats_of(const double *v, int n, cli_replica_stats *st);
 
 /* --vector FILE (cli/vector.c), for solve and transient: the states of sp
  * in the order of their global index (malloc'd; NULL after saying so,

@@ -25,8 +25,8 @@ static const cli_option gen_options[] = {
              "template's formula and the exact count) instead of the\n"
              "model; with -o the file is written as well"),
     CLI_STRING(0, "dialect", "NAME", gen_args, dialect,
-               "san (default: with its header comment), peps2003 or\n"
-               "peps2007: text that tool reads unchanged (see san print)"),
+               "san (default), peps2003 or peps2007: text that tool\n"
+               "reads unchanged, without comments (see san print)"),
     CLI_END
 };
 
@@ -42,10 +42,11 @@ static const cli_spec gen_spec = {
     .usage = "usage: san gen TEMPLATE [template flags] [-o FILE] [--size]\n",
     .intro =
         "Write a SAN model of a parallel program from a few numbers.  The model\n"
-        "is .san text with a header comment that records\n"
-        "the command line and every derived value, and a results block with the\n"
-        "template's performance indices; solve it with 'san solve'.  For PEPS 2003\n"
-        "or GTAexpress write it with --dialect peps2003.\n",
+        "is compact .san text: a first line that records the command line, the\n"
+        "model, and a results block with the template's performance indices\n"
+        "(doc/indices.md); the template flag --explain adds a header with every\n"
+        "derived value and a comment on most lines.  Solve it with 'san solve'.\n"
+        "For PEPS 2003 or GTAexpress write it with --dialect peps2003.\n",
     .opts = gen_options,
     .extra = gen_templates_help,
     .outro =

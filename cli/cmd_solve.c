@@ -15,7 +15,7 @@ typedef struct {
     const char *vector, *gen;
     const char *engine, *petsc_options;
     int top, quiet;
-    int no_marginals, no_throughputs;
+    int no_marginals, no_throughputs, all_replicas;
     cli_defines defs;
     cli_diag diag;
 } solve_args;
@@ -51,6 +51,10 @@ static const cli_option solve_options[] = {
              "leave the marginals out of the report (every format)"),
     CLI_FLAG(0, "no-throughputs", solve_args, no_throughputs, 1,
              "leave the throughputs out of the report (every format)"),
+    CLI_FLAG(0, "all-replicas", solve_args, all_replicas, 1,
+             "text: a line for each replica whose marginals or\n"
+             "throughputs differ from the others' (default: their\n"
+             "minimum, mean and maximum; JSON and CSV list each)"),
     CLI_FLAG('q', "quiet", solve_args, quiet, 1,
              "no progress on stderr, no provenance header (text)"),
     CLI_END
@@ -96,6 +100,7 @@ typedef struct {
      * it would be but the answer is not verified (JSON: null), 0 not */
     int vector;
     int marginals, throughputs;     /* 0: left out (--no-marginals, ...) */
+    int all_replicas;               /* text: every replica (--all-replicas) */
 } report;
 
 /* ---- text ---- */
@@ -111,30 +116,40 @@ static int supported_digits(const san_solve_info *info)
     return d < 3 ? 3 : d > 12 ? 12 : d;
 }
 
+/* Do automata a and b have the same local states (names, in order)? */
+static int same_states(const san_model *m, int a, int b)
+{
+    if (m->aut[a].nstates != m->aut[b].nstates)
+        return 0;
+    for (int s = 0; s < m->aut[a].nstates; s++)
+        if (strcmp(m->aut[a].states[s], m->aut[b].states[s]))
+            return 0;
+    return 1;
+}
+
 /* Do automata a and b print the same marginals (the same states, each
  * probability the same at the 6 digits shown)? */
 static int same_marginals(const san_model *m, const san_solution *sol, int a, int b)
 {
-    if (m->aut[a].nstates != m->aut[b].nstates)
+    if (!same_states(m, a, b))
         return 0;
     for (int s = 0; s < m->aut[a].nstates; s++) {
         char x[32], y[32];
         snprintf(x, sizeof x, "%.6g", sol->marginal[a][s]);
         snprintf(y, sizeof y, "%.6g", sol->marginal[b][s]);
-        if (strcmp(m->aut[a].states[s], m->aut[b].states[s]) || strcmp(x, y))
+        if (strcmp(x, y))
             return 0;
     }
     return 1;
 }
 
-/* One line per automaton; replicas that print alike share one line,
- * Slave[1..7]: nothing shown is lost (the JSON and CSV list each). */
-static void text_marginals(const san_model *m, const san_solution *sol)
+/* Automata first..last, one line each; replicas that print alike share
+ * one line, Slave[1..7]: nothing shown is lost. */
+static void marginal_lines(const san_model *m, const san_solution *sol, int first, int last)
 {
-    printf("\nmarginals\n");
-    for (int a = 0; a < m->naut;) {
+    for (int a = first; a <= last;) {
         int b = a;
-        while (b + 1 < m->naut && cli_next_replica(m->aut[b].name, m->aut[b + 1].name) &&
+        while (b < last && cli_next_replica(m->aut[b].name, m->aut[b + 1].name) &&
                same_marginals(m, sol, a, b + 1))
             b++;
         char buf[160];
@@ -143,6 +158,127 @@ static void text_marginals(const san_model *m, const san_solution *sol)
             printf("  %s %.6g", m->aut[a].states[s], sol->marginal[a][s]);
         printf("\n");
         a = b + 1;
+    }
+}
+
+/* Replicas first..last that differ, as many lines as one of them has
+ * states whatever their number: "Client[*] t:  min 0.64 (Client[4])  mean
+ * 0.77  max 0.85 (Client[1])", the replica named the first that holds
+ * the value.  -1 when out of memory (the caller lists each instead). */
+static int marginal_summary(const san_model *m, const san_solution *sol, int first, int last)
+{
+    int n = last - first + 1;
+    double *v = malloc((size_t)n * sizeof *v);
+    if (!v)
+        return -1;
+    char fam[160];
+    const char *name = cli_replica_family(m->aut[first].name, fam, sizeof fam);
+    for (int s = 0; s < m->aut[first].nstates; s++) {
+        for (int k = 0; k < n; k++)
+            v[k] = sol->marginal[first + k][s];
+        cli_replica_stats st;
+        cli_replica_stats_of(v, n, &st);
+        printf("  %s %s:  min %.6g (%s)  mean %.6g  max %.6g (%s)\n", name,
+               m->aut[first].states[s], st.min, m->aut[first + st.at_min].name, st.mean, st.max,
+               m->aut[first + st.at_max].name);
+    }
+    free(v);
+    return 0;
+}
+
+/* One line per automaton, or per run of alike replicas; the replicas of
+ * an automaton (with the same states) that differ are summarized
+ * (marginal_summary) unless every line is asked for.  The JSON and CSV
+ * list each replica. */
+static void text_marginals(const san_model *m, const san_solution *sol, int all)
+{
+    printf("\nmarginals\n");
+    for (int a = 0; a < m->naut;) {
+        int last = a, alike = 1;
+        while (last + 1 < m->naut && cli_same_family(m->aut[last].name, m->aut[last + 1].name) &&
+               same_states(m, a, last + 1)) {
+            last++;
+            alike = alike && same_marginals(m, sol, a, last);
+        }
+        if (all || alike || marginal_summary(m, sol, a, last) < 0)
+            marginal_lines(m, sol, a, last);
+        a = last + 1;
+    }
+}
+
+/* The last replica of event e's family (e itself when it is no replica,
+ * or the last of its family). */
+static int event_run_end(const san_model *m, int e)
+{
+    while (e + 1 < m->nev && cli_same_family(m->ev[e].name, m->ev[e + 1].name))
+        e++;
+    return e;
+}
+
+/* Events first..last, one line each; consecutive replicas that print
+ * alike (at the digits shown) share one line, think[1..4]. */
+static void throughput_lines(const san_model *m, const san_solution *sol, int first, int last,
+                             int digits)
+{
+    for (int e = first; e <= last;) {
+        char x[64], y[64], buf[160];
+        int f = e;
+        snprintf(x, sizeof x, "%.*g", digits, sol->throughput[e]);
+        while (f < last && cli_next_replica(m->ev[f].name, m->ev[f + 1].name)) {
+            snprintf(y, sizeof y, "%.*g", digits, sol->throughput[f + 1]);
+            if (strcmp(x, y))
+                break;
+            f++;
+        }
+        printf("  %-20s %s\n", cli_replica_run(m->ev[e].name, m->ev[f].name, buf, sizeof buf), x);
+        e = f + 1;
+    }
+}
+
+/* The events first..last, replicas of one event: alike (at the digits
+ * shown), or with all, throughput_lines; else their minimum, mean and
+ * maximum, with the first replica that holds each.  Then their total,
+ * thr(think[*]) in the language: for N clients, the requests the server
+ * takes per time unit. */
+static void throughput_family(const san_model *m, const san_solution *sol, int first, int last,
+                              int digits, int all)
+{
+    int n = last - first + 1;
+    const double *v = sol->throughput + first;
+    cli_replica_stats st;
+    cli_replica_stats_of(v, n, &st);
+    char x[64], y[64], fam[160], label[192];
+    int alike = 1;
+    snprintf(x, sizeof x, "%.*g", digits, v[0]);
+    for (int k = 1; k < n && alike; k++) {
+        snprintf(y, sizeof y, "%.*g", digits, v[k]);
+        alike = !strcmp(x, y);
+    }
+    const char *name = cli_replica_family(m->ev[first].name, fam, sizeof fam);
+    if (alike || all) {
+        throughput_lines(m, sol, first, last, digits);
+    } else {
+        snprintf(label, sizeof label, "%s min", name);
+        printf("  %-20s %.*g (%s)\n", label, digits, st.min, m->ev[first + st.at_min].name);
+        snprintf(label, sizeof label, "%s mean", name);
+        printf("  %-20s %.*g\n", label, digits, st.mean);
+        snprintf(label, sizeof label, "%s max", name);
+        printf("  %-20s %.*g (%s)\n", label, digits, st.max, m->ev[first + st.at_max].name);
+    }
+    snprintf(label, sizeof label, "%s total", name);
+    printf("  %-20s %.*g\n", label, digits, st.total);
+}
+
+static void text_throughputs(const san_model *m, const san_solution *sol, int digits, int all)
+{
+    printf("\nthroughputs\n");
+    for (int e = 0; e < m->nev;) {
+        int last = event_run_end(m, e);
+        if (last > e)
+            throughput_family(m, sol, e, last, digits, all);
+        else
+            printf("  %-20s %.*g\n", m->ev[e].name, digits, sol->throughput[e]);
+        e = last + 1;
     }
 }
 
@@ -190,12 +326,9 @@ static void text_report(const report *r)
             printf("  %-*s  %.*g\n", w, m->res[i].name, digits, sol->results[i]);
     }
     if (r->marginals)
-        text_marginals(m, sol);
-    if (r->throughputs) {
-        printf("\nthroughputs\n");
-        for (int e = 0; e < m->nev; e++)
-            printf("  %-20s %.*g\n", m->ev[e].name, digits, sol->throughput[e]);
-    }
+        text_marginals(m, sol, r->all_replicas);
+    if (r->throughputs)
+        text_throughputs(m, sol, digits, r->all_replicas);
     printf("\nmost probable states\n");
     int *s = malloc((m->naut + 1) * sizeof *s);
     char buf[4096];
@@ -322,6 +455,29 @@ static void json_throughputs(const san_model *m, const san_solution *sol)
     printf("%s}", m->nev ? "\n  " : "");
 }
 
+/* ",\n  "throughput_totals": {"think[*]": 1.545, ...}": the throughput of
+ * each replicated event summed over its replicas, which "throughputs"
+ * lists one by one. */
+static void json_throughput_totals(const san_model *m, const san_solution *sol)
+{
+    printf(",\n  \"throughput_totals\": {");
+    int any = 0;
+    for (int e = 0; e < m->nev;) {
+        int last = event_run_end(m, e);
+        if (last > e) {
+            char fam[160];
+            cli_replica_stats st;
+            cli_replica_stats_of(sol->throughput + e, last - e + 1, &st);
+            printf("%s\n    ", any++ ? "," : "");
+            cli_json_string(stdout, cli_replica_family(m->ev[e].name, fam, sizeof fam));
+            printf(": ");
+            json_num(st.total);
+        }
+        e = last + 1;
+    }
+    printf("%s}", any ? "\n  " : "");
+}
+
 static int json_report(const report *r)
 {
     const san_model *m = r->m;
@@ -379,8 +535,10 @@ static int json_report(const report *r)
     printf("%s}", m->nres ? "\n  " : "");
     if (r->marginals)
         json_marginals(m, sol);
-    if (r->throughputs)
+    if (r->throughputs) {
         json_throughputs(m, sol);
+        json_throughput_totals(m, sol);
+    }
     printf(",\n  \"top_states\": [");
     int *s = malloc((m->naut + 1) * sizeof *s);
     char buf[4096];
@@ -447,6 +605,18 @@ static int csv_report(const report *r)
         printf("throughput,");
         csv_field(m->ev[e].name);
         printf(",,%.17g\n", sol->throughput[e]);
+    }
+    for (int e = 0; r->throughputs && e < m->nev;) {    /* as "throughput_totals" */
+        int last = event_run_end(m, e);
+        if (last > e) {
+            char fam[160];
+            cli_replica_stats st;
+            cli_replica_stats_of(sol->throughput + e, last - e + 1, &st);
+            printf("throughput_total,");
+            csv_field(cli_replica_family(m->ev[e].name, fam, sizeof fam));
+            printf(",,%.17g\n", st.total);
+        }
+        e = last + 1;
     }
     return r->vector > 0 ? embedded_vector(m, r->sp, sol->pi, FMT_CSV) : 0;
 }
@@ -543,7 +713,7 @@ int cmd_solve(int argc, char **argv)
     report r = { m, &a.sp, &a.sol, path, a.t_solve, san_now() - t0,
                  A.run.solve.method == SAN_M_AUTO && !(a.rank_bytes > 0), a.kron, a.kron_bytes, a.other_bytes,
                  A.run.solve.tol, a.ranks, a.rank_bytes, in_report ? (solved ? 1 : -1) : 0,
-                 !A.no_marginals, !A.no_throughputs };
+                 !A.no_marginals, !A.no_throughputs, A.all_replicas };
     int vrc = 0;
     if (A.fmt == FMT_JSON)
         vrc = json_report(&r);

@@ -36,18 +36,24 @@ static int gbuf_reserve(gbuf *b, size_t extra)
     return 0;
 }
 
+static void gbuf_vprintf(gbuf *b, const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int need = vsnprintf(NULL, 0, fmt, ap);
+    if (need >= 0 && gbuf_reserve(b, (size_t)need) == 0) {
+        vsnprintf(b->s + b->len, b->cap - b->len, fmt, again);
+        b->len += (size_t)need;
+    }
+    va_end(again);
+}
+
 void gbuf_printf(gbuf *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int need = vsnprintf(NULL, 0, fmt, ap);
+    gbuf_vprintf(b, fmt, ap);
     va_end(ap);
-    if (need < 0 || gbuf_reserve(b, (size_t)need) < 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)need;
 }
 
 char *gbuf_take(gbuf *b)
@@ -305,26 +311,67 @@ void gen_cmdline_comment(gbuf *b, int argc, char **argv)
     gbuf_printf(b, "\n");
 }
 
+void gen_provenance(gbuf *b, int argc, char **argv)
+{
+    gen_cmdline_comment(b, argc, argv);
+    gbuf_printf(b, "// san %s; explained by --explain and doc/indices.md\n", san_version());
+}
+
+int gen_explain_flag(const char *flag, const char *val, int *on, char *err, size_t n)
+{
+    if (strcmp(flag, "--explain") != 0)
+        return GEN_UNKNOWN;
+    if (val) {
+        gen_err(err, n, "--explain: takes no value");
+        return -1;
+    }
+    *on = 1;
+    return GEN_SWITCH;
+}
+
 void gen_line(gbuf *b, const char *comment, const char *fmt, ...)
 {
     enum { COMMENT_COL = 34 };
     size_t start = b->len;
     va_list ap;
     va_start(ap, fmt);
-    int need = vsnprintf(NULL, 0, fmt, ap);
+    gbuf_vprintf(b, fmt, ap);
     va_end(ap);
-    if (need < 0 || gbuf_reserve(b, (size_t)need) < 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)need;
-    if (comment) {
+    if (comment && !b->oom) {
         size_t width = b->len - start;
         gbuf_printf(b, "%*s// %s", width < COMMENT_COL ? (int)(COMMENT_COL - width) : 1, "",
                     comment);
     }
     gbuf_printf(b, "\n");
+}
+
+void gen_strip_comments(gbuf *b, size_t from)
+{
+    if (b->oom || from >= b->len)
+        return;
+    char *out = b->s + from;
+    for (const char *line = b->s + from, *end = b->s + b->len; line < end;) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        const char *stop = nl ? nl : end;
+        const char *code_end = stop;
+        for (const char *c = line; c + 1 < stop; c++)
+            if (c[0] == '/' && c[1] == '/') {
+                code_end = c;
+                break;
+            }
+        int comment = code_end != stop;
+        while (code_end > line && (code_end[-1] == ' ' || code_end[-1] == '\t'))
+            code_end--;
+        if (!(comment && code_end == line)) {   /* a comment-only line goes whole */
+            memmove(out, line, (size_t)(code_end - line));
+            out += code_end - line;
+            if (nl)
+                *out++ = '\n';
+        }
+        line = nl ? nl + 1 : end;
+    }
+    b->len = (size_t)(out - b->s);
+    b->s[b->len] = '\0';
 }
 
 const char *gen_fmt(char *buf, size_t n, double v)

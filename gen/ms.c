@@ -90,6 +90,7 @@ typedef struct {
     double rate[NRATES];
     int has_rate[NRATES];
     int expanded;                 /* --expanded: one automaton per slave */
+    int explain;                  /* --explain: the derivations, a comment per line */
 } ms_par;
 
 typedef struct {
@@ -99,12 +100,15 @@ typedef struct {
     double pi;                    /* eq. 3 or --pi */
     double rate[NRATES];          /* the values the model uses */
     long left;                    /* slices still to send after `up` */
-    /* Expressions reused across blocks, e.g. "(nb [Slave1..Slave3] I)". */
+    /* The slaves in I, Pr, Tx: "(nb [Slave1..Slave3] I)", or, replicated,
+     * the identifiers n_I, n_Pr, n_Tx that hold it (ms_counts). */
+    char slaves[48];              /* "[Slave1..Slave3]": the range of nb */
     char nb_i[64], nb_pr[64], nb_tx[64];
     double proc[GEN_MAX_SLAVES + 1], pack[GEN_MAX_SLAVES + 1];  /* per slave, 1-based */
     double w_master, w_slaves;    /* work rates, packs per second */
     double flow_bound;
     int repl;                     /* the slaves written once, replicated */
+    int tp_named;                 /* the identifier tp_pack holds ms_pack_tp */
 } ms_der;
 
 /* ------------------------------------------------------------------ */
@@ -116,7 +120,7 @@ static const char *const ms_flags[] = {
     "--pack-points", "--slices", "--slices-per-node", "--task-time",
     "--pack-time", "--compute-time", "--eval-time", "--pi",
     "--rate-up", "--rate-send", "--rate-proc", "--rate-pack", "--rate-eval",
-    "--rate-down", "--expanded", NULL
+    "--rate-down", "--expanded", "--explain", NULL
 };
 
 static int known_flag(const char *flag)
@@ -157,6 +161,8 @@ static int ms_flag(void *ctx, const char *flag, const char *val, char *err, size
     ms_par *p = ctx;
     if (!known_flag(flag))
         return GEN_UNKNOWN;
+    if (!strcmp(flag, "--explain"))
+        return gen_explain_flag(flag, val, &p->explain, err, n);
     if (!strcmp(flag, "--expanded")) {
         if (!val) {
             p->expanded = 1;
@@ -390,12 +396,38 @@ static int ms_derive(const ms_par *p, ms_der *d, char *err, size_t n)
     ms_flow(p, d);
     d->repl = ms_alike(p, d) && !p->expanded && p->n >= 2;    /* one slave: no shorter */
 
-    const char *first = d->repl ? "Slave[1]" : "Slave1", *last = d->repl ? "Slave[" : "Slave";
-    const char *close = d->repl ? "]" : "";
-    snprintf(d->nb_i, sizeof d->nb_i, "(nb [%s..%s%ld%s] I)", first, last, p->n, close);
-    snprintf(d->nb_pr, sizeof d->nb_pr, "(nb [%s..%s%ld%s] Pr)", first, last, p->n, close);
-    snprintf(d->nb_tx, sizeof d->nb_tx, "(nb [%s..%s%ld%s] Tx)", first, last, p->n, close);
+    if (d->repl)
+        snprintf(d->slaves, sizeof d->slaves, "[Slave[1]..Slave[%ld]]", p->n);
+    else
+        snprintf(d->slaves, sizeof d->slaves, "[Slave1..Slave%ld]", p->n);
+    snprintf(d->nb_i, sizeof d->nb_i, "(nb %s I)", d->slaves);
+    snprintf(d->nb_pr, sizeof d->nb_pr, "(nb %s Pr)", d->slaves);
+    snprintf(d->nb_tx, sizeof d->nb_tx, "(nb %s Tx)", d->slaves);
     return 0;
+}
+
+static void ms_pack_tp(gbuf *b, const ms_par *p, const ms_der *d);
+
+/* The replicated form names the three counts once (n_I = (nb [Slave[1]..
+ * Slave[7]] I);) and the functions and results use the names: the range
+ * is the longest piece of the text, and it was written eleven times; so
+ * is the packs' throughput (tp_pack), two results' numerator.  The
+ * written-out form keeps the counts inline, the text PEPS 2003 was
+ * checked on (--dialect peps2003 writes it). */
+static void ms_counts(gbuf *b, const ms_par *p, ms_der *d)
+{
+    if (!d->repl)
+        return;
+    gen_line(b, "slaves idle", "  n_I = nb %s I;", d->slaves);
+    gen_line(b, "slaves computing a pack", "  n_Pr = nb %s Pr;", d->slaves);
+    gen_line(b, "slaves sending a pack", "  n_Tx = nb %s Tx;", d->slaves);
+    snprintf(d->nb_i, sizeof d->nb_i, "n_I");
+    snprintf(d->nb_pr, sizeof d->nb_pr, "n_Pr");
+    snprintf(d->nb_tx, sizeof d->nb_tx, "n_Tx");
+    gbuf_printf(b, "  tp_pack = ");
+    ms_pack_tp(b, p, d);
+    gbuf_printf(b, ";   // packs received per second (pack_throughput)\n");
+    d->tp_named = 1;
 }
 
 /* The product-space formula with its value: Master, Slaves, Buffer, Work;
@@ -578,9 +610,10 @@ static void ms_job_done(gbuf *b, const ms_par *p, const ms_der *d)
                  "  job_done = ((st Master == Tx) && ((st Work) == 0));");
 }
 
-static void ms_functions(gbuf *b, const ms_par *p, const ms_der *d)
+static void ms_functions(gbuf *b, const ms_par *p, ms_der *d)
 {
     gbuf_printf(b, "  // functions of the global state\n");
+    ms_counts(b, p, d);
     ms_job_done(b, p, d);
     if (p->mode == MS_ASYNC) {
         if (p->work == WORK_STEADY)
@@ -619,7 +652,7 @@ static void ms_time_ids(gbuf *b, const char *id, const char *what, double one,
     }
 }
 
-static void ms_identifiers(gbuf *b, const ms_par *p, const ms_der *d)
+static void ms_identifiers(gbuf *b, const ms_par *p, ms_der *d)
 {
     char x[64];
     gbuf_printf(b, "identifiers\n");
@@ -649,9 +682,10 @@ static void ms_identifiers(gbuf *b, const ms_par *p, const ms_der *d)
         gen_line(b, "more packs in the slice: back to Pr", "  pi = ((NB - 1) / NB);");
     }
     gen_line(b, "last pack of the slice: to I", "  pi_c = (1 - pi);");
-    gbuf_printf(b, "  // seed 003's work-rate bound, packs per second (doc/indices.md)\n");
-    gen_line(b, "the master's rate: 1 / (time per pack)", "  W_master = %.15g;", d->w_master);
-    gen_line(b, "the slaves' rates, summed", "  W_slaves = %.15g;", d->w_slaves);
+    /* Its two terms are in comments only: no expression reads them. */
+    gbuf_printf(b, "  // seed 003's work-rate bound, packs per second (doc/indices.md):\n");
+    gbuf_printf(b, "  // the master's rate, 1 / (time per pack): W_master = %.15g\n", d->w_master);
+    gbuf_printf(b, "  // the slaves' rates, summed: W_slaves = %.15g\n", d->w_slaves);
     gen_line(b, "min(W_master, W_slaves)", "  B_flow = %.15g;", d->flow_bound);
     ms_functions(b, p, d);
     gbuf_printf(b, "\n");
@@ -874,6 +908,10 @@ static void ms_task_tp(gbuf *b, const ms_par *p, const ms_der *d)
  * rate (one rate for all, or a sum over heterogeneous slaves). */
 static void ms_pack_tp(gbuf *b, const ms_par *p, const ms_der *d)
 {
+    if (d->tp_named) {
+        gbuf_printf(b, "tp_pack");
+        return;
+    }
     const char *can = p->mode == MS_ASYNC ? "((st Buffer) < K_buffer)" : "(st Master == Rx)";
     if (!ms_hetero_tp(p)) {
         gbuf_printf(b, "((%s * %s) * r_pack)", d->nb_tx, can);
@@ -901,9 +939,13 @@ static void ms_results(gbuf *b, const ms_par *p, const ms_der *d)
     gbuf_printf(b, "  pack_throughput = ");
     ms_pack_tp(b, p, d);
     gbuf_printf(b, ";\n  flow_bound = B_flow;   // seed 003: min(master, sum of slaves), packs per second\n");
-    gbuf_printf(b, "  flow_fraction = (");
-    ms_pack_tp(b, p, d);
-    gbuf_printf(b, " / B_flow);\n");
+    if (d->tp_named) {
+        gbuf_printf(b, "  flow_fraction = (tp_pack / B_flow);\n");
+    } else {
+        gbuf_printf(b, "  flow_fraction = (");
+        ms_pack_tp(b, p, d);
+        gbuf_printf(b, " / B_flow);\n");
+    }
     gbuf_printf(b, "  task_throughput = ");
     ms_task_tp(b, p, d);
     gbuf_printf(b, ";\n");
@@ -940,12 +982,18 @@ char *gen_ms(int argc, char **argv, char **size, char *err, size_t n)
         return NULL;
     }
     gbuf b = { 0 };
-    ms_header(&b, &p, &d, sz, argc, argv);
+    if (p.explain)
+        ms_header(&b, &p, &d, sz, argc, argv);
+    else
+        gen_provenance(&b, argc, argv);
+    size_t body = b.len;
     ms_identifiers(&b, &p, &d);
     ms_events(&b, &p, &d);
     ms_reach(&b, &p, &d);
     ms_network(&b, &p, &d);
     ms_results(&b, &p, &d);
+    if (!p.explain)
+        gen_strip_comments(&b, body);
     char *text = gbuf_take(&b);
     if (!text)
         gen_err(err, n, "out of memory");
@@ -986,6 +1034,8 @@ void gen_ms_help(FILE *out)
         "  --expanded               write each slave out (Slave1..SlaveN, s_1..s_N:\n"
         "                           the PEPS 2003 form) instead of the replicated\n"
         "                           aut Slave[i:D_slaves] with its events s[i], p[i], r[i]\n"
+        "  --explain                a header with the derivation of every value\n"
+        "                           (eqs. 1-7) and a comment on each line\n"
         "  product space: 3 * 3^N [* (K+1) async] [* (NS-N+1) slices]\n",
         GEN_MAX_SLAVES, DEF_K, DEF_NP, MAX_OVERLAP, DEF_PS, DEF_BL, MAX_POINTS, MAX_PACKS,
         DEF_SPN,

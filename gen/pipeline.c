@@ -87,6 +87,7 @@ typedef struct {
     int orig_m;                 /* stages of --stages */
     long items;                 /* --items; 0: none */
     int job;                    /* --work job: the N items as a finite job */
+    int explain;                /* --explain: the derivations, a comment per line */
 } pl_par;
 
 typedef struct {
@@ -108,7 +109,7 @@ typedef struct {
 
 static const char *const pl_flags[] = {
     "--mode", "--stages", "--buffer", "--buffers", "--replicas", "--group",
-    "--source", "--phases", "--cm-time", "--items", "--work", NULL
+    "--source", "--phases", "--cm-time", "--items", "--work", "--explain", NULL
 };
 
 static int known_flag(const char *flag)
@@ -153,6 +154,8 @@ static int pl_flag(void *ctx, const char *flag, const char *val, char *err, size
     pl_par *p = ctx;
     if (!known_flag(flag))
         return GEN_UNKNOWN;
+    if (!strcmp(flag, "--explain"))
+        return gen_explain_flag(flag, val, &p->explain, err, n);
     if (!val)
         return 0;
     if (!strcmp(flag, "--mode")) {
@@ -964,12 +967,18 @@ char *gen_pipeline(int argc, char **argv, char **size, char *err, size_t n)
         return NULL;
     }
     gbuf b = { 0 };
-    pl_header(&b, &p, &d, sz, argc, argv);
+    if (p.explain)
+        pl_header(&b, &p, &d, sz, argc, argv);
+    else
+        gen_provenance(&b, argc, argv);
+    size_t body = b.len;
     pl_identifiers(&b, &p, &d);
     pl_events(&b, &p, &d);
     pl_reach(&b, &p, &d);
     pl_network(&b, &p, &d);
     pl_results(&b, &p, &d);
+    if (!p.explain)
+        gen_strip_comments(&b, body);
     char *text = gbuf_take(&b);
     if (!text)
         gen_err(err, n, "out of memory");
@@ -1003,6 +1012,8 @@ void gen_pipeline_help(FILE *out)
         "  --work steady|job        job: the N items as a finite job in the chain, its\n"
         "                           exact mean time; san passage --until job_done gives\n"
         "                           its distribution (default steady)\n"
+        "  --explain                a header with the derivations and the encoding,\n"
+        "                           and a comment on each line\n"
         "  product space: prod_i (P(i-1)+K(i-1)+P(i)+1) [* (K0+P1+1) Poisson]\n"
         "                 [* (N+1) job]\n"
         "                 * per stage: k (P=1) or (P+1)^(k-1) (P>1) when k > 1\n",

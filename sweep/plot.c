@@ -10,7 +10,8 @@
  *
  * Ticks: steps of 1, 2 or 5 times a power of ten; whole steps when every
  * value on the axis is a whole number (a parameter such as slaves or K
- * has no tick at 2.5); decades on a log axis.  The outermost ticks sit
+ * has no tick at 2.5); decades on a log axis (and 2, 5 times them on an
+ * axis of two decades at most).  The outermost ticks sit
  * PAD inside the frame, so that a marker at the end of a curve is drawn
  * whole rather than cut by the frame's clip.
  *
@@ -314,6 +315,30 @@ static void tick_label(const scale *sc, double p, char *buf, size_t n)
         snprintf(buf, n, "%.*f", dec, p);
 }
 
+/* A log axis of one or two decades labelled at the decades alone gives
+ * a reader two or three numbers to place a curve by (a queue length from
+ * 1.3 to 6 read against "1" and "10"): 2 and 5 times each decade are
+ * labelled there too, as 1-2-5 steps are on a linear axis. */
+static const int log_minors[] = { 2, 5 };
+#define NLOG_MINORS 2
+
+static int labelled_minors(const scale *sc)
+{
+    return sc->log && sc->step == 1 && sc->hi - sc->lo <= 2;
+}
+
+/* m 10^k as a number a reader parses, as decade_label writes 10^k. */
+static void minor_label(char *buf, size_t n, int k, int m)
+{
+    const double v = m * pow(10, k);
+    if (k >= 0 && k <= 5)
+        snprintf(buf, n, "%.0f", v);
+    else if (k < 0 && k >= -4)
+        snprintf(buf, n, "%.*f", -k, v);
+    else
+        snprintf(buf, n, "%de%d", m, k);
+}
+
 static double widest_label(const canvas *cv, const scale *sc)
 {
     char buf[64];
@@ -322,6 +347,12 @@ static double widest_label(const canvas *cv, const scale *sc)
         tick_label(sc, tick(sc, i), buf, sizeof buf);
         w = fmax(w, text_width(cv, buf));
     }
+    if (labelled_minors(sc))
+        for (double k = sc->lo; k < sc->hi; k++)
+            for (int j = 0; j < NLOG_MINORS; j++) {
+                minor_label(buf, sizeof buf, (int)k, log_minors[j]);
+                w = fmax(w, text_width(cv, buf));
+            }
     return w;
 }
 
@@ -345,21 +376,23 @@ static void draw_grid(cairo_t *cr, const frame *f)
     cairo_stroke(cr);
 }
 
-/* A log axis read at a glance: short unlabelled ticks at 2..9 times each
- * decade, when the decades are one step apart and few. */
+/* A log axis read at a glance: short ticks at 2..9 times each decade,
+ * when the decades are one step apart and few (full ones where they are
+ * labelled: labelled_minors). */
 static void minor_ticks(cairo_t *cr, const frame *f, const scale *sc, int is_y)
 {
     if (!sc->log || sc->step != 1 || sc->hi - sc->lo > 8)
         return;
     for (double k = sc->lo; k < sc->hi; k++)
         for (int m = 2; m <= 9; m++) {
-            double p = k + log10(m);
+            const double p = k + log10(m);
+            const double len = labelled_minors(sc) && (m == 2 || m == 5) ? TICK : TICK / 2;
             if (is_y) {
-                cairo_move_to(cr, f->px - TICK / 2, y_at(f, p));
+                cairo_move_to(cr, f->px - len, y_at(f, p));
                 cairo_line_to(cr, f->px, y_at(f, p));
             } else {
                 cairo_move_to(cr, x_at(f, p), f->py + f->ph);
-                cairo_line_to(cr, x_at(f, p), f->py + f->ph + TICK / 2);
+                cairo_line_to(cr, x_at(f, p), f->py + f->ph + len);
             }
         }
 }
@@ -395,6 +428,20 @@ static void draw_tick_labels(canvas *cv, const frame *f)
     for (int i = 0; i < nticks(&f->y); i++) {
         tick_label(&f->y, tick(&f->y, i), buf, sizeof buf);
         text_at(cv, f->px - TICK - GAP, y_at(f, tick(&f->y, i)), buf, 1, 0.5, 0);
+    }
+    for (int is_y = 0; is_y < 2; is_y++) {
+        const scale *sc = is_y ? &f->y : &f->x;
+        if (!labelled_minors(sc))
+            continue;
+        for (double k = sc->lo; k < sc->hi; k++)
+            for (int j = 0; j < NLOG_MINORS; j++) {
+                const double p = k + log10(log_minors[j]);
+                minor_label(buf, sizeof buf, (int)k, log_minors[j]);
+                if (is_y)
+                    text_at(cv, f->px - TICK - GAP, y_at(f, p), buf, 1, 0.5, 0);
+                else
+                    text_at(cv, x_at(f, p), f->py + f->ph + TICK + GAP, buf, 0.5, 1, 0);
+            }
     }
 }
 

@@ -150,11 +150,32 @@ class Model:
             return prod(lo, mid) * prod(mid, hi)
         return prod(0, len(sizes))
 
-    def check(self):
-        """What `san check` summarizes, as a dict."""
+    def check(self, explore="auto", max_states=0, max_memory=None):
+        """What `san check` finds, as a dict: the model's summary, its
+        warnings, and the solve's checks on the reachable states (rates,
+        routing sums, exit rates; absorbing local states, events that never
+        fire), run as `san check --explore auto|always|never` runs them.
+        "errors" lists what the solve would refuse (empty: the model is
+        fine); "audit" says how many states were checked, and why not all
+        when "complete" is False."""
+        if explore not in _lib.EXPLORE:
+            raise SanError("usage", message=f"explore: auto, always or never, not '{explore}'")
+        o = _lib.AuditOpts(_lib.EXPLORE[explore], int(max_states),
+                           float(max_memory or 0), 0, None)
+        r = _lib.Audit()
+        with _DiagScope(self.source) as d:
+            st = lib.san_audit_model(self._m, byref(o), byref(r), byref(d))
+            msgs = _messages(d)
+        if st != _lib.SAN_OK:
+            raise SanError(_status_name(st), msgs)
+        errors = [x for x in msgs if ": error: " in x]
         return {"model": self.name, "automata": self.automata,
                 "events": self.events, "results": self.result_names,
-                "product_states": self.product_states, "warnings": self.warnings}
+                "product_states": self.product_states,
+                "warnings": self.warnings + [x for x in msgs if ": error: " not in x],
+                "errors": errors, "ok": not errors,
+                "audit": {"explored": bool(r.explored), "complete": bool(r.complete),
+                          "states": r.states, "why": r.why.decode()}}
 
     # ---- analyses ----
 

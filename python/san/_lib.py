@@ -169,6 +169,18 @@ class Analysis(Structure):
                 ("ranks", c_int), ("rank_bytes", c_double)]
 
 
+class AuditOpts(Structure):
+    _fields_ = [("explore", c_int), ("max_states", c_int64), ("max_memory", c_double),
+                ("progress", c_int), ("interrupt", c_void_p)]
+
+
+class Audit(Structure):
+    _fields_ = [("explored", c_int), ("complete", c_int), ("states", c_int64),
+                ("why", ctypes.c_char * 256)]
+
+
+EXPLORE = {"auto": 0, "always": 1, "never": 2}
+
 # the C structures of the layout test: (C name, ctypes class)
 STRUCTS = [("san_diag_item", DiagItem), ("san_diag", Diag), ("san_trans", Trans),
            ("san_automaton", Automaton), ("san_event", Event), ("san_result", Result),
@@ -177,7 +189,8 @@ STRUCTS = [("san_diag_item", DiagItem), ("san_diag", Diag), ("san_trans", Trans)
            ("san_solve_info", SolveInfo), ("san_space_opts", SpaceOpts), ("san_space", Space),
            ("san_top_state", TopState), ("san_solution", Solution),
            ("san_transient_opts", TransientOpts), ("san_transient", Transient),
-           ("san_analysis_opts", AnalysisOpts), ("san_analysis", Analysis)]
+           ("san_analysis_opts", AnalysisOpts), ("san_analysis", Analysis),
+           ("san_audit_opts", AuditOpts), ("san_audit", Audit)]
 
 
 def _find():
@@ -214,6 +227,8 @@ def _load():
                                 POINTER(Diag)]),
         "san_analysis_free": (None, [POINTER(Analysis)]),
         "san_parse_bytes": (c_int, [c_char_p, POINTER(c_double)]),
+        "san_audit_model": (c_int, [POINTER(Model), POINTER(AuditOpts), POINTER(Audit),
+                                    POINTER(Diag)]),
     }
     for name, (res, args) in sig.items():
         f = getattr(lib, name)

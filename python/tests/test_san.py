@@ -75,6 +75,25 @@ def test_check_summary():
     assert "slave_transmitting" in c["results"]
 
 
+def test_check_runs_the_solves_checks():
+    # a rate negative in some reachable states only: the model compiles,
+    # the solve refuses it, and check() must find it (as `san check` does,
+    # at the rate's line and column; tests/corpus/errors has the expectation)
+    path = os.path.join(TOP, "tests", "corpus", "errors", "rate_negative_in_state.san")
+    c = san.load(path).check()
+    assert not c["ok"] and c["audit"]["complete"] and c["audit"]["states"] == 16
+    assert len(c["errors"]) == 1 and ":10:10: error: " in c["errors"][0]
+    assert "is negative (-1)" in c["errors"][0]
+    # without exploring, the text alone cannot show it
+    c = san.load(path).check(explore="never")
+    assert c["ok"] and not c["audit"]["explored"]
+    # a sound model: every reachable state checked, no error
+    c = san.load(MM1K).check()
+    assert c["ok"] and c["audit"]["complete"] and c["audit"]["states"] > 0
+    with pytest.raises(san.SanError):
+        san.load(MM1K).check(explore="sometimes")
+
+
 def test_product_states_beyond_40_digits():
     # the C text turns scientific past 40 digits; the property stays exact
     text = ("identifiers N = [0..199];\nevents loc u (1) loc d (2)\nreachability = 1;\n"

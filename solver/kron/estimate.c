@@ -78,13 +78,19 @@ double san_kron_estimate_bytes(const san_model *m, int64_t reachable)
 {
     double n = (double)reachable, vec = n;
     double tree = 0;
-    if (m->product_fits && n < KRON_PRODUCT_MIN_FILL * (double)m->product)
+    if (m->product_fits && n < KRON_PRODUCT_MIN_FILL * (double)m->product) {
         /* explicit levels (~12 bytes a state), node classes, and the
-         * region runs (the tunings' budget: 16 bytes a state, 8 MiB at
-         * least; kron_region_room) */
-        tree = 14.0 * n + fmax(kron_tuning_default.region_bytes_per_state * n,
-                               kron_tuning_default.region_min_bytes);
-    else if (m->product_fits)
+         * region runs: kron_choose_region takes the lowest level whose
+         * classes' runs, REGION_BYTES_PER_LEAF a leaf and a term, fit the tunings'
+         * room (16 bytes a state, 8 MiB at least; kron_region_room), so
+         * they take the smaller of the room and that per state and
+         * term (at most one term an event).  The room alone made a
+         * 48-state model "need ~8.16 MiB". */
+        const double room = fmax(kron_tuning_default.region_bytes_per_state * n,
+                                 kron_tuning_default.region_min_bytes);
+        const double runs = (double)REGION_BYTES_PER_LEAF * n * (m->nev > 0 ? m->nev : 1);
+        tree = 14.0 * n + fmin(room, runs);
+    } else if (m->product_fits)
         vec = (double)m->product;
     /* the diagonal, pi, the answer in the space's numbering, and the
      * vectors of BiCGSTAB (the largest method that auto falls back on

@@ -42,6 +42,13 @@ typedef struct {
  * function's values, when it takes at most KRON_CODES of them (rs.san's
  * lambda * (nb using < R): two), else the values. */
 #define KRON_CODES 256
+
+/* Explicit region levels: a level is chosen by REGION_BYTES_PER_LEAF
+ * bytes of runs per leaf of its classes and term (the runs of all terms
+ * may take the tuning's region_bytes_per_state bytes a state, at least
+ * region_min_bytes: kron_region_room, regions.c; estimate.c counts the
+ * same bound). */
+#define REGION_BYTES_PER_LEAF 24
 typedef struct {
     double c;
     const double *tab;

@@ -32,12 +32,6 @@
 #include "grow.h"
 #include "kron_int.h"
 
-/* Explicit region levels: a level is chosen by REGION_BYTES_PER_LEAF
- * bytes of runs per leaf of its classes and term (the runs of all terms
- * may take the tuning's region_bytes_per_state bytes a state, at least
- * region_min_bytes: kron_region_room). */
-#define REGION_BYTES_PER_LEAF 24
-
 static void runs_free(kron_runs *K)
 {
     free(K->run);

@@ -5,6 +5,10 @@
   size SVG W H             SVG's width and height are W pt and H pt
   whole-ticks SVG          the x tick labels are whole numbers (2 or more)
   decade-ticks SVG AXES    the tick labels of AXES (x, y or xy) are powers of 10
+  log-ticks SVG AXES N     the tick labels of AXES are 1, 2 or 5 times powers
+                           of 10, at least N of them on each, two of them
+                           powers of 10, and 2 and 5 appear only on an axis
+                           of at most two decades
   png-size PNG W H [DPI]   PNG's header (IHDR) says W x H pixels; its
                            pHYs chunk DPI pixels per inch (as metres)
 
@@ -84,6 +88,29 @@ def decade_ticks(path, axes):
                 fail("%s: %s tick '%s' is not a power of 10 (ticks %s)" % (path, axis, t, raw))
 
 
+def log_ticks(path, axes, least):
+    xs, ys, rx, ry = ticks(path)
+    for axis, vals, raw in (("x", xs, rx), ("y", ys, ry)):
+        if axis not in axes:
+            continue
+        if len(vals) < int(least):
+            fail("%s: %d %s ticks %s, expected %s or more" % (path, len(vals), axis, raw, least))
+        decades = []
+        for v, t in zip(vals, raw):
+            k = math.floor(math.log10(v) + 1e-9) if v > 0 else None
+            m = v / 10 ** k if k is not None else float("nan")
+            if not any(abs(m - c) < 1e-9 * c for c in (1, 2, 5)):
+                fail("%s: %s tick '%s' is not 1, 2 or 5 times a power of 10 (ticks %s)"
+                     % (path, axis, t, raw))
+            if abs(m - 1) < 1e-9:
+                decades.append(k)
+        if len(decades) < 2:
+            fail("%s: %s ticks %s: fewer than two powers of 10" % (path, axis, raw))
+        if len(vals) > len(decades) and max(decades) - min(decades) > 2:
+            fail("%s: %s ticks %s: 2 and 5 labelled over more than two decades"
+                 % (path, axis, raw))
+
+
 def png_dpi(data):
     """The pHYs chunk's pixels per inch, or None."""
     at = 8
@@ -118,4 +145,4 @@ def png_size(path, w, h, dpi=None):
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     {"texts": check_texts, "size": size, "whole-ticks": whole_ticks,
-     "decade-ticks": decade_ticks, "png-size": png_size}[cmd](*args)
+     "decade-ticks": decade_ticks, "log-ticks": log_ticks, "png-size": png_size}[cmd](*args)

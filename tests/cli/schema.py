@@ -126,6 +126,7 @@ RUNS = [
     ("check", ["check", "-f", "json", MM1K]),
     ("solve", ["solve", "-q", "-f", "json", "--vector", "-", MM1K]),
     ("solve", ["solve", "-q", "-f", "json", "--storage", "kron", os.path.join(MODELS, "rs_pool.san")]),
+    ("solve", ["solve", "-q", "-f", "json", os.path.join(MODELS, "clients_server.san")]),
     ("transient", ["transient", "-q", "-f", "json", "-t", "0.5,1", "--rewards", MM1K]),
     ("passage", ["passage", "-q", "-f", "json", "-u", "st queue == s[10]", "-t", "1",
                  "-p", "50,90", MM1K]),

@@ -474,6 +474,19 @@ results
             else:
                 check(rc == 1 and "try" in err, f"ncd [{storage} {m}]: refused with a hint: {err[:200]}")
     os.unlink(ncd)
+    # with rates spanning less than the stiffness guard (1e-6 .. 15), the
+    # mode automaton's partition is also the fast components' (coupling
+    # ~1e-7): auto must see the coupling and aggregate.  The two copies
+    # were once pruned together, and auto ran BiCGSTAB (2x the time on the
+    # 524,288-state bench/models/ncd17.san)
+    ncd = write_tmp(NCD_MODEL.format(eps="1e-6", last=9))
+    for storage in ("sparse", "kron"):
+        r = solve(ncd, "auto", ["--storage", storage])
+        check(r is not None and r["solver"]["method"] == "iad"
+              and all(close(r["results"][k], v, 1e-8) for k, v in exact.items()),
+              f"ncd eps 1e-6 [{storage} auto]: aggregation chosen and exact "
+              f"({r and r['solver']['method']})")
+    os.unlink(ncd)
     # the design grid's hardest variant: direct broke down (a fixed state
     # of probability 1e-20), gmres stopped on a tail off by 1%: every
     # method that answers agrees with GTH-accurate iad to 1e-8
