@@ -50,18 +50,37 @@ void cli_meta_argv(int argc, char **argv)
     M.argv = argv;
 }
 
-/* Append to a growing array of n items of size sz: the new item, zeroed;
- * NULL when out of memory (the provenance then lacks it: the report
- * itself must not fail for want of a few bytes of metadata). */
-static void *grow(void **v, int *n, size_t sz)
+/* Out of memory while recording: the report still goes out (it is the
+ * answer), with a word that its provenance is incomplete. */
+static void lost(void)
 {
-    void *p = realloc(*v, (size_t)(*n + 1) * sz);
-    if (!p)
+    fprintf(stderr, "san: out of memory: the report's provenance (meta) is incomplete\n");
+}
+
+/* A new zeroed entry at the end of the models (the overrides); NULL
+ * after lost() when out of memory. */
+static meta_model *new_model(void)
+{
+    meta_model *p = realloc(M.model, (size_t)(M.nmodel + 1) * sizeof *p);
+    if (!p) {
+        lost();
         return NULL;
-    *v = p;
-    char *item = (char *)p + (size_t)(*n)++ * sz;
-    memset(item, 0, sz);
-    return item;
+    }
+    M.model = p;
+    memset(&p[M.nmodel], 0, sizeof *p);
+    return &p[M.nmodel++];
+}
+
+static meta_define *new_define(void)
+{
+    meta_define *p = realloc(M.def, (size_t)(M.ndef + 1) * sizeof *p);
+    if (!p) {
+        lost();
+        return NULL;
+    }
+    M.def = p;
+    memset(&p[M.ndef], 0, sizeof *p);
+    return &p[M.ndef++];
 }
 
 void cli_meta_model(const char *path, const char *text, size_t len)
@@ -72,11 +91,12 @@ void cli_meta_model(const char *path, const char *text, size_t len)
     for (int i = 0; i < M.nmodel; i++)
         if (M.model[i].path && !strcmp(M.model[i].path, path) && !strcmp(M.model[i].sha256, hex))
             return;
-    meta_model *m = grow((void **)&M.model, &M.nmodel, sizeof *M.model);
+    meta_model *m = new_model();
     if (!m)
         return;
     if (!(m->path = strdup(path))) {
         M.nmodel--;
+        lost();
         return;
     }
     memcpy(m->sha256, hex, sizeof hex);
@@ -87,11 +107,12 @@ void cli_meta_gen(const char *line, const char *text, size_t len)
     for (int i = 0; i < M.nmodel; i++)
         if (M.model[i].gen && !strcmp(M.model[i].gen, line))
             return;
-    meta_model *m = grow((void **)&M.model, &M.nmodel, sizeof *M.model);
+    meta_model *m = new_model();
     if (!m)
         return;
     if (!(m->gen = strdup(line))) {
         M.nmodel--;
+        lost();
         return;
     }
     san_sha256_hex(text, len, m->sha256);
@@ -99,7 +120,7 @@ void cli_meta_gen(const char *line, const char *text, size_t len)
 
 void cli_meta_define(const char *name, size_t len, const char *value)
 {
-    meta_define *d = grow((void **)&M.def, &M.ndef, sizeof *M.def);
+    meta_define *d = new_define();
     if (!d)
         return;
     d->name = strndup(name, len);
@@ -108,6 +129,7 @@ void cli_meta_define(const char *name, size_t len, const char *value)
         free(d->name);
         free(d->value);
         M.ndef--;
+        lost();
     }
 }
 
