@@ -523,7 +523,8 @@ static int json_report(const report *r)
     printf(", \"refine_cycles\": %ld, \"note\": ", sol->info.refine_cycles);
     cli_json_string(stdout, sol->info.note);
     printf(" },\n");
-    printf("  \"times\": { \"explore_s\": %.6f, \"check_s\": %.6f, \"solve_s\": %.6f, \"total_s\": %.6f },\n",
+    /* "times_s", as transient's: "times" is the list of its time points */
+    printf("  \"times_s\": { \"explore_s\": %.6f, \"check_s\": %.6f, \"solve_s\": %.6f, \"total_s\": %.6f },\n",
            sp->t_explore, sp->t_check, r->t_solve, r->t_total);
     printf("  \"results\": {");
     for (int i = 0; i < m->nres; i++) {

@@ -481,7 +481,7 @@ assert "--no-marginals" in b["meta"]["command_line"]
 # the totals over replicas belong to the throughputs
 assert "throughput_totals" in a and "throughput_totals" not in b, b.keys()
 for x in (a, b):                # timings differ from run to run, and the argv
-    x.pop("times")
+    x.pop("times_s")
     x["meta"].pop("command_line")
     for k in ("time_s", "product_s"):
         x["solver"].pop(k)
