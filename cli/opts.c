@@ -557,6 +557,22 @@ static char **structural_flags(const char *cmd, const char *tmpl, char **argv, i
     return v;
 }
 
+/* argv as one line, words joined by blanks, a word with a blank in
+ * double quotes (split_words reads it back); in a static buffer, cut at
+ * its size (a line of a few flags). */
+static const char *joined(int argc, char **argv)
+{
+    static char line[4096];
+    size_t n = 0;
+    line[0] = '\0';
+    for (int i = 0; i < argc && n < sizeof line; i++) {
+        const char *q = strpbrk(argv[i], " \t") ? "\"" : "";
+        int w = snprintf(line + n, sizeof line - n, "%s%s%s%s", i ? " " : "", q, argv[i], q);
+        n += w > 0 ? (size_t)w : 0;
+    }
+    return line;
+}
+
 san_model *cli_load_gen(const char *cmd, const char *gen, cli_defines *defs, int *status,
                         const cli_diag *dg)
 {
@@ -575,6 +591,10 @@ san_model *cli_load_gen(const char *cmd, const char *gen, cli_defines *defs, int
     }
     if (argc > 0)
         san_gen(argc, argv, &text, NULL, err, sizeof err);
+    /* the provenance names the line generated: with a structural -D,
+     * the regenerated one (its text is what the digest is of) */
+    if (text)
+        cli_meta_gen(full ? joined(argc, argv) : gen, text, strlen(text));
     for (int i = 0; vals && vals[i]; i++)
         free(vals[i]);
     free(vals);
@@ -586,7 +606,6 @@ san_model *cli_load_gen(const char *cmd, const char *gen, cli_defines *defs, int
         *status = EXIT_USAGE;
         return NULL;
     }
-    cli_meta_gen(gen, text, strlen(text));
     san_model *m = cli_load_text("<gen>", text, strlen(text), defs, status, 0, dg);
     free(kept.defs);
     free(text);

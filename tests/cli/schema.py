@@ -216,6 +216,17 @@ for n in (0, 1, 55, 56, 63, 64, 65, 119, 120, 127, 128, 1000, 100003):
     check(got == [{"path": path, "sha256": sha256sum(path)}],
           f"check of {n} bytes: meta.models {got} != sha256sum")
 
+# a structural -D regenerates (issue 16): the line named is the one
+# generated, and its digest that of `san gen LINE`
+d = run_json(["solve", "-q", "-f", "json", "--gen", line, "-D", "N_slaves=3"],
+             "solve --gen -D N_slaves=3")
+if d:
+    m = d["meta"]["models"]
+    gen = subprocess.run([SAN, "gen"] + m[0]["gen"].split(), capture_output=True).stdout
+    check(len(m) == 1 and "--slaves 3" in m[0]["gen"] and m[0]["sha256"] == sha256sum(data=gen)
+          and d["meta"]["overrides"] == {"N_slaves": 3},
+          f"solve --gen -D N_slaves=3: meta {d['meta']}")
+
 d = docs.get("compare")
 if d:
     check(list(d["marginals"]) == ["queue"] and len(d["marginals"]["queue"]) == 11
