@@ -54,12 +54,10 @@ void san_progress_end(san_progress *p, int erase);
 /* san_parse_double, san_parse_integer, san_parse_why, san_parse_bytes
  * and san_format_bytes: public (san/base.h). */
 
-/* ---- out.c ---- */
-/* A JSON string with escapes; a JSON number, null when not finite. */
-void san_json_string(FILE *out, const char *s);
-void san_json_num(FILE *out, double v);
-/* A CSV field, quoted when it must be. */
-void san_csv_field(FILE *out, const char *s);
+/* ---- out.c, sha256.c ---- */
+/* san_json_string, san_json_num, san_json_size, san_csv_field,
+ * san_sha256_hex: public
+ * (san/base.h), for the command's reports. */
 
 /* ---- outfile.c ---- */
 /* Output files (san_out_open, _commit, _discard, _cleanup): public

@@ -88,7 +88,7 @@ def measure(san, case):
     j, err, _, _ = bench.run(path, method, tol=tol, storage=storage, extra=extra)
     if not j:
         return None, err
-    t, s = j["times"], j["solver"]
+    t, s = j["times_s"], j["solver"]
     if what == "product":
         return {"ms/prod": bench.per_product(j) * 1e3}, s["iterations"]
     if what == "explore":

@@ -395,9 +395,9 @@ def table_sparse(cases):
             if j is None:
                 print(f"{name:<15} {m:<12} error: {err[:90]}")
                 continue
-            t = j["times"]
+            t = j["times_s"]
             rate = j["reachable_states"] / t["explore_s"] / 1e6 if t["explore_s"] > 0 else 0
-            print(fmt.format(name, j["solver"]["method"], j["product_states"],
+            print(fmt.format(name, j["solver"]["method"], j["product_states"]["digits"],
                              j["reachable_states"], j["nonzeros"], f"{t['explore_s']:.3f}",
                              f"{t['check_s']:.3f}", f"{t['solve_s']:.3f}",
                              j["solver"]["iterations"], f"{j['solver']['residual']:.1e}",
@@ -418,7 +418,7 @@ def table_threads(cases, ncpu):
                                extra=("--max-iter", "1"))
             k, err2, _, _ = run(path, "power", storage="kron", threads=th,
                                 extra=("--max-iter", "10"))
-            rows.append((j["times"]["explore_s"] if j else float("nan"),
+            rows.append((j["times_s"]["explore_s"] if j else float("nan"),
                          per_product(k) if k else float("nan")))
         for what, i, unit in (("explore+build (s)", 0, 1), ("kron product (ms)", 1, 1e3)):
             a, b = rows[0][i] * unit, rows[1][i] * unit
@@ -460,7 +460,7 @@ def table_storage(cases):
         (s, _, ws, ps), (k, _, wk, pk) = res
         ts = product_ms(path, "sparse", s["reachable_states"])
         tk = product_ms(path, "kron", s["reachable_states"])
-        fill = s["reachable_states"] / s["product_states"]
+        fill = s["reachable_states"] / s["product_states"]["approx"]
         mib = 1 << 20
         print(fmt.format(name, method, s["reachable_states"], f"{100 * fill:.3g}%",
                          f"{ts * 1e3:.2f}", f"{s['memory_bytes'] / mib:.1f}", f"{ps / 1024:.0f}",
@@ -497,8 +497,8 @@ def table_long():
             check = (f"states {'ok' if j['reachable_states'] == states else 'WRONG'}; full01 "
                      f"{got:.10f}, closed form {full:.10f}, rel. error "
                      f"{abs(got - full) / full:.1e}")
-        print(fmt.format(name, method, j["reachable_states"], j["product_states"],
-                         f"{j['times']['explore_s']:.1f}", f"{j['times']['solve_s']:.1f}",
+        print(fmt.format(name, method, j["reachable_states"], j["product_states"]["digits"],
+                         f"{j['times_s']['explore_s']:.1f}", f"{j['times_s']['solve_s']:.1f}",
                          j["solver"]["iterations"], f"{j['solver']['residual']:.1e}",
                          f"{per_product(j) * 1e3:.0f}", f"{peak / 1024:.0f}", check))
         flush()
@@ -707,8 +707,7 @@ def map_batch(lines, P, method="dpm"):
     if p.returncode != 0:
         raise RuntimeError(p.stderr)
     import csv
-    import io
-    return list(csv.DictReader(io.StringIO(p.stdout))), wall
+    return list(csv.DictReader(l for l in p.stdout.splitlines() if not l.startswith("#"))), wall
 
 
 def mean_sd(v):

@@ -127,6 +127,10 @@ int cli_stderr_is_tty(void);
 
 /* JSON string output with escaping. */
 void cli_json_string(FILE *out, const char *s);
+/* A figure of a report where NaN stands for "not computed" (a failed
+ * variant, the gain of a first row): null; any other value as
+ * san_json_num writes it ("inf" included). */
+void cli_json_figure(FILE *out, double v);
 
 /* "slaves=2, mode=async": the parameters of variant v that vary (more
  * than one value, applicable to v), but axis except (-1: none); the
@@ -167,6 +171,38 @@ int cli_names_stdout(const char *path);
 /* Why standard output failed when cli_write_output found it (0: it did
  * not): main() closes the stream after the error is gone from errno. */
 extern int cli_stdout_errno;
+
+/* The provenance of every report (cli/meta.c; doc/output.md): what was
+ * run, on which bytes, and how it was solved.  Recorded as the run
+ * learns it: the command line by main(), each -D by the option parser,
+ * each model read by cli_read_model (its SHA-256) or cli_load_gen (its
+ * line).  The rest comes from the subcommand with its report. */
+typedef struct {
+    const char *method;     /* the method used, or asked (sweeps); NULL:
+                               nothing was solved */
+    double tol;             /* --tol; 0: none */
+    const char *storage;    /* sparse, kron, or as asked (auto); NULL */
+    int converged;          /* 1, 0; -1: nothing solved (null) */
+} cli_run;
+/* The run of a command that solves several models (sweep, compare,
+ * grain, size-buffer): the method, tolerance and storage asked (each
+ * row has the method used), converged when every model did. */
+cli_run cli_run_asked(const san_sweep_opts *o, int converged);
+void cli_meta_argv(int argc, char **argv);
+void cli_meta_model(const char *path, const char *text, size_t len);
+void cli_meta_gen(const char *line, const char *text, size_t len);
+void cli_meta_define(const char *name, size_t len, const char *value);
+void cli_meta_free(void);
+/* JSON: the members "schema" and "meta", written after "{\n  " and
+ * ending with ",\n  " for the report's own members (r NULL: a
+ * command that solves nothing).  CSV: "# key: value" lines before the
+ * header row.  Text: a two-line "# " header. */
+void cli_meta_json(FILE *out, const cli_run *r);
+void cli_meta_csv(FILE *out, const cli_run *r);
+void cli_meta_text(FILE *out);
+/* --quiet of the subcommands that have it: no text header (the JSON and
+ * CSV keep their provenance, which a reader skips). */
+void cli_meta_quiet(void);
 
 /* Subcommands. */
 int cmd_check(int argc, char **argv);

@@ -271,6 +271,7 @@ static void json_audit(const san_audit *r)
 static void text_summary(const san_model *m, const san_diag *d, const san_estimate *mem,
                          const san_audit *audit)
 {
+    cli_meta_text(stdout);
     printf("network %s\n", m->name);
     text_automata(m);
     text_events(m);
@@ -315,13 +316,17 @@ static void json_diags(const san_diag *d, san_severity sev)
 static void json_summary(const san_model *m, const san_diag *d, const san_estimate *mem,
                          const san_audit *audit)
 {
-    printf("{\n  \"model\": ");
+    printf("{\n  ");
+    cli_meta_json(stdout, NULL);
+    printf("\"model\": ");
     cli_json_string(stdout, m ? m->name : "");
     printf(",\n  \"file\": ");
     cli_json_string(stdout, d->file);
     printf(",\n  \"valid\": %s", m && !d->nerrors ? "true" : "false");
     if (m) {
-        printf(",\n  \"product_states\": %s,\n  \"product_states_log10\": %.6f", m->product_str, m->product_log10);
+        printf(",\n  \"product_states\": ");
+        san_json_size(stdout, m->product_str);
+        printf(",\n  \"product_states_log10\": %.6f", m->product_log10);
         json_memory(mem);
         json_audit(audit);
         printf(",\n  \"automata\": [");
@@ -342,7 +347,7 @@ static void json_summary(const san_model *m, const san_diag *d, const san_estima
             cli_json_string(stdout, E->name);
             printf(", \"type\": \"%s\", \"rate\": ", E->sync ? "syn" : "loc");
             if (san_expr_is_const(E->rate))
-                printf("%.17g", san_expr_const(E->rate));
+                san_json_num(stdout, san_expr_const(E->rate));
             else
                 printf("\"function\"");
             printf(", \"automata\": [");

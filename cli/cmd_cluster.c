@@ -165,6 +165,7 @@ static void grains(const cluster_args *A, report *r)
 static void write_text(const cluster_args *A, const report *r, FILE *out)
 {
     const san_cluster_params *p = &A->par;
+    cli_meta_text(out);
     fprintf(out, "%s cluster, %g workers: Oper %.10g, STask %.10g B, SResult %.10g B\n",
             p->inet_in > 0 || p->inet_out > 0 ? "external" : "local", p->workers, p->oper,
             p->s_task, p->s_result);
@@ -178,6 +179,7 @@ static void write_text(const cluster_args *A, const report *r, FILE *out)
 
 static void write_csv(const report *r, FILE *out)
 {
+    cli_meta_csv(out, NULL);
     fprintf(out, "name,value\nbound,%s\n", r->bound);
     for (int i = 0; i < r->n; i++)
         fprintf(out, "%s,%.17g\n", r->q[i].name, r->q[i].v);
@@ -185,14 +187,13 @@ static void write_csv(const report *r, FILE *out)
 
 static void write_json(const report *r, FILE *out)
 {
-    fputs("{\n  \"model\": \"cluster\",\n  \"bound\": ", out);
+    fputs("{\n  ", out);
+    cli_meta_json(out, NULL);
+    fputs("\"model\": \"cluster\",\n  \"bound\": ", out);
     cli_json_string(out, r->bound);
     for (int i = 0; i < r->n; i++) {
         fprintf(out, ",\n  \"%s\": ", r->q[i].name);
-        if (isfinite(r->q[i].v))
-            fprintf(out, "%.17g", r->q[i].v);
-        else
-            fputs("null", out);
+        cli_json_figure(out, r->q[i].v);
     }
     fputs("\n}\n", out);
 }

@@ -25,7 +25,8 @@ static const cli_option compare_options[] = {
                  "override a constant in every model"),
     CLI_FORMAT(compare_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV, NULL),
     CLI_FLAG(0, "no-marginals", compare_args, marginals, 0, "results only"),
-    CLI_FLAG('q', "quiet", compare_args, quiet, 1, "no progress on stderr"),
+    CLI_FLAG('q', "quiet", compare_args, quiet, 1,
+             "no progress on stderr, no provenance header (text)"),
     CLI_INCLUDE(cli_run_options, compare_args, run),
     CLI_GROUP("limits:"),
     CLI_MAX_INPUT(compare_args, run.max_input),
@@ -67,6 +68,7 @@ void help_compare(FILE *out)
 
 static void text_header(const san_compare *c, FILE *out)
 {
+    cli_meta_text(out);
     fprintf(out, "models\n");
     for (int i = 0; i < c->n; i++) {
         const san_sweep_row *r = &c->model[i].row;
@@ -174,8 +176,9 @@ static void csv_num(FILE *out, int have, double v)
         fputc(',', out);
 }
 
-static void write_csv(const san_compare *c, FILE *out)
+static void write_csv(const san_compare *c, const cli_run *run, FILE *out)
 {
+    cli_meta_csv(out, run);
     fputs("kind,name,state", out);
     for (int i = 0; i < c->n; i++)
         fprintf(out, ",%s", c->model[i].name);
@@ -210,34 +213,81 @@ static void json_values(const san_compare *c, int j, FILE *out)
 {
     double v0, v;
     int has0 = san_compare_value(c, 0, j, &v0);
+    /* null: the model has no such index (or failed); numbers as
+     * san_json_num writes them, "inf" included */
     fputs("{ \"values\": [", out);
     for (int i = 0; i < c->n; i++) {
+        fputs(i ? ", " : "", out);
         if (san_compare_value(c, i, j, &v))
-            fprintf(out, "%s%.17g", i ? ", " : "", v);
+            san_json_num(out, v);
         else
-            fprintf(out, "%snull", i ? ", " : "");
+            fputs("null", out);
     }
     fputs("], \"differences\": [", out);
     for (int i = 1; i < c->n; i++) {
+        fputs(i > 1 ? ", " : "", out);
         if (has0 && san_compare_value(c, i, j, &v))
-            fprintf(out, "%s%.17g", i > 1 ? ", " : "", v - v0);
+            san_json_num(out, v - v0);
         else
-            fprintf(out, "%snull", i > 1 ? ", " : "");
+            fputs("null", out);
     }
     fputs("]", out);
     double q;
     if (with_ratio(c)) {
-        if (ratio(c, j, &q) && isfinite(q))
-            fprintf(out, ", \"ratio\": %.17g", q);
+        fputs(", \"ratio\": ", out);
+        if (ratio(c, j, &q))
+            san_json_num(out, q);
         else
-            fputs(", \"ratio\": null", out);
+            fputs("null", out);
     }
     fputs(" }", out);
 }
 
-static void write_json(const san_compare *c, FILE *out)
+/* The marginals as in every report (doc/output.md): an object of
+ * automata, each an object of its local states, here each state's
+ * values across the models.  Automata in the order they first appear. */
+static void json_marginals(const san_compare *c, FILE *out)
 {
-    fputs("{\n  \"models\": [", out);
+    fputs("\n  },\n  \"marginals\": {", out);
+    int first = 1;
+    for (int j = 0; j < c->nlines; j++) {
+        const san_compare_line *k = &c->line[j];
+        int seen = !k->marginal;
+        for (int i = 0; !seen && i < j; i++)
+            seen = c->line[i].marginal && !strcmp(c->line[i].name, k->name);
+        if (seen)
+            continue;
+        fprintf(out, "%s\n    ", first ? "" : ",");
+        first = 0;
+        cli_json_string(out, k->name);
+        fputs(": {", out);
+        for (int i = j, n = 0; i < c->nlines; i++)
+            if (c->line[i].marginal && !strcmp(c->line[i].name, k->name)) {
+                fputs(n++ ? ",\n      " : "\n      ", out);
+                cli_json_string(out, c->line[i].state);
+                fputs(": ", out);
+                json_values(c, i, out);
+            }
+        fputs(" }", out);
+    }
+    fputs(first ? "}\n}\n" : "\n  }\n}\n", out);
+}
+
+/* The provenance block (cli/meta.c): the method, tolerance and storage
+ * asked, converged when every model did. */
+static cli_run run_of(const san_compare *c, const san_sweep_opts *o)
+{
+    int ok = 1;
+    for (int i = 0; i < c->n; i++)
+        ok &= c->model[i].row.ok;
+    return cli_run_asked(o, ok);
+}
+
+static void write_json(const san_compare *c, const cli_run *run, FILE *out)
+{
+    fputs("{\n  ", out);
+    cli_meta_json(out, run);
+    fputs("\"models\": [", out);
     for (int i = 0; i < c->n; i++) {
         const san_sweep_row *r = &c->model[i].row;
         fprintf(out, "%s\n    { \"name\": \"%s\", \"command\": ", i ? "," : "", c->model[i].name);
@@ -247,9 +297,22 @@ static void write_json(const san_compare *c, FILE *out)
             cli_json_string(out, r->error);
         else
             fputs("null", out);
-        fprintf(out, ", \"closed_form\": %s, \"product_states\": \"%s\", "
-                "\"reachable_states\": %lld }", r->analytic ? "true" : "false",
-                r->product ? r->product : "", (long long)r->reachable);
+        fprintf(out, ", \"closed_form\": %s, \"product_states\": ", r->analytic ? "true" : "false");
+        if (r->product && *r->product)
+            san_json_size(out, r->product);
+        else
+            fputs("null", out);
+        fprintf(out, ", \"reachable_states\": %lld,\n      \"solver\": { \"method\": ",
+                (long long)r->reachable);
+        if (r->reachable && !r->analytic)
+            cli_json_string(out, san_method_name(r->method));
+        else
+            fputs("null", out);
+        fprintf(out, ", \"iterations\": %ld, \"residual\": ", r->iterations);
+        cli_json_figure(out, r->residual);
+        fprintf(out, ", \"converged\": %s, \"error_estimate\": ", r->ok ? "true" : "false");
+        cli_json_figure(out, r->error_est);
+        fputs(" } }", out);
     }
     fputs("\n  ],\n  \"results\": {", out);
     int first = 1;
@@ -261,20 +324,7 @@ static void write_json(const san_compare *c, FILE *out)
             fputs(": ", out);
             json_values(c, j, out);
         }
-    fputs("\n  },\n  \"marginals\": [", out);
-    first = 1;
-    for (int j = 0; j < c->nlines; j++)
-        if (c->line[j].marginal) {
-            fprintf(out, "%s\n    { \"automaton\": ", first ? "" : ",");
-            first = 0;
-            cli_json_string(out, c->line[j].name);
-            fputs(", \"state\": ", out);
-            cli_json_string(out, c->line[j].state);
-            fputs(", \"p\": ", out);
-            json_values(c, j, out);
-            fputs(" }", out);
-        }
-    fputs("\n  ]\n}\n", out);
+    json_marginals(c, out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -298,6 +348,11 @@ static int compare_main(compare_args *A, int n, char **models)
         return EXIT_FAIL;
     }
     int status = EXIT_OK;
+    for (int i = 0; i < c.n; i++) {     /* the model files: the report names their bytes */
+        const san_sweep_spec *sp = &c.model[i].sweep.spec;
+        if (sp->path && sp->text)
+            cli_meta_model(sp->path, sp->text, sp->len);
+    }
     /* the models' warnings, each once (not once per model line) */
     char **seen = NULL;
     for (int i = 0; i < c.n; i++)
@@ -307,10 +362,11 @@ static int compare_main(compare_args *A, int n, char **models)
     if (san_compare_run(&c, &A->run, A->marginals) != SAN_OK) {
         status = EXIT_FAIL;
     } else {
+        cli_run run = run_of(&c, &A->run);
         if (A->fmt == FMT_JSON)
-            write_json(&c, stdout);
+            write_json(&c, &run, stdout);
         else if (A->fmt == FMT_CSV)
-            write_csv(&c, stdout);
+            write_csv(&c, &run, stdout);
         else
             write_text(&c, stdout);
         fflush(stdout);
@@ -331,6 +387,8 @@ int cmd_compare(int argc, char **argv)
     char **models;
     int n;
     int status = cli_parse(&compare_spec, argc, argv, &A, &models, &n);
+    if (A.quiet)
+        cli_meta_quiet();
     A.run.no_peps_warnings = A.diag.no_peps_warnings;
     A.run.peers = A.diag.peers;
     if (status == 0 && n < 2)

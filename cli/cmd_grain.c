@@ -31,7 +31,8 @@ static const cli_option grain_options[] = {
                "curve per grain, as .svg, .png or .pdf"),
     { .kind = CLI_OPT_STRING, .long_name = "y", .argh = "INDEX",
       .offset = offsetof(grain_args, y), .help = "the index to plot", .def = "master_rx" },
-    CLI_FLAG('q', "quiet", grain_args, quiet, 1, "no progress on stderr"),
+    CLI_FLAG('q', "quiet", grain_args, quiet, 1,
+             "no progress on stderr, no provenance header (text)"),
     CLI_INCLUDE(cli_plot_options, grain_args, look),
     CLI_INCLUDE(cli_run_options, grain_args, run),
     CLI_INCLUDE(cli_diag_options, grain_args, diag),
@@ -150,12 +151,15 @@ static void text_reasons(const san_sweep *s, int g, const san_grain_group *grp, 
 /* JSON                                                                 */
 /* ------------------------------------------------------------------ */
 
-static void json_num(FILE *out, double v)
+
+/* A grain (slices per node, slices): a number, as every number of the
+ * reports (doc/output.md); text only if the axis is not numeric. */
+static void json_grain(FILE *out, const san_sweep *s, int g, int v)
 {
-    if (isfinite(v))
-        fprintf(out, "%.17g", v);
+    if (s->spec.axis[g].numeric)
+        san_json_num(out, san_sweep_row_value(s, &s->rows[v], g));
     else
-        fputs("null", out);
+        cli_json_string(out, grain_of(s, g, v));
 }
 
 static void json_group(const san_sweep *s, int g, const san_grain_group *grp, const char *label,
@@ -168,19 +172,19 @@ static void json_group(const san_sweep *s, int g, const san_grain_group *grp, co
     cli_json_string(out, label);
     fputs(", \"recommended\": ", out);
     if (c.best >= 0)
-        cli_json_string(out, grain_of(s, g, c.best));
+        json_grain(out, s, g, c.best);
     else
         fputs("null", out);
     fputs(", \"fastest\": ", out);
     if (c.fastest >= 0)
-        cli_json_string(out, grain_of(s, g, c.fastest));
+        json_grain(out, s, g, c.fastest);
     else
         fputs("null", out);
     fputs(",\n      \"grains\": [", out);
     for (int i = 0; i < n; i++) {
         const san_sweep_row *r = &s->rows[mem[i]];
         fprintf(out, "%s\n        { \"grain\": ", i ? "," : "");
-        cli_json_string(out, grain_of(s, g, mem[i]));
+        json_grain(out, s, g, mem[i]);
         fputs(", \"error\": ", out);
         if (r->error)
             cli_json_string(out, r->error);
@@ -189,7 +193,7 @@ static void json_group(const san_sweep *s, int g, const san_grain_group *grp, co
         for (int k = 0; shown[k]; k++)
             if (san_sweep_find_result(s, shown[k]) >= 0) {
                 fprintf(out, ", \"%s\": ", shown[k]);
-                json_num(out, res_or_nan(r, shown[k]));
+                cli_json_figure(out, res_or_nan(r, shown[k]));
             }
         fputs(" }", out);
     }
@@ -219,9 +223,21 @@ static void report(const san_grain *G, const grain_args *A, FILE *out)
 {
     const san_sweep *s = &G->sweep;
     const int g = G->axis;
-    if (A->fmt == FMT_JSON)
-        fprintf(out, "{\n  \"grain\": \"%s\",\n  \"busy\": %.17g,\n  \"configurations\": [\n",
-                s->spec.axis[g].name, A->busy);
+    int failed = 0;
+    for (int v = 0; v < s->nvariants; v++)
+        failed += !s->rows[v].ok;
+    cli_run run = cli_run_asked(&A->run, failed == 0);
+    if (A->fmt == FMT_JSON) {
+        fputs("{\n  ", out);
+        cli_meta_json(out, &run);
+        fputs("\"grain\": ", out);
+        cli_json_string(out, s->spec.axis[g].name);
+        fputs(",\n  \"busy\": ", out);
+        san_json_num(out, A->busy);
+        fputs(",\n  \"configurations\": [\n", out);
+    } else {
+        cli_meta_text(out);
+    }
     for (int i = 0; i < G->ngroups; i++) {
         const san_grain_group *c = &G->group[i];
         char *label = cli_sweep_label(s, c->member[0], g);
@@ -312,6 +328,8 @@ int cmd_grain(int argc, char **argv)
     char **spec;
     int nspec;
     int status = cli_parse(&grain_spec, argc, argv, &A, &spec, &nspec);
+    if (A.quiet)
+        cli_meta_quiet();
     if (status == 0)
         status = cli_plot_check("grain", A.plot, &A.look);
     if (status == 0)

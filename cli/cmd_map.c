@@ -181,10 +181,7 @@ static void text_case(FILE *out, const map_args *A, const map_case *c)
 
 static void json_num(FILE *out, double v)
 {
-    if (isfinite(v))
-        fprintf(out, "%.17g", v);
-    else
-        fputs("null", out);
+    cli_json_figure(out, v);
 }
 
 static void json_mapping(FILE *out, const san_map_mapping *m)
@@ -216,9 +213,18 @@ static void json_finite(FILE *out, const san_finite_time *f)
     fputs(" }", out);
 }
 
-static void json_case(FILE *out, const map_args *A, const map_case *c, const char *indent)
+/* One mapping; top (not a case of a batch): the document itself, with
+ * the provenance block. */
+static void json_case(FILE *out, const map_args *A, const map_case *c, const char *indent,
+                      int top)
 {
-    fprintf(out, "%s{ \"stages\": [", indent);
+    if (top) {
+        fputs("{\n  ", out);
+        cli_meta_json(out, NULL);
+        fputs("\"stages\": [", out);
+    } else {
+        fprintf(out, "%s{ \"stages\": [", indent);
+    }
     for (int i = 0; i < c->in.nstages; i++) {
         fputs(i ? ", " : "", out);
         json_num(out, c->in.tr[i]);
@@ -278,14 +284,24 @@ static void csv_case(FILE *out, const map_args *A, const map_case *c)
 
 static void emit(FILE *out, const map_args *A, const map_case *c, int k, int batch)
 {
+    if (k == 0 && A->fmt == FMT_TEXT)
+        cli_meta_text(out);
     if (A->fmt == FMT_CSV) {
-        if (k == 0)
+        if (k == 0) {
+            cli_meta_csv(out, NULL);
             csv_header(out, A);
+        }
         csv_case(out, A, c);
     } else if (A->fmt == FMT_JSON) {
-        if (batch)
-            fputs(k ? ",\n" : "[\n", out);
-        json_case(out, A, c, batch ? "  " : "");
+        /* a batch: the cases in "cases", after the provenance block */
+        if (batch && k == 0) {
+            fputs("{\n  ", out);
+            cli_meta_json(out, NULL);
+            fputs("\"cases\": [\n", out);
+        } else if (batch) {
+            fputs(",\n", out);
+        }
+        json_case(out, A, c, batch ? "    " : "", !batch);
         if (!batch)
             fputc('\n', out);
     } else if (batch) {
@@ -323,8 +339,13 @@ static int map_batch(const map_args *A, const san_map_input *base)
         }
         emit(stdout, A, c, k++, 1);
     }
-    if (A->fmt == FMT_JSON && status == EXIT_OK)
-        fputs(k ? "\n]\n" : "[]\n", stdout);
+    if (A->fmt == FMT_JSON && status == EXIT_OK && k == 0) {
+        fputs("{\n  ", stdout);
+        cli_meta_json(stdout, NULL);
+        fputs("\"cases\": []\n}\n", stdout);
+    } else if (A->fmt == FMT_JSON && status == EXIT_OK) {
+        fputs("\n  ]\n}\n", stdout);
+    }
     free(c);
     free(text);
     return c ? status : EXIT_FAIL;

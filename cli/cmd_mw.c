@@ -230,6 +230,7 @@ static void write_summary(const mw_table *t, FILE *out)
 
 static void write_text(const mw_table *t, FILE *out)
 {
+    cli_meta_text(out);
     write_params(&t->A->par, out);
     fprintf(out, "%6s  %4s  %14s  %10s  %10s  %14s  %10s  %10s", "n", "eq", "Tt", "speedup",
             "efficiency", "Pi", "gain", "index");
@@ -266,6 +267,7 @@ static void csv_num(FILE *out, double v)
 
 static void write_csv(const mw_table *t, FILE *out)
 {
+    cli_meta_csv(out, NULL);
     fputs("n,expression,tt,speedup,efficiency,performance_index,gain,index,over_mcmc,mark", out);
     if (t->A->san)
         fputs(",san_execution_time,tt_ratio,san_efficiency,efficiency_ratio", out);
@@ -293,10 +295,7 @@ static void write_csv(const mw_table *t, FILE *out)
 static void json_num(FILE *out, const char *key, double v)
 {
     fprintf(out, "\"%s\": ", key);
-    if (isfinite(v))
-        fprintf(out, "%.17g", v);
-    else
-        fputs("null", out);
+    cli_json_figure(out, v);
 }
 
 static void json_row(const mw_table *t, int i, FILE *out)
@@ -327,7 +326,9 @@ static void json_row(const mw_table *t, int i, FILE *out)
 static void write_json(const mw_table *t, FILE *out)
 {
     const san_mw_params *p = &t->A->par;
-    fprintf(out, "{\n  \"model\": \"mw\",\n  \"protocol\": \"%s\",\n  \"params\": { ",
+    fputs("{\n  ", out);
+    cli_meta_json(out, NULL);
+    fprintf(out, "\"model\": \"mw\",\n  \"protocol\": \"%s\",\n  \"params\": { ",
             p->protocol == SAN_MW_SYNC ? "sync" : "async");
     json_num(out, "mo", p->mo);
     fputs(", ", out);

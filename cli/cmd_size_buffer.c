@@ -31,7 +31,8 @@ static const cli_option size_options[] = {
     CLI_FORMAT(size_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON, NULL),
     CLI_STRING(0, "plot", "FILE", size_args, plot,
                "the curves, index against K, as .svg, .png or .pdf"),
-    CLI_FLAG('q', "quiet", size_args, quiet, 1, "no progress on stderr"),
+    CLI_FLAG('q', "quiet", size_args, quiet, 1,
+             "no progress on stderr, no provenance header (text)"),
     CLI_INCLUDE(cli_plot_options, size_args, look),
     CLI_INCLUDE(cli_run_options, size_args, run),
     CLI_INCLUDE(cli_diag_options, size_args, diag),
@@ -109,7 +110,11 @@ static void json_curve(const san_buffer_sizing *z, FILE *out)
 {
     fputs("[", out);
     for (int i = 0; i < z->n; i++)
-        fprintf(out, "%s[%ld, %.17g]", i ? ", " : "", z->curve[i].k, z->curve[i].v);
+    {
+        fprintf(out, "%s[%ld, ", i ? ", " : "", z->curve[i].k);
+        san_json_num(out, z->curve[i].v);
+        fputs("]", out);
+    }
     fputs("]", out);
 }
 
@@ -125,36 +130,47 @@ static void json_config(const san_size_buffer *b, const san_buffer_config *cf, c
         fputs(" }", out);
         return;
     }
-    fprintf(out, ", \"error\": null, \"buffer\": %ld, \"value\": %.17g, \"limit\": %.17g, "
-            "\"limit_buffer\": %ld,\n      \"curve\": ", cf->all.k, cf->all.value, cf->limit,
-            cf->k_limit);
+    fprintf(out, ", \"error\": null, \"buffer\": %ld, \"value\": ", cf->all.k);
+    san_json_num(out, cf->all.value);
+    fputs(", \"limit\": ", out);
+    san_json_num(out, cf->limit);
+    fprintf(out, ", \"limit_buffer\": %ld,\n      \"curve\": ", cf->k_limit);
     json_curve(&cf->all, out);
     if (b->pipeline) {
         fputs(",\n      \"buffers\": [", out);
         for (int j = 0; j < cf->neach; j++) {
-            fprintf(out, "%s\n        { \"buffer\": %ld, \"value\": %.17g, \"curve\": ",
-                    j ? "," : "", cf->each[j].k, cf->each[j].value);
+            fprintf(out, "%s\n        { \"buffer\": %ld, \"value\": ", j ? "," : "",
+                    cf->each[j].k);
+            san_json_num(out, cf->each[j].value);
+            fputs(", \"curve\": ", out);
             json_curve(&cf->each[j], out);
             fputs(" }", out);
         }
         fputs(" ],\n      \"combined\": ", out);
         if (cf->combined_ok)
-            fprintf(out, "%.17g", cf->combined);
+            san_json_num(out, cf->combined);
         else
             fputs("null", out);
     }
     fputs(" }", out);
 }
 
-static void write_all(const san_size_buffer *b, cli_format fmt, FILE *out)
+static void write_all(const san_size_buffer *b, const cli_run *run, cli_format fmt, FILE *out)
 {
     const san_buffer_config *cf = b->config;
-    if (fmt == FMT_JSON)
-        fprintf(out, "{\n  \"index\": \"%s\",\n  \"within\": %.17g,\n  \"configurations\": [\n",
-                b->index, b->within);
-    else
+    if (fmt == FMT_JSON) {
+        fputs("{\n  ", out);
+        cli_meta_json(out, run);
+        fputs("\"index\": ", out);
+        cli_json_string(out, b->index);
+        fputs(",\n  \"within\": ", out);
+        san_json_num(out, b->within);
+        fputs(",\n  \"configurations\": [\n", out);
+    } else {
+        cli_meta_text(out);
         fprintf(out, "smallest buffer with %s within %g%% of its large-buffer limit\n\n",
                 b->index, 100 * b->within);
+    }
     for (int v = 0; v < b->sweep.nvariants; v++) {
         char *label = cli_sweep_label(&b->sweep, v, -1);
         if (fmt == FMT_JSON) {
@@ -236,12 +252,13 @@ static int size_main(size_args *A, int nspec, char **spec)
         status = EXIT_FAIL;
     } else {
         /* --plot alone: the plot is the output (cli_plot_table) */
-        if (cli_plot_table(A->plot, &A->look, A->fmt != FMT_UNSET))
-            write_all(&b, A->fmt == FMT_UNSET ? FMT_TEXT : A->fmt, stdout);
-        fflush(stdout);
         for (int v = 0; v < b.sweep.nvariants; v++)
             if (san_buffer_config_error(&b.config[v]))
                 status = EXIT_FAIL;
+        cli_run run = cli_run_asked(&A->run, status == EXIT_OK);
+        if (cli_plot_table(A->plot, &A->look, A->fmt != FMT_UNSET))
+            write_all(&b, &run, A->fmt == FMT_UNSET ? FMT_TEXT : A->fmt, stdout);
+        fflush(stdout);
         if (A->plot) {
             int prc = plot_curves(&b, A->plot, &A->look.look);
             status = prc ? prc : status;
@@ -262,6 +279,8 @@ int cmd_size_buffer(int argc, char **argv)
     char **spec;
     int nspec;
     int status = cli_parse(&size_spec, argc, argv, &A, &spec, &nspec);
+    if (A.quiet)
+        cli_meta_quiet();
     if (status == 0)
         status = cli_plot_check("size-buffer", A.plot, &A.look);
     if (status == 0)

@@ -55,7 +55,8 @@ static const cli_option solve_options[] = {
              "text: a line for each replica whose marginals or\n"
              "throughputs differ from the others' (default: their\n"
              "minimum, mean and maximum; JSON and CSV list each)"),
-    CLI_FLAG('q', "quiet", solve_args, quiet, 1, "no progress on stderr"),
+    CLI_FLAG('q', "quiet", solve_args, quiet, 1,
+             "no progress on stderr, no provenance header (text)"),
     CLI_END
 };
 
@@ -286,6 +287,7 @@ static void text_report(const report *r)
     const san_model *m = r->m;
     const san_space *sp = r->sp;
     const san_solution *sol = r->sol;
+    cli_meta_text(stdout);
     printf("model        %s (%s)\n", m->name, r->source);
     printf("states       %s product, %lld reachable", m->product_str, (long long)sp->n);
     if (sp->nclosed < sp->n)
@@ -341,26 +343,45 @@ static void text_report(const report *r)
 
 static void json_num(double v)
 {
-    if (isfinite(v))
-        printf("%.17g", v);
+    san_json_num(stdout, v);
+}
+
+/* A figure that may not exist (an unverified answer has no accuracy,
+ * a run no estimate of the other storage): null, not a number. */
+static void json_opt(int have, double v)
+{
+    if (have)
+        json_num(v);
     else
-        printf("null");
+        fputs("null", stdout);
 }
 
 static void csv_field(const char *s)
 {
-    int quote = strpbrk(s, ",\"\n") != NULL;
-    if (!quote) {
-        fputs(s, stdout);
-        return;
+    san_csv_field(stdout, s);
+}
+
+/* A global state as an object, automaton -> local state, in automaton
+ * order, then its readable name (doc/output.md: top_states). */
+static void json_state(const san_model *m, const int *s, char *buf, size_t size)
+{
+    printf("{");
+    for (int a = 0; a < m->naut; a++) {
+        printf("%s", a ? ", " : " ");
+        cli_json_string(stdout, m->aut[a].name);
+        printf(": ");
+        cli_json_string(stdout, m->aut[a].states[s[a]]);
     }
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"')
-            putchar('"');
-        putchar(*s);
-    }
-    putchar('"');
+    printf(" }, \"label\": ");
+    cli_json_string(stdout, san_state_name(m, s, buf, size));
+}
+
+/* The members of the provenance block (cli/meta.c) for this run. */
+static cli_run run_of(const report *r)
+{
+    cli_run run = { san_method_name(r->sol->info.method), r->tol, r->kron ? "kron" : "sparse",
+                    r->sol->info.converged };
+    return run;
 }
 
 /* --vector - with --format json or csv: the vector goes into the report
@@ -383,16 +404,15 @@ static int embedded_vector(const san_model *m, const san_space *sp, const double
     for (int64_t k = 0; k < sp->n; k++) {
         int64_t i = order[k];
         san_state_decode(m, sp->index[i], s);
-        const char *name = san_state_name(m, s, buf, sizeof buf);
         if (fmt == FMT_JSON) {
             printf("%s\n    { \"index\": %lld, \"state\": ", k ? "," : "", (long long)sp->index[i]);
-            cli_json_string(stdout, name);
+            json_state(m, s, buf, sizeof buf);
             printf(", \"p\": ");
             json_num(pi[i]);
             printf(" }");
         } else {
             printf("vector,%lld,", (long long)sp->index[i]);
-            csv_field(name);
+            csv_field(san_state_name(m, s, buf, sizeof buf));
             printf(",%.17g\n", pi[i]);
         }
     }
@@ -463,12 +483,17 @@ static int json_report(const report *r)
     const san_model *m = r->m;
     const san_space *sp = r->sp;
     const san_solution *sol = r->sol;
-    printf("{\n  \"model\": ");
+    cli_run run = run_of(r);
+    printf("{\n  ");
+    cli_meta_json(stdout, &run);
+    printf("\"model\": ");
     cli_json_string(stdout, m->name);
     printf(",\n  \"file\": ");
     cli_json_string(stdout, r->source);
-    printf(",\n  \"product_states\": %s,\n  \"reachable_states\": %lld,\n  \"transient_states\": %lld,\n",
-           m->product_str, (long long)sp->n, (long long)(sp->n - sp->nclosed));
+    printf(",\n  \"product_states\": ");
+    san_json_size(stdout, m->product_str);
+    printf(",\n  \"reachable_states\": %lld,\n  \"transient_states\": %lld,\n",
+           (long long)sp->n, (long long)(sp->n - sp->nclosed));
     printf("  \"dropped_states\": %lld,\n  \"nonzeros\": %lld,\n  \"storage\": \"%s\",\n",
            (long long)sp->dropped, r->kron ? 0LL : (long long)sp->q.rowptr[sp->n],
            r->kron ? "kron" : "sparse");
@@ -477,7 +502,7 @@ static int json_report(const report *r)
         printf("  \"engine\": \"petsc\",\n  \"ranks\": %d,\n  \"rank_memory_bytes\": %.0f,\n",
                r->ranks, r->rank_bytes);
     printf("  \"memory_other_storage_bytes\": ");
-    json_num(r->other_bytes > 0 ? r->other_bytes : NAN);
+    json_opt(r->other_bytes > 0, r->other_bytes);
     printf(",\n");
     printf("  \"solver\": { \"method\": \"%s\", \"auto\": %s, \"iterations\": %ld, \"residual\": ",
            san_method_name(sol->info.method), r->auto_picked ? "true" : "false", sol->info.iterations);
@@ -490,15 +515,16 @@ static int json_report(const report *r)
     /* an unverified answer has no accuracy to report: null, not 0 */
     const int ok = sol->info.converged;
     printf(", \"balance\": ");
-    json_num(ok ? sol->info.balance : NAN);
+    json_opt(ok, sol->info.balance);
     printf(", \"aggregation_error\": ");
-    json_num(ok ? sol->info.agg_error : NAN);
+    json_opt(ok, sol->info.agg_error);
     printf(", \"error_estimate\": ");
-    json_num(ok ? sol->info.error_est : NAN);
+    json_opt(ok, sol->info.error_est);
     printf(", \"refine_cycles\": %ld, \"note\": ", sol->info.refine_cycles);
     cli_json_string(stdout, sol->info.note);
     printf(" },\n");
-    printf("  \"times\": { \"explore_s\": %.6f, \"check_s\": %.6f, \"solve_s\": %.6f, \"total_s\": %.6f },\n",
+    /* "times_s", as transient's: "times" is the list of its time points */
+    printf("  \"times_s\": { \"explore_s\": %.6f, \"check_s\": %.6f, \"solve_s\": %.6f, \"total_s\": %.6f },\n",
            sp->t_explore, sp->t_check, r->t_solve, r->t_total);
     printf("  \"results\": {");
     for (int i = 0; i < m->nres; i++) {
@@ -520,7 +546,7 @@ static int json_report(const report *r)
     for (int k = 0; s && k < sol->ntop; k++) {
         san_state_decode(m, sp->index[sol->top[k].state], s);
         printf("%s\n    { \"state\": ", k ? "," : "");
-        cli_json_string(stdout, san_state_name(m, s, buf, sizeof buf));
+        json_state(m, s, buf, sizeof buf);
         printf(", \"p\": ");
         json_num(sol->top[k].p);
         printf(" }");
@@ -545,6 +571,8 @@ static int csv_report(const report *r)
 {
     const san_model *m = r->m;
     const san_solution *sol = r->sol;
+    cli_run run = run_of(r);
+    cli_meta_csv(stdout, &run);
     printf("kind,name,state,value\n");
     /* how far the numbers below can be trusted, first: a reader that
      * takes the values alone can still not miss "converged,,0" */
@@ -615,6 +643,8 @@ int cmd_solve(int argc, char **argv)
     char **rest;
     int nrest;
     int rc = cli_parse(&solve_spec, argc, argv, &A, &rest, &nrest);
+    if (A.quiet)
+        cli_meta_quiet();
     if (rc == 0 && A.gen && nrest != 0)
         rc = cli_usage_error("solve", "--gen replaces MODEL; give one or the other");
     else if (rc == 0 && A.engine && strcmp(A.engine, "serial") && strcmp(A.engine, "petsc"))

@@ -36,7 +36,8 @@ static const cli_option sweep_options[] = {
     CLI_STRING(0, "series", "P,Q", sweep_args, series,
                "one curve per value of these parameters (default:\n"
                "every other varying parameter)"),
-    CLI_FLAG('q', "quiet", sweep_args, quiet, 1, "no progress bar or summary on stderr"),
+    CLI_FLAG('q', "quiet", sweep_args, quiet, 1,
+             "no progress bar or summary on stderr, no provenance\nheader (text)"),
     CLI_INCLUDE(cli_plot_options, sweep_args, look),
     CLI_GROUP("run:"),
     CLI_FLAG(0, "warm", sweep_args, run.warm_chains, 1,
@@ -102,6 +103,8 @@ void help_sweep(FILE *out)
 static int parse_args(int argc, char **argv, sweep_args *A, char ***spec, int *nspec)
 {
     int rc = cli_parse(&sweep_spec, argc, argv, A, spec, nspec);
+    if (A->quiet)
+        cli_meta_quiet();
     if (rc)
         return rc;
     A->run.no_peps_warnings = A->diag.no_peps_warnings;
@@ -175,12 +178,29 @@ typedef struct {
     san_sweep_format f;
     char **only;
     int nonly, times;
+    const san_sweep_opts *run;
+    int failed;             /* variants not solved */
 } table_ctx;
+
+/* The provenance block (cli/meta.c): the method, tolerance and storage
+ * asked (each variant's method is in its row), converged when every
+ * variant did. */
+static void preamble(FILE *out, san_sweep_format f, const void *ctx)
+{
+    const table_ctx *t = ctx;
+    cli_run run = cli_run_asked(t->run, t->failed == 0);
+    if (f == SAN_SWEEP_JSON)
+        cli_meta_json(out, &run);
+    else if (f == SAN_SWEEP_CSV)
+        cli_meta_csv(out, &run);
+    else
+        cli_meta_text(out);
+}
 
 static int write_table(const void *ctx, FILE *out)
 {
     const table_ctx *t = ctx;
-    san_sweep_write(t->s, t->f, t->only, t->nonly, t->times, out);
+    san_sweep_write_ex(t->s, t->f, t->only, t->nonly, t->times, preamble, t, out);
     return 0;
 }
 
@@ -197,7 +217,7 @@ static int report(const san_sweep *s, const sweep_args *A, char **only, int nonl
     /* --plot alone: the plot is the output (cli_plot_table) */
     san_sweep_format f = A->fmt == FMT_CSV ? SAN_SWEEP_CSV : A->fmt == FMT_JSON ? SAN_SWEEP_JSON
                                                                              : SAN_SWEEP_TEXT;
-    table_ctx tc = { s, f, only, nonly, A->times };
+    table_ctx tc = { s, f, only, nonly, A->times, &A->run, failed_rows(s) };
     int status = EXIT_OK;
     if (cli_plot_table(A->plot, &A->look, A->fmt != FMT_UNSET || A->output))
         status = cli_write_output(A->output, write_table, &tc);
@@ -232,6 +252,16 @@ static int sweep_main(sweep_args *A, int nspec, char **spec)
         }
         fprintf(stderr, "san sweep: %s\n", err);
         return EXIT_FAIL;
+    }
+    if (s.spec.path && s.spec.text)     /* a model file: the report names its bytes */
+        cli_meta_model(s.spec.path, s.spec.text, s.spec.len);
+    /* the -D among the sweep's words (they are its axes, not options) */
+    for (int i = 0; i < nspec; i++) {
+        const char *d = !strcmp(spec[i], "-D") && i + 1 < nspec ? spec[++i]
+                        : !strncmp(spec[i], "-D", 2) ? spec[i] + 2 : NULL;
+        const char *eq = d ? strchr(d, '=') : NULL;
+        if (eq)
+            cli_meta_define(d, (size_t)(eq - d), eq + 1);
     }
     char **only = NULL;
     int nonly = 0, status = A->index ? check_index_list(&s, A->index, &only, &nonly) : 0;

@@ -63,7 +63,8 @@ typedef struct {
     CLI_INCLUDE(cli_diag_options, tr_args, diag),                                            \
     CLI_GROUP("output:"),                                                                    \
     CLI_FORMAT(tr_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV, NULL),                 \
-    CLI_FLAG('q', "quiet", tr_args, quiet, 1, "no progress on stderr"),                      \
+    CLI_FLAG('q', "quiet", tr_args, quiet, 1,                                                 \
+             "no progress on stderr, no provenance header (text)"),                              \
     CLI_STRING(0, "plot", "FILE", tr_args, plot,                                              \
                "plot over t into FILE (.svg, .png, .pdf): results\n"                          \
                "(transient; --y picks them) or P(T <= t) (passage)")
@@ -324,16 +325,31 @@ static int hidden(const char *name)
 
 static void json_num(FILE *out, double v)
 {
-    if (isfinite(v))
-        fprintf(out, "%.17g", v);
+    san_json_num(out, v);
+}
+
+/* A figure that may not exist: null, not a number. */
+static void json_opt(FILE *out, int have, double v)
+{
+    if (have)
+        san_json_num(out, v);
     else
-        fprintf(out, "null");
+        fputs("null", out);
+}
+
+/* The members of the provenance block (cli/meta.c): uniformization to
+ * its eps; "converged" is every time asked done. */
+static cli_run run_of(const tr_report *r)
+{
+    cli_run run = { "uniformization", r->A->eps, r->a->kron ? "kron" : "sparse", r->complete };
+    return run;
 }
 
 static void text_header(const tr_report *r)
 {
     const san_analysis *a = r->a;
     const san_transient *T = &a->tr;
+    cli_meta_text(stdout);
     printf("model        %s (%s)\n", r->m->name, r->source);
     printf("states       %lld reachable, storage %s\n", (long long)a->sp.n,
            a->kron ? "kron (tensor descriptor)" : "sparse");
@@ -471,7 +487,10 @@ static void json_report(const tr_report *r)
     const san_model *m = r->m;
     const san_analysis *a = r->a;
     const san_transient *T = &a->tr;
-    printf("{\n  \"model\": ");
+    cli_run run = run_of(r);
+    printf("{\n  ");
+    cli_meta_json(stdout, &run);
+    printf("\"model\": ");
     cli_json_string(stdout, m->name);
     printf(",\n  \"file\": ");
     cli_json_string(stdout, r->source);
@@ -489,7 +508,7 @@ static void json_report(const tr_report *r)
     printf(", \"truncated_mass\": ");
     json_num(stdout, T->trunc);
     printf(", \"steady_state_at\": ");
-    json_num(stdout, T->ss_at >= 0 ? T->ss_at : NAN);
+    json_opt(stdout, T->ss_at >= 0, T->ss_at);
     printf(" },\n  \"times_s\": { \"explore_s\": %.6f, \"analysis_s\": %.6f, \"total_s\": %.6f },\n",
            a->t_space, a->t_solve, r->t_total);
     if (r->passage) {
@@ -500,10 +519,10 @@ static void json_report(const tr_report *r)
         printf(", \"mean\": ");
         json_num(stdout, T->mean);
         printf(", \"mean_residual\": ");
-        json_num(stdout, isfinite(T->mean) ? T->mean_resid : NAN);
+        json_opt(stdout, isfinite(T->mean), T->mean_resid);
         printf(", \"mean_method\": \"%s\", \"mean_error_estimate\": ",
                T->mean_solved ? "solve" : "series");
-        json_num(stdout, T->mean_error_est);
+        json_opt(stdout, !isnan(T->mean_error_est), T->mean_error_est);
         printf(", \"mean_products\": %ld, \"percentiles\": {", T->mean_steps);
         for (int i = 0; i < r->nlevels; i++) {
             printf("%s\"%g\": ", i ? ", " : " ", 100 * r->levels[i]);
@@ -534,17 +553,7 @@ static void json_report(const tr_report *r)
 
 static void csv_field(const char *s)
 {
-    if (!strpbrk(s, ",\"\n")) {
-        fputs(s, stdout);
-        return;
-    }
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"')
-            putchar('"');
-        putchar(*s);
-    }
-    putchar('"');
+    san_csv_field(stdout, s);
 }
 
 static void csv_indices(const san_model *m, double t, const char *pre, const san_solution *S)
@@ -574,6 +583,8 @@ static void csv_indices(const san_model *m, double t, const char *pre, const san
 static void csv_report(const tr_report *r)
 {
     const san_transient *T = &r->a->tr;
+    cli_run run = run_of(r);
+    cli_meta_csv(stdout, &run);
     printf("time,kind,name,state,value\n");
     printf(",uniformization,truncated_mass,,%.17g\n", T->trunc);
     printf(",uniformization,products,,%ld\n", T->steps);
@@ -695,6 +706,8 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     int nrest;
     const char *cmd = spec->name;
     int rc = cli_parse(spec, argc, argv, &A, &rest, &nrest);
+    if (A.quiet)
+        cli_meta_quiet();
     dlist times = { 0 };
     /* --plot alone: the plot is the output (cli_plot_table) */
     const int report = cli_plot_table(A.plot, &A.look, A.fmt != FMT_UNSET);

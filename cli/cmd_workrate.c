@@ -77,16 +77,15 @@ static void text_report(FILE *out, const san_topology *t, const san_workrate *w,
 
 static void json_num(FILE *out, double v)
 {
-    if (isfinite(v))
-        fprintf(out, "%.17g", v);
-    else
-        fputs("null", out);
+    cli_json_figure(out, v);
 }
 
 static void json_report(FILE *out, const san_topology *t, const san_workrate *w, int nw,
                         int best)
 {
-    fputs("{ \"best\": ", out);
+    fputs("{\n  ", out);
+    cli_meta_json(out, NULL);
+    fputs("\"best\": ", out);
     cli_json_string(out, t->host[w[best].master].name);
     fputs(",\n  \"masters\": [", out);
     for (int i = 0; i < nw; i++) {
@@ -117,6 +116,7 @@ static void json_report(FILE *out, const san_topology *t, const san_workrate *w,
 static void csv_report(FILE *out, const san_topology *t, const san_workrate *w, int nw,
                        int best)
 {
+    cli_meta_csv(out, NULL);
     fputs("master,app_rate,best,limited_by\n", out);
     for (int i = 0; i < nw; i++) {
         fprintf(out, "%s,%.12g,%d,\"", t->host[w[i].master].name, w[i].app_rate, i == best);
@@ -169,8 +169,10 @@ static int workrate_main(const workrate_args *A, const char *path)
             json_report(stdout, t, w, nw, best);
         else if (A->fmt == FMT_CSV)
             csv_report(stdout, t, w, nw, best);
-        else
+        else {
+            cli_meta_text(stdout);
             text_report(stdout, t, w, nw, best);
+        }
     }
     free(w);
     free(t);

@@ -585,6 +585,7 @@ int cli_opt_define(const cli_parser *p, const cli_option *o, const char *arg, vo
     if (san_parse_double(eq + 1, -DBL_MAX, DBL_MAX, &v) < 0)
         return cli_usage_error(p->cmd, "-D %.*s: '%s' is %s", (int)(eq - arg), arg, eq + 1,
                                san_parse_why(eq + 1, -DBL_MAX, DBL_MAX, 0));
+    cli_meta_define(arg, (size_t)(eq - arg), eq + 1);
     if (cli_define_add(dest, arg, (size_t)(eq - arg), v) < 0) {
         fprintf(stderr, "san %s: out of memory\n", p->cmd);
         return EXIT_FAIL;
@@ -608,6 +609,8 @@ int cli_opt_define_text(const cli_parser *p, const cli_option *o, const char *ar
         s->cap = cap;
     }
     s->v[s->n++] = arg;
+    const char *eq = strchr(arg, '=');
+    cli_meta_define(arg, (size_t)(eq - arg), eq + 1);
     return 0;
 }
 

@@ -258,8 +258,10 @@ int cli_read_model(const char *path, double max_input, double max_memory, char *
     double limit = max_memory > 0 && max_memory < asked ? max_memory : asked;
     char msg[1024];
     san_status st = san_read_input(path, limit, text, len, msg, sizeof msg);
-    if (st == SAN_OK)
+    if (st == SAN_OK) {
+        cli_meta_model(path, *text, *len);      /* the report names these bytes */
         return EXIT_OK;
+    }
     if (st == SAN_E_INPUT && errno == EFBIG)
         fprintf(stderr, "san: %s; raise %s\n", msg, limit < asked ? "--max-memory" : "--max-input");
     else
@@ -383,6 +385,14 @@ san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char 
     san_model *m = load_text(name, t, l, defs, status, 0, dg, xo, n);
     free(t);
     return m;
+}
+
+void cli_json_figure(FILE *out, double v)
+{
+    if (isnan(v))
+        fputs("null", out);
+    else
+        san_json_num(out, v);
 }
 
 void cli_json_string(FILE *out, const char *s)
@@ -547,6 +557,22 @@ static char **structural_flags(const char *cmd, const char *tmpl, char **argv, i
     return v;
 }
 
+/* argv as one line, words joined by blanks, a word with a blank in
+ * double quotes (split_words reads it back); in a static buffer, cut at
+ * its size (a line of a few flags). */
+static const char *joined(int argc, char **argv)
+{
+    static char line[4096];
+    size_t n = 0;
+    line[0] = '\0';
+    for (int i = 0; i < argc && n < sizeof line; i++) {
+        const char *q = strpbrk(argv[i], " \t") ? "\"" : "";
+        int w = snprintf(line + n, sizeof line - n, "%s%s%s%s", i ? " " : "", q, argv[i], q);
+        n += w > 0 ? (size_t)w : 0;
+    }
+    return line;
+}
+
 san_model *cli_load_gen(const char *cmd, const char *gen, cli_defines *defs, int *status,
                         const cli_diag *dg)
 {
@@ -565,6 +591,10 @@ san_model *cli_load_gen(const char *cmd, const char *gen, cli_defines *defs, int
     }
     if (argc > 0)
         san_gen(argc, argv, &text, NULL, err, sizeof err);
+    /* the provenance names the line generated: with a structural -D,
+     * the regenerated one (its text is what the digest is of) */
+    if (text)
+        cli_meta_gen(full ? joined(argc, argv) : gen, text, strlen(text));
     for (int i = 0; vals && vals[i]; i++)
         free(vals[i]);
     free(vals);

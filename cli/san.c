@@ -129,7 +129,9 @@ int main(int argc, char **argv)
     omp_sleep_between_regions(argv);
     reserve_std_fds();
     cli_signals_init();
+    cli_meta_argv(argc, argv);
     int status = run(argc, argv);
+    cli_meta_free();
     if (close_stdout() != 0 && status == EXIT_OK)
         status = EXIT_FAIL;
     return status;

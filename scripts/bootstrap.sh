@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 PACKAGES="build-essential autoconf automake libtool pkg-config flex bison \
 libsuitesparse-dev libopenblas-dev libcairo2-dev python3 \
-python3-numpy python3-pandas python3-scipy python3-pytest"
+python3-numpy python3-pandas python3-scipy python3-pytest python3-jsonschema"
 
 missing=""
 for p in $PACKAGES; do

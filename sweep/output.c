@@ -209,10 +209,17 @@ static void write_csv(const san_sweep *s, columns rc, int times, FILE *out)
 
 static void json_num(FILE *out, double v)
 {
-    if (isfinite(v))
-        fprintf(out, "%.17g", v);
-    else
+    san_json_num(out, v);
+}
+
+/* A solver figure of a row: NaN is "not computed" there (the variant
+ * stopped before its solve), written null; infinities are numbers. */
+static void json_figure(FILE *out, double v)
+{
+    if (isnan(v))
         fputs("null", out);
+    else
+        san_json_num(out, v);
 }
 
 static void json_params(const san_sweep *s, const san_sweep_row *r, FILE *out)
@@ -244,13 +251,21 @@ static void json_row(const san_sweep *s, const san_sweep_row *r, columns rc, int
         san_json_string(out, r->error);
     else
         fputs("null", out);
-    fprintf(out, ",\n      \"product_states\": \"%s\", \"reachable_states\": %lld,\n",
-            r->product ? r->product : "", (long long)r->reachable);
-    fprintf(out, "      \"solver\": { \"method\": \"%s\", \"iterations\": %ld, \"residual\": ",
-            r->reachable ? san_method_name(r->method) : "", r->iterations);
-    json_num(out, r->residual);
-    fputs(", \"error_estimate\": ", out);
-    json_num(out, r->error_est);
+    fputs(",\n      \"product_states\": ", out);
+    if (r->product && *r->product)
+        san_json_size(out, r->product);
+    else
+        fputs("null", out);
+    fprintf(out, ", \"reachable_states\": %lld,\n      \"solver\": { \"method\": ",
+            (long long)r->reachable);
+    if (r->reachable && !r->analytic)
+        san_json_string(out, san_method_name(r->method));
+    else
+        fputs("null", out);
+    fprintf(out, ", \"iterations\": %ld, \"residual\": ", r->iterations);
+    json_figure(out, r->residual);
+    fprintf(out, ", \"converged\": %s, \"error_estimate\": ", r->ok ? "true" : "false");
+    json_figure(out, r->error_est);
     if (times)
         fprintf(out, ", \"time_s\": %.6f", r->time_s);
     fputs(" },\n      \"results\": {", out);
@@ -268,9 +283,13 @@ static void json_row(const san_sweep *s, const san_sweep_row *r, columns rc, int
     fputs(" } }", out);
 }
 
-static void write_json(const san_sweep *s, columns rc, int times, FILE *out)
+static void write_json(const san_sweep *s, columns rc, int times, san_sweep_preamble pre,
+                       const void *ctx, FILE *out)
 {
-    fputs("{\n  \"sweep\": ", out);
+    fputs("{\n  ", out);
+    if (pre)
+        pre(out, SAN_SWEEP_JSON, ctx);
+    fputs("\"sweep\": ", out);
     san_json_string(out, s->spec.tmpl ? s->spec.tmpl : s->spec.path);
     fputs(",\n  \"parameters\": [", out);
     for (int a = 0; a < s->spec.naxes; a++) {
@@ -290,16 +309,27 @@ static void write_json(const san_sweep *s, columns rc, int times, FILE *out)
     fputs("  ]\n}\n", out);
 }
 
-void san_sweep_write(const san_sweep *s, san_sweep_format f,
-                     char *const *only, int nonly, int times, FILE *out)
+void san_sweep_write_ex(const san_sweep *s, san_sweep_format f, char *const *only,
+                        int nonly, int times, san_sweep_preamble pre, const void *ctx,
+                        FILE *out)
 {
     if (!s->rows)
         return;
     columns rc = result_columns(s, only, nonly);
+    if (f == SAN_SWEEP_JSON) {
+        write_json(s, rc, times, pre, ctx, out);
+        return;
+    }
+    if (pre)
+        pre(out, f, ctx);
     if (f == SAN_SWEEP_CSV)
         write_csv(s, rc, times, out);
-    else if (f == SAN_SWEEP_JSON)
-        write_json(s, rc, times, out);
     else
         write_text(s, rc, times, out);
+}
+
+void san_sweep_write(const san_sweep *s, san_sweep_format f,
+                     char *const *only, int nonly, int times, FILE *out)
+{
+    san_sweep_write_ex(s, f, only, nonly, times, NULL, NULL, out);
 }

@@ -108,6 +108,25 @@ SAN_API san_status san_read_input(const char *path, double max_bytes, char **tex
  * default limit). */
 SAN_API char *san_read_file(const char *path, size_t *len);
 
+/* The SHA-256 of len bytes as 64 lowercase hex digits and a NUL
+ * (base/sha256.c): the provenance of a report names the model read by
+ * the digest `sha256sum` prints. */
+SAN_API void san_sha256_hex(const void *data, size_t len, char hex[65]);
+
+/* The writers of machine-readable output (base/out.c), one for every
+ * report (doc/output.md): a JSON string with its escapes; a JSON number
+ * with 17 significant digits (it reads back to the same double), and
+ * the strings "inf", "-inf" and "nan" for what JSON has no number for
+ * (null is kept for "not computed", which the callers write); a CSV
+ * field, quoted when it must be. */
+SAN_API void san_json_string(FILE *out, const char *s);
+SAN_API void san_json_num(FILE *out, double v);
+SAN_API void san_csv_field(FILE *out, const char *s);
+/* A product size, exact and approximate, in one shape in every report:
+ * {"digits": "1234...", "approx": 1.234e+56} (digits: the decimal
+ * digits; approx: the nearest double, "inf" past the largest). */
+SAN_API void san_json_size(FILE *out, const char *digits);
+
 /* Seconds on the monotonic clock (base/clock.c): the one clock of the
  * library and of the command. */
 SAN_API double san_now(void);

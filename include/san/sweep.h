@@ -199,6 +199,14 @@ typedef enum { SAN_SWEEP_TEXT, SAN_SWEEP_CSV, SAN_SWEEP_JSON } san_sweep_format;
  * (for comparing runs). */
 SAN_API void san_sweep_write(const san_sweep *s, san_sweep_format f,
                      char *const *only, int nonly, int times, FILE *out);
+/* The same with the caller's provenance (doc/output.md) written by
+ * preamble(out, f, ctx) where each format takes it: JSON just after the
+ * opening "{\n  " (members ending with ",\n  "), CSV and text before
+ * the header row.  preamble NULL: san_sweep_write. */
+typedef void (*san_sweep_preamble)(FILE *out, san_sweep_format f, const void *ctx);
+SAN_API void san_sweep_write_ex(const san_sweep *s, san_sweep_format f, char *const *only,
+                                int nonly, int times, san_sweep_preamble preamble,
+                                const void *ctx, FILE *out);
 
 /* ------------------------------------------------------------------ */
 /* Buffer sizing (sweep/size_buffer.c): san size-buffer                 */

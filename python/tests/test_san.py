@@ -132,9 +132,14 @@ def test_states_are_the_exported_states():
     assert dist.probability.sum() == pytest.approx(1.0)
 
 
+def _table(out):
+    """A report's CSV table without its provenance lines (# ..., doc/output.md)."""
+    return csv.DictReader(line for line in out.splitlines() if not line.startswith("#"))
+
+
 def test_solve_agrees_with_the_command():
     out = run("solve", "-q", "-f", "csv", MM1K)
-    ref = {r["name"]: float(r["value"]) for r in csv.DictReader(io.StringIO(out))
+    ref = {r["name"]: float(r["value"]) for r in _table(out)
            if r["kind"] == "result"}
     sol = san.load(MM1K).solve()
     for k, v in ref.items():
@@ -145,7 +150,7 @@ def test_sweep_matches_san_sweep():
     df = san.sweep("ms", mode="async", slaves=[2, 3], buffer=[1, 4], jobs=2)
     assert len(df) == 4 and df.converged.all()
     out = run("sweep", "ms", "--mode", "async", "--slaves", "2,3", "--buffer", "1,4", "-f", "csv")
-    for r in csv.DictReader(io.StringIO(out)):
+    for r in _table(out):
         row = df[(df.slaves == int(r["slaves"])) & (df.buffer == int(r["buffer"]))]
         assert row.slave_transmitting.iloc[0] == pytest.approx(float(r["slave_transmitting"]),
                                                                rel=1e-8)

@@ -235,15 +235,18 @@ fi
 # 2. PEPS models: clean, with the right product sizes
 # ------------------------------------------------------------------------
 
-json_get() {   # json_get FILE KEY: a top-level number, or a list's length
+json_get() {   # json_get FILE KEY: a top-level number, a list's length, a size's digits
     if [ "$have_python" = 1 ]; then
         python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 v = d.get(sys.argv[2])
+if isinstance(v, dict) and set(v) == {"digits", "approx"}:
+    v = v["digits"]     # a product size (doc/output.md)
 print(len(v) if isinstance(v, list) else v)' "$1" "$2" 2>/dev/null
     else
-        sed -n "s/^ *\"$2\": \\([0-9]*\\).*/\\1/p" "$1"
+        sed -n -e "s/^ *\"$2\": { \"digits\": \"\\([0-9]*\\)\".*/\\1/p" \
+            -e "s/^ *\"$2\": \\([0-9]*\\).*/\\1/p" "$1"
     fi
 }
 

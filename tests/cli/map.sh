@@ -68,12 +68,14 @@ else
 fi
 printf '2,2,11,6,4\n# a comment\n\n5,10,24,5   # fig. 3\n' > "$tmp/batch"
 run "$SAN" map --batch "$tmp/batch" -P 8 -f csv
-if [ "$rc" -eq 0 ] && [ "$(wc -l < "$tmp/out")" -eq 3 ] && head -1 "$tmp/out" | grep -q '^stages,processors'; then
+# the provenance lines (# ...) first, then the table
+if [ "$rc" -eq 0 ] && [ "$(grep -vc '^#' "$tmp/out")" -eq 3 ] && head -1 "$tmp/out" | grep -q '^# schema: ' \
+    && grep -v '^#' "$tmp/out" | head -1 | grep -q '^stages,processors'; then
     ok "batch csv"
 else
     not_ok "batch csv: $(cat "$tmp/out" "$tmp/err")"
 fi
-expect_json 'len(d) == 2 and d[1]["after"]["bottleneck"] == 6' \
+expect_json 'len(d["cases"]) == 2 and d["cases"][1]["after"]["bottleneck"] == 6' \
     "$SAN" map --batch "$tmp/batch" -P 8 -f json
 
 # usage errors exit 2 and name the option

@@ -557,7 +557,8 @@ v = d["vector"]
 assert len(v) == d["reachable_states"], len(v)
 assert abs(sum(x["p"] for x in v) - 1) < 1e-12
 assert [x["index"] for x in v] == sorted(x["index"] for x in v)
-assert all(set(x) == {"index", "state", "p"} for x in v)' "$tmp/v.json"
+assert all(set(x) == {"index", "state", "label", "p"} for x in v)
+assert all(isinstance(x["state"], dict) and x["state"] for x in v)' "$tmp/v.json"
 "$SAN" solve -q -f json --vector /dev/fd/1 "$MODEL2" > "$tmp/v2.json" 2>"$tmp/err"
 check "--vector /dev/fd/1 -f json: the same vector" python3 -c '
 import json, sys
@@ -576,7 +577,9 @@ assert json.load(open(sys.argv[1]))["vector"] is None' "$tmp/nc.json"
 "$SAN" solve -q -f csv --vector - "$MODEL2" > "$tmp/v.csv" 2>"$tmp/err"
 check "--vector - -f csv: one table, vector rows" python3 -c '
 import csv, sys
-rows = list(csv.reader(open(sys.argv[1])))
+lines = open(sys.argv[1]).read().splitlines()
+assert lines[0] == "# schema: san-output/1", lines[0]
+rows = list(csv.reader(l for l in lines if not l.startswith("#")))
 assert rows[0] == ["kind", "name", "state", "value"], rows[0]
 assert all(len(r) == 4 for r in rows), [r for r in rows if len(r) != 4][:1]
 v = [r for r in rows if r[0] == "vector"]

@@ -32,7 +32,7 @@ compare() {     # compare NAME NP ARGS...
     if python3 - "$tmp/serial.csv" "$tmp/p.csv" "$np" > "$tmp/cmp" 2>&1 <<'PY'
 import csv, sys
 def rows(p):
-    return {(r[0], r[1], r[2]): r[3] for r in csv.reader(open(p)) if r and r[0] != "kind"}
+    return {(r[0], r[1], r[2]): r[3] for r in csv.reader(open(p)) if r and r[0] != "kind" and not r[0].startswith("#")}
 s, p, np = rows(sys.argv[1]), rows(sys.argv[2]), int(sys.argv[3])
 bad = []
 for k, v in s.items():

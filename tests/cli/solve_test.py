@@ -161,7 +161,7 @@ def test_rs_shared():
     expect_results(path, {"full": full, "empty": 1 - full, "average": full,
                           "use1": r / (1 + 11 * r)}, "rs.san")
     j = solve(path)
-    check(j["reachable_states"] == 12 and j["product_states"] == 2048, "rs.san sizes 2048 / 12")
+    check(j["reachable_states"] == 12 and j["product_states"] == {"digits": "2048", "approx": 2048}, "rs.san sizes 2048 / 12")
     acq = sum(v for k, v in j["throughputs"].items() if k.startswith("Acq@"))
     rel = sum(v for k, v in j["throughputs"].items() if k.startswith("Rel@"))
     check(close(acq, rel) and close(rel, 6 * full), "rs.san: acquire and release throughputs balance")
@@ -237,7 +237,9 @@ def test_vector_and_formats():
               "vector rows hold the distribution")
         os.unlink(out)
     rc, out, _ = run(["solve", "-q", "-f", "csv", path])
-    check(rc == 0 and out.startswith("kind,name,state,value\n") and "result,empty,," in out, "csv output")
+    table = "".join(l for l in out.splitlines(True) if not l.startswith("#"))
+    check(rc == 0 and out.startswith("# schema: san-output/1\n")
+          and table.startswith("kind,name,state,value\n") and "result,empty,," in table, "csv output")
     rc, out, _ = run(["solve", "-q", path])
     check(rc == 0 and "results" in out and "marginals" in out and "throughputs" in out
           and "most probable states" in out, "text report sections")
@@ -563,7 +565,8 @@ def test_pruned_scan():
             check(r is not None, f"{what} solves (product 2^{nproc})")
             if r is None:
                 continue
-            check(r["product_states"] == 2 ** nproc, f"{what}: product {r['product_states']}")
+            check(r["product_states"]["digits"] == str(2 ** nproc)
+                  and r["product_states"]["approx"] == 2 ** nproc, f"{what}: product {r['product_states']}")
             check(r["reachable_states"] == count,
                   f"{what}: {r['reachable_states']} reachable states, want {count}")
             check(r["solver"]["converged"], f"{what}: converged")

@@ -75,7 +75,11 @@ def rows_match(path, n):
 
 
 def csv_rows(path, n):
-    rows = list(csv.DictReader(open(path)))
+    # the provenance lines first (doc/output.md), then the table
+    lines = open(path).read().splitlines()
+    if not lines or lines[0] != "# schema: san-output/1":
+        fail("no provenance lines before the table: %r" % lines[:1])
+    rows = list(csv.DictReader(l for l in lines if not l.startswith("#")))
     if len(rows) != int(n):
         fail("%d rows, expected %s" % (len(rows), n))
     if any(r["converged"] != "1" for r in rows):
