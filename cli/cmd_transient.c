@@ -424,7 +424,10 @@ static void text_passage(const tr_report *r)
         printf("  mean             infinite (the target is missed with probability %.6g)\n",
                1 - T->reach);
     for (int i = 0; i < r->nlevels; i++)
-        printf("  percentile %-5g %.12g\n", 100 * r->levels[i], T->pct[i]);
+        if (isinf(T->pct[i]))
+            printf("  percentile %-5g never (P(reach) is %.6g)\n", 100 * r->levels[i], T->reach);
+        else
+            printf("  percentile %-5g %.12g\n", 100 * r->levels[i], T->pct[i]);
     if (T->ntimes) {
         printf("\n  %-12s %20s\n", "t", "P(T <= t)");
         for (int k = 0; k < T->ntimes; k++)

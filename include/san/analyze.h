@@ -98,8 +98,9 @@ typedef struct {
                                sojourn times h satisfy */
     long mean_steps;        /* products of the series (0: solved) */
     double *pct;            /* per level: the smallest t with P(T <= t)
-                               >= level, to 1e-9 relative (NaN: level at
-                               or above reach) */
+                               >= level, to 1e-9 relative (infinite:
+                               level at or above reach, never attained;
+                               NaN: not computed, e.g. interrupted) */
     long pct_steps;         /* products the percentiles took */
     int mean_solved;        /* the mean from a steady-state solve of the
                                regenerative chain (sparse storage), with

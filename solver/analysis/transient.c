@@ -484,7 +484,12 @@ static int bisect_level(run *r, double *xa, double *xb, double t0, double t1, do
 
 /* The percentiles of T: march forward by a step of an eighth of the
  * mean (the CDF crosses each level within a few steps), then bisect the
- * step that crosses it. */
+ * step that crosses it.  When the target may never be reached the mean
+ * is infinite and says nothing of the time scale, though every level
+ * below the probability of reaching it has its percentile: the march
+ * starts at one uniformization step and doubles its step, so that a
+ * percentile t costs about 2 t rate products (every level came out NaN
+ * there before). */
 static san_status passage_percentiles(run *r, const double *alpha, san_diag *d)
 {
     san_transient *T = &r->a->tr;
@@ -492,8 +497,9 @@ static san_status passage_percentiles(run *r, const double *alpha, san_diag *d)
     const int64_t n = r->t.n;
     const long before = r->u.steps;
     for (int i = 0; i < o->nlevels; i++)
-        T->pct[i] = NAN;
-    if (!isfinite(T->mean) || !(T->mean > 0))
+        T->pct[i] = o->levels[i] >= T->reach * (1 - 1e-9) ? INFINITY : NAN;
+    const int doubling = !(isfinite(T->mean) && T->mean > 0);
+    if (doubling && !(T->reach > 0 && T->rate > 0))
         return SAN_OK;
     double *xa = malloc(n * sizeof *xa), *xb = malloc(n * sizeof *xb);
     double *xc = malloc(n * sizeof *xc);
@@ -504,13 +510,18 @@ static san_status passage_percentiles(run *r, const double *alpha, san_diag *d)
         return SAN_E_NOMEM;
     }
     memcpy(xa, alpha, n * sizeof *xa);
-    const double h = T->mean / 8;
+    double h = doubling ? 1 / T->rate : T->mean / 8;
     double t = 0;
     int rc = 0;
     for (int i = 0; i < o->nlevels && rc == 0; i++) {
         const double q = o->levels[i];
-        if (q >= T->reach)
+        /* at or above P(reach) (within its rounding) the CDF never gets
+         * to q: the percentile, inf{t : P(T <= t) >= q}, is infinite (a
+         * march to q = P(reach) stopped at a rounding artefact) */
+        if (q >= T->reach * (1 - 1e-9)) {
+            T->pct[i] = INFINITY;
             continue;
+        }
         if (target_mass(r, xa) >= q) {
             T->pct[i] = t;
             continue;
@@ -529,6 +540,8 @@ static san_status passage_percentiles(run *r, const double *alpha, san_diag *d)
             }
             memcpy(xa, xb, n * sizeof *xa);
             t += h;
+            if (doubling)
+                h *= 2;
         }
     }
     T->pct_steps = r->u.steps - before;

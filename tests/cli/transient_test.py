@@ -364,13 +364,26 @@ network miss (continuous)
 def test_missed(tmp):
     path = write_model(tmp, "miss.san", MISS)
     for storage in ("sparse", "kron"):
-        r = js(["passage", path, "--storage", storage, "--until", "(st A) == t1", "--time", "1,50"])
+        r = js(["passage", path, "--storage", storage, "--until", "(st A) == t1", "--time", "1,50",
+                "--percentiles", "10,40,50,60"])
         if not r:
             continue
         p = r["passage"]
         check(abs(p["reach"] - 0.5) <= ABS, "missed target %s: reach %.17g vs 0.5"
               % (storage, p["reach"]))
         check(p["mean"] == "inf", "missed target %s: infinite mean (\"inf\")" % storage)
+        # below P(reach) the percentiles exist though the mean is infinite:
+        # t = -ln(1 - 2q) / 2 (they were all NaN, the march stepped by the
+        # mean); at and above it they are never attained: "inf"
+        pct = p["percentiles"]
+        for level in ("10", "40"):
+            want = -math.log(1 - 2 * float(level) / 100) / 2
+            got = pct.get(level)
+            check(isinstance(got, float) and abs(got - want) <= 1e-9 * want,
+                  "missed target %s: percentile %s %r vs %.12g" % (storage, level, got, want))
+        check(pct.get("50") == "inf" and pct.get("60") == "inf",
+              "missed target %s: percentiles at and above P(reach) never attained: %r"
+              % (storage, pct))
         # P(T <= t) = 1/2 (1 - e^{-2t})
         for row in r["times"]:
             want = 0.5 * (1 - math.exp(-2 * row["t"]))
