@@ -17,10 +17,6 @@
 #define SAN_OMP(x) _Pragma(#x)
 #else
 #define SAN_OMP(x)
-/* ---- outfile.c ---- */
-/* Output files (san_out_open, _commit, _discard, _cleanup): public
- * (san/base.h), for the command's signal handlers and its outputs. */
-
 #endif
 
 /* ---- clock.c ---- */
@@ -41,10 +37,6 @@ void san_progress_init(san_progress *p, int on, double interval);
 int san_progress_draw(san_progress *p, int force, const char *fmt, ...)
 #ifdef __GNUC__
     __attribute__((format(printf, 3, 4)))
-/* ---- outfile.c ---- */
-/* Output files (san_out_open, _commit, _discard, _cleanup): public
- * (san/base.h), for the command's signal handlers and its outputs. */
-
 #endif
     ;
 /* Clears the line (erase 1) or ends it with a newline (erase 0). */
