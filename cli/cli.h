@@ -255,6 +255,10 @@ typedef struct {
     int at_min, at_max;
 } cli_replica_stats;
 void cli_replica_stats_of(const double *v, int n, cli_replica_stats *st);
+/* Marginals as text, a line per automaton or run of alike replicas, the
+ * replicas that differ by min/mean/max unless all (replicas.c). */
+void cli_text_marginals(const san_model *m, const san_solution *sol, int all,
+                        const char *indent, int digits);
 
 /* --vector FILE (cli/vector.c), for solve and transient: the states of sp
  * in the order of their global index (malloc'd; NULL after saying so,

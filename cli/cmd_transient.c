@@ -25,7 +25,7 @@ typedef struct {
     cli_format fmt;
     const char *times, *initial, *from, *until, *vector, *percentiles, *plot, *ynames;
     double eps, max_steps, within, tol;
-    int rewards, quiet;
+    int rewards, quiet, all_replicas;
     cli_defines defs;
     cli_plot look;
     cli_diag diag;
@@ -65,6 +65,10 @@ typedef struct {
     CLI_FORMAT(tr_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV, NULL),                 \
     CLI_FLAG('q', "quiet", tr_args, quiet, 1,                                                 \
              "no progress on stderr, no provenance header (text)"),                              \
+    CLI_FLAG(0, "all-replicas", tr_args, all_replicas, 1,                                      \
+             "text: a marginals line for each replica that differs\n"                           \
+             "from the others (default: their minimum, mean and\n"                             \
+             "maximum; JSON and CSV list each)"),                                              \
     CLI_STRING(0, "plot", "FILE", tr_args, plot,                                              \
                "plot over t into FILE (.svg, .png, .pdf): results\n"                          \
                "(transient; --y picks them) or P(T <= t) (passage)")
@@ -397,12 +401,7 @@ static void text_table(const tr_report *r, const char *title, int acc)
     printf("\n%s\n", acc ? "expected time in each local state" : "marginals");
     for (int k = 0; k < T->ntimes; k++) {
         printf("  t = %g\n", T->times[k]);
-        for (int a = 0; a < m->naut; a++) {
-            printf("    %s:", m->aut[a].name);
-            for (int s = 0; s < m->aut[a].nstates; s++)
-                printf("  %s %.10g", m->aut[a].states[s], S[k].marginal[a][s]);
-            printf("\n");
-        }
+        cli_text_marginals(m, &S[k], r->A->all_replicas, "    ", 10);
     }
 }
 

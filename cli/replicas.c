@@ -80,3 +80,97 @@ void cli_replica_stats_of(const double *v, int n, cli_replica_stats *st)
     st->min = n ? v[st->at_min] : 0;
     st->max = n ? v[st->at_max] : 0;
 }
+
+/* Do automata a and b have the same local states (names, in order)? */
+static int same_states(const san_model *m, int a, int b)
+{
+    if (m->aut[a].nstates != m->aut[b].nstates)
+        return 0;
+    for (int s = 0; s < m->aut[a].nstates; s++)
+        if (strcmp(m->aut[a].states[s], m->aut[b].states[s]))
+            return 0;
+    return 1;
+}
+
+/* Do automata a and b print the same marginals (the same states, each
+ * probability the same at the digits shown)? */
+static int same_marginals(const san_model *m, const san_solution *sol, int a, int b, int digits)
+{
+    if (!same_states(m, a, b))
+        return 0;
+    for (int s = 0; s < m->aut[a].nstates; s++) {
+        char x[32], y[32];
+        snprintf(x, sizeof x, "%.*g", digits, sol->marginal[a][s]);
+        snprintf(y, sizeof y, "%.*g", digits, sol->marginal[b][s]);
+        if (strcmp(x, y))
+            return 0;
+    }
+    return 1;
+}
+
+/* Automata first..last, one line each; replicas that print alike share
+ * one line, Slave[1..7]: nothing shown is lost. */
+static void marginal_lines(const san_model *m, const san_solution *sol, int first, int last,
+                           const char *indent, int digits)
+{
+    for (int a = first; a <= last;) {
+        int b = a;
+        while (b < last && cli_next_replica(m->aut[b].name, m->aut[b + 1].name) &&
+               same_marginals(m, sol, a, b + 1, digits))
+            b++;
+        char buf[160];
+        printf("%s%s:", indent, cli_replica_run(m->aut[a].name, m->aut[b].name, buf, sizeof buf));
+        for (int s = 0; s < m->aut[a].nstates; s++)
+            printf("  %s %.*g", m->aut[a].states[s], digits, sol->marginal[a][s]);
+        printf("\n");
+        a = b + 1;
+    }
+}
+
+/* Replicas first..last that differ, as many lines as one of them has
+ * states whatever their number: "Client[*] t:  min 0.64 (Client[4])  mean
+ * 0.77  max 0.85 (Client[1])", the replica named the first that holds
+ * the value.  -1 when out of memory (the caller lists each instead). */
+static int marginal_summary(const san_model *m, const san_solution *sol, int first, int last,
+                            const char *indent, int digits)
+{
+    int n = last - first + 1;
+    double *v = malloc((size_t)n * sizeof *v);
+    if (!v)
+        return -1;
+    char fam[160];
+    const char *name = cli_replica_family(m->aut[first].name, fam, sizeof fam);
+    for (int s = 0; s < m->aut[first].nstates; s++) {
+        for (int k = 0; k < n; k++)
+            v[k] = sol->marginal[first + k][s];
+        cli_replica_stats st;
+        cli_replica_stats_of(v, n, &st);
+        printf("%s%s %s:  min %.*g (%s)  mean %.*g  max %.*g (%s)\n", indent, name,
+               m->aut[first].states[s], digits, st.min, m->aut[first + st.at_min].name, digits,
+               st.mean, digits, st.max, m->aut[first + st.at_max].name);
+    }
+    free(v);
+    return 0;
+}
+
+/* One line per automaton, or per run of alike replicas; the replicas of
+ * an automaton (with the same states) that differ are summarized
+ * (marginal_summary) unless every line is asked for (all).  Lines start
+ * with indent, probabilities have digits significant digits.  solve and
+ * transient (at each time) write their marginals so; the JSON and CSV
+ * list each replica. */
+void cli_text_marginals(const san_model *m, const san_solution *sol, int all,
+                        const char *indent, int digits)
+{
+    for (int a = 0; a < m->naut;) {
+        int last = a, alike = 1;
+        while (last + 1 < m->naut && cli_same_family(m->aut[last].name, m->aut[last + 1].name) &&
+               same_states(m, a, last + 1)) {
+            last++;
+            alike = alike && same_marginals(m, sol, a, last, digits);
+        }
+        if (all || alike || marginal_summary(m, sol, a, last, indent, digits) < 0)
+            marginal_lines(m, sol, a, last, indent, digits);
+        a = last + 1;
+    }
+}

@@ -20,6 +20,7 @@ Environment: SAN (the binary), top_srcdir.
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -539,11 +540,56 @@ def test_pipeline_job(tmp):
     run(["gen", "pipeline", "--mode", "async", "--stages", "1,2", "--work", "jobs"], expect=2)
 
 
+REPLICAS = """identifiers
+  N = [1..3];
+events
+  loc up[k:N] (k)
+  loc down (1)
+reachability = 1;
+network d (continuous)
+  aut P[i:N]
+    stt a to(b) up[i]
+    stt b to(a) down
+results
+  x = nb b;
+"""
+
+
+def test_replica_text(tmp):
+    """The text groups replicas as solve does: replica k leaves a at rate
+    k and comes back at rate 1, from 1/2 in a, so P_k(a, t) = 1/(k+1) +
+    (1/2 - 1/(k+1)) e^{-(k+1) t}; replicas that differ by min/mean/max,
+    every one with --all-replicas, alike ones on one line."""
+    path = write_model(tmp, "repl.san", REPLICAS)
+    t = 0.7
+    pa = [1 / (k + 1) + (0.5 - 1 / (k + 1)) * math.exp(-(k + 1) * t) for k in (1, 2, 3)]
+    p = run(["transient", "-q", path, "--time", "%g" % t])
+    line = [l for l in p.stdout.splitlines() if l.strip().startswith("P[*] a:")] if p else []
+    nums = [float(x) for x in re.findall(r"(?<![\[\w])(\d+\.\d+(?:e-?\d+)?)", line[0])] \
+        if line else []
+    check(len(nums) == 3 and abs(nums[0] - min(pa)) <= 1e-9 and
+          abs(nums[1] - sum(pa) / 3) <= 1e-9 and abs(nums[2] - max(pa)) <= 1e-9
+          and "(P[3])" in line[0] and "(P[1])" in line[0],
+          "replicas that differ: min/mean/max of P(a) %s vs %s" % (line, pa))
+    p = run(["transient", "-q", path, "--time", "%g" % t, "--all-replicas"])
+    rows = {l.split(":")[0].strip(): l for l in p.stdout.splitlines()
+            if re.match(r"\s+P\[\d\]:", l)} if p else {}
+    check(sorted(rows) == ["P[1]", "P[2]", "P[3]"] and all(
+        abs(float(re.search(r" a (\S+)", rows["P[%d]" % k]).group(1)) - pa[k - 1]) <= 1e-9
+        for k in (1, 2, 3)), "--all-replicas: a line per replica %s" % rows)
+    same = write_model(tmp, "same.san", REPLICAS.replace("up[k:N] (k)", "up[N] (2)"))
+    p = run(["transient", "-q", same, "--time", "%g" % t])
+    want = 1 / 3 + (0.5 - 1 / 3) * math.exp(-3 * t)
+    line = [l for l in p.stdout.splitlines() if "P[1..3]:" in l] if p else []
+    check(len(line) == 1 and abs(float(re.search(r" a (\S+)", line[0]).group(1)) - want) <= 1e-9,
+          "alike replicas share one line: %s" % line)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         for test in (test_two_state, test_mm1k, test_mminf, test_to_steady, test_storages_agree,
                      test_erlang, test_missed, test_slices, test_errors, test_partial,
-                     test_pipeline_job):
+                     test_pipeline_job, test_replica_text):
             test(tmp)
     print("transient: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
