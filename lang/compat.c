@@ -86,6 +86,12 @@ static void events(lint *L)
             warn(L, e->dom->var_pos, BOTH " have no index variable in an event declaration "
                  "(%s[%s:...], a rate per index); --dialect peps2003 refuses it: declare "
                  "separate events", e->name, e->dom->var);
+        long len = e->sync && !e->dom ? peers_text_len(L->m, e->rate, 0) : 0;
+        if (len >= PEERS_SYNC_RATE_MAX)
+            warn(L, e->rate->pos, "PEPS 2003 crashes on the rate of synchronized event '%s' "
+                 "(about %ld bytes once its functions are expanded in place; it copies them "
+                 "into 128); --dialect peps2003 writes one event per combination of the states "
+                 "it reads", e->name, len);
         top(L, e->rate);
     }
 }
@@ -191,7 +197,15 @@ int san_model_lint_peers(const san_model *m, const char *text, size_t len, san_d
     events(&L);
     top(&L, L.f->reach);
     network(&L);
-    for (int r = 0; r < L.f->nresults; r++)
-        top(&L, L.f->results[r].expr);
+    for (int r = 0; r < L.f->nresults; r++) {
+        const ast_expr *e = L.f->results[r].expr;
+        long len = peers_text_len(m, e, 0);
+        top(&L, e);
+        /* the rows after a result's give it room (dialect.c) */
+        if (len + 5 > 128L * (L.f->nresults - r))
+            warn(&L, e->pos, "GTAexpress aborts on result '%s' (about %ld bytes once its "
+                 "functions are expanded in place, past its dictionary's rows of 128); "
+                 "--dialect peps2003 adds constant results after it", L.f->results[r].name, len);
+    }
     return L.n;
 }

@@ -31,7 +31,9 @@
  *   - a synchronized event whose rate, with its functions expanded in
  *     place as the peers store it, would not fit the 128 bytes PEPS 2003
  *     copies it into (it crashes) becomes one event per combination of
- *     the states its rate reads, each with a short rate (dialect_tab.c).
+ *     the states its rate reads, each with a short rate (dialect_tab.c);
+ *   - results whose stored text would run past GTAexpress's array of
+ *     128-byte rows are followed by constant results that give them room.
  *
  * What cannot be expressed is refused with the construct named.
  */
@@ -866,6 +868,25 @@ static void reach_out(dctx *c)
     fputs(");\n", c->out);
 }
 
+/* GTAexpress copies each result's stored text (its functions expanded
+ * in place) into a row of 128 bytes of one array (Compile_Dictionary,
+ * src/pf/compiler.C; PEPS 2003 has 4,096 there).  A longer text runs on
+ * into the rows after it, which are written afterwards, but past the
+ * last row it overwrites the heap and GTAexpress aborts.  Splitting the
+ * expression into identifiers cannot help (they are expanded again):
+ * short results written last give the long ones room.  How many. */
+static int result_pad_rows(const dctx *c)
+{
+    int n = c->f->nresults, pad = 0;
+    for (int r = 0; r < n; r++) {
+        long len = peers_text_len(c->m, c->f->results[r].expr, 0) + 4;
+        long rows = (len + 1 + 127) / 128;
+        if (rows - (n - r) > pad)
+            pad = (int)(rows - (n - r));
+    }
+    return pad;
+}
+
 static void results_out(dctx *c)
 {
     fputs("\nresults\n", c->out);
@@ -874,6 +895,8 @@ static void results_out(dctx *c)
         top_out(c, c->f->results[r].expr);
         fputs(";\n", c->out);
     }
+    for (int k = 0, n = c->peps ? result_pad_rows(c) : 0; k < n; k++)
+        fprintf(c->out, "  %s_result%d = 0;\n", pad_aut_name, k + 1);
 }
 
 /* ---------------------------------------------------------------- */
