@@ -20,7 +20,7 @@
  *
  * The length is estimated from the syntax tree, token by token as the
  * peers write them ("@k" and two spaces for st A, one space after a
- * number or an operator); where their form is unknown (nb, sum_rw, a
+ * number or an operator); where their form is unknown (sum_rw, a
  * negation) the estimate is generous, so that it bounds the real length.
  */
 #include <math.h>
@@ -88,6 +88,10 @@ long peers_text_len(const san_model *m, const ast_expr *e, int depth)
     case AE_ST: case AE_RW:
         return aut_len(m, &e->ref) + (e->kind == AE_RW ? 2 : 0);
     case AE_NB: case AE_SUMRW: case AE_PRODRW:
+        /* stored as "@$s a0 a1" (measured: 13 bytes for nb [P[0]..P[10]]
+         * using), unless the dialect writes it out (dialect.c) */
+        if ((e->kind != AE_NB && !e->has_state) || peers_agree(m, e))
+            return 24;
         a0 = e->has_range ? peers_find_aut(m, &e->lo) : 0;
         a1 = e->has_range ? peers_find_aut(m, &e->hi) : m->naut - 1;
         if (a0 < 0 || a1 < a0)
