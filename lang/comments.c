@@ -57,7 +57,8 @@ int lang_comments_scan(lang_comments *c, const char *t, size_t n)
     memset(c, 0, sizeof *c);
     int line = 1, code = 0;     /* code: seen on this line before the comment */
     for (size_t i = 0; i < n; i++) {
-        if (t[i] == '\n') {
+        /* a lone CR ends a line too, as for the lexer */
+        if (t[i] == '\n' || (t[i] == '\r' && (i + 1 == n || t[i + 1] != '\n'))) {
             line++;
             code = 0;
             continue;
@@ -69,8 +70,8 @@ int lang_comments_scan(lang_comments *c, const char *t, size_t n)
                 while (j < n && t[j] != '\n' && t[j] != '\r')
                     j++;
             } else {
-                while (j + 1 < n && !(t[j] == '*' && t[j + 1] == '/'))
-                    line += t[j++] == '\n';
+                for (; j + 1 < n && !(t[j] == '*' && t[j + 1] == '/'); j++)
+                    line += t[j] == '\n' || (t[j] == '\r' && t[j + 1] != '\n');
                 j = j + 1 < n ? j + 2 : n;
             }
             if (!add(c, l0, code, t + i, j - i))

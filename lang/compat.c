@@ -123,7 +123,7 @@ static void events(lint *L)
             warn(L, e->dom->var_pos, BOTH " have no index variable in an event declaration "
                  "(%s[%s:...], a rate per index); --dialect peps2003 refuses it: declare "
                  "separate events", e->name, e->dom->var);
-        long len = e->sync && !e->dom ? peers_text_len(L->m, e->rate, 0) : 0;
+        long len = e->sync && !e->dom ? peers_text_len(L->m, e->rate) : 0;
         if (len >= PEERS_SYNC_RATE_MAX)
             warn(L, e->rate->pos, "PEPS 2003 crashes on the rate of synchronized event '%s' "
                  "(about %ld bytes once its functions are expanded in place; it copies them "
@@ -235,6 +235,18 @@ static int reads_name(const ast_expr *e, const char *name)
     return reads_name(e->a, name) || reads_name(e->b, name) || reads_name(e->ref.index, name);
 }
 
+static int has_plain_nb(const ast_expr *e)
+{
+    if (!e)
+        return 0;
+    if (e->kind == AE_NB && !e->has_range)
+        return 1;
+    for (int k = 0; k < e->nargs; k++)
+        if (has_plain_nb(e->args[k]))
+            return 1;
+    return has_plain_nb(e->a) || has_plain_nb(e->b);
+}
+
 /* Does another function read identifier i: another identifier, or an
  * event rate that is an expression (a function once --dialect peps2003
  * names it)?  The peers misread an nb without a range there (measured,
@@ -278,7 +290,8 @@ static void lint_all(lint *L, const char *text, size_t len)
     if (text)
         comments(L, text, len);
     for (int i = 0; i < L->f->nids; i++) {
-        L->in_used_function = used_by_function(L, i);
+        /* (a scan of every identifier: only for those it matters to) */
+        L->in_used_function = has_plain_nb(L->f->ids[i].expr) && used_by_function(L, i);
         top(L, L->f->ids[i].expr);
         L->in_used_function = 0;
     }
@@ -287,7 +300,7 @@ static void lint_all(lint *L, const char *text, size_t len)
     network(L);
     for (int r = 0; r < L->f->nresults; r++) {
         const ast_expr *e = L->f->results[r].expr;
-        long tlen = peers_text_len(L->m, e, 0);
+        long tlen = peers_text_len(L->m, e);
         top(L, e);
         /* the rows after a result's give it room (dialect.c) */
         if (tlen + 5 > 128L * (L->f->nresults - r))

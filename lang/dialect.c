@@ -879,7 +879,7 @@ static int result_pad_rows(const dctx *c)
 {
     int n = c->f->nresults, pad = 0;
     for (int r = 0; r < n; r++) {
-        long len = peers_text_len(c->m, c->f->results[r].expr, 0) + 4;
+        long len = peers_text_len(c->m, c->f->results[r].expr) + 4;
         long rows = (len + 1 + 127) / 128;
         if (rows - (n - r) > pad)
             pad = (int)(rows - (n - r));
@@ -996,7 +996,7 @@ static void plan_tables(dctx *c)
         return fail(c, "out of memory");
     for (int i = 0; i < ne && !c->failed; i++) {
         const ast_event *e = &c->f->events[i];
-        long len = e->sync && !e->dom ? peers_text_len(c->m, e->rate, 0) : 0;
+        long len = e->sync && !e->dom ? peers_text_len(c->m, e->rate) : 0;
         if (len < PEERS_SYNC_RATE_MAX)
             continue;
         int ev = compiled_event(c, e->name);

@@ -22,8 +22,8 @@ int peers_agree(const san_model *m, const ast_expr *e);
 
 /* The length of e's text as the peers store it, every identifier
  * replaced in place by its own text (an estimate that bounds it;
- * peers_size.c); depth: 0. */
-long peers_text_len(const san_model *m, const ast_expr *e, int depth);
+ * peers_size.c). */
+long peers_text_len(const san_model *m, const ast_expr *e);
 /* PEPS 2003 copies the stored rate of a synchronized event into a
  * buffer of 128 bytes (NET::negative_event): rates estimated at this
  * length or more are tabulated by the dialect, with a margin for the

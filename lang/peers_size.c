@@ -32,6 +32,12 @@
 /* Saturate: a chain of functions each reading the one before twice
  * doubles at every step. */
 #define SIZE_CAP 1000000L
+/* Identifiers expanded per estimate: each adds 2 bytes at least, so past
+ * this many the text is longer than every bound that matters here; and
+ * a chain of 10^5 functions (tests/cli/frontend.sh) costs no more. */
+#define NAME_BUDGET 2000
+
+static long len_rec(const san_model *m, const ast_expr *e, int *budget);
 
 static long add(long a, long b)
 {
@@ -62,20 +68,28 @@ static const ast_ident *ast_id(const ast_file *f, const char *name)
     return NULL;
 }
 
-static long name_len(const san_model *m, const ast_file *f, const ast_expr *e, int depth)
+static long name_len(const san_model *m, const ast_file *f, const ast_expr *e, int *budget)
 {
+    if (--*budget < 0)
+        return SIZE_CAP;
     const san_ident *v = e->ref.index ? NULL : peers_find_id(m, e->ref.name);
     const ast_ident *id = v ? ast_id(f, e->ref.name) : NULL;
     if (!v)
         return 8;                   /* a state name, written as its index */
-    if (v->overridden || !id || !id->expr || depth > 64)
+    if (v->overridden || !id || !id->expr)
         return num_len(v->value);
-    long n = peers_text_len(m, id->expr, depth + 1);
+    long n = len_rec(m, id->expr, budget);
     /* the dialect writes a whole min/max as 0 + min(...) */
     return id->expr->kind == AE_MIN || id->expr->kind == AE_MAX ? add(n, 4) : n;
 }
 
-long peers_text_len(const san_model *m, const ast_expr *e, int depth)
+long peers_text_len(const san_model *m, const ast_expr *e)
+{
+    int budget = NAME_BUDGET;
+    return len_rec(m, e, &budget);
+}
+
+static long len_rec(const san_model *m, const ast_expr *e, int *budget)
 {
     const ast_file *f = m->syntax;
     long n = 0;
@@ -84,7 +98,7 @@ long peers_text_len(const san_model *m, const ast_expr *e, int depth)
     case AE_NUM:
         return num_len(e->num);
     case AE_NAME:
-        return name_len(m, f, e, depth);
+        return name_len(m, f, e, budget);
     case AE_ST: case AE_RW:
         return aut_len(m, &e->ref) + (e->kind == AE_RW ? 2 : 0);
     case AE_NB: case AE_SUMRW: case AE_PRODRW:
@@ -99,13 +113,13 @@ long peers_text_len(const san_model *m, const ast_expr *e, int depth)
         /* written out as one comparison per automaton at worst */
         return add(16, 24L * (a1 - a0 + 1));
     case AE_NEG: case AE_NOT:
-        return add(peers_text_len(m, e->a, depth), 4);
+        return add(len_rec(m, e->a, budget), 4);
     case AE_BIN:
-        n = add(peers_text_len(m, e->a, depth), peers_text_len(m, e->b, depth));
+        n = add(len_rec(m, e->a, budget), len_rec(m, e->b, budget));
         return add(n, 4);
     case AE_MIN: case AE_MAX:
         for (int k = 0; k < e->nargs; k++)
-            n = add(n, add(peers_text_len(m, e->args[k], depth), k ? 4 : 0));
+            n = add(n, add(len_rec(m, e->args[k], budget), k ? 4 : 0));
         return n;
     case AE_THR:
         return 16;
