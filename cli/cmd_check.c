@@ -425,6 +425,8 @@ int cmd_check(int argc, char **argv)
         }
     if (m && !d.nerrors && A.diag.peers)
         san_model_lint_peers(m, text, len, &d);
+    else if (m && !d.nerrors && !A.diag.no_peps_warnings)
+        san_model_lint_peers_brief(m, text, len, &d);
     if (d.nerrors && m) {
         san_model_free(m);
         m = NULL;

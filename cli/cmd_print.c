@@ -2,6 +2,7 @@
  * cmd_print.c - `san print MODEL`: the model as normalized .san text.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "cli.h"
 #include "options.h"
 
@@ -59,15 +60,19 @@ static int write_text(const void *arg, FILE *out)
 
 /* The text in memory first: a model the dialect cannot express is
  * refused before anything (or any -o file) is written. */
+/* src: the model's text, whose comments the san dialect writes back
+ * (the PEPS dialects write none: doc/compat.md). */
 static int print_in_dialect(const san_model *m, san_dialect dialect, const char *name,
-                            const char *output)
+                            const char *output, const char *src, size_t srclen)
 {
     char err[512] = "";
     print_text t = { NULL, 0 };
     FILE *mem = open_memstream((char **)&t.text, &t.len);
     if (!mem)
         return cli_exit_status(SAN_E_NOMEM);
-    san_status st = san_model_print_dialect(m, dialect, mem, err, sizeof err);
+    san_status st = dialect == SAN_DIALECT_SAN ? san_model_print_commented(m, src, srclen, mem)
+                                               : san_model_print_dialect(m, dialect, mem, err,
+                                                                         sizeof err);
     if (fclose(mem) != 0 && st == SAN_OK)
         st = SAN_E_NOMEM;
     int status;
@@ -104,11 +109,17 @@ int cmd_print(int argc, char **argv)
     }
     int status = EXIT_OK;
     /* the text is the output: warnings only when asked for (--peps) */
-    san_model *m = cli_load_model(rest[0], &A.defs, &status, !A.diag.peers, A.max_input, 0,
-                                  &A.diag);
+    size_t len;
+    char *text;
+    san_model *m = NULL;
+    status = cli_read_model(rest[0], A.max_input, 0, &text, &len);
+    if (status == EXIT_OK)
+        m = cli_load_text(strcmp(rest[0], "-") ? rest[0] : "<stdin>", text, len, &A.defs,
+                          &status, !A.diag.peers, &A.diag);
     cli_defines_free(&A.defs);
     if (m)
-        status = print_in_dialect(m, dialect, rest[0], A.output);
+        status = print_in_dialect(m, dialect, rest[0], A.output, text, len);
+    free(text);
     free(rest);
     san_model_free(m);
     return status;

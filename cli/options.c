@@ -111,11 +111,13 @@ const cli_option cli_plot_options[] = {
 const cli_option cli_diag_options[] = {
     CLI_GROUP("diagnostics:"),
     CLI_FLAG(0, "no-peps-warnings", cli_diag, no_peps_warnings, 1,
-             "do not warn about PEPS left-to-right precedence"),
+             "do not warn about PEPS left-to-right precedence nor\n"
+             "about what PEPS 2003 or GTAexpress read differently"),
     CLI_FLAG(0, "peps", cli_diag, peers, 1,
-             "warn about every construct PEPS 2003 or GTAexpress read\n"
-             "differently or reject, with the rewrite (san print\n"
-             "--dialect peps2003 makes them)"),
+             "warn about every occurrence of a construct PEPS 2003\n"
+             "or GTAexpress read differently or reject (by default:\n"
+             "the first of each, with the count), with the rewrite\n"
+             "(san print --dialect peps2003 makes them)"),
     CLI_END
 };
 

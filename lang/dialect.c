@@ -27,7 +27,13 @@
  *     gives every replica the same transitions; san reads C[v] twice
  *     as a duplicate, so the replica's name loses its brackets, in the
  *     expressions too), and one transition per index for e[N].  A
- *     per-index rate (syn e[k:N] (mu * k)) is refused.
+ *     per-index rate (syn e[k:N] (mu * k)) is refused;
+ *   - a synchronized event whose rate, with its functions expanded in
+ *     place as the peers store it, would not fit the 128 bytes PEPS 2003
+ *     copies it into (it crashes) becomes one event per combination of
+ *     the states its rate reads, each with a short rate (dialect_tab.c);
+ *   - results whose stored text would run past GTAexpress's array of
+ *     128-byte rows are followed by constant results that give them room.
  *
  * What cannot be expressed is refused with the construct named.
  */
@@ -64,7 +70,14 @@ typedef struct {
     int failed;
     const char *var;        /* the replica being written: its index variable */
     double var_val;         /* and value (aut C[i:N], written as C_v) */
+    peers_tab *tab;         /* per ast event: its rate as a table (n = 0: not) */
+    char ***tab_name;       /* per ast event: the names of its table's events */
 } dctx;
+
+/* Combinations of states beyond which a long synchronized rate is
+ * refused rather than tabulated: each is an event on every transition
+ * of the original. */
+#define TAB_MAX 4096
 
 /* The name of the state added to a one-state automaton, or of the
  * padding automaton: fixed names,
@@ -598,6 +611,21 @@ static void domain_out(dctx *c, const ast_domain *d)
     fputc(']', c->out);
 }
 
+/* rate_NAME = r_k * ((st A == i) && (st B == j)): table entry k. */
+static void tab_rate_out(dctx *c, const peers_tab *t, int k, const char *name)
+{
+    fprintf(c->out, "  rate_%s = ", name);
+    num_out(c->out, t->rate[k]);
+    if (t->ndeps)
+        fputs(" * (", c->out);
+    for (int d = 0; d < t->ndeps; d++) {
+        fputs(d ? " && (st " : "(st ", c->out);
+        aut_name_out(c, t->deps[d]);
+        fprintf(c->out, " == %d)", t->states[k * t->ndeps + d]);
+    }
+    fputs(t->ndeps ? ");\n" : ";\n", c->out);
+}
+
 static void identifiers_out(dctx *c)
 {
     fputs("identifiers\n", c->out);
@@ -618,6 +646,9 @@ static void identifiers_out(dctx *c)
         top_out(c, c->h[k].expr);
         fputs(";\n", c->out);
     }
+    for (int i = 0; c->tab_name && i < c->f->nevents; i++)
+        for (int k = 0; c->tab_name[i] && k < c->tab[i].n; k++)
+            tab_rate_out(c, &c->tab[i], k, c->tab_name[i][k]);
     int pad = c->pad_aut;
     for (int a = 0; c->pad_state && a < c->f->nauts; a++)
         pad |= c->pad_state[a];
@@ -635,6 +666,11 @@ static void events_out(dctx *c)
                  "index; PEPS gives the events of e[N] one rate: write them as separate "
                  "events", e->pos.line,
                  e->pos.col, e->name, e->name, e->dom->var);
+        if (c->tab_name && c->tab_name[i]) {
+            for (int k = 0; k < c->tab[i].n; k++)
+                fprintf(c->out, "  syn %s (rate_%s);\n", c->tab_name[i][k], c->tab_name[i][k]);
+            continue;
+        }
         fprintf(c->out, "  %s %s", e->sync ? "syn" : "loc", e->name);
         if (e->dom)
             domain_out(c, e->dom);
@@ -676,13 +712,26 @@ static void dst_out(dctx *c, const ast_to *t)
     }
 }
 
-/* One transition line of label l, its event e[idx] (idx < 0: as written). */
-static void label_line(dctx *c, const ast_to *t, const char **probs, int l, int has_idx, int idx)
+/* The ast event named name if its rate is written as a table, else -1. */
+static int tabulated(const dctx *c, const char *name)
+{
+    for (int i = 0; c->tab && i < c->f->nevents; i++)
+        if (c->tab_name[i] && !strcmp(c->f->events[i].name, name))
+            return i;
+    return -1;
+}
+
+/* One transition line of label l, its event e[idx] (has_idx), or the
+ * event named as (a table's). */
+static void label_line(dctx *c, const ast_to *t, const char **probs, int l, int has_idx, int idx,
+                       const char *as)
 {
     fputs("      to(", c->out);
     dst_out(c, t);
     fputs(") ", c->out);
-    if (has_idx)
+    if (as)
+        fputs(as, c->out);
+    else if (has_idx)
         fprintf(c->out, "%s[%d]", t->labels[l].ev.name, idx);
     else
         ref_out(c, &t->labels[l].ev);
@@ -704,18 +753,22 @@ static void label_out(dctx *c, const ast_to *t, const char **probs, int l)
     const ast_ident *dom = ix && ix->kind == AE_NAME && !ix->ref.index &&
         !(c->var && !strcmp(ix->ref.name, c->var)) ? domain_ident(c, ix->ref.name) : NULL;
     double v;
+    int ti;
     if (dom) {
         int n, *vals = domain_values(c, dom->dom, &n);
         if (!n)
             fail(c, "%d:%d: the domain '%s' cannot be written for PEPS", ix->pos.line,
                  ix->pos.col, dom->name);
         for (int k = 0; k < n; k++)
-            label_line(c, t, probs, l, 1, vals[k]);
+            label_line(c, t, probs, l, 1, vals[k], NULL);
         free(vals);
     } else if (ix && index_value(c, ix, &v) && v == floor(v)) {
-        label_line(c, t, probs, l, 1, (int)v);
+        label_line(c, t, probs, l, 1, (int)v, NULL);
+    } else if ((ti = tabulated(c, t->labels[l].ev.name)) >= 0) {
+        for (int k = 0; k < c->tab[ti].n; k++)
+            label_line(c, t, probs, l, 0, 0, c->tab_name[ti][k]);
     } else {
-        label_line(c, t, probs, l, 0, 0);
+        label_line(c, t, probs, l, 0, 0, NULL);
     }
 }
 
@@ -815,6 +868,25 @@ static void reach_out(dctx *c)
     fputs(");\n", c->out);
 }
 
+/* GTAexpress copies each result's stored text (its functions expanded
+ * in place) into a row of 128 bytes of one array (Compile_Dictionary,
+ * src/pf/compiler.C; PEPS 2003 has 4,096 there).  A longer text runs on
+ * into the rows after it, which are written afterwards, but past the
+ * last row it overwrites the heap and GTAexpress aborts.  Splitting the
+ * expression into identifiers cannot help (they are expanded again):
+ * short results written last give the long ones room.  How many. */
+static int result_pad_rows(const dctx *c)
+{
+    int n = c->f->nresults, pad = 0;
+    for (int r = 0; r < n; r++) {
+        long len = peers_text_len(c->m, c->f->results[r].expr) + 4;
+        long rows = (len + 1 + 127) / 128;
+        if (rows - (n - r) > pad)
+            pad = (int)(rows - (n - r));
+    }
+    return pad;
+}
+
 static void results_out(dctx *c)
 {
     fputs("\nresults\n", c->out);
@@ -823,6 +895,8 @@ static void results_out(dctx *c)
         top_out(c, c->f->results[r].expr);
         fputs(";\n", c->out);
     }
+    for (int k = 0, n = c->peps ? result_pad_rows(c) : 0; k < n; k++)
+        fprintf(c->out, "  %s_result%d = 0;\n", pad_aut_name, k + 1);
 }
 
 /* ---------------------------------------------------------------- */
@@ -842,7 +916,7 @@ static void plan_rates(dctx *c)
         return fail(c, "out of memory");
     for (int i = 0; i < c->f->nevents; i++) {
         const ast_event *e = &c->f->events[i];
-        if (is_ident_name(c, e->rate))
+        if (is_ident_name(c, e->rate) || (c->tab_name && c->tab_name[i]))
             continue;
         char base[1100];
         snprintf(base, sizeof base, "rate_%s", e->name);
@@ -888,6 +962,67 @@ static void plan_probs(dctx *c)
         }
 }
 
+static int compiled_event(const dctx *c, const char *name)
+{
+    for (int k = 0; k < c->m->nev; k++)
+        if (!strcmp(c->m->ev[k].name, name))
+            return k;
+    return -1;
+}
+
+/* The names of event i's table entries, NAME_t1, NAME_t2, ... */
+static void name_table(dctx *c, int i)
+{
+    const char *ev = c->f->events[i].name;
+    int n = c->tab[i].n;
+    c->tab_name[i] = calloc((size_t)n + 1, sizeof *c->tab_name[i]);
+    if (!c->tab_name[i])
+        return fail(c, "out of memory");
+    size_t len = strlen(ev) + 24;
+    for (int k = 0; k < n; k++) {
+        char *name = malloc(len);
+        if (!(c->tab_name[i][k] = name))
+            return fail(c, "out of memory");
+        char rate[1200];
+        snprintf(name, len, "%s_t%d", ev, k + 1);
+        snprintf(rate, sizeof rate, "rate_%s", name);
+        if (name_taken(c, name) || name_taken(c, rate))
+            return fail(c, "%d:%d: the name '%s' for a part of event '%s' is taken",
+                        c->f->events[i].pos.line, c->f->events[i].pos.col, name, ev);
+    }
+}
+
+/* Synchronized events whose stored rate PEPS 2003 cannot copy. */
+static void plan_tables(dctx *c)
+{
+    int ne = c->f->nevents;
+    c->tab = calloc((size_t)ne + 1, sizeof *c->tab);
+    c->tab_name = calloc((size_t)ne + 1, sizeof *c->tab_name);
+    if (!c->tab || !c->tab_name)
+        return fail(c, "out of memory");
+    for (int i = 0; i < ne && !c->failed; i++) {
+        const ast_event *e = &c->f->events[i];
+        long len = e->sync && !e->dom ? peers_text_len(c->m, e->rate) : 0;
+        if (len < PEERS_SYNC_RATE_MAX)
+            continue;
+        int ev = compiled_event(c, e->name);
+        int r = ev < 0 ? 0 : peers_tabulate(c->m, ev, TAB_MAX, &c->tab[i]);
+        if (r < 0)
+            return fail(c, "out of memory");
+        if (!r)
+            return fail(c, "%d:%d: the rate of synchronized event '%s' is about %ld bytes once "
+                        "PEPS 2003 expands its functions (it copies it into 128 bytes and "
+                        "crashes), and the automata it reads have more than %d combinations "
+                        "of states to write it as a table", e->rate->pos.line,
+                        e->rate->pos.col, e->name, len, TAB_MAX);
+        for (int k = 0; k < c->tab[i].n; k++)
+            if (!isfinite(c->tab[i].rate[k]))
+                return fail(c, "%d:%d: the rate of event '%s' is not finite in some state",
+                            e->rate->pos.line, e->rate->pos.col, e->name);
+        name_table(c, i);
+    }
+}
+
 /* One automaton: add a constant one; one-state automata: a second state. */
 static void plan_padding(dctx *c)
 {
@@ -931,6 +1066,14 @@ static void free_plan(dctx *c)
         }
     free(c->prob_name);
     free(c->pad_state);
+    for (int i = 0; c->tab && i < c->f->nevents; i++) {
+        for (int k = 0; c->tab_name && c->tab_name[i] && k < c->tab[i].n; k++)
+            free(c->tab_name[i][k]);
+        free(c->tab_name ? c->tab_name[i] : NULL);
+        peers_tab_free(&c->tab[i]);
+    }
+    free(c->tab);
+    free(c->tab_name);
 }
 
 int san_dialect_from_name(const char *name, san_dialect *d)
@@ -966,6 +1109,7 @@ san_status san_model_print_dialect(const san_model *m, san_dialect dialect, FILE
         err[0] = 0;
     if (c.f->discrete)
         fail(&c, "a discrete-time network: PEPS 2003 solves continuous-time models only");
+    plan_tables(&c);
     plan_rates(&c);
     plan_probs(&c);
     plan_padding(&c);

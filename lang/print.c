@@ -4,12 +4,17 @@
  * (st for @, rw for %, <= for =<).  Replication is kept as written, so
  * the text stays close to what the user wrote and reads in PEPS too.
  * Printing is a fixed point: printing a printed model gives the same text.
+ * With the model's text at hand, its comments are written back at their
+ * place (comments.c): before the statement or section they precede, or
+ * at the end of its line.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ast.h"
+#include "comments.h"
 
 static const char *const binop_text[] = {
     [OP_MUL] = "*", [OP_DIV] = "/", [OP_ADD] = "+", [OP_SUB] = "-",
@@ -141,11 +146,28 @@ static void print_domain(FILE *out, const ast_domain *d)
     fputc(']', out);
 }
 
-static void print_identifiers(FILE *out, const san_model *m, const ast_file *f)
+/* The line of a section keyword, else of its first item (0: none). */
+static int section_line(const lang_comments *c, int s, int first)
 {
-    fputs("identifiers\n", out);
+    return c && c->section[s] ? c->section[s] : first;
+}
+
+/* The end of a printed line: the trailing comments of source line. */
+static void eol(FILE *out, lang_comments *c, int line)
+{
+    lang_comments_trailing(c, line, out);
+    fputc('\n', out);
+}
+
+static void print_identifiers(FILE *out, const san_model *m, const ast_file *f, lang_comments *cm)
+{
+    lang_comments_before(cm, section_line(cm, LANG_SEC_IDS, f->nids ? f->ids[0].pos.line : 1),
+                         "", out);
+    fputs("identifiers", out);
+    eol(out, cm, section_line(cm, LANG_SEC_IDS, -1));
     for (int i = 0; i < f->nids; i++) {
         const ast_ident *id = &f->ids[i];
+        lang_comments_before(cm, id->pos.line, "  ", out);
         fprintf(out, "  %s = ", id->name);
         const san_ident *c = NULL;
         for (int k = 0; k < m->nid; k++)
@@ -157,15 +179,21 @@ static void print_identifiers(FILE *out, const san_model *m, const ast_file *f)
             print_num(out, c->value);
         else
             print_expr(out, id->expr);
-        fputs(";\n", out);
+        fputc(';', out);
+        eol(out, cm, id->pos.line);
     }
 }
 
-static void print_events(FILE *out, const ast_file *f)
+static void print_events(FILE *out, const ast_file *f, lang_comments *cm)
 {
-    fputs("\nevents\n", out);
+    fputc('\n', out);
+    lang_comments_before(cm, section_line(cm, LANG_SEC_EVENTS,
+                                          f->nevents ? f->events[0].pos.line : 1), "", out);
+    fputs("events", out);
+    eol(out, cm, section_line(cm, LANG_SEC_EVENTS, -1));
     for (int i = 0; i < f->nevents; i++) {
         const ast_event *e = &f->events[i];
+        lang_comments_before(cm, e->pos.line, "  ", out);
         fprintf(out, "  %s %s", e->sync ? "syn" : "loc", e->name);
         if (e->dom)
             print_domain(out, e->dom);
@@ -181,12 +209,14 @@ static void print_events(FILE *out, const ast_file *f)
             }
             fputc('}', out);
         }
-        fputs(";\n", out);
+        fputc(';', out);
+        eol(out, cm, e->pos.line);
     }
 }
 
-static void print_to(FILE *out, const ast_to *t)
+static void print_to(FILE *out, const ast_to *t, lang_comments *cm)
 {
+    lang_comments_before(cm, t->pos.line, "      ", out);
     for (int l = 0; l < t->nlabels; l++) {
         fputs("      to(", out);
         switch (t->kind) {
@@ -206,21 +236,26 @@ static void print_to(FILE *out, const ast_to *t)
             print_expr(out, t->labels[l].prob);
             fputc(')', out);
         }
-        fputc('\n', out);
+        eol(out, l == t->nlabels - 1 ? cm : NULL, t->pos.line);
     }
 }
 
-static void print_network(FILE *out, const ast_file *f)
+static void print_network(FILE *out, const ast_file *f, lang_comments *cm)
 {
-    fprintf(out, "\nnetwork %s (continuous)\n", f->net_name ? f->net_name : "unnamed");
+    fputc('\n', out);
+    lang_comments_before(cm, section_line(cm, LANG_SEC_NET, f->net_pos.line), "", out);
+    fprintf(out, "network %s (continuous)", f->net_name ? f->net_name : "unnamed");
+    eol(out, cm, f->net_pos.line);
     for (int a = 0; a < f->nauts; a++) {
         const ast_aut *A = &f->auts[a];
+        lang_comments_before(cm, A->pos.line, "  ", out);
         fprintf(out, "  aut %s", A->name);
         if (A->dom)
             print_domain(out, A->dom);
-        fputc('\n', out);
+        eol(out, cm, A->pos.line);
         for (int s = 0; s < A->nstates; s++) {
             const ast_state *st = &A->states[s];
+            lang_comments_before(cm, st->pos.line, "    ", out);
             fprintf(out, "    %s %s", st->is_from ? "from" : "stt", st->name);
             if (st->dom)
                 print_domain(out, st->dom);
@@ -234,9 +269,9 @@ static void print_network(FILE *out, const ast_file *f)
                 print_expr(out, st->reward);
                 fputc(')', out);
             }
-            fputc('\n', out);
+            eol(out, cm, st->pos.line);
             for (int t = 0; t < st->ntos; t++)
-                print_to(out, &st->tos[t]);
+                print_to(out, &st->tos[t], cm);
         }
     }
 }
@@ -260,19 +295,46 @@ void ast_print_event_rate(const san_model *m, int e, FILE *out)
         }
 }
 
-void san_model_print(const san_model *m, FILE *out)
+static void print_all(const san_model *m, FILE *out, lang_comments *cm)
 {
     const ast_file *f = m->syntax;
-    print_identifiers(out, m, f);
-    print_events(out, f);
-    fprintf(out, "\n%sreachability = ", f->partial ? "partial " : "");
+    print_identifiers(out, m, f, cm);
+    print_events(out, f, cm);
+    fputc('\n', out);
+    lang_comments_before(cm, section_line(cm, LANG_SEC_REACH, f->reach_pos.line), "", out);
+    fprintf(out, "%sreachability = ", f->partial ? "partial " : "");
     print_expr(out, f->reach);
-    fputs(";\n", out);
-    print_network(out, f);
-    fputs("\nresults\n", out);
+    fputc(';', out);
+    eol(out, cm, f->reach_pos.line);
+    print_network(out, f, cm);
+    fputc('\n', out);
+    lang_comments_before(cm, section_line(cm, LANG_SEC_RESULTS, f->nresults ?
+                                          f->results[0].pos.line : INT_MAX), "", out);
+    fputs("results", out);
+    eol(out, cm, section_line(cm, LANG_SEC_RESULTS, -1));
     for (int r = 0; r < f->nresults; r++) {
+        lang_comments_before(cm, f->results[r].pos.line, "  ", out);
         fprintf(out, "  %s = ", f->results[r].name);
         print_expr(out, f->results[r].expr);
-        fputs(";\n", out);
+        fputc(';', out);
+        eol(out, cm, f->results[r].pos.line);
     }
+    lang_comments_before(cm, INT_MAX, "", out);     /* those after the last statement */
+}
+
+void san_model_print(const san_model *m, FILE *out)
+{
+    print_all(m, out, NULL);
+}
+
+san_status san_model_print_commented(const san_model *m, const char *text, size_t len, FILE *out)
+{
+    lang_comments cm;
+    if (!lang_comments_scan(&cm, text, len)) {
+        lang_comments_free(&cm);
+        return SAN_E_NOMEM;
+    }
+    print_all(m, out, &cm);
+    lang_comments_free(&cm);
+    return SAN_OK;
 }

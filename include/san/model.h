@@ -137,6 +137,11 @@ SAN_API void san_model_define_why(const san_model *m, const char *name, double v
 
 /* Write the model back as normalized .san text. */
 SAN_API void san_model_print(const san_model *m, FILE *out);
+/* The same with the comments of text (the model's source) at their place:
+ * before the statement or section they precede, or at the end of its
+ * line.  SAN_E_NOMEM if they cannot be listed. */
+SAN_API san_status san_model_print_commented(const san_model *m, const char *text, size_t len,
+                                             FILE *out);
 
 /* Text for another tool: san (the normalized text above), or PEPS 2003 /
  * PEPS 2007 (read unchanged by PEPS and GTAexpress, with the rewrites of
@@ -150,6 +155,10 @@ SAN_API san_status san_model_print_dialect(const san_model *m, san_dialect diale
  * peer, the position and the rewrite; text (may be NULL) is the model's
  * source, for its comments.  Returns the number of warnings. */
 SAN_API int san_model_lint_peers(const san_model *m, const char *text, size_t len, san_diag *d);
+/* The same, one warning per construct (its first occurrence, with the
+ * count of the others): what san warns about by default. */
+SAN_API int san_model_lint_peers_brief(const san_model *m, const char *text, size_t len,
+                                       san_diag *d);
 /* "san", "peps2003", "peps2007": 1 and *d set; 0 for another name. */
 SAN_API int san_dialect_from_name(const char *name, san_dialect *d);
 

@@ -48,7 +48,7 @@ need_san lang.sh
 cat >"$tmp/check.awk" <<'EOF'
 # First file: the expectations ("// expect: KIND L:C MESSAGE").
 # Second file: san's standard error.  F is the file name san prints.
-FNR == NR {
+FILENAME == ARGV[1] {   # (not FNR == NR: the expectations may be empty)
     line = $0
     sub(/^\/\/ expect: */, "", line)
     n++
@@ -79,6 +79,12 @@ FNR == NR {
     } else {
         next
     }
+    # the PEPS 2003 / GTAexpress compatibility warnings (on by default in
+    # san check) are checked in the files that expect one (PEER=1); the
+    # others, about the quotes of their own expect lines, say nothing of
+    # the file's subject
+    if (!PEER && dkind == "warning" && dmsg ~ /GTAexpress|PEPS 2003/)
+        next
     found = 0
     for (i = 1; i <= n; i++)
         if (kind[i] == dkind && pos[i] == dpos && index(dmsg, msg[i]) > 0) {
@@ -126,7 +132,11 @@ check_corpus_file() {
     if [ "$rc" -ne "$want" ]; then
         problems="exit status $rc, expected $want"
     fi
-    if ! awk -v F="$f" -f "$tmp/check.awk" "$tmp/expect" "$tmp/err" >"$tmp/report"; then
+    peer=0
+    if grep -q 'GTAexpress\|PEPS 2003' "$tmp/expect"; then
+        peer=1
+    fi
+    if ! awk -v F="$f" -v PEER=$peer -f "$tmp/check.awk" "$tmp/expect" "$tmp/err" >"$tmp/report"; then
         problems="${problems:+$problems; }diagnostics differ"
     fi
     if [ -n "$problems" ]; then

@@ -14,7 +14,7 @@ for p in "$PEPS" "$GTA"; do
 done
 exec python3 "$top/tests/peer/peer_check.py" --san "$san" --peps "$PEPS" --gta "$GTA" \
     --timeout "${TIMEOUT:-120}" \
-    "$top"/models/*.san "$shared"/peps/*.san \
+    "$top"/models/*.san "$shared"/peps/*.san "$top"/tests/cli/dialect_long.san \
     --gen "ms --mode sync --slaves 3" \
     --gen "ms --mode async --slaves 3 --buffer 2" \
     --gen "ms --mode async --slaves 4 --buffer 10" \
