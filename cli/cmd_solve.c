@@ -89,6 +89,7 @@ typedef struct {
      * vectors (sparse runs); 0 when not estimated */
     double other_bytes;
     double tol;             /* --tol */
+    int64_t nonzeros;       /* of Q (sparse storage) */
     int ranks;              /* --engine petsc: MPI ranks */
     double rank_bytes;      /* and the largest per-rank memory (0: serial) */
     /* --vector - with json or csv: 1 the vector is part of the report, -1
@@ -161,7 +162,7 @@ static void text_report(const report *r)
                san_format_bytes(r->kron_bytes, b, sizeof b));
     else
         printf("generator    %lld nonzeros, %s, storage sparse",
-               (long long)sp->q.rowptr[sp->n], san_format_bytes(sp->bytes, b, sizeof b));
+               (long long)r->nonzeros, san_format_bytes(sp->bytes, b, sizeof b));
     if (r->other_bytes > 0)
         printf(" (%s would need ~%s)", r->kron ? "the sparse path" : "kron storage",
                san_format_bytes(r->other_bytes, b, sizeof b));
@@ -302,6 +303,15 @@ static void json_throughputs(const san_model *m, const san_solution *sol)
     printf("%s}", m->nev ? "\n  " : "");
 }
 
+/* Q's nonzeros: the generator's, or over the ranks of --engine petsc
+ * (no rank holds the whole of it) */
+static int64_t nonzeros_of(const san_analysis *a)
+{
+    if (a->kron)
+        return 0;
+    return a->ranks > 1 || a->rank_bytes > 0 ? a->nonzeros : a->sp.q.rowptr[a->sp.n];
+}
+
 static int json_report(const report *r)
 {
     const san_model *m = r->m;
@@ -314,7 +324,7 @@ static int json_report(const report *r)
     printf(",\n  \"product_states\": %s,\n  \"reachable_states\": %lld,\n  \"transient_states\": %lld,\n",
            m->product_str, (long long)sp->n, (long long)(sp->n - sp->nclosed));
     printf("  \"dropped_states\": %lld,\n  \"nonzeros\": %lld,\n  \"storage\": \"%s\",\n",
-           (long long)sp->dropped, r->kron ? 0LL : (long long)sp->q.rowptr[sp->n],
+           (long long)sp->dropped, r->kron ? 0LL : (long long)r->nonzeros,
            r->kron ? "kron" : "sparse");
     printf("  \"memory_bytes\": %.0f,\n", r->kron ? r->kron_bytes : sp->bytes);
     if (r->rank_bytes > 0)
@@ -449,6 +459,9 @@ int cmd_solve(int argc, char **argv)
         rc = cli_usage_error("solve", "--gen replaces MODEL; give one or the other");
     else if (rc == 0 && A.engine && strcmp(A.engine, "serial") && strcmp(A.engine, "petsc"))
         rc = cli_usage_error("solve", "--engine: '%s' is not serial or petsc", A.engine);
+    else if (rc == 0 && A.engine && !strcmp(A.engine, "petsc") && A.vector)
+        rc = cli_usage_error("solve", "--vector: --engine petsc does not write the whole "
+                             "vector (no rank holds it)");
     else if (rc == 0 && !A.gen && nrest != 1)
         rc = cli_usage_error("solve", "%s", nrest == 0 ? "missing MODEL" : "expected one MODEL");
     if (rc) {
@@ -513,7 +526,7 @@ int cmd_solve(int argc, char **argv)
     int in_report = A.vector && A.fmt != FMT_TEXT && cli_names_stdout(A.vector);
     report r = { m, &a.sp, &a.sol, path, a.t_solve, san_now() - t0,
                  A.run.solve.method == SAN_M_AUTO && !(a.rank_bytes > 0), a.kron, a.kron_bytes, a.other_bytes,
-                 A.run.solve.tol, a.ranks, a.rank_bytes, in_report ? (solved ? 1 : -1) : 0,
+                 A.run.solve.tol, nonzeros_of(&a), a.ranks, a.rank_bytes, in_report ? (solved ? 1 : -1) : 0,
                  !A.no_marginals, !A.no_throughputs };
     int vrc = 0;
     if (A.fmt == FMT_JSON)
