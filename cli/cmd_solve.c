@@ -172,9 +172,13 @@ static void text_report(const report *r)
            sol->info.iterations, sol->info.iterations == 1 ? "" : "s", sol->info.residual,
            sol->info.converged ? "converged" : "NOT CONVERGED");
     const int digits = supported_digits(&sol->info);
-    if (sol->info.converged)
-        printf("accuracy     error estimate %.1e (balance %.1e, aggregation %.1e, tol %.1e)\n",
-               sol->info.error_est, sol->info.balance, sol->info.agg_error, r->tol);
+    if (sol->info.converged) {
+        char agg[32] = "not tested";    /* --engine petsc: balance only */
+        if (isfinite(sol->info.agg_error))
+            snprintf(agg, sizeof agg, "%.1e", sol->info.agg_error);
+        printf("accuracy     error estimate %.1e (balance %.1e, aggregation %s, tol %.1e)\n",
+               sol->info.error_est, sol->info.balance, agg, r->tol);
+    }
     if (sol->info.note[0])
         printf("note         %s\n", sol->info.note);
     printf("times        explore+build %.3f s, check %.3f s, solve %.3f s, total %.3f s\n",
@@ -408,7 +412,10 @@ static int csv_report(const report *r)
         printf("solver,ranks,,%d\nsolver,rank_memory_bytes,,%.0f\n", r->ranks, r->rank_bytes);
     if (sol->info.converged) {      /* else blank: unverified */
         printf("solver,balance,,%.17g\n", sol->info.balance);
-        printf("solver,aggregation_error,,%.17g\n", sol->info.agg_error);
+        if (isfinite(sol->info.agg_error))
+            printf("solver,aggregation_error,,%.17g\n", sol->info.agg_error);
+        else
+            printf("solver,aggregation_error,,\n");
         printf("solver,error_estimate,,%.17g\n", sol->info.error_est);
     } else {
         printf("solver,balance,,\nsolver,aggregation_error,,\nsolver,error_estimate,,\n");

@@ -177,7 +177,7 @@ static void fill(const dctx *c, const dspace *s, const dsolve_stats *ss, int64_t
     in->iterations = ss->iterations;
     in->residual = ss->residual;
     in->balance = ss->balance;
-    in->agg_error = 0;
+    in->agg_error = NAN;        /* not tested: the report says so */
     in->error_est = ss->balance;
     in->time_s = ss->seconds;
     in->product_s = ss->product_s;

@@ -68,7 +68,7 @@ static int reserve_states(const dctx *c, dspace *s, int64_t need)
     int64_t cap = s->cap ? 2 * s->cap : 4096;
     while (cap < need)
         cap *= 2;
-    if (dspace_bytes(s) + 16.0 * (cap - s->cap) > c->limit)
+    if ((s->need = dspace_bytes(s) + 16.0 * (cap - s->cap)) > c->limit)
         return -3;
     int64_t *ix = realloc(s->index, cap * sizeof *ix);
     if (ix)
@@ -89,7 +89,7 @@ static int reserve_arcs(const dctx *c, dspace *s, int64_t need)
     int64_t cap = s->caparc ? 2 * s->caparc : 65536;
     while (cap < need)
         cap *= 2;
-    if (dspace_bytes(s) + 20.0 * (cap - s->caparc) > c->limit)
+    if ((s->need = dspace_bytes(s) + 20.0 * (cap - s->caparc)) > c->limit)
         return -3;
     void *p;
     if ((p = realloc(s->arow, cap * sizeof *s->arow)))
@@ -109,7 +109,8 @@ static int reserve_arcs(const dctx *c, dspace *s, int64_t need)
 /* Local number of product index idx, numbering it when new (*fresh). */
 static int64_t number(const dctx *c, dspace *s, int64_t idx, int *fresh)
 {
-    if (idmap_full(&s->map) && dspace_bytes(s) + 24.0 * (s->map.mask + 1) > c->limit)
+    if (idmap_full(&s->map) &&
+        (s->need = dspace_bytes(s) + 24.0 * (s->map.mask + 1)) > c->limit)
         return -3;      /* the map doubles: 12 bytes a slot, old and new */
     int64_t id = idmap_get(&s->map, idx, (int32_t)s->nloc, fresh);
     if (id < 0)
@@ -180,9 +181,10 @@ static san_status seeds(const dctx *c, const san_space_opts *o, dspace *s, char 
     }
     if (S.rc == -3) {
         char b[32];
+        char b2[32];
         snprintf(msg, n, "rank %d: the states the reachability function accepts need more "
-                 "than --max-memory (%s for one rank)", c->rank,
-                 san_format_bytes(c->limit, b, sizeof b));
+                 "than %s, beyond --max-memory of %s for one rank", c->rank,
+                 san_format_bytes(s->need, b2, sizeof b2), san_format_bytes(c->limit, b, sizeof b));
         return SAN_E_LIMIT;
     }
     if (rc != 0 || S.rc) {
@@ -308,10 +310,12 @@ static san_status prepare(const dctx *c, dspace *s, round_buf *b, int64_t *nin, 
     b->in = NULL;
     b->capin = 0;
     char b1[32];
-    if (dspace_bytes(s) + 24.0 * *nin > c->limit) {
-        snprintf(msg, n, "rank %d: the exploration's receive buffer (%lld arcs) does not fit "
-                 "in --max-memory of %s for one rank; raise it or run more ranks", c->rank,
-                 (long long)*nin, san_format_bytes(c->limit, b1, sizeof b1));
+    if ((s->need = dspace_bytes(s) + 24.0 * *nin) > c->limit) {
+        char b2[32];
+        snprintf(msg, n, "rank %d: the exploration needs more than %s (%lld states on this "
+                 "rank, %lld arcs to receive), beyond --max-memory of %s for one rank; raise "
+                 "it or run more ranks", c->rank, san_format_bytes(s->need, b2, sizeof b2),
+                 (long long)s->nloc, (long long)*nin, san_format_bytes(c->limit, b1, sizeof b1));
         return SAN_E_LIMIT;
     }
     if (!(b->in = malloc(*nin * sizeof *b->in))) {
@@ -367,7 +371,7 @@ static san_status receive(const dctx *c, dspace *s, const round_buf *b, int64_t 
         snprintf(msg, n, "rank %d: the exploration needs more than %s (%lld states, %lld "
                  "arcs on this rank), beyond --max-memory of %s for one rank; raise it or "
                  "run more ranks", c->rank,
-                 san_format_bytes(dspace_bytes(s), b1, sizeof b1), (long long)s->nloc,
+                 san_format_bytes(s->need, b1, sizeof b1), (long long)s->nloc,
                  (long long)s->narc, san_format_bytes(c->limit, b2, sizeof b2));
         return SAN_E_LIMIT;
     }

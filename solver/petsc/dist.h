@@ -58,6 +58,7 @@ typedef struct {
     int64_t declared;           /* the reachability function's states */
     int64_t undeclared;         /* reached but rejected by it (all ranks) */
     double buf_bytes;           /* the exploration's send and receive buffers */
+    double need;                /* what a growth refused would have held */
     int levels;                 /* rounds of exchange */
     double t_explore;
 } dspace;
