@@ -92,23 +92,25 @@ san_status dagree(const dctx *c, san_status st, const char *msg, san_diag *d)
 }
 
 /* The KSP's vectors and preconditioner, held against the rank's limit
- * before they are made: GMRES(m) keeps m + 2 vectors, the solve a few
- * more; ILU(0) of the diagonal block is as large as the block. */
-static san_status solve_budget(const dctx *c, Mat A, int restart, char *msg, size_t n)
+ * before they are made: BiCGSTAB keeps 8 vectors and the solve 6 more
+ * (20 counted, for some room); ILU(0) of the diagonal block is as
+ * large as the block.  (GMRES(m) through --petsc-options keeps m + 2:
+ * not counted.) */
+static san_status solve_budget(const dctx *c, Mat A, char *msg, size_t n)
 {
     MatInfo info;
     PetscInt nloc, cols;
     if (MatGetInfo(A, MAT_LOCAL, &info) || MatGetLocalSize(A, &nloc, &cols))
         return SAN_E_NOMEM;
     const double mat = 12.0 * info.nz_used + 24.0 * nloc;
-    const double need = mat + 12.0 * info.nz_used + 8.0 * (restart + 12) * nloc;
+    const double need = mat + 12.0 * info.nz_used + 8.0 * 20 * nloc;
     if (need <= c->limit)
         return SAN_OK;
     char b1[32], b2[32];
     snprintf(msg, n, "rank %d: the solve needs ~%s (the matrix's %ld rows on this rank, "
-             "GMRES(%d)'s vectors, the preconditioner), beyond --max-memory of %s for one "
+             "the solver's vectors, the preconditioner), beyond --max-memory of %s for one "
              "rank; raise it or run more ranks", c->rank, san_format_bytes(need, b1, sizeof b1),
-             (long)nloc, restart, san_format_bytes(c->limit, b2, sizeof b2));
+             (long)nloc, san_format_bytes(c->limit, b2, sizeof b2));
     return SAN_E_LIMIT;
 }
 
@@ -180,7 +182,7 @@ static void fill(const dctx *c, const dspace *s, const dsolve_stats *ss, int64_t
     in->agg_error = NAN;        /* not tested: the report says so */
     in->error_est = ss->balance;
     in->time_s = ss->seconds;
-    in->product_s = ss->product_s;
+    in->products = ss->products;
 }
 
 san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
@@ -238,8 +240,7 @@ san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san
         nnz -= dropped_nnz(A, in);
     char msg[512] = "";
     if (st == SAN_OK)
-        st = dagree(&c, solve_budget(&c, A, o->solve.restart > 0 ? o->solve.restart : 50, msg,
-                                     sizeof msg), msg, d);
+        st = dagree(&c, solve_budget(&c, A, msg, sizeof msg), msg, d);
     a->t_space = san_now() - t0;
     dsolve_stats ss;
     memset(&ss, 0, sizeof ss);

@@ -100,6 +100,7 @@ typedef struct {
     char ksp[32], pc[32], reason[40];
     double balance;             /* the distributed balance residual */
     double residual;            /* max |(pQ)_j| / (max rate x max p) */
+    long products;              /* MatMult calls (BiCGSTAB, GMRES: counted) */
     double product_s;           /* seconds of one product (slowest rank) */
     double product_comm;        /* bytes a product moves between ranks */
     double rank_bytes;          /* PETSc's resident size, largest rank */
