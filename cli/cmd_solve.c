@@ -24,11 +24,12 @@ static const cli_option solve_options[] = {
     CLI_GROUP("solver:"),
     CLI_INCLUDE(cli_solver_options, solve_args, run),
     CLI_STRING(0, "engine", "E", solve_args, engine,
-               "serial (default), or petsc: the system solved\n"
-               "by PETSc's KSP over the ranks of mpirun -n P\n"
-               "(./configure --with-petsc); PETSC_OPTIONS too"),
+               "serial (default), or petsc: each rank of\n"
+               "mpirun -n P explores, stores and solves its part\n"
+               "of the chain (./configure --with-petsc)"),
     CLI_STRING(0, "petsc-options", "'OPTS'", solve_args, petsc_options,
-               "PETSc options, e.g. '-ksp_type bcgs -pc_type asm'"),
+               "PETSc options, e.g. '-ksp_type gmres -pc_type asm';\n"
+               "PETSC_OPTIONS too"),
     CLI_GROUP("limits:"),
     CLI_INCLUDE(cli_limit_options, solve_args, run),
     CLI_MAX_INPUT(solve_args, run.max_input),
