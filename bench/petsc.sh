@@ -8,7 +8,8 @@
 # (serial: product_s / products of its report; petsc: 5 products timed
 # after the solve, the slowest rank's) and the bytes one product moves
 # between ranks (the off-diagonal blocks' columns x 8, summed over the
-# ranks); iterations and whether it converged.
+# ranks); iterations, whether it converged, and the smallest and the
+# largest rank's share of the states over the mean.
 # ITERS=N (default 100) caps the distributed solve's iterations (per KSP
 # solve, 3 at most): the bench measures memory and the cost of a
 # product, not the time to an answer; ITERS=10000 for the whole solve.
@@ -24,7 +25,7 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=none
 tmp=$(mktemp -d "$PWD/bench-petsc.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 echo "# $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores; model: $GEN"
-printf "%-8s %8s %12s %10s %11s %12s %6s %s\n" ranks wall_s rank_rss_MiB states product_s product_MB iters converged
+printf "%-8s %8s %12s %10s %11s %12s %6s %-9s %s\n" ranks wall_s rank_rss_MiB states product_s product_MB iters converged parts
 run() {     # run LABEL CMD...
     label=$1
     shift
@@ -38,12 +39,14 @@ r = json.load(open(sys.argv[1]))
 s = r["solver"]
 note = s.get("note", "")
 m = re.search(r"product ([0-9.e+-]+) s, ([0-9.e+-]+) MB across", note)
+parts = re.search(r"parts ([0-9.]+-[0-9.]+)", note)
 if m:
     prod, mb = float(m.group(1)), float(m.group(2))
 else:
     prod, mb = s["product_s"] / max(s["products"], 1), 0.0
-print("%-8s %8.1f %12s %10d %11.4f %12.2f %6d %s" % (sys.argv[2], float(sys.argv[3]), sys.argv[4],
-      r["reachable_states"], prod, mb, s["iterations"], s["converged"]))
+print("%-8s %8.1f %12s %10d %11.4f %12.2f %6d %-9s %s" % (sys.argv[2], float(sys.argv[3]),
+      sys.argv[4], r["reachable_states"], prod, mb, s["iterations"], s["converged"],
+      parts.group(1) if parts else "-"))
 PY
     rm -f "$tmp"/rss.*
 }

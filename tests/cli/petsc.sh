@@ -148,6 +148,21 @@ for mm in 2M 4M; do
     else not_ok "--max-memory $mm on 4 ranks: exit $rc, $n messages: $(head -n 2 "$tmp/p.err")"
     fi
 done
+# Ctrl-C on one rank (rank 1 of 2, 4 s into a 952,180-state run: its
+# exploration or solve) stops every rank, with the message, exit 1
+mpirun -n 2 "$SAN" solve -q --engine petsc --gen "ms --mode async --slaves 10 --buffer 10" \
+    > /dev/null 2> "$tmp/int.err" &
+mpid=$!
+sleep 4
+rank1=$(pgrep -P "$mpid" -f "engine petsc" 2>/dev/null | tail -n 1)
+[ -n "$rank1" ] || rank1=$(pgrep -f "solve -q --engine petsc --gen ms --mode async --slaves 10 --buffer 10" | tail -n 1)
+[ -n "$rank1" ] && kill -INT "$rank1"
+wait "$mpid"
+rc=$?
+if [ -n "$rank1" ] && [ "$rc" -eq 1 ] && grep -q "interrupted (Ctrl-C on rank" "$tmp/int.err"
+then ok "Ctrl-C on one rank: every rank stopped, exit 1"
+else not_ok "Ctrl-C on one rank (pid '${rank1}'): exit $rc, $(grep -v '^-' "$tmp/int.err" | head -n 2)"
+fi
 # --vector: no rank holds the whole vector
 mpirun -n 1 "$SAN" solve -q --engine petsc --vector "$tmp/v" "$top_srcdir/models/mm1k.san" > /dev/null 2> "$tmp/p.err"
 rc=$?
