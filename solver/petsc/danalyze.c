@@ -212,6 +212,10 @@ san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san
     Mat A = NULL;
     Vec in = NULL, x = NULL;
     int64_t nnz = 0, nclosed = 0, dropped = 0;
+    if (st == SAN_OK && s.n == 0) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "the reachability function accepts no state");
+        st = SAN_E_MODEL;
+    }
     if (st == SAN_OK && s.n > INT32_MAX - 1) {
         san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc: %lld states need a PETSc built with "
                      "64-bit indices", (long long)s.n);

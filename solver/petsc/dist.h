@@ -25,7 +25,6 @@ typedef struct {
     int rank, size;
     volatile int *interrupt;    /* Ctrl-C on this rank */
     double limit;               /* --max-memory of one rank, bytes */
-    double comm_bytes;          /* sent to other ranks by the exploration */
     int progress;               /* rank 0, stderr a terminal */
 } dctx;
 
