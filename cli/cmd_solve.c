@@ -24,11 +24,12 @@ static const cli_option solve_options[] = {
     CLI_GROUP("solver:"),
     CLI_INCLUDE(cli_solver_options, solve_args, run),
     CLI_STRING(0, "engine", "E", solve_args, engine,
-               "serial (default), or petsc: the system solved\n"
-               "by PETSc's KSP over the ranks of mpirun -n P\n"
-               "(./configure --with-petsc); PETSC_OPTIONS too"),
+               "serial (default), or petsc: each rank of\n"
+               "mpirun -n P explores, stores and solves its part\n"
+               "of the chain (./configure --with-petsc)"),
     CLI_STRING(0, "petsc-options", "'OPTS'", solve_args, petsc_options,
-               "PETSc options, e.g. '-ksp_type bcgs -pc_type asm'"),
+               "PETSc options, e.g. '-ksp_type gmres -pc_type asm';\n"
+               "PETSC_OPTIONS too"),
     CLI_GROUP("limits:"),
     CLI_INCLUDE(cli_limit_options, solve_args, run),
     CLI_MAX_INPUT(solve_args, run.max_input),
@@ -94,6 +95,7 @@ typedef struct {
      * vectors (sparse runs); 0 when not estimated */
     double other_bytes;
     double tol;             /* --tol */
+    int64_t nonzeros;       /* of Q (sparse storage) */
     int ranks;              /* --engine petsc: MPI ranks */
     double rank_bytes;      /* and the largest per-rank memory (0: serial) */
     /* --vector - with json or csv: 1 the vector is part of the report, -1
@@ -216,7 +218,7 @@ static void text_report(const report *r)
                san_format_bytes(r->kron_bytes, b, sizeof b));
     else
         printf("generator    %lld nonzeros, %s, storage sparse",
-               (long long)sp->q.rowptr[sp->n], san_format_bytes(sp->bytes, b, sizeof b));
+               (long long)r->nonzeros, san_format_bytes(sp->bytes, b, sizeof b));
     if (r->other_bytes > 0)
         printf(" (%s would need ~%s)", r->kron ? "the sparse path" : "kron storage",
                san_format_bytes(r->other_bytes, b, sizeof b));
@@ -226,9 +228,13 @@ static void text_report(const report *r)
            sol->info.iterations, sol->info.iterations == 1 ? "" : "s", sol->info.residual,
            sol->info.converged ? "converged" : "NOT CONVERGED");
     const int digits = supported_digits(&sol->info);
-    if (sol->info.converged)
-        printf("accuracy     error estimate %.1e (balance %.1e, aggregation %.1e, tol %.1e)\n",
-               sol->info.error_est, sol->info.balance, sol->info.agg_error, r->tol);
+    if (sol->info.converged) {
+        char agg[32] = "not tested";    /* --engine petsc: balance only */
+        if (isfinite(sol->info.agg_error))
+            snprintf(agg, sizeof agg, "%.1e", sol->info.agg_error);
+        printf("accuracy     error estimate %.1e (balance %.1e, aggregation %s, tol %.1e)\n",
+               sol->info.error_est, sol->info.balance, agg, r->tol);
+    }
     if (sol->info.note[0])
         printf("note         %s\n", sol->info.note);
     printf("times        explore+build %.3f s, check %.3f s, solve %.3f s, total %.3f s\n",
@@ -395,6 +401,15 @@ static void json_throughput_totals(const san_model *m, const san_solution *sol)
     printf("%s}", any ? "\n  " : "");
 }
 
+/* Q's nonzeros: the generator's, or over the ranks of --engine petsc
+ * (no rank holds the whole of it) */
+static int64_t nonzeros_of(const san_analysis *a)
+{
+    if (a->kron)
+        return 0;
+    return a->ranks > 1 || a->rank_bytes > 0 ? a->nonzeros : a->sp.q.rowptr[a->sp.n];
+}
+
 static int json_report(const report *r)
 {
     const san_model *m = r->m;
@@ -412,7 +427,7 @@ static int json_report(const report *r)
     printf(",\n  \"reachable_states\": %lld,\n  \"transient_states\": %lld,\n",
            (long long)sp->n, (long long)(sp->n - sp->nclosed));
     printf("  \"dropped_states\": %lld,\n  \"nonzeros\": %lld,\n  \"storage\": \"%s\",\n",
-           (long long)sp->dropped, r->kron ? 0LL : (long long)sp->q.rowptr[sp->n],
+           (long long)sp->dropped, r->kron ? 0LL : (long long)r->nonzeros,
            r->kron ? "kron" : "sparse");
     printf("  \"memory_bytes\": %.0f,\n", r->kron ? r->kron_bytes : sp->bytes);
     if (r->rank_bytes > 0)
@@ -501,7 +516,10 @@ static int csv_report(const report *r)
         printf("solver,ranks,,%d\nsolver,rank_memory_bytes,,%.0f\n", r->ranks, r->rank_bytes);
     if (sol->info.converged) {      /* else blank: unverified */
         printf("solver,balance,,%.17g\n", sol->info.balance);
-        printf("solver,aggregation_error,,%.17g\n", sol->info.agg_error);
+        if (isfinite(sol->info.agg_error))
+            printf("solver,aggregation_error,,%.17g\n", sol->info.agg_error);
+        else
+            printf("solver,aggregation_error,,\n");
         printf("solver,error_estimate,,%.17g\n", sol->info.error_est);
     } else {
         printf("solver,balance,,\nsolver,aggregation_error,,\nsolver,error_estimate,,\n");
@@ -566,6 +584,9 @@ int cmd_solve(int argc, char **argv)
         rc = cli_usage_error("solve", "--gen replaces MODEL; give one or the other");
     else if (rc == 0 && A.engine && strcmp(A.engine, "serial") && strcmp(A.engine, "petsc"))
         rc = cli_usage_error("solve", "--engine: '%s' is not serial or petsc", A.engine);
+    else if (rc == 0 && A.engine && !strcmp(A.engine, "petsc") && A.vector)
+        rc = cli_usage_error("solve", "--vector: --engine petsc does not write the whole "
+                             "vector (no rank holds it)");
     else if (rc == 0 && !A.gen && nrest != 1)
         rc = cli_usage_error("solve", "%s", nrest == 0 ? "missing MODEL" : "expected one MODEL");
     if (rc) {
@@ -630,7 +651,7 @@ int cmd_solve(int argc, char **argv)
     int in_report = A.vector && A.fmt != FMT_TEXT && cli_names_stdout(A.vector);
     report r = { m, &a.sp, &a.sol, path, a.t_solve, san_now() - t0,
                  A.run.solve.method == SAN_M_AUTO && !(a.rank_bytes > 0), a.kron, a.kron_bytes, a.other_bytes,
-                 A.run.solve.tol, a.ranks, a.rank_bytes, in_report ? (solved ? 1 : -1) : 0,
+                 A.run.solve.tol, nonzeros_of(&a), a.ranks, a.rank_bytes, in_report ? (solved ? 1 : -1) : 0,
                  !A.no_marginals, !A.no_throughputs, A.all_replicas };
     int vrc = 0;
     if (A.fmt == FMT_JSON)

@@ -127,9 +127,10 @@ typedef struct {
                                solve: what the exports need */
     san_analysis_kind kind; /* STEADY unless set */
     san_transient_opts tr;  /* TRANSIENT, PASSAGE */
-    san_engine engine;      /* SAN_ENGINE_PETSC: sparse storage, the
-                               system solved by PETSc's KSP over the MPI
-                               ranks, the answer verified as in serial */
+    san_engine engine;      /* SAN_ENGINE_PETSC: every MPI rank explores,
+                               stores and solves its part of the chain
+                               (PETSc's KSP), the indices reduced over
+                               the ranks (doc/distributed.md) */
     const char *engine_options; /* PETSc options ("-ksp_type bcgs") */
 } san_analysis_opts;
 
@@ -152,6 +153,10 @@ typedef struct {
     int have_tr;
     int ranks;              /* the engine's MPI ranks (1: serial) */
     double rank_bytes;      /* the largest per-rank resident memory */
+    /* SAN_ENGINE_PETSC: no rank holds the whole chain, so sp holds the
+     * counts, and its index the top states only (sol.top[k].state is
+     * k); sol.pi is NULL; the generator's nonzeros are here */
+    int64_t nonzeros;
 } san_analysis;
 
 SAN_API void san_analysis_opts_default(san_analysis_opts *o);

@@ -166,7 +166,7 @@ class Analysis(Structure):
                 ("kron", c_int), ("fell_back", c_int), ("kron_bytes", c_double),
                 ("other_bytes", c_double), ("t_space", c_double), ("t_solve", c_double),
                 ("tr", Transient), ("have_tr", c_int),
-                ("ranks", c_int), ("rank_bytes", c_double)]
+                ("ranks", c_int), ("rank_bytes", c_double), ("nonzeros", c_int64)]
 
 
 class AuditOpts(Structure):

@@ -26,7 +26,6 @@
 #include "indices.h"
 #include "linsolve.h"
 #include "transient_int.h"
-#include "engine.h"
 #include "petsc_solve.h"
 
 void san_analysis_opts_default(san_analysis_opts *o)
@@ -132,22 +131,8 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
     const double t0 = san_now();
     memset(a, 0, sizeof *a);
     a->m = m;
-    san_analysis_opts eo;
-    if (o->engine == SAN_ENGINE_PETSC) {
-        /* every rank explores (deterministically, alike): rank 0 alone
-         * draws progress; the descriptor is not distributed yet */
-        eo = *o;
-        if (eo.storage == SAN_STORAGE_AUTO)
-            eo.storage = SAN_STORAGE_SPARSE;
-        if (san_petsc_init() < 0) {
-            san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc: this san was built without "
-                         "PETSc (./configure --with-petsc), or PETSc did not start");
-            return SAN_E_USAGE;
-        }
-        if (san_engine_rank(NULL) != 0)
-            eo.space.progress = eo.solve.progress = 0;
-        o = &eo;
-    }
+    if (o->engine == SAN_ENGINE_PETSC)     /* every rank its part (solver/petsc/) */
+        return san_petsc_analyze(m, o, a, d);
     san_status st = build(m, o, t0, a, d);
     a->t_space = san_now() - t0;
     if (st != SAN_OK || o->space_only)
@@ -172,22 +157,12 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
         return SAN_E_INTERRUPTED;
     }
     double ts = san_now();
-    san_engine_out eout = { 1, 0, 0, "" };
-    san_engine_ctx ectx = { o->engine_options, &eout };
-    if (o->engine == SAN_ENGINE_PETSC && a->kron) {
-        san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc needs the sparse generator "
-                     "(--storage sparse; the tensor descriptor is not distributed yet)");
-        return SAN_E_USAGE;
-    }
-    if (o->engine == SAN_ENGINE_PETSC)
-        st = san_solve_engine(&a->sp, &so, &ectx, &a->sol);
-    else if (a->kron)
+    if (a->kron)
         st = san_ls_status(san_kron_solve(&a->sp, &so, &a->sol, &a->kron_bytes), &a->sol.info);
     else
         st = san_solve(&a->sp, &so, &a->sol);
     a->t_solve = san_now() - ts;
-    a->ranks = eout.ranks;
-    a->rank_bytes = eout.rank_bytes;
+    a->ranks = 1;
     a->have_sol = 1;
     /* a solve stopped early (not converged, interrupted, time limit)
      * keeps its best vector: its indices are reported with it */

@@ -10,8 +10,6 @@
 #include <string.h>
 #include "linsolve.h"
 #include "partition_space.h"
-#include "petsc_solve.h"
-#include "engine.h"
 
 /* Q^T restricted to the closed class, renumbered 0..nclosed-1. */
 static int closed_transpose(const san_space *sp, int32_t *sub, san_csr *qt)
@@ -66,31 +64,7 @@ static void warm_guess(const san_warm *w, const san_space *sp, const int32_t *su
     }
 }
 
-/* The distributed first guess: PETSc's KSP over the ranks (x gathered on
- * every rank); the serial check then verifies (and, when needed,
- * polishes) it as it would any kernel's answer: the same contract. */
-static int engine_guess(const san_csr *qt, double *x, const san_solve_opts *o,
-                        const san_engine_ctx *e, san_solution *sol)
-{
-    san_petsc_stats ps;
-    if (san_petsc_stationary(qt, x, e->options, o->tol, o->max_iter, &ps, sol->info.msg,
-                             sizeof sol->info.msg) < 0)
-        return -1;
-    e->out->ranks = ps.ranks;
-    e->out->rank_bytes = ps.rank_bytes;
-    snprintf(sol->info.note, sizeof sol->info.note, "engine petsc: %d ranks, KSP %s/%s, "
-             "%ld iterations (%s), %.2f s; per-rank memory %.1f MiB",
-             ps.ranks, ps.ksp, ps.pc, ps.iterations, ps.reason, ps.seconds, ps.rank_bytes / 1048576.0);
-    return 0;
-}
-
 san_status san_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol)
-{
-    return san_solve_engine(sp, o, NULL, sol);
-}
-
-san_status san_solve_engine(const san_space *sp, const san_solve_opts *o, const san_engine_ctx *e,
-                            san_solution *sol)
 {
     const double t0 = san_now();
     memset(sol, 0, sizeof *sol);
@@ -121,26 +95,6 @@ san_status san_solve_engine(const san_space *sp, const san_solve_opts *o, const 
                 idx[sub[i]] = sp->index[i];
     if (o && o->warm)
         warm_guess(o->warm, sp, sub, x);
-    san_solve_opts eo;
-    if (e) {
-        char note[sizeof sol->info.note];
-        if (engine_guess(&qt, x, o, e, sol) < 0) {
-            if (idx != sp->index)
-                free(idx);
-            if (x != sol->pi)
-                free(x);
-            free(sub);
-            san_csr_free(&qt);
-            return sol->info.status = SAN_E_USAGE;
-        }
-        memcpy(note, sol->info.note, sizeof note);
-        eo = *o;
-        eo.method = SAN_M_IAD;      /* verify from the guess: aggregation + balance */
-        eo.warm = NULL;
-        o = &eo;
-        e->out->note_saved = 1;
-        memcpy(e->out->note, note, sizeof note);
-    }
     san_parts parts;
     memset(&parts, 0, sizeof parts);
     if (o && o->time_limit > 0)
@@ -175,8 +129,6 @@ san_status san_solve_engine(const san_space *sp, const san_solve_opts *o, const 
     }
     free(sub);
     san_csr_free(&qt);
-    if (e && e->out->note_saved)
-        memcpy(sol->info.note, e->out->note, sizeof sol->info.note);
     return san_ls_status(rc, &sol->info);
 }
 

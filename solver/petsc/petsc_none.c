@@ -1,15 +1,18 @@
 /*
  * petsc_none.c - the PETSc engine when libsan is built without it.
  */
-#include <stdio.h>
+#include <string.h>
 #include "petsc_solve.h"
 
-int san_petsc_stationary(const san_csr *qt, double *x, const char *options, double tol,
-                         long max_iter, san_petsc_stats *st, char *msg, size_t msglen)
+san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
+                             san_diag *d)
 {
-    snprintf(msg, msglen, "--engine petsc: this san was built without PETSc "
-             "(./configure --with-petsc)");
-    return -1;
+    (void)o;
+    memset(a, 0, sizeof *a);
+    a->m = m;
+    san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc: this san was built without PETSc "
+                 "(./configure --with-petsc)");
+    return SAN_E_USAGE;
 }
 
 int san_petsc_rank(int *size)

@@ -13,6 +13,8 @@ its own folder and of the layers below it, never of one above:
     solver/numeric      pi Q = 0 on an operator; nothing above base
     solver/space        reachable states of a model
     solver/kron         the tensor descriptor (its operator, over a space)
+    solver/petsc        the distributed space, generator and solve (MPI,
+                        PETSc): beside kron, over space
     solver/transient    uniformization, Fox-Glynn: x e^{Qt} on an operator
     solver/analysis     the one pipeline: model -> space -> solution -> indices
     solver/export       the chain and the automata in other tools' formats
@@ -47,8 +49,8 @@ LAYERS = {
     "gen": 1,
     "analytic": 1,
     "solver/numeric": 1,
-    "solver/petsc": 1,
     "solver/space": 2,
+    "solver/petsc": 3,
     "solver/kron": 3,
     "solver/transient": 2,
     "solver/analysis": 4,

@@ -1,0 +1,297 @@
+/*
+ * danalyze.c - san_analyze over MPI ranks (--engine petsc): the phases
+ * of dist.h in order, every rank in each, and what they found in the
+ * san_analysis the report reads.
+ *
+ *   1. exploration (dexplore.c): each rank its own states and rows;
+ *   2. the MATMPIAIJ of Q^T (dmatrix.c);
+ *   3. the closed class (dclasses.c);
+ *   4. KSP and the balance check (dsolve.c);
+ *   5. the indices, reduced (dindices.c).
+ *
+ * --max-memory is per rank: each phase holds its estimate against it
+ * before allocating, and dagree() makes a refusal, an error or a
+ * Ctrl-C on one rank the status of every rank (each phase begins with
+ * it, so no rank waits in a collective another has left).  Progress is
+ * drawn by rank 0 alone (when its stderr is a terminal).
+ *
+ * What the report gets: a->sp holds the counts (states over every
+ * rank, transient, dropped) and, in place of every state's index, the
+ * indices of the top states only (sol.top[k].state = k); sol.pi is not
+ * held (no rank has the whole vector); a->nonzeros counts Q's entries.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include "base.h"
+#include "dist.h"
+#include "petsc_solve.h"
+
+static int we_initialized;
+
+static void finalize(void)
+{
+    if (we_initialized)
+        PetscFinalize();
+}
+
+int san_petsc_init(void)
+{
+    PetscBool up = PETSC_FALSE;
+    PetscInitialized(&up);
+    if (up)
+        return 0;
+    if (PetscInitializeNoArguments() != 0)
+        return -1;
+    we_initialized = 1;
+    atexit(finalize);
+    return 0;
+}
+
+int san_petsc_rank(int *size)
+{
+    PetscBool up = PETSC_FALSE;
+    PetscInitialized(&up);
+    int r = 0, s = 1;
+    if (up) {
+        MPI_Comm_rank(PETSC_COMM_WORLD, &r);
+        MPI_Comm_size(PETSC_COMM_WORLD, &s);
+    }
+    if (size)
+        *size = s;
+    return r;
+}
+
+san_status dagree(const dctx *c, san_status st, const char *msg, san_diag *d)
+{
+    char buf[1024];
+    if (st == SAN_OK && c->interrupt && *c->interrupt) {
+        st = SAN_E_INTERRUPTED;
+        snprintf(buf, sizeof buf, "interrupted (Ctrl-C on rank %d)", c->rank);
+        msg = buf;
+    }
+    int mine = st != SAN_OK ? c->rank : c->size, first = c->size;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD);
+    if (first == c->size)
+        return SAN_OK;
+    struct {
+        int st;
+        char msg[1024];
+    } w;
+    memset(&w, 0, sizeof w);
+    if (c->rank == first) {
+        w.st = (int)st;
+        snprintf(w.msg, sizeof w.msg, "%s", msg ? msg : "");
+    }
+    MPI_Bcast(&w, (int)sizeof w, MPI_BYTE, first, PETSC_COMM_WORLD);
+    if (w.msg[0])
+        san_diag_add(d, SAN_ERROR, 0, 0, "%s", w.msg);
+    return (san_status)w.st;
+}
+
+/* The KSP's vectors and preconditioner, held against the rank's limit
+ * before they are made: BiCGSTAB keeps 8 vectors and the solve 6 more
+ * (20 counted, for some room); ILU(0) of the diagonal block is as
+ * large as the block.  (GMRES(m) through --petsc-options keeps m + 2:
+ * not counted.) */
+static san_status solve_budget(const dctx *c, Mat A, char *msg, size_t n)
+{
+    MatInfo info;
+    PetscInt nloc, cols;
+    if (MatGetInfo(A, MAT_LOCAL, &info) || MatGetLocalSize(A, &nloc, &cols))
+        return SAN_E_NOMEM;
+    const double mat = 12.0 * info.nz_used + 24.0 * nloc;
+    const double need = mat + 12.0 * info.nz_used + 8.0 * 20 * nloc;
+    if (need <= c->limit)
+        return SAN_OK;
+    char b1[32], b2[32];
+    snprintf(msg, n, "rank %d: the solve needs ~%s (the matrix's %ld rows on this rank, "
+             "the solver's vectors, the preconditioner), beyond --max-memory of %s for one "
+             "rank; raise it or run more ranks", c->rank, san_format_bytes(need, b1, sizeof b1),
+             (long)nloc, san_format_bytes(c->limit, b2, sizeof b2));
+    return SAN_E_LIMIT;
+}
+
+/* The entries of the dropped pockets' rows (2 in `in`), over every
+ * rank: a pocket is closed and nothing enters it, so its rows of Q^T
+ * hold its own arcs, its rows of Q the same ones. */
+static int64_t dropped_nnz(Mat A, Vec in)
+{
+    PetscInt lo, hi;
+    const PetscScalar *ia;
+    long long mine = 0, all = 0;
+    if (VecGetOwnershipRange(in, &lo, &hi) || VecGetArrayRead(in, &ia))
+        return 0;
+    for (PetscInt j = lo; j < hi; j++) {
+        PetscInt len;
+        if (ia[j - lo] == 2 && MatGetRow(A, j, &len, NULL, NULL) == 0) {
+            mine += len;
+            MatRestoreRow(A, j, &len, NULL, NULL);
+        }
+    }
+    VecRestoreArrayRead(in, &ia);
+    MPI_Allreduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, PETSC_COMM_WORLD);
+    return all;
+}
+
+/* The largest peak resident size of a rank. */
+static double peak_rss(void)
+{
+    struct rusage ru;
+    double mine = getrusage(RUSAGE_SELF, &ru) == 0 ? 1024.0 * ru.ru_maxrss : 0, all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD);
+    return all;
+}
+
+/* The smallest and largest part of the states, over the mean. */
+static void balance_of(const dctx *c, const dspace *s, double *lo, double *hi)
+{
+    double v[2] = { -(double)s->nloc, (double)s->nloc }, all[2];
+    MPI_Allreduce(v, all, 2, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD);
+    const double mean = (double)s->n / c->size;
+    *lo = mean > 0 ? -all[0] / mean : 1;
+    *hi = mean > 0 ? all[1] / mean : 1;
+}
+
+static san_method method_of(const char *ksp)
+{
+    return !strcmp(ksp, "bcgs") ? SAN_M_BICGSTAB : SAN_M_GMRES;
+}
+
+/* What the report reads, from the phases' figures. */
+static void fill(const dctx *c, const dspace *s, const dsolve_stats *ss, int64_t nnz,
+                 int64_t nclosed, int64_t dropped, san_analysis *a)
+{
+    a->sp.m = s->m;
+    a->sp.n = s->n - dropped;
+    a->sp.nclosed = nclosed;
+    a->sp.dropped = dropped;
+    a->sp.declared = s->declared;
+    a->sp.reached_undeclared = s->undeclared;
+    a->sp.t_explore = s->t_explore;
+    a->sp.bytes = 17.0 * (double)a->sp.n + 12.0 * (double)nnz;     /* as serial counts it */
+    a->nonzeros = nnz;
+    a->ranks = c->size;
+    san_solve_info *in = &a->sol.info;
+    in->method = method_of(ss->ksp);
+    in->iterations = ss->iterations;
+    in->residual = ss->residual;
+    in->balance = ss->balance;
+    in->agg_error = NAN;        /* not tested: the report says so */
+    in->error_est = ss->balance;
+    in->time_s = ss->seconds;
+    in->products = ss->products;
+}
+
+san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
+                             san_diag *d)
+{
+    const double t0 = san_now();
+    memset(a, 0, sizeof *a);
+    a->m = m;
+    if (o->kind != SAN_ANALYSIS_STEADY || o->storage == SAN_STORAGE_KRON || o->space_only) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc solves the steady state over the "
+                     "sparse generator only (not --storage kron, transient or passage times)");
+        return SAN_E_USAGE;
+    }
+    if (san_petsc_init() < 0) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc: PETSc did not start");
+        return SAN_E_USAGE;
+    }
+    dctx c = { 0 };
+    MPI_Comm_rank(PETSC_COMM_WORLD, &c.rank);
+    MPI_Comm_size(PETSC_COMM_WORLD, &c.size);
+    c.interrupt = o->space.interrupt;
+    c.limit = o->space.max_memory > 0 ? o->space.max_memory : san_default_max_memory();
+    c.progress = o->space.progress && c.rank == 0;
+    dspace s = { .m = m };
+    san_status st = dexplore(&c, &o->space, &s, d);
+    idmap_free(&s.map);         /* the numbers are known: the map is done */
+    Mat A = NULL;
+    Vec in = NULL, x = NULL;
+    int64_t nnz = 0, nclosed = 0, dropped = 0;
+    if (st == SAN_OK && s.n == 0) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "the reachability function accepts no state");
+        st = SAN_E_MODEL;
+    }
+    if (st == SAN_OK && s.n > INT32_MAX - 1) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc: %lld states need a PETSc built with "
+                     "64-bit indices", (long long)s.n);
+        st = SAN_E_LIMIT;
+    }
+    if (st == SAN_OK && s.undeclared)
+        san_diag_add(d, SAN_WARNING, 0, 0, "%lld reached states are rejected by the "
+                     "reachability function; they are kept (the function should accept them)",
+                     (long long)s.undeclared);
+    if (st == SAN_OK) {
+        san_progress pg;
+        san_progress_init(&pg, c.progress, 0);
+        san_progress_draw(&pg, 1, "  assembling Q^T over %d ranks", c.size);
+        st = dmatrix(&c, &s, &A, &nnz, d);
+        san_progress_end(&pg, 1);
+    }
+    if (st == SAN_OK && (MatCreateVecs(A, &in, &x) != 0)) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc: out of memory for the vectors");
+        st = SAN_E_NOMEM;
+    }
+    const double tc = san_now();
+    if (st == SAN_OK)
+        st = dclasses(&c, &s, A, in, &nclosed, &dropped, d);
+    a->sp.t_check = san_now() - tc;
+    if (st == SAN_OK && dropped)        /* the pockets' rows leave the count */
+        nnz -= dropped_nnz(A, in);
+    char msg[512] = "";
+    if (st == SAN_OK)
+        st = dagree(&c, solve_budget(&c, A, msg, sizeof msg), msg, d);
+    a->t_space = san_now() - t0;
+    dsolve_stats ss;
+    memset(&ss, 0, sizeof ss);
+    san_status sst = SAN_OK;
+    if (st == SAN_OK) {
+        san_solve_opts so = o->solve;
+        if (o->time_limit > 0)
+            so.time_limit = fmax(o->time_limit - (san_now() - t0), 1e-6);
+        const double ts = san_now();
+        sst = dsolve(&c, A, in, x, &so, o->engine_options, &ss, d);
+        a->t_solve = san_now() - ts;
+        if (sst != SAN_OK && sst != SAN_E_NOTCONV && sst != SAN_E_INTERRUPTED)
+            st = sst;
+    }
+    int64_t *top_index = NULL;
+    if (st == SAN_OK) {
+        top_index = calloc(o->ntop + 1, sizeof *top_index);
+        st = top_index ? dindices(&c, &s, x, o->ntop, &a->sol, top_index, d) : SAN_E_NOMEM;
+    }
+    if (st == SAN_OK) {
+        double lo, hi;
+        balance_of(&c, &s, &lo, &hi);
+        fill(&c, &s, &ss, nnz, nclosed, dropped, a);
+        a->sp.index = top_index;
+        top_index = NULL;
+        a->rank_bytes = peak_rss();
+        a->sol.info.converged = sst == SAN_OK;
+        a->sol.info.status = sst;
+        if (sst == SAN_E_NOTCONV)
+            snprintf(a->sol.info.msg, sizeof a->sol.info.msg, "not converged: the balance "
+                     "residual %.2e is above --tol %.1e after %d KSP solve%s", ss.balance,
+                     o->solve.tol, ss.rounds, ss.rounds == 1 ? "" : "s");
+        snprintf(a->sol.info.note, sizeof a->sol.info.note, "engine petsc: %d ranks (parts "
+                 "%.2f-%.2f of the mean), KSP %s/%s, %ld its in %d solve%s (%s), %.2f s; "
+                 "product %.3g s, %.3g MB across; balance test only", c.size, lo, hi, ss.ksp,
+                 ss.pc, ss.iterations, ss.rounds, ss.rounds == 1 ? "" : "s", ss.reason,
+                 ss.seconds, ss.product_s, ss.product_comm / 1e6);
+        a->have_space = a->have_sol = a->have_indices = 1;
+        st = sst;
+    }
+    free(top_index);
+    if (x)
+        VecDestroy(&x);
+    if (in)
+        VecDestroy(&in);
+    if (A)
+        MatDestroy(&A);
+    dspace_free(&s);
+    return st;
+}

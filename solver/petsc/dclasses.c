@@ -1,0 +1,305 @@
+/*
+ * dclasses.c - the closed class of a distributed chain, and its
+ * transient states and isolated pockets, with the serial rules
+ * (solver/space/classes.c): exactly one closed class; isolated pockets
+ * a full reachability function admits (closed classes nothing enters,
+ * smaller than the largest) are dropped with a warning.
+ *
+ * Tarjan's algorithm is a depth-first search: it does not distribute.
+ * This slice uses reachability only, each step one product with the
+ * assembled Q^T (forward: y = Q^T x) or its transpose (backward), x the
+ * indicator of the states reached so far: for a state j not yet
+ * reached, y_j > 0 exactly when an arc joins it to one reached (the
+ * rates are positive; the diagonal meets x_j = 0).  A search costs as
+ * many products as the graph is deep.
+ *
+ *   closed class containing F(w): start with w = state 0; F = the
+ *   states w reaches, B = the states that reach w.  F within B: F is
+ *   strongly connected and closed, a closed class.  Else take w' in F
+ *   outside B: F(w') is strictly smaller (w is not in it); again.
+ *
+ *   uniqueness: B(C), the states that reach C, is everything: C is the
+ *   one closed class, B(C) \ C transient.  Else the states left reach
+ *   other closed classes, found the same way (at most MAX_CLASSES).
+ *
+ * Its cost: 2 searches per round, rounds = 1 + the transient levels
+ * crossed (one on every model tried), one search for B(C): about 3 x
+ * the chain's depth in products, where the solve does hundreds.  It
+ * names one state per class in its messages where the serial check
+ * names three.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dist.h"
+
+/* Closed classes looked for before giving up (the serial check has no
+ * such bound). */
+#define MAX_CLASSES 16
+/* Rounds of the search for one closed class. */
+#define MAX_ROUNDS 256
+
+/* Grows the set x (0/1 entries) to every state it reaches (forward) or
+ * that reaches it (backward), only into states where allowed is 1 (NULL:
+ * every state).  *count: its size after. */
+static PetscErrorCode grow(Mat A, Vec x, Vec y, Vec allowed, int backward, PetscInt *count)
+{
+    PetscInt nloc, added;
+    PetscCall(VecGetLocalSize(x, &nloc));
+    do {
+        if (backward)
+            PetscCall(MatMultTranspose(A, x, y));
+        else
+            PetscCall(MatMult(A, x, y));
+        PetscScalar *xa;
+        const PetscScalar *ya, *al = NULL;
+        PetscCall(VecGetArray(x, &xa));
+        PetscCall(VecGetArrayRead(y, &ya));
+        if (allowed)
+            PetscCall(VecGetArrayRead(allowed, &al));
+        PetscInt mine = 0;
+        for (PetscInt j = 0; j < nloc; j++)
+            if (xa[j] == 0 && ya[j] > 0 && (!al || al[j] == 1)) {
+                xa[j] = 1;
+                mine++;
+            }
+        if (allowed)
+            PetscCall(VecRestoreArrayRead(allowed, &al));
+        PetscCall(VecRestoreArrayRead(y, &ya));
+        PetscCall(VecRestoreArray(x, &xa));
+        PetscCallMPI(MPI_Allreduce(&mine, &added, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+    } while (added > 0);
+    PetscScalar s;
+    PetscCall(VecSum(x, &s));
+    *count = (PetscInt)(s + 0.5);
+    return 0;
+}
+
+/* x = e_w. */
+static PetscErrorCode unit(Vec x, PetscInt w)
+{
+    PetscCall(VecSet(x, 0));
+    PetscInt lo, hi;
+    PetscCall(VecGetOwnershipRange(x, &lo, &hi));
+    if (w >= lo && w < hi)
+        PetscCall(VecSetValue(x, w, 1, INSERT_VALUES));
+    PetscCall(VecAssemblyBegin(x));
+    PetscCall(VecAssemblyEnd(x));
+    return 0;
+}
+
+/* The largest global number j where a_j == 1 and (b NULL or b_j == 0);
+ * -1 when none. */
+static PetscErrorCode last_where(Vec a, Vec b, PetscInt *w)
+{
+    PetscInt lo, hi, mine = -1;
+    PetscCall(VecGetOwnershipRange(a, &lo, &hi));
+    const PetscScalar *aa, *ba = NULL;
+    PetscCall(VecGetArrayRead(a, &aa));
+    if (b)
+        PetscCall(VecGetArrayRead(b, &ba));
+    for (PetscInt j = hi - 1; j >= lo && mine < 0; j--)
+        if (aa[j - lo] == 1 && (!ba || ba[j - lo] == 0))
+            mine = j;
+    if (b)
+        PetscCall(VecRestoreArrayRead(b, &ba));
+    PetscCall(VecRestoreArrayRead(a, &aa));
+    PetscCallMPI(MPI_Allreduce(&mine, w, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
+    return 0;
+}
+
+/* The closed class reached from w, within allowed: into cls (0/1);
+ * *w becomes a state of it. */
+static PetscErrorCode closed_from(Mat A, PetscInt *w, Vec allowed, Vec cls, Vec back, Vec y,
+                                  PetscInt *size, int *rounds)
+{
+    for (*rounds = 1; *rounds <= MAX_ROUNDS; (*rounds)++) {
+        PetscInt nf, nb, out;
+        PetscCall(unit(cls, *w));
+        PetscCall(grow(A, cls, y, allowed, 0, &nf));
+        PetscCall(unit(back, *w));
+        PetscCall(grow(A, back, y, cls, 1, &nb));   /* only F matters */
+        if (nb == nf) {
+            *size = nf;
+            return 0;
+        }
+        PetscCall(last_where(cls, back, &out));
+        *w = out;
+    }
+    *size = -1;
+    return 0;
+}
+
+typedef struct {
+    PetscInt w, size;
+    int entered;
+} dclass;
+
+/* Does any state outside cls have an arc into it? */
+static PetscErrorCode entered(Mat A, Vec cls, Vec z, Vec y, int *yes)
+{
+    PetscCall(VecSet(z, 1));
+    PetscCall(VecAXPY(z, -1, cls));
+    PetscCall(MatMult(A, z, y));
+    PetscInt nloc;
+    PetscCall(VecGetLocalSize(y, &nloc));
+    const PetscScalar *ya, *ca;
+    PetscCall(VecGetArrayRead(y, &ya));
+    PetscCall(VecGetArrayRead(cls, &ca));
+    int mine = 0;
+    for (PetscInt j = 0; j < nloc && !mine; j++)
+        mine = ca[j] == 1 && ya[j] > 0;
+    PetscCall(VecRestoreArrayRead(cls, &ca));
+    PetscCall(VecRestoreArrayRead(y, &ya));
+    PetscCallMPI(MPI_Allreduce(&mine, yes, 1, MPI_INT, MPI_MAX, PETSC_COMM_WORLD));
+    return 0;
+}
+
+/* The name of state w (global number), on every rank. */
+static void state_name(const dctx *c, const dspace *s, PetscInt w, char *buf, size_t n)
+{
+    int owner = 0;
+    while (owner + 1 < c->size && s->offset[owner + 1] <= w)
+        owner++;
+    buf[0] = '\0';
+    if (c->rank == owner) {
+        int *st = malloc((s->m->naut + 1) * sizeof *st);
+        if (st) {
+            san_state_decode(s->m, s->index[w - s->first], st);
+            san_state_name(s->m, st, buf, n);
+        }
+        free(st);
+    }
+    MPI_Bcast(buf, (int)n, MPI_CHAR, owner, PETSC_COMM_WORLD);
+}
+
+static PetscErrorCode find(const dctx *c, const dspace *s, Mat A, Vec in, dclass *cl, int *ncl,
+                           int *more)
+{
+    Vec rest, cls, back, y, z;
+    PetscCall(VecDuplicate(in, &rest));
+    PetscCall(VecDuplicate(in, &cls));
+    PetscCall(VecDuplicate(in, &back));
+    PetscCall(VecDuplicate(in, &y));
+    PetscCall(VecDuplicate(in, &z));
+    PetscCall(VecSet(rest, 1));     /* the states not yet known to reach a class */
+    PetscCall(VecSet(in, 0));
+    *ncl = *more = 0;
+    PetscInt w = 0;
+    (void)c;
+    (void)s;
+    for (;;) {
+        int rounds;
+        dclass k = { w, 0, 0 };
+        PetscCall(closed_from(A, &k.w, rest, cls, back, y, &k.size, &rounds));
+        if (k.size < 0 || *ncl == MAX_CLASSES) {
+            *more = 1;
+            break;
+        }
+        PetscCall(entered(A, cls, z, y, &k.entered));
+        cl[(*ncl)++] = k;
+        /* in: the class's number + 1 on its states */
+        PetscCall(VecAXPY(in, (PetscScalar)*ncl, cls));
+        PetscInt nb;
+        PetscCall(grow(A, cls, y, rest, 1, &nb));   /* everything that reaches it */
+        PetscCall(VecAXPY(rest, -1, cls));
+        PetscCall(last_where(rest, NULL, &w));
+        if (w < 0)
+            break;
+    }
+    PetscCall(VecDestroy(&rest));
+    PetscCall(VecDestroy(&cls));
+    PetscCall(VecDestroy(&back));
+    PetscCall(VecDestroy(&y));
+    PetscCall(VecDestroy(&z));
+    return 0;
+}
+
+/* in: 1 on the class kept, 2 on the dropped, 0 on the transient. */
+static PetscErrorCode relabel(Vec in, int keep, int ncl)
+{
+    PetscInt nloc;
+    PetscCall(VecGetLocalSize(in, &nloc));
+    PetscScalar *a;
+    PetscCall(VecGetArray(in, &a));
+    for (PetscInt j = 0; j < nloc; j++) {
+        const int k = (int)a[j];
+        a[j] = k == 0 ? 0 : k == keep + 1 ? 1 : 2;
+    }
+    (void)ncl;
+    PetscCall(VecRestoreArray(in, &a));
+    return 0;
+}
+
+san_status dclasses(const dctx *c, const dspace *s, Mat A, Vec in, int64_t *nclosed,
+                    int64_t *dropped, san_diag *d)
+{
+    dclass cl[MAX_CLASSES];
+    int ncl = 0, more = 0;
+    *nclosed = *dropped = 0;
+    if (find(c, s, A, in, cl, &ncl, &more)) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc: the class check failed (PETSc error)");
+        return SAN_E_NOMEM;
+    }
+    if (ncl == 0) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc: the distributed class check gave up "
+                     "after %d rounds", MAX_ROUNDS);
+        return SAN_E_MODEL;
+    }
+    int largest = 0, tie = 0;
+    for (int k = 1; k < ncl; k++) {
+        if (cl[k].size > cl[largest].size) {
+            largest = k;
+            tie = 0;
+        } else if (cl[k].size == cl[largest].size) {
+            tie = 1;
+        }
+    }
+    int drop = 0;
+    if (ncl > 1 && !more && !s->m->partial && !tie) {
+        drop = 1;
+        for (int k = 0; k < ncl; k++)
+            if (k != largest && cl[k].entered)
+                drop = 0;
+    }
+    if (ncl > 1 && !drop) {
+        char msg[4096];
+        size_t used = 0;
+        for (int k = 0; k < ncl && k < 5; k++) {
+            char name[1024];
+            state_name(c, s, cl[k].w, name, sizeof name);
+            int w = snprintf(msg + used, sizeof msg - used, "\n  class %d: %lld state%s, e.g. "
+                             "(%.300s)", k + 1, (long long)cl[k].size,
+                             cl[k].size == 1 ? "" : "s", name);
+            if (w > 0 && (size_t)w < sizeof msg - used)
+                used += w;
+        }
+        if (ncl == 1)
+            msg[0] = '\0';
+        san_diag_add(d, SAN_ERROR, 0, 0, "the chain has %s%d closed classes; a steady state "
+                     "needs exactly one (check the reachability function and the "
+                     "transitions):%s", more ? "more than " : "", ncl, msg);
+        return SAN_E_MODEL;
+    }
+    if (ncl == 1 && more) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc: the distributed class check found "
+                     "more than %d closed classes or gave up after %d rounds", MAX_CLASSES,
+                     MAX_ROUNDS);
+        return SAN_E_MODEL;
+    }
+    for (int k = 0; k < ncl; k++) {
+        if (k == largest)
+            continue;
+        char name[1024];
+        state_name(c, s, cl[k].w, name, sizeof name);
+        san_diag_add(d, SAN_WARNING, 0, 0, "dropped an isolated pocket of %lld state%s that "
+                     "the reachability function admits but no other state reaches: (%s)%s",
+                     (long long)cl[k].size, cl[k].size == 1 ? "" : "s", name,
+                     cl[k].size > 1 ? ", ..." : "");
+        *dropped += cl[k].size;
+    }
+    if (relabel(in, largest, ncl))
+        return SAN_E_NOMEM;
+    *nclosed = cl[largest].size;
+    return SAN_OK;
+}

@@ -1,0 +1,123 @@
+/*
+ * dist.h - the distributed pipeline of --engine petsc (internal to
+ * solver/petsc/): the reachable states partitioned over the MPI ranks
+ * by a hash of their product index, each rank exploring its own states
+ * and holding the rows of Q^T that enter them.
+ *
+ *   dexplore.c   breadth-first exploration by levels, successors sent
+ *                to their owners with MPI_Alltoallv
+ *   dmatrix.c    the rows of Q^T in compressed rows, then a MATMPIAIJ
+ *   dclasses.c   the closed class, by reachability over the matrix
+ *   dsolve.c     KSP on the pinned system, the balance residual
+ *   dindices.c   results, marginals, throughputs reduced; top states
+ *   danalyze.c   the phases, the agreement of every rank on a failure
+ */
+#ifndef SAN_DIST_H
+#define SAN_DIST_H
+
+#include <stdint.h>
+#include <petscksp.h>
+#include "san.h"
+#include "idmap.h"
+
+/* The ranks and how a failure of one reaches all. */
+typedef struct {
+    int rank, size;
+    volatile int *interrupt;    /* Ctrl-C on this rank */
+    double limit;               /* --max-memory of one rank, bytes */
+    int progress;               /* rank 0, stderr a terminal */
+} dctx;
+
+/* An arc i -> j as it travels to the owner of j: j's product index,
+ * the source's number on the sending rank, the rate. */
+typedef struct {
+    int64_t to;
+    double rate;
+    int32_t src;
+} darc;
+
+/* This rank's part of the reachable set and of Q^T. */
+typedef struct {
+    const san_model *m;
+    int64_t nloc;               /* states owned */
+    int64_t cap;
+    int64_t *index;             /* their product indices, by local number */
+    double *exit;               /* their exit rates, -q_jj */
+    idmap map;                  /* product index -> local number */
+    /* the arcs entering owned states, in arrival order: local target,
+     * source as (rank, local number), rate; exit rates and self-loops
+     * already left out */
+    int64_t narc, caparc;
+    int32_t *arow, *asrank, *aslocal;
+    double *aval;
+    /* after the exploration */
+    int64_t n;                  /* states over every rank */
+    int64_t first;              /* global number of local state 0 */
+    int64_t *offset;            /* size + 1: first global number per rank */
+    int64_t declared;           /* the reachability function's states */
+    int64_t undeclared;         /* reached but rejected by it (all ranks) */
+    double buf_bytes;           /* the exploration's send and receive buffers */
+    double need;                /* what a growth refused would have held */
+    int levels;                 /* rounds of exchange */
+    double t_explore;
+} dspace;
+
+/* The owner of product index idx among size ranks. */
+static inline int downer(int64_t idx, int size)
+{
+    return (int)((idmap_mix((uint64_t)idx ^ 0x9e3779b97f4a7c15ull) >> 17) % (uint64_t)size);
+}
+
+/* Bytes this rank holds for its part of the space. */
+double dspace_bytes(const dspace *s);
+void dspace_free(dspace *s);
+
+/* Every rank agrees on the worst status: st and msg are this rank's
+ * (SAN_OK: nothing to say); the lowest failing rank's status and
+ * message become everybody's (its message added to d).  A Ctrl-C on
+ * any rank counts as a failure (SAN_E_INTERRUPTED) here.  Collective. */
+san_status dagree(const dctx *c, san_status st, const char *msg, san_diag *d);
+
+/* Explore from the states the reachability function accepts (each rank
+ * keeps those it owns).  Collective; SAN_OK or the agreed failure. */
+san_status dexplore(const dctx *c, const san_space_opts *o, dspace *s, san_diag *d);
+
+/* The MATMPIAIJ of Q^T (rows = global numbers, this rank's rows the
+ * ones it owns); the arcs are freed.  *nnz: nonzeros over every rank. */
+san_status dmatrix(const dctx *c, dspace *s, Mat *A, int64_t *nnz, san_diag *d);
+
+/* The closed class: in (a vector of A's layout) gets 1 on its states,
+ * 0 on the transient ones; states of isolated pockets are marked
+ * (2 in `in`) and counted in *dropped, as the serial check does.
+ * Collective. */
+san_status dclasses(const dctx *c, const dspace *s, Mat A, Vec in, int64_t *nclosed,
+                    int64_t *dropped, san_diag *d);
+
+typedef struct {
+    long iterations;
+    int rounds;                 /* KSP solves (tightened after a failed check) */
+    char ksp[32], pc[32], reason[40];
+    double balance;             /* the distributed balance residual */
+    double residual;            /* max |(pQ)_j| / (max rate x max p) */
+    long products;              /* MatMult calls (BiCGSTAB, GMRES: counted) */
+    double product_s;           /* seconds of one product (slowest rank) */
+    double product_comm;        /* bytes a product moves between ranks */
+    double rank_bytes;          /* PETSc's resident size, largest rank */
+    double seconds;
+    int interrupted;
+} dsolve_stats;
+
+/* pi Q = 0 over the closed class (in), the others 0; x gets the answer,
+ * normalized.  SAN_OK when the balance of every state holds to tol,
+ * SAN_E_NOTCONV (x the best vector) otherwise.  A is modified (the
+ * pinned and the transient rows).  Collective. */
+san_status dsolve(const dctx *c, Mat A, Vec in, Vec x, const san_solve_opts *o,
+                  const char *options, dsolve_stats *st, san_diag *d);
+
+/* Results, marginals, throughputs and the ntop most probable states of
+ * x, reduced over the ranks; sol->top[k].state = k and top_index[k]
+ * its product index (every rank gets them).  Collective. */
+san_status dindices(const dctx *c, const dspace *s, Vec x, int ntop, san_solution *sol,
+                    int64_t *top_index, san_diag *d);
+
+#endif

@@ -1,0 +1,393 @@
+/*
+ * dsolve.c - pi Q = 0 on the distributed Q^T with PETSc's KSP, and the
+ * accuracy check that decides "converged".
+ *
+ * The singular system is made regular as in the serial direct solve:
+ * the equation of the closed-class state with the largest exit rate
+ * (a well-scaled pivot) is replaced by x_fix = 1, and every state
+ * outside the closed class (transient, dropped pockets) gets the
+ * equation x_j = 0 (MatZeroRows), which also takes the transient
+ * states' arcs out of the closed class's equations.  The answer is
+ * clipped at 0 and normalized.
+ *
+ * The check is the BALANCE of every state of the closed class (the
+ * serial contract's first test, numeric/verify.c):
+ *     |in_j - out_j| <= tol (in_j + out_j + d_j 1e-14),
+ * computed with the distributed matrix: (Q^T x)_j is in_j - out_j; the
+ * pinned row's own entries are kept aside to compute its balance too.
+ * A vector that fails it is solved again from itself with a relative
+ * tolerance 1000 times smaller, up to MAX_ROUNDS KSP solves, then
+ * reported NOT CONVERGED with its residual.  The serial contract's
+ * second test, aggregation over partitions that hold the slow modes,
+ * is not made here (the partitions are not distributed): on a nearly
+ * decomposable chain a vector can pass the balance test with blocks of
+ * the wrong mass.  doc/distributed.md says so.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "base.h"
+#include "dist.h"
+
+#define MAX_ROUNDS 3
+#define PROB_FLOOR 1e-14    /* numeric/linsolve.h's SAN_PROB_FLOOR */
+
+/* The closed-class state with the largest exit rate. */
+static PetscErrorCode pick_fix(Vec diag, Vec in, PetscInt *fix)
+{
+    PetscInt lo, hi, best = -1;
+    PetscCall(VecGetOwnershipRange(diag, &lo, &hi));
+    const PetscScalar *dg, *ia;
+    PetscCall(VecGetArrayRead(diag, &dg));
+    PetscCall(VecGetArrayRead(in, &ia));
+    double bw = -1, all;
+    for (PetscInt j = lo; j < hi; j++)
+        if (ia[j - lo] == 1 && fabs(dg[j - lo]) > bw) {
+            bw = fabs(dg[j - lo]);
+            best = j;
+        }
+    PetscCall(VecRestoreArrayRead(in, &ia));
+    PetscCall(VecRestoreArrayRead(diag, &dg));
+    PetscCallMPI(MPI_Allreduce(&bw, &all, 1, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD));
+    PetscInt mine = bw == all ? best : PETSC_MAX_INT;
+    PetscCallMPI(MPI_Allreduce(&mine, fix, 1, MPIU_INT, MPI_MIN, PETSC_COMM_WORLD));
+    return 0;
+}
+
+/* The pinned row's entries, kept to compute its balance: a scatter of
+ * the x values it reads onto its owner (nothing on the other ranks). */
+typedef struct {
+    PetscInt len;
+    PetscScalar *val;
+    Vec xs;
+    VecScatter sc;
+} fixrow;
+
+static PetscErrorCode fixrow_save(Mat A, Vec x, PetscInt fix, fixrow *f)
+{
+    PetscInt lo, hi, ncols = 0;
+    const PetscInt *cols = NULL;
+    const PetscScalar *vals = NULL;
+    PetscInt *cc = NULL;
+    memset(f, 0, sizeof *f);
+    PetscCall(MatGetOwnershipRange(A, &lo, &hi));
+    if (fix >= lo && fix < hi) {
+        PetscCall(MatGetRow(A, fix, &ncols, &cols, &vals));
+        PetscCall(PetscMalloc1(ncols ? ncols : 1, &cc));
+        PetscCall(PetscMalloc1(ncols ? ncols : 1, &f->val));
+        PetscCall(PetscArraycpy(cc, cols, ncols));
+        PetscCall(PetscArraycpy(f->val, vals, ncols));
+        PetscCall(MatRestoreRow(A, fix, &ncols, &cols, &vals));
+    }
+    f->len = ncols;
+    IS is;
+    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, ncols, cc, PETSC_OWN_POINTER, &is));
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, ncols, &f->xs));
+    PetscCall(VecScatterCreate(x, is, f->xs, NULL, &f->sc));
+    PetscCall(ISDestroy(&is));
+    return 0;
+}
+
+static PetscErrorCode fixrow_apply(fixrow *f, Vec x, double *y)
+{
+    PetscCall(VecScatterBegin(f->sc, x, f->xs, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(f->sc, x, f->xs, INSERT_VALUES, SCATTER_FORWARD));
+    const PetscScalar *a;
+    PetscCall(VecGetArrayRead(f->xs, &a));
+    double s = 0;
+    for (PetscInt k = 0; k < f->len; k++)
+        s += f->val[k] * a[k];
+    PetscCall(VecRestoreArrayRead(f->xs, &a));
+    *y = s;
+    return 0;
+}
+
+static PetscErrorCode fixrow_free(fixrow *f)
+{
+    PetscCall(PetscFree(f->val));
+    PetscCall(VecDestroy(&f->xs));
+    PetscCall(VecScatterDestroy(&f->sc));
+    return 0;
+}
+
+/* p = max(v, 0) on the closed class, 0 elsewhere, summed to 1. */
+static PetscErrorCode normalized(Vec v, Vec in, Vec p)
+{
+    PetscInt nloc;
+    PetscCall(VecGetLocalSize(v, &nloc));
+    const PetscScalar *va, *ia;
+    PetscScalar *pa;
+    PetscCall(VecGetArrayRead(v, &va));
+    PetscCall(VecGetArrayRead(in, &ia));
+    PetscCall(VecGetArray(p, &pa));
+    for (PetscInt j = 0; j < nloc; j++)
+        pa[j] = ia[j] == 1 && va[j] > 0 ? va[j] : 0;
+    PetscCall(VecRestoreArray(p, &pa));
+    PetscCall(VecRestoreArrayRead(in, &ia));
+    PetscCall(VecRestoreArrayRead(v, &va));
+    PetscScalar s;
+    PetscCall(VecSum(p, &s));
+    if (s > 0)
+        PetscCall(VecScale(p, 1 / s));
+    return 0;
+}
+
+/* The balance residual of p over the closed class (max over ranks), and
+ * the normwise residual max |(pQ)_j| / (max rate x max p). */
+static PetscErrorCode balance(Mat A, Vec p, Vec in, Vec diag, Vec y, PetscInt fix, fixrow *f,
+                              double *rho, double *resid)
+{
+    PetscCall(MatMult(A, p, y));
+    double yfix = 0;
+    PetscCall(fixrow_apply(f, p, &yfix));
+    PetscInt lo, hi;
+    PetscCall(VecGetOwnershipRange(p, &lo, &hi));
+    const PetscScalar *pa, *ya, *ia, *da;
+    PetscCall(VecGetArrayRead(p, &pa));
+    PetscCall(VecGetArrayRead(y, &ya));
+    PetscCall(VecGetArrayRead(in, &ia));
+    PetscCall(VecGetArrayRead(diag, &da));
+    double r = 0, big = 0, rate = 0, pmax = 0;
+    for (PetscInt j = lo; j < hi; j++) {
+        const PetscInt k = j - lo;
+        if (ia[k] != 1)
+            continue;
+        const double dj = -da[k], net = j == fix ? yfix : ya[k];
+        const double out = dj * pa[k], inflow = net + out;
+        const double den = inflow + out + dj * PROB_FLOOR;
+        const double rj = den > 0 ? fabs(net) / den : fabs(net) > 0 ? INFINITY : 0;
+        r = fmax(r, rj);
+        big = fmax(big, fabs(net));
+        rate = fmax(rate, dj);
+        pmax = fmax(pmax, pa[k]);
+    }
+    PetscCall(VecRestoreArrayRead(diag, &da));
+    PetscCall(VecRestoreArrayRead(in, &ia));
+    PetscCall(VecRestoreArrayRead(y, &ya));
+    PetscCall(VecRestoreArrayRead(p, &pa));
+    double loc[4] = { r, big, rate, pmax }, all[4];
+    PetscCallMPI(MPI_Allreduce(loc, all, 4, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD));
+    *rho = all[0];
+    *resid = all[2] * all[3] > 0 ? all[1] / (all[2] * all[3]) : all[1];
+    return 0;
+}
+
+/* The balance test inside the iteration, every BALANCE_EVERY
+ * iterations (a product and a normalization, against the 2 products of
+ * each BiCGSTAB iteration): the KSP stops as soon as the answer meets
+ * the contract, whatever its own residual says (on ms async, 952,180
+ * states, one rank met it at 100 iterations with the relative residual
+ * still above 1e-13).  And every iteration, Ctrl-C on any rank stops
+ * all (one MPI_Allreduce of the flag). */
+#define BALANCE_EVERY 25
+
+typedef struct {
+    void *dflt;
+    const dctx *c;
+    int interrupted, balanced;
+    Mat A;
+    Vec in, diag, y, p;
+    PetscInt fix;
+    fixrow *f;
+    double tol, rho, resid;
+} conv_ctx;
+
+static PetscErrorCode converged(KSP ksp, PetscInt it, PetscReal rnorm, KSPConvergedReason *why,
+                                void *ctx)
+{
+    conv_ctx *cc = ctx;
+    PetscCall(KSPConvergedDefault(ksp, it, rnorm, why, cc->dflt));
+    int mine = cc->c->interrupt && *cc->c->interrupt, any = 0;
+    PetscCallMPI(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, PETSC_COMM_WORLD));
+    if (any) {
+        cc->interrupted = 1;
+        *why = KSP_DIVERGED_ITS;
+        return 0;
+    }
+    if (*why == KSP_CONVERGED_ITERATING && it > 0 && it % BALANCE_EVERY == 0) {
+        Vec v;
+        PetscCall(KSPBuildSolution(ksp, NULL, &v));
+        PetscCall(normalized(v, cc->in, cc->p));
+        PetscCall(balance(cc->A, cc->p, cc->in, cc->diag, cc->y, cc->fix, cc->f, &cc->rho,
+                          &cc->resid));
+        if (cc->rho <= cc->tol) {
+            cc->balanced = 1;
+            *why = KSP_CONVERGED_ATOL;  /* PETSc has no code of its own for it */
+        }
+    }
+    return 0;
+}
+
+static PetscErrorCode conv_destroy(void *ctx)
+{
+    conv_ctx *cc = ctx;
+    PetscCall(KSPConvergedDefaultDestroy(cc->dflt));
+    return 0;
+}
+
+/* Rows outside the closed class, and the pinned row, become identity
+ * rows; b gets 1 at fix. */
+static PetscErrorCode pin(Mat A, Vec in, PetscInt fix, Vec b)
+{
+    PetscInt lo, hi, n = 0;
+    PetscCall(VecGetOwnershipRange(in, &lo, &hi));
+    PetscInt *rows;
+    PetscCall(PetscMalloc1(hi - lo + 1, &rows));
+    const PetscScalar *ia;
+    PetscCall(VecGetArrayRead(in, &ia));
+    for (PetscInt j = lo; j < hi; j++)
+        if (ia[j - lo] != 1 || j == fix)
+            rows[n++] = j;
+    PetscCall(VecRestoreArrayRead(in, &ia));
+    PetscCall(VecSet(b, 0));
+    if (fix >= lo && fix < hi)
+        PetscCall(VecSetValue(b, fix, 1, INSERT_VALUES));
+    PetscCall(VecAssemblyBegin(b));
+    PetscCall(VecAssemblyEnd(b));
+    /* b[rows] = 1 * b[rows]: 1 at fix, 0 on the others */
+    PetscCall(MatZeroRows(A, n, rows, 1.0, b, b));
+    PetscCall(PetscFree(rows));
+    return 0;
+}
+
+/* Seconds of one product, the slowest rank's, over a few. */
+static PetscErrorCode time_product(Mat A, Vec x, Vec y, double *sec)
+{
+    const int reps = 5;
+    PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+    double t0 = san_now();
+    for (int k = 0; k < reps; k++)
+        PetscCall(MatMult(A, x, y));
+    double t = (san_now() - t0) / reps;
+    PetscCallMPI(MPI_Allreduce(&t, sec, 1, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD));
+    return 0;
+}
+
+static PetscErrorCode run(const dctx *c, Mat A, Vec in, Vec x, const san_solve_opts *o,
+                          const char *options, dsolve_stats *st)
+{
+    Vec diag, b, v, y;
+    PetscCall(VecDuplicate(in, &diag));
+    PetscCall(VecDuplicate(in, &b));
+    PetscCall(VecDuplicate(in, &v));
+    PetscCall(VecDuplicate(in, &y));
+    PetscCall(MatGetDiagonal(A, diag));
+    PetscInt fix;
+    PetscCall(pick_fix(diag, in, &fix));
+    fixrow f;
+    PetscCall(fixrow_save(A, x, fix, &f));
+    PetscCall(pin(A, in, fix, b));
+    PetscCall(normalized(in, in, v));   /* uniform over the closed class */
+    {   /* scaled so that v_fix = 1, the pinned equation */
+        PetscInt lo, hi;
+        PetscCall(VecGetOwnershipRange(v, &lo, &hi));
+        double vf = 0, all;
+        if (fix >= lo && fix < hi) {
+            const PetscScalar *va;
+            PetscCall(VecGetArrayRead(v, &va));
+            vf = va[fix - lo];
+            PetscCall(VecRestoreArrayRead(v, &va));
+        }
+        PetscCallMPI(MPI_Allreduce(&vf, &all, 1, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD));
+        if (all > 0)
+            PetscCall(VecScale(v, 1 / all));
+    }
+    if (options && *options)
+        PetscCall(PetscOptionsInsertString(NULL, options));
+    KSP ksp;
+    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+    PetscCall(KSPSetOperators(ksp, A, A));
+    /* BiCGSTAB, as the serial auto picks on large chains: on ms async
+     * (25,822 states, block-Jacobi/ILU over 2 ranks) it reached the
+     * balance test in 56 iterations where GMRES(50) stalled at a
+     * residual of 0.17 for thousands */
+    PetscCall(KSPSetType(ksp, KSPBCGS));
+    conv_ctx cc = { NULL, c, 0, 0, A, in, diag, y, x, fix, &f, o->tol, 0, 0 };
+    PetscCall(KSPConvergedDefaultCreate(&cc.dflt));
+    PetscCall(KSPSetConvergenceTest(ksp, converged, &cc, conv_destroy));
+    PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
+    double rtol = o->tol * 1e-3;
+    /* dtol off: from the uniform guess the first residual is ~1e5 |b|
+     * (the rates unscaled), which PETSc's default divergence test took
+     * for divergence at iteration 0 on a 10^6-state model */
+    PetscCall(KSPSetTolerances(ksp, rtol, 1e-300, 1e300,
+                               o->max_iter > 0 ? (PetscInt)o->max_iter : PETSC_DEFAULT));
+    PetscCall(KSPSetFromOptions(ksp));
+    double t0 = san_now(), resid = 0;
+    st->balance = INFINITY;
+    for (st->rounds = 1; st->rounds <= MAX_ROUNDS; st->rounds++) {
+        PetscCall(KSPSolve(ksp, b, v));
+        PetscInt its;
+        PetscCall(KSPGetIterationNumber(ksp, &its));
+        st->iterations += its;
+        KSPType kt;
+        PetscCall(KSPGetType(ksp, &kt));
+        /* BiCGSTAB: 2 products an iteration, GMRES 1; + the first
+         * residual, + the balance checks */
+        st->products += its * (!strcmp(kt, KSPBCGS) ? 2 : !strcmp(kt, KSPGMRES) ? 1 : 0) + 2 +
+                        its / BALANCE_EVERY;
+        PetscCall(normalized(v, in, x));
+        PetscCall(balance(A, x, in, diag, y, fix, &f, &st->balance, &resid));
+        if (st->balance <= o->tol || cc.interrupted)
+            break;
+        if (o->time_limit > 0 && san_now() - t0 > o->time_limit)
+            break;
+        rtol = fmax(rtol * 1e-3, 1e-300);
+        PetscCall(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+    }
+    if (st->rounds > MAX_ROUNDS)
+        st->rounds = MAX_ROUNDS;
+    st->residual = resid;
+    st->interrupted = cc.interrupted;
+    KSPType kt;
+    PC pc;
+    PCType pt;
+    KSPConvergedReason why;
+    PetscCall(KSPGetType(ksp, &kt));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCGetType(pc, &pt));
+    PetscCall(KSPGetConvergedReason(ksp, &why));
+    snprintf(st->ksp, sizeof st->ksp, "%s", kt);
+    snprintf(st->pc, sizeof st->pc, "%s", pt ? pt : "?");
+    snprintf(st->reason, sizeof st->reason, "%s", cc.interrupted ? "interrupted"
+                                                 : cc.balanced ? "balance met"
+                                                               : KSPConvergedReasons[why]);
+    st->seconds = san_now() - t0;
+    PetscLogDouble mem;
+    PetscCall(PetscMemoryGetCurrentUsage(&mem));
+    double m = mem;
+    PetscCallMPI(MPI_Allreduce(&m, &st->rank_bytes, 1, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD));
+    PetscCall(time_product(A, x, y, &st->product_s));
+    /* the values a product brings from other ranks: the off-diagonal
+     * block's columns (8 bytes each), summed over the ranks */
+    Mat Ad, Ao;
+    const PetscInt *cmap;
+    PetscInt ghosts = 0, rows;
+    if (c->size > 1) {
+        PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &cmap));
+        PetscCall(MatGetSize(Ao, &rows, &ghosts));
+    }
+    double g = 8.0 * ghosts;
+    PetscCallMPI(MPI_Allreduce(&g, &st->product_comm, 1, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD));
+    PetscCall(KSPDestroy(&ksp));
+    PetscCall(fixrow_free(&f));
+    PetscCall(VecDestroy(&diag));
+    PetscCall(VecDestroy(&b));
+    PetscCall(VecDestroy(&v));
+    PetscCall(VecDestroy(&y));
+    return 0;
+}
+
+san_status dsolve(const dctx *c, Mat A, Vec in, Vec x, const san_solve_opts *o,
+                  const char *options, dsolve_stats *st, san_diag *d)
+{
+    memset(st, 0, sizeof *st);
+    if (run(c, A, in, x, o, options, st)) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc: the PETSc solve failed (see its "
+                     "message above)");
+        return SAN_E_NOMEM;
+    }
+    if (st->interrupted)
+        return SAN_E_INTERRUPTED;
+    return st->balance <= o->tol ? SAN_OK : SAN_E_NOTCONV;
+}
