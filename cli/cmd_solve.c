@@ -632,14 +632,16 @@ int cmd_solve(int argc, char **argv)
     san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", NULL, 0);
     san_analysis a;
     san_status st = san_analyze(m, &ao, &a, &d);
-    /* over MPI every rank holds the same answer: rank 0 alone reports */
-    if (san_engine_rank(NULL) != 0 && !freopen("/dev/null", "w", stdout))
+    /* over MPI every rank holds the same answer: rank 0 alone reports
+     * (the report, the diagnostics and the messages below) */
+    const int rank0 = san_engine_rank(NULL) == 0;
+    if (!rank0 && !freopen("/dev/null", "w", stdout))
         return EXIT_FAIL;
-    if (san_engine_rank(NULL) == 0)
+    if (rank0)
         san_diag_print(&d, stderr, cli_stderr_is_tty());
     san_diag_free(&d);
     if (!a.have_indices) {
-        if (a.have_sol && a.sol.info.msg[0])
+        if (rank0 && a.have_sol && a.sol.info.msg[0])
             fprintf(stderr, "san solve: %s\n", a.sol.info.msg);
         san_analysis_free(&a);
         san_model_free(m);
@@ -662,11 +664,12 @@ int cmd_solve(int argc, char **argv)
         text_report(&r);
     fflush(stdout);
     if (st != SAN_OK) {
-        fprintf(stderr, "san solve: %s\n", a.sol.info.msg[0] ? a.sol.info.msg : "not converged");
+        if (rank0)
+            fprintf(stderr, "san solve: %s\n", a.sol.info.msg[0] ? a.sol.info.msg : "not converged");
         status = cli_exit_status(st);
     }
     if (*interrupted && status == EXIT_OK) {
-        fprintf(stderr, "san solve: interrupted\n");
+        fprintf(stderr, "san solve: interrupted\n");    /* the rank that saw it */
         status = EXIT_FAIL;
     }
     if (vrc != 0 && status == EXIT_OK)

@@ -26,6 +26,7 @@
  * at 10^6 states (measured: bench/petsc.sh reports the largest part)
  * at the price of (P-1)/P of the arcs crossing.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,13 +44,14 @@
 
 double dspace_bytes(const dspace *s)
 {
-    return 16.0 * s->cap + 20.0 * s->caparc + idmap_bytes(&s->map, s->m) + s->buf_bytes;
+    return 20.0 * s->cap + 20.0 * s->caparc + idmap_bytes(&s->map, s->m) + s->buf_bytes;
 }
 
 void dspace_free(dspace *s)
 {
     free(s->index);
     free(s->exit);
+    free(s->rel);
     idmap_free(&s->map);
     free(s->arow);
     free(s->asrank);
@@ -68,7 +70,7 @@ static int reserve_states(const dctx *c, dspace *s, int64_t need)
     int64_t cap = s->cap ? 2 * s->cap : 4096;
     while (cap < need)
         cap *= 2;
-    if ((s->need = dspace_bytes(s) + 16.0 * (cap - s->cap)) > c->limit)
+    if ((s->need = dspace_bytes(s) + 20.0 * (cap - s->cap)) > c->limit)
         return -3;
     int64_t *ix = realloc(s->index, cap * sizeof *ix);
     if (ix)
@@ -76,7 +78,10 @@ static int reserve_states(const dctx *c, dspace *s, int64_t need)
     double *ex = realloc(s->exit, cap * sizeof *ex);
     if (ex)
         s->exit = ex;
-    if (!ix || !ex)
+    float *rl = realloc(s->rel, cap * sizeof *rl);
+    if (rl)
+        s->rel = rl;
+    if (!ix || !ex || !rl)
         return -1;
     s->cap = cap;
     return 0;
@@ -122,6 +127,7 @@ static int64_t number(const dctx *c, dspace *s, int64_t idx, int *fresh)
         return rc;
     s->index[s->nloc] = idx;
     s->exit[s->nloc] = 0;
+    s->rel[s->nloc] = 1;
     return s->nloc++;
 }
 
@@ -251,16 +257,19 @@ static san_status expand(const dctx *c, dspace *s, round_buf *b, int64_t *next, 
             return SAN_E_NOMEM;
         }
         s->buf_bytes = 24.0 * b->capin + 52.0 * b->capout;
-        double out = 0;
+        double out = 0, least = HUGE_VAL;
         for (int k = 0; k < b->arcs.n; k++) {
             const san_arc *a = &b->arcs.v[k];
             if (a->to == idx)
                 continue;           /* self-loops change nothing */
             out += a->rate;
+            if (a->rate > 0 && a->rate < least)
+                least = a->rate;
             b->out[b->nout] = (darc){ a->to, a->rate, (int32_t)i };
             b->dest[b->nout++] = downer(a->to, c->size);
         }
         s->exit[i] = out;
+        s->rel[i] = out > 0 ? (float)(least / out) : 1;
         (*next)++;
     }
     return SAN_OK;

@@ -43,6 +43,8 @@ typedef struct {
     int64_t cap;
     int64_t *index;             /* their product indices, by local number */
     double *exit;               /* their exit rates, -q_jj */
+    float *rel;                 /* their smallest transition rate relative
+                                   to the exit rate (1: none) */
     idmap map;                  /* product index -> local number */
     /* the arcs entering owned states, in arrival order: local target,
      * source as (rank, local number), rate; exit rates and self-loops
