@@ -127,6 +127,8 @@ int cli_stderr_is_tty(void);
 
 /* JSON string output with escaping. */
 void cli_json_string(FILE *out, const char *s);
+void cli_json_marginal_members(FILE *out, const san_model *m, const san_solution *sol,
+                               const char *first, const char *sep);
 /* A figure of a report where NaN stands for "not computed" (a failed
  * variant, the gain of a first row): null; any other value as
  * san_json_num writes it ("inf" included). */

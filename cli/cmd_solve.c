@@ -351,18 +351,7 @@ static int embedded_vector(const san_model *m, const san_space *sp, const double
 static void json_marginals(const san_model *m, const san_solution *sol)
 {
     printf(",\n  \"marginals\": {");
-    for (int a = 0; a < m->naut; a++) {
-        printf("%s\n    ", a ? "," : "");
-        cli_json_string(stdout, m->aut[a].name);
-        printf(": {");
-        for (int s = 0; s < m->aut[a].nstates; s++) {
-            printf("%s", s ? ", " : " ");
-            cli_json_string(stdout, m->aut[a].states[s]);
-            printf(": ");
-            json_num(sol->marginal[a][s]);
-        }
-        printf(" }");
-    }
+    cli_json_marginal_members(stdout, m, sol, "\n    ", ",\n    ");
     printf("\n  }");
 }
 

@@ -462,18 +462,7 @@ static void json_indices(const san_model *m, const san_solution *S)
         json_num(stdout, S->results[i]);
     }
     printf(" }, \"marginals\": {");
-    for (int a = 0; a < m->naut; a++) {
-        printf("%s", a ? ", " : " ");
-        cli_json_string(stdout, m->aut[a].name);
-        printf(": {");
-        for (int s = 0; s < m->aut[a].nstates; s++) {
-            printf("%s", s ? ", " : " ");
-            cli_json_string(stdout, m->aut[a].states[s]);
-            printf(": ");
-            json_num(stdout, S->marginal[a][s]);
-        }
-        printf(" }");
-    }
+    cli_json_marginal_members(stdout, m, S, " ", ", ");
     printf(" }, \"throughputs\": {");
     for (int e = 0; e < m->nev; e++) {
         printf("%s", e ? ", " : " ");

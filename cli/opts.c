@@ -414,6 +414,27 @@ void cli_json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* The members of a marginals object, "A": { "s": p, ... } for every
+ * automaton, the first after first and the others after sep (solve puts
+ * one a line, transient's rows keep a time on one line): one shape for
+ * the concept (doc/output.md). */
+void cli_json_marginal_members(FILE *out, const san_model *m, const san_solution *sol,
+                               const char *first, const char *sep)
+{
+    for (int a = 0; a < m->naut; a++) {
+        fputs(a ? sep : first, out);
+        cli_json_string(out, m->aut[a].name);
+        fputs(": {", out);
+        for (int s = 0; s < m->aut[a].nstates; s++) {
+            fputs(s ? ", " : " ", out);
+            cli_json_string(out, m->aut[a].states[s]);
+            fputs(": ", out);
+            san_json_num(out, sol->marginal[a][s]);
+        }
+        fputs(" }", out);
+    }
+}
+
 char *cli_sweep_label(const san_sweep *s, int v, int except)
 {
     char *l = strdup("");

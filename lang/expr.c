@@ -376,6 +376,18 @@ double san_expr_eval_sol(const san_expr *e, const int *state, const double *resu
     return r;
 }
 
+void san_results_derive(const san_model *m, double *results, const double *throughput,
+                        san_diag *d)
+{
+    for (int r = 0; r < m->nres; r++)
+        if (m->res[r].derived)
+            results[r] = san_expr_eval_sol(m->res[r].expr, NULL, results, throughput);
+    for (int r = 0; r < m->nres; r++)
+        if (!isfinite(results[r]))
+            san_diag_add(d, SAN_WARNING, 0, 0, "result '%s' is not a finite number (%g)",
+                         m->res[r].name, results[r]);
+}
+
 double san_expr_eval_ctx(const san_expr *e, const int *state, const double *results)
 {
     return san_expr_eval_sol(e, state, results, NULL);

@@ -88,6 +88,13 @@ double san_expr_eval_ctx(const san_expr *e, const int *state, const double *resu
  * that has the solution (solver/analysis/indices.c). */
 double san_expr_eval_sol(const san_expr *e, const int *state, const double *results,
                          const double *throughput);
+/* Once every expectation and throughput of a solution is summed: the
+ * derived results, in order (each names earlier ones only; thr(e) is
+ * the sum the report prints for e), and a warning in d for each result
+ * that is not a finite number.  The serial and the distributed indices
+ * both end so. */
+void san_results_derive(const san_model *m, double *results, const double *throughput,
+                        san_diag *d);
 san_expr *san_expr_constant(double v);
 /* The same inside a load (allocation failures go to oom). */
 san_expr *xb_constant(struct lang_oom *oom, double v);

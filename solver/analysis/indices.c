@@ -2,7 +2,6 @@
  * indices.c - from the stationary vector to the indices users read:
  * results, marginals, throughputs, most probable states.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "expr.h"
@@ -171,17 +170,7 @@ san_status solution_indices_until(const san_space *sp, san_solution *sol, int nt
                      "indices of %lld states; raise --time-limit", (long long)sp->n);
         return SAN_E_INTERRUPTED;
     }
-    /* derived results, in order (each names earlier ones only), once
-     * every expectation and throughput is summed: thr(e) is the same
-     * sum of p x rate the report prints for e */
-    for (int r = 0; r < m->nres; r++)
-        if (m->res[r].derived)
-            sol->results[r] = san_expr_eval_sol(m->res[r].expr, NULL, sol->results,
-                                                sol->throughput);
-    for (int r = 0; r < m->nres; r++)
-        if (!isfinite(sol->results[r]))
-            san_diag_add(d, SAN_WARNING, 0, 0, "result '%s' is not a finite number (%g)",
-                         m->res[r].name, sol->results[r]);
+    san_results_derive(m, sol->results, sol->throughput, d);
     return SAN_OK;
 }
 

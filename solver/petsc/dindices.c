@@ -6,7 +6,6 @@
  * solver/analysis/indices.c (expectations of the results, per-state
  * marginals, p x the event's rate), over the same states.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dist.h"
@@ -154,14 +153,6 @@ san_status dindices(const dctx *c, const dspace *s, Vec x, int ntop, san_solutio
         san_diag_add(d, SAN_ERROR, 0, 0, "out of memory for the indices");
         return SAN_E_NOMEM;
     }
-    /* derived results, in order, as the serial indices do */
-    for (int r = 0; r < m->nres; r++)
-        if (m->res[r].derived)
-            sol->results[r] = san_expr_eval_sol(m->res[r].expr, NULL, sol->results,
-                                                sol->throughput);
-    for (int r = 0; r < m->nres; r++)
-        if (!isfinite(sol->results[r]))
-            san_diag_add(d, SAN_WARNING, 0, 0, "result '%s' is not a finite number (%g)",
-                         m->res[r].name, sol->results[r]);
+    san_results_derive(m, sol->results, sol->throughput, d);
     return SAN_OK;
 }
