@@ -72,6 +72,11 @@ san_status dagree(const dctx *c, san_status st, const char *msg, san_diag *d)
         st = SAN_E_INTERRUPTED;
         snprintf(buf, sizeof buf, "interrupted (Ctrl-C on rank %d)", c->rank);
         msg = buf;
+    } else if (st == SAN_OK && c->deadline > 0 && san_now() > c->deadline) {
+        st = SAN_E_INTERRUPTED;
+        snprintf(buf, sizeof buf, "time limit of %g s reached before the answer (on rank "
+                 "%d); raise --time-limit", c->time_limit, c->rank);
+        msg = buf;
     }
     int mine = st != SAN_OK ? c->rank : c->size, first = c->size;
     MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD);
@@ -226,6 +231,8 @@ san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san
     c.interrupt = o->space.interrupt;
     c.limit = o->space.max_memory > 0 ? o->space.max_memory : san_default_max_memory();
     c.progress = o->space.progress && c.rank == 0;
+    c.time_limit = o->time_limit;
+    c.deadline = o->time_limit > 0 ? t0 + o->time_limit : 0;
     dspace s = { .m = m };
     san_status st = dexplore(&c, &o->space, &s, d);
     idmap_free(&s.map);         /* the numbers are known: the map is done */
@@ -298,15 +305,26 @@ san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san
          * With one, the answer is reported unverified (exit 1), not as
          * converged: a refusal rather than a possibly wrong promise. */
         const double min_rel = closed_min_rel(&s, in);
-        if (sst == SAN_OK && min_rel < SAN_NCD_COUPLING) {
-            sst = SAN_E_NOTCONV;
+        if ((sst == SAN_OK || sst == SAN_E_NOTCONV) && min_rel < SAN_NCD_COUPLING) {
+            /* said whether KSP met the balance test or not: on such a
+             * chain block-Jacobi's blocks are nearly singular, and the
+             * reason to solve serially is the same */
             snprintf(a->sol.info.msg, sizeof a->sol.info.msg, "not verified: a transition "
                      "at %.1e of its state's exit rate makes the chain possibly nearly "
-                     "decomposable, which the distributed check (balance of each state) "
-                     "cannot verify; solve without --engine petsc", min_rel);
+                     "decomposable, which the distributed check (balance of each state%s) "
+                     "cannot verify; solve without --engine petsc", min_rel,
+                     sst == SAN_OK ? ", met" : ", not met either");
+            sst = SAN_E_NOTCONV;
         }
         a->sol.info.converged = sst == SAN_OK;
         a->sol.info.status = sst;
+        if (sst == SAN_E_INTERRUPTED && !a->sol.info.msg[0] && ss.timed_out)
+            snprintf(a->sol.info.msg, sizeof a->sol.info.msg, "time limit of %g s reached "
+                     "after %ld iterations (balance residual %.2e); raise --time-limit",
+                     o->time_limit, ss.iterations, ss.balance);
+        else if (sst == SAN_E_INTERRUPTED && !a->sol.info.msg[0])
+            snprintf(a->sol.info.msg, sizeof a->sol.info.msg, "interrupted after %ld "
+                     "iterations (balance residual %.2e)", ss.iterations, ss.balance);
         if (sst == SAN_E_NOTCONV && !a->sol.info.msg[0])
             snprintf(a->sol.info.msg, sizeof a->sol.info.msg, "not converged: the balance "
                      "residual %.2e is above --tol %.1e after %d KSP solve%s", ss.balance,

@@ -1,30 +1,34 @@
 /*
  * dexplore.c - the reachable states explored by every rank at once,
- * each on the states it owns (dist.h: a hash of the product index).
+ * each on the states it owns, in two passes.
  *
- * Design.  A rank expands the states of its queue (its own states not
- * yet expanded, in the order it numbered them) in rounds of at most
- * ARC_QUOTA transitions; every arc i -> j with j != i travels to the
- * owner of j (MPI_Alltoallv, one per round, the rank's own arcs
- * included), which numbers j if it is new and keeps the arc as an
- * entry of its row j of Q^T.  So each rank ends with its own states and
- * exactly the rows of Q^T it will own in the matrix: no row crosses the
- * network twice and no rank holds another's states.  The source of an
- * arc is named by (rank, local number): the global numbers, prefix sums
- * of the per-rank counts, are known only at the end (dmatrix.c).
+ * 1. Discovery.  A state belongs to rank hash(product index) mod P
+ *    (downer(), dist.h): balanced whatever the layout of the reachable
+ *    states in the product space, which nobody knows yet.  A rank
+ *    expands the states of its queue (its own states not yet expanded,
+ *    in the order it numbered them) in rounds of at most ARC_QUOTA
+ *    transitions; every arc i -> j with j != i travels to the owner of
+ *    j (MPI_Alltoallv, one per round, the rank's own arcs included),
+ *    which numbers j if it is new.  The rounds are a breadth-first
+ *    search whose levels are cut into pieces; it ends when, after an
+ *    exchange, no rank has a state left to expand.
+ * 2. The states are dealt again by ranges of the product index
+ *    (dpartition.c): neighbours together, exactly balanced.
+ * 3. The arcs.  Every rank expands its states once more, in rounds as
+ *    above, and each arc travels to the range owner of its target,
+ *    which keeps it as an entry of its row j of Q^T: each rank ends with
+ *    exactly the rows of Q^T it will own, no row crosses the network
+ *    twice, and most arcs do not cross at all.  The source of an arc is
+ *    named by (rank, local number); the global numbers, prefix sums of
+ *    the per-rank counts, are known at the end (dmatrix.c).
  *
- * The rounds are a breadth-first search whose levels are cut into
- * pieces; the exploration ends when, after an exchange, no rank has a
- * state left to expand.  Every round starts with dagree(): a rank over
- * its memory, interrupted, or stopped by an invalid rate stops all.
+ * Listing the successors twice costs a second pass of the successor
+ * generation; keeping the arcs of the first pass and renumbering them
+ * would cost two all-to-all exchanges of every arc and twice their
+ * memory at the peak instead.
  *
- * Hash or ranges of the product index?  Ranges keep neighbours on one
- * rank (fewer arcs cross), but the reachable states of a SAN crowd in
- * parts of the product space (ms async, 10 slaves: the buffer's
- * states are few of its product), so ranges of the product index give
- * some ranks most of the states; a hash balances to within a percent
- * at 10^6 states (measured: bench/petsc.sh reports the largest part)
- * at the price of (P-1)/P of the arcs crossing.
+ * Every round starts with dagree(): a rank over its memory,
+ * interrupted, or stopped by an invalid rate stops all.
  */
 #include <math.h>
 #include <stdio.h>
@@ -58,6 +62,9 @@ void dspace_free(dspace *s)
     free(s->aslocal);
     free(s->aval);
     free(s->offset);
+    free(s->split);
+    free(s->kstride);
+    free(s->moves);
     memset(s, 0, sizeof *s);
 }
 
@@ -237,6 +244,27 @@ static int grow_out(round_buf *b, int64_t need)
     return 0;
 }
 
+/* The first pass counts, on one state in MOVES_SAMPLE, the arcs that
+ * change each automaton's local state: dpartition.c orders the key by
+ * them.  (Decoding every target would cost naut divisions an arc.) */
+#define MOVES_SAMPLE 8
+
+static void count_moves(dspace *s, const round_buf *b, int64_t idx)
+{
+    const san_model *m = s->m;
+    for (int k = 0; k < b->arcs.n; k++) {
+        int64_t to = b->arcs.v[k].to, from = idx;
+        if (to == from)
+            continue;
+        for (int a = m->naut - 1; a >= 0 && to != from; a--) {
+            const int ns = m->aut[a].nstates;
+            s->moves[a] += to % ns != from % ns;
+            to /= ns;
+            from /= ns;
+        }
+    }
+}
+
 /* Expands queued states from *next until ARC_QUOTA transitions are
  * listed, their arcs into b->out.  SAN_OK or a failure with msg. */
 static san_status expand(const dctx *c, dspace *s, round_buf *b, int64_t *next, char *msg,
@@ -257,6 +285,8 @@ static san_status expand(const dctx *c, dspace *s, round_buf *b, int64_t *next, 
             return SAN_E_NOMEM;
         }
         s->buf_bytes = 24.0 * b->capin + 52.0 * b->capout;
+        if (!s->split && i % MOVES_SAMPLE == 0)
+            count_moves(s, b, idx);
         double out = 0, least = HUGE_VAL;
         for (int k = 0; k < b->arcs.n; k++) {
             const san_arc *a = &b->arcs.v[k];
@@ -266,7 +296,7 @@ static san_status expand(const dctx *c, dspace *s, round_buf *b, int64_t *next, 
             if (a->rate > 0 && a->rate < least)
                 least = a->rate;
             b->out[b->nout] = (darc){ a->to, a->rate, (int32_t)i };
-            b->dest[b->nout++] = downer(a->to, c->size);
+            b->dest[b->nout++] = dspace_owner(s, a->to, c->size);
         }
         s->exit[i] = out;
         s->rel[i] = out > 0 ? (float)(least / out) : 1;
@@ -345,15 +375,29 @@ static void exchange(round_buf *b)
     b->sorted = NULL;
 }
 
-/* The arcs received: their targets numbered, their entries kept. */
+/* The arcs received.  Discovery (no split yet): their targets numbered.
+ * Arcs pass: their entries kept, the targets known. */
 static san_status receive(const dctx *c, dspace *s, const round_buf *b, int64_t nin,
                           char *msg, size_t n)
 {
-    int rc = reserve_arcs(c, s, s->narc + nin);
+    const int keep = s->split != NULL;
+    int rc = keep ? reserve_arcs(c, s, s->narc + nin) : 0;
     for (int q = 0, k = 0; rc == 0 && q < c->size; q++) {
         const int64_t end = (b->rdispl[q] + b->rcount[q]) / (int64_t)sizeof(darc);
         for (; rc == 0 && k < end; k++) {
             const darc *a = &b->in[k];
+            if (keep) {
+                const int32_t j = idmap_find(&s->map, a->to);
+                if (j < 0) {
+                    rc = -2;
+                    break;
+                }
+                s->arow[s->narc] = j;
+                s->asrank[s->narc] = q;
+                s->aslocal[s->narc] = a->src;
+                s->aval[s->narc++] = a->rate;
+                continue;
+            }
             int fresh;
             int64_t j = number(c, s, a->to, &fresh);
             if (j < 0) {
@@ -364,10 +408,6 @@ static san_status receive(const dctx *c, dspace *s, const round_buf *b, int64_t 
                 san_state_decode(s->m, a->to, b->state);
                 s->undeclared += san_expr_eval(s->m->reach, b->state) == 0;
             }
-            s->arow[s->narc] = (int32_t)j;
-            s->asrank[s->narc] = q;
-            s->aslocal[s->narc] = a->src;
-            s->aval[s->narc++] = a->rate;
         }
     }
     if (rc == 0)
@@ -380,6 +420,11 @@ static san_status receive(const dctx *c, dspace *s, const round_buf *b, int64_t 
                  san_format_bytes(s->need, b1, sizeof b1), (long long)s->nloc,
                  (long long)s->narc, san_format_bytes(c->limit, b2, sizeof b2));
         return SAN_E_LIMIT;
+    }
+    if (rc == -2) {     /* the successor generation is deterministic: a bug */
+        snprintf(msg, n, "rank %d: internal error: a successor listed again was not found "
+                 "among the states of the first pass", c->rank);
+        return SAN_E_NUMERIC;
     }
     snprintf(msg, n, "rank %d: out of memory while exploring (%lld states on this rank)",
              c->rank, (long long)s->nloc);
@@ -421,6 +466,54 @@ static san_status number_globally(const dctx *c, dspace *s, char *msg, size_t n)
     return SAN_OK;
 }
 
+/* Rounds of expansion and exchange until no rank has a state left to
+ * expand (from s->nloc's first unexpanded state, *next).  Collective. */
+static san_status rounds(const dctx *c, const san_space_opts *o, dspace *s, round_buf *b,
+                         double t0, san_diag *d)
+{
+    char msg[1024];
+    const int arcs = s->split != NULL;
+    int64_t next = 0;
+    san_status st = SAN_OK;
+    san_progress pg;
+    san_progress_init(&pg, c->progress, 0.5);
+    for (int round = 0; st == SAN_OK; round++) {
+        msg[0] = '\0';
+        st = expand(c, s, b, &next, msg, sizeof msg);
+        if (st == SAN_OK && o->max_states && !arcs) {
+            long long mine = s->nloc, all = 0;
+            MPI_Allreduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, PETSC_COMM_WORLD);
+            if (all > o->max_states) {
+                snprintf(msg, sizeof msg, "more than %lld reachable states (--max-states)",
+                         (long long)o->max_states);
+                st = SAN_E_LIMIT;
+            }
+        }
+        if ((st = dagree(c, st, msg, d)) != SAN_OK)
+            break;
+        int64_t nin = 0;
+        if ((st = dagree(c, prepare(c, s, b, &nin, msg, sizeof msg), msg, d)) != SAN_OK)
+            break;
+        exchange(b);
+        if ((st = dagree(c, receive(c, s, b, nin, msg, sizeof msg), msg, d)) != SAN_OK)
+            break;
+        long long v[2] = { s->nloc - next, s->nloc }, all[2] = { 0, 0 };
+        MPI_Allreduce(v, all, 2, MPI_LONG_LONG, MPI_SUM, PETSC_COMM_WORLD);
+        if (!arcs)
+            s->levels = round + 1;
+        if (arcs)
+            san_progress_draw(&pg, 0, "  listing the arcs on %d ranks: %lld of %lld states "
+                              "(%.1f s)", c->size, all[1] - all[0], all[1], san_now() - t0);
+        else
+            san_progress_draw(&pg, 0, "  exploring on %d ranks: %lld states, %lld to expand "
+                              "(%.1f s)", c->size, all[1], all[0], san_now() - t0);
+        if (all[0] == 0)
+            break;
+    }
+    san_progress_end(&pg, 1);
+    return st;
+}
+
 san_status dexplore(const dctx *c, const san_space_opts *o, dspace *s, san_diag *d)
 {
     const double t0 = san_now();
@@ -428,7 +521,8 @@ san_status dexplore(const dctx *c, const san_space_opts *o, dspace *s, san_diag 
     round_buf b;
     memset(&b, 0, sizeof b);
     san_status st = SAN_OK;
-    if (idmap_init(&s->map, s->m, 0, 0) < 0)    /* limit 0: a hash, never flat */
+    if (idmap_init(&s->map, s->m, 0, 0) < 0 ||   /* limit 0: a hash, never flat */
+        !(s->moves = calloc(s->m->naut + 1, sizeof *s->moves)))
         st = SAN_E_NOMEM;
     if (st == SAN_OK && (succ_init(&b.sc, s->m) < 0 ||
                          !(b.state = calloc(s->m->naut + 1, sizeof *b.state)) ||
@@ -443,39 +537,12 @@ san_status dexplore(const dctx *c, const san_space_opts *o, dspace *s, san_diag 
         st = seeds(c, o, s, msg, sizeof msg);
     }
     st = dagree(c, st, msg, d);
-    int64_t next = 0;
-    san_progress pg;
-    san_progress_init(&pg, c->progress, 0.5);
-    for (int round = 0; st == SAN_OK; round++) {
-        msg[0] = '\0';
-        st = expand(c, s, &b, &next, msg, sizeof msg);
-        if (st == SAN_OK && o->max_states) {
-            long long mine = s->nloc, all = 0;
-            MPI_Allreduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, PETSC_COMM_WORLD);
-            if (all > o->max_states) {
-                snprintf(msg, sizeof msg, "more than %lld reachable states (--max-states)",
-                         (long long)o->max_states);
-                st = SAN_E_LIMIT;
-            }
-        }
-        if ((st = dagree(c, st, msg, d)) != SAN_OK)
-            break;
-        int64_t nin = 0;
-        if ((st = dagree(c, prepare(c, s, &b, &nin, msg, sizeof msg), msg, d)) != SAN_OK)
-            break;
-        exchange(&b);
-        if ((st = dagree(c, receive(c, s, &b, nin, msg, sizeof msg), msg, d)) != SAN_OK)
-            break;
-        long long left = s->nloc - next, all = 0, have = s->nloc, states = 0;
-        MPI_Allreduce(&left, &all, 1, MPI_LONG_LONG, MPI_SUM, PETSC_COMM_WORLD);
-        MPI_Allreduce(&have, &states, 1, MPI_LONG_LONG, MPI_SUM, PETSC_COMM_WORLD);
-        s->levels = round + 1;
-        san_progress_draw(&pg, 0, "  exploring on %d ranks: %lld states, %lld to expand "
-                          "(%.1f s)", c->size, states, all, san_now() - t0);
-        if (all == 0)
-            break;
-    }
-    san_progress_end(&pg, 1);
+    if (st == SAN_OK)
+        st = rounds(c, o, s, &b, t0, d);        /* discovery, by the hash */
+    if (st == SAN_OK)
+        st = dpartition(c, s, d);
+    if (st == SAN_OK)
+        st = rounds(c, o, s, &b, t0, d);        /* the arcs, by ranges */
     round_free(&b);
     if (st == SAN_OK)
         st = dagree(c, number_globally(c, s, msg, sizeof msg), msg, d);

@@ -25,6 +25,9 @@ typedef struct {
     int rank, size;
     volatile int *interrupt;    /* Ctrl-C on this rank */
     double limit;               /* --max-memory of one rank, bytes */
+    double deadline;            /* san_now() past which --time-limit stops
+                                   every rank (0: none) */
+    double time_limit;          /* --time-limit, seconds (for the message) */
     int progress;               /* rank 0, stderr a terminal */
 } dctx;
 
@@ -46,6 +49,14 @@ typedef struct {
     float *rel;                 /* their smallest transition rate relative
                                    to the exit rate (1: none) */
     idmap map;                  /* product index -> local number */
+    int64_t *split;             /* size + 1 after dpartition: rank r owns the
+                                   keys in [split[r], split[r+1]);
+                                   NULL: owners by the hash, downer() */
+    int64_t *kstride;           /* naut: the key's mixed radix (dpartition.c),
+                                   the automata in another order than the
+                                   product index's; NULL: key = index */
+    double *moves;              /* naut: sampled arcs that change each
+                                   automaton's state (the first pass) */
     /* the arcs entering owned states, in arrival order: local target,
      * source as (rank, local number), rate; exit rates and self-loops
      * already left out */
@@ -70,6 +81,28 @@ static inline int downer(int64_t idx, int size)
     return (int)((idmap_mix((uint64_t)idx ^ 0x9e3779b97f4a7c15ull) >> 17) % (uint64_t)size);
 }
 
+/* The owner of idx among the ranges of split (size + 1 bounds). */
+int drange_owner(const int64_t *split, int size, int64_t idx);
+
+/* The key of a state: its local states read in the key's order. */
+static inline int64_t dspace_key(const dspace *s, int64_t idx)
+{
+    if (!s->kstride)
+        return idx;
+    int64_t key = 0;
+    for (int a = s->m->naut - 1; a >= 0; a--) {
+        const int ns = s->m->aut[a].nstates;
+        key += (idx % ns) * s->kstride[a];
+        idx /= ns;
+    }
+    return key;
+}
+
+static inline int dspace_owner(const dspace *s, int64_t idx, int size)
+{
+    return s->split ? drange_owner(s->split, size, dspace_key(s, idx)) : downer(idx, size);
+}
+
 /* Bytes this rank holds for its part of the space. */
 double dspace_bytes(const dspace *s);
 void dspace_free(dspace *s);
@@ -77,12 +110,18 @@ void dspace_free(dspace *s);
 /* Every rank agrees on the worst status: st and msg are this rank's
  * (SAN_OK: nothing to say); the lowest failing rank's status and
  * message become everybody's (its message added to d).  A Ctrl-C on
- * any rank counts as a failure (SAN_E_INTERRUPTED) here.  Collective. */
+ * any rank, or the deadline passed, counts as a failure
+ * (SAN_E_INTERRUPTED) here.  Collective. */
 san_status dagree(const dctx *c, san_status st, const char *msg, san_diag *d);
 
 /* Explore from the states the reachability function accepts (each rank
  * keeps those it owns).  Collective; SAN_OK or the agreed failure. */
 san_status dexplore(const dctx *c, const san_space_opts *o, dspace *s, san_diag *d);
+
+/* After the first pass of dexplore: the states dealt again by ranges
+ * of the product index (s->split), exactly balanced, each rank's sorted
+ * (local number = position), the map rebuilt.  Collective. */
+san_status dpartition(const dctx *c, dspace *s, san_diag *d);
 
 /* The MATMPIAIJ of Q^T (rows = global numbers, this rank's rows the
  * ones it owns); the arcs are freed.  *nnz: nonzeros over every rank. */
@@ -102,6 +141,7 @@ typedef struct {
     double balance;             /* the distributed balance residual */
     double residual;            /* max |(pQ)_j| / (max rate x max p) */
     long products;              /* MatMult calls (BiCGSTAB, GMRES: counted) */
+    int timed_out;              /* --time-limit reached inside KSP */
     double product_s;           /* seconds of one product (slowest rank) */
     double product_comm;        /* bytes a product moves between ranks */
     double rank_bytes;          /* PETSc's resident size, largest rank */

@@ -184,7 +184,7 @@ static PetscErrorCode balance(Mat A, Vec p, Vec in, Vec diag, Vec y, PetscInt fi
 typedef struct {
     void *dflt;
     const dctx *c;
-    int interrupted, balanced;
+    int interrupted, timed_out, balanced;
     Mat A;
     Vec in, diag, y, p;
     PetscInt fix;
@@ -197,10 +197,13 @@ static PetscErrorCode converged(KSP ksp, PetscInt it, PetscReal rnorm, KSPConver
 {
     conv_ctx *cc = ctx;
     PetscCall(KSPConvergedDefault(ksp, it, rnorm, why, cc->dflt));
-    int mine = cc->c->interrupt && *cc->c->interrupt, any = 0;
+    /* 2: Ctrl-C on this rank, 1: past the deadline */
+    int mine = cc->c->interrupt && *cc->c->interrupt ? 2
+               : cc->c->deadline > 0 && san_now() > cc->c->deadline, any = 0;
     PetscCallMPI(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, PETSC_COMM_WORLD));
     if (any) {
-        cc->interrupted = 1;
+        cc->interrupted = any == 2;
+        cc->timed_out = any == 1;
         *why = KSP_DIVERGED_ITS;
         return 0;
     }
@@ -302,7 +305,7 @@ static PetscErrorCode run(const dctx *c, Mat A, Vec in, Vec x, const san_solve_o
      * balance test in 56 iterations where GMRES(50) stalled at a
      * residual of 0.17 for thousands */
     PetscCall(KSPSetType(ksp, KSPBCGS));
-    conv_ctx cc = { NULL, c, 0, 0, A, in, diag, y, x, fix, &f, o->tol, 0, 0 };
+    conv_ctx cc = { NULL, c, 0, 0, 0, A, in, diag, y, x, fix, &f, o->tol, 0, 0 };
     PetscCall(KSPConvergedDefaultCreate(&cc.dflt));
     PetscCall(KSPSetConvergenceTest(ksp, converged, &cc, conv_destroy));
     PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
@@ -328,9 +331,7 @@ static PetscErrorCode run(const dctx *c, Mat A, Vec in, Vec x, const san_solve_o
                         its / BALANCE_EVERY;
         PetscCall(normalized(v, in, x));
         PetscCall(balance(A, x, in, diag, y, fix, &f, &st->balance, &resid));
-        if (st->balance <= o->tol || cc.interrupted)
-            break;
-        if (o->time_limit > 0 && san_now() - t0 > o->time_limit)
+        if (st->balance <= o->tol || cc.interrupted || cc.timed_out)
             break;
         rtol = fmax(rtol * 1e-3, 1e-300);
         PetscCall(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
@@ -339,6 +340,7 @@ static PetscErrorCode run(const dctx *c, Mat A, Vec in, Vec x, const san_solve_o
         st->rounds = MAX_ROUNDS;
     st->residual = resid;
     st->interrupted = cc.interrupted;
+    st->timed_out = cc.timed_out && st->balance > o->tol;
     KSPType kt;
     PC pc;
     PCType pt;
@@ -349,7 +351,7 @@ static PetscErrorCode run(const dctx *c, Mat A, Vec in, Vec x, const san_solve_o
     PetscCall(KSPGetConvergedReason(ksp, &why));
     snprintf(st->ksp, sizeof st->ksp, "%s", kt);
     snprintf(st->pc, sizeof st->pc, "%s", pt ? pt : "?");
-    snprintf(st->reason, sizeof st->reason, "%s", cc.interrupted ? "interrupted"
+    snprintf(st->reason, sizeof st->reason, "%s", cc.interrupted ? "interrupted" : cc.timed_out ? "time limit"
                                                  : cc.balanced ? "balance met"
                                                                : KSPConvergedReasons[why]);
     st->seconds = san_now() - t0;
@@ -387,7 +389,7 @@ san_status dsolve(const dctx *c, Mat A, Vec in, Vec x, const san_solve_opts *o,
                      "message above)");
         return SAN_E_NOMEM;
     }
-    if (st->interrupted)
+    if (st->interrupted || st->timed_out)
         return SAN_E_INTERRUPTED;
     return st->balance <= o->tol ? SAN_OK : SAN_E_NOTCONV;
 }

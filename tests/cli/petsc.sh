@@ -166,6 +166,17 @@ if [ -n "$rank1" ] && { [ "$rc" -eq 1 ] || [ "$rc" -eq 130 ]; } && grep -q "inte
 then ok "Ctrl-C on one rank: every rank stopped (exit $rc)"
 else not_ok "Ctrl-C on one rank (pid '${rank1}'): exit $rc, $(grep -v '^-' "$tmp/int.err" | head -n 2)"
 fi
+# --time-limit stops every rank: in the exploration (the message once,
+# exit 1) and inside KSP (the best vector's report, NOT CONVERGED, exit 1)
+for tl in 0.2 3; do
+    mpirun -n 2 "$SAN" solve -q --engine petsc --time-limit "$tl" --petsc-options "-pc_type none" \
+        --gen "ms --mode async --slaves 10 --buffer 10" > "$tmp/tl.out" 2> "$tmp/tl.err"
+    rc=$?
+    if [ "$rc" -eq 1 ] && [ "$(grep -c 'time limit of' "$tmp/tl.err")" -eq 1 ]
+    then ok "--time-limit $tl on 2 ranks: every rank stopped, exit 1, said once"
+    else not_ok "--time-limit $tl: exit $rc, $(grep -v '^-' "$tmp/tl.err" | head -n 2)"
+    fi
+done
 # a reachability function that accepts nothing: the serial message, exit 2
 printf 'events\n  loc a (1)\nreachability = 0;\nnetwork z (continuous)\n  aut A\n    stt s0 to(s1) a\n    stt s1 to(s0) a\n' > "$tmp/none.san"
 mpirun -n 2 "$SAN" solve -q --engine petsc "$tmp/none.san" > /dev/null 2> "$tmp/p.err"
