@@ -24,6 +24,7 @@ typedef struct {
     int64_t max_states;
     cli_format fmt;
     const char *times, *initial, *from, *until, *vector, *percentiles, *plot, *ynames;
+    const char *engine;
     double eps, max_steps, within, tol;
     int rewards, quiet, all_replicas;
     cli_defines defs;
@@ -49,6 +50,10 @@ typedef struct {
                "(stiff: a large rate times a long time)", "1e8"),                             \
     CLI_CHOICE(CLI_OPT_STORAGE, 0, "storage", "S", tr_args, storage,                          \
                "auto, sparse or kron (the tensor descriptor)", "auto"),                       \
+    CLI_STRING(0, "engine", "E", tr_args, engine,                                             \
+               "serial (default), or petsc: each rank of\n"                                   \
+               "mpirun -n P explores and stores its part of the\n"                            \
+               "chain and of every vector (./configure --with-petsc)"),                       \
     CLI_GROUP("limits:"),                                                                    \
     CLI_DOUBLE(0, "time-limit", "S", tr_args, time_limit, 1e-6, 1e9, 0, "seconds > 0",          \
                "stop after S seconds", NULL),                                                 \
@@ -357,6 +362,9 @@ static void text_header(const tr_report *r)
     printf("model        %s (%s)\n", r->m->name, r->source);
     printf("states       %lld reachable, storage %s\n", (long long)a->sp.n,
            a->kron ? "kron (tensor descriptor)" : "sparse");
+    if (r->A->engine && !strcmp(r->A->engine, "petsc"))
+        printf("engine       petsc: %d ranks, %.1f MiB the largest rank\n", a->ranks,
+               a->rank_bytes / (1 << 20));
     printf("initial      %lld state%s (%s)\n", (long long)T->ninit, T->ninit == 1 ? "" : "s",
            r->A->from ? "--from" : r->A->initial ? "--initial" : "accepted by the reachability "
            "function");
@@ -489,6 +497,9 @@ static void json_report(const tr_report *r)
            r->complete ? "true" : "false", r->ntimes_asked);
     printf(",\n  \"reachable_states\": %lld,\n  \"storage\": \"%s\",\n  \"initial_states\": %lld,\n",
            (long long)a->sp.n, a->kron ? "kron" : "sparse", (long long)T->ninit);
+    if (r->A->engine && !strcmp(r->A->engine, "petsc"))
+        printf("  \"engine\": \"petsc\",\n  \"ranks\": %d,\n  \"rank_memory_bytes\": %.0f,\n",
+               a->ranks, a->rank_bytes);
     printf("  \"uniformization\": { \"rate\": ");
     json_num(stdout, T->rate);
     printf(", \"products\": %ld, \"products_planned\": %.0f, \"product_s\": ", T->steps,
@@ -580,6 +591,8 @@ static void csv_report(const tr_report *r)
     printf(",uniformization,truncated_mass,,%.17g\n", T->trunc);
     printf(",uniformization,products,,%ld\n", T->steps);
     printf(",run,complete,,%d\n", r->complete);
+    if (r->A->engine && !strcmp(r->A->engine, "petsc"))
+        printf(",run,ranks,,%d\n,run,rank_memory_bytes,,%.0f\n", r->a->ranks, r->a->rank_bytes);
     if (r->passage) {
         printf(",passage,reach,,%.17g\n", T->reach);
         printf(",passage,p_initial,,%.17g\n", T->p_init);
@@ -714,6 +727,12 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
         rc = cli_usage_error(cmd, "missing --until 'EXPR'");
     if (rc == 0 && A.initial && A.from)
         rc = cli_usage_error(cmd, "--initial and --from: give one or the other");
+    const int petsc = A.engine && !strcmp(A.engine, "petsc");
+    if (rc == 0 && A.engine && !petsc && strcmp(A.engine, "serial"))
+        rc = cli_usage_error(cmd, "--engine: '%s' is not serial or petsc", A.engine);
+    if (rc == 0 && petsc && A.vector)
+        rc = cli_usage_error(cmd, "--vector: --engine petsc does not write the whole vector "
+                             "(no rank holds it)");
     /* CSV after a JSON document (or a second CSV table) would leave
      * neither readable */
     if (rc == 0 && A.vector && A.fmt != FMT_TEXT && cli_names_stdout(A.vector))
@@ -783,6 +802,7 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     ao.space.interrupt = interrupted;
     ao.time_limit = A.time_limit;
     ao.storage = A.storage;
+    ao.engine = petsc ? SAN_ENGINE_PETSC : SAN_ENGINE_SERIAL;
     ao.tr.times = times.v;
     ao.tr.ntimes = times.n;
     ao.tr.eps = A.eps;
@@ -801,7 +821,13 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     san_diag_init(&d, strcmp(rest[0], "-") ? rest[0] : "<stdin>", NULL, 0);
     san_analysis a;
     san_status st = san_analyze(m, &ao, &a, &d);
-    san_diag_print(&d, stderr, cli_stderr_is_tty());
+    /* over MPI every rank holds the same answer: rank 0 alone reports
+     * (the report, the diagnostics, the plot) */
+    const int rank0 = san_engine_rank(NULL) == 0;
+    if (!rank0 && !freopen("/dev/null", "w", stdout))
+        st = SAN_E_IO;
+    if (rank0)
+        san_diag_print(&d, stderr, cli_stderr_is_tty());
     san_diag_free(&d);
     /* Stopped (Ctrl-C, --time-limit) after some times of a transient: the
      * times done are reported, marked incomplete; the exit status stays 1. */
@@ -815,7 +841,7 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
             csv_report(&r);
         else if (report)
             text_report(&r);
-        else if (partial)       /* the report would have said so */
+        else if (partial && rank0)      /* the report would have said so */
             fprintf(stderr, "san %s: stopped: %d of %d times done; no plot\n", cmd, a.tr.ntimes,
                     times.n);
         fflush(stdout);
@@ -825,7 +851,7 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
             cli_vector v = { &a.sp, a.tr.pi_last, "transient" };
             status = cli_write_output(A.vector, cli_vector_write, &v);
         }
-        if (A.plot && status == EXIT_OK)
+        if (A.plot && status == EXIT_OK && rank0)
             status = plot_over_t(&r, A.plot);
     } else {
         status = cli_exit_status(st);

@@ -131,15 +131,26 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
     const double t0 = san_now();
     memset(a, 0, sizeof *a);
     a->m = m;
-    if (o->engine == SAN_ENGINE_PETSC)     /* every rank its part (solver/petsc/) */
-        return san_petsc_analyze(m, o, a, d);
+    if (o->engine == SAN_ENGINE_PETSC && o->kind == SAN_ANALYSIS_STEADY)
+        return san_petsc_analyze(m, o, a, d);   /* every rank its part (solver/petsc/) */
+    if (o->engine == SAN_ENGINE_PETSC) {        /* pi(t), passage times over the ranks */
+        san_dchain *ch = NULL;
+        san_status st = san_petsc_chain(m, o, a, &ch, d);
+        if (st != SAN_OK || !ch)
+            return st;
+        const double ts = san_now();
+        st = san_analysis_transient(o, a, ch, o->time_limit > 0 ? t0 + o->time_limit : 0, d);
+        a->t_solve = san_now() - ts;
+        san_petsc_chain_free(ch, a);
+        return st;
+    }
     san_status st = build(m, o, t0, a, d);
     a->t_space = san_now() - t0;
     if (st != SAN_OK || o->space_only)
         return st;
     if (o->kind != SAN_ANALYSIS_STEADY) {       /* pi(t), passage times */
         double ts = san_now();
-        st = san_analysis_transient(o, a, o->time_limit > 0 ? t0 + o->time_limit : 0, d);
+        st = san_analysis_transient(o, a, NULL, o->time_limit > 0 ? t0 + o->time_limit : 0, d);
         a->t_solve = san_now() - ts;
         return st;
     }

@@ -16,6 +16,12 @@
  *   5. PASSAGE: the target made absorbing, P(T <= t) at each time, then
  *      the mean by the series of the expected sojourn times, checked on
  *      the linear system they satisfy.
+ *
+ * Over MPI ranks (--engine petsc) the same steps run on a chain spread
+ * over them (san_dchain): every vector is the rank's part, the operator
+ * its MatMult, every sum or maximum over states reduced (chain_sum,
+ * chain_max, and san_unif's red), the indices computed by the chain;
+ * pi at the last time is not gathered.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -26,12 +32,8 @@
 #include "transient.h"
 #include "transient_int.h"
 #include "passage_int.h"
+#include "petsc_solve.h"
 
-/* The uniformization rate above the largest exit rate: P = I + Q/L then
- * keeps a self-loop of weight >= 1/65 in every state, so that it is
- * aperiodic and steady-state detection can fire (uniform.c says why);
- * the cost is 1.6% more products. */
-#define UNIF_MARGIN (1.0 + 1.0 / 64)
 
 /* Runs planned past this many products say so in a note (stderr). */
 #define STEPS_NOTE 1e6
@@ -39,6 +41,7 @@
 /* The operator of the storage and the positions of the space's states. */
 typedef struct {
     san_op op;
+    san_dchain *ch;         /* over MPI ranks: op is the chain's (NULL: serial) */
     san_csr qt;             /* sparse */
     kron_desc d;            /* kron */
     int kron, have_d;
@@ -56,9 +59,32 @@ static void top_free(top *t)
     free(t->pos);
 }
 
-static san_status top_build(top *t, const san_analysis *a, san_diag *dg)
+/* A figure of this rank's part made the chain's (serial: as it is). */
+static double chain_sum(const top *t, double v)
+{
+    return t->ch ? t->ch->red.sum(v) : v;
+}
+
+static double chain_max(const top *t, double v)
+{
+    return t->ch ? t->ch->red.max(v) : v;
+}
+
+/* The states the vectors are over: the space's, or this rank's part. */
+static const san_space *states_of(const top *t, const san_analysis *a)
+{
+    return t->ch ? &t->ch->local : &a->sp;
+}
+
+static san_status top_build(top *t, const san_analysis *a, san_dchain *ch, san_diag *dg)
 {
     memset(t, 0, sizeof *t);
+    if (ch) {
+        t->ch = ch;
+        t->op = ch->op;
+        t->n = ch->local.n;
+        return SAN_OK;
+    }
     const san_space *sp = &a->sp;
     t->kron = a->kron;
     if (!t->kron) {
@@ -117,8 +143,8 @@ static int cmp_i64(const void *x, const void *y)
 
 /* Position in the space of a mixed-radix index: the space's states in
  * index order, searched. */
-static san_status init_from_vector(const san_space *sp, const san_transient_opts *o, double *x,
-                                   san_diag *d)
+static san_status init_from_vector(const top *t, const san_space *sp,
+                                   const san_transient_opts *o, double *x, san_diag *d)
 {
     int64_t *ord = malloc((sp->n ? sp->n : 1) * 2 * sizeof *ord);
     if (!ord)
@@ -128,25 +154,38 @@ static san_status init_from_vector(const san_space *sp, const san_transient_opts
         ord[2 * i + 1] = i;
     }
     qsort(ord, sp->n, 2 * sizeof *ord, cmp_i64);
-    double sum = 0;
+    double sum = 0, found = 0, wanted = 0;
+    const char *gone = t->ch ? t->ch->dropped : NULL;
     san_status st = SAN_OK;
     for (int64_t k = 0; k < o->init_n && st == SAN_OK; k++) {
         int64_t key[2] = { o->init_index[k], 0 };
         const int64_t *hit = bsearch(key, ord, sp->n, 2 * sizeof *ord, cmp_i64);
+        if (hit && gone && gone[hit[1]])
+            hit = NULL;         /* a dropped pocket's: not in the chain */
+        wanted += o->init_p[k] > 0;
         if (!(o->init_p[k] >= 0) || !isfinite(o->init_p[k])) {
             san_diag_add(d, SAN_ERROR, 0, 0, "initial vector: entry %lld is not a probability "
                          "(%g)", (long long)k + 1, o->init_p[k]);
             st = SAN_E_USAGE;
-        } else if (!hit && o->init_p[k] > 0) {
+        } else if (!hit && o->init_p[k] > 0 && !t->ch) {
             san_diag_add(d, SAN_ERROR, 0, 0, "initial vector: state of index %lld is not a "
                          "reachable state", (long long)o->init_index[k]);
             st = SAN_E_USAGE;
         } else if (hit) {
             x[hit[1]] += o->init_p[k];
             sum += o->init_p[k];
+            found += o->init_p[k] > 0;
         }
     }
     free(ord);
+    /* over ranks each state is on one: what no rank found is not reachable */
+    sum = chain_sum(t, sum);
+    if (st == SAN_OK && t->ch && chain_sum(t, found) < wanted) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "initial vector: %.0f of its %.0f states of positive "
+                     "probability are not reachable states", wanted - chain_sum(t, found),
+                     wanted);
+        st = SAN_E_USAGE;       /* (st is alike on every rank: the file is) */
+    }
     if (st == SAN_OK && !(sum > 0)) {
         san_diag_add(d, SAN_ERROR, 0, 0, "initial vector: no probability on any state");
         st = SAN_E_USAGE;
@@ -160,20 +199,22 @@ static san_status init_from_vector(const san_space *sp, const san_transient_opts
 
 /* Uniform over the states where e is non-zero (e NULL: the reachability
  * function). */
-static san_status init_uniform(const san_space *sp, const san_expr *e, double *x, int64_t *count,
-                               san_diag *d)
+static san_status init_uniform(const top *t, const san_space *sp, const san_expr *e, double *x,
+                               int64_t *count, san_diag *d)
 {
     const san_model *m = sp->m;
+    const char *gone = t->ch ? t->ch->dropped : NULL;
     int *s = malloc((m->naut + 1) * sizeof *s);
     if (!s)
         return SAN_E_NOMEM;
     int64_t c = 0;
     for (int64_t i = 0; i < sp->n; i++) {
         san_state_decode(m, sp->index[i], s);
-        x[i] = san_expr_eval(e ? e : m->reach, s) != 0;
+        x[i] = (!gone || !gone[i]) && san_expr_eval(e ? e : m->reach, s) != 0;
         c += x[i] != 0;
     }
     free(s);
+    c = (int64_t)chain_sum(t, (double)c);
     if (c == 0) {
         san_diag_add(d, SAN_ERROR, 0, 0, "%s", e ? "--initial: no reachable state satisfies "
                      "the expression" : "no reachable state is accepted by the reachability "
@@ -186,18 +227,19 @@ static san_status init_uniform(const san_space *sp, const san_expr *e, double *x
     return SAN_OK;
 }
 
-static san_status initial(const san_space *sp, const san_transient_opts *o, double *x,
-                          int64_t *count, san_diag *d)
+static san_status initial(const top *t, const san_space *sp, const san_transient_opts *o,
+                          double *x, int64_t *count, san_diag *d)
 {
     memset(x, 0, sp->n * sizeof *x);
     if (o->init_n > 0) {
-        san_status st = init_from_vector(sp, o, x, d);
+        san_status st = init_from_vector(t, sp, o, x, d);
         *count = 0;
         for (int64_t i = 0; i < sp->n; i++)
             *count += x[i] > 0;
+        *count = (int64_t)chain_sum(t, (double)*count);
         return st;
     }
-    return init_uniform(sp, o->initial, x, count, d);
+    return init_uniform(t, sp, o->initial, x, count, d);
 }
 
 /* ---- budgets: memory and steps, before anything is allocated ---- */
@@ -215,8 +257,23 @@ static double vectors_needed(const san_analysis_opts *o)
  * descriptor's vectors may live on the product space when the reachable
  * set fills at least KRON_PRODUCT_MIN_FILL of it: counted at that
  * length. */
-static san_status check_memory(const san_analysis_opts *o, const san_analysis *a, san_diag *d)
+static san_status check_memory(const san_analysis_opts *o, const san_analysis *a,
+                               const san_dchain *ch, san_diag *d)
 {
+    if (ch) {       /* this rank's part: its vectors beside its states and rows */
+        const double need = vectors_needed(o) * 8.0 * (double)ch->local.n + ch->held;
+        san_status st = need > ch->limit ? SAN_E_LIMIT : SAN_OK;
+        if (ch->red.max(st != SAN_OK) > 0) {
+            if (st != SAN_OK || ch->rank == 0)
+                san_diag_add(d, SAN_ERROR, 0, 0, "the time-dependent analysis needs more than "
+                             "--max-memory (%.1f MiB) on %s: %.0f vectors of its states beside "
+                             "its rows of the generator; raise it or run more ranks",
+                             ch->limit / (1 << 20), st != SAN_OK ? "this rank" : "a rank",
+                             vectors_needed(o));
+            return SAN_E_LIMIT;
+        }
+        return SAN_OK;
+    }
     const san_space *sp = &a->sp;
     double limit = o->space.max_memory > 0 ? o->space.max_memory : san_default_max_memory();
     double npos = a->kron ? (double)sp->n / KRON_PRODUCT_MIN_FILL : (double)sp->n;
@@ -273,6 +330,7 @@ typedef struct {
     san_unif u;
     double *x, *xs, *integ, *xm, *v, *y, *acc;
     char *absorb;
+    int progress;           /* drawn by this process (rank 0 over MPI) */
 } run;
 
 static void run_free(run *r)
@@ -290,7 +348,7 @@ static void run_free(run *r)
 
 static san_status run_alloc(run *r)
 {
-    const int64_t n = r->t.n, ns = r->a->sp.n;
+    const int64_t n = r->t.n, ns = states_of(&r->t, r->a)->n;
     r->x = malloc(n * sizeof *r->x);
     r->v = malloc(n * sizeof *r->v);
     r->y = malloc(n * sizeof *r->y);
@@ -307,11 +365,14 @@ static san_status run_alloc(run *r)
 /* The target set on the positions; its size. */
 static int64_t mark_target(run *r)
 {
-    const san_space *sp = &r->a->sp;
+    const san_space *sp = states_of(&r->t, r->a);
     const san_model *m = sp->m;
     int *s = malloc((m->naut + 1) * sizeof *s);
+    const char *gone = r->t.ch ? r->t.ch->dropped : NULL;
     int64_t c = 0;
     for (int64_t i = 0; s && i < sp->n; i++) {
+        if (gone && gone[i])
+            continue;
         san_state_decode(m, sp->index[i], s);
         if (san_expr_eval(r->o->tr.until, s) != 0) {
             r->absorb[r->t.pos ? r->t.pos[i] : i] = 1;
@@ -319,7 +380,7 @@ static int64_t mark_target(run *r)
         }
     }
     free(s);
-    return s ? c : -1;
+    return s ? (int64_t)chain_sum(&r->t, (double)c) : -1;
 }
 
 static double target_mass(const run *r, const double *x)
@@ -328,12 +389,14 @@ static double target_mass(const run *r, const double *x)
     for (int64_t j = 0; j < r->t.n; j++)
         if (r->absorb[j])
             s += x[j];
-    return s;
+    return chain_sum(&r->t, s);
 }
 
 /* The indices of a vector on the positions into sol (pi left NULL). */
 static san_status indices_of(run *r, const double *x, san_solution *sol, san_diag *d)
 {
+    if (r->t.ch)
+        return r->t.ch->indices(r->t.ch, x, sol, d);
     memset(sol, 0, sizeof *sol);
     from_pos(&r->t, r->a->sp.n, x, r->xs);
     sol->pi = r->xs;
@@ -348,7 +411,7 @@ static san_status march(run *r, san_diag *d)
     const san_transient_opts *o = &r->o->tr;
     double prev = 0;
     for (int i = 0; i < o->ntimes; i++) {
-        if (r->o->space.progress) {
+        if (r->progress) {
             fprintf(stderr, "\r  transient: t = %g (%d of %d), %ld products   ", o->times[i],
                     i + 1, o->ntimes, r->u.steps);
             fflush(stderr);
@@ -372,7 +435,7 @@ static san_status march(run *r, san_diag *d)
             T->cdf[i] = target_mass(r, r->x);
         T->ntimes = i + 1;
     }
-    if (r->o->space.progress)
+    if (r->progress)
         fprintf(stderr, "\r%70s\r", "");
     return SAN_OK;
 }
@@ -389,7 +452,7 @@ static int passage_mean_solved(run *r, const double *alpha, san_diag *d)
 {
     san_transient *T = &r->a->tr;
     const san_space *sp = &r->a->sp;
-    if (r->t.kron)
+    if (r->t.kron || r->t.ch)   /* a direct solve needs the whole chain */
         return -1;
     double nalpha = 0;
     for (int64_t i = 0; i < sp->n; i++)
@@ -451,6 +514,8 @@ static san_status passage_mean(run *r, const double *alpha, san_diag *d)
             res = fmax(res, fabs(r->y[j] + alpha[j]));
             amax = fmax(amax, alpha[j]);
         }
+    res = chain_max(&r->t, res);
+    amax = chain_max(&r->t, amax);
     T->mean_resid = amax > 0 ? res / amax : 0;
     return SAN_OK;
 }
@@ -565,12 +630,15 @@ static san_status alloc_answer(san_analysis *a, const san_analysis_opts *o)
     T->at = calloc(o->tr.ntimes + 1, sizeof *T->at);
     T->acc = o->tr.rewards ? calloc(o->tr.ntimes + 1, sizeof *T->acc) : NULL;
     T->cdf = o->kind == SAN_ANALYSIS_PASSAGE ? calloc(o->tr.ntimes + 1, sizeof *T->cdf) : NULL;
-    T->pi_last = malloc((a->sp.n ? a->sp.n : 1) * sizeof *T->pi_last);
+    /* over MPI ranks no rank holds the whole vector: not kept */
+    T->pi_last = o->engine == SAN_ENGINE_PETSC
+                     ? NULL : malloc((a->sp.n ? a->sp.n : 1) * sizeof *T->pi_last);
     T->pct = calloc(o->tr.nlevels + 1, sizeof *T->pct);
     if (!T->pct)
         return SAN_E_NOMEM;
     if (!T->times || !T->at || (o->tr.rewards && !T->acc) ||
-        (o->kind == SAN_ANALYSIS_PASSAGE && !T->cdf) || !T->pi_last)
+        (o->kind == SAN_ANALYSIS_PASSAGE && !T->cdf) ||
+        (!T->pi_last && o->engine != SAN_ENGINE_PETSC))
         return SAN_E_NOMEM;
     if (o->tr.ntimes)
         memcpy(T->times, o->tr.times, o->tr.ntimes * sizeof *T->times);
@@ -588,8 +656,8 @@ static san_status check_times(const san_transient_opts *o, san_diag *d)
     return SAN_OK;
 }
 
-san_status san_analysis_transient(const san_analysis_opts *o, san_analysis *a, double deadline,
-                                  san_diag *d)
+san_status san_analysis_transient(const san_analysis_opts *o, san_analysis *a,
+                                  san_dchain *ch, double deadline, san_diag *d)
 {
     const int passage = o->kind == SAN_ANALYSIS_PASSAGE;
     if (passage && !o->tr.until) {
@@ -603,21 +671,21 @@ san_status san_analysis_transient(const san_analysis_opts *o, san_analysis *a, d
     }
     if (st != SAN_OK)
         return st;
-    run r = { .o = o, .a = a };
-    st = check_memory(o, a, d);
+    run r = { .o = o, .a = a, .progress = o->space.progress && (!ch || ch->rank == 0) };
+    st = check_memory(o, a, ch, d);
     if (st == SAN_OK)
-        st = top_build(&r.t, a, d);
+        st = top_build(&r.t, a, ch, d);
     if (st == SAN_OK)
         st = alloc_answer(a, o);
     san_transient *T = &a->tr;
-    T->rate = (r.t.op.maxd > 0 ? r.t.op.maxd : 1) * UNIF_MARGIN;
+    T->rate = (r.t.op.maxd > 0 ? r.t.op.maxd : 1) * SAN_UNIF_MARGIN;
     T->ss_at = -1;
     if (st == SAN_OK)
         st = plan_steps(&o->tr, T->rate, &T->steps_planned, d);
     if (st == SAN_OK)
         st = run_alloc(&r);
     if (st == SAN_OK)
-        st = initial(&a->sp, &o->tr, r.xs, &T->ninit, d);
+        st = initial(&r.t, states_of(&r.t, a), &o->tr, r.xs, &T->ninit, d);
     if (st == SAN_OK && passage && (T->ntarget = mark_target(&r)) < 0)
         st = SAN_E_NOMEM;
     if (st == SAN_OK && passage && T->ntarget == 0)
@@ -627,12 +695,12 @@ san_status san_analysis_transient(const san_analysis_opts *o, san_analysis *a, d
         run_free(&r);
         return st;
     }
-    to_pos(&r.t, a->sp.n, r.xs, r.x);
+    to_pos(&r.t, states_of(&r.t, a)->n, r.xs, r.x);
     if (passage)
         T->p_init = target_mass(&r, r.x);
     /* the count before starting: on the terminal, and as a note when
      * the run is long enough to matter */
-    if (o->space.progress)
+    if (r.progress)
         fprintf(stderr, "  uniformization: rate %.6g, ~%.0f products planned\n", T->rate,
                 T->steps_planned);
     if (T->steps_planned >= STEPS_NOTE)
@@ -640,6 +708,7 @@ san_status san_analysis_transient(const san_analysis_opts *o, san_analysis *a, d
                      "(Fox-Glynn eps %.1e per interval)", T->rate, T->steps_planned, o->tr.eps);
     r.u = (san_unif){ .op = &r.t.op, .rate = T->rate, .eps = o->tr.eps, .ss_tol = o->tr.ss_tol,
                       .absorb = r.absorb, .interrupt = o->space.interrupt, .deadline = deadline,
+                      .red = ch ? &ch->red : NULL,
                       .v = r.v, .y = r.y, .acc = r.acc, .xm = r.xm, .integ = r.integ,
                       .ss_at = -1 };
     double *alpha = NULL;
@@ -649,7 +718,7 @@ san_status san_analysis_transient(const san_analysis_opts *o, san_analysis *a, d
         st = SAN_E_NOMEM;
     if (st == SAN_OK)
         st = march(&r, d);
-    if (st == SAN_OK)
+    if (st == SAN_OK && T->pi_last)
         from_pos(&r.t, a->sp.n, r.x, T->pi_last);
     T->trunc = r.u.trunc_sum;
     T->ss_at = r.u.ss_at;

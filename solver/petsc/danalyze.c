@@ -142,8 +142,7 @@ static int64_t dropped_nnz(Mat A, Vec in)
     return all;
 }
 
-/* The largest peak resident size of a rank. */
-static double peak_rss(void)
+double dpeak_rss(void)
 {
     struct rusage ru;
     double mine = getrusage(RUSAGE_SELF, &ru) == 0 ? 1024.0 * ru.ru_maxrss : 0, all = 0;
@@ -166,9 +165,8 @@ static san_method method_of(const char *ksp)
     return !strcmp(ksp, "bcgs") ? SAN_M_BICGSTAB : SAN_M_GMRES;
 }
 
-/* What the report reads, from the phases' figures. */
-static void fill(const dctx *c, const dspace *s, const dsolve_stats *ss, int64_t nnz,
-                 int64_t nclosed, int64_t dropped, san_analysis *a)
+void dfill_space(const dctx *c, const dspace *s, int64_t nnz, int64_t nclosed,
+                 int64_t dropped, san_analysis *a)
 {
     a->sp.m = s->m;
     a->sp.n = s->n - dropped;
@@ -180,6 +178,13 @@ static void fill(const dctx *c, const dspace *s, const dsolve_stats *ss, int64_t
     a->sp.bytes = 17.0 * (double)a->sp.n + 12.0 * (double)nnz;     /* as serial counts it */
     a->nonzeros = nnz;
     a->ranks = c->size;
+}
+
+/* What the report reads, from the phases' figures. */
+static void fill(const dctx *c, const dspace *s, const dsolve_stats *ss, int64_t nnz,
+                 int64_t nclosed, int64_t dropped, san_analysis *a)
+{
+    dfill_space(c, s, nnz, nclosed, dropped, a);
     san_solve_info *in = &a->sol.info;
     in->method = method_of(ss->ksp);
     in->iterations = ss->iterations;
@@ -210,6 +215,71 @@ static double closed_min_rel(const dspace *s, Vec in)
     return all;
 }
 
+void dbuilt_free(dbuilt *b)
+{
+    if (b->x)
+        VecDestroy(&b->x);
+    if (b->in)
+        VecDestroy(&b->in);
+    if (b->A)
+        MatDestroy(&b->A);
+    dspace_free(&b->s);
+}
+
+san_status dbuild(const san_model *m, const san_analysis_opts *o, double t0, dbuilt *b,
+                  san_analysis *a, san_diag *d)
+{
+    memset(b, 0, sizeof *b);
+    if (san_petsc_init() < 0) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc: PETSc did not start");
+        return SAN_E_USAGE;
+    }
+    dctx *c = &b->c;
+    MPI_Comm_rank(PETSC_COMM_WORLD, &c->rank);
+    MPI_Comm_size(PETSC_COMM_WORLD, &c->size);
+    c->interrupt = o->space.interrupt;
+    c->limit = o->space.max_memory > 0 ? o->space.max_memory : san_default_max_memory();
+    c->progress = o->space.progress && c->rank == 0;
+    c->time_limit = o->time_limit;
+    c->deadline = o->time_limit > 0 ? t0 + o->time_limit : 0;
+    b->s.m = m;
+    dspace *s = &b->s;
+    san_status st = dexplore(c, &o->space, s, d);
+    idmap_free(&s->map);        /* the numbers are known: the map is done */
+    if (st == SAN_OK && s->n == 0) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "the reachability function accepts no state");
+        st = SAN_E_MODEL;
+    }
+    if (st == SAN_OK && s->n > INT32_MAX - 1) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc: %lld states need a PETSc built with "
+                     "64-bit indices", (long long)s->n);
+        st = SAN_E_LIMIT;
+    }
+    if (st == SAN_OK && s->undeclared)
+        san_diag_add(d, SAN_WARNING, 0, 0, "%lld reached states are rejected by the "
+                     "reachability function; they are kept (the function should accept them)",
+                     (long long)s->undeclared);
+    if (st == SAN_OK) {
+        san_progress pg;
+        san_progress_init(&pg, c->progress, 0);
+        san_progress_draw(&pg, 1, "  assembling Q^T over %d ranks", c->size);
+        st = dmatrix(c, s, &b->A, &b->nnz, d);
+        san_progress_end(&pg, 1);
+    }
+    if (st == SAN_OK && (MatCreateVecs(b->A, &b->in, &b->x) != 0)) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc: out of memory for the vectors");
+        st = SAN_E_NOMEM;
+    }
+    const double tc = san_now();
+    if (st == SAN_OK)
+        st = dclasses(c, s, b->A, b->in, &b->nclosed, &b->dropped, d);
+    a->sp.t_check = san_now() - tc;
+    if (st == SAN_OK && b->dropped)     /* the pockets' rows leave the count */
+        b->nnz -= dropped_nnz(b->A, b->in);
+    a->t_space = san_now() - t0;
+    return st;
+}
+
 san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
                              san_diag *d)
 {
@@ -218,60 +288,16 @@ san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san
     a->m = m;
     if (o->kind != SAN_ANALYSIS_STEADY || o->storage == SAN_STORAGE_KRON || o->space_only) {
         san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc solves the steady state over the "
-                     "sparse generator only (not --storage kron, transient or passage times)");
+                     "sparse generator only (not --storage kron)");
         return SAN_E_USAGE;
     }
-    if (san_petsc_init() < 0) {
-        san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc: PETSc did not start");
-        return SAN_E_USAGE;
-    }
-    dctx c = { 0 };
-    MPI_Comm_rank(PETSC_COMM_WORLD, &c.rank);
-    MPI_Comm_size(PETSC_COMM_WORLD, &c.size);
-    c.interrupt = o->space.interrupt;
-    c.limit = o->space.max_memory > 0 ? o->space.max_memory : san_default_max_memory();
-    c.progress = o->space.progress && c.rank == 0;
-    c.time_limit = o->time_limit;
-    c.deadline = o->time_limit > 0 ? t0 + o->time_limit : 0;
-    dspace s = { .m = m };
-    san_status st = dexplore(&c, &o->space, &s, d);
-    idmap_free(&s.map);         /* the numbers are known: the map is done */
-    Mat A = NULL;
-    Vec in = NULL, x = NULL;
-    int64_t nnz = 0, nclosed = 0, dropped = 0;
-    if (st == SAN_OK && s.n == 0) {
-        san_diag_add(d, SAN_ERROR, 0, 0, "the reachability function accepts no state");
-        st = SAN_E_MODEL;
-    }
-    if (st == SAN_OK && s.n > INT32_MAX - 1) {
-        san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc: %lld states need a PETSc built with "
-                     "64-bit indices", (long long)s.n);
-        st = SAN_E_LIMIT;
-    }
-    if (st == SAN_OK && s.undeclared)
-        san_diag_add(d, SAN_WARNING, 0, 0, "%lld reached states are rejected by the "
-                     "reachability function; they are kept (the function should accept them)",
-                     (long long)s.undeclared);
-    if (st == SAN_OK) {
-        san_progress pg;
-        san_progress_init(&pg, c.progress, 0);
-        san_progress_draw(&pg, 1, "  assembling Q^T over %d ranks", c.size);
-        st = dmatrix(&c, &s, &A, &nnz, d);
-        san_progress_end(&pg, 1);
-    }
-    if (st == SAN_OK && (MatCreateVecs(A, &in, &x) != 0)) {
-        san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc: out of memory for the vectors");
-        st = SAN_E_NOMEM;
-    }
-    const double tc = san_now();
-    if (st == SAN_OK)
-        st = dclasses(&c, &s, A, in, &nclosed, &dropped, d);
-    a->sp.t_check = san_now() - tc;
-    if (st == SAN_OK && dropped)        /* the pockets' rows leave the count */
-        nnz -= dropped_nnz(A, in);
+    dbuilt b;
+    san_status st = dbuild(m, o, t0, &b, a, d);
+    dctx c = b.c;
+    dspace *sp = &b.s;
     char msg[512] = "";
     if (st == SAN_OK)
-        st = dagree(&c, solve_budget(&c, A, msg, sizeof msg), msg, d);
+        st = dagree(&c, solve_budget(&c, b.A, msg, sizeof msg), msg, d);
     a->t_space = san_now() - t0;
     dsolve_stats ss;
     memset(&ss, 0, sizeof ss);
@@ -281,7 +307,7 @@ san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san
         if (o->time_limit > 0)
             so.time_limit = fmax(o->time_limit - (san_now() - t0), 1e-6);
         const double ts = san_now();
-        sst = dsolve(&c, A, in, x, &so, o->engine_options, &ss, d);
+        sst = dsolve(&c, b.A, b.in, b.x, &so, o->engine_options, &ss, d);
         a->t_solve = san_now() - ts;
         if (sst != SAN_OK && sst != SAN_E_NOTCONV && sst != SAN_E_INTERRUPTED)
             st = sst;
@@ -289,22 +315,22 @@ san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san
     int64_t *top_index = NULL;
     if (st == SAN_OK) {
         top_index = calloc(o->ntop + 1, sizeof *top_index);
-        st = top_index ? dindices(&c, &s, x, o->ntop, &a->sol, top_index, d) : SAN_E_NOMEM;
+        st = top_index ? dindices(&c, sp, b.x, o->ntop, &a->sol, top_index, d) : SAN_E_NOMEM;
     }
     if (st == SAN_OK) {
         double lo, hi;
-        balance_of(&c, &s, &lo, &hi);
-        fill(&c, &s, &ss, nnz, nclosed, dropped, a);
+        balance_of(&c, sp, &lo, &hi);
+        fill(&c, sp, &ss, b.nnz, b.nclosed, b.dropped, a);
         a->sp.index = top_index;
         top_index = NULL;
-        a->rank_bytes = peak_rss();
+        a->rank_bytes = dpeak_rss();
         /* The balance test alone cannot see blocks of the wrong mass in
          * a nearly decomposable chain (serial's aggregation test does);
          * without a transition below the serial NCD coupling (relative to
          * its source's exit rate) there is no such block at that scale.
          * With one, the answer is reported unverified (exit 1), not as
          * converged: a refusal rather than a possibly wrong promise. */
-        const double min_rel = closed_min_rel(&s, in);
+        const double min_rel = closed_min_rel(sp, b.in);
         if ((sst == SAN_OK || sst == SAN_E_NOTCONV) && min_rel < SAN_NCD_COUPLING) {
             /* said whether KSP met the balance test or not: on such a
              * chain block-Jacobi's blocks are nearly singular, and the
@@ -338,12 +364,6 @@ san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san
         st = sst;
     }
     free(top_index);
-    if (x)
-        VecDestroy(&x);
-    if (in)
-        VecDestroy(&in);
-    if (A)
-        MatDestroy(&A);
-    dspace_free(&s);
+    dbuilt_free(&b);
     return st;
 }

@@ -6,12 +6,13 @@
  * smaller than the largest) are dropped with a warning.
  *
  * Tarjan's algorithm is a depth-first search: it does not distribute.
- * This slice uses reachability only, each step one product with the
- * assembled Q^T (forward: y = Q^T x) or its transpose (backward), x the
- * indicator of the states reached so far: for a state j not yet
- * reached, y_j > 0 exactly when an arc joins it to one reached (the
- * rates are positive; the diagonal meets x_j = 0).  A search costs as
- * many products as the graph is deep.
+ * This check uses reachability only: breadth-first within each rank's
+ * own arcs, and across ranks one product with the assembled Q^T
+ * (forward: y = Q^T x) or its transpose (backward), x the indicator of
+ * the states reached so far: for a state j not yet reached, y_j > 0
+ * exactly when an arc joins it to one reached (the rates are positive;
+ * the diagonal meets x_j = 0).  A search costs as many products as its
+ * paths cross ranks.
  *
  *   closed class containing F(w): start with w = state 0; F = the
  *   states w reaches, B = the states that reach w.  F within B: F is
@@ -23,8 +24,8 @@
  *   other closed classes, found the same way (at most MAX_CLASSES).
  *
  * Its cost: 2 searches per round, rounds = 1 + the transient levels
- * crossed (one on every model tried), one search for B(C): about 3 x
- * the chain's depth in products, where the solve does hundreds.  It
+ * crossed (one on every model tried), one search for B(C); each search
+ * a pass over the rank's arcs per crossing.  It
  * names one state per class in its messages where the serial check
  * names three.
  */
@@ -39,30 +40,133 @@
 /* Rounds of the search for one closed class. */
 #define MAX_ROUNDS 256
 
+/* The rank's own part of the graph: the arcs between its states (the
+ * diagonal block of Q^T), by target (the block's rows: in-neighbours)
+ * and by source (its transpose: out-neighbours), local numbers, the
+ * diagonal and zero entries left out.  A search runs breadth-first
+ * within it, and a product with the whole matrix only carries what it
+ * reached across ranks: the rounds of products are the times a path
+ * crosses a rank, not its length (a ring of 20,001 states on 2 ranks:
+ * 3 x 10^4 products before, a few now). */
+typedef struct {
+    PetscInt n;
+    PetscInt *in_ptr, *in_col;      /* by target */
+    PetscInt *out_ptr, *out_col;    /* by source */
+    PetscInt *queue;
+} local_graph;
+
+static void local_graph_free(local_graph *g)
+{
+    PetscFree(g->in_ptr);
+    PetscFree(g->in_col);
+    PetscFree(g->out_ptr);
+    PetscFree(g->out_col);
+    PetscFree(g->queue);
+}
+
+static PetscErrorCode local_graph_build(Mat A, local_graph *g)
+{
+    Mat Ad = A;
+    PetscMPIInt size;
+    PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+    if (size > 1)
+        PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
+    PetscInt n;
+    const PetscInt *ia, *ja;
+    PetscBool done;
+    const PetscScalar *va;
+    PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "no row structure");
+    PetscCall(MatSeqAIJGetArrayRead(Ad, &va));
+    g->n = n;
+    PetscInt nz = 0;
+    for (PetscInt j = 0; j < n; j++)
+        for (PetscInt t = ia[j]; t < ia[j + 1]; t++)
+            nz += ja[t] != j && va[t] > 0;
+    PetscCall(PetscCalloc1(n + 1, &g->in_ptr));
+    PetscCall(PetscCalloc1(n + 2, &g->out_ptr));
+    PetscCall(PetscMalloc1(nz ? nz : 1, &g->in_col));
+    PetscCall(PetscMalloc1(nz ? nz : 1, &g->out_col));
+    PetscCall(PetscMalloc1(n ? n : 1, &g->queue));
+    nz = 0;
+    for (PetscInt j = 0; j < n; j++) {
+        for (PetscInt t = ia[j]; t < ia[j + 1]; t++)
+            if (ja[t] != j && va[t] > 0) {
+                g->in_col[nz++] = ja[t];
+                g->out_ptr[ja[t] + 2]++;
+            }
+        g->in_ptr[j + 1] = nz;
+    }
+    for (PetscInt i = 0; i < n; i++)      /* counting sort by source */
+        g->out_ptr[i + 2] += g->out_ptr[i + 1];
+    for (PetscInt j = 0; j < n; j++)
+        for (PetscInt t = g->in_ptr[j]; t < g->in_ptr[j + 1]; t++)
+            g->out_col[g->out_ptr[g->in_col[t] + 1]++] = j;
+    PetscCall(MatSeqAIJRestoreArrayRead(Ad, &va));
+    PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+    return 0;
+}
+
+/* Breadth-first within the rank from the states of x queued in
+ * g->queue[0..nq): every state they reach (forward) or that reaches them
+ * (backward) through the rank's own arcs, where allowed, gets 1. */
+static void local_closure(const local_graph *g, PetscScalar *xa, const PetscScalar *al,
+                          int backward, PetscInt nq)
+{
+    const PetscInt *ptr = backward ? g->in_ptr : g->out_ptr;
+    const PetscInt *col = backward ? g->in_col : g->out_col;
+    for (PetscInt h = 0; h < nq; h++) {
+        const PetscInt u = g->queue[h];
+        for (PetscInt t = ptr[u]; t < ptr[u + 1]; t++) {
+            const PetscInt v = col[t];
+            if (xa[v] == 0 && (!al || al[v] == 1)) {
+                xa[v] = 1;
+                g->queue[nq++] = v;
+            }
+        }
+    }
+}
+
 /* Grows the set x (0/1 entries) to every state it reaches (forward) or
  * that reaches it (backward), only into states where allowed is 1 (NULL:
- * every state).  *count: its size after. */
-static PetscErrorCode grow(Mat A, Vec x, Vec y, Vec allowed, int backward, PetscInt *count)
+ * every state): within each rank breadth-first, across ranks by a
+ * product with Q^T (forward: y = Q^T x) or its transpose (backward),
+ * until a product adds nothing.  *count: its size after. */
+static PetscErrorCode grow(Mat A, const local_graph *g, Vec x, Vec y, Vec allowed, int backward,
+                           PetscInt *count)
 {
-    PetscInt nloc, added;
+    PetscInt nloc, added, nq = 0;
     PetscCall(VecGetLocalSize(x, &nloc));
+    PetscScalar *xa;
+    const PetscScalar *al = NULL;
+    PetscCall(VecGetArray(x, &xa));
+    for (PetscInt j = 0; j < nloc; j++)
+        if (xa[j] == 1)
+            g->queue[nq++] = j;
+    if (allowed)
+        PetscCall(VecGetArrayRead(allowed, &al));
+    local_closure(g, xa, al, backward, nq);
+    if (allowed)
+        PetscCall(VecRestoreArrayRead(allowed, &al));
+    PetscCall(VecRestoreArray(x, &xa));
     do {
         if (backward)
             PetscCall(MatMultTranspose(A, x, y));
         else
             PetscCall(MatMult(A, x, y));
-        PetscScalar *xa;
-        const PetscScalar *ya, *al = NULL;
+        const PetscScalar *ya;
         PetscCall(VecGetArray(x, &xa));
         PetscCall(VecGetArrayRead(y, &ya));
         if (allowed)
             PetscCall(VecGetArrayRead(allowed, &al));
-        PetscInt mine = 0;
+        nq = 0;
         for (PetscInt j = 0; j < nloc; j++)
             if (xa[j] == 0 && ya[j] > 0 && (!al || al[j] == 1)) {
                 xa[j] = 1;
-                mine++;
+                g->queue[nq++] = j;
             }
+        PetscInt mine = nq;
+        local_closure(g, xa, al, backward, nq);
         if (allowed)
             PetscCall(VecRestoreArrayRead(allowed, &al));
         PetscCall(VecRestoreArrayRead(y, &ya));
@@ -110,15 +214,15 @@ static PetscErrorCode last_where(Vec a, Vec b, PetscInt *w)
 
 /* The closed class reached from w, within allowed: into cls (0/1);
  * *w becomes a state of it. */
-static PetscErrorCode closed_from(Mat A, PetscInt *w, Vec allowed, Vec cls, Vec back, Vec y,
-                                  PetscInt *size, int *rounds)
+static PetscErrorCode closed_from(Mat A, const local_graph *g, PetscInt *w, Vec allowed, Vec cls,
+                                  Vec back, Vec y, PetscInt *size, int *rounds)
 {
     for (*rounds = 1; *rounds <= MAX_ROUNDS; (*rounds)++) {
         PetscInt nf, nb, out;
         PetscCall(unit(cls, *w));
-        PetscCall(grow(A, cls, y, allowed, 0, &nf));
+        PetscCall(grow(A, g, cls, y, allowed, 0, &nf));
         PetscCall(unit(back, *w));
-        PetscCall(grow(A, back, y, cls, 1, &nb));   /* only F matters */
+        PetscCall(grow(A, g, back, y, cls, 1, &nb));    /* only F matters */
         if (nb == nf) {
             *size = nf;
             return 0;
@@ -182,6 +286,9 @@ static PetscErrorCode find(const dctx *c, const dspace *s, Mat A, Vec in, dclass
     PetscCall(VecDuplicate(in, &back));
     PetscCall(VecDuplicate(in, &y));
     PetscCall(VecDuplicate(in, &z));
+    local_graph g;
+    memset(&g, 0, sizeof g);
+    PetscCall(local_graph_build(A, &g));
     PetscCall(VecSet(rest, 1));     /* the states not yet known to reach a class */
     PetscCall(VecSet(in, 0));
     *ncl = *more = 0;
@@ -191,7 +298,7 @@ static PetscErrorCode find(const dctx *c, const dspace *s, Mat A, Vec in, dclass
     for (;;) {
         int rounds;
         dclass k = { w, 0, 0 };
-        PetscCall(closed_from(A, &k.w, rest, cls, back, y, &k.size, &rounds));
+        PetscCall(closed_from(A, &g, &k.w, rest, cls, back, y, &k.size, &rounds));
         if (k.size < 0 || *ncl == MAX_CLASSES) {
             *more = 1;
             break;
@@ -201,12 +308,13 @@ static PetscErrorCode find(const dctx *c, const dspace *s, Mat A, Vec in, dclass
         /* in: the class's number + 1 on its states */
         PetscCall(VecAXPY(in, (PetscScalar)*ncl, cls));
         PetscInt nb;
-        PetscCall(grow(A, cls, y, rest, 1, &nb));   /* everything that reaches it */
+        PetscCall(grow(A, &g, cls, y, rest, 1, &nb));   /* everything that reaches it */
         PetscCall(VecAXPY(rest, -1, cls));
         PetscCall(last_where(rest, NULL, &w));
         if (w < 0)
             break;
     }
+    local_graph_free(&g);
     PetscCall(VecDestroy(&rest));
     PetscCall(VecDestroy(&cls));
     PetscCall(VecDestroy(&back));

@@ -11,6 +11,7 @@
  *   dsolve.c     KSP on the pinned system, the balance residual
  *   dindices.c   results, marginals, throughputs reduced; top states
  *   danalyze.c   the phases, the agreement of every rank on a failure
+ *   dchain.c     the chain handed to the time-dependent analyses
  */
 #ifndef SAN_DIST_H
 #define SAN_DIST_H
@@ -161,5 +162,28 @@ san_status dsolve(const dctx *c, Mat A, Vec in, Vec x, const san_solve_opts *o,
  * its product index (every rank gets them).  Collective. */
 san_status dindices(const dctx *c, const dspace *s, Vec x, int ntop, san_solution *sol,
                     int64_t *top_index, san_diag *d);
+
+/* Steps 1 to 3 of every distributed analysis (danalyze.c): the states
+ * explored, Q^T assembled, the closed class found (in: 1 on it, 0 on
+ * transient states, 2 on dropped pockets); a->sp.t_check and a->t_space
+ * set.  Collective; b freed by dbuilt_free whatever the status. */
+typedef struct {
+    dctx c;
+    dspace s;
+    Mat A;
+    Vec in, x;
+    int64_t nnz, nclosed, dropped;
+} dbuilt;
+
+/* The counts over every rank into a->sp (n without the dropped pockets),
+ * a->nonzeros and a->ranks, for the report. */
+void dfill_space(const dctx *c, const dspace *s, int64_t nnz, int64_t nclosed,
+                 int64_t dropped, san_analysis *a);
+/* The largest peak resident size of a rank.  Collective. */
+double dpeak_rss(void);
+
+san_status dbuild(const san_model *m, const san_analysis_opts *o, double t0, dbuilt *b,
+                  san_analysis *a, san_diag *d);
+void dbuilt_free(dbuilt *b);
 
 #endif

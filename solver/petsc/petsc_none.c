@@ -15,6 +15,19 @@ san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san
     return SAN_E_USAGE;
 }
 
+san_status san_petsc_chain(const san_model *m, const san_analysis_opts *o, san_analysis *a,
+                           san_dchain **out, san_diag *d)
+{
+    *out = NULL;
+    return san_petsc_analyze(m, o, a, d);
+}
+
+void san_petsc_chain_free(san_dchain *ch, san_analysis *a)
+{
+    (void)ch;
+    (void)a;
+}
+
 int san_petsc_rank(int *size)
 {
     if (size)

@@ -7,6 +7,8 @@
 #define SAN_PETSC_SOLVE_H
 
 #include "san.h"
+#include "op.h"
+#include "transient.h"
 
 /* san_analyze for --engine petsc, on every rank of mpirun: the states
  * explored, the generator assembled, the steady state solved and its
@@ -16,6 +18,36 @@
  * index lists the top states only, sol.pi is NULL). */
 san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
                              san_diag *d);
+
+/* A chain spread over the MPI ranks for the time-dependent analyses:
+ * solver/analysis/transient.c runs them over it as over a serial space,
+ * each rank on its part of every vector, the sums and maxima reduced
+ * (red), the indices of a vector computed over every rank (indices).
+ * Made by san_petsc_chain on every rank (collective), with a->sp
+ * holding the counts over every rank for the report, as for a steady
+ * state; a->ranks and a->nonzeros set. */
+typedef struct san_dchain san_dchain;
+struct san_dchain {
+    san_space local;            /* this rank's states: m, n, index; no Q */
+    const char *dropped;        /* per local state: 1 in a dropped pocket
+                                   (no initial mass: serial drops them) */
+    san_op op;                  /* y = x Q on this rank's part (collective);
+                                   maxd the largest exit rate of all */
+    san_reduce red;
+    int rank;                   /* only rank 0 draws progress */
+    double held;                /* bytes this rank holds (states, matrix) */
+    double limit;               /* --max-memory of one rank */
+    /* results, marginals, throughputs of the vector whose part on this
+     * rank is x, over every rank; no top states.  Collective. */
+    san_status (*indices)(san_dchain *ch, const double *x, san_solution *sol, san_diag *d);
+    void *impl;
+};
+
+san_status san_petsc_chain(const san_model *m, const san_analysis_opts *o, san_analysis *a,
+                           san_dchain **out, san_diag *d);
+/* The largest peak resident size of a rank into a->rank_bytes, and the
+ * chain freed.  Collective. */
+void san_petsc_chain_free(san_dchain *ch, san_analysis *a);
 
 /* Start PETSc and MPI (once; finalized at exit): 0, -1 when it cannot
  * (or when libsan is built without PETSc). */

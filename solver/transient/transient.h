@@ -37,6 +37,20 @@ void san_fg_free(san_fg *fg);
  * no weights kept.  -1 as san_fg_compute. */
 int64_t san_fg_right(double lambda, double eps, double *trunc);
 
+/* Vectors spread over MPI ranks (solver/petsc/): each process holds its
+ * part, and these make a figure of its part the figure of the whole.
+ * Collective: every rank calls them at the same point. */
+typedef struct {
+    double (*sum)(double v);
+    double (*max)(double v);
+} san_reduce;
+
+/* The uniformization rate above the largest exit rate: P = I + Q/L then
+ * keeps a self-loop of weight >= 1/65 in every state, so that it is
+ * aperiodic and steady-state detection can fire (uniform.c says why);
+ * the cost is 1.6% more products. */
+#define SAN_UNIF_MARGIN (1.0 + 1.0 / 64)
+
 /* Uniformization in progress over op. */
 typedef struct {
     san_op *op;
@@ -48,6 +62,10 @@ typedef struct {
                                rates ignored); NULL: none */
     volatile int *interrupt;
     double deadline;        /* san_now() past which to stop; 0: none */
+    const san_reduce *red;  /* the vectors are this rank's part (NULL:
+                               one process): the steady-state test, the
+                               masses and the decision to stop are
+                               agreed over the ranks */
     /* scratch (n doubles each, owned by the caller) */
     double *v, *y, *acc, *xm;   /* xm only when absorb */
     double *integ;          /* when not NULL: += the integral of x(s) ds

@@ -41,7 +41,7 @@ double san_unif_step(san_unif *u, const double *v, double *y)
         m = d > m ? d : m;
     }
     u->steps++;
-    return m;
+    return u->red ? u->red->max(m) : m;
 }
 
 static void axpy(const san_op *op, double w, const double *x, double *acc)
@@ -53,9 +53,18 @@ static void axpy(const san_op *op, double w, const double *x, double *acc)
 }
 
 /* Should the series stop: a Ctrl-C or the deadline (the clock read
- * every 8 steps: a product of a few states costs less than the read). */
+ * every 8 steps: a product of a few states costs less than the read).
+ * Over ranks, both are looked at every 8 steps and agreed on, so that
+ * every rank stops at the same step. */
 static int stopped(const san_unif *u, int64_t k)
 {
+    if (u->red) {
+        if (k & 7)
+            return 0;
+        const int mine = (u->interrupt && *u->interrupt) ||
+                         (u->deadline > 0 && san_now() > u->deadline);
+        return u->red->max(mine) > 0;
+    }
     if (u->interrupt && *u->interrupt)
         return 1;
     return u->deadline > 0 && (k & 7) == 0 && san_now() > u->deadline;
@@ -143,7 +152,7 @@ static double outside(const san_unif *u, const double *v)
     for (int64_t j = 0; j < n; j++)
         if (!u->absorb[j])
             s += v[j];
-    return s;
+    return u->red ? u->red->sum(s) : s;
 }
 
 int san_unif_mean(san_unif *u, const double *x, double tol, double max_steps, double *mean,

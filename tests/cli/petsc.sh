@@ -126,6 +126,83 @@ for np in 2 4; do
     else not_ok "transient+pocket -n $np: serial '$want', petsc '$got'"
     fi
 done
+# ---- time-dependent analyses over the ranks (san transient/passage
+# --engine petsc) against serial: every index at every time to 1e-10
+# (relative, absolute below 1; both cut the Poisson series at 1e-13 per
+# interval), percentiles to 1e-8 (each bisected to 1e-10 of t)
+compare_tr() {  # compare_tr NAME SUBCOMMAND ARGS...: serial, then -n 1, 2, 4
+    name=$1 sub=$2
+    shift 2
+    if ! "$SAN" "$sub" -q -f csv "$@" > "$tmp/ts.csv" 2> "$tmp/ts.err"; then
+        not_ok "$sub $name: the serial run failed: $(head -n 2 "$tmp/ts.err")"
+        return
+    fi
+    for np in 1 2 4; do
+        mpirun -n "$np" "$SAN" "$sub" -q -f csv --engine petsc "$@" > "$tmp/tp.csv" 2> "$tmp/tp.err"
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            not_ok "$sub $name -n $np: exit $rc, $(grep -v '^-' "$tmp/tp.err" | head -n 2)"
+            continue
+        fi
+        if python3 - "$tmp/ts.csv" "$tmp/tp.csv" "$np" > "$tmp/cmp" 2>&1 <<'PY'
+import csv, sys
+def rows(p):
+    return {tuple(r[:4]): r[4] for r in csv.reader(open(p))
+            if len(r) == 5 and r[0] != "time" and not r[0].startswith("#")}
+s, p, np = rows(sys.argv[1]), rows(sys.argv[2]), int(sys.argv[3])
+bad, n = [], 0
+for k, v in s.items():
+    if k[1] in ("uniformization", "run") or k[2] == "mean_residual":
+        continue
+    tol = 1e-8 if k[2] == "percentile" else 1e-10
+    a, b = float(v), float(p.get(k, "nan"))
+    n += 1
+    if not (a == b or abs(a - b) <= tol * max(1.0, abs(a))):
+        bad.append("%s %r vs %r" % (",".join(k), a, b))
+if p.get(("", "run", "ranks", "")) != str(np):
+    bad.append("ranks %s, expected %d" % (p.get(("", "run", "ranks", "")), np))
+if n < 3:
+    bad.append("only %d figures compared" % n)
+print("\n".join(bad[:5]))
+sys.exit(1 if bad else 0)
+PY
+        then ok "$sub $name -n $np"
+        else not_ok "$sub $name -n $np: $(cat "$tmp/cmp")"
+        fi
+    done
+}
+compare_tr "mm1k" transient --time 0.5,1,5,50 --rewards "$top_srcdir/models/mm1k.san"
+compare_tr "rs_pool --initial" transient --time 0..2/0.5 --initial 'st P1 == using' \
+    "$top_srcdir/models/rs_pool.san"
+compare_tr "transient+pocket" transient --time 1e-7,1e-6,1e-4,0.01 --rewards "$tmp/pockets.san"
+"$SAN" gen ms --mode async --slaves 3 --buffer 3 > "$tmp/ms.san"
+compare_tr "ms async" transient --time 0.1,1,10 "$tmp/ms.san"
+compare_tr "mm1k" passage --until 'st queue == s[10]' --time 1,10 --percentiles 10,50,90 \
+    "$top_srcdir/models/mm1k.san"
+compare_tr "ms async" passage --until 'st Master == Tx' --percentiles 50,99 --time 0.5 "$tmp/ms.san"
+# --from: a distribution written by serial, read by every rank (each
+# keeps its states); a state that is not reachable: the serial refusal
+"$SAN" solve -q --vector "$tmp/pi.csv" "$top_srcdir/models/rs_pool.san" > /dev/null 2>&1
+compare_tr "rs_pool --from" transient --time 1,2 --from "$tmp/pi.csv" "$top_srcdir/models/rs_pool.san"
+# --vector: no rank holds pi(t)
+mpirun -n 2 "$SAN" transient -q --engine petsc --time 1 --vector "$tmp/v" \
+    "$top_srcdir/models/mm1k.san" > /dev/null 2> "$tmp/p.err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "no rank holds it" "$tmp/p.err"
+then ok "transient --vector refused with --engine petsc"
+else not_ok "transient --vector with --engine petsc: exit $rc"
+fi
+# --time-limit inside the series: every rank stops at the same step,
+# the times done reported, exit 1
+# (a long ring mixes in ~n^2 steps: no steady state to end the series early)
+printf 'identifiers\n  D = [0..20000];\nevents\n  loc a (1)\n  loc b (1)\nreachability = 1;\nnetwork ring (continuous)\n  aut A\n    stt s[D] to(++) a to(--) b\n' > "$tmp/ring.san"
+mpirun -n 2 "$SAN" transient -q --engine petsc --time 1,1e7 --time-limit 2 --max-steps 1e12 --initial 'st A == s[0]' \
+    "$tmp/ring.san" > "$tmp/tl.out" 2> "$tmp/tl.err"
+rc=$?
+if [ "$rc" -eq 1 ] && [ "$(grep -c 'time limit' "$tmp/tl.err")" -eq 1 ]
+then ok "transient --time-limit on 2 ranks: stopped together, exit 1, said once"
+else not_ok "transient --time-limit: exit $rc, $(grep -v '^-' "$tmp/tl.err" | head -n 2)"
+fi
 # two closed classes (the pocket entered from t0): refused as in serial
 sed 's/stt t0 to(t1) g0/stt t0 to(t1) g0 to(p0) g1/' "$tmp/pockets.san" > "$tmp/two.san"
 for np in 1 3; do

@@ -740,8 +740,15 @@ static void test_full_gmres(void)
             san_status st = san_ctmc_solve(&qt, pi, &o, &info);
             double en, ec;
             errors(pi, ref, qt.n, &en, &ec);
-            CHECK(st == 0 && en <= ERR_NORM, "full gmres pc %d chain %d: "
-                  "st %d err %g '%s'", pc, c, st, en, info.msg);
+            /* Unpreconditioned, M/M/1/200 at rho 1.25 (pi spans 1e19) is
+             * at the edge of double precision: with OpenBLAS's AVX-512
+             * kernels (SkylakeX, Cooperlake) full GMRES stagnates at a
+             * residual of 0.11, with its AVX2 ones (Haswell, Zen) it
+             * converges (measured 2026-11-28).  There a refusal is right;
+             * a converged answer must still be the reference. */
+            const int edge = pc == SAN_PC_NONE && c == 1;
+            CHECK((st == 0 && en <= ERR_NORM) || (edge && st == SAN_E_NOTCONV && info.msg[0]),
+                  "full gmres pc %d chain %d: st %d err %g '%s'", pc, c, st, en, info.msg);
         }
         san_csr_free(&qt);
     }
