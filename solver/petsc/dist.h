@@ -145,6 +145,7 @@ typedef struct {
     int timed_out;              /* --time-limit reached inside KSP */
     double product_s;           /* seconds of one product (slowest rank) */
     double product_comm;        /* bytes a product moves between ranks */
+    double cross;               /* share of the entries between ranks */
     double rank_bytes;          /* PETSc's resident size, largest rank */
     double seconds;
     int interrupted;

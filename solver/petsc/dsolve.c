@@ -371,6 +371,17 @@ static PetscErrorCode run(const dctx *c, Mat A, Vec in, Vec x, const san_solve_o
     }
     double g = 8.0 * ghosts;
     PetscCallMPI(MPI_Allreduce(&g, &st->product_comm, 1, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD));
+    /* the entries in off-diagonal blocks: arcs between ranks */
+    MatInfo ia, io;
+    double cnt[2] = { 0, 0 }, all[2];
+    PetscCall(MatGetInfo(A, MAT_LOCAL, &ia));
+    cnt[1] = ia.nz_used;
+    if (c->size > 1) {
+        PetscCall(MatGetInfo(Ao, MAT_LOCAL, &io));
+        cnt[0] = io.nz_used;
+    }
+    PetscCallMPI(MPI_Allreduce(cnt, all, 2, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD));
+    st->cross = all[1] > 0 ? all[0] / all[1] : 0;
     PetscCall(KSPDestroy(&ksp));
     PetscCall(fixrow_free(&f));
     PetscCall(VecDestroy(&diag));
