@@ -355,12 +355,15 @@ san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san
             snprintf(a->sol.info.msg, sizeof a->sol.info.msg, "not converged: the balance "
                      "residual %.2e is above --tol %.1e after %d KSP solve%s", ss.balance,
                      o->solve.tol, ss.rounds, ss.rounds == 1 ? "" : "s");
-        snprintf(a->sol.info.note, sizeof a->sol.info.note, "engine petsc: %d ranks (parts "
+        char note[512];     /* cut to the report's note below (long KSP names) */
+        snprintf(note, sizeof note, "engine petsc: %d ranks (parts "
                  "%.2f-%.2f of the mean), KSP %s/%s, %ld its in %d solve%s (%s), %.2f s; "
                  "product %.3g s, %.3g MB across (%.1f%% of entries); "
                  "balance test only", c.size, lo, hi, ss.ksp, ss.pc, ss.iterations, ss.rounds,
                  ss.rounds == 1 ? "" : "s", ss.reason, ss.seconds, ss.product_s,
                  ss.product_comm / 1e6, 100 * ss.cross);
+        snprintf(a->sol.info.note, sizeof a->sol.info.note, "%.*s",
+                 (int)sizeof a->sol.info.note - 1, note);
         a->have_space = a->have_sol = a->have_indices = 1;
         st = sst;
     }
