@@ -18,6 +18,8 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
  * errors (the model, the usage, a limit the user set) exit 2, the rest
  * (not converged, out of memory, interrupted, ...) 1. */
 int cli_exit_status(san_status st);
+/* --petsc-matrix's word: a san_engine_matrix, or -1. */
+int cli_engine_matrix(const char *word);
 
 typedef struct {
     const char *name;

@@ -13,7 +13,7 @@ typedef struct {
     san_sweep_opts run;     /* the solver, the limits, the storage */
     cli_format fmt;
     const char *vector, *gen;
-    const char *engine, *petsc_options;
+    const char *engine, *petsc_options, *petsc_matrix;
     int top, quiet;
     int no_marginals, no_throughputs, all_replicas;
     cli_defines defs;
@@ -27,6 +27,11 @@ static const cli_option solve_options[] = {
                "serial (default), or petsc: each rank of\n"
                "mpirun -n P explores, stores and solves its part\n"
                "of the chain (./configure --with-petsc)"),
+    CLI_STRING(0, "petsc-matrix", "M", solve_args, petsc_matrix,
+               "--engine petsc: aij (assembled), shell (each\n"
+               "product lists the transitions again: a third of\n"
+               "the memory, ~100 times slower) or auto (aij when\n"
+               "it fits --max-memory on every rank; default)"),
     CLI_STRING(0, "petsc-options", "'OPTS'", solve_args, petsc_options,
                "PETSc options, e.g. '-ksp_type gmres -pc_type asm';\n"
                "PETSC_OPTIONS too"),
@@ -573,6 +578,9 @@ int cmd_solve(int argc, char **argv)
         rc = cli_usage_error("solve", "--gen replaces MODEL; give one or the other");
     else if (rc == 0 && A.engine && strcmp(A.engine, "serial") && strcmp(A.engine, "petsc"))
         rc = cli_usage_error("solve", "--engine: '%s' is not serial or petsc", A.engine);
+    else if (rc == 0 && A.petsc_matrix && cli_engine_matrix(A.petsc_matrix) < 0)
+        rc = cli_usage_error("solve", "--petsc-matrix: '%s' is not aij, shell or auto",
+                             A.petsc_matrix);
     else if (rc == 0 && A.engine && !strcmp(A.engine, "petsc") && A.vector)
         rc = cli_usage_error("solve", "--vector: --engine petsc does not write the whole "
                              "vector (no rank holds it)");
@@ -616,6 +624,8 @@ int cmd_solve(int argc, char **argv)
     if (A.engine && !strcmp(A.engine, "petsc")) {
         ao.engine = SAN_ENGINE_PETSC;
         ao.engine_options = A.petsc_options;
+        if (A.petsc_matrix)
+            ao.engine_matrix = (san_engine_matrix)cli_engine_matrix(A.petsc_matrix);
     }
     san_diag d;
     san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", NULL, 0);

@@ -24,7 +24,7 @@ typedef struct {
     int64_t max_states;
     cli_format fmt;
     const char *times, *initial, *from, *until, *vector, *percentiles, *plot, *ynames;
-    const char *engine;
+    const char *engine, *petsc_matrix;
     double eps, max_steps, within, tol;
     int rewards, quiet, all_replicas;
     cli_defines defs;
@@ -54,6 +54,8 @@ typedef struct {
                "serial (default), or petsc: each rank of\n"                                   \
                "mpirun -n P explores and stores its part of the\n"                            \
                "chain and of every vector (./configure --with-petsc)"),                       \
+    CLI_STRING(0, "petsc-matrix", "M", tr_args, petsc_matrix,                                 \
+               "--engine petsc: aij, shell or auto, as for solve"),                          \
     CLI_GROUP("limits:"),                                                                    \
     CLI_DOUBLE(0, "time-limit", "S", tr_args, time_limit, 1e-6, 1e9, 0, "seconds > 0",          \
                "stop after S seconds", NULL),                                                 \
@@ -730,6 +732,9 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     const int petsc = A.engine && !strcmp(A.engine, "petsc");
     if (rc == 0 && A.engine && !petsc && strcmp(A.engine, "serial"))
         rc = cli_usage_error(cmd, "--engine: '%s' is not serial or petsc", A.engine);
+    if (rc == 0 && A.petsc_matrix && cli_engine_matrix(A.petsc_matrix) < 0)
+        rc = cli_usage_error(cmd, "--petsc-matrix: '%s' is not aij, shell or auto",
+                             A.petsc_matrix);
     if (rc == 0 && petsc && A.vector)
         rc = cli_usage_error(cmd, "--vector: --engine petsc does not write the whole vector "
                              "(no rank holds it)");
@@ -803,6 +808,8 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     ao.time_limit = A.time_limit;
     ao.storage = A.storage;
     ao.engine = petsc ? SAN_ENGINE_PETSC : SAN_ENGINE_SERIAL;
+    if (A.petsc_matrix)
+        ao.engine_matrix = (san_engine_matrix)cli_engine_matrix(A.petsc_matrix);
     ao.tr.times = times.v;
     ao.tr.ntimes = times.n;
     ao.tr.eps = A.eps;

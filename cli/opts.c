@@ -495,6 +495,12 @@ int cli_write_output(const char *path, int (*writer)(const void *ctx, FILE *out)
     return EXIT_OK;
 }
 
+int cli_engine_matrix(const char *word)
+{
+    return !strcmp(word, "auto") ? SAN_EMATRIX_AUTO : !strcmp(word, "aij") ? SAN_EMATRIX_AIJ
+           : !strcmp(word, "shell") ? SAN_EMATRIX_SHELL : -1;
+}
+
 int cli_exit_status(san_status st)
 {
     switch (st) {

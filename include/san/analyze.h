@@ -116,6 +116,17 @@ typedef enum {
     SAN_ENGINE_PETSC
 } san_engine;
 
+/* How SAN_ENGINE_PETSC holds the generator: assembled (PETSc's AIJ, the
+ * fast product), or a product that lists each state's transitions from
+ * the model again (MATSHELL: no entry stored, a third or less of the
+ * memory, a product ~100 times slower); AUTO: assembled when its
+ * estimate fits --max-memory on every rank, else the shell. */
+typedef enum {
+    SAN_EMATRIX_AUTO,
+    SAN_EMATRIX_AIJ,
+    SAN_EMATRIX_SHELL
+} san_engine_matrix;
+
 typedef struct {
     san_space_opts space;   /* memory and state limits, progress, interrupt */
     san_solve_opts solve;   /* method, tol, ... */
@@ -132,6 +143,7 @@ typedef struct {
                                (PETSc's KSP), the indices reduced over
                                the ranks (doc/distributed.md) */
     const char *engine_options; /* PETSc options ("-ksp_type bcgs") */
+    san_engine_matrix engine_matrix;
 } san_analysis_opts;
 
 /* One analysis: what it built, found and measured. */

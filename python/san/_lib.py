@@ -157,7 +157,8 @@ class AnalysisOpts(Structure):
     _fields_ = [("space", SpaceOpts), ("solve", SolveOpts), ("storage", c_int),
                 ("ntop", c_int), ("time_limit", c_double), ("space_only", c_int),
                 ("kind", c_int), ("tr", TransientOpts),
-                ("engine", c_int), ("engine_options", c_char_p)]
+                ("engine", c_int), ("engine_options", c_char_p),
+                ("engine_matrix", c_int)]
 
 
 class Analysis(Structure):

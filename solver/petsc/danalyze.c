@@ -102,14 +102,23 @@ san_status dagree(const dctx *c, san_status st, const char *msg, san_diag *d)
  * (20 counted, for some room); ILU(0) of the diagonal block is as
  * large as the block.  (GMRES(m) through --petsc-options keeps m + 2:
  * not counted.) */
-static san_status solve_budget(const dctx *c, Mat A, char *msg, size_t n)
+static san_status solve_budget(const dctx *c, Mat A, const dspace *s, char *msg, size_t n)
 {
     MatInfo info;
     PetscInt nloc, cols;
-    if (MatGetInfo(A, MAT_LOCAL, &info) || MatGetLocalSize(A, &nloc, &cols))
+    double need;
+    if (MatGetLocalSize(A, &nloc, &cols))
         return SAN_E_NOMEM;
-    const double mat = 12.0 * info.nz_used + 24.0 * nloc;
-    const double need = mat + 12.0 * info.nz_used + 8.0 * 20 * nloc;
+    if (dshell_is(A)) {     /* the states and ghosts beside the vectors; no ILU */
+        double ghosts, cross, bytes = 0;
+        dshell_figures(A, &ghosts, &cross, &bytes);
+        need = dspace_bytes(s) + bytes + 8.0 * 22 * nloc;
+    } else {
+        if (MatGetInfo(A, MAT_LOCAL, &info))
+            return SAN_E_NOMEM;
+        const double mat = 12.0 * info.nz_used + 24.0 * nloc;
+        need = mat + 12.0 * info.nz_used + 8.0 * 20 * nloc;
+    }
     if (need <= c->limit)
         return SAN_OK;
     char b1[32], b2[32];
@@ -125,6 +134,7 @@ static san_status solve_budget(const dctx *c, Mat A, char *msg, size_t n)
  * hold its own arcs, its rows of Q the same ones. */
 static int64_t dropped_nnz(Mat A, Vec in)
 {
+    const int shell = dshell_is(A);
     PetscInt lo, hi;
     const PetscScalar *ia;
     long long mine = 0, all = 0;
@@ -132,7 +142,9 @@ static int64_t dropped_nnz(Mat A, Vec in)
         return 0;
     for (PetscInt j = lo; j < hi; j++) {
         PetscInt len;
-        if (ia[j - lo] == 2 && MatGetRow(A, j, &len, NULL, NULL) == 0) {
+        if (ia[j - lo] == 2 && shell)
+            mine += dshell_row_entries(A, j - lo);
+        else if (ia[j - lo] == 2 && MatGetRow(A, j, &len, NULL, NULL) == 0) {
             mine += len;
             MatRestoreRow(A, j, &len, NULL, NULL);
         }
@@ -215,6 +227,83 @@ static double closed_min_rel(const dspace *s, Vec in)
     return all;
 }
 
+/* Bytes a rank needs at the peak of each way of holding the generator,
+ * from the first pass's arcs (spread as the states are: evenly, with
+ * 10% for the unevenness of arcs a state):
+ *   assembled: the arcs (20 B) beside their rows (12 B an entry), or
+ *     the rows beside PETSc's copy (12 + 12 B), then the solve's matrix
+ *     and ILU (24 B an entry) with 20 vectors;
+ *   shell: the map kept (~36 B a state), the class check's local graph
+ *     (8 B an arc), the ghosts (at most one per arc that crosses,
+ *     ~36 B: a quarter of the arcs counted), and 27 vectors. */
+static void matrix_needs(const dctx *c, const dspace *s, double *aij, double *shell)
+{
+    const double nloc = (double)s->nloc, arcs = 1.1 * s->arcs_seen / c->size, nz = arcs + nloc;
+    const double base = dspace_bytes(s);
+    const double build = base + fmax(32.0 * arcs + 20.0 * nloc, 24.0 * nz + 32.0 * nloc);
+    const double solve = base + 24.0 * nz + 24.0 * nloc + 8.0 * 22 * nloc;
+    *aij = fmax(build, solve);
+    *shell = base + 8.0 * arcs + 8.0 * nloc + 36.0 * 0.25 * arcs + 8.0 * 27 * nloc;
+}
+
+/* Assembled or shell (1): the same on every rank (the largest needs). */
+static int choose_matrix(const dctx *c, const dspace *s, san_engine_matrix want, san_diag *d)
+{
+    if (want != SAN_EMATRIX_AUTO)
+        return want == SAN_EMATRIX_SHELL;
+    double mine[2], most[2];
+    matrix_needs(c, s, &mine[0], &mine[1]);
+    MPI_Allreduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD);
+    if (most[0] <= c->limit || most[1] > c->limit)
+        return 0;       /* fits, or neither does: the assembled path says why */
+    char b1[32], b2[32], b3[32];
+    san_diag_add(d, SAN_NOTE, 0, 0, "the assembled generator needs ~%s on a rank, beyond "
+                 "--max-memory of %s: the product lists the transitions again instead "
+                 "(--petsc-matrix shell: ~%s, a product ~100 times slower)",
+                 san_format_bytes(most[0], b1, sizeof b1),
+                 san_format_bytes(c->limit, b2, sizeof b2),
+                 san_format_bytes(most[1], b3, sizeof b3));
+    return 1;
+}
+
+/* The arcs listed to their owners and Q^T assembled from them.  Past
+ * --max-memory on a rank with --petsc-matrix auto, the arcs are
+ * dropped and b->shell set instead of the refusal (an estimate that
+ * fitted may still miss: the arrays grow by doubling). */
+static san_status assembled(const dctx *c, const san_analysis_opts *o, dbuilt *b, san_diag *d)
+{
+    dspace *s = &b->s;
+    san_diag tmp;
+    san_diag_init(&tmp, d->file, NULL, 0);
+    san_status st = dexplore_arcs(c, &o->space, s, &tmp);
+    idmap_free(&s->map);    /* every arc is numbered: the map is done */
+    if (st == SAN_OK) {
+        san_progress pg;
+        san_progress_init(&pg, c->progress, 0);
+        san_progress_draw(&pg, 1, "  assembling Q^T over %d ranks", c->size);
+        st = dmatrix(c, s, &b->A, &b->nnz, &tmp);
+        san_progress_end(&pg, 1);
+    }
+    if (st == SAN_E_LIMIT && o->engine_matrix == SAN_EMATRIX_AUTO) {
+        dspace_drop_arcs(s);
+        char b1[32];
+        san_diag_add(d, SAN_NOTE, 0, 0, "the assembled generator does not fit --max-memory of "
+                     "%s on a rank (%s): the product lists the transitions again instead "
+                     "(--petsc-matrix shell: a product ~100 times slower)",
+                     san_format_bytes(c->limit, b1, sizeof b1),
+                     tmp.n ? tmp.items[tmp.n - 1].msg : "");
+        b->shell = 1;
+        st = dagree(c, dspace_remap(c, s) < 0 ? SAN_E_NOMEM : SAN_OK,
+                    "out of memory for the map of the states", d);
+    } else {
+        for (int i = 0; i < tmp.n; i++)
+            san_diag_add(d, tmp.items[i].sev, tmp.items[i].line, tmp.items[i].col, "%s",
+                         tmp.items[i].msg);
+    }
+    san_diag_free(&tmp);
+    return st;
+}
+
 void dbuilt_free(dbuilt *b)
 {
     if (b->x)
@@ -245,7 +334,6 @@ san_status dbuild(const san_model *m, const san_analysis_opts *o, double t0, dbu
     b->s.m = m;
     dspace *s = &b->s;
     san_status st = dexplore(c, &o->space, s, d);
-    idmap_free(&s->map);        /* the numbers are known: the map is done */
     if (st == SAN_OK && s->n == 0) {
         san_diag_add(d, SAN_ERROR, 0, 0, "the reachability function accepts no state");
         st = SAN_E_MODEL;
@@ -259,13 +347,12 @@ san_status dbuild(const san_model *m, const san_analysis_opts *o, double t0, dbu
         san_diag_add(d, SAN_WARNING, 0, 0, "%lld reached states are rejected by the "
                      "reachability function; they are kept (the function should accept them)",
                      (long long)s->undeclared);
-    if (st == SAN_OK) {
-        san_progress pg;
-        san_progress_init(&pg, c->progress, 0);
-        san_progress_draw(&pg, 1, "  assembling Q^T over %d ranks", c->size);
-        st = dmatrix(c, s, &b->A, &b->nnz, d);
-        san_progress_end(&pg, 1);
-    }
+    if (st == SAN_OK)
+        b->shell = choose_matrix(c, s, o->engine_matrix, d);
+    if (st == SAN_OK && !b->shell)
+        st = assembled(c, o, b, d);
+    if (st == SAN_OK && b->shell)
+        st = dshell(c, s, &b->A, &b->nnz, d);
     if (st == SAN_OK && (MatCreateVecs(b->A, &b->in, &b->x) != 0)) {
         san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc: out of memory for the vectors");
         st = SAN_E_NOMEM;
@@ -297,7 +384,7 @@ san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san
     dspace *sp = &b.s;
     char msg[512] = "";
     if (st == SAN_OK)
-        st = dagree(&c, solve_budget(&c, b.A, msg, sizeof msg), msg, d);
+        st = dagree(&c, solve_budget(&c, b.A, sp, msg, sizeof msg), msg, d);
     a->t_space = san_now() - t0;
     dsolve_stats ss;
     memset(&ss, 0, sizeof ss);
@@ -355,12 +442,16 @@ san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san
             snprintf(a->sol.info.msg, sizeof a->sol.info.msg, "not converged: the balance "
                      "residual %.2e is above --tol %.1e after %d KSP solve%s", ss.balance,
                      o->solve.tol, ss.rounds, ss.rounds == 1 ? "" : "s");
-        char note[512];     /* cut to the report's note below (long KSP names) */
+        char note[512], sweeps[32] = "";    /* cut to the report's note below */
+        if (ss.sweeps)
+            snprintf(sweeps, sizeof sweeps, " + %d Jacobi sweep%s", ss.sweeps,
+                     ss.sweeps == 1 ? "" : "s");
         snprintf(note, sizeof note, "engine petsc: %d ranks (parts "
-                 "%.2f-%.2f of the mean), KSP %s/%s, %ld its in %d solve%s (%s), %.2f s; "
+                 "%.2f-%.2f of the mean), %sKSP %s/%s, %ld its in %d solve%s (%s)%s, %.2f s; "
                  "product %.3g s, %.3g MB across (%.1f%% of entries); "
-                 "balance test only", c.size, lo, hi, ss.ksp, ss.pc, ss.iterations, ss.rounds,
-                 ss.rounds == 1 ? "" : "s", ss.reason, ss.seconds, ss.product_s,
+                 "balance test only", c.size, lo, hi, b.shell ? "matrix-free, " : "", ss.ksp,
+                 ss.pc, ss.iterations, ss.rounds,
+                 ss.rounds == 1 ? "" : "s", ss.reason, sweeps, ss.seconds, ss.product_s,
                  ss.product_comm / 1e6, 100 * ss.cross);
         snprintf(a->sol.info.note, sizeof a->sol.info.note, "%.*s",
                  (int)sizeof a->sol.info.note - 1, note);

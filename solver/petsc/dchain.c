@@ -85,8 +85,15 @@ static san_status equip(san_dchain *ch, chain_impl *ci)
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD);
     if (!all)
         return SAN_E_NOMEM;
-    MatInfo info;
-    MatGetInfo(b->A, MAT_LOCAL, &info);
+    double mat = 0;
+    if (b->shell) {
+        double ghosts, cross;
+        dshell_figures(b->A, &ghosts, &cross, &mat);
+    } else {
+        MatInfo info;
+        MatGetInfo(b->A, MAT_LOCAL, &info);
+        mat = 12.0 * info.nz_used + 24.0 * nloc;
+    }
     ch->local.m = b->s.m;
     ch->local.n = b->s.nloc;
     ch->local.index = b->s.index;
@@ -95,7 +102,7 @@ static san_status equip(san_dchain *ch, chain_impl *ci)
                        .ctx = ci };
     ch->red = (san_reduce){ all_sum, all_max };
     ch->rank = b->c.rank;
-    ch->held = dspace_bytes(&b->s) + 12.0 * info.nz_used + 24.0 * nloc + 16.0 * nloc;
+    ch->held = dspace_bytes(&b->s) + mat + 16.0 * nloc;
     ch->limit = b->c.limit;
     ch->indices = indices;
     ch->impl = ci;

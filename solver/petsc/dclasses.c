@@ -64,8 +64,44 @@ static void local_graph_free(local_graph *g)
     PetscFree(g->queue);
 }
 
+/* The lists of the other direction, by a counting sort. */
+static PetscErrorCode transpose_lists(PetscInt n, const PetscInt *ptr, const PetscInt *col,
+                                      PetscInt **tptr, PetscInt **tcol)
+{
+    const PetscInt nz = ptr[n];
+    PetscCall(PetscCalloc1(n + 2, tptr));
+    PetscCall(PetscMalloc1(nz ? nz : 1, tcol));
+    PetscInt *tp = *tptr;
+    for (PetscInt t = 0; t < nz; t++)
+        tp[col[t] + 2]++;
+    for (PetscInt i = 0; i < n; i++)
+        tp[i + 2] += tp[i + 1];
+    for (PetscInt j = 0; j < n; j++)
+        for (PetscInt t = ptr[j]; t < ptr[j + 1]; t++)
+            (*tcol)[tp[col[t] + 1]++] = j;
+    return 0;
+}
+
+/* From the assembled matrix: its diagonal block's rows (in-neighbours);
+ * from the matrix-free one: its arcs listed by source (out). */
 static PetscErrorCode local_graph_build(Mat A, local_graph *g)
 {
+    if (dshell_is(A)) {
+        PetscInt *p = NULL, *c = NULL, n;
+        PetscCall(MatGetLocalSize(A, &n, NULL));
+        PetscCheck(dshell_local_out(A, &p, &c) == 0, PETSC_COMM_SELF, PETSC_ERR_MEM,
+                   "the rank's arcs");
+        g->n = n;
+        PetscCall(PetscMalloc1(n + 1, &g->out_ptr));
+        PetscCall(PetscMalloc1(p[n] ? p[n] : 1, &g->out_col));
+        PetscCall(PetscArraycpy(g->out_ptr, p, n + 1));
+        PetscCall(PetscArraycpy(g->out_col, c, p[n]));
+        free(p);
+        free(c);
+        PetscCall(transpose_lists(n, g->out_ptr, g->out_col, &g->in_ptr, &g->in_col));
+        PetscCall(PetscMalloc1(n ? n : 1, &g->queue));
+        return 0;
+    }
     Mat Ad = A;
     PetscMPIInt size;
     PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
@@ -84,26 +120,19 @@ static PetscErrorCode local_graph_build(Mat A, local_graph *g)
         for (PetscInt t = ia[j]; t < ia[j + 1]; t++)
             nz += ja[t] != j && va[t] > 0;
     PetscCall(PetscCalloc1(n + 1, &g->in_ptr));
-    PetscCall(PetscCalloc1(n + 2, &g->out_ptr));
     PetscCall(PetscMalloc1(nz ? nz : 1, &g->in_col));
-    PetscCall(PetscMalloc1(nz ? nz : 1, &g->out_col));
     PetscCall(PetscMalloc1(n ? n : 1, &g->queue));
     nz = 0;
     for (PetscInt j = 0; j < n; j++) {
         for (PetscInt t = ia[j]; t < ia[j + 1]; t++)
-            if (ja[t] != j && va[t] > 0) {
+            if (ja[t] != j && va[t] > 0)
                 g->in_col[nz++] = ja[t];
-                g->out_ptr[ja[t] + 2]++;
-            }
         g->in_ptr[j + 1] = nz;
     }
-    for (PetscInt i = 0; i < n; i++)      /* counting sort by source */
-        g->out_ptr[i + 2] += g->out_ptr[i + 1];
-    for (PetscInt j = 0; j < n; j++)
-        for (PetscInt t = g->in_ptr[j]; t < g->in_ptr[j + 1]; t++)
-            g->out_col[g->out_ptr[g->in_col[t] + 1]++] = j;
     PetscCall(MatSeqAIJRestoreArrayRead(Ad, &va));
     PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+    /* (MatRestoreRowIJ may zero n) */
+    PetscCall(transpose_lists(g->n, g->in_ptr, g->in_col, &g->out_ptr, &g->out_col));
     return 0;
 }
 

@@ -68,6 +68,18 @@ void dspace_free(dspace *s)
     memset(s, 0, sizeof *s);
 }
 
+void dspace_drop_arcs(dspace *s)
+{
+    free(s->arow);
+    free(s->asrank);
+    free(s->aslocal);
+    free(s->aval);
+    s->arow = s->asrank = s->aslocal = NULL;
+    s->aval = NULL;
+    s->narc = s->caparc = 0;
+    s->buf_bytes = 0;
+}
+
 /* Room for need states, doubling; the new size is held against the
  * rank's limit before it is allocated.  0, -1 (no memory), -3 (limit). */
 static int reserve_states(const dctx *c, dspace *s, int64_t need)
@@ -287,6 +299,8 @@ static san_status expand(const dctx *c, dspace *s, round_buf *b, int64_t *next, 
         s->buf_bytes = 24.0 * b->capin + 52.0 * b->capout;
         if (!s->split && i % MOVES_SAMPLE == 0)
             count_moves(s, b, idx);
+        if (!s->split)
+            s->arcs_seen += b->arcs.n;
         double out = 0, least = HUGE_VAL;
         for (int k = 0; k < b->arcs.n; k++) {
             const san_arc *a = &b->arcs.v[k];
@@ -514,38 +528,56 @@ static san_status rounds(const dctx *c, const san_space_opts *o, dspace *s, roun
     return st;
 }
 
+static san_status round_init(const dctx *c, const dspace *s, round_buf *b, char *msg, size_t n)
+{
+    memset(b, 0, sizeof *b);
+    if (succ_init(&b->sc, s->m) < 0 || !(b->state = calloc(s->m->naut + 1, sizeof *b->state)) ||
+        !(b->scount = malloc(4 * c->size * sizeof *b->scount))) {
+        snprintf(msg, n, "rank %d: out of memory", c->rank);
+        return SAN_E_NOMEM;
+    }
+    b->sdispl = b->scount + c->size;
+    b->rcount = b->sdispl + c->size;
+    b->rdispl = b->rcount + c->size;
+    return SAN_OK;
+}
+
 san_status dexplore(const dctx *c, const san_space_opts *o, dspace *s, san_diag *d)
 {
     const double t0 = san_now();
     char msg[1024] = "";
     round_buf b;
-    memset(&b, 0, sizeof b);
-    san_status st = SAN_OK;
-    if (idmap_init(&s->map, s->m, 0, 0) < 0 ||   /* limit 0: a hash, never flat */
-        !(s->moves = calloc(s->m->naut + 1, sizeof *s->moves)))
-        st = SAN_E_NOMEM;
-    if (st == SAN_OK && (succ_init(&b.sc, s->m) < 0 ||
-                         !(b.state = calloc(s->m->naut + 1, sizeof *b.state)) ||
-                         !(b.scount = malloc(4 * c->size * sizeof *b.scount))))
-        st = SAN_E_NOMEM;
-    if (st == SAN_E_NOMEM)
+    san_status st = round_init(c, s, &b, msg, sizeof msg);
+    if (st == SAN_OK && (idmap_init(&s->map, s->m, 0, 0) < 0 ||  /* limit 0: a hash */
+                         !(s->moves = calloc(s->m->naut + 1, sizeof *s->moves)))) {
         snprintf(msg, sizeof msg, "rank %d: out of memory", c->rank);
-    if (st == SAN_OK) {
-        b.sdispl = b.scount + c->size;
-        b.rcount = b.sdispl + c->size;
-        b.rdispl = b.rcount + c->size;
-        st = seeds(c, o, s, msg, sizeof msg);
+        st = SAN_E_NOMEM;
     }
+    if (st == SAN_OK)
+        st = seeds(c, o, s, msg, sizeof msg);
     st = dagree(c, st, msg, d);
     if (st == SAN_OK)
         st = rounds(c, o, s, &b, t0, d);        /* discovery, by the hash */
+    round_free(&b);
+    double seen = s->arcs_seen;
+    MPI_Allreduce(&seen, &s->arcs_seen, 1, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
     if (st == SAN_OK)
         st = dpartition(c, s, d);
     if (st == SAN_OK)
-        st = rounds(c, o, s, &b, t0, d);        /* the arcs, by ranges */
-    round_free(&b);
-    if (st == SAN_OK)
         st = dagree(c, number_globally(c, s, msg, sizeof msg), msg, d);
     s->t_explore = san_now() - t0;
+    return st;
+}
+
+san_status dexplore_arcs(const dctx *c, const san_space_opts *o, dspace *s, san_diag *d)
+{
+    const double t0 = san_now();
+    char msg[1024] = "";
+    round_buf b;
+    san_status st = dagree(c, round_init(c, s, &b, msg, sizeof msg), msg, d);
+    if (st == SAN_OK)
+        st = rounds(c, o, s, &b, t0, d);        /* the arcs, by ranges */
+    round_free(&b);
+    s->t_explore += san_now() - t0;
     return st;
 }

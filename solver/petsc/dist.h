@@ -58,6 +58,8 @@ typedef struct {
                                    product index's; NULL: key = index */
     double *moves;              /* naut: sampled arcs that change each
                                    automaton's state (the first pass) */
+    double arcs_seen;           /* arcs the first pass listed, all ranks
+                                   (self-loops included) */
     /* the arcs entering owned states, in arrival order: local target,
      * source as (rank, local number), rate; exit rates and self-loops
      * already left out */
@@ -104,6 +106,12 @@ static inline int dspace_owner(const dspace *s, int64_t idx, int size)
     return s->split ? drange_owner(s->split, size, dspace_key(s, idx)) : downer(idx, size);
 }
 
+/* The arcs freed (an assembly given up for the matrix-free product). */
+void dspace_drop_arcs(dspace *s);
+/* The map product index -> local number made again from s->index.
+ * 0 or -1 (memory). */
+int dspace_remap(const dctx *c, dspace *s);
+
 /* Bytes this rank holds for its part of the space. */
 double dspace_bytes(const dspace *s);
 void dspace_free(dspace *s);
@@ -116,8 +124,30 @@ void dspace_free(dspace *s);
 san_status dagree(const dctx *c, san_status st, const char *msg, san_diag *d);
 
 /* Explore from the states the reachability function accepts (each rank
- * keeps those it owns).  Collective; SAN_OK or the agreed failure. */
+ * keeps those it owns), deal them by ranges (dpartition), number them
+ * globally.  Collective; SAN_OK or the agreed failure. */
 san_status dexplore(const dctx *c, const san_space_opts *o, dspace *s, san_diag *d);
+/* The second pass: every arc to its target's owner, kept there (the
+ * rows of Q^T), the exit rates.  Collective. */
+san_status dexplore_arcs(const dctx *c, const san_space_opts *o, dspace *s, san_diag *d);
+
+/* The generator as a product that stores no entry (dshell.c): the
+ * rank's arcs listed again from the model at each product; the exit
+ * rates filled, the remote targets numbered.  s->map must be kept (the
+ * shell looks its states up).  *nnz: Q's entries over every rank. */
+san_status dshell(const dctx *c, dspace *s, Mat *A, int64_t *nnz, san_diag *d);
+int dshell_is(Mat A);
+/* 1: the products ignore the pinned rows (the balance test's). */
+void dshell_unpin(Mat A, int unpinned);
+/* Over every rank: the ghosts (values a product brings), the share of
+ * entries between ranks; this rank's bytes. */
+void dshell_figures(Mat A, double *ghosts, double *cross, double *bytes);
+/* Entries of Q^T's row of local state i when nothing enters its class
+ * from outside (its out-arcs and the diagonal). */
+int64_t dshell_row_entries(Mat A, int64_t i);
+/* The arcs between the rank's own states by source, local numbers
+ * (malloc'd; the class check's).  0 or -1 (memory). */
+int dshell_local_out(Mat A, PetscInt **ptr, PetscInt **col);
 
 /* After the first pass of dexplore: the states dealt again by ranges
  * of the product index (s->split), exactly balanced, each rank's sorted
@@ -143,6 +173,7 @@ typedef struct {
     double residual;            /* max |(pQ)_j| / (max rate x max p) */
     long products;              /* MatMult calls (BiCGSTAB, GMRES: counted) */
     int timed_out;              /* --time-limit reached inside KSP */
+    int sweeps;                 /* Jacobi sweeps polishing KSP's answers */
     double product_s;           /* seconds of one product (slowest rank) */
     double product_comm;        /* bytes a product moves between ranks */
     double cross;               /* share of the entries between ranks */
@@ -174,6 +205,7 @@ typedef struct {
     Mat A;
     Vec in, x;
     int64_t nnz, nclosed, dropped;
+    int shell;                  /* A is the matrix-free MATSHELL */
 } dbuilt;
 
 /* The counts over every rank into a->sp (n without the dropped pockets),

@@ -255,13 +255,21 @@ static int adopt(const dctx *c, dspace *s, const int *ord, int64_t *v, int64_t n
     free(s->rel);
     s->exit = calloc(n ? n : 1, sizeof *s->exit);
     s->rel = malloc((n ? n : 1) * sizeof *s->rel);
-    idmap_free(&s->map);
-    if (!s->exit || !s->rel || idmap_init(&s->map, s->m, (double)n, c->limit) < 0)
+    if (!s->exit || !s->rel)
         return -1;
-    for (int64_t k = 0; k < n; k++) {
-        int fresh;
+    for (int64_t k = 0; k < n; k++)
         s->rel[k] = 1;
-        if (idmap_get(&s->map, v[k], (int32_t)k, &fresh) < 0)
+    return dspace_remap(c, s);
+}
+
+int dspace_remap(const dctx *c, dspace *s)
+{
+    idmap_free(&s->map);
+    if (idmap_init(&s->map, s->m, (double)s->nloc, c->limit) < 0)
+        return -1;
+    for (int64_t k = 0; k < s->nloc; k++) {
+        int fresh;
+        if (idmap_get(&s->map, s->index[k], (int32_t)k, &fresh) < 0)
             return -1;
     }
     return 0;
