@@ -13,6 +13,8 @@
 # ITERS=N (default 100) caps the distributed solve's iterations (per KSP
 # solve, 3 at most): the bench measures memory and the cost of a
 # product, not the time to an answer; ITERS=10000 for the whole solve.
+# MATRIX=shell measures the matrix-free generator (--petsc-matrix shell;
+# a product ~100 times slower: use a small ITERS).
 # Needs a --with-petsc build: SAN=path/to/san sh bench/petsc.sh
 set -u
 SAN=${SAN:-./san}
@@ -59,5 +61,5 @@ chmod +x "$rsswrap"
 run serial "$rsswrap" "$SAN" solve -q -f json --gen "$GEN"
 for p in $RANKS; do
     run "petsc-$p" mpirun -n "$p" sh "$rsswrap" "$SAN" solve -q -f json --engine petsc \
-        --max-iter "${ITERS:-100}" --gen "$GEN"
+        --petsc-matrix "${MATRIX:-auto}" --max-iter "${ITERS:-100}" --gen "$GEN"
 done
