@@ -277,4 +277,17 @@ typedef struct {
 int64_t *cli_vector_order(const san_space *sp, const char *cmd);
 int cli_vector_write(const void *ctx, FILE *out);
 
+/* The same CSV from an answer spread over MPI ranks (--engine petsc):
+ * cli_write_output's writer on rank 0, with a cli_engine_vector; every
+ * rank must then call cli_engine_vector_done (collective: the other
+ * ranks send their parts, and rank 0 releases them if the file could
+ * not be opened).  0 or -1 as above. */
+typedef struct {
+    const san_analysis *a;
+    const char *cmd;
+    int called;             /* the writer ran (san_engine_vector done) */
+} cli_engine_vector;
+int cli_engine_vector_write(const void *ctx, FILE *out);
+void cli_engine_vector_done(cli_engine_vector *v);
+
 #endif

@@ -581,9 +581,11 @@ int cmd_solve(int argc, char **argv)
     else if (rc == 0 && A.petsc_matrix && cli_engine_matrix(A.petsc_matrix) < 0)
         rc = cli_usage_error("solve", "--petsc-matrix: '%s' is not aij, shell or auto",
                              A.petsc_matrix);
-    else if (rc == 0 && A.engine && !strcmp(A.engine, "petsc") && A.vector)
-        rc = cli_usage_error("solve", "--vector: --engine petsc does not write the whole "
-                             "vector (no rank holds it)");
+    else if (rc == 0 && A.engine && !strcmp(A.engine, "petsc") && A.vector &&
+             A.fmt != FMT_TEXT && cli_names_stdout(A.vector))
+        rc = cli_usage_error("solve", "--vector -: with --engine petsc the vector is not "
+                             "held in the %s report (no rank holds it); write it to a file",
+                             A.fmt == FMT_JSON ? "json" : "csv");
     else if (rc == 0 && !A.gen && nrest != 1)
         rc = cli_usage_error("solve", "%s", nrest == 0 ? "missing MODEL" : "expected one MODEL");
     if (rc) {
@@ -624,6 +626,7 @@ int cmd_solve(int argc, char **argv)
     if (A.engine && !strcmp(A.engine, "petsc")) {
         ao.engine = SAN_ENGINE_PETSC;
         ao.engine_options = A.petsc_options;
+        ao.engine_keep_vector = A.vector != NULL;
         if (A.petsc_matrix)
             ao.engine_matrix = (san_engine_matrix)cli_engine_matrix(A.petsc_matrix);
     }
@@ -673,7 +676,16 @@ int cmd_solve(int argc, char **argv)
     }
     if (vrc != 0 && status == EXIT_OK)
         status = EXIT_FAIL;
-    if (A.vector && !in_report && status == EXIT_OK) {
+    if (A.vector && !in_report && a.engine) {
+        /* every rank takes part (rank 0 merges, the others send), whatever
+         * a rank's own Ctrl-C flag says: the status is agreed */
+        cli_engine_vector ev = { &a, "solve", 0 };
+        int vs = rank0 && status == EXIT_OK ? cli_write_output(A.vector, cli_engine_vector_write,
+                                                               &ev) : EXIT_OK;
+        cli_engine_vector_done(&ev);
+        if (status == EXIT_OK)
+            status = vs;
+    } else if (A.vector && !in_report && status == EXIT_OK) {
         cli_vector v = { &a.sp, a.sol.pi, "solve" };
         status = cli_write_output(A.vector, cli_vector_write, &v);
     }

@@ -31,6 +31,32 @@ int64_t *cli_vector_order(const san_space *sp, const char *cmd)
 /* How often a long vector write looks at the interrupt flag. */
 #define VECTOR_POLL_ROWS (1 << 16)
 
+static void vector_header(FILE *out, const san_model *m)
+{
+    fprintf(out, "index");
+    for (int a = 0; a < m->naut; a++)
+        fprintf(out, ",%s", m->aut[a].name);
+    fprintf(out, ",probability\n");
+}
+
+/* One state: its index, its local states by name, its probability. */
+static void vector_row(FILE *out, const san_model *m, int *s, int64_t index, double p)
+{
+    san_state_decode(m, index, s);
+    fprintf(out, "%lld", (long long)index);
+    for (int a = 0; a < m->naut; a++)
+        fprintf(out, ",%s", m->aut[a].states[s[a]]);
+    fprintf(out, ",%.17g\n", p);
+}
+
+static int refuse_row(void *ctx, int64_t index, double p)
+{
+    (void)ctx;
+    (void)index;
+    (void)p;
+    return -1;
+}
+
 int cli_vector_write(const void *ctx, FILE *out)
 {
     const cli_vector *v = ctx;
@@ -45,10 +71,7 @@ int cli_vector_write(const void *ctx, FILE *out)
         free(s);
         return -1;
     }
-    fprintf(out, "index");
-    for (int a = 0; a < m->naut; a++)
-        fprintf(out, ",%s", m->aut[a].name);
-    fprintf(out, ",probability\n");
+    vector_header(out, m);
     int rc = 0;
     for (int64_t k = 0; k < sp->n; k++) {
         /* a write of millions of rows stops at a Ctrl-C, before the grace
@@ -59,13 +82,52 @@ int cli_vector_write(const void *ctx, FILE *out)
             break;
         }
         int64_t i = order[k];
-        san_state_decode(m, sp->index[i], s);
-        fprintf(out, "%lld", (long long)sp->index[i]);
-        for (int a = 0; a < m->naut; a++)
-            fprintf(out, ",%s", m->aut[a].states[s[a]]);
-        fprintf(out, ",%.17g\n", v->pi[i]);
+        vector_row(out, m, s, sp->index[i], v->pi[i]);
     }
     free(order);
     free(s);
     return rc;
+}
+
+typedef struct {
+    FILE *out;
+    const san_model *m;
+    int *s;
+    int64_t rows;
+    const char *cmd;
+} engine_rows;
+
+static int engine_row(void *ctx, int64_t index, double p)
+{
+    engine_rows *e = ctx;
+    if (e->rows++ % VECTOR_POLL_ROWS == 0 && cli_interrupted()) {
+        fprintf(stderr, "san %s: interrupted; the vector is not written\n", e->cmd);
+        return -1;
+    }
+    vector_row(e->out, e->m, e->s, index, p);
+    return 0;
+}
+
+int cli_engine_vector_write(const void *ctx, FILE *out)
+{
+    cli_engine_vector *v = (cli_engine_vector *)ctx;
+    const san_model *m = v->a->m;
+    engine_rows e = { out, m, malloc((m->naut + 1) * sizeof *e.s), 0, v->cmd };
+    v->called = 1;
+    vector_header(out, m);
+    /* collective: called even without memory for the row's scratch, so
+     * that the other ranks are released */
+    san_status st = san_engine_vector(v->a, e.s ? engine_row : refuse_row, &e);
+    if (!e.s)
+        fprintf(stderr, "san %s: out of memory writing the vector\n", v->cmd);
+    free(e.s);
+    return st == SAN_OK ? 0 : -1;
+}
+
+void cli_engine_vector_done(cli_engine_vector *v)
+{
+    if (san_engine_rank(NULL) != 0)
+        san_engine_vector(v->a, NULL, NULL);
+    else if (!v->called)        /* the file was never opened */
+        san_engine_vector(v->a, refuse_row, NULL);
 }

@@ -144,6 +144,9 @@ typedef struct {
                                the ranks (doc/distributed.md) */
     const char *engine_options; /* PETSc options ("-ksp_type bcgs") */
     san_engine_matrix engine_matrix;
+    int engine_keep_vector;     /* SAN_ENGINE_PETSC, STEADY: keep each
+                                   rank's part of the answer for
+                                   san_engine_vector (16 bytes a state) */
 } san_analysis_opts;
 
 /* One analysis: what it built, found and measured. */
@@ -169,6 +172,8 @@ typedef struct {
      * counts, and its index the top states only (sol.top[k].state is
      * k); sol.pi is NULL; the generator's nonzeros are here */
     int64_t nonzeros;
+    void *engine;           /* engine_keep_vector: the ranks' parts of the
+                               answer (san_engine_vector reads them) */
 } san_analysis;
 
 SAN_API void san_analysis_opts_default(san_analysis_opts *o);
@@ -182,6 +187,13 @@ SAN_API void san_analysis_free(san_analysis *a);
 /* This process's rank in the engine's ranks, and their count (0 and 1
  * when serial): only rank 0 reports. */
 SAN_API int san_engine_rank(int *size);
+/* The distributed answer (SAN_ENGINE_PETSC, engine_keep_vector) to rank
+ * 0, state by state in increasing index: row(ctx, index, p) on rank 0
+ * (a non-zero return stops the listing, the status is then SAN_E_IO);
+ * the other ranks pass row NULL and send their parts.  Collective: every
+ * rank calls it at the same point.  SAN_E_USAGE when a holds none. */
+SAN_API san_status san_engine_vector(const san_analysis *a,
+                                     int (*row)(void *ctx, int64_t index, double p), void *ctx);
 
 /* ---- memory estimates before the build (solver/analysis/estimate.c) ---- */
 

@@ -158,7 +158,7 @@ class AnalysisOpts(Structure):
                 ("ntop", c_int), ("time_limit", c_double), ("space_only", c_int),
                 ("kind", c_int), ("tr", TransientOpts),
                 ("engine", c_int), ("engine_options", c_char_p),
-                ("engine_matrix", c_int)]
+                ("engine_matrix", c_int), ("engine_keep_vector", c_int)]
 
 
 class Analysis(Structure):
@@ -167,7 +167,8 @@ class Analysis(Structure):
                 ("kron", c_int), ("fell_back", c_int), ("kron_bytes", c_double),
                 ("other_bytes", c_double), ("t_space", c_double), ("t_solve", c_double),
                 ("tr", Transient), ("have_tr", c_int),
-                ("ranks", c_int), ("rank_bytes", c_double), ("nonzeros", c_int64)]
+                ("ranks", c_int), ("rank_bytes", c_double), ("nonzeros", c_int64),
+                ("engine", c_void_p)]
 
 
 class AuditOpts(Structure):

@@ -44,8 +44,15 @@ int san_engine_rank(int *size)
     return san_petsc_rank(size);
 }
 
+san_status san_engine_vector(const san_analysis *a,
+                             int (*row)(void *ctx, int64_t index, double p), void *ctx)
+{
+    return a->engine ? san_petsc_vector(a->engine, row, ctx) : SAN_E_USAGE;
+}
+
 void san_analysis_free(san_analysis *a)
 {
+    san_petsc_vector_free(a->engine);
     if (a->have_tr)
         san_transient_free(a->m, &a->tr);
     if (a->have_sol)

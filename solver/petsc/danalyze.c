@@ -456,6 +456,8 @@ san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san
         snprintf(a->sol.info.note, sizeof a->sol.info.note, "%.*s",
                  (int)sizeof a->sol.info.note - 1, note);
         a->have_space = a->have_sol = a->have_indices = 1;
+        if (sst == SAN_OK && o->engine_keep_vector)    /* a verified answer only */
+            sst = dvector_keep(&c, sp, b.x, b.in, &a->engine, d);
         st = sst;
     }
     free(top_index);

@@ -195,6 +195,10 @@ san_status dsolve(const dctx *c, Mat A, Vec in, Vec x, const san_solve_opts *o,
 san_status dindices(const dctx *c, const dspace *s, Vec x, int ntop, san_solution *sol,
                     int64_t *top_index, san_diag *d);
 
+/* This rank's part of the answer x (states not dropped), sorted by
+ * index, for san_engine_vector (dvector.c).  Collective. */
+san_status dvector_keep(const dctx *c, const dspace *s, Vec x, Vec in, void **out, san_diag *d);
+
 /* Steps 1 to 3 of every distributed analysis (danalyze.c): the states
  * explored, Q^T assembled, the closed class found (in: 1 on it, 0 on
  * transient states, 2 on dropped pockets); a->sp.t_check and a->t_space

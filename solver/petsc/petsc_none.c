@@ -28,6 +28,20 @@ void san_petsc_chain_free(san_dchain *ch, san_analysis *a)
     (void)a;
 }
 
+san_status san_petsc_vector(const void *kept, int (*row)(void *ctx, int64_t index, double p),
+                            void *ctx)
+{
+    (void)kept;
+    (void)row;
+    (void)ctx;
+    return SAN_E_USAGE;
+}
+
+void san_petsc_vector_free(void *kept)
+{
+    (void)kept;
+}
+
 int san_petsc_rank(int *size)
 {
     if (size)

@@ -49,6 +49,12 @@ san_status san_petsc_chain(const san_model *m, const san_analysis_opts *o, san_a
  * chain freed.  Collective. */
 void san_petsc_chain_free(san_dchain *ch, san_analysis *a);
 
+/* The rank's part of a steady-state answer kept (engine_keep_vector),
+ * its merge to rank 0 (san_engine_vector), its release. */
+san_status san_petsc_vector(const void *kept, int (*row)(void *ctx, int64_t index, double p),
+                            void *ctx);
+void san_petsc_vector_free(void *kept);
+
 /* Start PETSc and MPI (once; finalized at exit): 0, -1 when it cannot
  * (or when libsan is built without PETSc). */
 int san_petsc_init(void);

@@ -227,7 +227,53 @@ done
 # keeps its states); a state that is not reachable: the serial refusal
 "$SAN" solve -q --vector "$tmp/pi.csv" "$top_srcdir/models/rs_pool.san" > /dev/null 2>&1
 compare_tr "rs_pool --from" transient --time 1,2 --from "$tmp/pi.csv" "$top_srcdir/models/rs_pool.san"
-# --vector: no rank holds pi(t)
+# solve --vector: rank 0 merges the ranks' parts, in increasing index,
+# the file serial writes (rows alike, probabilities to 1e-10); a dropped
+# pocket's states are not in it, transient states are, at 0
+"$SAN" solve -q --tol 1e-12 --vector "$tmp/vs.csv" "$tmp/pockets.san" > /dev/null 2>&1
+for np in 1 2 4; do
+    for px in "" "--petsc-matrix shell"; do
+        # shellcheck disable=SC2086
+        mpirun -n "$np" "$SAN" solve -q --tol 1e-12 --engine petsc $px --vector "$tmp/vp.csv" \
+            "$tmp/pockets.san" > /dev/null 2> "$tmp/p.err"
+        rc=$?
+        if [ $rc -eq 0 ] && python3 - "$tmp/vs.csv" "$tmp/vp.csv" <<'PY'
+import csv, sys
+a, b = list(csv.reader(open(sys.argv[1]))), list(csv.reader(open(sys.argv[2])))
+sys.exit(0 if len(a) == len(b) == 16 and a[0] == b[0] and
+         all(x[:-1] == y[:-1] and abs(float(x[-1]) - float(y[-1])) <= 1e-10
+             for x, y in zip(a[1:], b[1:])) else 1)
+PY
+        then ok "solve --vector -n $np${px:+ $px}: serial's file"
+        else not_ok "solve --vector -n $np${px:+ $px}: exit $rc, $(grep -v '^-' "$tmp/p.err" | head -n 2)"
+        fi
+    done
+done
+# a file that cannot be written: every rank returns (none left waiting), exit 1
+timeout 60 mpirun -n 3 "$SAN" solve -q --engine petsc --vector "$tmp/no/such/dir/v.csv" \
+    "$top_srcdir/models/mm1k.san" > /dev/null 2> "$tmp/p.err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "cannot write" "$tmp/p.err"
+then ok "solve --vector to a directory that does not exist: exit 1, no rank left waiting"
+else not_ok "solve --vector unwritable: exit $rc, $(grep -v '^-' "$tmp/p.err" | head -n 2)"
+fi
+# --vector - with json: the report cannot hold it
+mpirun -n 2 "$SAN" solve -q -f json --engine petsc --vector - "$top_srcdir/models/mm1k.san" \
+    > /dev/null 2> "$tmp/p.err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "no rank holds it" "$tmp/p.err"
+then ok "solve --vector - -f json refused with --engine petsc"
+else not_ok "solve --vector - -f json with --engine petsc: exit $rc"
+fi
+# the differential tester: random models of every family, the engine
+# assembled and matrix-free over 2 ranks against the dense reference
+# (refusals allowed: the nearly-decomposable guard; never a wrong answer)
+if SAN="$SAN" python3 "$top_srcdir/tests/difftest/difftest.py" --count 2 --seed 13 \
+    --storages petsc2,petsc2-shell --methods auto -j 1 --timeout 120 > "$tmp/dt.out" 2>&1
+then ok "difftest over the engine: $(tail -n 1 "$tmp/dt.out")"
+else not_ok "difftest over the engine: $(grep -E 'WRONG|error|bad-refusal' "$tmp/dt.out" | head -n 3)"
+fi
+# transient --vector: no rank holds pi(t)
 mpirun -n 2 "$SAN" transient -q --engine petsc --time 1 --vector "$tmp/v" \
     "$top_srcdir/models/mm1k.san" > /dev/null 2> "$tmp/p.err"
 rc=$?
@@ -304,13 +350,6 @@ rc=$?
 if [ "$rc" -eq 2 ] && grep -q "the reachability function accepts no state" "$tmp/p.err"
 then ok "no state accepted: refused as in serial (exit 2)"
 else not_ok "no state accepted: exit $rc, $(head -n 2 "$tmp/p.err")"
-fi
-# --vector: no rank holds the whole vector
-mpirun -n 1 "$SAN" solve -q --engine petsc --vector "$tmp/v" "$top_srcdir/models/mm1k.san" > /dev/null 2> "$tmp/p.err"
-rc=$?
-if [ "$rc" -eq 2 ] && grep -q "no rank holds it" "$tmp/p.err"
-then ok "--vector refused with --engine petsc"
-else not_ok "--vector with --engine petsc: exit $rc"
 fi
 # nearly decomposable (a mode automaton at rates 1e-6 gating 7 fast ones):
 # every state balances to --tol while the modes carry masses off by 4e-6
