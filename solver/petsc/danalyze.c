@@ -463,10 +463,10 @@ san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san
         snprintf(note, sizeof note, "engine petsc: %d ranks (parts "
                  "%.2f-%.2f of the mean), %sKSP %s/%s, %ld its in %d solve%s (%s)%s, %.2f s; "
                  "product %.3g s, %.3g MB across (%.1f%% of entries); "
-                 "balance test only", c.size, lo, hi, b.shell ? "matrix-free, " : "", ss.ksp,
+                 "balance to tol x %.1e", c.size, lo, hi, b.shell ? "matrix-free, " : "", ss.ksp,
                  ss.pc, ss.iterations, ss.rounds,
                  ss.rounds == 1 ? "" : "s", ss.reason, sweeps, ss.seconds, ss.product_s,
-                 ss.product_comm / 1e6, 100 * ss.cross);
+                 ss.product_comm / 1e6, 100 * ss.cross, weak);
         snprintf(a->sol.info.note, sizeof a->sol.info.note, "%.*s",
                  (int)sizeof a->sol.info.note - 1, note);
         a->have_space = a->have_sol = a->have_indices = 1;
