@@ -186,36 +186,52 @@ static void flows_op(san_op *op, const san_part *p, const double *x, double *F, 
     }
 }
 
+int san_coarse_solve(int B, double *F, double *b, double *z, double *C, int *map)
+{
+    double tot = 0;
+    int nb = 0;
+    for (int S = 0; S < B; S++) {
+        tot += b[S];
+        map[S] = b[S] > 0 ? nb++ : -1;
+    }
+    if (nb < 2 || !(tot > 0))
+        return 1;
+    memset(C, 0, (size_t)nb * nb * sizeof *C);
+    for (int S = 0; S < B; S++) {
+        if (map[S] < 0)
+            continue;
+        for (int T = 0; T < B; T++)
+            if (T != S && map[T] >= 0)
+                C[(size_t)map[S] * nb + map[T]] = F[(size_t)S * B + T] / b[S];
+    }
+    double *zc = F;             /* the flows are no longer needed */
+    if (san_gth_dense(C, nb, zc) != 0)
+        return 1;
+    for (int S = B - 1; S >= 0; S--)    /* zc[map[S]] <= S: backwards is safe */
+        z[S] = map[S] >= 0 ? zc[map[S]] : 0;
+    for (int S = 0; S < B; S++)
+        b[S] /= tot;
+    return 0;
+}
+
+double san_coarse_error(int B, const double *b, const double *z, const int *map)
+{
+    double worst = 0;
+    for (int S = 0; S < B; S++) {
+        if (map[S] < 0)
+            continue;
+        const double d = fabs(z[S] - b[S]) / (fmax(z[S], b[S]) + SAN_PROB_FLOOR);
+        worst = d > worst ? d : worst;
+    }
+    return worst;
+}
+
 /* The coarse chain of the blocks with mass, solved by GTH into w->z
  * (indexed by block, summing to 1); b normalized to sum 1 too.  0, or 1
  * when the coarse chain is not irreducible under x. */
 static int coarse_solve(san_agg_ws *w, int B)
 {
-    double tot = 0;
-    int nb = 0;
-    for (int S = 0; S < B; S++) {
-        tot += w->b[S];
-        w->map[S] = w->b[S] > 0 ? nb++ : -1;
-    }
-    if (nb < 2 || !(tot > 0))
-        return 1;
-    double *C = w->C;
-    memset(C, 0, (size_t)nb * nb * sizeof *C);
-    for (int S = 0; S < B; S++) {
-        if (w->map[S] < 0)
-            continue;
-        for (int T = 0; T < B; T++)
-            if (T != S && w->map[T] >= 0)
-                C[(size_t)w->map[S] * nb + w->map[T]] = w->F[(size_t)S * B + T] / w->b[S];
-    }
-    double *zc = w->F;          /* the flows are no longer needed */
-    if (san_gth_dense(C, nb, zc) != 0)
-        return 1;
-    for (int S = B - 1; S >= 0; S--)    /* zc[map[S]] <= S: backwards is safe */
-        w->z[S] = w->map[S] >= 0 ? zc[w->map[S]] : 0;
-    for (int S = 0; S < B; S++)
-        w->b[S] /= tot;
-    return 0;
+    return san_coarse_solve(B, w->F, w->b, w->z, w->C, w->map);
 }
 
 int san_agg_step(san_ls *c, const san_part *p, double *x, int apply, double *delta)
@@ -242,15 +258,7 @@ int san_agg_step(san_ls *c, const san_part *p, double *x, int apply, double *del
         flows_op(c->op, p, x, w->F, w->b, w->v, w->y);
     if (coarse_solve(w, B) != 0)
         return 1;
-    double worst = 0;
-    for (int S = 0; S < B; S++) {
-        if (w->map[S] < 0)
-            continue;
-        double z = w->z[S], b = w->b[S];
-        double d = fabs(z - b) / (fmax(z, b) + SAN_PROB_FLOOR);
-        worst = d > worst ? d : worst;
-    }
-    *delta = worst;
+    *delta = san_coarse_error(B, w->b, w->z, w->map);
     if (!apply)
         return 0;
     /* block S becomes z_S sum(x): x keeps its own scale */

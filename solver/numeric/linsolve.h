@@ -189,6 +189,17 @@ int san_ls_verify(san_ls *c, double *x, long max_cycles);
  * x (nothing measured, x unchanged); -1 out of memory. */
 int san_agg_step(san_ls *c, const san_part *p, double *x, int apply, double *delta);
 void san_agg_free(san_agg_ws *w);
+/* The coarse chain of B blocks from the flows F (B x B, row-major: F[S][T]
+ * the flow from S to T, overwritten) and the block masses b: C[S][T] =
+ * F[S][T] / b[S] over the blocks with mass (map: coarse state of each,
+ * -1 empty; C: nb x nb scratch), solved by GTH into z (by block, summing
+ * to 1); b normalized.  0, or 1 when fewer than two blocks have mass or
+ * the coarse chain is not irreducible.  The distributed check sums F and
+ * b over the ranks first (solver/petsc/dagg.c). */
+int san_coarse_solve(int B, double *F, double *b, double *z, double *C, int *map);
+/* max_S |z_S - b_S| / (max(z_S, b_S) + SAN_PROB_FLOOR): the error of the
+ * block masses b against the coarse chain's answer z. */
+double san_coarse_error(int B, const double *b, const double *z, const int *map);
 
 /* ---- the common driver (linsolve.c) ---- */
 /* san_ctmc_solve with the partitions of the aggregation given (NULL:

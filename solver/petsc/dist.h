@@ -145,6 +145,15 @@ void dshell_figures(Mat A, double *ghosts, double *cross, double *bytes);
 /* Entries of Q^T's row of local state i when nothing enters its class
  * from outside (its out-arcs and the diagonal). */
 int64_t dshell_row_entries(Mat A, int64_t i);
+/* An arc i -> j of the rank's: each is a local number, or a ghost slot
+ * (a state of another rank) when its flag is set. */
+typedef void (*darc_fn)(void *ctx, int64_t i, int ighost, int64_t j, int jghost, double rate);
+/* The matrix-free generator's ghosts: the scatter from a vector of the
+ * matrix's layout to its ghost slots, and their count. */
+void dshell_ghosts(Mat A, VecScatter *sc, PetscInt *nghost);
+/* Every arc of the rank's states (sources local, targets local or
+ * ghost), listed from the model.  0 or -1 (memory). */
+int dshell_each_arc(Mat A, darc_fn fn, void *ctx);
 /* The arcs between the rank's own states by source, local numbers
  * (malloc'd; the class check's).  0 or -1 (memory). */
 int dshell_local_out(Mat A, PetscInt **ptr, PetscInt **col);
@@ -174,6 +183,11 @@ typedef struct {
     long products;              /* MatMult calls (BiCGSTAB, GMRES: counted) */
     int timed_out;              /* --time-limit reached inside KSP */
     int sweeps;                 /* Jacobi sweeps polishing KSP's answers */
+    int agg_parts;              /* partitions of the aggregation check */
+    double agg_missed;          /* a fast threshold not checked (0: none) */
+    double agg_error;           /* the largest block-mass error (0: none) */
+    char agg_what[96];          /* its partition */
+    int agg_cycles;             /* aggregation corrections made */
     double product_s;           /* seconds of one product (slowest rank) */
     double product_comm;        /* bytes a product moves between ranks */
     double cross;               /* share of the entries between ranks */
@@ -186,8 +200,8 @@ typedef struct {
  * normalized.  SAN_OK when the balance of every state holds to tol,
  * SAN_E_NOTCONV (x the best vector) otherwise.  A is modified (the
  * pinned and the transient rows).  Collective. */
-san_status dsolve(const dctx *c, Mat A, Vec in, Vec x, const san_solve_opts *o,
-                  const char *options, dsolve_stats *st, san_diag *d);
+san_status dsolve(const dctx *c, const dspace *s, Mat A, Vec in, Vec x,
+                  const san_solve_opts *o, const char *options, dsolve_stats *st, san_diag *d);
 
 /* Results, marginals, throughputs and the ntop most probable states of
  * x, reduced over the ranks; sol->top[k].state = k and top_index[k]
@@ -198,6 +212,34 @@ san_status dindices(const dctx *c, const dspace *s, Vec x, int ntop, san_solutio
 /* This rank's part of the answer x (states not dropped), sorted by
  * index, for san_engine_vector (dvector.c).  Collective. */
 san_status dvector_keep(const dctx *c, const dspace *s, Vec x, Vec in, void **out, san_diag *d);
+
+/* The pinned row of the solve (dsolve.c): its entries as they were (the
+ * row is an identity row in the matrix), on its owner, and a scatter of
+ * the values at its columns (collective; nothing on the other ranks). */
+typedef struct {
+    PetscInt len;
+    PetscScalar *val;
+    PetscInt *col;
+    Vec xs;
+    VecScatter sc;
+} fixrow;
+/* v's values at the pinned row's columns into out (len).  Collective. */
+PetscErrorCode fixrow_values(fixrow *f, Vec v, double *out);
+
+/* The aggregation check (dagg.c): partitions per automaton and by the
+ * components of the fast transitions, made before the solve pins rows;
+ * then the largest error of the block masses of p against the coarse
+ * chains' answers (*err, over *what), p's blocks rescaled to them when
+ * correct.  Collective. */
+typedef struct dagg dagg;
+PetscErrorCode dagg_create(const dspace *s, Mat A, Vec in, Vec diag, dagg **out);
+PetscErrorCode dagg_check(dagg *g, Mat A, Vec p, PetscInt fix, fixrow *fr, int correct,
+                          double *err, char *what, size_t n);
+/* The partitions made; the fast threshold whose components were too
+ * many to check (0: none). */
+int dagg_parts(const dagg *g);
+double dagg_missed(const dagg *g);
+void dagg_free(dagg *g);
 
 /* Steps 1 to 3 of every distributed analysis (danalyze.c): the states
  * explored, Q^T assembled, the closed class found (in: 1 on it, 0 on

@@ -461,6 +461,40 @@ int64_t dshell_row_entries(Mat A, int64_t i)
     return n;
 }
 
+void dshell_ghosts(Mat A, VecScatter *sc, PetscInt *nghost)
+{
+    shell_ctx *h;
+    *sc = NULL;
+    *nghost = 0;
+    if (MatShellGetContext(A, &h) == 0 && h) {
+        *sc = h->scatter;
+        *nghost = (PetscInt)h->nghost;
+    }
+}
+
+int dshell_each_arc(Mat A, darc_fn fn, void *ctx)
+{
+    shell_ctx *h;
+    if (MatShellGetContext(A, &h) || !h)
+        return -1;
+    const dspace *s = h->s;
+    for (int64_t i = 0; i < s->nloc; i++) {
+        if (list_arcs(h, i) < 0)
+            return -1;
+        for (int k = 0; k < h->arcs.n; k++) {
+            const san_arc *a = &h->arcs.v[k];
+            if (a->to == s->index[i])
+                continue;
+            const int32_t j = idmap_find(&s->map, a->to);
+            if (j >= 0)
+                fn(ctx, i, 0, j, 0, a->rate);
+            else
+                fn(ctx, i, 0, idmap_find(&h->ghost, a->to), 1, a->rate);
+        }
+    }
+    return 0;
+}
+
 int dshell_local_out(Mat A, PetscInt **ptr, PetscInt **col)
 {
     shell_ctx *h;

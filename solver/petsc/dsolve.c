@@ -56,12 +56,6 @@ static PetscErrorCode pick_fix(Vec diag, Vec in, PetscInt *fix)
 
 /* The pinned row's entries, kept to compute its balance: a scatter of
  * the x values it reads onto its owner (nothing on the other ranks). */
-typedef struct {
-    PetscInt len;
-    PetscScalar *val;
-    Vec xs;
-    VecScatter sc;
-} fixrow;
 
 static PetscErrorCode fixrow_save(Mat A, Vec x, PetscInt fix, fixrow *f)
 {
@@ -77,14 +71,17 @@ static PetscErrorCode fixrow_save(Mat A, Vec x, PetscInt fix, fixrow *f)
         PetscCall(MatGetRow(A, fix, &ncols, &cols, &vals));
         PetscCall(PetscMalloc1(ncols ? ncols : 1, &cc));
         PetscCall(PetscMalloc1(ncols ? ncols : 1, &f->val));
+        PetscCall(PetscMalloc1(ncols ? ncols : 1, &f->col));
         PetscCall(PetscArraycpy(cc, cols, ncols));
+        PetscCall(PetscArraycpy(f->col, cols, ncols));
         PetscCall(PetscArraycpy(f->val, vals, ncols));
+        f->len = ncols;     /* before MatRestoreRow, which zeroes ncols: the
+                               pinned row's balance was never checked */
         PetscCall(MatRestoreRow(A, fix, &ncols, &cols, &vals));
     }
-    f->len = ncols;
     IS is;
-    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, ncols, cc, PETSC_OWN_POINTER, &is));
-    PetscCall(VecCreateSeq(PETSC_COMM_SELF, ncols, &f->xs));
+    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, f->len, cc, PETSC_OWN_POINTER, &is));
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, f->len, &f->xs));
     PetscCall(VecScatterCreate(x, is, f->xs, NULL, &f->sc));
     PetscCall(ISDestroy(&is));
     return 0;
@@ -104,9 +101,23 @@ static PetscErrorCode fixrow_apply(fixrow *f, Vec x, double *y)
     return 0;
 }
 
+PetscErrorCode fixrow_values(fixrow *f, Vec v, double *out)
+{
+    if (!f->sc)
+        return 0;
+    PetscCall(VecScatterBegin(f->sc, v, f->xs, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(f->sc, v, f->xs, INSERT_VALUES, SCATTER_FORWARD));
+    const PetscScalar *a;
+    PetscCall(VecGetArrayRead(f->xs, &a));
+    PetscCall(PetscArraycpy(out, a, f->len));
+    PetscCall(VecRestoreArrayRead(f->xs, &a));
+    return 0;
+}
+
 static PetscErrorCode fixrow_free(fixrow *f)
 {
     PetscCall(PetscFree(f->val));
+    PetscCall(PetscFree(f->col));
     PetscCall(VecDestroy(&f->xs));
     PetscCall(VecScatterDestroy(&f->sc));
     return 0;
@@ -343,8 +354,45 @@ static PetscErrorCode time_product(Mat A, Vec x, Vec y, double *sec)
     return 0;
 }
 
-static PetscErrorCode run(const dctx *c, Mat A, Vec in, Vec x, const san_solve_opts *o,
-                          const char *options, dsolve_stats *st)
+/* Cycles of the aggregation check and correction: the partitions'
+ * coarse chains rescale the blocks (iterative aggregation-
+ * disaggregation, as serial's verify.c), then damped Jacobi sweeps
+ * smooth within them; the answer passes when the balance and every
+ * partition's error are within tol.  On a nearly decomposable chain
+ * this is the method that converges (KSP with block-Jacobi breaks down
+ * there: its blocks are the nearly closed ones); a vector KSP left with
+ * no probability (NaN) starts again from the uniform one. */
+#define AGG_CYCLES 50
+
+static PetscErrorCode aggregate(dagg *g, Mat A, Vec x, Vec in, Vec diag, Vec y, PetscInt fix,
+                                fixrow *f, Vec step, Vec w, double tol, dsolve_stats *st,
+                                double *resid)
+{
+    PetscReal sum;
+    PetscCall(VecSum(x, &sum));
+    if (!(sum > 0)) {
+        PetscCall(normalized(in, in, x));
+        PetscCall(balance(A, x, in, diag, y, fix, f, step, &st->balance, resid));
+    }
+    for (int k = 0; k <= AGG_CYCLES; k++) {
+        PetscCall(dagg_check(g, A, x, fix, f, 0, &st->agg_error, st->agg_what,
+                             sizeof st->agg_what));
+        if ((st->agg_error <= tol && st->balance <= tol) || k == AGG_CYCLES)
+            return 0;
+        PetscCall(dagg_check(g, A, x, fix, f, 1, &st->agg_error, st->agg_what,
+                             sizeof st->agg_what));
+        PetscCall(normalized(x, in, w));
+        PetscCall(VecCopy(w, x));
+        PetscCall(balance(A, x, in, diag, y, fix, f, step, &st->balance, resid));
+        st->products++;
+        st->agg_cycles++;
+        PetscCall(polish(A, x, in, diag, y, fix, f, step, w, tol, st, resid));
+    }
+    return 0;
+}
+
+static PetscErrorCode run(const dctx *c, const dspace *s, Mat A, Vec in, Vec x,
+                          const san_solve_opts *o, const char *options, dsolve_stats *st)
 {
     Vec diag, b, v, y, step, w;
     PetscCall(VecDuplicate(in, &step));
@@ -358,6 +406,10 @@ static PetscErrorCode run(const dctx *c, Mat A, Vec in, Vec x, const san_solve_o
     PetscCall(pick_fix(diag, in, &fix));
     fixrow f;
     PetscCall(fixrow_save(A, x, fix, &f));
+    dagg *ag;       /* its partitions need the matrix before the pins */
+    PetscCall(dagg_create(s, A, in, diag, &ag));
+    st->agg_parts = dagg_parts(ag);
+    st->agg_missed = dagg_missed(ag);
     PetscCall(pin(A, in, fix, b));
     PetscCall(normalized(in, in, v));   /* uniform over the closed class */
     {   /* scaled so that v_fix = 1, the pinned equation */
@@ -416,7 +468,10 @@ static PetscErrorCode run(const dctx *c, Mat A, Vec in, Vec x, const san_solve_o
         PetscCall(normalized(v, in, x));
         PetscCall(balance(A, x, in, diag, y, fix, &f, step, &st->balance, &resid));
         PetscCall(polish(A, x, in, diag, y, fix, &f, step, w, o->tol, st, &resid));
-        if (st->balance <= o->tol || cc.interrupted || cc.timed_out)
+        if (!cc.interrupted && !cc.timed_out)
+            PetscCall(aggregate(ag, A, x, in, diag, y, fix, &f, step, w, o->tol, st, &resid));
+        if ((st->balance <= o->tol && st->agg_error <= o->tol) || cc.interrupted ||
+            cc.timed_out)
             break;
         rtol = fmax(rtol * 1e-3, 1e-300);
         PetscCall(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
@@ -454,6 +509,7 @@ static PetscErrorCode run(const dctx *c, Mat A, Vec in, Vec x, const san_solve_o
     } else
         PetscCall(comm_figures(c, A, st));
     PetscCall(KSPDestroy(&ksp));
+    dagg_free(ag);
     PetscCall(fixrow_free(&f));
     PetscCall(VecDestroy(&step));
     PetscCall(VecDestroy(&w));
@@ -464,16 +520,16 @@ static PetscErrorCode run(const dctx *c, Mat A, Vec in, Vec x, const san_solve_o
     return 0;
 }
 
-san_status dsolve(const dctx *c, Mat A, Vec in, Vec x, const san_solve_opts *o,
-                  const char *options, dsolve_stats *st, san_diag *d)
+san_status dsolve(const dctx *c, const dspace *s, Mat A, Vec in, Vec x,
+                  const san_solve_opts *o, const char *options, dsolve_stats *st, san_diag *d)
 {
     memset(st, 0, sizeof *st);
-    if (run(c, A, in, x, o, options, st)) {
+    if (run(c, s, A, in, x, o, options, st)) {
         san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc: the PETSc solve failed (see its "
                      "message above)");
         return SAN_E_NOMEM;
     }
     if (st->interrupted || st->timed_out)
         return SAN_E_INTERRUPTED;
-    return st->balance <= o->tol ? SAN_OK : SAN_E_NOTCONV;
+    return st->balance <= o->tol && st->agg_error <= o->tol ? SAN_OK : SAN_E_NOTCONV;
 }
