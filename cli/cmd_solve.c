@@ -234,7 +234,7 @@ static void text_report(const report *r)
            sol->info.converged ? "converged" : "NOT CONVERGED");
     const int digits = supported_digits(&sol->info);
     if (sol->info.converged) {
-        char agg[32] = "not tested";    /* --engine petsc: balance only */
+        char agg[32] = "not tested";    /* --engine petsc with no partition to check */
         if (isfinite(sol->info.agg_error))
             snprintf(agg, sizeof agg, "%.1e", sol->info.agg_error);
         printf("accuracy     error estimate %.1e (balance %.1e, aggregation %s, tol %.1e)\n",
