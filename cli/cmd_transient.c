@@ -735,9 +735,6 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     if (rc == 0 && A.petsc_matrix && cli_engine_matrix(A.petsc_matrix) < 0)
         rc = cli_usage_error(cmd, "--petsc-matrix: '%s' is not aij, shell or auto",
                              A.petsc_matrix);
-    if (rc == 0 && petsc && A.vector)
-        rc = cli_usage_error(cmd, "--vector: --engine petsc does not write the whole vector "
-                             "(no rank holds it)");
     /* CSV after a JSON document (or a second CSV table) would leave
      * neither readable */
     if (rc == 0 && A.vector && A.fmt != FMT_TEXT && cli_names_stdout(A.vector))
@@ -808,6 +805,7 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     ao.time_limit = A.time_limit;
     ao.storage = A.storage;
     ao.engine = petsc ? SAN_ENGINE_PETSC : SAN_ENGINE_SERIAL;
+    ao.engine_keep_vector = petsc && A.vector != NULL;
     if (A.petsc_matrix)
         ao.engine_matrix = (san_engine_matrix)cli_engine_matrix(A.petsc_matrix);
     ao.tr.times = times.v;
@@ -854,7 +852,11 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
         fflush(stdout);
         if (partial)
             status = cli_exit_status(st);
-        else if (A.vector) {
+        else if (A.vector && a.engine) {    /* collective: see solve */
+            cli_engine_vector ev = { &a, cmd, 0 };
+            status = rank0 ? cli_write_output(A.vector, cli_engine_vector_write, &ev) : EXIT_OK;
+            cli_engine_vector_done(&ev);
+        } else if (A.vector) {
             cli_vector v = { &a.sp, a.tr.pi_last, "transient" };
             status = cli_write_output(A.vector, cli_vector_write, &v);
         }

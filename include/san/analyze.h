@@ -144,9 +144,10 @@ typedef struct {
                                the ranks (doc/distributed.md) */
     const char *engine_options; /* PETSc options ("-ksp_type bcgs") */
     san_engine_matrix engine_matrix;
-    int engine_keep_vector;     /* SAN_ENGINE_PETSC, STEADY: keep each
-                                   rank's part of the answer for
-                                   san_engine_vector (16 bytes a state) */
+    int engine_keep_vector;     /* SAN_ENGINE_PETSC: keep each rank's part
+                                   of the answer (the steady state, or pi
+                                   at the last time) for san_engine_vector
+                                   (16 bytes a state) */
 } san_analysis_opts;
 
 /* One analysis: what it built, found and measured. */

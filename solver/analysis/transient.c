@@ -720,6 +720,8 @@ san_status san_analysis_transient(const san_analysis_opts *o, san_analysis *a,
         st = march(&r, d);
     if (st == SAN_OK && T->pi_last)
         from_pos(&r.t, a->sp.n, r.x, T->pi_last);
+    if (st == SAN_OK && ch && o->engine_keep_vector)    /* for san_engine_vector */
+        st = ch->keep(ch, r.x, &a->engine, d);
     T->trunc = r.u.trunc_sum;
     T->ss_at = r.u.ss_at;
     if (st == SAN_OK && passage) {

@@ -65,6 +65,12 @@ static san_status indices(san_dchain *ch, const double *x, san_solution *sol, sa
     return st;
 }
 
+static san_status keep(san_dchain *ch, const double *x, void **out, san_diag *d)
+{
+    chain_impl *ci = ch->impl;
+    return dvector_keep_array(&ci->b.c, &ci->b.s, x, ci->dropped, out, d);
+}
+
 /* The wrappers, the dropped marks and the largest exit rate. */
 static san_status equip(san_dchain *ch, chain_impl *ci)
 {
@@ -105,6 +111,7 @@ static san_status equip(san_dchain *ch, chain_impl *ci)
     ch->held = dspace_bytes(&b->s) + mat + 16.0 * nloc;
     ch->limit = b->c.limit;
     ch->indices = indices;
+    ch->keep = keep;
     ch->impl = ci;
     return SAN_OK;
 }

@@ -212,6 +212,10 @@ san_status dindices(const dctx *c, const dspace *s, Vec x, int ntop, san_solutio
 /* This rank's part of the answer x (states not dropped), sorted by
  * index, for san_engine_vector (dvector.c).  Collective. */
 san_status dvector_keep(const dctx *c, const dspace *s, Vec x, Vec in, void **out, san_diag *d);
+/* The same from this rank's array x (dropped: per state, 1 to leave out;
+ * may be NULL).  Collective. */
+san_status dvector_keep_array(const dctx *c, const dspace *s, const double *x,
+                              const char *dropped, void **out, san_diag *d);
 
 /* The pinned row of the solve (dsolve.c): its entries as they were (the
  * row is an identity row in the matrix), on its owner, and a scatter of

@@ -37,20 +37,15 @@ static int by_index(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-san_status dvector_keep(const dctx *c, const dspace *s, Vec x, Vec in, void **out, san_diag *d)
+san_status dvector_keep_array(const dctx *c, const dspace *s, const double *x,
+                              const char *dropped, void **out, san_diag *d)
 {
     *out = NULL;
     dkept *k = calloc(1, sizeof *k);
-    const PetscScalar *xa = NULL, *ia = NULL;
-    int ok = k && (k->v = malloc((s->nloc ? s->nloc : 1) * sizeof *k->v)) &&
-             VecGetArrayRead(x, &xa) == 0 && VecGetArrayRead(in, &ia) == 0;
+    int ok = k && (k->v = malloc((s->nloc ? s->nloc : 1) * sizeof *k->v));
     for (int64_t j = 0; ok && j < s->nloc; j++)
-        if (ia[j] != 2)     /* a dropped pocket's states are not in the answer */
-            k->v[k->n++] = (drow){ s->index[j], xa[j] };
-    if (xa)
-        VecRestoreArrayRead(x, &xa);
-    if (ia)
-        VecRestoreArrayRead(in, &ia);
+        if (!dropped || !dropped[j])    /* a dropped pocket's states are not in the answer */
+            k->v[k->n++] = (drow){ s->index[j], x[j] };
     if (ok)
         qsort(k->v, k->n, sizeof *k->v, by_index);
     san_status st = dagree(c, ok ? SAN_OK : SAN_E_NOMEM, "out of memory keeping the vector", d);
@@ -60,6 +55,24 @@ san_status dvector_keep(const dctx *c, const dspace *s, Vec x, Vec in, void **ou
     }
     *out = k;
     return SAN_OK;
+}
+
+san_status dvector_keep(const dctx *c, const dspace *s, Vec x, Vec in, void **out, san_diag *d)
+{
+    const PetscScalar *xa = NULL, *ia = NULL;
+    char *dropped = malloc(s->nloc ? s->nloc : 1);
+    int ok = dropped && VecGetArrayRead(x, &xa) == 0 && VecGetArrayRead(in, &ia) == 0;
+    for (int64_t j = 0; ok && j < s->nloc; j++)
+        dropped[j] = ia[j] == 2;
+    san_status st = dagree(c, ok ? SAN_OK : SAN_E_NOMEM, "out of memory keeping the vector", d);
+    if (st == SAN_OK)
+        st = dvector_keep_array(c, s, xa, dropped, out, d);
+    if (xa)
+        VecRestoreArrayRead(x, &xa);
+    if (ia)
+        VecRestoreArrayRead(in, &ia);
+    free(dropped);
+    return st;
 }
 
 void san_petsc_vector_free(void *kept)

@@ -40,6 +40,9 @@ struct san_dchain {
     /* results, marginals, throughputs of the vector whose part on this
      * rank is x, over every rank; no top states.  Collective. */
     san_status (*indices)(san_dchain *ch, const double *x, san_solution *sol, san_diag *d);
+    /* this rank's part x of a vector kept for san_engine_vector.
+     * Collective. */
+    san_status (*keep)(san_dchain *ch, const double *x, void **out, san_diag *d);
     void *impl;
 };
 
