@@ -93,13 +93,7 @@ static int to_rows(dspace *s, int64_t **rowptr, PetscInt **col, PetscScalar **va
     rp[0] = 0;
     free(s->exit);          /* in the rows now */
     s->exit = NULL;
-    free(s->arow);
-    free(s->asrank);
-    free(s->aslocal);
-    free(s->aval);
-    s->arow = s->asrank = s->aslocal = NULL;
-    s->aval = NULL;
-    s->caparc = 0;
+    dspace_drop_arcs(s);
     /* each row sorted and merged, compacted in place */
     int64_t w = 0;
     for (int64_t j = 0; j < n; j++) {

@@ -227,6 +227,17 @@ done
 # keeps its states); a state that is not reachable: the serial refusal
 "$SAN" solve -q --vector "$tmp/pi.csv" "$top_srcdir/models/rs_pool.san" > /dev/null 2>&1
 compare_tr "rs_pool --from" transient --time 1,2 --from "$tmp/pi.csv" "$top_srcdir/models/rs_pool.san"
+# same_vector SERIAL PETSC: the 15 states of the pocket model in the same
+# rows and order, the probabilities to 1e-10
+same_vector() {
+    python3 - "$1" "$2" <<'PY'
+import csv, sys
+a, b = list(csv.reader(open(sys.argv[1]))), list(csv.reader(open(sys.argv[2])))
+sys.exit(0 if len(a) == len(b) == 16 and a[0] == b[0] and
+         all(x[:-1] == y[:-1] and abs(float(x[-1]) - float(y[-1])) <= 1e-10
+             for x, y in zip(a[1:], b[1:])) else 1)
+PY
+}
 # solve --vector: rank 0 merges the ranks' parts, in increasing index,
 # the file serial writes (rows alike, probabilities to 1e-10); a dropped
 # pocket's states are not in it, transient states are, at 0
@@ -237,13 +248,7 @@ for np in 1 2 4; do
         mpirun -n "$np" "$SAN" solve -q --tol 1e-12 --engine petsc $px --vector "$tmp/vp.csv" \
             "$tmp/pockets.san" > /dev/null 2> "$tmp/p.err"
         rc=$?
-        if [ $rc -eq 0 ] && python3 - "$tmp/vs.csv" "$tmp/vp.csv" <<'PY'
-import csv, sys
-a, b = list(csv.reader(open(sys.argv[1]))), list(csv.reader(open(sys.argv[2])))
-sys.exit(0 if len(a) == len(b) == 16 and a[0] == b[0] and
-         all(x[:-1] == y[:-1] and abs(float(x[-1]) - float(y[-1])) <= 1e-10
-             for x, y in zip(a[1:], b[1:])) else 1)
-PY
+        if [ $rc -eq 0 ] && same_vector "$tmp/vs.csv" "$tmp/vp.csv"
         then ok "solve --vector -n $np${px:+ $px}: serial's file"
         else not_ok "solve --vector -n $np${px:+ $px}: exit $rc, $(grep -v '^-' "$tmp/p.err" | head -n 2)"
         fi
@@ -279,13 +284,7 @@ for np in 1 3; do
     mpirun -n "$np" "$SAN" transient -q --engine petsc --time 1e-4,0.01 --vector "$tmp/tvp.csv" \
         "$tmp/pockets.san" > /dev/null 2> "$tmp/p.err"
     rc=$?
-    if [ $rc -eq 0 ] && python3 - "$tmp/tvs.csv" "$tmp/tvp.csv" <<'PY'
-import csv, sys
-a, b = list(csv.reader(open(sys.argv[1]))), list(csv.reader(open(sys.argv[2])))
-sys.exit(0 if len(a) == len(b) == 16 and a[0] == b[0] and
-         all(x[:-1] == y[:-1] and abs(float(x[-1]) - float(y[-1])) <= 1e-10
-             for x, y in zip(a[1:], b[1:])) else 1)
-PY
+    if [ $rc -eq 0 ] && same_vector "$tmp/tvs.csv" "$tmp/tvp.csv"
     then ok "transient --vector -n $np: serial's file"
     else not_ok "transient --vector -n $np: exit $rc, $(grep -v '^-' "$tmp/p.err" | head -n 2)"
     fi
