@@ -174,8 +174,10 @@ static int expand_range(const char *flag, const char *item, vlist *out,
     int integral = a == floor(a) && step == floor(step) && fabs(a) < 1e15 && fabs(b) < 1e15;
     int first = out->n;
     for (long i = 0; i < (long)count; i++) {
-        /* + 0.0: -0 is written 0 */
-        double x = a + i * step + 0.0;
+        /* + 0.0: -0 is written 0; the count's tolerance lets the last
+         * value pass b by rounding (2.011e-12..0.15:0.05 gave
+         * 0.150000000002): it is b */
+        double x = fmin(a + i * step, b) + 0.0;
         char *s = integral ? sweep_strf("%.0f", x) : sweep_strf("%.12g", x);
         if (vlist_add(out, s) < 0) {
             sweep_err(err, n, "out of memory");
