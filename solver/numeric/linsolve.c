@@ -580,8 +580,10 @@ int san_ls_checked(san_ls *c, double *pi, san_ls_kernel k, int refining)
     san_solve_info *info = c->info;
     const san_method asked = info->method;
     const int is_auto = c->o->method == SAN_M_AUTO;
-    if (is_auto)
+    if (is_auto) {
+        c->settle = c->tol;
         c->tol = fmax(c->tol * AUTO_KERNEL_TIGHTEN, fmin(c->tol, AUTO_KERNEL_FLOOR));
+    }
     int st = k ? k(c, pi) : 0;
     if (!refining)
         return checked_named(c, pi, k, st);

@@ -74,6 +74,9 @@ typedef struct {
     long stagnation;            /* Krylov iterations without halving the
                                    residual that mean stagnation (0: the
                                    kernel's default) */
+    double settle;              /* a residual below which the Krylov
+                                   methods call stagnation after a short
+                                   window (krylov.c; 0: never) */
     int final;                  /* set by a kernel whose failure no other
                                    method can mend (a reducible chain, a
                                    refusal the user must see) */
