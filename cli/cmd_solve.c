@@ -242,6 +242,9 @@ static void text_report(const report *r)
     }
     if (sol->info.note[0])
         printf("note         %s\n", sol->info.note);
+    if (sol->info.underflow > 0)
+        printf("underflow    %lld state%s below 2.2e-308 (the smallest double): reported as 0\n",
+               (long long)sol->info.underflow, sol->info.underflow == 1 ? "" : "s");
     printf("times        explore+build %.3f s, check %.3f s, solve %.3f s, total %.3f s\n",
            sp->t_explore, sp->t_check, r->t_solve, r->t_total);
     if (m->nres) {
@@ -446,7 +449,8 @@ static int json_report(const report *r)
     json_opt(ok, sol->info.agg_error);
     printf(", \"error_estimate\": ");
     json_opt(ok, sol->info.error_est);
-    printf(", \"refine_cycles\": %ld, \"note\": ", sol->info.refine_cycles);
+    printf(", \"refine_cycles\": %ld, \"underflow_states\": %lld, \"note\": ",
+           sol->info.refine_cycles, (long long)sol->info.underflow);
     cli_json_string(stdout, sol->info.note);
     printf(" },\n");
     /* "times_s", as transient's: "times" is the list of its time points */

@@ -88,6 +88,9 @@ typedef struct {
     char msg[256];          /* why it failed or stopped, "" otherwise */
     char note[256];         /* what was done besides the method, when it
                                matters: a fallback, a refinement */
+    int64_t underflow;      /* states of the chain whose probability is
+                               below DBL_MIN (2.2e-308), reported as 0
+                               (san_solution_flush_underflow) */
 } san_solve_info;
 
 SAN_API void san_solve_opts_default(san_solve_opts *o);

@@ -97,7 +97,8 @@ class SolveInfo(Structure):
                 ("converged", c_int), ("time_s", c_double), ("products", c_long),
                 ("product_s", c_double), ("balance", c_double), ("agg_error", c_double),
                 ("error_est", c_double), ("polish", c_int), ("refine_cycles", c_long),
-                ("status", c_int), ("msg", c_char * 256), ("note", c_char * 256)]
+                ("status", c_int), ("msg", c_char * 256), ("note", c_char * 256),
+                ("underflow", ctypes.c_int64)]
 
 
 # ---- space.h ----

@@ -18,6 +18,7 @@
  * space_only stops after step 3: the exports want the chain, not its
  * solution.
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,26 @@ static double time_left(double limit, double t0)
  * states (milliseconds), and are given up on one of 10^7 (every event's
  * rate in every state: seconds), so that the run ends near its limit. */
 #define INDICES_GRACE 0.5
+
+/* Probabilities below the smallest normal double are answers, not
+ * failures: a tandem queue of capacity 127 has states of 1e-305 to
+ * 1e-312, which the sweeps reach as subnormals (holding a few digits
+ * of noise) or as 0.  The states of the closed class (all positive in
+ * truth) below DBL_MIN are set to 0 and counted for the report; what
+ * they carry (under n 2.2e-308) changes no index. */
+static void flush_underflow(const san_space *sp, san_solution *sol)
+{
+    int64_t k = 0;
+    for (int64_t i = 0; i < sp->n; i++) {
+        if (sp->in_closed && !sp->in_closed[i])
+            continue;
+        if (sol->pi[i] < DBL_MIN) {
+            sol->pi[i] = 0;
+            k++;
+        }
+    }
+    sol->info.underflow = k;
+}
 
 static double indices_deadline(const san_analysis_opts *o, double t0)
 {
@@ -186,6 +207,7 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
      * keeps its best vector: its indices are reported with it */
     if (st != SAN_OK && st != SAN_E_NOTCONV && st != SAN_E_INTERRUPTED)
         return st;
+    flush_underflow(&a->sp, &a->sol);
     if (a->sol.info.method == SAN_M_AUTO)       /* a one-state class needs no method */
         a->sol.info.method = SAN_M_DIRECT;
     san_status is = solution_indices_until(&a->sp, &a->sol, o->ntop, indices_deadline(o, t0), d);

@@ -9,7 +9,9 @@
  * every probability comes out with a relative error of a few n epsilon
  * (O'Cinneide, Numer. Math. 65, 1993).  Dense, O(n^3): the solver of
  * chains of at most SAN_GTH_MAX_N states, and of the coarse chains of
- * the aggregation (aggregate.c).
+ * the aggregation (aggregate.c).  The back substitution starts from
+ * pi_0 = 1: where state 0 is 1e-300 of the largest (a tandem queue's
+ * empty state) the others overflow unless tamed (linsolve.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +46,9 @@ int san_gth_dense(double *a, int64_t n, double *pi)
             x += pi[i] * a[i * n + k];
         pi[k] = x / a[k * n + k];
         sum += pi[k];
+        if (pi[k] > SAN_LS_HUGE) {      /* state 0 far below the others */
+            sum *= san_ls_tame(pi, k + 1);
+        }
     }
     for (int64_t i = 0; i < n; i++)
         pi[i] /= sum;

@@ -102,6 +102,13 @@ void san_ls_scale(double *x, int64_t n, double a)
         x[i] *= a;
 }
 
+double san_ls_tame(double *x, int64_t n)
+{
+    const double f = 1.0 / SAN_LS_HUGE;
+    san_ls_scale(x, n, f);
+    return f;
+}
+
 /* The largest |q_jj| over the rows that have a diagonal. */
 static double csr_maxd(const san_csr *qt)
 {

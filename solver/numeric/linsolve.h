@@ -43,6 +43,20 @@ typedef enum {
     SAN_LS_GO = 0, SAN_LS_MAXIT, SAN_LS_TIME, SAN_LS_INTR
 } san_ls_stop;
 
+/* In-place sweeps (Gauss-Seidel) carry a factor along the chain: on
+ * PRISM's tandem queue of capacity 127 every level of the first queue
+ * multiplies x by about 254, so the first forward sweep from the
+ * uniform vector overflows at 254^127 ~ 1e305 (every method stopped on
+ * "NaN or infinity at state 0").  A sweep that sees an entry above
+ * SAN_LS_HUGE scales the whole vector by 1 / SAN_LS_HUGE and goes on:
+ * the sweep is linear and homogeneous in x, so this is exact, and what
+ * underflows then is 1e-250 below the largest entry, far below what any
+ * index reads (SAN_PROB_FLOOR). */
+#define SAN_LS_HUGE 1e250
+
+/* x *= 1 / SAN_LS_HUGE; returns that factor. */
+double san_ls_tame(double *x, int64_t n);
+
 /* GMRES(m) without --restart. */
 #define SAN_LS_DEFAULT_RESTART 30
 

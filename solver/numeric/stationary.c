@@ -62,12 +62,19 @@ static void sor_sweep(const san_csr *qt, double *restrict x, double w,
     const int64_t *restrict rp = qt->rowptr;
     const int32_t *restrict ci = qt->col;
     const double *restrict v = qt->val;
-    if (backward)
-        for (int64_t j = n - 1; j >= 0; j--)
+    if (backward) {
+        for (int64_t j = n - 1; j >= 0; j--) {
             sor_row(rp, ci, v, x, j, w);
-    else
-        for (int64_t j = 0; j < n; j++)
+            if (x[j] > SAN_LS_HUGE)
+                san_ls_tame(x, n);
+        }
+    } else {
+        for (int64_t j = 0; j < n; j++) {
             sor_row(rp, ci, v, x, j, w);
+            if (x[j] > SAN_LS_HUGE)
+                san_ls_tame(x, n);
+        }
+    }
 }
 
 /* What to try instead; the tensor path has no Gauss-Seidel. */

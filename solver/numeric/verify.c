@@ -122,6 +122,8 @@ static double gs_pass(const san_csr *qt, const double *d, double *x, double s, i
         double xn = in / d[j], c = rel_change(x[j], xn, s);
         ch = c > ch ? c : ch;
         x[j] = xn;
+        if (xn > SAN_LS_HUGE)
+            s *= san_ls_tame(x, n);
     }
     return ch;
 }

@@ -844,11 +844,81 @@ def test_peps_block_idiom_sync():
     os.unlink(explicit)
 
 
+def underflow_model(k1, r1, k2, r2):
+    """Two independent M/M/1/K queues: pi(n, m) = pi1(n) pi2(m)."""
+    return f"""identifiers
+  K1 = [0..{k1}]; K2 = [0..{k2}];
+events
+  loc a1 ({r1})
+  loc s1 (1)
+  loc a2 ({r2})
+  loc s2 (1)
+reachability = 1;
+network uf (continuous)
+  aut Q1
+    stt q[K1]
+      to(++) a1
+      to(--) s1
+  aut Q2
+    stt r[K2]
+      to(++) a2
+      to(--) s2
+results
+  q1_mean = st Q1;
+  q2_empty = (st Q2) == 0;
+"""
+
+
+def log_geometric(r, K):
+    """log pi(n) of M/M/1/K with load r, n = 0..K, without underflow."""
+    lz = math.log(sum(r ** (n - K) for n in range(K + 1))) + K * math.log(r)
+    return [n * math.log(r) - lz for n in range(K + 1)]
+
+
+def test_underflow():
+    # Queue 1 at load 6 over 450 places: pi1(0) ~ 6^-450 = 1e-350, below
+    # the smallest double; every method overflowed or returned NaN before
+    # (issue 27).  The states below DBL_MIN are reported as 0 and counted,
+    # every other index stays right.
+    k1, r1, k2, r2 = 450, 6.0, 9, 0.5
+    path = write_tmp(underflow_model(k1, r1, k2, r2))
+    l1, l2 = log_geometric(r1, k1), log_geometric(r2, k2)
+    dmin = math.log(2.2250738585072014e-308)
+    joint = [a + b for a in l1 for b in l2]
+    under = sum(1 for v in joint if v < dmin)
+    # below 1e-14 probabilities are held to an absolute accuracy only: a
+    # state within a factor 1e3 of DBL_MIN may land on either side
+    near = sum(1 for v in joint if abs(v - dmin) < math.log(1e3))
+    mean1 = sum(n * math.exp(v) for n, v in enumerate(l1))
+    empty2 = math.exp(l2[0])
+    runs = [("sparse", m) for m in ("auto", "direct", "bicgstab", "iad")] + \
+           [("kron", m) for m in ("auto", "iad", "bicgstab", "jacobi")]
+    for storage, m in runs:
+        what = f"underflow {storage} {m}"
+        rc, out, err = run(["solve", "-q", "-f", "json", "--storage", storage, "--method", m,
+                            "--tol", "1e-12", path])
+        check(rc == 0, f"{what}: exit {rc} {err.strip()[:300]}")
+        if rc != 0:
+            continue
+        r = json.loads(out)
+        got = r["solver"]["underflow_states"]
+        check(abs(got - under) <= near, f"{what}: {got} states underflowed, want {under}")
+        check(close(r["results"]["q1_mean"], mean1), f"{what}: q1_mean {r['results']['q1_mean']} want {mean1}")
+        check(close(r["results"]["q2_empty"], empty2), f"{what}: q2_empty")
+        marg = r["marginals"]["Q1"]
+        bad = [(n, marg[f"q[{n}]"], math.exp(v)) for n, v in enumerate(l1)
+               if not close(marg[f"q[{n}]"], math.exp(v), 1e-9, 1e-14)]
+        check(not bad, f"{what}: Q1 marginals off {bad[:3]}")
+        zero = [n for n, v in enumerate(l1) if v < dmin - 1e-3 and marg[f"q[{n}]"] != 0]
+        check(not zero, f"{what}: marginals of states below DBL_MIN not 0: {zero[:5]}")
+    os.unlink(path)
+
+
 def main():
     tests = [test_mm1k, test_peps_block_idiom, test_peps_block_idiom_sync, test_rs_manual, test_rs_scaled, test_first_available,
              test_vector_and_formats, test_errors, test_products, test_residual_storages,
              test_pruned_scan, test_scan_unpruned, test_scan_too_big, test_scan_memory,
-             test_pocket_low_fill, test_arcs_dropped, test_verified]
+             test_pocket_low_fill, test_arcs_dropped, test_verified, test_underflow]
     if os.path.isdir(os.path.join(SHARED, "peps")):
         tests += [test_rs_shared, test_example, test_printers]
     else:
