@@ -10,8 +10,9 @@
  * (aggregate.c).  The partitions here are those the ranks can form
  * without gathering the chain, the serial ones but for the event groups:
  *
- *   - per automaton (2 to SAN_PART_MAX_BLOCKS local states): a state's
- *     block is its local state, read from its index on any rank;
+ *   - per automaton (2 to SAN_PART_MAX_BLOCKS local states, at most
+ *     MAX_AUT_PARTS of them): a state's block is its local state, read
+ *     from its index on any rank;
  *   - the components joined by the fast transitions (at least theta of
  *     their source's exit rate, theta 1e-2, 1e-5, 1e-8), weakly
  *     connected: union-find within each rank, then labels (the smallest
@@ -186,20 +187,40 @@ static dpart *add_part(dagg *g, const dspace *s, int nblk)
     return p;
 }
 
+/* At most this many automata get a partition (2 bytes a state each, and
+ * a pass over the arcs a check): a model of 1,000 replicas would hold
+ * 2 KB a state.  The automata the key puts first (dpartition.c: those
+ * that move least per gap, where slow modes live) are taken first. */
+#define MAX_AUT_PARTS 32
+
 static int automata_parts(dagg *g, const dspace *s)
 {
     const san_model *m = s->m;
-    for (int a = 0; a < m->naut; a++) {
-        const int ns = m->aut[a].nstates;
-        if (ns < 2 || ns > SAN_PART_MAX_BLOCKS)
-            continue;
+    int *ord = malloc((m->naut + 1) * sizeof *ord), n = 0;
+    if (!ord)
+        return -1;
+    for (int a = 0; a < m->naut; a++)
+        if (m->aut[a].nstates >= 2 && m->aut[a].nstates <= SAN_PART_MAX_BLOCKS)
+            ord[n++] = a;
+    for (int k = 1; k < n && s->kstride; k++) {     /* most significant in the key first */
+        const int a = ord[k];
+        int q = k;
+        for (; q > 0 && s->kstride[ord[q - 1]] < s->kstride[a]; q--)
+            ord[q] = ord[q - 1];
+        ord[q] = a;
+    }
+    for (int k = 0; k < n && k < MAX_AUT_PARTS; k++) {
+        const int a = ord[k], ns = m->aut[a].nstates;
         dpart *p = add_part(g, s, ns);
-        if (!p)
+        if (!p) {
+            free(ord);
             return -1;
+        }
         snprintf(p->what, sizeof p->what, "automaton %.80s", m->aut[a].name);
         for (int64_t i = 0; i < s->nloc; i++)
             p->blk[i] = (uint16_t)((s->index[i] / m->stride[a]) % ns);
     }
+    free(ord);
     return 0;
 }
 
