@@ -17,6 +17,11 @@ typedef struct {
     double *lu;                 /* ILU(0) on the pattern of qt, pivots
                                    stored inverted */
     int32_t *dpos;              /* offset of the diagonal in each row */
+    /* Level schedules of the two triangular solves (precond.c); NULL:
+     * too few rows a level, the solves run in row order. */
+    int32_t *lrow, *urow;       /* rows by level of L, of U */
+    int64_t *lptr, *uptr;       /* level starts in them */
+    int64_t nlev_l, nlev_u;
     double *dinv;               /* 1 / A_jj (0 where A_jj = 0): Jacobi,
                                    and the weights for choosing k */
     double deadline;            /* san_now() past which an ILU(0)
