@@ -955,6 +955,26 @@ def table_frontend():
     print()
 
 
+def table_kernels():
+    """bench/kernels (built by make bench): each sparse kernel's time, bytes
+    moved and GB/s beside the machine's STREAM triad."""
+    print("11. sparse kernels against the memory floor (bench/kernels: best of 5 calls;"
+          " floor: share of the STREAM triad's GB/s)")
+    exe = os.path.join(os.path.dirname(os.path.abspath(SAN)), "bench", "kernels")
+    if not os.path.exists(exe):
+        print("   bench/kernels not built (make bench builds it)")
+        return
+    models = [("rs N=20 R=9", model_file("rs20r9", rs(20, 9))),
+              ("ms async 8/40", gen_file("ms8b40", ["ms", "--mode", "async", "--slaves", "8",
+                                                   "--buffer", "40"]))]
+    for name, path in models:
+        p = subprocess.run([exe, path, "5"], capture_output=True, text=True, timeout=600)
+        print(f"   {name}")
+        for line in p.stdout.splitlines():
+            print("   " + line)
+    print()
+
+
 def want(table):
     return ONLY is None or table in ONLY
 
@@ -1018,6 +1038,8 @@ def main():
         table_frontend()
     if want(10) and MODE != "quick":
         table_fanout()
+    if want(11):
+        table_kernels()
 
 
 if __name__ == "__main__":
