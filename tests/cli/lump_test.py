@@ -6,13 +6,20 @@
      throughput and throughput total within 1e-12 relative (1e-15
      absolute), for san gen ms sync and async with 2..7 slaves, a
      pipeline with replicated stages, the resource-sharing models, a
-     machine-repair model with replicas written out by hand.
+     machine-repair model with replicas written out by hand; some of
+     them also lumped over the tensor descriptor (1e-9).
   2. Symmetry breakers: one replica with another rate, a function that
      reads st of one replica, a result on one replica, an asymmetric
      reachability function, an event of some replicas only: the
      replica concerned is never lumped with the others (the note says
      what was lumped; none of them names it), and the answer is still
      the unlumped one.
+  2b. Random symmetric SANs (seeded): a controller and N = 2..4
+     replicas with routing, per-replica events, per-replica events
+     synchronized with the controller, an event of all replicas and
+     functional rates over counts: lumped = unlumped, all replicas in one
+     class; each with a mutant whose controller rate also reads st W[2]:
+     W[2] is never lumped, the others are (N > 2), the answer unlumped.
   3. Closed forms: machine repair M/M/c//N and Engset (product form) with
      up to 1,000 machines or sources, solved lumped only, every state
      probability from the formula here.
@@ -22,6 +29,7 @@ Environment: SAN, top_srcdir.  Prints "N passed, M failed".
 import json
 import math
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -67,7 +75,25 @@ def lumped_names(rep):
     return rep["lumped"]["classes"] if rep and "lumped" in rep else None
 
 
-def compare(text, what, expect_lumped=True, extra=()):
+def compare_kron(text, off, what):
+    """The lumped model over the tensor descriptor (bicgstab to 1e-13)
+    against the unlumped direct answer, 1e-9 relative."""
+    p = subprocess.run([SAN, "solve", "-q", "-f", "json", "--storage", "kron", "--method",
+                        "bicgstab", "--tol", "1e-13", "--max-iter", "100000", "-"],
+                       input=text, capture_output=True, text=True, timeout=600)
+    check(p.returncode == 0, f"{what} [kron]: solves ({p.stderr.strip()[:200]})")
+    if p.returncode != 0:
+        return
+    on = json.loads(p.stdout)
+    check(on["storage"] == "kron" and "lumped" in on, f"{what} [kron]: lumped over the descriptor")
+    for k, v in off["results"].items():
+        check(close(on["results"][k], v, 1e-9, 1e-13), f"{what} [kron]: result {k}")
+    for a, marg in off["marginals"].items():
+        for s, v in marg.items():
+            check(close(on["marginals"][a][s], v, 1e-9, 1e-13), f"{what} [kron]: marginal {a}:{s}")
+
+
+def compare(text, what, expect_lumped=True, extra=(), kron=False):
     """Lumped and unlumped answers agree on every index."""
     on, err = solve(text, extra)
     off, _ = solve(text, ["--lump", "off"] + list(extra))
@@ -91,14 +117,17 @@ def compare(text, what, expect_lumped=True, extra=()):
         check(close(on["throughputs"][e], v), f"{what}: throughput {e} {on['throughputs'][e]!r} vs {v!r}")
     for e, v in off.get("throughput_totals", {}).items():
         check(close(on["throughput_totals"][e], v), f"{what}: total {e}")
+    if kron:
+        compare_kron(text, off, what)
     return names
 
 
 # ---- 1. lumped = unlumped --------------------------------------------
 
 for n in range(2, 8):
-    compare(gen(f"ms --mode sync --slaves {n}"), f"ms sync {n}")
-    compare(gen(f"ms --mode async --slaves {n} --buffer {3 if n > 5 else 6}"), f"ms async {n}")
+    compare(gen(f"ms --mode sync --slaves {n}"), f"ms sync {n}", kron=n <= 4)
+    compare(gen(f"ms --mode async --slaves {n} --buffer {3 if n > 5 else 6}"), f"ms async {n}",
+            kron=n <= 4)
 compare(gen("ms --mode async --slaves 3 --buffer 4 --work slices"), "ms async slices")
 compare(gen("pipeline --mode async --stages 2,3,1 --replicas 1,3,1"), "pipeline replicas",
         expect_lumped=False)
@@ -183,6 +212,75 @@ two = two.replace("    stt up to(down) f2", "    stt up to(down) f2 both")
 names = compare(two, "event of two replicas")
 check(names == "M1, M2 (2 replicas of 2 states), M3, M4 (2 replicas of 2 states)",
       f"event of M1 and M2: two classes ({names})")
+
+# ---- 2b. random symmetric SANs and their mutants --------------------
+
+
+def random_model(rng, mutate):
+    """A controller Ctl and N replicas W[i] (routing, per-replica events,
+    per-replica events synchronized with Ctl, an event of all replicas,
+    functional rates over counts); mutate: one rate also reads st W[2]."""
+    n, s, c = rng.randint(2, 4), rng.randint(2, 4), rng.randint(2, 3)
+    W = [f"w{j}" for j in range(s)]
+    C = [f"c{j}" for j in range(c)]
+    cnt = f"nb [W[1]..W[{n}]]"
+
+    def rate():
+        k = rng.randint(0, 3)
+        a, b = round(rng.uniform(0.2, 3), 3), round(rng.uniform(0.1, 2), 3)
+        if k == 0:
+            return f"{a}"
+        if k == 1:
+            return f"({a} + ({b} * ({cnt} {rng.choice(W)})))"
+        if k == 2:
+            return f"({a} + ({b} * (st Ctl == {rng.choice(C)})))"
+        return f"({a} * (1 + min({cnt} {rng.choice(W)}, 2)))"
+
+    ev = [f"  loc z[D] ({rate()})", f"  loc a[D] ({rate()})", f"  syn b[D] ({rate()})",
+          f"  syn g ({rate()})"]
+    krate = rate()
+    if mutate:
+        krate = f"({krate} + (0.25 * (st W[2] == {W[0]})))"
+    ev.append(f"  loc k ({krate})")
+    wtr = {w: [] for w in W}
+    for j, w in enumerate(W):
+        wtr[w].append(f"to({W[(j + 1) % s]}) z[i]")
+    src = rng.choice(W)
+    p = round(rng.uniform(0.1, 0.9), 3)
+    wtr[src] += [f"to({rng.choice(W)}) a[i]({p})", f"to({rng.choice(W)}) a[i]({round(1 - p, 3)})"]
+    bsrc, bdst = rng.choice(W), rng.choice(W)
+    wtr[bsrc].append(f"to({bdst}) b[i]")
+    for w in rng.sample(W, rng.randint(1, s)):
+        wtr[w].append(f"to({rng.choice(W)}) g")
+    ctr = {x: [] for x in C}
+    for j, x in enumerate(C):
+        ctr[x].append(f"to({C[(j + 1) % c]}) k")
+    ctr[rng.choice(C)].append(f"to({rng.choice(C)}) b[D]")
+    ctr[rng.choice(C)].append(f"to({rng.choice(C)}) g")
+    lines = [f"identifiers\n  D = [1..{n}];", "events", *ev,
+             f"partial reachability = ((st Ctl == c0) && (({cnt} w0) == {n}));",
+             "network rnd (continuous)", "  aut Ctl"]
+    for x in C:
+        lines.append(f"    stt {x} " + " ".join(ctr[x]))
+    lines.append("  aut W[i:D]")
+    for w in W:
+        lines.append(f"    stt {w} " + " ".join(wtr[w]))
+    lines += ["results", f"  r0 = {cnt} {W[-1]};", "  r1 = st Ctl;",
+              f"  r2 = ({cnt} w0) * (st Ctl == c0);"]
+    return "\n".join(lines) + "\n", n
+
+
+rng = random.Random(28)
+for t in range(20):
+    text, n = random_model(rng, False)
+    names = compare(text, f"random symmetric #{t}", kron=t < 5)
+    check(names == f"W[1..{n}] ({n} replicas of {text.count('    stt w')} states)",
+          f"random symmetric #{t}: W lumped ({names})")
+    text, n = random_model(rng, True)
+    names = compare(text, f"random mutant #{t}", expect_lumped=n > 2)
+    want = None if n == 2 else f"W[1,3..{n}] ({n - 1} replicas" if n > 3 else "W[1,3] (2 replicas"
+    check(names == want if want is None else (names or "").startswith(want),
+          f"random mutant #{t}: W[2] alone ({names})")
 
 # ---- 3. closed forms ---------------------------------------------------
 
