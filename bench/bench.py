@@ -63,6 +63,11 @@
    BENCH_FANOUT_N=12..16 and BENCH_FANOUT_TIME=30 change the range and
    the time limit.  About 15 minutes (26 runs of at most 30 s).
 
+11. lumping of replicas (issue 28): master/slave models and a resource
+   sharing model solved as written (--lump off, where that fits) and
+   lumped: reachable states, wall time, peak memory and the worst
+   relative difference of their results; up to 1,024 slaves lumped.
+
 Modes: quick (small models), full (default, includes tss.san: about 17
 minutes, 9.4 GB peak, plus about 7 minutes for tables 5 and 6), long
 (full plus table 4 and the large models of table 6: about 40 minutes,
@@ -350,15 +355,18 @@ def gen_file(name, args):
     return path
 
 
-def run(path, method, tol="1e-10", storage="sparse", threads=None, extra=()):
-    """Solve once; the peak memory is this child's own (os.wait4)."""
+def run(path, method, tol="1e-10", storage="sparse", threads=None, extra=(), lump="off"):
+    """Solve once; the peak memory is this child's own (os.wait4).  The
+    tables measure the solver on the chains as written (--lump off)
+    unless lump="auto" (table 11)."""
     env = dict(os.environ)
     if threads:
         env["OMP_NUM_THREADS"] = str(threads)
     t0 = time.time()
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         p = subprocess.Popen([SAN, "solve", "-q", "-f", "json", "--method", method, "--tol", tol,
-                              "--storage", storage, "--top", "0", *extra, path],
+                              "--storage", storage, "--top", "0", "--lump", lump, *extra,
+                              path],
                              stdout=out, stderr=err, env=env)
         _, status, usage = os.wait4(p.pid, 0)
         code = os.waitstatus_to_exitcode(status)
@@ -958,7 +966,7 @@ def table_frontend():
 def table_kernels():
     """bench/kernels (built by make bench): each sparse kernel's time, bytes
     moved and GB/s beside the machine's STREAM triad."""
-    print("11. sparse kernels against the memory floor (bench/kernels: best of 5 calls;"
+    print("13. sparse kernels against the memory floor (bench/kernels: best of 5 calls;"
           " floor: share of the STREAM triad's GB/s)")
     exe = os.path.join(os.path.dirname(os.path.abspath(SAN)), "bench", "kernels")
     if not os.path.exists(exe):
@@ -972,6 +980,49 @@ def table_kernels():
         print(f"   {name}")
         for line in p.stdout.splitlines():
             print("   " + line)
+    print()
+
+
+def table_lump():
+    """11. exact lumping of replicas (issue 28): the same model solved as
+    written and lumped; states, time, peak memory, the worst relative
+    difference of the results (where both run)."""
+    print("11. lumping (--lump auto vs off): reachable states, wall seconds, peak MiB; "
+          "diff: worst relative difference of the results")
+    fmt = "{:<24} | {:>10} {:>8} {:>7} | {:>10} {:>8} {:>7} | {:>8}"
+    print(fmt.format("model", "off states", "wall", "MiB", "lumped", "wall", "MiB", "diff"))
+    print("-" * 100)
+    cases = [("ms async 4/40", "ms --mode async --slaves 4 --buffer 40", True),
+             ("ms async 6/40", "ms --mode async --slaves 6 --buffer 40", True),
+             ("ms async 8/40", "ms --mode async --slaves 8 --buffer 40", MODE != "quick"),
+             ("ms sync 10", "ms --mode sync --slaves 10", True),
+             ("ms async 16/40", "ms --mode async --slaves 16 --buffer 40", False),
+             ("ms async 64/40", "ms --mode async --slaves 64 --buffer 40", False),
+             ("ms async 256/40", "ms --mode async --slaves 256 --buffer 40", False),
+             ("ms sync 256", "ms --mode sync --slaves 256", False),
+             ("ms sync 1024", "ms --mode sync --slaves 1024", False)]
+    models = [(label, gen_file("lump-" + label.replace(" ", "-").replace("/", "-"), a.split()),
+               both) for label, a, both in cases]
+    models.append(("rs N=20 R=10", model_file("rs20", rs(20, 10)), True))
+    for label, path, both in models:
+        cells = []
+        res = {}
+        for lump in (["off"] if both else []) + ["auto"]:
+            j, err, wall, peak = run(path, "auto", storage="auto", lump=lump)
+            if j is None:
+                cells += [err[:10], f"{wall:.2f}", f"{peak / 1024:.0f}"]
+                continue
+            res[lump] = j["results"]
+            cells += [f"{j['reachable_states']:,}", f"{wall:.2f}", f"{peak / 1024:.0f}"]
+        if not both:
+            cells = ["-", "-", "-"] + cells
+        diff = "-"
+        if len(res) == 2:
+            d = max(abs(res["auto"][k] - v) / max(abs(v), 1e-300)
+                    for k, v in res["off"].items() if v != 0)
+            diff = f"{d:.1e}"
+        print(fmt.format(label, *cells, diff))
+        flush()
     print()
 
 
@@ -1039,6 +1090,8 @@ def main():
     if want(10) and MODE != "quick":
         table_fanout()
     if want(11):
+        table_lump()
+    if want(13):
         table_kernels()
 
 

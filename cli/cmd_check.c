@@ -14,6 +14,7 @@ typedef struct {
     cli_diag diag;
     double max_input;
     san_audit_opts audit;
+    san_lump lump;
 } check_args;
 
 /* --explore auto|always|never */
@@ -29,8 +30,22 @@ static int opt_explore(const cli_parser *p, const cli_option *o, const char *arg
     return cli_usage_error(p->cmd, "--explore: expected auto, always or never, not '%s'", arg);
 }
 
+/* --lump auto|off */
+static int opt_lump(const cli_parser *p, const cli_option *o, const char *arg, void *dest)
+{
+    (void)o;
+    if (strcmp(arg, "auto") && strcmp(arg, "off"))
+        return cli_usage_error(p->cmd, "--lump: expected auto or off, not '%s'", arg);
+    *(san_lump *)dest = strcmp(arg, "off") ? SAN_LUMP_AUTO : SAN_LUMP_OFF;
+    return 0;
+}
+
 static const cli_option check_options[] = {
     CLI_GROUP("options:"),
+    CLI_CALLBACK(0, "lump", "WHEN", check_args, lump, opt_lump,
+                 "auto (default): the memory estimates are those of\n"
+                 "the lumped model the solve uses when replicas are\n"
+                 "interchangeable (its size is shown); off: as written"),
     CLI_FORMAT(check_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON, NULL),
     CLI_CALLBACK('D', NULL, "NAME=VALUE", check_args, defs, cli_opt_define,
                  "override a constant identifier of the model"),
@@ -268,8 +283,8 @@ static void json_audit(const san_audit *r)
     printf("}");
 }
 
-static void text_summary(const san_model *m, const san_diag *d, const san_estimate *mem,
-                         const san_audit *audit)
+static void text_summary(const san_model *m, const san_lumping *L, const san_diag *d,
+                         const san_estimate *mem, const san_audit *audit)
 {
     cli_meta_text(stdout);
     printf("network %s\n", m->name);
@@ -292,6 +307,9 @@ static void text_summary(const san_model *m, const san_diag *d, const san_estima
            san_expr_is_const(m->reach) ? "constant" : "function");
     printf("results: %d\n", m->nres);
     printf("product states: %s\n", m->product_str);
+    if (L)
+        printf("lumped: %s; product of the lumped model %s states (the estimates below "
+               "are its)\n", san_lumping_summary(L), san_lumping_model(L)->product_str);
     text_memory(mem);
     text_audit(audit);
     printf("diagnostics: %d error%s, %d warning%s\n", d->nerrors, d->nerrors == 1 ? "" : "s",
@@ -313,8 +331,8 @@ static void json_diags(const san_diag *d, san_severity sev)
     printf("%s]", first ? "" : "\n  ");
 }
 
-static void json_summary(const san_model *m, const san_diag *d, const san_estimate *mem,
-                         const san_audit *audit)
+static void json_summary(const san_model *m, const san_lumping *L, const san_diag *d,
+                         const san_estimate *mem, const san_audit *audit)
 {
     printf("{\n  ");
     cli_meta_json(stdout, NULL);
@@ -327,6 +345,13 @@ static void json_summary(const san_model *m, const san_diag *d, const san_estima
         printf(",\n  \"product_states\": ");
         san_json_size(stdout, m->product_str);
         printf(",\n  \"product_states_log10\": %.6f", m->product_log10);
+        if (L) {
+            printf(",\n  \"lumped\": {\"classes\": ");
+            cli_json_string(stdout, san_lumping_summary(L));
+            printf(", \"product_states\": ");
+            san_json_size(stdout, san_lumping_model(L)->product_str);
+            printf("}");
+        }
         json_memory(mem);
         json_audit(audit);
         printf(",\n  \"automata\": [");
@@ -381,7 +406,8 @@ static void json_summary(const san_model *m, const san_diag *d, const san_estima
 
 int cmd_check(int argc, char **argv)
 {
-    check_args A = { FMT_TEXT, { 0 }, { 0 }, 0, { SAN_EXPLORE_AUTO, 0, 0, 0, NULL } };
+    check_args A = { FMT_TEXT, { 0 }, { 0 }, 0, { SAN_EXPLORE_AUTO, 0, 0, 0, NULL },
+                     SAN_LUMP_AUTO };
     char **rest;
     int nrest;
     int rc = cli_parse(&check_spec, argc, argv, &A, &rest, &nrest);
@@ -436,8 +462,12 @@ int cmd_check(int argc, char **argv)
     san_audit audit;
     memset(&audit, 0, sizeof audit);
     int status = m ? EXIT_OK : EXIT_USAGE;
+    san_lumping *L = NULL;
+    if (m && A.lump == SAN_LUMP_AUTO && san_model_lump(m, &L, &d) != SAN_OK)
+        status = EXIT_FAIL;
     if (m) {
-        san_estimate_memory(m, &mem);
+        /* what the solve will build: the lumped model when there is one */
+        san_estimate_memory(L ? san_lumping_model(L) : m, &mem);
         A.audit.progress = cli_stderr_is_tty();
         if (san_audit_model(m, &A.audit, &audit, &d) != SAN_OK)
             status = EXIT_FAIL;
@@ -445,10 +475,11 @@ int cmd_check(int argc, char **argv)
             status = EXIT_USAGE;    /* the model is wrong, as the solve would say */
     }
     if (fmt == FMT_JSON)
-        json_summary(m, &d, &mem, &audit);
+        json_summary(m, L, &d, &mem, &audit);
     san_diag_print(&d, stderr, isatty(2));
     if (fmt == FMT_TEXT && m)
-        text_summary(m, &d, &mem, &audit);
+        text_summary(m, L, &d, &mem, &audit);
+    san_lumping_free(L);
     san_model_free(m);
     san_diag_free(&d);
     free(text);

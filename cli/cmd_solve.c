@@ -108,6 +108,7 @@ typedef struct {
     int vector;
     int marginals, throughputs;     /* 0: left out (--no-marginals, ...) */
     int all_replicas;               /* text: every replica (--all-replicas) */
+    const san_lumping *lump;        /* the replicas lumped (NULL: none) */
 } report;
 
 /* ---- text ---- */
@@ -217,6 +218,9 @@ static void text_report(const report *r)
     if (sp->nclosed < sp->n)
         printf(" (%lld transient)", (long long)(sp->n - sp->nclosed));
     printf("\n");
+    if (r->lump)
+        printf("lumped       %s into counts (--lump off: as written)\n",
+               san_lumping_summary(r->lump));
     char b[32];
     if (r->kron)
         printf("generator    not stored: tensor descriptor %s, storage kron",
@@ -261,11 +265,13 @@ static void text_report(const report *r)
     if (r->throughputs)
         text_throughputs(m, sol, digits, r->all_replicas);
     printf("\nmost probable states\n");
-    int *s = malloc((m->naut + 1) * sizeof *s);
+    /* the space's model: the lumped one's occupancy states when lumped */
+    const san_model *sm = sp->m;
+    int *s = malloc((sm->naut + 1) * sizeof *s);
     char buf[4096];
     for (int k = 0; s && k < sol->ntop; k++) {
-        san_state_decode(m, sp->index[sol->top[k].state], s);
-        printf("  %.10f  %s\n", sol->top[k].p, san_state_name(m, s, buf, sizeof buf));
+        san_state_decode(sm, sp->index[sol->top[k].state], s);
+        printf("  %.10f  %s\n", sol->top[k].p, san_state_name(sm, s, buf, sizeof buf));
     }
     free(s);
 }
@@ -319,9 +325,10 @@ static cli_run run_of(const report *r)
  * on standard output, in its format (a CSV table appended to a JSON
  * document would make it unreadable).  Each state is given as in
  * top_states, with its global index. */
-static int embedded_vector(const san_model *m, const san_space *sp, const double *pi,
+static int embedded_vector(const san_model *m0, const san_space *sp, const double *pi,
                            cli_format fmt)
 {
+    const san_model *m = sp->m ? sp->m : m0;   /* lumped: occupancy states */
     int64_t *order = cli_vector_order(sp, "solve");
     int *s = malloc((m->naut + 1) * sizeof *s);
     char buf[4096];
@@ -421,8 +428,15 @@ static int json_report(const report *r)
     cli_json_string(stdout, r->source);
     printf(",\n  \"product_states\": ");
     san_json_size(stdout, m->product_str);
-    printf(",\n  \"reachable_states\": %lld,\n  \"transient_states\": %lld,\n",
-           (long long)sp->n, (long long)(sp->n - sp->nclosed));
+    printf(",\n  \"reachable_states\": %lld,", (long long)sp->n);
+    if (r->lump) {
+        printf("\n  \"lumped\": {\"classes\": ");
+        cli_json_string(stdout, san_lumping_summary(r->lump));
+        printf(", \"product_states\": ");
+        san_json_size(stdout, sp->m->product_str);
+        printf("},");
+    }
+    printf("\n  \"transient_states\": %lld,\n", (long long)(sp->n - sp->nclosed));
     printf("  \"dropped_states\": %lld,\n  \"nonzeros\": %lld,\n  \"storage\": \"%s\",\n",
            (long long)sp->dropped, r->kron ? 0LL : (long long)r->nonzeros,
            r->kron ? "kron" : "sparse");
@@ -471,12 +485,13 @@ static int json_report(const report *r)
         json_throughput_totals(m, sol);
     }
     printf(",\n  \"top_states\": [");
-    int *s = malloc((m->naut + 1) * sizeof *s);
+    const san_model *sm = sp->m;       /* lumped: occupancy states */
+    int *s = malloc((sm->naut + 1) * sizeof *s);
     char buf[4096];
     for (int k = 0; s && k < sol->ntop; k++) {
-        san_state_decode(m, sp->index[sol->top[k].state], s);
+        san_state_decode(sm, sp->index[sol->top[k].state], s);
         printf("%s\n    { \"state\": ", k ? "," : "");
-        json_state(m, s, buf, sizeof buf);
+        json_state(sm, s, buf, sizeof buf);
         printf(", \"p\": ");
         json_num(sol->top[k].p);
         printf(" }");
@@ -626,6 +641,7 @@ int cmd_solve(int argc, char **argv)
     ao.solve.time_limit = 0;            /* the pipeline gives it what is left */
     ao.time_limit = A.run.solve.time_limit;
     ao.storage = A.run.storage;
+    ao.lump = A.run.lump;
     ao.ntop = A.top;
     if (A.engine && !strcmp(A.engine, "petsc")) {
         ao.engine = SAN_ENGINE_PETSC;
@@ -660,7 +676,7 @@ int cmd_solve(int argc, char **argv)
     report r = { m, &a.sp, &a.sol, path, a.t_solve, san_now() - t0,
                  A.run.solve.method == SAN_M_AUTO && !(a.rank_bytes > 0), a.kron, a.kron_bytes, a.other_bytes,
                  A.run.solve.tol, nonzeros_of(&a), a.ranks, a.rank_bytes, in_report ? (solved ? 1 : -1) : 0,
-                 !A.no_marginals, !A.no_throughputs, A.all_replicas };
+                 !A.no_marginals, !A.no_throughputs, A.all_replicas, a.lumping };
     int vrc = 0;
     if (A.fmt == FMT_JSON)
         vrc = json_report(&r);

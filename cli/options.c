@@ -40,6 +40,10 @@ const cli_option cli_solver_options[] = {
                "descriptor when the generator does not fit;\n"
                "sparse; kron (Q never stored: power, jacobi, gmres,\n"
                "bicgstab, iad)", "auto"),
+    CLI_CHOICE(CLI_OPT_LUMP, 0, "lump", "L", san_sweep_opts, lump,
+               "auto: interchangeable replicas solved as counts\n"
+               "(exact; the report says what was lumped); off:\n"
+               "the model as written", "auto"),
     CLI_END
 };
 
@@ -253,6 +257,14 @@ static int apply(const cli_parser *p, const cli_option *o, const char *arg, void
             *(san_storage *)dest = SAN_STORAGE_AUTO;
         else
             return refuse(p, o, arg, "sparse, kron or auto", NULL);
+        return 0;
+    case CLI_OPT_LUMP:
+        if (!strcmp(arg, "auto"))
+            *(san_lump *)dest = SAN_LUMP_AUTO;
+        else if (!strcmp(arg, "off"))
+            *(san_lump *)dest = SAN_LUMP_OFF;
+        else
+            return refuse(p, o, arg, "auto or off", NULL);
         return 0;
     case CLI_OPT_PRECOND:
         if (!strcmp(arg, "ilu0"))

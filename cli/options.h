@@ -36,6 +36,7 @@ typedef enum {
     CLI_OPT_BYTES,          /* double: a size, "4G", "512M", "1T" */
     CLI_OPT_METHOD,         /* san_method */
     CLI_OPT_STORAGE,        /* san_storage */
+    CLI_OPT_LUMP,           /* san_lump */
     CLI_OPT_PRECOND,        /* san_precond */
     CLI_OPT_FORMAT,         /* cli_format, among the formats in value */
     CLI_OPT_STRING,         /* const char *: the argument itself */

@@ -430,6 +430,20 @@ static void ms_counts(gbuf *b, const ms_par *p, ms_der *d)
     d->tp_named = 1;
 }
 
+/* The lumped chain's size bound when the slaves are replicas: the
+ * Master, the occupancy vectors of the slaves over I, Pr, Tx
+ * (C(N+2, 2)), the buffer, the slices left. */
+static void ms_lumped_size(const ms_par *p, const ms_der *d, gen_big *v)
+{
+    gen_big_one(v);
+    gen_big_mul(v, 3);
+    gen_big_mul(v, (unsigned long)(p->n + 2) * (unsigned long)(p->n + 1) / 2);
+    if (p->mode == MS_ASYNC)
+        gen_big_mul(v, (unsigned long)p->k + 1);
+    if (p->work == WORK_SLICES)
+        gen_big_mul(v, (unsigned long)d->left + 1);
+}
+
 /* The product-space formula with its value: Master, Slaves, Buffer, Work;
  * NULL with err when it does not fit the solver's indices (or out of
  * memory, err empty). */
@@ -458,7 +472,17 @@ static char *ms_size(const ms_par *p, const ms_der *d, char *err, size_t n)
     const char *flags = p->work == WORK_SLICES
         ? (p->mode == MS_ASYNC ? "--slaves, --buffer, --slices" : "--slaves, --slices")
         : (p->mode == MS_ASYNC ? "--slaves, --buffer" : "--slaves");
-    if (!b.oom && gen_check_size(&v, b.s, flags, err, n) < 0) {
+    if (!b.oom && d->repl) {
+        /* replicas: the solver lumps them (issue 28); its chain is what
+         * must fit the 64-bit state indices, not the product */
+        gen_big l;
+        ms_lumped_size(p, d, &l);
+        if (gen_check_size(&l, "3 * C(N+2, 2) [* (K+1)] [* (NS-N+1)] (lumped)", flags,
+                           err, n) < 0) {
+            gbuf_free(&b);
+            return NULL;
+        }
+    } else if (!b.oom && gen_check_size(&v, b.s, flags, err, n) < 0) {
         gbuf_free(&b);
         return NULL;
     }

@@ -48,6 +48,13 @@ int san_sweep_opts_set(san_sweep_opts *o, const char *flag, const char *val,
             sweep_err(err, n, "%s: expected auto, sparse or kron, not '%s'", flag, val);
             return -1;
         }
+    } else if (!strcmp(flag, "--lump")) {
+        if (!strcmp(val, "auto") || !strcmp(val, "off")) {
+            o->lump = !strcmp(val, "off") ? SAN_LUMP_OFF : SAN_LUMP_AUTO;
+        } else {
+            sweep_err(err, n, "%s: expected auto or off, not '%s'", flag, val);
+            return -1;
+        }
     } else if (!strcmp(flag, "--tol")) {
         if (san_parse_double(val, 1e-300, 1, &o->solve.tol) < 0) {
             sweep_err(err, n, "%s: expected a number in (0, 1], not '%s'", flag, val);
@@ -386,6 +393,7 @@ static void solve_model(const san_model *m, const san_sweep_opts *o, const char 
     ao.solve.progress = 0;
     ao.solve.interrupt = o->interrupt;
     ao.storage = o->storage;
+    ao.lump = o->lump;
     if (o->warm)
         ao.solve.warm = san_warm_cache_nearest(o->warm, vals);
     char msg[512];

@@ -127,6 +127,12 @@ typedef enum {
     SAN_EMATRIX_SHELL
 } san_engine_matrix;
 
+/* Exact lumping of interchangeable replicas (san_model_lump). */
+typedef enum {
+    SAN_LUMP_AUTO = 0,      /* lump what is provably symmetric */
+    SAN_LUMP_OFF            /* the model as written */
+} san_lump;
+
 typedef struct {
     san_space_opts space;   /* memory and state limits, progress, interrupt */
     san_solve_opts solve;   /* method, tol, ... */
@@ -148,6 +154,9 @@ typedef struct {
                                    of the answer (the steady state, or pi
                                    at the last time) for san_engine_vector
                                    (16 bytes a state) */
+    san_lump lump;          /* AUTO (the zero default): the steady state of
+                               a model with interchangeable replicas is
+                               solved on its lumped chain (issue 28) */
 } san_analysis_opts;
 
 /* One analysis: what it built, found and measured. */
@@ -175,6 +184,10 @@ typedef struct {
     int64_t nonzeros;
     void *engine;           /* engine_keep_vector: the ranks' parts of the
                                answer (san_engine_vector reads them) */
+    /* Lumped (issue 28): sp, the top states and pi are over the lumped
+     * model (sp.m, occupancy states); sol's results, marginals and
+     * throughputs over m, as if unlumped.  NULL when not lumped. */
+    san_lumping *lumping;
 } san_analysis;
 
 SAN_API void san_analysis_opts_default(san_analysis_opts *o);

@@ -162,6 +162,20 @@ SAN_API int san_model_lint_peers_brief(const san_model *m, const char *text, siz
 /* "san", "peps2003", "peps2007": 1 and *d set; 0 for another name. */
 SAN_API int san_dialect_from_name(const char *name, san_dialect *d);
 
+/* Exact lumping of interchangeable automata (issue 28; lang/lump.c):
+ * the classes of replicas that every expression, event and transition
+ * treats alike, each replaced by one counter automaton over occupancy
+ * vectors (how many members are in each local state).  *out NULL when
+ * nothing lumps (a note in d says why when equal automata are told
+ * apart); SAN_E_NOMEM.  The lumped model answers every steady-state
+ * index of m exactly (strong lumpability by the symmetry). */
+typedef struct san_lumping san_lumping;
+SAN_API san_status san_model_lump(const san_model *m, san_lumping **out, san_diag *d);
+SAN_API const san_model *san_lumping_model(const san_lumping *L);
+/* "Slave[1..64] (64 replicas of 3 states)" */
+SAN_API const char *san_lumping_summary(const san_lumping *L);
+SAN_API void san_lumping_free(san_lumping *L);
+
 /* Decode a mixed-radix index into local states, and back. */
 SAN_API void    san_state_decode(const san_model *m, int64_t idx, int *state);
 SAN_API int64_t san_state_encode(const san_model *m, const int *state);

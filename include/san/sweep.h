@@ -90,6 +90,7 @@ typedef struct {
     san_storage storage;    /* as san solve --storage (auto: the tensor
                                descriptor when the sparse generator does
                                not fit) */
+    san_lump lump;          /* as san solve --lump */
     int warm_chains;        /* san_sweep_run: solve the variants in
                                chains along the innermost numeric axis,
                                each from the one before (sweep/chains.c);

@@ -180,9 +180,12 @@ class Model:
     # ---- analyses ----
 
     def _analyze(self, space_only=False, method="auto", tol=None, storage="auto",
-                 max_memory=None, max_states=0, time_limit=0, ntop=0):
+                 max_memory=None, max_states=0, time_limit=0, ntop=0, lump="off"):
         o = _lib.AnalysisOpts()
         lib.san_analysis_opts_default(byref(o))
+        if lump not in _lib.LUMP:
+            raise SanError("usage", message=f"lump: auto or off, not '{lump}'")
+        o.lump = _lib.LUMP[lump]
         meth = c_int()
         if lib.san_method_parse(method.encode(), byref(meth)) != 0:
             raise SanError("usage", message=f"unknown method '{method}'")
@@ -217,11 +220,14 @@ class Model:
         return index, order
 
     def solve(self, method="auto", tol=None, storage="auto", max_memory=None,
-              max_states=0, time_limit=0):
+              max_states=0, time_limit=0, lump="off"):
         """The steady state (san_analyze): a Solution.  Not converged: a
-        warning, and the best answer with converged False."""
+        warning, and the best answer with converged False.  lump="auto":
+        interchangeable replicas solved as counts (issue 28): the same
+        results, marginals and throughputs; pi is then over the lumped
+        chain's states and distribution() is refused."""
         st, a, msgs = self._analyze(False, method, tol, storage, max_memory, max_states,
-                                    time_limit)
+                                    time_limit, lump=lump)
         try:
             if not a.have_indices:
                 info = a.sol.info.msg.decode() if a.have_sol else ""
@@ -313,6 +319,7 @@ class Solution:
         order = np.argsort(index, kind="stable")
         self._index = index[order]
         self.pi = pi[order]
+        self.lumped = bool(a.lumping)
 
     def marginals_frame(self):
         """The marginals as a DataFrame: automaton, state, probability."""
@@ -322,6 +329,9 @@ class Solution:
 
     def distribution(self):
         """states() with a probability column."""
+        if self.lumped:
+            raise SanError("usage", message="the distribution of a lumped solve is over "
+                           "occupancy states: solve with lump='off'")
         df = _states_frame(self.model, self._index)
         df["probability"] = self.pi
         return df

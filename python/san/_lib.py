@@ -159,7 +159,8 @@ class AnalysisOpts(Structure):
                 ("ntop", c_int), ("time_limit", c_double), ("space_only", c_int),
                 ("kind", c_int), ("tr", TransientOpts),
                 ("engine", c_int), ("engine_options", c_char_p),
-                ("engine_matrix", c_int), ("engine_keep_vector", c_int)]
+                ("engine_matrix", c_int), ("engine_keep_vector", c_int),
+                ("lump", c_int)]
 
 
 class Analysis(Structure):
@@ -169,7 +170,7 @@ class Analysis(Structure):
                 ("other_bytes", c_double), ("t_space", c_double), ("t_solve", c_double),
                 ("tr", Transient), ("have_tr", c_int),
                 ("ranks", c_int), ("rank_bytes", c_double), ("nonzeros", c_int64),
-                ("engine", c_void_p)]
+                ("engine", c_void_p), ("lumping", c_void_p)]
 
 
 class AuditOpts(Structure):
@@ -183,6 +184,7 @@ class Audit(Structure):
 
 
 EXPLORE = {"auto": 0, "always": 1, "never": 2}
+LUMP = {"auto": 0, "off": 1}
 
 # the C structures of the layout test: (C name, ctypes class)
 STRUCTS = [("san_diag_item", DiagItem), ("san_diag", Diag), ("san_trans", Trans),

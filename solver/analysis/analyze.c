@@ -28,6 +28,7 @@
 #include "linsolve.h"
 #include "transient_int.h"
 #include "petsc_solve.h"
+#include "lumped.h"
 
 void san_analysis_opts_default(san_analysis_opts *o)
 {
@@ -60,6 +61,7 @@ void san_analysis_free(san_analysis *a)
         san_solution_free(a->m, &a->sol);
     if (a->have_space)
         san_space_free(&a->sp);
+    san_lumping_free(a->lumping);
     memset(a, 0, sizeof *a);
 }
 
@@ -153,11 +155,10 @@ static san_status build(const san_model *m, const san_analysis_opts *o, double t
     return st;
 }
 
-san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
-                       san_diag *d)
+static san_status analyze_model(const san_model *m, const san_analysis_opts *o,
+                                san_analysis *a, san_diag *d)
 {
     const double t0 = san_now();
-    memset(a, 0, sizeof *a);
     a->m = m;
     if (o->engine == SAN_ENGINE_PETSC && o->kind == SAN_ANALYSIS_STEADY)
         return san_petsc_analyze(m, o, a, d);   /* every rank its part (solver/petsc/) */
@@ -220,5 +221,36 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
     if (!(o->time_limit > 0 && san_now() - t0 >= o->time_limit))
         a->other_bytes = a->kron ? est_sparse_bytes_of(m, a->sp.index, a->sp.n)
                                  : san_kron_estimate_bytes(m, a->sp.n);
+    return st;
+}
+
+/* The steady state of a model with interchangeable replicas is solved
+ * on the lumped chain, its indices told back in m's terms.  Transient
+ * and passage analyses are not lumped yet: their initial distribution
+ * and target would have to be proved symmetric too; nor is space_only
+ * (the exports and the Python generator give the chain as written). */
+san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
+                       san_diag *d)
+{
+    memset(a, 0, sizeof *a);
+    if (o->lump == SAN_LUMP_OFF || o->kind != SAN_ANALYSIS_STEADY || o->space_only)
+        return analyze_model(m, o, a, d);
+    san_lumping *L = NULL;
+    san_status st = san_model_lump(m, &L, d);
+    if (st != SAN_OK)
+        return st;
+    if (!L)
+        return analyze_model(m, o, a, d);
+    st = analyze_model(san_lumping_model(L), o, a, d);
+    a->lumping = L;
+    /* sol is over the lumped model until expanded; free it so if not */
+    if (a->have_sol && lump_expand_solution(L, &a->sol) != SAN_OK) {
+        san_solution_free(a->m, &a->sol);
+        a->have_sol = a->have_indices = 0;
+        a->m = m;
+        san_diag_add(d, SAN_ERROR, 0, 0, "out of memory while mapping the lumped answer back");
+        return SAN_E_NOMEM;
+    }
+    a->m = m;       /* the report says what was lumped (a->lumping) */
     return st;
 }

@@ -257,9 +257,9 @@ NB = ceil(RNP / (BL*NS)) = 4.38e+14 packs per slice|ms --mode async --slaves 2 -
 --pi: must be 0 or a probability in [1e-12, 0.999999999999] (got 0.9999999999999)|ms --mode async --slaves 2 --pi 0.9999999999999
 --task-time: must be a number in [1e-12, 1e+12] (got 1e-320: too small)|ms --mode async --slaves 2 --task-time 1e-320
 --task-time: must be a number in [1e-12, 1e+12] (got 1e-400: too small: it rounds to 0|ms --mode async --slaves 2 --task-time 1e-400
---slaves: must be an integer in [1, 38] (got 39: too large)|ms --mode sync --slaves 39
---slaves, --buffer: the product space 3 * 3^N * (K+1) = 3 * 3^38 * (40+1) = about 1.66e+20 states|ms --mode async --slaves 38
-more than the solver's 64-bit state indices count (2^63 - 1 = 9223372036854775807)|ms --mode async --slaves 30 --work slices --slices 1000000
+--slaves: must be an integer in [1, 1024] (got 1025: too large)|ms --mode sync --slaves 1025
+--slaves, --buffer: the product space 3 * 3^N * (K+1) = 3 * 3^38 * (40+1) = about 1.66e+20 states|ms --mode async --slaves 38 --expanded
+more than the solver's 64-bit state indices count (2^63 - 1 = 9223372036854775807)|ms --mode async --slaves 30 --work slices --slices 1000000 --expanded
 NS = SPN * N = 1000000 * 2 = 2000000 slices, more than 1000000|ms --mode async --slaves 2 --slices-per-node 1000000
 --stages: at most 40 items|pipeline --mode sync --stages 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1
 --replicas, --buffer(s), --phases: the product space|pipeline --mode async --stages 1,2,3 --replicas 1000000,1000000,1000000 --phases 64

@@ -82,7 +82,7 @@ check "-j 3 table = -j 1 table" sh -c "grep -v '^#' '$tmp/j1.csv' > '$tmp/j1.t' 
 check "csv has a header and 9 rows" python3 "$HELP" csv-rows "$tmp/j1.csv" 9
 "$SAN" sweep -q ms --mode async --slaves 2..3 --buffer 1,5 > "$tmp/t.txt"
 check "text table (-q: no provenance header): header and 4 rows" sh -c "[ \$(wc -l < '$tmp/t.txt') -eq 5 ] && head -1 '$tmp/t.txt' | grep -q slave_transmitting"
-"$SAN" sweep -q -f json ms --mode async --slaves 2..4 --buffer 5 --max-states 200 > "$tmp/f.json"
+"$SAN" sweep -q -f json --lump off ms --mode async --slaves 2..4 --buffer 5 --max-states 200 > "$tmp/f.json"
 rc=$?
 if [ "$rc" -eq 1 ] && python3 "$HELP" failed-rows "$tmp/f.json" 2 > "$tmp/f.out" 2>&1; then
     ok
