@@ -53,7 +53,7 @@
 #define ML_SETUP_CYCLES 3
 #define ML_PRE 1
 #define ML_POST 1
-static int ML_GAMMA = 1;
+#define ML_GAMMA 1
 
 typedef struct {
     san_csr a;              /* A_l (level 0: a shallow copy of qt) */
@@ -64,7 +64,7 @@ typedef struct {
     int32_t *cpos;          /* nonzero -> nonzero of the next level;
                                inside an aggregate: the diagonal, a sink
                                that is then overwritten (no branch in
-                               the product: 38% -> x% of the run) */
+                               the product; see galerkin_rows) */
     int64_t *mptr;          /* members of each aggregate: */
     int32_t *mem;           /*   mem[mptr[I] .. mptr[I+1]) */
 } ml_level;
@@ -602,6 +602,35 @@ static void recomb_push(ml_recomb *r, const double *x, int64_t n)
     r->k += r->k < ML_WINDOW - 1;
 }
 
+/* The largest relative change of a probability above the floor since
+ * the last iterate kept (HUGE_VAL before there is one).  Balance alone
+ * is not enough to stop: on a birth-death chain of 20,001 states whose
+ * wells are separated by barriers of probability 1e-80, every state was
+ * in balance to 1e-12 (the barrier states held to the absolute floor)
+ * while the wells' masses were still wrong by orders of magnitude and
+ * moving by 1e-2..1e-4 a cycle.  The change must fall below tol, or
+ * below ML_CHANGE_TOL times tol when it has stopped halving for
+ * ML_CHANGE_STALL cycles: at the roundoff floor probabilities keep
+ * moving by 2e-12 relative a cycle on rs 20 processes (tol 1e-12).
+ * Stopping at 1e3 tol while the change still fell left a 20,001-state
+ * random walk 3e-8 off (contraction 0.95 a cycle), within the checks. */
+#define ML_CHANGE_TOL 1e3
+#define ML_CHANGE_STALL 5
+static double change(const ml_recomb *r, const double *x, int64_t n)
+{
+    if (r->k == 0)
+        return HUGE_VAL;
+    const double *xp = r->x[(r->next + ML_WINDOW - 2) % (ML_WINDOW - 1)];
+    double ch = 0;
+    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(max:ch))
+    for (int64_t i = 0; i < n; i++) {
+        double m = fmax(x[i], xp[i]);
+        double d = m > SAN_PROB_FLOOR ? fabs(x[i] - xp[i]) / m : 0;
+        ch = d > ch ? d : ch;
+    }
+    return ch != ch ? HUGE_VAL : ch;
+}
+
 /* Solves the k x k system g b = h (k <= ML_WINDOW - 1) by elimination
  * with partial pivoting; -1 when singular. */
 static int small_solve(int k, double g[][ML_WINDOW], double *h, double *b)
@@ -757,10 +786,9 @@ int san_ls_ml(san_ls *c, double *pi)
     ml_recomb r;
     san_ls_best best;
     double res = HUGE_VAL;
-    long it = 0, recombined = 0;
+    long it = 0, recombined = 0, ch_since = 0;
+    double ch_best = HUGE_VAL;
     int rc;
-    int use_rec = !getenv("SAN_ML_NOREC");
-    if (getenv("SAN_ML_GAMMA")) ML_GAMMA = atoi(getenv("SAN_ML_GAMMA"));
     if (ws_init(&w, c, pi) < 0 || recomb_init(&r, n) < 0) {
         recomb_free(&r);
         return out_of_memory(c, &w);
@@ -782,10 +810,20 @@ int san_ls_ml(san_ls *c, double *pi)
         }
         san_op_apply(c->op, pi, r.y0);
         ml_quality q = quality_of(c, w.lv[0].dpos, pi, r.y0);
-        if ((q.res > c->tol || q.bal > c->tol) && use_rec)
+        if ((q.res > c->tol || q.bal > c->tol) )
             recombined += recombine(&r, c, w.lv[0].dpos, pi, &q);
         res = q.res;
-        if (q.res <= c->tol && q.bal <= c->tol) {
+        /* a chain solved by GTH on level 0 has nothing to watch */
+        double ch = w.nlev == 1 && n <= ML_COARSEST ? 0 : change(&r, pi, n);
+        if (ch < 0.5 * ch_best) {
+            ch_best = ch;
+            ch_since = 0;
+        } else {
+            ch_since++;
+        }
+        const int settled = ch <= c->tol ||
+                            (ch <= ML_CHANGE_TOL * c->tol && ch_since >= ML_CHANGE_STALL);
+        if (q.res <= c->tol && q.bal <= c->tol && settled) {
             rc = 0;
             break;
         }
