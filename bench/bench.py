@@ -67,6 +67,15 @@
    sharing model solved as written (--lump off, where that fits) and
    lumped: reachable states, wall time, peak memory and the worst
    relative difference of their results; up to 1,024 slaves lumped.
+12. multilevel aggregation (issue 27): -m ml against bicgstab, gs, iad
+   and auto at tol 1e-12 on resource sharing (20 processes, 9 resources;
+   22 processes, 4.2 M states, full mode), master/slave async 8 slaves
+   buffer 40, the repairable clusters of bench/models/cluster64.san (64
+   and 128 workstations a side) and ncd17.san: iterations (ml: cycles),
+   products, solve time, converged, the error estimate, peak memory.
+13. the sparse kernels (bench/kernels): time, bytes moved and GB/s of
+   the product, the ILU(0) solves and a Gauss-Seidel sweep beside the
+   machine's STREAM triad.
 
 Modes: quick (small models), full (default, includes tss.san: about 17
 minutes, 9.4 GB peak, plus about 7 minutes for tables 5 and 6), long
@@ -1026,6 +1035,48 @@ def table_lump():
     print()
 
 
+def cluster(n):
+    """bench/models/cluster64.san with n workstations per cluster."""
+    with open(os.path.join(HERE, "models", "cluster64.san")) as f:
+        text = f.read()
+    return text.replace("N   = 64;", f"N   = {n};").replace("K   = [0..64];", f"K   = [0..{n}];")
+
+
+def table_ml():
+    print("12. multilevel aggregation (-m ml) against the other methods, tol 1e-12,"
+          " --time-limit 300")
+    fmt = "{:<22} {:>8} {:<9} {:<9} {:>6} {:>8} {:>8} {:<4} {:>4} {:>9} {:>8}"
+    print(fmt.format("model", "states", "method", "used", "iter", "products", "solve s",
+                     "conv", "exit", "estimate", "peak MiB"))
+    print("-" * 104)
+    cases = [
+        ("rs N=20 R=9", model_file("rs20r9", rs(20, 9))),
+        ("ms async 8/40", gen_file("ms8b40", ["ms", "--mode", "async", "--slaves", "8",
+                                               "--buffer", "40"])),
+        ("cluster N=64", model_file("cluster64", cluster(64))),
+        ("cluster N=128", model_file("cluster128", cluster(128))),
+        ("ncd17 eps=1e-6", os.path.join(HERE, "models", "ncd17.san")),
+    ]
+    if MODE != "quick":
+        cases.append(("rs N=22 R=22", model_file("rs22f", rs(22, 22))))
+    for name, path in cases:
+        for m in ["ml", "bicgstab", "gs", "iad", "auto"]:
+            j, err, wall, peak = run(path, m, tol="1e-12", extra=("--time-limit", "300"),
+                                     lump="off")
+            if j is None:
+                print(f"{name:<22} {'':>8} {m:<9} error: {err[:80]}")
+                continue
+            s = j["solver"]
+            print(fmt.format(name, j["reachable_states"], m, s["method"], s["iterations"],
+                             s.get("products", 0), f"{j['times_s']['solve_s']:.2f}",
+                             "yes" if s.get("converged") else "NO", j["exit_status"],
+                             f"{s.get('error_estimate', 0):.1e}", f"{peak / 1024:.0f}"))
+            flush()
+    print("   iter: ml cycles, Krylov or Gauss-Seidel iterations, aggregation cycles (iad),")
+    print("   the polishing cycles of the checks included; products: x Q products counted.")
+    print()
+
+
 def want(table):
     return ONLY is None or table in ONLY
 
@@ -1091,6 +1142,8 @@ def main():
         table_fanout()
     if want(11):
         table_lump()
+    if want(12):
+        table_ml()
     if want(13):
         table_kernels()
 

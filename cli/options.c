@@ -17,7 +17,8 @@ const cli_option cli_solver_options[] = {
     CLI_CHOICE(CLI_OPT_METHOD, 'm', "method", "M", san_sweep_opts, solve.method,
                "auto, direct (UMFPACK), power, jacobi,\n"
                "gs (Gauss-Seidel/SOR), gmres, bicgstab, iad\n"
-               "(aggregation: stiff and nearly decomposable chains)", "auto"),
+               "(aggregation: stiff and nearly decomposable chains),\n"
+               "ml (multilevel aggregation, sparse storage)", "auto"),
     CLI_DOUBLE(0, "tol", "X", san_sweep_opts, solve.tol, 1e-300, 1, 0, "a number in (0, 1]",
                "accuracy: every state's flows in balance to X\n"
                "relative, and every block of states (automaton,\n"
@@ -39,7 +40,7 @@ const cli_option cli_solver_options[] = {
                "auto: the sparse generator, or the tensor\n"
                "descriptor when the generator does not fit;\n"
                "sparse; kron (Q never stored: power, jacobi, gmres,\n"
-               "bicgstab, iad)", "auto"),
+               "bicgstab, iad; not gs, direct, ml)", "auto"),
     CLI_CHOICE(CLI_OPT_LUMP, 0, "lump", "L", san_sweep_opts, lump,
                "auto: interchangeable replicas solved as counts\n"
                "(exact; the report says what was lumped); off:\n"
@@ -246,7 +247,7 @@ static int apply(const cli_parser *p, const cli_option *o, const char *arg, void
     case CLI_OPT_METHOD:
         if (san_method_parse(arg, (san_method *)dest) < 0)
             return cli_usage_error(p->cmd, "--%s: unknown method '%s' (auto, direct, power, jacobi, "
-                                   "gs, gmres, bicgstab, iad)", o->long_name, arg);
+                                   "gs, gmres, bicgstab, iad, ml)", o->long_name, arg);
         return 0;
     case CLI_OPT_STORAGE:
         if (!strcmp(arg, "sparse"))

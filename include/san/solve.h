@@ -31,7 +31,8 @@ typedef struct {
 typedef enum {
     SAN_M_AUTO, SAN_M_DIRECT, SAN_M_POWER, SAN_M_JACOBI, SAN_M_GS,
     SAN_M_GMRES, SAN_M_BICGSTAB,
-    SAN_M_IAD               /* iterative aggregation-disaggregation */
+    SAN_M_IAD,              /* iterative aggregation-disaggregation */
+    SAN_M_ML                /* multilevel aggregation (sparse storage) */
 } san_method;
 
 typedef enum { SAN_PC_ILU0, SAN_PC_JACOBI, SAN_PC_NONE } san_precond;

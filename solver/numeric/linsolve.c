@@ -51,7 +51,7 @@ double san_ls_budget(const san_solve_opts *o)
 }
 
 static const char *const method_names[] = {
-    "auto", "direct", "power", "jacobi", "gs", "gmres", "bicgstab", "iad"
+    "auto", "direct", "power", "jacobi", "gs", "gmres", "bicgstab", "iad", "ml"
 };
 #define N_METHODS ((int)(sizeof method_names / sizeof method_names[0]))
 
@@ -657,6 +657,7 @@ static san_ls_kernel named_kernel(san_method m)
     case SAN_M_GS:       return san_ls_gs;
     case SAN_M_GMRES:    return san_ls_gmres;
     case SAN_M_BICGSTAB: return san_ls_bicgstab;
+    case SAN_M_ML:       return san_ls_ml;
     default:             return NULL;
     }
 }

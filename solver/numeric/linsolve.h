@@ -177,6 +177,8 @@ int san_ls_gth(san_ls *c, double *pi);
  * state k > 0 that cannot reach the states before it (reducible). */
 int san_gth_dense(double *a, int64_t n, double *pi);
 int san_ls_gs(san_ls *c, double *pi);
+/* Multilevel aggregation cycles (ml.c). */
+int san_ls_ml(san_ls *c, double *pi);
 /* Gauss-Seidel sweeps on x (alternating directions, normalized after
  * each): a rough picture of pi for choosing a fixed state. */
 void san_ls_gs_sweeps(const san_csr *qt, double *x, int sweeps);

@@ -101,7 +101,7 @@ from difftest_models import *          # noqa: E402,F403  the models and their a
 from difftest_models import GenReject, find_dense_ref, find_san, generate, model_seed  # noqa: E402
 
 FAMILIES = ["plain", "span4", "span6", "decades", "ncd", "repl"]
-METHODS = ["auto", "direct", "power", "jacobi", "gs", "gmres", "bicgstab", "iad"]
+METHODS = ["auto", "direct", "power", "jacobi", "gs", "gmres", "bicgstab", "iad", "ml"]
 STORAGES = ["sparse", "kron"]
 KRON_METHODS = {"auto", "power", "jacobi", "gmres", "bicgstab", "iad"}
 # The distributed engine (a --with-petsc build): `mpirun -n 2 san solve
