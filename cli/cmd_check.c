@@ -463,8 +463,17 @@ int cmd_check(int argc, char **argv)
     memset(&audit, 0, sizeof audit);
     int status = m ? EXIT_OK : EXIT_USAGE;
     san_lumping *L = NULL;
-    if (m && A.lump == SAN_LUMP_AUTO && san_model_lump(m, &L, &d) != SAN_OK)
-        status = EXIT_FAIL;
+    if (m && A.lump == SAN_LUMP_AUTO) {
+        /* the size is what check shows; why some replicas stay apart is
+         * the solve's note (check's diagnostics are the model's) */
+        san_diag why;
+        san_diag_init(&why, NULL, NULL, 0);
+        if (san_model_lump(m, &L, &why) != SAN_OK) {
+            san_diag_add(&d, SAN_ERROR, 0, 0, "out of memory while lumping the replicas");
+            status = EXIT_FAIL;
+        }
+        san_diag_free(&why);
+    }
     if (m) {
         /* what the solve will build: the lumped model when there is one */
         san_estimate_memory(L ? san_lumping_model(L) : m, &mem);

@@ -272,6 +272,24 @@ static void read_tokens(detector *D)
     }
 }
 
+/* Automata of equal states (names, rewards): the candidates a note
+ * names when the refinement tells them apart. */
+static void state_groups(detector *D, int *group)
+{
+    const san_model *m = D->m;
+    for (int a = 0; a < m->naut; a++) {
+        const san_automaton *A = &m->aut[a];
+        tokbuf *b = &D->tmp;
+        b->n = 0;
+        tb_push(D->oom, b, -A->nstates - 1);    /* apart from the other keys */
+        for (int s = 0; s < A->nstates; s++) {
+            tb_str(D->oom, b, A->states[s]);
+            tb_double(D->oom, b, A->reward ? A->reward[s] : s);
+        }
+        group[a] = intern_id(&D->sigs, b->v, b->n);
+    }
+}
+
 /* Round 0: states, their names and rewards, and the reads. */
 static void initial_classes(detector *D)
 {
@@ -550,9 +568,13 @@ static void explain_split(detector *D, const int *group, char *why, size_t nwhy)
         for (int b = a + 1; b < m->naut && b < a + 64; b++)
             if (group[a] == group[b] && D->cls[a] != D->cls[b] &&
                 same_family(m->aut[a].name, m->aut[b].name)) {
-                snprintf(why, nwhy, "%s and %s are not lumped together: their events, rates, "
-                         "routing or an expression that reads one of them alone tell them apart",
-                         m->aut[a].name, m->aut[b].name);
+                snprintf(why, nwhy, "%s and %s are not lumped together: %s",
+                         m->aut[a].name, m->aut[b].name,
+                         D->etok[a].n != D->etok[b].n ||
+                         memcmp(D->etok[a].v, D->etok[b].v, (size_t)D->etok[a].n * 8)
+                             ? "an expression reads one of them alone (st, a reward, a "
+                               "count over some of them)"
+                             : "their events, rates or routing differ");
                 return;
             }
 }
@@ -571,10 +593,10 @@ int lump_classes(const san_model *m, int *cls, int *fam, lang_oom *oom, char *wh
     index_exprs(&D);
     index_transitions(&D);
     read_tokens(&D);
+    int *group = lang_calloc(oom, (size_t)m->naut + 1, sizeof *group);
+    state_groups(&D, group);
     initial_classes(&D);
     count_classes(&D);
-    int *group = lang_calloc(oom, (size_t)m->naut + 1, sizeof *group);
-    memcpy(group, cls, (size_t)m->naut * sizeof *cls);
     int *next = lang_calloc(oom, (size_t)m->naut + 1, sizeof *next);
     int n = D.ncls, prev = -1;
     for (int c = 0, k = 0; c < D.ncls; c++)

@@ -29,6 +29,7 @@ harness=checkmem
 # the kron solve of rs N=24 takes 3 s alone, more under make check -j2
 harness_limit=120   # a guard against hangs; a loaded machine took over 30 s
 . "$top_srcdir/tests/cli/harness.sh"
+harness_lump_off
 
 if ! command -v python3 >/dev/null 2>&1; then
     echo "SKIP - python3 is needed to read the JSON"

@@ -74,7 +74,7 @@ def stationary(q):
 def san_vector(model_args, tmp):
     """san's distribution by mixed-radix index (solve --vector)."""
     path = os.path.join(tmp, "pi.csv")
-    rc, _, err = run(["solve", "-q", "--method", "direct", "--tol", "1e-13",
+    rc, _, err = run(["solve", "-q", "--lump", "off", "--method", "direct", "--tol", "1e-13",
                       "--vector", path] + model_args)
     if rc != 0:
         print("san solve failed:", model_args, err.strip()[:300])

@@ -31,6 +31,7 @@ else
 fi
 
 need_san frontend.sh
+harness_lump_off
 
 # replicas N FILE: N two-state replicas of one automaton
 replicas() {

@@ -62,3 +62,22 @@ need_san() {
         exit 1
     fi
 }
+
+# harness_lump_off: SAN becomes a wrapper that runs solve and check with
+# --lump off, for the tests of the solver's own paths on the models as
+# written (big symmetric spaces, their memory and time limits); lumping
+# itself is tested in lump.sh.
+harness_lump_off() {
+    lump_real=$SAN
+    SAN=$tmp/san-lump-off
+    cat > "$SAN" <<EOS
+#!/bin/sh
+[ \$# -eq 0 ] && exec "$lump_real"
+cmd=\$1
+shift
+case \$cmd in solve|check) exec "$lump_real" "\$cmd" --lump off "\$@" ;; esac
+exec "$lump_real" "\$cmd" "\$@"
+EOS
+    chmod +x "$SAN"
+    export SAN
+}

@@ -31,6 +31,7 @@ fi
 harness=robust
 harness_limit=30
 . "$top_srcdir/tests/cli/harness.sh"
+harness_lump_off
 
 # show FILE: the first lines of a captured output, indented
 show() {
