@@ -12,6 +12,21 @@ import argparse, glob, json, os, re, shutil, subprocess, sys, tempfile
 
 FUNC = re.compile(r"Integration of function (\S+) : (\S+)")
 
+def peer_answer(out, returncode):
+    """{result: value} from a peer's menu transcript `out`, or an error
+    string (shared with bench/peers.py)."""
+    if returncode < 0:
+        return "crashed (signal %d)" % -returncode
+    if "did not converge" in out:
+        return "not converged"
+    vals = {m.group(1): float(m.group(2)) for m in FUNC.finditer(out)}
+    if not vals:
+        err = [l.strip() for l in out.splitlines()
+               if re.search(r"syntax error|Programming Error|did not converge|can not|"
+                            r"not found|[Ee]rror -", l) and "Error Test" not in l]
+        return "rejected" + (": " + err[0][:60] if err else "")
+    return vals
+
 def run_peer(binary, keys, text, name, timeout):
     """Compile and solve `text` in a fresh folder (the peers ask before
     overwriting files); returns {result: value} or an error string."""
@@ -24,18 +39,7 @@ def run_peer(binary, keys, text, name, timeout):
                                capture_output=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             return "timeout"
-        out = p.stdout.decode("latin-1")
-        if p.returncode < 0:
-            return "crashed (signal %d)" % -p.returncode
-        if "did not converge" in out:
-            return "not converged"
-        vals = {m.group(1): float(m.group(2)) for m in FUNC.finditer(out)}
-        if not vals:
-            err = [l.strip() for l in out.splitlines()
-                   if re.search(r"syntax error|Programming Error|did not converge|can not|"
-                                r"not found|[Ee]rror -", l) and "Error Test" not in l]
-            return "rejected" + (": " + err[0][:60] if err else "")
-        return vals
+        return peer_answer(p.stdout.decode("latin-1"), p.returncode)
     finally:
         shutil.rmtree(d, ignore_errors=True)
 
@@ -43,9 +47,17 @@ def run_peer(binary, keys, text, name, timeout):
 # 1e-13: the defaults, 1000 and 1e-10, stop short of 1e-8 on stiff
 # models); 1 compile, 1 standard; 2 solve, 3 GMRES (PEPS) or 1 power
 # (GTAexpress); 0 exit, 1 keep files.
-PREFS = "42\n100000\n44\n1e-13\n"
-PEPS_KEYS = PREFS + "11{n}\n2{m}{n}\n01\n"
-GTA_KEYS = PREFS + "11 {n} 2{m} {n} 01\n"
+def prefs(tol="1e-13", iterations=100000):
+    return "42\n%d\n44\n%s\n" % (iterations, tol)
+
+def peps_keys(tol="1e-13", iterations=100000):
+    return prefs(tol, iterations) + "11{n}\n2{m}{n}\n01\n"
+
+def gta_keys(tol="1e-13", iterations=100000):
+    return prefs(tol, iterations) + "11 {n} 2{m} {n} 01\n"
+
+PEPS_KEYS = peps_keys()
+GTA_KEYS = gta_keys()
 # The methods tried in turn while the last did not converge.
 PEPS_METHODS = "321"
 GTA_METHODS = "1362"
