@@ -760,8 +760,10 @@ static void build(builder *B, const int *cls)
     B->ptr = lang_calloc(B->oom, (size_t)m->npool + 1, sizeof *B->ptr);
     B->ptr_idx = lang_calloc(B->oom, (size_t)m->npool + 1, sizeof *B->ptr_idx);
     B->memo = lang_calloc(B->oom, (size_t)m->npool + 1, sizeof *B->memo);
-    memcpy(B->ptr, m->pool, (size_t)m->npool * sizeof *B->ptr);
-    qsort(B->ptr, (size_t)m->npool, sizeof *B->ptr, cmp_ptr);
+    if (m->npool > 0) {         /* memcpy and qsort of NULL are UB */
+        memcpy(B->ptr, m->pool, (size_t)m->npool * sizeof *B->ptr);
+        qsort(B->ptr, (size_t)m->npool, sizeof *B->ptr, cmp_ptr);
+    }
     for (int k = 0; k < m->npool; k++) {
         const san_expr **p = bsearch(&m->pool[k], B->ptr, (size_t)m->npool, sizeof *B->ptr,
                                      cmp_ptr);

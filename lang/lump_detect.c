@@ -118,7 +118,7 @@ static int intern_id(intern *t, const int64_t *v, int n)
     uint64_t h = hash_toks(v, n) & (uint64_t)(t->nslot - 1);
     for (; t->slot[h]; h = (h + 1) & (uint64_t)(t->nslot - 1)) {
         int id = t->slot[h] - 1;
-        if (t->len[id] == n && !memcmp(t->key[id], v, (size_t)n * sizeof *v))
+        if (t->len[id] == n && (n == 0 || !memcmp(t->key[id], v, (size_t)n * sizeof *v)))
             return id;
     }
     if (t->n == t->cap) {
@@ -127,7 +127,8 @@ static int intern_id(intern *t, const int64_t *v, int n)
         t->len = lang_realloc(t->oom, t->len, (size_t)t->cap * sizeof *t->len);
     }
     t->key[t->n] = lang_calloc(t->oom, (size_t)(n ? n : 1), sizeof *v);
-    memcpy(t->key[t->n], v, (size_t)n * sizeof *v);
+    if (n > 0)          /* v may be NULL for the empty string */
+        memcpy(t->key[t->n], v, (size_t)n * sizeof *v);
     t->len[t->n] = n;
     t->slot[h] = ++t->n;
     return t->n - 1;
@@ -184,8 +185,10 @@ static void index_exprs(detector *D)
     const san_model *m = D->m;
     D->ptr = lang_calloc(D->oom, (size_t)m->npool + 1, sizeof *D->ptr);
     D->ptr_id = lang_calloc(D->oom, (size_t)m->npool + 1, sizeof *D->ptr_id);
-    memcpy(D->ptr, m->pool, (size_t)m->npool * sizeof *D->ptr);
-    qsort(D->ptr, (size_t)m->npool, sizeof *D->ptr, cmp_ptr);
+    if (m->npool > 0) {         /* memcpy and qsort of NULL are UB */
+        memcpy(D->ptr, m->pool, (size_t)m->npool * sizeof *D->ptr);
+        qsort(D->ptr, (size_t)m->npool, sizeof *D->ptr, cmp_ptr);
+    }
     for (int k = 0; k < m->npool; k++) {
         D->tmp.n = 0;
         expr_tokens(D, &D->tmp, D->ptr[k]);
@@ -571,7 +574,8 @@ static void explain_split(detector *D, const int *group, char *why, size_t nwhy)
                 snprintf(why, nwhy, "%s and %s are not lumped together: %s",
                          m->aut[a].name, m->aut[b].name,
                          D->etok[a].n != D->etok[b].n ||
-                         memcmp(D->etok[a].v, D->etok[b].v, (size_t)D->etok[a].n * 8)
+                         (D->etok[a].n > 0 &&       /* memcmp(NULL, NULL, 0) is UB */
+                          memcmp(D->etok[a].v, D->etok[b].v, (size_t)D->etok[a].n * 8))
                              ? "an expression reads one of them alone (st, a reward, a "
                                "count over some of them)"
                              : "their events, rates or routing differ");
