@@ -313,7 +313,7 @@ done
 # a rank over its --max-memory: every rank stops (none is left waiting
 # in a collective: mpirun returns), the message once, exit 2 as serial
 for mm in 2M 4M; do
-    timeout 120 mpirun -n 4 "$SAN" solve -q --engine petsc --max-memory $mm \
+    timeout 120 mpirun -n 4 "$SAN" solve -q --engine petsc --lump off --max-memory $mm \
         --gen "ms --mode async --slaves 6 --buffer 6" > /dev/null 2> "$tmp/p.err"
     rc=$?
     n=$(grep -c "beyond --max-memory of" "$tmp/p.err")
@@ -324,12 +324,12 @@ for mm in 2M 4M; do
 done
 # Ctrl-C on one rank (rank 1 of 2, 4 s into a 952,180-state run: its
 # exploration or solve) stops every rank, with the message
-mpirun -n 2 "$SAN" solve -q --engine petsc --gen "ms --mode async --slaves 10 --buffer 10" \
+mpirun -n 2 "$SAN" solve -q --engine petsc --lump off --gen "ms --mode async --slaves 10 --buffer 10" \
     > /dev/null 2> "$tmp/int.err" &
 mpid=$!
 sleep 4
 rank1=$(pgrep -P "$mpid" -f "engine petsc" 2>/dev/null | tail -n 1)
-[ -n "$rank1" ] || rank1=$(pgrep -f "solve -q --engine petsc --gen ms --mode async --slaves 10 --buffer 10" | tail -n 1)
+[ -n "$rank1" ] || rank1=$(pgrep -f "solve -q --engine petsc --lump off --gen ms --mode async --slaves 10 --buffer 10" | tail -n 1)
 [ -n "$rank1" ] && kill -INT "$rank1"
 wait "$mpid"
 rc=$?
@@ -343,7 +343,7 @@ fi
 # --time-limit stops every rank: in the exploration (the message once,
 # exit 1) and inside KSP (the best vector's report, NOT CONVERGED, exit 1)
 for tl in 0.2 3; do
-    mpirun -n 2 "$SAN" solve -q --engine petsc --time-limit "$tl" --petsc-options "-pc_type none" \
+    mpirun -n 2 "$SAN" solve -q --engine petsc --lump off --time-limit "$tl" --petsc-options "-pc_type none" \
         --gen "ms --mode async --slaves 10 --buffer 10" > "$tmp/tl.out" 2> "$tmp/tl.err"
     rc=$?
     if [ "$rc" -eq 1 ] && [ "$(grep -c 'time limit of' "$tmp/tl.err")" -eq 1 ]

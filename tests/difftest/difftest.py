@@ -137,6 +137,9 @@ def san_command(san, path, storage, method, vec=None):
     else:
         cmd = [san, "solve", path, "--format", "json", "--method", method, "--storage", storage,
                "-q"]
+    # the reference is the chain as written: its states, not occupancy
+    # counts (lumping is tested against --lump off in tests/cli/lump.sh)
+    cmd += ["--lump", "off"]
     if vec:
         cmd += ["--vector", vec]
     return cmd
