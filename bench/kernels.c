@@ -14,6 +14,7 @@
  * nonzero (the cache serves the rest, or not: that is what GB/s shows).
  * Best of ROUNDS (default 5) calls each, after one warm-up call.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +159,7 @@ int main(int argc, char **argv)
 
     san_pc pc;
     char msg[256];
+    setenv("SAN_ILU_LEVELS", "1", 1);  /* the schedule is opt-in (precond.c) */
     if (san_pc_build(&pc, &op, &qt, SAN_PC_ILU0, 0, INFINITY, msg, sizeof msg) == 0 &&
         pc.kind == SAN_PC_ILU0) {
         /* the two solves read the factors (as big as Q) and x twice */
