@@ -90,6 +90,7 @@ typedef struct {
     double rate[NRATES];
     int has_rate[NRATES];
     int expanded;                 /* --expanded: one automaton per slave */
+    int split;                    /* --send-rule split: 1/TT shared by the idle slaves */
     int explain;                  /* --explain: the derivations, a comment per line */
 } ms_par;
 
@@ -120,7 +121,7 @@ static const char *const ms_flags[] = {
     "--pack-points", "--slices", "--slices-per-node", "--task-time",
     "--pack-time", "--compute-time", "--eval-time", "--pi",
     "--rate-up", "--rate-send", "--rate-proc", "--rate-pack", "--rate-eval",
-    "--rate-down", "--expanded", "--explain", NULL
+    "--rate-down", "--expanded", "--send-rule", "--explain", NULL
 };
 
 static int known_flag(const char *flag)
@@ -177,6 +178,8 @@ static int ms_flag(void *ctx, const char *flag, const char *val, char *err, size
         return ms_choice(flag, val, "sync", "async", &p->mode, err, n);
     if (!strcmp(flag, "--work"))
         return ms_choice(flag, val, "steady", "slices", &p->work, err, n);
+    if (!strcmp(flag, "--send-rule"))
+        return ms_choice(flag, val, "paper", "split", &p->split, err, n);
     if (!strcmp(flag, "--slaves")) {
         p->has_n = 1;
         return gen_int(flag, val, 1, GEN_MAX_SLAVES, &p->n, err, n);
@@ -646,6 +649,9 @@ static void ms_functions(gbuf *b, const ms_par *p, ms_der *d)
             gen_line(b, "c: a slave is idle and a slice is left: master to Tx",
                      "  g2 = ((%s > 0) && ((st Work) > 0));", d->nb_i);
         gen_line(b, "c: the master stays in Rx", "  g1 = (1 - g2);");
+        if (p->split)
+            gen_line(b, "s: the master's 1/TT shared by the idle slaves (--send-rule split)",
+                     "  f_send = (r_send / (%s + (%s == 0)));", d->nb_i, d->nb_i);
         return;
     }
     gen_line(b, "c: the phase ends once every slave is idle",
@@ -724,13 +730,31 @@ static const char *ms_suffix(long i)
     return buf;
 }
 
+/* The rate of the asynchronous master's send to one idle slave.  The
+ * paper's model (seed 004) gives every idle slave's s_i the rate 1/TT,
+ * so with n idle slaves the master leaves Tx at n/TT: it sends faster
+ * than one task per TT, and flow_fraction passes 1 (1.004-1.009 at 7-12
+ * slaves, 1.32 at 64 with the defaults).  --send-rule split shares the
+ * master's 1/TT among the idle slaves: one task per TT whoever gets it. */
+static const char *ms_send_rate(const ms_par *p)
+{
+    return p->split ? "f_send" : "r_send";
+}
+
+static const char *ms_send_note(const ms_par *p)
+{
+    return p->split ? " (1/TT shared by the idle slaves)"
+                    : " (each idle slave at 1/TT: the paper's rule)";
+}
+
 /* The replicated slaves' events: one declaration each. */
 static void ms_events_repl(gbuf *b, const ms_par *p, const ms_der *d)
 {
     gbuf_printf(b, "events\n");
     gbuf_printf(b, "  syn up (r_up)       // master ITx -> Rx, every slave I -> Pr: the run starts\n");
     if (p->mode == MS_ASYNC)
-        gbuf_printf(b, "  syn s[D_slaves] (r_send)  // master Tx -> Rx, Slave[i] I -> Pr: a new slice\n");
+        gbuf_printf(b, "  syn s[D_slaves] (%s)  // master Tx -> Rx, Slave[i] I -> Pr: a new slice%s\n",
+                    ms_send_rate(p), ms_send_note(p));
     else if (ms_has_s(p, d))
         gbuf_printf(b, "  syn s (r_send)      // master Tx -> Rx, every slave I -> Pr: a new phase\n");
     gbuf_printf(b, "  loc p[D_slaves] (r_proc)  // Slave[i] Pr -> Tx: a pack of results is ready\n");
@@ -767,7 +791,8 @@ static void ms_events(gbuf *b, const ms_par *p, const ms_der *d)
     gbuf_printf(b, "  syn up (r_up)       // master ITx -> Rx, every slave I -> Pr: the run starts\n");
     if (p->mode == MS_ASYNC)
         for (long i = 1; i <= p->n; i++)
-            gbuf_printf(b, "  syn s_%ld (r_send)    // master Tx -> Rx, slave %ld I -> Pr: a new slice\n", i, i);
+            gbuf_printf(b, "  syn s_%ld (%s)    // master Tx -> Rx, slave %ld I -> Pr: a new slice%s\n", i,
+                        ms_send_rate(p), i, ms_send_note(p));
     else if (ms_has_s(p, d))
         gbuf_printf(b, "  syn s (r_send)      // master Tx -> Rx, every slave I -> Pr: a new phase\n");
     for (long i = 1; i <= p->n; i++)
@@ -893,7 +918,10 @@ static void ms_work(gbuf *b, const ms_par *p, const ms_der *d)
 
 static void ms_network(gbuf *b, const ms_par *p, const ms_der *d)
 {
-    gbuf_printf(b, "network ms_%s (continuous)\n", p->mode == MS_SYNC ? "sync" : "async");
+    /* the name says which send rule an asynchronous model uses: the
+     * reports show it on their model line */
+    gbuf_printf(b, "network ms_%s%s (continuous)\n", p->mode == MS_SYNC ? "sync" : "async",
+                p->mode == MS_ASYNC && p->split ? "_split" : "");
     ms_master(b, p, d);
     if (p->mode == MS_ASYNC)
         ms_buffer(b, p, d);
@@ -913,10 +941,15 @@ static void ms_task_tp(gbuf *b, const ms_par *p, const ms_der *d)
     int slices = p->work == WORK_SLICES;
     if (slices)
         gbuf_printf(b, "(");
+    /* split: the master sends one task per TT while in Tx (an idle slave
+     * is always there: Tx is entered only then, and only s empties I) */
+    const char *fmt = p->split ? "(%s > 0)" : "%s";
+    char idle[80];
+    snprintf(idle, sizeof idle, fmt, d->nb_i);
     if (p->mode == MS_ASYNC && !slices)
-        gbuf_printf(b, "(((st Master == Tx) * %s) * r_send)", d->nb_i);
+        gbuf_printf(b, "(((st Master == Tx) * %s) * r_send)", idle);
     else if (p->mode == MS_ASYNC)
-        gbuf_printf(b, "((((st Master == Tx) * %s) * ((st Work) > 0)) * r_send)", d->nb_i);
+        gbuf_printf(b, "((((st Master == Tx) * %s) * ((st Work) > 0)) * r_send)", idle);
     else if (!slices)
         gbuf_printf(b, "((((st Master == Tx) && (%s == N_slaves)) * r_send) * N_slaves)", d->nb_i);
     else if (!ms_has_s(p, d))
@@ -1055,6 +1088,10 @@ void gen_ms_help(FILE *out)
         "                           (NB-1)/NB with NB = ceil(RNP / (BL*NS))\n"
         "  --rate-up, --rate-send, --rate-proc, --rate-pack, --rate-eval,\n"
         "  --rate-down R            override an event rate (down: slices regime only)\n"
+        "  --send-rule paper|split  async: every idle slave's s_i at 1/TT, so n idle\n"
+        "                           slaves get tasks at n/TT (the paper's model,\n"
+        "                           default), or the master's 1/TT shared by the\n"
+        "                           idle slaves (one task per TT; network ms_async_split)\n"
         "  --expanded               write each slave out (Slave1..SlaveN, s_1..s_N:\n"
         "                           the PEPS 2003 form) instead of the replicated\n"
         "                           aut Slave[i:D_slaves] with its events s[i], p[i], r[i]\n"

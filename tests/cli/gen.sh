@@ -447,6 +447,33 @@ check "m/s flow conservation" "$tmp/f.json" \
    and abs(r['task_throughput'] - (t['s[1]'] + t['s[2]'] + t['s[3]'])) < 1e-9"
 check "m/s marginals sum to 1" "$tmp/f.json" \
   "all(abs(sum(v.values()) - 1) < 1e-9 for v in m.values())"
+# The master's send rule (issue 28 item 6).  split: the master in Tx
+# sends one task per TT whoever gets it, so the tasks it hands out are
+# master_tx / TT (two results computed apart), the events' throughputs
+# add up to it, and the packs never pass seed 003's flow bound; the
+# paper's rule (each idle slave at 1/TT) passes it at 12 slaves.
+solve_json "$tmp/f.json" ms --mode async --slaves 3 --buffer 5 --send-rule split
+check "split send rule: one task per TT in Tx" "$tmp/f.json" \
+  "abs(r['task_throughput'] - r['master_tx'] * 20) < 1e-9 * r['task_throughput'] \
+   and abs(r['task_throughput'] - (t['s[1]'] + t['s[2]'] + t['s[3]'])) < 1e-9 \
+   and abs(r['pack_throughput'] - t['c']) < 1e-9 and r['flow_fraction'] <= 1 + 1e-9"
+solve_json "$tmp/g.json" ms --mode async --slaves 3 --buffer 5 --send-rule split --expanded
+check "split send rule: replicated = --expanded" "$tmp/g.json" \
+  "all(abs(r[k] - v) <= 1e-10 * max(1, abs(v)) for k, v in json.load(open('$tmp/f.json'))['results'].items())"
+if grep -q '"ms_async_split"' "$tmp/f.json" && "$SAN" gen ms --mode async --slaves 3 | grep -q "^network ms_async "; then ok
+else bad "the network's name does not say the send rule"; fi
+for rule in paper split; do
+    solve_json "$tmp/r_$rule.json" ms --mode async --slaves 12 --buffer 40 --send-rule $rule
+done
+check "paper's rule passes the flow bound at 12 slaves" "$tmp/r_paper.json" "r['flow_fraction'] > 1.005"
+check "split rule stays under it" "$tmp/r_split.json" \
+  "r['flow_fraction'] <= 1 + 1e-9 and abs(r['task_throughput'] - r['master_tx'] * 20) < 1e-9 * r['task_throughput']"
+solve_json "$tmp/a.json" ms --mode async --slaves 1 --buffer 4 --send-rule paper
+solve_json "$tmp/b.json" ms --mode async --slaves 1 --buffer 4 --send-rule split
+check "one slave: both rules are one model" "$tmp/b.json" \
+  "all(abs(r[k] - v) <= 1e-12 * max(1, abs(v)) for k, v in json.load(open('$tmp/a.json'))['results'].items())"
+if ! "$SAN" gen ms --mode async --slaves 2 --send-rule fair > /dev/null 2>&1; then ok
+else bad "--send-rule fair accepted"; fi
 solve_json "$tmp/f.json" ms --mode async --slaves 3 --buffer 5 --expanded
 check "m/s flow conservation (--expanded)" "$tmp/f.json" \
   "abs(t['r_1'] + t['r_2'] + t['r_3'] - t['c']) < 1e-9 and abs(r['pack_throughput'] - t['c']) < 1e-9 \
