@@ -67,6 +67,8 @@
    sharing model solved as written (--lump off, where that fits) and
    lumped: reachable states, wall time, peak memory and the worst
    relative difference of their results; up to 1,024 slaves lumped.
+   Then issue 28's design grid (sync and async, 2..64 slaves, buffers
+   1..40, lumped) with its wall time, against --lump off to 8 slaves.
 12. multilevel aggregation (issue 27): -m ml against bicgstab, gs, iad
    and auto at tol 1e-12 on resource sharing (20 processes, 9 resources;
    22 processes, 4.2 M states, full mode), master/slave async 8 slaves
@@ -1032,6 +1034,30 @@ def table_lump():
             diff = f"{d:.1e}"
         print(fmt.format(label, *cells, diff))
         flush()
+    print()
+    lump_grid()
+
+
+LUMP_GRID = ["ms", "--mode", "sync,async", "--slaves", "2,4,8,16,32,64",
+             "--buffer", "1,5,10,20,40"]
+
+
+def lump_grid():
+    """Issue 28's design grid to 64 slaves, lumped (the default), against
+    the same variants solved as written where they fit (2..8 slaves):
+    |v - ref| / (1e-8 |ref| + 1e-13), <= 1 within the contract."""
+    rows, code, wall = sweep(LUMP_GRID, "auto")
+    small = list(LUMP_GRID)
+    small[small.index("2,4,8,16,32,64")] = "2,4,8"
+    off, _, wall_off = sweep(small, "auto", extra=("--lump", "off"))
+    ref = {c: r["results"] for c, r in off.items() if r["ok"]}
+    q, where, key = worst_ratio(rows, ref)
+    solved = sum(1 for r in rows.values() if r["ok"])
+    print(f"design grid {' '.join(LUMP_GRID)}: {solved}/{len(rows)} variants solved "
+          f"in {wall:.2f} s (exit {code}), methods {methods_used(rows)}; "
+          f"max estimate {max_estimate(rows)}")
+    print(f"  against --lump off on {len(ref)} variants (2..8 slaves, {wall_off:.2f} s): "
+          f"worst {q:.2g} x (1e-8 rel + 1e-13) at {where} {key}")
     print()
 
 
