@@ -51,9 +51,15 @@
 /* Aggregates are rebuilt from the iterate in the first cycles, then
  * kept: the coarse operators still follow x every cycle. */
 #define ML_SETUP_CYCLES 3
-#define ML_PRE 1
-#define ML_POST 1
-#define ML_GAMMA 1
+/* W-cycles (two coarse visits a level) with two sweeps before and two
+ * after.  Measured at tol 1e-12 (cycles, V(1,1) -> W(2,2)): ms async
+ * 8/40 54 -> 28, rs 20/9 30 -> 22, cluster 64/side 26 -> 18, ncd17 33
+ * -> 25, for about the same solve time (a W(2,2) cycle costs about twice
+ * a V(1,1): the coarse levels are 1/6 of the fine one and below).
+ * Tried: W(1,1) 45 and theta 0.1 45 on ms 8/40; setup over 6 cycles 55. */
+#define ML_PRE 2
+#define ML_POST 2
+#define ML_GAMMA 2
 
 typedef struct {
     san_csr a;              /* A_l (level 0: a shallow copy of qt) */
