@@ -690,29 +690,40 @@ static int direct_cheap(san_ls *c, double *pi)
 static int ml_resort(san_ls *c, double *pi, int st)
 {
     san_solve_info *info = c->info;
-    if (st != 1 || info->status == SAN_E_INTERRUPTED || !usable_vector(pi, c->op->n))
+    const int64_t n = c->op->n;
+    if (st != 1 || info->status == SAN_E_INTERRUPTED || !usable_vector(pi, n))
         return st;
-    char why[sizeof info->msg];
-    memcpy(why, info->msg, sizeof why);
-    const san_method was = info->method;
-    const long it = info->iterations;
+    /* the first method's answer and verdict, kept should ml do worse */
+    double *first = malloc((size_t)n * sizeof *first);
+    if (!first)
+        return st;
+    memcpy(first, pi, (size_t)n * sizeof *first);
+    const san_solve_info was = *info;
     info->method = SAN_M_ML;
     info->msg[0] = info->note[0] = '\0';
     info->status = SAN_OK;
     c->tol = c->o->tol * 0.9;
     c->settle = 0;
     int st2 = checked_named(c, pi, san_ls_ml, san_ls_ml(c, pi));
-    info->iterations += it;
+    info->iterations += was.iterations;
     if (st2 == 0) {
         snprintf(info->note, sizeof info->note, "%s stopped short (%.120s); the answer "
-                 "comes from the multilevel method (ml)", san_method_name(was), why);
-        return 0;
+                 "comes from the multilevel method (ml)", san_method_name(was.method),
+                 was.msg);
+    } else if (st2 < 0 || !usable_vector(pi, n) || !(info->residual < was.residual)) {
+        /* the better of the two vectors, with its own verdict: the
+         * first method's (its refusal also says more) unless ml got
+         * closer */
+        const long it = info->iterations, prod = info->products;
+        *info = was;
+        info->iterations = it;
+        info->products = prod;
+        info->status = SAN_OK;
+        memcpy(pi, first, (size_t)n * sizeof *first);
+        st2 = 1;
     }
-    /* the refusal of the first method says more */
-    info->method = was;
-    memcpy(info->msg, why, sizeof why);
-    info->status = SAN_OK;
-    return st2 < 0 ? 1 : st2;
+    free(first);
+    return st2;
 }
 
 static int last_resort(san_ls *c, double *pi, int st)
