@@ -102,10 +102,10 @@ static void random_chars(char *out, int n)
     if (n > (int)sizeof r)
         n = sizeof r;
     if (getrandom(r, n, GRND_NONBLOCK) != n) {
-        static unsigned counter;
+        static atomic_uint counter;     /* threads may name files at once */
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
-        unsigned long x = (unsigned long)ts.tv_nsec ^ ((unsigned long)getpid() << 16) ^ ++counter;
+        unsigned long x = (unsigned long)ts.tv_nsec ^ ((unsigned long)getpid() << 16) ^ (atomic_fetch_add(&counter, 1) + 1);
         for (int i = 0; i < n; i++) {
             x = x * 6364136223846793005UL + 1442695040888963407UL;
             r[i] = (unsigned char)(x >> 33);

@@ -721,12 +721,12 @@ static void ms_identifiers(gbuf *b, const ms_par *p, ms_der *d)
     gbuf_printf(b, "\n");
 }
 
-/* "_3": the suffix of slave i's own identifiers (one static buffer: use
- * it once per printf). */
-static const char *ms_suffix(long i)
+/* "_3": the suffix of slave i's own identifiers, in the caller's
+ * buffer (the generators run on several threads at once: a static
+ * buffer gave one slave another's rate under san sweep -j 4). */
+static const char *ms_suffix(char *buf, size_t n, long i)
 {
-    static char buf[24];
-    snprintf(buf, sizeof buf, "_%ld", i);
+    snprintf(buf, n, "_%ld", i);
     return buf;
 }
 
@@ -795,12 +795,13 @@ static void ms_events(gbuf *b, const ms_par *p, const ms_der *d)
                         ms_send_rate(p), i, ms_send_note(p));
     else if (ms_has_s(p, d))
         gbuf_printf(b, "  syn s (r_send)      // master Tx -> Rx, every slave I -> Pr: a new phase\n");
+    char sfx[24];
     for (long i = 1; i <= p->n; i++)
         gbuf_printf(b, "  loc p_%ld (r_proc%s)    // slave %ld Pr -> Tx: a pack of results is ready\n", i,
-                    ms_hetero_cm(p) ? ms_suffix(i) : "", i);
+                    ms_hetero_cm(p) ? ms_suffix(sfx, sizeof sfx, i) : "", i);
     for (long i = 1; i <= p->n; i++)
         gbuf_printf(b, "  syn r_%ld (r_pack%s)    // slave %ld Tx -> Pr (pi) or I (pi_c): the pack is sent%s\n",
-                    i, ms_hetero_tp(p) ? ms_suffix(i) : "", i,
+                    i, ms_hetero_tp(p) ? ms_suffix(sfx, sizeof sfx, i) : "", i,
                     p->mode == MS_ASYNC ? " to the buffer" : " to the master");
     if (p->mode == MS_ASYNC)
         gbuf_printf(b, "  syn c (r_eval)      // the master takes a pack from the buffer and evaluates it\n");
