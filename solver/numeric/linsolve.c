@@ -569,6 +569,28 @@ static int checked_named(san_ls *c, double *pi, san_ls_kernel k, int st)
     return st;
 }
 
+/* s in at most max characters, cut at a word with "..." when longer:
+ * a first method's message quoted in a note (a note cut mid-word read
+ * "raise --ma)").  Returns out. */
+static const char *quote_words(char *out, size_t max, const char *s)
+{
+    size_t len = strlen(s);
+    if (len < max) {
+        memcpy(out, s, len + 1);
+        return out;
+    }
+    size_t k = max - 4;
+    while (k > 0 && s[k] != ' ')
+        k--;
+    while (k > 0 && (s[k - 1] == ' ' || s[k - 1] == ',' || s[k - 1] == ';' || s[k - 1] == ':'))
+        k--;
+    if (k == 0)
+        k = max - 4;
+    memcpy(out, s, k);
+    memcpy(out + k, "...", 4);
+    return out;
+}
+
 /* Where auto's kernel stops: far below tol on its own residual.  A
  * normwise residual of tol leaves every probability an absolute error of
  * about tol times the largest one, so those of 1e-10 were off by 1e-2 on
@@ -602,9 +624,10 @@ int san_ls_checked(san_ls *c, double *pi, san_ls_kernel k, int refining)
         return st;
     if (st < 0 || st == 1) {
         /* auto, direct: the aggregation takes over, and says so */
-        snprintf(info->note, sizeof info->note, "%s %s (%.150s); the answer comes from "
+        char q[151];
+        snprintf(info->note, sizeof info->note, "%s %s (%s); the answer comes from "
                  "the aggregation method (iad)", san_method_name(asked),
-                 st < 0 ? "failed" : "did not converge", info->msg);
+                 st < 0 ? "failed" : "did not converge", quote_words(q, sizeof q, info->msg));
         if (st < 0 || !usable_vector(pi, c->op->n))
             initial_guess_op(c, pi);
         info->method = SAN_M_IAD;
@@ -707,9 +730,10 @@ static int ml_resort(san_ls *c, double *pi, int st)
     int st2 = checked_named(c, pi, san_ls_ml, san_ls_ml(c, pi));
     info->iterations += was.iterations;
     if (st2 == 0) {
-        snprintf(info->note, sizeof info->note, "%s stopped short (%.120s); the answer "
+        char q[121];
+        snprintf(info->note, sizeof info->note, "%s stopped short (%s); the answer "
                  "comes from the multilevel method (ml)", san_method_name(was.method),
-                 was.msg);
+                 quote_words(q, sizeof q, was.msg));
     } else if (st2 < 0 || !usable_vector(pi, n) || !(info->residual < was.residual)) {
         /* the better of the two vectors, with its own verdict: the
          * first method's (its refusal also says more) unless ml got
@@ -740,8 +764,10 @@ static int last_resort(san_ls *c, double *pi, int st)
     info->status = SAN_OK;
     int st2 = san_ls_checked(c, pi, n <= SAN_GTH_MAX_N ? san_ls_gth : direct_cheap, 1);
     if (st2 == 0) {
-        snprintf(info->note, sizeof info->note, "%s stopped short (%.120s); the answer "
-                 "comes from a direct solve (%s), refined", san_method_name(was), why,
+        char q[121];
+        snprintf(info->note, sizeof info->note, "%s stopped short (%s); the answer "
+                 "comes from a direct solve (%s), refined", san_method_name(was),
+                 quote_words(q, sizeof q, why),
                  n <= SAN_GTH_MAX_N ? "GTH" : "LU");
         return 0;
     }
