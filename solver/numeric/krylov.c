@@ -475,9 +475,8 @@ static int gmres_solve(san_ls *c, double *pi)
             break;
         }
         if (why) {
-            R = san_ls_best_restore(&best, pi, R);
-            san_ls_stop_msg(c, why, it, R,
-                            "try --method auto (or iad), --restart 60, or raise --max-iter");
+            R = san_ls_give_up(c, &best, pi, why, it, R,
+                               "try --method auto (or iad), --restart 60, or raise --max-iter");
             st = 1;
             break;
         }
@@ -647,9 +646,8 @@ static int bicgstab_solve(san_ls *c, double *pi)
         }
         san_ls_stop why = san_ls_poll(c, it, R);
         if (why) {
-            R = san_ls_best_restore(&best, pi, R);
-            san_ls_stop_msg(c, why, it, R, "try --method auto (or iad, gmres), or raise "
-                            "--max-iter");
+            R = san_ls_give_up(c, &best, pi, why, it, R, "try --method auto (or iad, gmres), "
+                               "or raise --max-iter");
             st = 1;
             break;
         }

@@ -175,6 +175,14 @@ double san_ls_best_restore(san_ls_best *b, double *x, double res)
     return b->res;
 }
 
+double san_ls_give_up(san_ls *c, san_ls_best *b, double *x, san_ls_stop why, long iter,
+                      double res, const char *hint)
+{
+    res = san_ls_best_restore(b, x, res);
+    san_ls_stop_msg(c, why, iter, res, hint);
+    return res;
+}
+
 void san_ls_best_free(san_ls_best *b)
 {
     free(b->x);
@@ -232,28 +240,36 @@ void san_ls_progress_end(san_ls *c)
     }
 }
 
-void san_ls_stop_msg(san_ls *c, san_ls_stop why, long iter, double best,
-                     const char *hint)
+void san_ls_stop_say(san_ls *c, san_ls_stop why, long iter, const char *what,
+                     double value, const char *hint)
 {
-    char *m = c->info->msg;
+    char *m = c->info->msg, v[64];
     size_t sz = sizeof c->info->msg;
+    if (value < HUGE_VAL)
+        snprintf(v, sizeof v, "%s %.2e", what, value);
+    else
+        snprintf(v, sizeof v, "no %s yet", what);
     switch (why) {
     case SAN_LS_TIME:
         c->info->status = SAN_E_INTERRUPTED;
-        snprintf(m, sz, "time limit of %g s reached after %ld iterations "
-                 "(best residual %.2e); raise --time-limit", c->o->time_limit,
-                 iter, best);
+        snprintf(m, sz, "time limit of %g s reached after %ld iterations (%s); raise "
+                 "--time-limit", c->o->time_limit, iter, v);
         break;
     case SAN_LS_INTR:
         c->info->status = SAN_E_INTERRUPTED;
-        snprintf(m, sz, "interrupted after %ld iterations (best residual "
-                 "%.2e)", iter, best);
+        snprintf(m, sz, "interrupted after %ld iterations (%s)", iter, v);
         break;
     default:
-        snprintf(m, sz, "not converged after %ld iterations (best residual "
-                 "%.2e)%s%s", iter, best, hint ? "; " : "", hint ? hint : "");
+        snprintf(m, sz, "not converged after %ld iterations (%s)%s%s", iter, v,
+                 hint ? "; " : "", hint ? hint : "");
         break;
     }
+}
+
+void san_ls_stop_msg(san_ls *c, san_ls_stop why, long iter, double best,
+                     const char *hint)
+{
+    san_ls_stop_say(c, why, iter, "best residual", best, hint);
 }
 
 /* ------------------------------------------------------------------ */

@@ -129,9 +129,14 @@ san_ls_stop san_ls_poll(san_ls *c, long iter, double res);
 san_ls_stop san_ls_clock(const san_ls *c);
 /* Ends an open progress line. */
 void san_ls_progress_end(san_ls *c);
-/* Writes the "not converged / time limit / interrupted" message. */
+/* Writes the "not converged / time limit / interrupted" message, with
+ * the best residual reached. */
 void san_ls_stop_msg(san_ls *c, san_ls_stop why, long iter, double best,
                      const char *hint);
+/* The same with what the value is ("best residual", "error estimate");
+ * a value of HUGE_VAL is said as "none yet". */
+void san_ls_stop_say(san_ls *c, san_ls_stop why, long iter, const char *what,
+                     double value, const char *hint);
 double san_ls_sum(const double *x, int64_t n);
 void san_ls_scale(double *x, int64_t n, double a);
 /* The state whose balance equation is replaced by "x_k = 1" in the
@@ -148,6 +153,11 @@ void san_ls_best_offer(san_ls_best *b, const double *x, double res);
  * the worst) is at least as good; returns the residual of what x now
  * holds. */
 double san_ls_best_restore(san_ls_best *b, double *x, double res);
+/* An iteration stopped short (why): the better of x and the best vector
+ * seen goes to x, the message says why with that vector's residual,
+ * which is returned. */
+double san_ls_give_up(san_ls *c, san_ls_best *b, double *x, san_ls_stop why, long iter,
+                      double res, const char *hint);
 void san_ls_best_free(san_ls_best *b);
 
 /* ---- the final vector ---- */

@@ -837,9 +837,8 @@ int san_ls_ml(san_ls *c, double *pi)
         san_ls_best_offer(&best, pi, res);
         san_ls_stop why = san_ls_poll(c, it, res);
         if (why) {
-            res = san_ls_best_restore(&best, pi, res);
-            san_ls_stop_msg(c, why, it, res, "try --method auto (or iad, bicgstab), "
-                            "or raise --max-iter");
+            res = san_ls_give_up(c, &best, pi, why, it, res, "try --method auto (or iad, "
+                                 "bicgstab), or raise --max-iter");
             rc = 1;
             break;
         }

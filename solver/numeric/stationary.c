@@ -87,15 +87,6 @@ static const char *hint_for(const san_ls *c)
          : "try --method auto (or iad, gs), or raise --max-iter";
 }
 
-/* Stops an iteration that has not converged: the better of the current
- * and the best vector goes to x, the message says why. */
-static int give_up(san_ls *c, san_ls_best *best, double *x, san_ls_stop why,
-                   long it, double res)
-{
-    res = san_ls_best_restore(best, x, res);
-    san_ls_stop_msg(c, why, it, res, hint_for(c));
-    return 1;
-}
 
 /* The sum of the iterate overflowed or stopped being positive (SOR with
  * too large an omega): the best vector seen, if any, is the answer. */
@@ -159,7 +150,9 @@ static int two_buffer_iterate(san_ls *c, double *pi, int jacobi, double a)
         san_ls_stop why = san_ls_poll(c, it, res);
         if (why) {
             res = san_op_residual(op, x, NULL);
-            rc = res <= tol ? 0 : give_up(c, &best, x, why, it, res);
+            rc = res > tol;
+            if (rc)
+                san_ls_give_up(c, &best, x, why, it, res, hint_for(c));
             break;
         }
     }
@@ -242,7 +235,8 @@ int san_ls_gs(san_ls *c, double *pi)
                 st = 0;
                 break;
             }
-            st = give_up(c, &best, pi, why, it, res);
+            san_ls_give_up(c, &best, pi, why, it, res, hint_for(c));
+            st = 1;
             break;
         }
     }

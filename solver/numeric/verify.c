@@ -303,8 +303,8 @@ static int refine(san_ls *c, double *x, const double *d, double *t, long max_cyc
          * 10^8 nonzeros): none starts past the time limit */
         san_ls_stop late = san_ls_clock(c);
         if (late) {
-            san_ls_stop_msg(c, late, info->iterations, info->error_est > 0 ? info->error_est
-                                                                           : HUGE_VAL,
+            san_ls_stop_say(c, late, info->iterations, "error estimate",
+                            info->error_est > 0 ? info->error_est : HUGE_VAL,
                             "try raising --time-limit");
             return 1;
         }
@@ -374,7 +374,7 @@ static int refine(san_ls *c, double *x, const double *d, double *t, long max_cyc
         }
         san_ls_stop why = san_ls_poll(c, info->iterations, err);
         if (why) {
-            san_ls_stop_msg(c, why, info->iterations, err,
+            san_ls_stop_say(c, why, info->iterations, "error estimate", err,
                             "try raising --max-iter or --time-limit");
             return 1;
         }
