@@ -20,6 +20,7 @@
 
 typedef struct {
     san_storage storage;
+    san_lump lump;
     double time_limit, max_memory, max_input;
     int64_t max_states;
     cli_format fmt;
@@ -50,6 +51,10 @@ typedef struct {
                "(stiff: a large rate times a long time)", "1e8"),                             \
     CLI_CHOICE(CLI_OPT_STORAGE, 0, "storage", "S", tr_args, storage,                          \
                "auto, sparse or kron (the tensor descriptor)", "auto"),                       \
+    CLI_CHOICE(CLI_OPT_LUMP, 0, "lump", "L", tr_args, lump,                                   \
+               "auto: interchangeable replicas as counts when\n"                              \
+               "exact (symmetric target and start; the report\n"                              \
+               "says what was lumped); off: the model as written", "auto"),                    \
     CLI_STRING(0, "engine", "E", tr_args, engine,                                             \
                "serial (default), or petsc: each rank of\n"                                   \
                "mpirun -n P explores and stores its part of the\n"                            \
@@ -367,6 +372,9 @@ static void text_header(const tr_report *r)
     if (r->A->engine && !strcmp(r->A->engine, "petsc"))
         printf("engine       petsc: %d ranks, %.1f MiB the largest rank\n", a->ranks,
                a->rank_bytes / (1 << 20));
+    if (a->lumping)
+        printf("lumped       %s into counts (--lump off: as written); states are "
+               "occupancy states\n", san_lumping_summary(a->lumping));
     printf("initial      %lld state%s (%s)\n", (long long)T->ninit, T->ninit == 1 ? "" : "s",
            r->A->from ? "--from" : r->A->initial ? "--initial" : "accepted by the reachability "
            "function");
@@ -499,6 +507,13 @@ static void json_report(const tr_report *r)
            r->complete ? "true" : "false", r->ntimes_asked);
     printf(",\n  \"reachable_states\": %lld,\n  \"storage\": \"%s\",\n  \"initial_states\": %lld,\n",
            (long long)a->sp.n, a->kron ? "kron" : "sparse", (long long)T->ninit);
+    if (a->lumping) {
+        printf("  \"lumped\": {\"classes\": ");
+        cli_json_string(stdout, san_lumping_summary(a->lumping));
+        printf(", \"product_states\": ");
+        san_json_size(stdout, a->sp.m->product_str);
+        printf("},\n");
+    }
     if (r->A->engine && !strcmp(r->A->engine, "petsc"))
         printf("  \"engine\": \"petsc\",\n  \"ranks\": %d,\n  \"rank_memory_bytes\": %.0f,\n",
                a->ranks, a->rank_bytes);
@@ -804,6 +819,7 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     ao.space.interrupt = interrupted;
     ao.time_limit = A.time_limit;
     ao.storage = A.storage;
+    ao.lump = A.lump;
     ao.engine = petsc ? SAN_ENGINE_PETSC : SAN_ENGINE_SERIAL;
     ao.engine_keep_vector = petsc && A.vector != NULL;
     if (A.petsc_matrix)

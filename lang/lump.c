@@ -68,6 +68,11 @@ static int64_t occ_rank(const int32_t *v, int ns, int N, const int64_t *binom)
     return k;
 }
 
+int64_t lump_rank(const lump_class *C, const int32_t *v)
+{
+    return occ_rank(v, C->ns, C->n, C->binom);
+}
+
 /* Every occupancy vector, in rank order. */
 static void enumerate(lump_class *C, lang_oom *oom)
 {
@@ -293,6 +298,7 @@ static void make_classes(builder *B, const int *cls)
         for (int k = 1; k < C->ns; k++)
             nk = nk * (C->n + k) / k;
         C->nk = nk;
+        C->binom = binomials(B->oom, C->n, C->ns);
         enumerate(C, B->oom);
     }
 }
@@ -544,7 +550,7 @@ static void tl_push(builder *B, trlist *l, int event, int64_t to, san_expr *prob
 
 /* The counter's transitions out of occupancy vector k on event x. */
 static void counter_moves(builder *B, const lump_class *C, const class_event *x, int64_t k,
-                          const int64_t *binom, int32_t *w, trlist *l)
+                          int32_t *w, trlist *l)
 {
     const san_automaton *A = x->A;
     const int32_t *v = C->occ + k * C->ns;
@@ -561,7 +567,7 @@ static void counter_moves(builder *B, const lump_class *C, const class_event *x,
                 return;         /* a member cannot fire it: not enabled */
             w[to] += v[s];
         }
-        tl_push(B, l, x->event, occ_rank(w, C->ns, C->n, binom), NULL);
+        tl_push(B, l, x->event, lump_rank(C, w), NULL);
         return;
     }
     for (int s = 0; s < C->ns; s++) {
@@ -573,7 +579,7 @@ static void counter_moves(builder *B, const lump_class *C, const class_event *x,
             memcpy(w, v, (size_t)C->ns * sizeof *w);
             w[s]--;
             w[A->tr[u].to]++;
-            tl_push(B, l, x->event, occ_rank(w, C->ns, C->n, binom), x->prob[u]);
+            tl_push(B, l, x->event, lump_rank(C, w), x->prob[u]);
         }
     }
 }
@@ -582,7 +588,6 @@ static void build_counter(builder *B, const lump_class *C, san_automaton *o)
 {
     int nce;
     class_event *ce = class_events(B, C, &nce);
-    int64_t *binom = binomials(B->oom, C->n, C->ns);
     int32_t *w = lang_calloc(B->oom, (size_t)C->ns, sizeof *w);
     o->name = class_name(B, C);
     o->nstates = (int)C->nk;
@@ -591,13 +596,13 @@ static void build_counter(builder *B, const lump_class *C, san_automaton *o)
     o->first = lang_calloc(B->oom, (size_t)C->nk + 1, sizeof *o->first);
     trlist l = { 0 };
     for (int64_t k = 0; k < C->nk; k++) {
-        if (occ_rank(C->occ + k * C->ns, C->ns, C->n, binom) != k)
+        if (lump_rank(C, C->occ + k * C->ns) != k)
             lang_oom_throw(B->oom);     /* cannot happen: the ranks are a bijection */
         o->states[k] = occ_name(B, C, C->occ + k * C->ns);
         o->reward[k] = (double)k;
         o->first[k] = l.n;
         for (int x = 0; x < nce; x++)
-            counter_moves(B, C, &ce[x], k, binom, w, &l);
+            counter_moves(B, C, &ce[x], k, w, &l);
         qsort(l.v + o->first[k], (size_t)(l.n - o->first[k]), sizeof *l.v, cmp_trans);
     }
     o->first[C->nk] = l.n;
@@ -608,7 +613,6 @@ static void build_counter(builder *B, const lump_class *C, san_automaton *o)
         free(ce[x].prob);
     }
     free(ce);
-    free(binom);
     free(w);
 }
 
@@ -786,6 +790,7 @@ void san_lumping_free(san_lumping *L)
     for (int c = 0; L->cls && c < L->nclass; c++) {
         free(L->cls[c].members);
         free(L->cls[c].occ);
+        free(L->cls[c].binom);
     }
     free(L->cls);
     free(L->aut_class);
