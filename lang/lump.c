@@ -12,6 +12,11 @@
  *     n_s / m(n) x p(s -> t): the lumped chain's rates are the sums of
  *     the original rates over each class of states (strong lumpability
  *     by the symmetry);
+ *   - a family whose rate reads its firing member's own state (st C[k]
+ *     in the rate of e[k:N]) fires at sum_s rate(s) n_s, rate(s) the
+ *     rate with the member's state read as s, over the states s that
+ *     have the event; its routing from s is rate(s) n_s p(s -> t) over
+ *     that sum (each member in s fires at rate(s));
  *   - expressions read the members through counts and sums of rewards
  *     only (the detector proved it): each such read becomes a table
  *     lookup over the counter's states.
@@ -154,7 +159,7 @@ static san_expr *rewrite_call(builder *B, const san_expr *fn)
 
 /* Emit a count, sum or product instruction of e (in), its members'
  * entries replaced by a lookup in a table over each class's counter. */
-static void emit_aggregate(builder *B, xbuild *b, const san_expr *e, const xins *in)
+static void emit_aggregate(builder *B, xbuild *b, const san_expr *e, const xins *in, int rbase)
 {
     san_lumping *L = B->L;
     int w = in->op == X_NB ? 3 : 4;
@@ -165,7 +170,7 @@ static void emit_aggregate(builder *B, xbuild *b, const san_expr *e, const xins 
             continue;
         xb_itab(b, L->aut_map[q[0]]);
         for (int k = 1; k < w; k++)
-            xb_itab(b, q[k]);
+            xb_itab(b, k == 3 ? q[k] + rbase : q[k]);   /* the reward table moved */
         n++;
     }
     xb_emit(b, (xop)in->op, off, n, 0);
@@ -195,45 +200,108 @@ static void emit_aggregate(builder *B, xbuild *b, const san_expr *e, const xins 
     }
 }
 
+/* Append e's code over the lumped model to b (its value pushed): st of
+ * automaton own (>= 0, a member of a class: a rate that reads its own
+ * member) read as the constant own_state. */
+static void emit_expr(builder *B, xbuild *b, const san_expr *e, int own, int own_state)
+{
+    san_lumping *L = B->L;
+    const int rbase = e->nrtab ? xb_rtab(b, e->rtab, e->nrtab) : 0;
+    for (int i = 0; i < e->ncode; i++) {
+        const xins *in = &e->code[i];
+        switch (in->op) {
+        case X_ST:
+            if (in->a == own)
+                xb_emit(b, X_CONST, 0, 0, own_state);
+            else
+                xb_emit(b, X_ST, L->aut_map[in->a], in->n, in->v);
+            break;
+        case X_RW:
+            xb_emit(b, X_RW, L->aut_map[in->a], in->n + rbase, in->v);
+            break;
+        case X_NB: case X_SUMRW: case X_PRODRW:
+            emit_aggregate(B, b, e, in, rbase);
+            break;
+        case X_THR: {
+            int off = b->e->nitab;
+            for (int k = 0; k < in->n; k++)
+                xb_itab(b, L->ev_map[e->itab[in->a + k]]);
+            xb_emit(b, X_THR, off, in->n, 0);
+            break;
+        }
+        case X_CALL:
+            xb_emit(b, X_CALL, xb_call(b, rewrite_call(B, e->calls[in->a])), 0, 0);
+            break;
+        default:
+            xb_emit(b, (xop)in->op, in->a, in->n, in->v);
+        }
+    }
+}
+
+/* Append a lookup of table t (over class C's counter). */
+static void emit_table(xbuild *b, const lump_class *C, const double *t)
+{
+    int toff = xb_rtab(b, t, (int)C->nk);
+    xb_emit(b, X_RW, C->counter, toff, 0);
+}
+
 /* e over the lumped model, times table mul over the counter of class
  * mul_class when mul is not NULL. */
 static san_expr *rewrite_mul(builder *B, const san_expr *e, const double *mul, int mul_class)
 {
-    san_lumping *L = B->L;
     xbuild b;
     xb_init(&b, B->oom);
-    if (e->nrtab)
-        xb_rtab(&b, e->rtab, e->nrtab);     /* offsets kept */
-    for (int i = 0; i < e->ncode; i++) {
-        const xins *in = &e->code[i];
-        switch (in->op) {
-        case X_ST: case X_RW:
-            xb_emit(&b, (xop)in->op, L->aut_map[in->a], in->n, in->v);
-            break;
-        case X_NB: case X_SUMRW: case X_PRODRW:
-            emit_aggregate(B, &b, e, in);
-            break;
-        case X_THR: {
-            int off = b.e->nitab;
-            for (int k = 0; k < in->n; k++)
-                xb_itab(&b, L->ev_map[e->itab[in->a + k]]);
-            xb_emit(&b, X_THR, off, in->n, 0);
-            break;
-        }
-        case X_CALL:
-            xb_emit(&b, X_CALL, xb_call(&b, rewrite_call(B, e->calls[in->a])), 0, 0);
-            break;
-        default:
-            xb_emit(&b, (xop)in->op, in->a, in->n, in->v);
-        }
-    }
+    emit_expr(B, &b, e, -1, 0);
     if (mul) {
-        const lump_class *C = &L->cls[mul_class];
-        int toff = xb_rtab(&b, mul, (int)C->nk);
-        xb_emit(&b, X_RW, C->counter, toff, 0);
+        emit_table(&b, &B->L->cls[mul_class], mul);
         xb_emit(&b, X_MUL, 0, 0, 0);
     }
     return xb_finish(&b);
+}
+
+/* Does e read st of automaton a (a rate reading its own member)? */
+static int reads_own(const san_expr *e, int a)
+{
+    for (int i = 0; e && i < e->ncode; i++)
+        if (e->code[i].op == X_ST && e->code[i].a == a)
+            return 1;
+    return 0;
+}
+
+/* The counts n_s of class C over its counter. */
+static double *count_table(builder *B, const lump_class *C, int s)
+{
+    double *t = lang_calloc(B->oom, (size_t)C->nk, sizeof *t);
+    for (int64_t k = 0; k < C->nk; k++)
+        t[k] = C->occ[k * C->ns + s];
+    return t;
+}
+
+/* Append the sum over the local states s of member A (automaton own)
+ * that have event e of rate(own = s) x n_s: the lumped rate of a family
+ * whose rate reads its member's state (each member in s fires at
+ * rate(s)). */
+static void emit_split_rate(builder *B, xbuild *b, const lump_class *C, const san_automaton *A,
+                            int own, int e, const san_expr *rate)
+{
+    int first = 1;
+    for (int s = 0; s < A->nstates; s++) {
+        int has = 0;
+        for (int u = A->first[s]; u < A->first[s + 1] && !has; u++)
+            has = A->tr[u].event == e;
+        if (!has)
+            continue;
+        double *n = count_table(B, C, s);
+        emit_expr(B, b, rate, own, s);
+        emit_table(b, C, n);
+        xb_emit(b, X_MUL, 0, 0, 0);
+        if (!first)
+            xb_emit(b, X_ADD, 0, 0, 0);
+        first = 0;
+        free(n);
+    }
+    if (first)
+        xb_emit(b, X_CONST, 0, 0, 0);
 }
 
 static san_expr *rewrite(builder *B, const san_expr *e)
@@ -468,6 +536,34 @@ typedef struct {
     san_expr **prob;        /* per transition of A: the counter's routing */
 } class_event;
 
+/* The routing of a family whose rate reads its member's state, from
+ * member state s by transition probability p (NULL: 1): the share of
+ * the members in s in the lumped rate R, rate(s) n_s p / R (0 when R
+ * is: the event is then not enabled; R + (R == 0) avoids 0 / 0). */
+static san_expr *own_routing(builder *B, const lump_class *C, const san_automaton *A, int own,
+                             int e, int s, const san_expr *p)
+{
+    const san_expr *rate = B->m->ev[e].rate;
+    xbuild b;
+    xb_init(&b, B->oom);
+    double *n = count_table(B, C, s);
+    emit_expr(B, &b, rate, own, s);
+    emit_table(&b, C, n);
+    xb_emit(&b, X_MUL, 0, 0, 0);
+    free(n);
+    if (p) {
+        emit_expr(B, &b, p, own, s);
+        xb_emit(&b, X_MUL, 0, 0, 0);
+    }
+    emit_split_rate(B, &b, C, A, own, e, rate);
+    emit_split_rate(B, &b, C, A, own, e, rate);
+    xb_emit(&b, X_CONST, 0, 0, 0);
+    xb_emit(&b, X_EQ, 0, 0, 0);
+    xb_emit(&b, X_ADD, 0, 0, 0);
+    xb_emit(&b, X_DIV, 0, 0, 0);
+    return xb_finish(&b);
+}
+
 /* The per-member events and the all-member events of class C. */
 static class_event *class_events(builder *B, const lump_class *C, int *n)
 {
@@ -514,6 +610,10 @@ static class_event *class_events(builder *B, const lump_class *C, int *n)
                 const san_expr *p = A->tr[u].prob;
                 if (x->nsrc == 1) {
                     x->prob[u] = rw(B, p);
+                    continue;
+                }
+                if (reads_own(m->ev[e].rate, rep)) {
+                    x->prob[u] = pool_add(B, own_routing(B, C, A, rep, e, s, p));
                     continue;
                 }
                 for (int64_t k = 0; k < C->nk; k++)
@@ -670,7 +770,15 @@ static void build_events(builder *B)
                         break;
                     }
         x->name = family_name(B, E->name);
-        x->rate = pool_add(B, rewrite_mul(B, E->rate, mtab, c));
+        const int own = (int)(A - m->aut);
+        if (reads_own(E->rate, own)) {
+            xbuild b;
+            xb_init(&b, B->oom);
+            emit_split_rate(B, &b, C, A, own, e, E->rate);
+            x->rate = pool_add(B, xb_finish(&b));
+        } else {
+            x->rate = pool_add(B, rewrite_mul(B, E->rate, mtab, c));
+        }
         free(mtab);
     }
 }

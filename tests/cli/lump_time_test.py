@@ -17,6 +17,7 @@
      asymmetric --from vector (exact: passage reports only aggregated
      figures), and to a target that reads one replica (that replica is
      not lumped with the others, said once).
+     Also a model whose rates read the firing replica's own state.
   3. Transient from an asymmetric --from vector: not lumped (each
      replica's marginals differ), said once, the answer as written.
   4. Closed forms: N independent two-state replicas: P(all up at t) =
@@ -264,6 +265,28 @@ on, err = passage(gen("ms --mode async --slaves 3 --buffer 3"), "target reads Sl
                   ["--until", "st Slave[3] == Tx"])
 check(on is not None and on["lumped"]["classes"].startswith("Slave[1..2] (2 replicas"),
       f"target reads Slave[3]: Slave[3] alone ({on and on.get('lumped')})")
+
+# rates that read the firing replica's own state (lumped: the rate split
+# by that state)
+OWN = """identifiers
+  D = [1..4];
+  nd = nb [M[1]..M[4]] down;
+  rr = 1.1 * min(nd, 2) / max(nd, 1);
+events
+  loc f[k:D] (0.3 * (1 + (2 * (st M[k] == deg))))
+  loc r[k:D] (rr)
+reachability = 1;
+network own (continuous)
+  aut M[i:D]
+    stt up to(deg) f[i]
+    stt deg to(down) f[i](0.7) to(up) f[i](0.3)
+    stt down to(up) r[i]
+results
+  down_mean = nd;
+"""
+transient(OWN, "own-state rate, uniform start", ["--rewards"])
+transient(OWN, "own-state rate, all up", ["--initial", "nd == 0 && nb [M[1]..M[4]] deg == 0"])
+passage(OWN, "passage own-state rate", ["--until", "nd >= 3"])
 
 # ---- 4. closed forms ----------------------------------------------------
 
