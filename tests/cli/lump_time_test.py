@@ -238,6 +238,13 @@ if on is not None:
     m2 = on["times"][0]["marginals"]["M[2]"]["down"]
     check(abs(m1 - m2) > 1e-3, f"--from asymmetric: the replicas' marginals differ ({m1}, {m2})")
 
+# an --initial that reads one replica: that one apart (its marginals its
+# own), the others lumped, said once
+on, err = transient(machines(5), "--initial reads M[1]", ["--initial", "st M[1] == down"])
+check(on is not None and on["lumped"]["classes"] == "M[2..5] (4 replicas of 2 states)",
+      f"--initial reads M[1]: M[1] alone ({on and on.get('lumped')})")
+check(err.count("not lumped together") == 1, f"--initial reads M[1]: said once ({err.strip()})")
+
 # ---- 2. passage -------------------------------------------------------
 
 for n in (2, 3, 5):
