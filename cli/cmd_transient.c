@@ -261,12 +261,14 @@ typedef struct {
     int64_t *idx;
     double *p;
     int64_t n, cap;
+    char *header;       /* the header line, or NULL */
 } ivec;
 
 static void ivec_free(ivec *v)
 {
     free(v->idx);
     free(v->p);
+    free(v->header);
 }
 
 /* "index,<names...>,probability" lines: the first and last fields. */
@@ -284,8 +286,10 @@ static int read_vector(const char *path, ivec *v)
     while (status == EXIT_OK && getline(&line, &cap, f) > 0) {
         lineno++;
         line[strcspn(line, "\r\n")] = '\0';
-        if (lineno == 1 && !strncmp(line, "index", 5))
-            continue;               /* the header */
+        if (lineno == 1 && !strncmp(line, "index", 5)) {
+            v->header = strdup(line);   /* the header: checked against the model */
+            continue;
+        }
         if (!*line)
             continue;
         char *comma = strchr(line, ','), *last = strrchr(line, ',');
@@ -317,6 +321,39 @@ static int read_vector(const char *path, ivec *v)
     if (f != stdin)
         fclose(f);
     return status;
+}
+
+/* A header naming automata ("index,Server,Client[1..4],probability")
+ * names m's, in order (a header of index and probability alone names
+ * none: accepted).  A vector that `solve --vector` wrote over a lumped
+ * chain is over occupancy states, whose indices are not m's: refused
+ * with the way out, not read as m's states. */
+static int vector_header_check(const char *cmd, const san_model *m, const char *path,
+                               const char *header)
+{
+    if (!header)
+        return EXIT_OK;
+    char *copy = strdup(header);
+    if (!copy)
+        return EXIT_FAIL;
+    char *last = strrchr(copy, ','), *first = strchr(copy, ',');
+    int ok = 1;
+    if (first && last && last > first) {
+        *last = '\0';
+        char *save = NULL;
+        int a = 0;
+        for (char *f = strtok_r(first + 1, ",", &save); f && ok; f = strtok_r(NULL, ",", &save))
+            ok = a < m->naut && !strcmp(f, m->aut[a++].name);
+        ok = ok && a == m->naut;
+    }
+    int rc = ok ? EXIT_OK
+                : cli_usage_error(cmd, "--from %s: its columns (%.*s) are not the model's "
+                                  "automata; a vector `solve --vector` wrote over lumped "
+                                  "replicas is over occupancy states: write it with `san solve "
+                                  "--lump off --vector`", path, (int)(last - first - 1),
+                                  header + (first - copy) + 1);
+    free(copy);
+    return rc;
 }
 
 /* ---- output ---- */
@@ -798,6 +835,8 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
         status = state_expr_check(cmd, m, "--initial", NAME_INITIAL, A.initial);
     if (m && A.until && status == EXIT_OK)
         status = state_expr_check(cmd, m, "--until", NAME_UNTIL, A.until);
+    if (m && A.from && status == EXIT_OK)
+        status = vector_header_check(cmd, m, A.from, iv.header);
     if (m && status != EXIT_OK) {
         san_model_free(m);
         m = NULL;

@@ -35,6 +35,7 @@ import sys
 import tempfile
 
 SAN = os.environ.get("SAN", "./san")
+TOP = os.environ.get("top_srcdir", ".")
 
 passed = failed = 0
 
@@ -227,6 +228,21 @@ write_vector(asym, [(index_of((0,)), 0.7), (index_of((1, 2)), 0.3)])
 mr = machines(N, reach="1")
 on, err = transient(mr, "--from symmetric", ["--from", sym])
 check(on is not None and on["initial_states"] == 2, f"--from symmetric: 2 lumped initial states")
+
+# a vector written by a lumped solve is over occupancy states: refused
+# (exit 2, the way out said); one written with --lump off is read, and
+# lumped (the steady state is symmetric)
+cs = os.path.join(TOP, "models", "clients_server.san")
+vl, vo = os.path.join(tmp, "lumped.csv"), os.path.join(tmp, "off.csv")
+subprocess.run([SAN, "solve", "-q", "--vector", vl, cs], capture_output=True, check=True)
+subprocess.run([SAN, "solve", "-q", "--lump", "off", "--vector", vo, cs], capture_output=True,
+               check=True)
+p = subprocess.run([SAN, "transient", "-q", "-t", "1", "--from", vl, cs], capture_output=True,
+                   text=True)
+check(p.returncode == 2 and "solve --lump off --vector" in p.stderr,
+      f"--from a lumped vector: exit 2 with the way out ({p.returncode}, {p.stderr.strip()})")
+with open(cs) as fh:
+    transient(fh.read(), "--from the steady state as written", ["--from", vo], times="0.5,2")
 
 # ---- 3. transient from an asymmetric vector: as written ---------------
 
