@@ -21,8 +21,10 @@
   2b. Random symmetric SANs (seeded): a controller and N = 2..4
      replicas with routing, per-replica events, per-replica events
      synchronized with the controller, an event of all replicas and
-     functional rates over counts: lumped = unlumped, all replicas in one
-     class; each with a mutant whose controller rate also reads st W[2]:
+     functional rates over counts and the firing replica's own state:
+     lumped = unlumped, all replicas in one class; each with a mutant
+     whose controller rate also reads st W[2], and, when a replica's
+     rate reads its own state, one whose rate reads st W[2] instead:
      W[2] is never lumped, the others are (N > 2), the answer unlumped.
   3. Closed forms: machine repair M/M/c//N and Engset (product form) with
      up to 1,000 machines or sources, solved lumped only, every state
@@ -272,9 +274,11 @@ def random_model(rng, mutate):
     C = [f"c{j}" for j in range(c)]
     cnt = f"nb [W[1]..W[{n}]]"
 
-    def rate():
-        k = rng.randint(0, 3)
+    def rate(own=False):
+        k = rng.randint(0, 4 if own else 3)
         a, b = round(rng.uniform(0.2, 3), 3), round(rng.uniform(0.1, 2), 3)
+        if k == 4:      # the firing replica's own state
+            return f"({a} + ({b} * (st W[k] == {rng.choice(W)})))"
         if k == 0:
             return f"{a}"
         if k == 1:
@@ -283,8 +287,8 @@ def random_model(rng, mutate):
             return f"({a} + ({b} * (st Ctl == {rng.choice(C)})))"
         return f"({a} * (1 + min({cnt} {rng.choice(W)}, 2)))"
 
-    ev = [f"  loc z[D] ({rate()})", f"  loc a[D] ({rate()})", f"  syn b[D] ({rate()})",
-          f"  syn g ({rate()})"]
+    ev = [f"  loc z[k:D] ({rate(True)})", f"  loc a[k:D] ({rate(True)})",
+          f"  syn b[k:D] ({rate(True)})", f"  syn g ({rate()})"]
     krate = rate()
     if mutate:
         krate = f"({krate} + (0.25 * (st W[2] == {W[0]})))"
@@ -323,9 +327,15 @@ for t in range(20):
     names = compare(text, f"random symmetric #{t}", kron=t < 5)
     check(names == f"W[1..{n}] ({n} replicas of {text.count('    stt w')} states)",
           f"random symmetric #{t}: W lumped ({names})")
-    text, n = random_model(rng, True)
-    names = compare(text, f"random mutant #{t}", expect_lumped=n > 2)
     want = None if n == 2 else f"W[1,3..{n}] ({n - 1} replicas" if n > 3 else "W[1,3] (2 replicas"
+    if "st W[k]" in text:
+        names = compare(text.replace("st W[k]", "st W[2]", 1), f"random own-state mutant #{t}",
+                        expect_lumped=n > 2)
+        check(names == want if want is None else (names or "").startswith(want),
+              f"random own-state mutant #{t}: W[2] alone ({names})")
+    text, n = random_model(rng, True)
+    want = None if n == 2 else f"W[1,3..{n}] ({n - 1} replicas" if n > 3 else "W[1,3] (2 replicas"
+    names = compare(text, f"random mutant #{t}", expect_lumped=n > 2)
     check(names == want if want is None else (names or "").startswith(want),
           f"random mutant #{t}: W[2] alone ({names})")
 
