@@ -294,6 +294,21 @@ static void index_own_rates(detector *D)
             if (x >= 0)
                 uses[x] += 2;
         }
+    /* an identifier, result or reachability function that is the rate
+     * itself is read elsewhere too (its rewritten copy would read the
+     * counter as a member) */
+    for (int i = 0; i < m->nid; i++) {
+        int x = pool_pos(D, pos, m->id[i].expr);
+        if (x >= 0)
+            uses[x] += 2;
+    }
+    for (int r = 0; r < m->nres; r++) {
+        int x = pool_pos(D, pos, m->res[r].expr);
+        if (x >= 0)
+            uses[x] += 2;
+    }
+    if (pool_pos(D, pos, m->reach) >= 0)
+        uses[pool_pos(D, pos, m->reach)] += 2;
     for (int y = 0; y < m->npool; y++)
         for (int k = 0; k < m->pool[y]->ncalls; k++) {
             int x = pool_pos(D, pos, m->pool[y]->calls[k]);
