@@ -52,8 +52,9 @@ typedef struct {
     CLI_CHOICE(CLI_OPT_STORAGE, 0, "storage", "S", tr_args, storage,                          \
                "auto, sparse or kron (the tensor descriptor)", "auto"),                       \
     CLI_CHOICE(CLI_OPT_LUMP, 0, "lump", "L", tr_args, lump,                                   \
-               "auto: interchangeable replicas as counts when\n"                              \
-               "exact (symmetric target and start; the report\n"                              \
+               "auto: interchangeable replicas as counts, exact\n"                            \
+               "(transient from a --from vector unequal across\n"                             \
+               "replicas: as written, a note says so; the report\n"                           \
                "says what was lumped); off: the model as written", "auto"),                    \
     CLI_STRING(0, "engine", "E", tr_args, engine,                                             \
                "serial (default), or petsc: each rank of\n"                                   \
