@@ -20,6 +20,7 @@
 
 typedef struct {
     san_storage storage;
+    san_lump lump;
     double time_limit, max_memory, max_input;
     int64_t max_states;
     cli_format fmt;
@@ -50,6 +51,11 @@ typedef struct {
                "(stiff: a large rate times a long time)", "1e8"),                             \
     CLI_CHOICE(CLI_OPT_STORAGE, 0, "storage", "S", tr_args, storage,                          \
                "auto, sparse or kron (the tensor descriptor)", "auto"),                       \
+    CLI_CHOICE(CLI_OPT_LUMP, 0, "lump", "L", tr_args, lump,                                   \
+               "auto: interchangeable replicas as counts, exact\n"                            \
+               "(transient from a --from vector unequal across\n"                             \
+               "replicas: as written, a note says so; the report\n"                           \
+               "says what was lumped); off: the model as written", "auto"),                    \
     CLI_STRING(0, "engine", "E", tr_args, engine,                                             \
                "serial (default), or petsc: each rank of\n"                                   \
                "mpirun -n P explores and stores its part of the\n"                            \
@@ -256,12 +262,14 @@ typedef struct {
     int64_t *idx;
     double *p;
     int64_t n, cap;
+    char *header;       /* the header line, or NULL */
 } ivec;
 
 static void ivec_free(ivec *v)
 {
     free(v->idx);
     free(v->p);
+    free(v->header);
 }
 
 /* "index,<names...>,probability" lines: the first and last fields. */
@@ -279,8 +287,10 @@ static int read_vector(const char *path, ivec *v)
     while (status == EXIT_OK && getline(&line, &cap, f) > 0) {
         lineno++;
         line[strcspn(line, "\r\n")] = '\0';
-        if (lineno == 1 && !strncmp(line, "index", 5))
-            continue;               /* the header */
+        if (lineno == 1 && !strncmp(line, "index", 5)) {
+            v->header = strdup(line);   /* the header: checked against the model */
+            continue;
+        }
         if (!*line)
             continue;
         char *comma = strchr(line, ','), *last = strrchr(line, ',');
@@ -312,6 +322,39 @@ static int read_vector(const char *path, ivec *v)
     if (f != stdin)
         fclose(f);
     return status;
+}
+
+/* A header naming automata ("index,Server,Client[1..4],probability")
+ * names m's, in order (a header of index and probability alone names
+ * none: accepted).  A vector that `solve --vector` wrote over a lumped
+ * chain is over occupancy states, whose indices are not m's: refused
+ * with the way out, not read as m's states. */
+static int vector_header_check(const char *cmd, const san_model *m, const char *path,
+                               const char *header)
+{
+    if (!header)
+        return EXIT_OK;
+    char *copy = strdup(header);
+    if (!copy)
+        return EXIT_FAIL;
+    char *last = strrchr(copy, ','), *first = strchr(copy, ',');
+    int ok = 1;
+    if (first && last && last > first) {
+        *last = '\0';
+        char *save = NULL;
+        int a = 0;
+        for (char *f = strtok_r(first + 1, ",", &save); f && ok; f = strtok_r(NULL, ",", &save))
+            ok = a < m->naut && !strcmp(f, m->aut[a++].name);
+        ok = ok && a == m->naut;
+    }
+    int rc = ok ? EXIT_OK
+                : cli_usage_error(cmd, "--from %s: its columns (%.*s) are not the model's "
+                                  "automata; a vector `solve --vector` wrote over lumped "
+                                  "replicas is over occupancy states: write it with `san solve "
+                                  "--lump off --vector`", path, (int)(last - first - 1),
+                                  header + (first - copy) + 1);
+    free(copy);
+    return rc;
 }
 
 /* ---- output ---- */
@@ -367,6 +410,9 @@ static void text_header(const tr_report *r)
     if (r->A->engine && !strcmp(r->A->engine, "petsc"))
         printf("engine       petsc: %d ranks, %.1f MiB the largest rank\n", a->ranks,
                a->rank_bytes / (1 << 20));
+    if (a->lumping)
+        printf("lumped       %s into counts (--lump off: as written); states are "
+               "occupancy states\n", san_lumping_summary(a->lumping));
     printf("initial      %lld state%s (%s)\n", (long long)T->ninit, T->ninit == 1 ? "" : "s",
            r->A->from ? "--from" : r->A->initial ? "--initial" : "accepted by the reachability "
            "function");
@@ -499,6 +545,13 @@ static void json_report(const tr_report *r)
            r->complete ? "true" : "false", r->ntimes_asked);
     printf(",\n  \"reachable_states\": %lld,\n  \"storage\": \"%s\",\n  \"initial_states\": %lld,\n",
            (long long)a->sp.n, a->kron ? "kron" : "sparse", (long long)T->ninit);
+    if (a->lumping) {
+        printf("  \"lumped\": {\"classes\": ");
+        cli_json_string(stdout, san_lumping_summary(a->lumping));
+        printf(", \"product_states\": ");
+        san_json_size(stdout, a->sp.m->product_str);
+        printf("},\n");
+    }
     if (r->A->engine && !strcmp(r->A->engine, "petsc"))
         printf("  \"engine\": \"petsc\",\n  \"ranks\": %d,\n  \"rank_memory_bytes\": %.0f,\n",
                a->ranks, a->rank_bytes);
@@ -783,6 +836,8 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
         status = state_expr_check(cmd, m, "--initial", NAME_INITIAL, A.initial);
     if (m && A.until && status == EXIT_OK)
         status = state_expr_check(cmd, m, "--until", NAME_UNTIL, A.until);
+    if (m && A.from && status == EXIT_OK)
+        status = vector_header_check(cmd, m, A.from, iv.header);
     if (m && status != EXIT_OK) {
         san_model_free(m);
         m = NULL;
@@ -804,6 +859,7 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     ao.space.interrupt = interrupted;
     ao.time_limit = A.time_limit;
     ao.storage = A.storage;
+    ao.lump = A.lump;
     ao.engine = petsc ? SAN_ENGINE_PETSC : SAN_ENGINE_SERIAL;
     ao.engine_keep_vector = petsc && A.vector != NULL;
     if (A.petsc_matrix)

@@ -12,6 +12,11 @@
  *     n_s / m(n) x p(s -> t): the lumped chain's rates are the sums of
  *     the original rates over each class of states (strong lumpability
  *     by the symmetry);
+ *   - a family whose rate reads its firing member's own state (st C[k]
+ *     in the rate of e[k:N]) fires at sum_s rate(s) n_s, rate(s) the
+ *     rate with the member's state read as s, over the states s that
+ *     have the event; its routing from s is rate(s) n_s p(s -> t) over
+ *     that sum (each member in s fires at rate(s));
  *   - expressions read the members through counts and sums of rewards
  *     only (the detector proved it): each such read becomes a table
  *     lookup over the counter's states.
@@ -66,6 +71,11 @@ static int64_t occ_rank(const int32_t *v, int ns, int N, const int64_t *binom)
         R -= v[j];
     }
     return k;
+}
+
+int64_t lump_rank(const lump_class *C, const int32_t *v)
+{
+    return occ_rank(v, C->ns, C->n, C->binom);
 }
 
 /* Every occupancy vector, in rank order. */
@@ -149,7 +159,7 @@ static san_expr *rewrite_call(builder *B, const san_expr *fn)
 
 /* Emit a count, sum or product instruction of e (in), its members'
  * entries replaced by a lookup in a table over each class's counter. */
-static void emit_aggregate(builder *B, xbuild *b, const san_expr *e, const xins *in)
+static void emit_aggregate(builder *B, xbuild *b, const san_expr *e, const xins *in, int rbase)
 {
     san_lumping *L = B->L;
     int w = in->op == X_NB ? 3 : 4;
@@ -160,7 +170,7 @@ static void emit_aggregate(builder *B, xbuild *b, const san_expr *e, const xins 
             continue;
         xb_itab(b, L->aut_map[q[0]]);
         for (int k = 1; k < w; k++)
-            xb_itab(b, q[k]);
+            xb_itab(b, k == 3 ? q[k] + rbase : q[k]);   /* the reward table moved */
         n++;
     }
     xb_emit(b, (xop)in->op, off, n, 0);
@@ -190,45 +200,108 @@ static void emit_aggregate(builder *B, xbuild *b, const san_expr *e, const xins 
     }
 }
 
+/* Append e's code over the lumped model to b (its value pushed): st of
+ * automaton own (>= 0, a member of a class: a rate that reads its own
+ * member) read as the constant own_state. */
+static void emit_expr(builder *B, xbuild *b, const san_expr *e, int own, int own_state)
+{
+    san_lumping *L = B->L;
+    const int rbase = e->nrtab ? xb_rtab(b, e->rtab, e->nrtab) : 0;
+    for (int i = 0; i < e->ncode; i++) {
+        const xins *in = &e->code[i];
+        switch (in->op) {
+        case X_ST:
+            if (in->a == own)
+                xb_emit(b, X_CONST, 0, 0, own_state);
+            else
+                xb_emit(b, X_ST, L->aut_map[in->a], in->n, in->v);
+            break;
+        case X_RW:
+            xb_emit(b, X_RW, L->aut_map[in->a], in->n + rbase, in->v);
+            break;
+        case X_NB: case X_SUMRW: case X_PRODRW:
+            emit_aggregate(B, b, e, in, rbase);
+            break;
+        case X_THR: {
+            int off = b->e->nitab;
+            for (int k = 0; k < in->n; k++)
+                xb_itab(b, L->ev_map[e->itab[in->a + k]]);
+            xb_emit(b, X_THR, off, in->n, 0);
+            break;
+        }
+        case X_CALL:
+            xb_emit(b, X_CALL, xb_call(b, rewrite_call(B, e->calls[in->a])), 0, 0);
+            break;
+        default:
+            xb_emit(b, (xop)in->op, in->a, in->n, in->v);
+        }
+    }
+}
+
+/* Append a lookup of table t (over class C's counter). */
+static void emit_table(xbuild *b, const lump_class *C, const double *t)
+{
+    int toff = xb_rtab(b, t, (int)C->nk);
+    xb_emit(b, X_RW, C->counter, toff, 0);
+}
+
 /* e over the lumped model, times table mul over the counter of class
  * mul_class when mul is not NULL. */
 static san_expr *rewrite_mul(builder *B, const san_expr *e, const double *mul, int mul_class)
 {
-    san_lumping *L = B->L;
     xbuild b;
     xb_init(&b, B->oom);
-    if (e->nrtab)
-        xb_rtab(&b, e->rtab, e->nrtab);     /* offsets kept */
-    for (int i = 0; i < e->ncode; i++) {
-        const xins *in = &e->code[i];
-        switch (in->op) {
-        case X_ST: case X_RW:
-            xb_emit(&b, (xop)in->op, L->aut_map[in->a], in->n, in->v);
-            break;
-        case X_NB: case X_SUMRW: case X_PRODRW:
-            emit_aggregate(B, &b, e, in);
-            break;
-        case X_THR: {
-            int off = b.e->nitab;
-            for (int k = 0; k < in->n; k++)
-                xb_itab(&b, L->ev_map[e->itab[in->a + k]]);
-            xb_emit(&b, X_THR, off, in->n, 0);
-            break;
-        }
-        case X_CALL:
-            xb_emit(&b, X_CALL, xb_call(&b, rewrite_call(B, e->calls[in->a])), 0, 0);
-            break;
-        default:
-            xb_emit(&b, (xop)in->op, in->a, in->n, in->v);
-        }
-    }
+    emit_expr(B, &b, e, -1, 0);
     if (mul) {
-        const lump_class *C = &L->cls[mul_class];
-        int toff = xb_rtab(&b, mul, (int)C->nk);
-        xb_emit(&b, X_RW, C->counter, toff, 0);
+        emit_table(&b, &B->L->cls[mul_class], mul);
         xb_emit(&b, X_MUL, 0, 0, 0);
     }
     return xb_finish(&b);
+}
+
+/* Does e read st of automaton a (a rate reading its own member)? */
+static int reads_own(const san_expr *e, int a)
+{
+    for (int i = 0; e && i < e->ncode; i++)
+        if (e->code[i].op == X_ST && e->code[i].a == a)
+            return 1;
+    return 0;
+}
+
+/* The counts n_s of class C over its counter. */
+static double *count_table(builder *B, const lump_class *C, int s)
+{
+    double *t = lang_calloc(B->oom, (size_t)C->nk, sizeof *t);
+    for (int64_t k = 0; k < C->nk; k++)
+        t[k] = C->occ[k * C->ns + s];
+    return t;
+}
+
+/* Append the sum over the local states s of member A (automaton own)
+ * that have event e of rate(own = s) x n_s: the lumped rate of a family
+ * whose rate reads its member's state (each member in s fires at
+ * rate(s)). */
+static void emit_split_rate(builder *B, xbuild *b, const lump_class *C, const san_automaton *A,
+                            int own, int e, const san_expr *rate)
+{
+    int first = 1;
+    for (int s = 0; s < A->nstates; s++) {
+        int has = 0;
+        for (int u = A->first[s]; u < A->first[s + 1] && !has; u++)
+            has = A->tr[u].event == e;
+        if (!has)
+            continue;
+        double *n = count_table(B, C, s);
+        emit_expr(B, b, rate, own, s);
+        emit_table(b, C, n);
+        xb_emit(b, X_MUL, 0, 0, 0);
+        if (!first)
+            xb_emit(b, X_ADD, 0, 0, 0);
+        first = 0;
+        free(n);
+    }
+    if (first)
+        xb_emit(b, X_CONST, 0, 0, 0);
 }
 
 static san_expr *rewrite(builder *B, const san_expr *e)
@@ -293,6 +366,7 @@ static void make_classes(builder *B, const int *cls)
         for (int k = 1; k < C->ns; k++)
             nk = nk * (C->n + k) / k;
         C->nk = nk;
+        C->binom = binomials(B->oom, C->n, C->ns);
         enumerate(C, B->oom);
     }
 }
@@ -462,6 +536,34 @@ typedef struct {
     san_expr **prob;        /* per transition of A: the counter's routing */
 } class_event;
 
+/* The routing of a family whose rate reads its member's state, from
+ * member state s by transition probability p (NULL: 1): the share of
+ * the members in s in the lumped rate R, rate(s) n_s p / R (0 when R
+ * is: the event is then not enabled; R + (R == 0) avoids 0 / 0). */
+static san_expr *own_routing(builder *B, const lump_class *C, const san_automaton *A, int own,
+                             int e, int s, const san_expr *p)
+{
+    const san_expr *rate = B->m->ev[e].rate;
+    xbuild b;
+    xb_init(&b, B->oom);
+    double *n = count_table(B, C, s);
+    emit_expr(B, &b, rate, own, s);
+    emit_table(&b, C, n);
+    xb_emit(&b, X_MUL, 0, 0, 0);
+    free(n);
+    if (p) {
+        emit_expr(B, &b, p, own, s);
+        xb_emit(&b, X_MUL, 0, 0, 0);
+    }
+    emit_split_rate(B, &b, C, A, own, e, rate);
+    emit_split_rate(B, &b, C, A, own, e, rate);
+    xb_emit(&b, X_CONST, 0, 0, 0);
+    xb_emit(&b, X_EQ, 0, 0, 0);
+    xb_emit(&b, X_ADD, 0, 0, 0);
+    xb_emit(&b, X_DIV, 0, 0, 0);
+    return xb_finish(&b);
+}
+
 /* The per-member events and the all-member events of class C. */
 static class_event *class_events(builder *B, const lump_class *C, int *n)
 {
@@ -510,6 +612,10 @@ static class_event *class_events(builder *B, const lump_class *C, int *n)
                     x->prob[u] = rw(B, p);
                     continue;
                 }
+                if (reads_own(m->ev[e].rate, rep)) {
+                    x->prob[u] = pool_add(B, own_routing(B, C, A, rep, e, s, p));
+                    continue;
+                }
                 for (int64_t k = 0; k < C->nk; k++)
                     ratio[k] = x->mtab[k] > 0 ? C->occ[k * C->ns + s] / x->mtab[k] : 0;
                 san_expr *one = NULL;
@@ -544,7 +650,7 @@ static void tl_push(builder *B, trlist *l, int event, int64_t to, san_expr *prob
 
 /* The counter's transitions out of occupancy vector k on event x. */
 static void counter_moves(builder *B, const lump_class *C, const class_event *x, int64_t k,
-                          const int64_t *binom, int32_t *w, trlist *l)
+                          int32_t *w, trlist *l)
 {
     const san_automaton *A = x->A;
     const int32_t *v = C->occ + k * C->ns;
@@ -561,7 +667,7 @@ static void counter_moves(builder *B, const lump_class *C, const class_event *x,
                 return;         /* a member cannot fire it: not enabled */
             w[to] += v[s];
         }
-        tl_push(B, l, x->event, occ_rank(w, C->ns, C->n, binom), NULL);
+        tl_push(B, l, x->event, lump_rank(C, w), NULL);
         return;
     }
     for (int s = 0; s < C->ns; s++) {
@@ -573,7 +679,7 @@ static void counter_moves(builder *B, const lump_class *C, const class_event *x,
             memcpy(w, v, (size_t)C->ns * sizeof *w);
             w[s]--;
             w[A->tr[u].to]++;
-            tl_push(B, l, x->event, occ_rank(w, C->ns, C->n, binom), x->prob[u]);
+            tl_push(B, l, x->event, lump_rank(C, w), x->prob[u]);
         }
     }
 }
@@ -582,7 +688,6 @@ static void build_counter(builder *B, const lump_class *C, san_automaton *o)
 {
     int nce;
     class_event *ce = class_events(B, C, &nce);
-    int64_t *binom = binomials(B->oom, C->n, C->ns);
     int32_t *w = lang_calloc(B->oom, (size_t)C->ns, sizeof *w);
     o->name = class_name(B, C);
     o->nstates = (int)C->nk;
@@ -591,13 +696,13 @@ static void build_counter(builder *B, const lump_class *C, san_automaton *o)
     o->first = lang_calloc(B->oom, (size_t)C->nk + 1, sizeof *o->first);
     trlist l = { 0 };
     for (int64_t k = 0; k < C->nk; k++) {
-        if (occ_rank(C->occ + k * C->ns, C->ns, C->n, binom) != k)
+        if (lump_rank(C, C->occ + k * C->ns) != k)
             lang_oom_throw(B->oom);     /* cannot happen: the ranks are a bijection */
         o->states[k] = occ_name(B, C, C->occ + k * C->ns);
         o->reward[k] = (double)k;
         o->first[k] = l.n;
         for (int x = 0; x < nce; x++)
-            counter_moves(B, C, &ce[x], k, binom, w, &l);
+            counter_moves(B, C, &ce[x], k, w, &l);
         qsort(l.v + o->first[k], (size_t)(l.n - o->first[k]), sizeof *l.v, cmp_trans);
     }
     o->first[C->nk] = l.n;
@@ -608,7 +713,6 @@ static void build_counter(builder *B, const lump_class *C, san_automaton *o)
         free(ce[x].prob);
     }
     free(ce);
-    free(binom);
     free(w);
 }
 
@@ -666,7 +770,15 @@ static void build_events(builder *B)
                         break;
                     }
         x->name = family_name(B, E->name);
-        x->rate = pool_add(B, rewrite_mul(B, E->rate, mtab, c));
+        const int own = (int)(A - m->aut);
+        if (reads_own(E->rate, own)) {
+            xbuild b;
+            xb_init(&b, B->oom);
+            emit_split_rate(B, &b, C, A, own, e, E->rate);
+            x->rate = pool_add(B, xb_finish(&b));
+        } else {
+            x->rate = pool_add(B, rewrite_mul(B, E->rate, mtab, c));
+        }
         free(mtab);
     }
 }
@@ -786,6 +898,7 @@ void san_lumping_free(san_lumping *L)
     for (int c = 0; L->cls && c < L->nclass; c++) {
         free(L->cls[c].members);
         free(L->cls[c].occ);
+        free(L->cls[c].binom);
     }
     free(L->cls);
     free(L->aut_class);

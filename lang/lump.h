@@ -23,6 +23,7 @@ typedef struct {
     int64_t nk;         /* counter states: C(n + ns - 1, ns - 1) */
     int32_t *occ;       /* occ[k * ns + s]: members in local state s at
                            counter state k */
+    int64_t *binom;     /* binomials for the ranks (lump_rank) */
 } lump_class;
 
 struct san_lumping {
@@ -49,6 +50,23 @@ int lump_classes(const san_model *m, int *cls, int *fam, lang_oom *oom, char *wh
 /* fam (per event, filled by lump_classes): the family of a per-replica
  * event of a lumped class (events of one family are the same event on
  * each member), or -1. */
+
+/* The rank (counter state) of occupancy vector v of class C. */
+int64_t lump_rank(const lump_class *C, const int32_t *v);
+
+/* States of the lumped chain in the original model's terms (lump_state.c).
+ * lump_state_map: original state s (a local state per original
+ * automaton) into its lumped state t (per lumped automaton); scratch
+ * holds C->ns entries of the largest class. */
+void lump_state_map(const san_lumping *L, const int *s, int *t, int32_t *scratch);
+/* log of the number of original states lumped state t stands for: the
+ * product over the classes of the multinomials N! / prod_s n_s!. */
+double lump_state_logcount(const san_lumping *L, const int *t);
+/* The lumped index of original index idx, or -1 when idx is not a
+ * state of the original product. */
+int64_t lump_index_map(const san_lumping *L, int64_t idx, int *s, int *t, int32_t *scratch);
+/* The largest class's local states (the scratch lump_state_map needs). */
+int lump_max_ns(const san_lumping *L);
 
 /* Event status with respect to a class: touches none, one member
  * (a per-replica event), all members, or some. */

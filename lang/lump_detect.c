@@ -8,7 +8,10 @@
  *     results, reachability: the pool holds them all) reads them alike:
  *     only through counts (nb) and sums or products of rewards over
  *     ranges equal for both; a direct read (st A, a reward of A alone)
- *     singles the automaton out;
+ *     singles the automaton out, but for the rate of a per-member event
+ *     that reads its own member's state (st C[k] in the rate of
+ *     e[k:N]): the rate of one event only, compared with the member
+ *     abstracted (lump.c splits the lumped rate by the member's state);
  *   - their transitions are equal state by state, destination and
  *     probability (compared as compiled code), on events that are either
  *     the same event for every member of the class (synchronizing all of
@@ -143,6 +146,9 @@ typedef struct {
     intern sigs;        /* everything else */
     const san_expr **ptr;   /* the pool sorted by address */
     int *ptr_id;        /* their content ids */
+    int *own_ev;        /* per pool expression (pool order): the event it
+                           is the rate of, when of one event only and of
+                           nothing else; -1 */
     /* transitions by event: tr_of[ev_first[e] .. ev_first[e+1]) are
      * (automaton, local state, transition index) triples */
     int *ev_first;
@@ -159,13 +165,14 @@ static int cmp_ptr(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* The code of e as tokens: instructions, tables, the functions called. */
-static void expr_tokens(detector *D, tokbuf *b, const san_expr *e)
+/* The code of e as tokens: instructions, tables, the functions called;
+ * st of automaton own (>= 0) as st of -1, any member's own state. */
+static void expr_tokens_own(detector *D, tokbuf *b, const san_expr *e, int own)
 {
     tb_push(D->oom, b, e->ncode);
     for (int k = 0; k < e->ncode; k++) {
         tb_push(D->oom, b, e->code[k].op);
-        tb_push(D->oom, b, e->code[k].a);
+        tb_push(D->oom, b, e->code[k].op == X_ST && e->code[k].a == own ? -1 : e->code[k].a);
         tb_push(D->oom, b, e->code[k].n);
         tb_double(D->oom, b, e->code[k].v);
     }
@@ -178,6 +185,25 @@ static void expr_tokens(detector *D, tokbuf *b, const san_expr *e)
     tb_push(D->oom, b, e->ncalls);
     for (int k = 0; k < e->ncalls; k++)
         tb_push(D->oom, b, (int64_t)(intptr_t)e->calls[k]);
+}
+
+static void expr_tokens(detector *D, tokbuf *b, const san_expr *e)
+{
+    expr_tokens_own(D, b, e, -1);
+}
+
+/* The content id of e with st of automaton own abstracted: equal for the
+ * rates of two members' events that differ only in the member they read
+ * (the plain content id when e does not read own). */
+static int64_t expr_id_own(detector *D, const san_expr *e, int own)
+{
+    if (!e)
+        return -1;
+    tokbuf b = { 0 };
+    expr_tokens_own(D, &b, e, own);
+    int id = intern_id(&D->exprs, b.v, b.n);
+    free(b.v);
+    return id;
 }
 
 static void index_exprs(detector *D)
@@ -231,8 +257,83 @@ static void index_transitions(detector *D)
     }
 }
 
+/* The pool order position of e, or -1. */
+static int pool_pos(const detector *D, const int *pos, const san_expr *e)
+{
+    if (!e)
+        return -1;
+    const san_expr **p = bsearch(&e, D->ptr, (size_t)D->m->npool, sizeof *D->ptr, cmp_ptr);
+    return p ? pos[p - D->ptr] : -1;
+}
+
+/* The rates that may read their own member: an expression that is the
+ * rate of one event and nothing else (no other rate, probability, or
+ * caller: a function called elsewhere reads the state for others too). */
+static void index_own_rates(detector *D)
+{
+    const san_model *m = D->m;
+    int *pos = lang_calloc(D->oom, (size_t)m->npool + 1, sizeof *pos);
+    int *uses = lang_calloc(D->oom, (size_t)m->npool + 1, sizeof *uses);
+    D->own_ev = lang_calloc(D->oom, (size_t)m->npool + 1, sizeof *D->own_ev);
+    for (int x = 0; x < m->npool; x++) {
+        const san_expr **p = bsearch(&m->pool[x], D->ptr, (size_t)m->npool, sizeof *D->ptr,
+                                     cmp_ptr);
+        pos[p - D->ptr] = x;
+        D->own_ev[x] = -1;
+    }
+    for (int e = 0; e < m->nev; e++) {
+        int x = pool_pos(D, pos, m->ev[e].rate);
+        if (x >= 0) {
+            uses[x]++;
+            D->own_ev[x] = e;
+        }
+    }
+    for (int a = 0; a < m->naut; a++)
+        for (int t = 0; t < m->aut[a].ntr; t++) {
+            int x = pool_pos(D, pos, m->aut[a].tr[t].prob);
+            if (x >= 0)
+                uses[x] += 2;
+        }
+    /* an identifier, result or reachability function that is the rate
+     * itself is read elsewhere too (its rewritten copy would read the
+     * counter as a member) */
+    for (int i = 0; i < m->nid; i++) {
+        int x = pool_pos(D, pos, m->id[i].expr);
+        if (x >= 0)
+            uses[x] += 2;
+    }
+    for (int r = 0; r < m->nres; r++) {
+        int x = pool_pos(D, pos, m->res[r].expr);
+        if (x >= 0)
+            uses[x] += 2;
+    }
+    if (pool_pos(D, pos, m->reach) >= 0)
+        uses[pool_pos(D, pos, m->reach)] += 2;
+    for (int y = 0; y < m->npool; y++)
+        for (int k = 0; k < m->pool[y]->ncalls; k++) {
+            int x = pool_pos(D, pos, m->pool[y]->calls[k]);
+            if (x >= 0)
+                uses[x] += 2;
+        }
+    for (int x = 0; x < m->npool; x++)
+        if (uses[x] != 1)
+            D->own_ev[x] = -1;
+    free(pos);
+    free(uses);
+}
+
+static int has_part(const san_event *E, int a)
+{
+    for (int p = 0; p < E->nparts; p++)
+        if (E->parts[p] == a)
+            return 1;
+    return 0;
+}
+
 /* How every pool expression reads each automaton (the tokens of a
- * direct read are unique to it: it singles the automaton out). */
+ * direct read are unique to it: it singles the automaton out; the rate
+ * of an event reading st of a part of it leaves a token equal for every
+ * member whose event's rate is the same up to the member). */
 static void read_tokens(detector *D)
 {
     const san_model *m = D->m;
@@ -241,7 +342,12 @@ static void read_tokens(detector *D)
         const san_expr *e = m->pool[x];
         for (int i = 0; i < e->ncode; i++) {
             const xins *in = &e->code[i];
-            if (in->op == X_ST || in->op == X_RW) {
+            if (in->op == X_ST && D->own_ev[x] >= 0 && has_part(&m->ev[D->own_ev[x]], in->a)) {
+                tokbuf *b = &D->etok[in->a];
+                tb_push(D->oom, b, 5);
+                tb_push(D->oom, b, expr_id_own(D, e, in->a));
+                tb_push(D->oom, b, i);
+            } else if (in->op == X_ST || in->op == X_RW) {
                 tokbuf *b = &D->etok[in->a];
                 tb_push(D->oom, b, 1);
                 tb_push(D->oom, b, x);
@@ -345,7 +451,7 @@ static int per_member_sig(detector *D, int e, int a)
     const san_event *E = &m->ev[e];
     tokbuf b = { 0 };
     tb_push(D->oom, &b, E->sync);
-    tb_push(D->oom, &b, expr_id(D, E->rate));
+    tb_push(D->oom, &b, expr_id_own(D, E->rate, a));
     for (int k = D->ev_first[e]; k < D->ev_first[e + 1]; k++) {
         const int *q = D->tr_of + 3 * k;
         if (q[0] == a)
@@ -596,6 +702,7 @@ int lump_classes(const san_model *m, int *cls, int *fam, lang_oom *oom, char *wh
         why[0] = '\0';
     index_exprs(&D);
     index_transitions(&D);
+    index_own_rates(&D);
     read_tokens(&D);
     int *group = lang_calloc(oom, (size_t)m->naut + 1, sizeof *group);
     state_groups(&D, group);
@@ -620,6 +727,7 @@ int lump_classes(const san_model *m, int *cls, int *fam, lang_oom *oom, char *wh
     free(D.tmp.v);
     free(D.ptr);
     free(D.ptr_id);
+    free(D.own_ev);
     free(D.ev_first);
     free(D.tr_of);
     free(D.csize);

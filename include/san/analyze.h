@@ -154,9 +154,11 @@ typedef struct {
                                    of the answer (the steady state, or pi
                                    at the last time) for san_engine_vector
                                    (16 bytes a state) */
-    san_lump lump;          /* AUTO (the zero default): the steady state of
-                               a model with interchangeable replicas is
-                               solved on its lumped chain (issue 28) */
+    san_lump lump;          /* AUTO (the zero default): a model with
+                               interchangeable replicas is solved on its
+                               lumped chain (issue 28): the steady state
+                               always, TRANSIENT and PASSAGE when exact
+                               (a note in d says why not) */
 } san_analysis_opts;
 
 /* One analysis: what it built, found and measured. */
@@ -184,9 +186,10 @@ typedef struct {
     int64_t nonzeros;
     void *engine;           /* engine_keep_vector: the ranks' parts of the
                                answer (san_engine_vector reads them) */
-    /* Lumped (issue 28): sp, the top states and pi are over the lumped
-     * model (sp.m, occupancy states); sol's results, marginals and
-     * throughputs over m, as if unlumped.  NULL when not lumped. */
+    /* Lumped (issue 28): sp, the top states, pi and tr.pi_last are over
+     * the lumped model (sp.m, occupancy states), as are tr.ninit and
+     * tr.ntarget; sol's and tr's results, marginals and throughputs
+     * over m, as if unlumped.  NULL when not lumped. */
     san_lumping *lumping;
 } san_analysis;
 

@@ -168,7 +168,9 @@ SAN_API int san_dialect_from_name(const char *name, san_dialect *d);
  * vectors (how many members are in each local state).  *out NULL when
  * nothing lumps (a note in d says why when equal automata are told
  * apart); SAN_E_NOMEM.  The lumped model answers every steady-state
- * index of m exactly (strong lumpability by the symmetry). */
+ * index of m exactly (strong lumpability by the symmetry), and every
+ * time-dependent one from a start that treats the replicas alike
+ * (solver/analysis/lumped_time.c). */
 typedef struct san_lumping san_lumping;
 SAN_API san_status san_model_lump(const san_model *m, san_lumping **out, san_diag *d);
 SAN_API const san_model *san_lumping_model(const san_lumping *L);

@@ -224,16 +224,16 @@ static san_status analyze_model(const san_model *m, const san_analysis_opts *o,
     return st;
 }
 
-/* The steady state of a model with interchangeable replicas is solved
- * on the lumped chain, its indices told back in m's terms.  Transient
- * and passage analyses are not lumped yet: their initial distribution
- * and target would have to be proved symmetric too; nor is space_only
+/* A model with interchangeable replicas is solved on its lumped chain,
+ * its indices told back in m's terms: the steady state always, the
+ * transient and passage analyses when that is exact (lumped_time.c
+ * says when; else as written, with a note).  space_only is not lumped
  * (the exports and the Python generator give the chain as written). */
 san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
                        san_diag *d)
 {
     memset(a, 0, sizeof *a);
-    if (o->lump == SAN_LUMP_OFF || o->kind != SAN_ANALYSIS_STEADY || o->space_only)
+    if (o->lump == SAN_LUMP_OFF || o->space_only)
         return analyze_model(m, o, a, d);
     san_lumping *L = NULL;
     san_status st = san_model_lump(m, &L, d);
@@ -241,16 +241,36 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
         return st;
     if (!L)
         return analyze_model(m, o, a, d);
-    st = analyze_model(san_lumping_model(L), o, a, d);
-    a->lumping = L;
-    /* sol is over the lumped model until expanded; free it so if not */
-    if (a->have_sol && lump_expand_solution(L, &a->sol) != SAN_OK) {
+    san_analysis_opts lo = *o;
+    if (o->kind != SAN_ANALYSIS_STEADY) {
+        int ok = lump_time_opts(L, o, &lo, d);
+        if (ok <= 0) {
+            san_lumping_free(L);
+            if (ok < 0) {
+                san_diag_add(d, SAN_ERROR, 0, 0, "out of memory while lumping the replicas");
+                return SAN_E_NOMEM;
+            }
+            return analyze_model(m, o, a, d);
+        }
+    }
+    a->lumping = L;     /* transient.c weighs the initial states by it */
+    st = analyze_model(san_lumping_model(L), &lo, a, d);
+    /* sol and tr are over the lumped model until expanded; freed so if not */
+    san_status es = SAN_OK;
+    if (a->have_sol && (es = lump_expand_solution(L, &a->sol)) != SAN_OK) {
         san_solution_free(a->m, &a->sol);
         a->have_sol = a->have_indices = 0;
-        a->m = m;
+    }
+    if (a->have_tr && es == SAN_OK)
+        es = lump_expand_transient(L, &a->tr);
+    else if (a->have_tr) {
+        san_transient_free(a->m, &a->tr);
+        a->have_tr = 0;
+    }
+    a->m = m;       /* the report says what was lumped (a->lumping) */
+    if (es != SAN_OK) {
         san_diag_add(d, SAN_ERROR, 0, 0, "out of memory while mapping the lumped answer back");
         return SAN_E_NOMEM;
     }
-    a->m = m;       /* the report says what was lumped (a->lumping) */
     return st;
 }

@@ -33,6 +33,7 @@
 #include "transient_int.h"
 #include "passage_int.h"
 #include "petsc_solve.h"
+#include "lump.h"
 
 
 /* Runs planned past this many products say so in a note (stderr). */
@@ -142,13 +143,22 @@ static int cmp_i64(const void *x, const void *y)
 }
 
 /* Position in the space of a mixed-radix index: the space's states in
- * index order, searched. */
-static san_status init_from_vector(const top *t, const san_space *sp,
+ * index order, searched.  Lumped (L): the indices are the original
+ * model's, each summed into its lumped state (lump_state.c). */
+static san_status init_from_vector(const top *t, const san_space *sp, const san_lumping *L,
                                    const san_transient_opts *o, double *x, san_diag *d)
 {
     int64_t *ord = malloc((sp->n ? sp->n : 1) * 2 * sizeof *ord);
-    if (!ord)
+    int *ls = L ? malloc((L->orig->naut + 1) * sizeof *ls) : NULL;
+    int *lt = L ? malloc((L->model->naut + 1) * sizeof *lt) : NULL;
+    int32_t *lw = L ? malloc((lump_max_ns(L) + 1) * sizeof *lw) : NULL;
+    if (!ord || (L && (!ls || !lt || !lw))) {
+        free(ord);
+        free(ls);
+        free(lt);
+        free(lw);
         return SAN_E_NOMEM;
+    }
     for (int64_t i = 0; i < sp->n; i++) {
         ord[2 * i] = sp->index[i];
         ord[2 * i + 1] = i;
@@ -159,7 +169,10 @@ static san_status init_from_vector(const top *t, const san_space *sp,
     san_status st = SAN_OK;
     for (int64_t k = 0; k < o->init_n && st == SAN_OK; k++) {
         int64_t key[2] = { o->init_index[k], 0 };
-        const int64_t *hit = bsearch(key, ord, sp->n, 2 * sizeof *ord, cmp_i64);
+        if (L)
+            key[0] = lump_index_map(L, key[0], ls, lt, lw);
+        const int64_t *hit = key[0] < 0 ? NULL
+                           : bsearch(key, ord, sp->n, 2 * sizeof *ord, cmp_i64);
         if (hit && gone && gone[hit[1]])
             hit = NULL;         /* a dropped pocket's: not in the chain */
         wanted += o->init_p[k] > 0;
@@ -178,6 +191,9 @@ static san_status init_from_vector(const top *t, const san_space *sp,
         }
     }
     free(ord);
+    free(ls);
+    free(lt);
+    free(lw);
     /* over ranks each state is on one: what no rank found is not reachable */
     sum = chain_sum(t, sum);
     if (st == SAN_OK && t->ch && chain_sum(t, found) < wanted) {
@@ -198,9 +214,11 @@ static san_status init_from_vector(const top *t, const san_space *sp,
 }
 
 /* Uniform over the states where e is non-zero (e NULL: the reachability
- * function). */
-static san_status init_uniform(const top *t, const san_space *sp, const san_expr *e, double *x,
-                               int64_t *count, san_diag *d)
+ * function).  Lumped (L): over the original states, so each lumped state
+ * weighs the original states it stands for (their log count; the
+ * largest set to 1 first, as 3^1024 overflows a double). */
+static san_status init_uniform(const top *t, const san_space *sp, const san_lumping *L,
+                               const san_expr *e, double *x, int64_t *count, san_diag *d)
 {
     const san_model *m = sp->m;
     const char *gone = t->ch ? t->ch->dropped : NULL;
@@ -208,10 +226,17 @@ static san_status init_uniform(const top *t, const san_space *sp, const san_expr
     if (!s)
         return SAN_E_NOMEM;
     int64_t c = 0;
+    double lmax = -HUGE_VAL;
     for (int64_t i = 0; i < sp->n; i++) {
         san_state_decode(m, sp->index[i], s);
         x[i] = (!gone || !gone[i]) && san_expr_eval(e ? e : m->reach, s) != 0;
         c += x[i] != 0;
+        if (L && x[i] != 0) {
+            x[i] = lump_state_logcount(L, s);
+            lmax = fmax(lmax, x[i]);
+        } else if (L) {
+            x[i] = -HUGE_VAL;
+        }
     }
     free(s);
     c = (int64_t)chain_sum(t, (double)c);
@@ -221,25 +246,33 @@ static san_status init_uniform(const top *t, const san_space *sp, const san_expr
                      "function: give --initial");
         return SAN_E_USAGE;
     }
+    double total = (double)c;
+    if (L) {
+        lmax = chain_max(t, lmax);
+        total = 0;
+        for (int64_t i = 0; i < sp->n; i++)
+            total += x[i] = exp(x[i] - lmax);
+        total = chain_sum(t, total);
+    }
     for (int64_t i = 0; i < sp->n; i++)
-        x[i] /= (double)c;
+        x[i] /= total;
     *count = c;
     return SAN_OK;
 }
 
-static san_status initial(const top *t, const san_space *sp, const san_transient_opts *o,
-                          double *x, int64_t *count, san_diag *d)
+static san_status initial(const top *t, const san_space *sp, const san_lumping *L,
+                          const san_transient_opts *o, double *x, int64_t *count, san_diag *d)
 {
     memset(x, 0, sp->n * sizeof *x);
     if (o->init_n > 0) {
-        san_status st = init_from_vector(t, sp, o, x, d);
+        san_status st = init_from_vector(t, sp, L, o, x, d);
         *count = 0;
         for (int64_t i = 0; i < sp->n; i++)
             *count += x[i] > 0;
         *count = (int64_t)chain_sum(t, (double)*count);
         return st;
     }
-    return init_uniform(t, sp, o->initial, x, count, d);
+    return init_uniform(t, sp, L, o->initial, x, count, d);
 }
 
 /* ---- budgets: memory and steps, before anything is allocated ---- */
@@ -685,7 +718,7 @@ san_status san_analysis_transient(const san_analysis_opts *o, san_analysis *a,
     if (st == SAN_OK)
         st = run_alloc(&r);
     if (st == SAN_OK)
-        st = initial(&r.t, states_of(&r.t, a), &o->tr, r.xs, &T->ninit, d);
+        st = initial(&r.t, states_of(&r.t, a), a->lumping, &o->tr, r.xs, &T->ninit, d);
     if (st == SAN_OK && passage && (T->ntarget = mark_target(&r)) < 0)
         st = SAN_E_NOMEM;
     if (st == SAN_OK && passage && T->ntarget == 0)

@@ -14,11 +14,17 @@
      replica concerned is never lumped with the others (the note says
      what was lumped; none of them names it), and the answer is still
      the unlumped one.
+  2c. Rates that read the firing replica's own state (st M[k] in the
+     rate of f[k:D]; a local and a synchronized family, from several
+     states): lumped = unlumped; mutants whose rate reads another
+     replica (st M[3], st M[6 - k]) leave it (them) out.
   2b. Random symmetric SANs (seeded): a controller and N = 2..4
      replicas with routing, per-replica events, per-replica events
      synchronized with the controller, an event of all replicas and
-     functional rates over counts: lumped = unlumped, all replicas in one
-     class; each with a mutant whose controller rate also reads st W[2]:
+     functional rates over counts and the firing replica's own state:
+     lumped = unlumped, all replicas in one class; each with a mutant
+     whose controller rate also reads st W[2], and, when a replica's
+     rate reads its own state, one whose rate reads st W[2] instead:
      W[2] is never lumped, the others are (N > 2), the answer unlumped.
   3. Closed forms: machine repair M/M/c//N and Engset (product form) with
      up to 1,000 machines or sources, solved lumped only, every state
@@ -213,6 +219,49 @@ names = compare(two, "event of two replicas")
 check(names == "M1, M2 (2 replicas of 2 states), M3, M4 (2 replicas of 2 states)",
       f"event of M1 and M2: two classes ({names})")
 
+# ---- 2c. rates reading the firing replica's own state ----------------
+
+
+def own_machines(n, read="k", c=2):
+    """Machines up -> deg -> down (or back up) on one event f[k] whose
+    rate reads the firing machine's own state (st M[READ]): the lumped
+    rate splits by that state, and the routing from deg with it."""
+    return (f"identifiers\n  D = [1..{n}];\n  nd = nb [M[1]..M[{n}]] down;\n"
+            f"  rr = 1.1 * min(nd, {c}) / max(nd, 1);\nevents\n"
+            f"  loc f[k:D] (0.3 * (1 + (2 * (st M[{read}] == deg))))\n  loc r[k:D] (rr)\n"
+            f"reachability = 1;\nnetwork own (continuous)\n  aut M[i:D]\n"
+            f"    stt up to(deg) f[i]\n    stt deg to(down) f[i](0.7) to(up) f[i](0.3)\n"
+            f"    stt down to(up) r[i]\nresults\n  down_mean = nd;\n"
+            f"  degs = nb [M[1]..M[{n}]] deg;\n")
+
+
+def own_clients(n):
+    """Clients requesting the server (syn req[k]) from two states, at a
+    rate that reads the client's own state and the server's."""
+    return (f"identifiers\n  C = [1..{n}];\nevents\n  loc think[C] (0.5)\n"
+            f"  syn req[k:C] ((2 + (3 * (st Client[k] == w))) * (1 + (st Server == idle)))\n"
+            f"  syn done[C] (3)\npartial reachability = ((st Server == idle) && "
+            f"((nb [Client[1]..Client[{n}]] t) == {n}));\nnetwork cs (continuous)\n"
+            f"  aut Server\n    stt idle to(busy) req[C]\n    stt busy to(idle) done[C]\n"
+            f"  aut Client[i:C]\n    stt t to(w) think[i] to(s) req[i]\n"
+            f"    stt w to(s) req[i]\n    stt s to(t) done[i]\nresults\n"
+            f"  waiting = nb [Client[1]..Client[{n}]] w;\n  busy = st Server == busy;\n")
+
+
+for n in (2, 3, 5):
+    names = compare(own_machines(n), f"own-state rate, machines {n}", kron=n == 3)
+    check(names == f"M[1..{n}] ({n} replicas of 3 states)",
+          f"own-state rate, machines {n}: lumped ({names})")
+    names = compare(own_clients(n), f"own-state syn rate, clients {n}", kron=n == 3)
+    check(names == f"Client[1..{n}] ({n} replicas of 3 states)",
+          f"own-state syn rate, clients {n}: lumped ({names})")
+# mutants: the rate of every f[k] reads M[3] (M[3] alone), or the
+# machine opposite (6 - k: every machine read by another's event)
+names = compare(own_machines(5, read="3"), "rate of f[k] reads st M[3]")
+check(names == "M[1..2,4..5] (4 replicas of 3 states)",
+      f"rate of f[k] reads M[3]: M[3] alone ({names})")
+compare(own_machines(5, read="6 - k"), "rate of f[k] reads st M[6 - k]", expect_lumped=False)
+
 # ---- 2b. random symmetric SANs and their mutants --------------------
 
 
@@ -225,9 +274,11 @@ def random_model(rng, mutate):
     C = [f"c{j}" for j in range(c)]
     cnt = f"nb [W[1]..W[{n}]]"
 
-    def rate():
-        k = rng.randint(0, 3)
+    def rate(own=False):
+        k = rng.randint(0, 4 if own else 3)
         a, b = round(rng.uniform(0.2, 3), 3), round(rng.uniform(0.1, 2), 3)
+        if k == 4:      # the firing replica's own state
+            return f"({a} + ({b} * (st W[k] == {rng.choice(W)})))"
         if k == 0:
             return f"{a}"
         if k == 1:
@@ -236,8 +287,8 @@ def random_model(rng, mutate):
             return f"({a} + ({b} * (st Ctl == {rng.choice(C)})))"
         return f"({a} * (1 + min({cnt} {rng.choice(W)}, 2)))"
 
-    ev = [f"  loc z[D] ({rate()})", f"  loc a[D] ({rate()})", f"  syn b[D] ({rate()})",
-          f"  syn g ({rate()})"]
+    ev = [f"  loc z[k:D] ({rate(True)})", f"  loc a[k:D] ({rate(True)})",
+          f"  syn b[k:D] ({rate(True)})", f"  syn g ({rate()})"]
     krate = rate()
     if mutate:
         krate = f"({krate} + (0.25 * (st W[2] == {W[0]})))"
@@ -276,9 +327,15 @@ for t in range(20):
     names = compare(text, f"random symmetric #{t}", kron=t < 5)
     check(names == f"W[1..{n}] ({n} replicas of {text.count('    stt w')} states)",
           f"random symmetric #{t}: W lumped ({names})")
-    text, n = random_model(rng, True)
-    names = compare(text, f"random mutant #{t}", expect_lumped=n > 2)
     want = None if n == 2 else f"W[1,3..{n}] ({n - 1} replicas" if n > 3 else "W[1,3] (2 replicas"
+    if "st W[k]" in text:
+        names = compare(text.replace("st W[k]", "st W[2]", 1), f"random own-state mutant #{t}",
+                        expect_lumped=n > 2)
+        check(names == want if want is None else (names or "").startswith(want),
+              f"random own-state mutant #{t}: W[2] alone ({names})")
+    text, n = random_model(rng, True)
+    want = None if n == 2 else f"W[1,3..{n}] ({n - 1} replicas" if n > 3 else "W[1,3] (2 replicas"
+    names = compare(text, f"random mutant #{t}", expect_lumped=n > 2)
     check(names == want if want is None else (names or "").startswith(want),
           f"random mutant #{t}: W[2] alone ({names})")
 

@@ -159,6 +159,10 @@ RUNS += [
     # lumped replicas: the "lumped" member of solve and check
     ("solve", ["solve", "-q", "-f", "json", MM1K.replace("mm1k.san", "clients_server.san")]),
     ("check", ["check", "-f", "json", MM1K.replace("mm1k.san", "clients_server.san")]),
+    ("transient", ["transient", "-q", "-f", "json", "-t", "1", "--rewards",
+                   MM1K.replace("mm1k.san", "clients_server.san")]),
+    ("passage", ["passage", "-q", "-f", "json", "-u", "1", "-t", "1",
+                 MM1K.replace("mm1k.san", "clients_server.san")]),
 ]
 docs = {}
 for name, args, *codes in RUNS:
