@@ -237,6 +237,7 @@ def check_dot(name, model_args, nstates, tmp):
         check(bool(note) == ("lumped" in err), f"{name} {fmt}: comments {note} and stderr agree")
         body = "\n".join(l for l in out.splitlines() if not l.startswith("//"))
         check(body.startswith("digraph ") and body.rstrip().endswith("}"), f"{name} {fmt}: not a digraph")
+        check(" ()" not in body, f"{name} {fmt}: an edge with no rate ({fmt})")
         if fmt == "dot-reach":
             nodes = sum(1 for l in out.splitlines() if "[label=" in l and "->" not in l)
             check(nodes == nstates, f"{name} dot-reach: {nodes} nodes, {nstates} states")
