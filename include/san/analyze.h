@@ -156,7 +156,8 @@ typedef struct {
                                    (16 bytes a state) */
     san_lump lump;          /* AUTO (the zero default): the steady state of
                                a model with interchangeable replicas is
-                               solved on its lumped chain (issue 28) */
+                               solved on its lumped chain (issue 28), and
+                               space_only builds that chain */
 } san_analysis_opts;
 
 /* One analysis: what it built, found and measured. */
