@@ -33,6 +33,10 @@ static const cli_option export_options[] = {
     CLI_INT(0, "max-nodes", "N", export_args, max_nodes, 1, 1e9, "a positive integer",
             "dot-reach: refuse chains of more states", "1000"),
     CLI_FLAG('q', "quiet", export_args, quiet, 1, "no progress on stderr"),
+    CLI_CHOICE(CLI_OPT_LUMP, 0, "lump", "L", export_args, run.lump,
+               "auto: the chain san solve solves, interchangeable\n"
+               "replicas lumped into counts (occupancy states; the\n"
+               "files say so); off: the chain as written", "auto"),
     CLI_GROUP("limits:"),
     CLI_INCLUDE(cli_limit_options, export_args, run),
     CLI_MAX_INPUT(export_args, run.max_input),
@@ -55,7 +59,12 @@ static const cli_spec export_spec = {
         "numbered by their mixed-radix index, ascending, in every format: row k\n"
         "of the Matrix Market file (1-based) is state k-1 of the states CSV and\n"
         "of PRISM's files.  PRISM loads the files with\n"
-        "    prism -importmodel BASE.tra,sta,lab -ctmc\n",
+        "    prism -importmodel BASE.tra,sta,lab -ctmc\n"
+        "A model with interchangeable replicas is exported lumped, as san solve\n"
+        "solves it (--lump off: as written): each class of replicas is one\n"
+        "automaton named after them, Slave[1..4], whose states are occupancy\n"
+        "vectors, (I:2 Pr:1 Tx:1) for two slaves in I, one in Pr, one in Tx;\n"
+        "mtx and dot say so in a comment, every format in a note on stderr.\n",
     .opts = export_options,
     .outro = "Exit status: 0 written, 2 bad model, usage or over a limit, 1 failed.\n",
     .flags = CLI_ABBREV,
@@ -82,6 +91,7 @@ static int parse_format(const char *s, export_format *f)
 typedef struct {
     const san_model *m;
     const san_space *sp;
+    const char *note;       /* lumped: what, for the formats with comments */
     export_format fmt;
     char part;              /* prism: 't', 's' or 'l' */
     int64_t max_nodes;
@@ -89,15 +99,33 @@ typedef struct {
     char err[512];
 } export_job;
 
+/* The note as DOT comments: `//` lines are DOT's anywhere, even before
+ * the graph (Graphviz's manual, "The DOT Language"). */
+static void dot_note(const char *note, FILE *out)
+{
+    for (const char *p = note; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        int len = nl ? (int)(nl - p) : (int)strlen(p);
+        fprintf(out, "// %.*s\n", len, p);
+        p += len + (nl != NULL);
+    }
+}
+
 /* 0, or -1 when the library's writer failed (write_file says why). */
 static int write_one(const void *ctx, FILE *out)
 {
     export_job *j = (export_job *)ctx;
     switch (j->fmt) {
-    case EXP_MTX:    j->st = san_export_mtx(j->sp, out, j->err, sizeof j->err); break;
+    case EXP_MTX:
+        j->st = san_export_mtx_note(j->sp, j->note, out, j->err, sizeof j->err);
+        break;
     case EXP_STATES: j->st = san_export_states(j->sp, out); break;
-    case EXP_DOT:    j->st = san_export_dot_automata(j->m, out); break;
+    case EXP_DOT:
+        dot_note(j->note, out);
+        j->st = san_export_dot_automata(j->m, out);
+        break;
     case EXP_DOT_REACH:
+        dot_note(j->note, out);
         j->st = san_export_dot_space(j->sp, j->max_nodes, out, j->err, sizeof j->err);
         break;
     case EXP_PRISM:
@@ -158,7 +186,8 @@ static int check_args(const export_args *A, int nrest, export_format *fmt)
 }
 
 /* The state space through the one pipeline, stopped before the solve:
- * with its generator unless only the states are asked for. */
+ * with its generator unless only the states are asked for; lumped as
+ * the solve would be (a->lumping, a->sp over the lumped model). */
 static int build_space(const export_args *A, const san_model *m, const char *path,
                        export_format fmt, san_analysis *a)
 {
@@ -169,12 +198,47 @@ static int build_space(const export_args *A, const san_model *m, const char *pat
     ao.space.interrupt = cli_interrupt("export", 1);
     ao.storage = fmt == EXP_STATES ? SAN_STORAGE_AUTO : SAN_STORAGE_SPARSE;
     ao.space_only = 1;
+    ao.lump = A->run.lump;
     san_diag d;
     san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", NULL, 0);
     san_status st = san_analyze(m, &ao, a, &d);
     san_diag_print(&d, stderr, cli_stderr_is_tty());
     san_diag_free(&d);
     return cli_exit_status(st);
+}
+
+/* The automata (dot) need no space: the lumped model itself. */
+static int lump_model(const export_args *A, const san_model *m, const char *path,
+                      san_lumping **L)
+{
+    *L = NULL;
+    if (A->run.lump == SAN_LUMP_OFF)
+        return EXIT_OK;
+    san_diag d;
+    san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", NULL, 0);
+    san_status st = san_model_lump(m, L, &d);
+    san_diag_print(&d, stderr, cli_stderr_is_tty());
+    san_diag_free(&d);
+    if (st != SAN_OK)
+        fprintf(stderr, "san export: out of memory while lumping the replicas\n");
+    return cli_exit_status(st);
+}
+
+/* What was lumped, for the files that take comments (two lines) and
+ * for stderr (the first); NULL when nothing was, or out of memory. */
+static char *lump_note(const san_lumping *L, const san_model *m, const san_space *sp)
+{
+    if (!L)
+        return NULL;
+    char *note = NULL, states[64] = "";
+    if (sp)
+        snprintf(states, sizeof states, ": %lld states", (long long)sp->n);
+    if (asprintf(&note, "san export: lumped %s into counts%s (the model as written has a "
+                 "product of %s)\nstates are occupancy vectors, (s:k ...): k replicas in "
+                 "local state s; --lump off: the chain as written",
+                 san_lumping_summary(L), states, m->product_str) < 0)
+        return NULL;
+    return note;
 }
 
 int cmd_export(int argc, char **argv)
@@ -205,12 +269,19 @@ int cmd_export(int argc, char **argv)
         return status;
     san_analysis a;
     memset(&a, 0, sizeof a);
-    if (fmt != EXP_DOT)
-        status = build_space(&A, m, path, fmt, &a);
+    san_lumping *L = NULL;          /* dot: the lumped automata */
+    status = fmt == EXP_DOT ? lump_model(&A, m, path, &L) : build_space(&A, m, path, fmt, &a);
+    const san_lumping *lumped = fmt == EXP_DOT ? L : a.lumping;
+    char *note = status == EXIT_OK ? lump_note(lumped, m, fmt == EXP_DOT ? NULL : &a.sp) : NULL;
+    if (note)       /* its first line: on stderr whatever the format */
+        fprintf(stderr, "%.*s\n", (int)strcspn(note, "\n"), note);
     if (status == EXIT_OK) {
-        export_job j = { .m = m, .sp = &a.sp, .fmt = fmt, .max_nodes = A.max_nodes };
+        export_job j = { .m = L ? san_lumping_model(L) : m, .sp = &a.sp, .note = note,
+                         .fmt = fmt, .max_nodes = A.max_nodes };
         status = fmt == EXP_PRISM ? write_prism(&j, A.output) : write_file(&j, A.output);
     }
+    free(note);
+    san_lumping_free(L);
     san_analysis_free(&a);
     san_model_free(m);
     return status;

@@ -34,8 +34,10 @@ int64_t *cli_vector_order(const san_space *sp, const char *cmd)
 static void vector_header(FILE *out, const san_model *m)
 {
     fprintf(out, "index");
-    for (int a = 0; a < m->naut; a++)
-        fprintf(out, ",%s", m->aut[a].name);
+    for (int a = 0; a < m->naut; a++) {     /* quoted: a lumped class "M[1,3..5]" */
+        fputc(',', out);
+        san_csv_field(out, m->aut[a].name);
+    }
     fprintf(out, ",probability\n");
 }
 
@@ -44,8 +46,10 @@ static void vector_row(FILE *out, const san_model *m, int *s, int64_t index, dou
 {
     san_state_decode(m, index, s);
     fprintf(out, "%lld", (long long)index);
-    for (int a = 0; a < m->naut; a++)
-        fprintf(out, ",%s", m->aut[a].states[s[a]]);
+    for (int a = 0; a < m->naut; a++) {
+        fputc(',', out);
+        san_csv_field(out, m->aut[a].states[s[a]]);
+    }
     fprintf(out, ",%.17g\n", p);
 }
 

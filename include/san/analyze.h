@@ -158,7 +158,8 @@ typedef struct {
                                interchangeable replicas is solved on its
                                lumped chain (issue 28): the steady state
                                always, TRANSIENT and PASSAGE when exact
-                               (a note in d says why not) */
+                               (a note in d says why not); space_only
+                               builds that chain */
 } san_analysis_opts;
 
 /* One analysis: what it built, found and measured. */

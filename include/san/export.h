@@ -32,6 +32,12 @@ SAN_API int64_t *san_export_ranks(const san_space *sp);
  * (not states_only).  SAN_OK, SAN_E_USAGE (no generator), SAN_E_NOMEM
  * or SAN_E_IO; the reason in err. */
 SAN_API san_status san_export_mtx(const san_space *sp, FILE *out, char *err, size_t n);
+/* The same with note (one or more lines; NULL or "": none) written as
+ * Matrix Market comment lines ('%' first) between the header and the
+ * sizes: san export says there that the chain is lumped.  SAN_E_IO also
+ * when the note's temporary file ($TMPDIR, else /tmp) cannot be made. */
+SAN_API san_status san_export_mtx_note(const san_space *sp, const char *note, FILE *out,
+                                       char *err, size_t n);
 
 /* The reachable states as CSV: a header "state,index,A1,A2,..." then one
  * line per state: its export number, its mixed-radix index, the name of

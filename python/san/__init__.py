@@ -180,7 +180,7 @@ class Model:
     # ---- analyses ----
 
     def _analyze(self, space_only=False, method="auto", tol=None, storage="auto",
-                 max_memory=None, max_states=0, time_limit=0, ntop=0, lump="off"):
+                 max_memory=None, max_states=0, time_limit=0, ntop=0, lump="auto"):
         o = _lib.AnalysisOpts()
         lib.san_analysis_opts_default(byref(o))
         if lump not in _lib.LUMP:
@@ -213,6 +213,23 @@ class Model:
             msgs = _messages(d)
         return st, a, msgs
 
+    def lumping(self):
+        """What a solve lumps (issue 28): the classes of interchangeable
+        replicas, "Slave[1..4] (4 replicas of 3 states)", or None when
+        nothing lumps.  No state space is built."""
+        L = c_void_p()
+        with _DiagScope(self.source) as d:
+            st = lib.san_model_lump(self._m, byref(L), byref(d))
+            msgs = _messages(d)
+        if st != _lib.SAN_OK:
+            raise SanError(_status_name(st), msgs)
+        if not L.value:
+            return None
+        try:
+            return lib.san_lumping_summary(L).decode()
+        finally:
+            lib.san_lumping_free(L)
+
     def _space_arrays(self, sp):
         n = sp.n
         index = np.ctypeslib.as_array(sp.index, shape=(n,)).copy() if n else np.zeros(0, np.int64)
@@ -220,12 +237,14 @@ class Model:
         return index, order
 
     def solve(self, method="auto", tol=None, storage="auto", max_memory=None,
-              max_states=0, time_limit=0, lump="off"):
+              max_states=0, time_limit=0, lump="auto"):
         """The steady state (san_analyze): a Solution.  Not converged: a
-        warning, and the best answer with converged False.  lump="auto":
-        interchangeable replicas solved as counts (issue 28): the same
-        results, marginals and throughputs; pi is then over the lumped
-        chain's states and distribution() is refused."""
+        warning, and the best answer with converged False.  lump="auto"
+        (as san solve): interchangeable replicas solved as counts (issue
+        28), the same results, marginals and throughputs as lump="off";
+        pi and distribution() are then over the lumped chain's states
+        (occupancy vectors, see states()) and sol.lumped says what was
+        lumped."""
         st, a, msgs = self._analyze(False, method, tol, storage, max_memory, max_states,
                                     time_limit, lump=lump)
         try:
@@ -239,30 +258,40 @@ class Model:
             warnings.warn(f"{self.source}: {_status_name(st)}: {sol.message}")
         return sol
 
-    def _space(self, storage, max_memory, max_states):
+    def _space(self, storage, max_memory, max_states, lump):
         st, a, msgs = self._analyze(True, storage=storage, max_memory=max_memory,
-                                    max_states=max_states)
+                                    max_states=max_states, lump=lump)
         if st != _lib.SAN_OK:
             lib.san_analysis_free(byref(a))
             raise SanError(_status_name(st), msgs)
         return a
 
-    def states(self, max_memory=None, max_states=0):
+    def states(self, max_memory=None, max_states=0, lump="auto"):
         """The reachable states as a DataFrame: state (the export
         number), index (mixed-radix), one column per automaton with its
-        local state's name; `san export --format states`."""
-        a = self._space("auto", max_memory, max_states)
+        local state's name; `san export --format states`.  Lumped (the
+        default when replicas are interchangeable, as solve()): the
+        lumped chain's states, each class of replicas one column named
+        after them ("Slave[1..4]") whose values are occupancy vectors,
+        "(I:2 Pr:1 Tx:1)": two replicas in I, one in Pr, one in Tx; the
+        frame's attrs["lumped"] says what was lumped (None: nothing)."""
+        a = self._space("auto", max_memory, max_states, lump)
         try:
             index, order = self._space_arrays(a.sp)
+            auts = _automata(a.sp.m.contents)
+            lumped = _lumped(a)
         finally:
             lib.san_analysis_free(byref(a))
-        return _states_frame(self, index[order])
+        df = _states_frame(auts, index[order])
+        df.attrs["lumped"] = lumped
+        return df
 
-    def generator(self, max_memory=None, max_states=0):
+    def generator(self, max_memory=None, max_states=0, lump="auto"):
         """Q as a scipy.sparse.csr_matrix (rows sum to zero), rows and
-        columns in export order; `san export --format mtx`."""
+        columns in export order; `san export --format mtx`.  Lumped as
+        states() (lumping() says what is)."""
         import scipy.sparse
-        a = self._space("sparse", max_memory, max_states)
+        a = self._space("sparse", max_memory, max_states, lump)
         try:
             q = a.sp.q
             n = a.sp.n
@@ -277,15 +306,26 @@ class Model:
         return m[order][:, order].tocsr()
 
 
-def _states_frame(model, index):
+def _automata(m):
+    """[(name, [local state names], stride)] of a C model (the space's:
+    the lumped model's when lumped), copied out before it is freed."""
+    return [(m.aut[a].name.decode(),
+             [m.aut[a].states[s].decode() for s in range(m.aut[a].nstates)], m.stride[a])
+            for a in range(m.naut)]
+
+
+def _lumped(a):
+    """An analysis's lumping summary, or None."""
+    return lib.san_lumping_summary(a.lumping).decode() if a.lumping else None
+
+
+def _states_frame(auts, index):
     import pandas as pd
-    m = model._c
     cols = {"state": np.arange(len(index)), "index": index}
-    for a in range(m.naut):
-        names = np.array([m.aut[a].states[s].decode() for s in range(m.aut[a].nstates)],
-                         dtype=object)
-        local = (index // m.stride[a]) % m.aut[a].nstates
-        cols[m.aut[a].name.decode()] = names[local]
+    for name, states, stride in auts:
+        names = np.array(states, dtype=object)
+        local = (index // stride) % len(states)
+        cols[name] = names[local]
     return pd.DataFrame(cols)
 
 
@@ -295,6 +335,9 @@ class Solution:
         marginals    {automaton: {local state: probability}}
         throughputs  {event: rate}
         pi           numpy array, in export order (states())
+        lumped       None, or what was lumped: "W[1..4] (4 replicas of 3
+                     states)"; pi is then over the lumped chain (the
+                     states of Model.states(lump="auto"))
         converged, residual, error_estimate, method, iterations, message
     """
 
@@ -319,7 +362,8 @@ class Solution:
         order = np.argsort(index, kind="stable")
         self._index = index[order]
         self.pi = pi[order]
-        self.lumped = bool(a.lumping)
+        self._auts = _automata(a.sp.m.contents if a.sp.m else m)
+        self.lumped = _lumped(a)
 
     def marginals_frame(self):
         """The marginals as a DataFrame: automaton, state, probability."""
@@ -328,12 +372,11 @@ class Solution:
                             columns=["automaton", "state", "probability"])
 
     def distribution(self):
-        """states() with a probability column."""
-        if self.lumped:
-            raise SanError("usage", message="the distribution of a lumped solve is over "
-                           "occupancy states: solve with lump='off'")
-        df = _states_frame(self.model, self._index)
+        """states() with a probability column: over the lumped chain's
+        occupancy states when lumped (attrs["lumped"] says so)."""
+        df = _states_frame(self._auts, self._index)
         df["probability"] = self.pi
+        df.attrs["lumped"] = self.lumped
         return df
 
     def __repr__(self):

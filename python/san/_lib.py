@@ -232,6 +232,9 @@ def _load():
                                 POINTER(Diag)]),
         "san_analysis_free": (None, [POINTER(Analysis)]),
         "san_parse_bytes": (c_int, [c_char_p, POINTER(c_double)]),
+        "san_model_lump": (c_int, [POINTER(Model), POINTER(c_void_p), POINTER(Diag)]),
+        "san_lumping_summary": (c_char_p, [c_void_p]),
+        "san_lumping_free": (None, [c_void_p]),
         "san_audit_model": (c_int, [POINTER(Model), POINTER(AuditOpts), POINTER(Audit),
                                     POINTER(Diag)]),
     }

@@ -132,6 +132,56 @@ def test_states_are_the_exported_states():
     assert dist.probability.sum() == pytest.approx(1.0)
 
 
+def _occupancy(value):
+    """"(I:2 Pr:1 Tx:0)" -> {"I": 2, "Pr": 1, "Tx": 0}."""
+    assert value.startswith("(") and value.endswith(")"), value
+    return {s: int(k) for s, _, k in (x.rpartition(":") for x in value[1:-1].split())}
+
+
+def test_solve_lumps_by_default_as_the_command():
+    """lump="auto" (the default, as san solve): the answer of the chain
+    as written (lump="off") from the lumped chain, which the solution,
+    states(), generator() and distribution() all describe."""
+    m = san.gen("ms --mode async --slaves 3 --buffer 3")
+    assert m.lumping() == "Slave[1..3] (3 replicas of 3 states)"
+    sol, off = m.solve(tol=1e-12), m.solve(lump="off", tol=1e-12)
+    assert sol.lumped == m.lumping() and off.lumped is None
+    assert len(sol.pi) < len(off.pi)
+    for k, v in off.results.items():
+        assert sol.results[k] == pytest.approx(v, rel=1e-9, abs=1e-14)
+    for a, marg in off.marginals.items():
+        for st, v in marg.items():
+            assert sol.marginals[a][st] == pytest.approx(v, rel=1e-9, abs=1e-14)
+    for e, v in off.throughputs.items():
+        assert sol.throughputs[e] == pytest.approx(v, rel=1e-9, abs=1e-14)
+    # the lumped chain's states: one column for the class, occupancy vectors
+    dist = sol.distribution()
+    assert dist.attrs["lumped"] == sol.lumped
+    assert list(dist.columns) == ["state", "index", "Master", "Buffer", "Slave[1..3]",
+                                  "probability"]
+    occ = [_occupancy(v) for v in dist["Slave[1..3]"]]
+    assert all(sum(o.values()) == 3 for o in occ)
+    for st in ("I", "Pr", "Tx"):
+        mean = sum(p * o[st] for p, o in zip(dist.probability, occ)) / 3
+        assert mean == pytest.approx(off.marginals["Slave[2]"][st], rel=1e-9, abs=1e-14)
+    states = m.states()
+    assert states.attrs["lumped"] == sol.lumped
+    assert states["index"].tolist() == dist["index"].tolist()
+    ref = list(csv.DictReader(io.StringIO(run("export", "-f", "states", "--gen",
+                                              "ms --mode async --slaves 3 --buffer 3"))))
+    assert [r["Slave[1..3]"] for r in ref] == states["Slave[1..3]"].tolist()
+    q = m.generator()
+    assert q.shape == (len(sol.pi), len(sol.pi))
+    assert np.abs(sol.pi - stationary(q)).max() < 1e-10
+    # lump="off": the chain as written
+    assert len(m.states(lump="off")) == len(off.pi) and m.states(lump="off").attrs["lumped"] is None
+    assert m.generator(lump="off").shape == (len(off.pi), len(off.pi))
+    assert "Slave[1]" in off.distribution().columns
+    with pytest.raises(san.SanError):
+        m.solve(lump="sometimes")
+    assert san.load(MM1K).lumping() is None
+
+
 def _table(out):
     """A report's CSV table without its provenance lines (# ..., doc/output.md)."""
     return csv.DictReader(line for line in out.splitlines() if not line.startswith("#"))

@@ -224,14 +224,34 @@ static san_status analyze_model(const san_model *m, const san_analysis_opts *o,
     return st;
 }
 
+/* The exports and the Python package's states() and generator() (space_only)
+ * give the chain the solve would solve: the lumped one when lumped, its
+ * space over the lumped model (a->sp.m, occupancy states), a->lumping
+ * saying what was lumped. */
+static san_status space_lumped(const san_model *m, const san_analysis_opts *o, san_analysis *a,
+                               san_diag *d)
+{
+    memset(a, 0, sizeof *a);
+    san_lumping *L = NULL;
+    san_status st = san_model_lump(m, &L, d);
+    if (st != SAN_OK)
+        return st;
+    st = analyze_model(L ? san_lumping_model(L) : m, o, a, d);
+    a->lumping = L;
+    a->m = m;
+    return st;
+}
+
 /* A model with interchangeable replicas is solved on its lumped chain,
  * its indices told back in m's terms: the steady state always, the
  * transient and passage analyses when that is exact (lumped_time.c
- * says when; else as written, with a note).  space_only is not lumped
- * (the exports and the Python generator give the chain as written). */
+ * says when; else as written, with a note).  space_only lumps too
+ * (space_lumped). */
 san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
                        san_diag *d)
 {
+    if (o->space_only && o->lump != SAN_LUMP_OFF)
+        return space_lumped(m, o, a, d);
     memset(a, 0, sizeof *a);
     if (o->lump == SAN_LUMP_OFF || o->space_only)
         return analyze_model(m, o, a, d);

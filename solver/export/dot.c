@@ -44,6 +44,17 @@ static void strip_parens(char *s)
     s[n - 2] = '\0';
 }
 
+/* "f(A,B)": the automata an expression reads. */
+static void deps_text(const san_model *m, const san_expr *x, FILE *out)
+{
+    int n;
+    const int *dep = san_expr_deps(x, &n);
+    fputs("f(", out);
+    for (int k = 0; k < n; k++)
+        fprintf(out, "%s%s", k ? "," : "", m->aut[dep[k]].name);
+    fputc(')', out);
+}
+
 /* An event's rate for a label: the number, or the expression as written
  * when it reads the state (malloc'd; NULL when out of memory). */
 static char *rate_text(const san_model *m, int e)
@@ -57,6 +68,8 @@ static char *rate_text(const san_model *m, int e)
         fprintf(f, "%g", san_expr_const(m->ev[e].rate));
     else
         ast_print_event_rate(m, e, f);
+    if (ftell(f) == 0)          /* no text: a lumped model's rate (built, not written) */
+        deps_text(m, m->ev[e].rate, f);
     if (fclose(f) != 0) {
         free(buf);
         return NULL;
@@ -72,12 +85,7 @@ static void prob_text(const san_model *m, const san_expr *p, FILE *out)
         fprintf(out, "%g", san_expr_const(p));
         return;
     }
-    int n;
-    const int *dep = san_expr_deps(p, &n);
-    fputs("f(", out);
-    for (int k = 0; k < n; k++)
-        fprintf(out, "%s%s", k ? "," : "", m->aut[dep[k]].name);
-    fputc(')', out);
+    deps_text(m, p, out);
 }
 
 static void edge_label(const san_model *m, const san_trans *t, const char *rate, FILE *out)

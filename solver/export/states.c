@@ -5,6 +5,7 @@
  * variables are integers).
  */
 #include <stdlib.h>
+#include "base.h"
 #include "export_int.h"
 
 san_status san_export_states(const san_space *sp, FILE *out)
@@ -18,15 +19,19 @@ san_status san_export_states(const san_space *sp, FILE *out)
         return SAN_E_NOMEM;
     }
     fputs("state,index", out);
-    for (int a = 0; a < m->naut; a++)
-        fprintf(out, ",%s", m->aut[a].name);
+    for (int a = 0; a < m->naut; a++) {
+        fputc(',', out);
+        san_csv_field(out, m->aut[a].name);   /* "M[1,3..5]": a lumped class */
+    }
     fputc('\n', out);
     for (int64_t r = 0; r < sp->n; r++) {
         const int64_t idx = sp->index[order[r]];
         san_state_decode(m, idx, s);
         fprintf(out, "%lld,%lld", (long long)r, (long long)idx);
-        for (int a = 0; a < m->naut; a++)
-            fprintf(out, ",%s", m->aut[a].states[s[a]]);
+        for (int a = 0; a < m->naut; a++) {
+            fputc(',', out);
+            san_csv_field(out, m->aut[a].states[s[a]]);
+        }
         fputc('\n', out);
     }
     free(order);

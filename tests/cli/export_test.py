@@ -8,13 +8,23 @@
           compared the same way; the labels agree with the states;
   states  the numbering every format shares;
   dot     validated by Graphviz's `dot` when it is installed;
-and the usage errors.  Exits 77 (skipped) without numpy and scipy.
+all of them on the chain as written (--lump off) and, for models with
+interchangeable replicas, on the lumped chain (the default, issue 28):
+the same round trips against `san solve --vector` (occupancy states),
+and the exported lumped generator solved densely here (numpy), its
+occupancy states turned back into each replica's marginal (E[k_s] / n)
+and the results that count replicas, compared with `san solve --lump
+off` (the chain as written) to 1e-10; the files' comments and stderr
+say what was lumped; and the usage errors.  Exits 77 (skipped) without
+numpy and scipy.
 
 Environment: SAN (the binary), top_srcdir.
 """
 import csv
 import io
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -53,11 +63,41 @@ def run(args):
 
 # (name, arguments naming the model): every bundled model, and generated
 # ones with synchronizing events and functional probabilities
-CASES = [(os.path.basename(f), [os.path.join(MODELS, f)])
+CASES = [(os.path.basename(f), ["--lump", "off", os.path.join(MODELS, f)])
          for f in sorted(os.listdir(MODELS)) if f.endswith(".san")]
-CASES += [("ms async", ["--gen", "ms --mode async --slaves 2 --buffer 3"]),
-          ("ms sync", ["--gen", "ms --mode sync --slaves 3"]),
-          ("mm1k -D", ["-D", "lambda=5", os.path.join(MODELS, "mm1k.san")])]
+CASES += [("ms async", ["--lump", "off", "--gen", "ms --mode async --slaves 2 --buffer 3"]),
+          ("ms sync", ["--lump", "off", "--gen", "ms --mode sync --slaves 3"]),
+          ("mm1k -D", ["--lump", "off", "-D", "lambda=5", os.path.join(MODELS, "mm1k.san")])]
+
+
+def machines(n, hand=False, extra_res=""):
+    """Machine repair M/M/2//n (tests/cli/lump_test.py's): the machines
+    written as M[i:D], or one by one M1 .. Mn (hand)."""
+    if hand:
+        ids = [f"  nd = nb [M1..M{n}] down;"]
+        ev = [x for i in range(1, n + 1) for x in (f"  loc f{i} (0.3)", f"  loc r{i} (rr)")]
+        net = [x for i in range(1, n + 1)
+               for x in (f"  aut M{i}", f"    stt up to(down) f{i}", f"    stt down to(up) r{i}")]
+    else:
+        ids = [f"  D = [1..{n}];", f"  nd = nb [M[1]..M[{n}]] down;"]
+        ev = ["  loc fail (0.3)", "  loc rep (rr)"]
+        net = ["  aut M[i:D]", "    stt up to(down) fail", "    stt down to(up) rep"]
+    ids.append("  rr = 1.1 * min(nd, 2) / max(nd, 1);")
+    return ("identifiers\n" + "\n".join(ids) + "\nevents\n" + "\n".join(ev) +
+            "\nreachability = 1;\nnetwork mr (continuous)\n" + "\n".join(net) +
+            "\nresults\n  down_mean = nd;\n" + extra_res + "\n")
+
+
+# (name, model arguments, the model's text or None, {result: the count it
+# is the mean of, as (class column, local state)}): the lumped exports
+LUMPED = [("ms sync lumped", ["--gen", "ms --mode sync --slaves 3"], None, {}),
+          ("ms async lumped", ["--gen", "ms --mode async --slaves 3 --buffer 3"], None, {}),
+          ("machines lumped", None, machines(4), {"down_mean": ("M[1..4]", "down")}),
+          # M[2] read by a result: the class M[1,3..5] (a comma in a CSV name)
+          ("machines M[2] apart", None, machines(5, extra_res="  m2 = st M[2] == down;"),
+           {"m2": ("M[2]", "down")}),
+          # written one by one: the class "M1, M2, M3"
+          ("machines by hand", None, machines(3, hand=True), {"down_mean": ("M1, M2, M3", "down")})]
 
 
 def stationary(q):
@@ -74,7 +114,7 @@ def stationary(q):
 def san_vector(model_args, tmp):
     """san's distribution by mixed-radix index (solve --vector)."""
     path = os.path.join(tmp, "pi.csv")
-    rc, _, err = run(["solve", "-q", "--lump", "off", "--method", "direct", "--tol", "1e-13",
+    rc, _, err = run(["solve", "-q", "--method", "direct", "--tol", "1e-13",
                       "--vector", path] + model_args)
     if rc != 0:
         print("san solve failed:", model_args, err.strip()[:300])
@@ -192,7 +232,12 @@ def check_dot(name, model_args, nstates, tmp):
     for fmt in ("dot", "dot-reach"):
         rc, out, err = run(["export", "-f", fmt] + model_args)
         check(rc == 0, f"{name} {fmt}: {err.strip()[:200]}")
-        check(out.startswith("digraph ") and out.rstrip().endswith("}"), f"{name} {fmt}: not a digraph")
+        # a lumped chain's note: // comments before the graph
+        note = [l for l in out.splitlines() if l.startswith("//")]
+        check(bool(note) == ("lumped" in err), f"{name} {fmt}: comments {note} and stderr agree")
+        body = "\n".join(l for l in out.splitlines() if not l.startswith("//"))
+        check(body.startswith("digraph ") and body.rstrip().endswith("}"), f"{name} {fmt}: not a digraph")
+        check(" ()" not in body, f"{name} {fmt}: an edge with no rate ({fmt})")
         if fmt == "dot-reach":
             nodes = sum(1 for l in out.splitlines() if "[label=" in l and "->" not in l)
             check(nodes == nstates, f"{name} dot-reach: {nodes} nodes, {nstates} states")
@@ -216,7 +261,9 @@ def usage_errors(tmp):
     check(rc == 2 and "max-nodes" in err, f"dot-reach over --max-nodes: exit {rc}: {err.strip()}")
     check(not os.path.exists(out_path), "dot-reach over --max-nodes left a file")
     rc, out, _ = run(["export", "--help"])
-    check(rc == 0 and "prism" in out and "--max-nodes" in out, "export --help")
+    check(rc == 0 and "prism" in out and "--max-nodes" in out and "--lump" in out, "export --help")
+    rc, out, err = run(["export", "-f", "mtx", "--lump", "sometimes", mm1k])
+    check(rc == 2 and "--lump" in err, f"export --lump sometimes: exit {rc}: {err.strip()}")
     rc, a, _ = run(["export", "-f", "mtx", "--gen", "ms --mode async --slaves 3 --buffer 4"])
     rc2, b, _ = run(["export", "-f", "mtx", "--gen", "ms --mode async --slaves 3 --buffer 4"])
     check(rc == rc2 == 0 and a == b, "two exports of one model differ")
@@ -225,8 +272,122 @@ def usage_errors(tmp):
 DOT = shutil.which("dot")
 
 
+# ---- the lumped chain --------------------------------------------------
+
+def members(cls):
+    """The automata a class's name lists: "M[1,3..5]" -> M[1], M[3], M[4],
+    M[5]; "M1, M2" -> M1, M2; anything else: itself."""
+    m = re.fullmatch(r"(.+)\[([0-9.,]+)\]", cls)
+    if m and ".." in m.group(2) or m and "," in m.group(2):
+        out = []
+        for part in m.group(2).split(","):
+            lo, _, hi = part.partition("..")
+            out += [f"{m.group(1)}[{k}]" for k in range(int(lo), int(hi or lo) + 1)]
+        return out
+    return cls.split(", ") if ", " in cls else [cls]
+
+
+def occupancy(value):
+    """"(I:2 Pr:1 Tx:0)" -> {"I": 2, "Pr": 1, "Tx": 0}, or None."""
+    if not (value.startswith("(") and value.endswith(")")):
+        return None
+    out = {}
+    for item in value[1:-1].split():
+        s, _, k = item.rpartition(":")
+        out[s] = int(k)
+    return out
+
+
+def dense_stationary(q):
+    """pi Q = 0, sum pi = 1, by numpy's dense solve (independent of the
+    sparse LU above and of san)."""
+    n = q.shape[0]
+    a = q.toarray().T
+    a[n - 1, :] = 1.0
+    b = np.zeros(n)
+    b[n - 1] = 1.0
+    return np.linalg.solve(a, b)
+
+
+def check_lumped(name, args, counts, tmp):
+    """The lumped exports: every format's round trip, and the exported
+    chain's answer against the chain as written."""
+    rc, out, err = run(["solve", "-q", "-f", "json", "--lump", "off", "--method", "direct",
+                        "--tol", "1e-13"] + args)
+    check(rc == 0, f"{name}: san solve --lump off: {err.strip()[:200]}")
+    if rc != 0:
+        return
+    off = json.loads(out)
+    rc, out, err = run(["solve", "-q", "-f", "json", "--method", "direct", "--tol", "1e-13"] + args)
+    lumped = json.loads(out)["lumped"]["classes"] if rc == 0 else None
+    check(lumped is not None, f"{name}: san solve lumps ({err.strip()[:200]})")
+    ref = san_vector(args, tmp)
+    rc, csv_text, err = run(["export", "-f", "states"] + args)
+    check(rc == 0 and f"lumped {lumped} into counts" in err,
+          f"{name} states: stderr says what was lumped ({err.strip()[:200]})")
+    rows = list(csv.DictReader(io.StringIO(csv_text)))
+    if ref is None or not rows:
+        check(False, f"{name}: no vector or no states")
+        return
+    classes = [c for c in rows[0] if c not in ("state", "index") and occupancy(rows[0][c])]
+    check(classes and all(occupancy(r[c]) is not None for r in rows for c in classes),
+          f"{name} states: the class columns {classes} hold occupancy vectors")
+    check(len(rows) < off["reachable_states"],
+          f"{name}: {len(rows)} lumped states, fewer than {off['reachable_states']}")
+    for c in classes:
+        n = len(members(c))
+        check(all(sum(occupancy(r[c]).values()) == n for r in rows),
+              f"{name} states: the occupancy vectors of {c} sum to {n}")
+    # the usual round trips, on the lumped chain and its --vector
+    check_mtx(name, args, rows, ref, tmp)
+    check_prism(name, args, rows, ref, tmp)
+    check_dot(name, args, len(rows), tmp)
+    # the exported generator solved here against the chain as written
+    path = os.path.join(tmp, "lumped.mtx")
+    rc, _, err = run(["export", "-f", "mtx", "-o", path] + args)
+    with open(path) as f:
+        text = f.read()
+    head = text.splitlines()[:3]
+    check(head[0].startswith("%%MatrixMarket") and head[1].startswith(f"% san export: lumped {lumped}")
+          and head[2].startswith("% states are occupancy vectors"), f"{name} mtx: comments {head}")
+    pi = dense_stationary(scipy.sparse.csr_matrix(scipy.io.mmread(path), dtype=float))
+    got = {}
+    for aut in off["marginals"]:
+        col = aut if aut in rows[0] else next((c for c in classes if aut in members(c)), None)
+        check(col is not None, f"{name}: {aut} is no column of the lumped states")
+        if col is None:
+            continue
+        for s in off["marginals"][aut]:
+            if col in classes:
+                n = len(members(col))
+                v = sum(pi[int(r["state"])] * occupancy(r[col])[s] for r in rows) / n
+            else:
+                v = sum(pi[int(r["state"])] for r in rows if r[col] == s)
+            got[aut, s] = v
+    bad = [f"{a}:{s} {v!r} vs {off['marginals'][a][s]!r}" for (a, s), v in got.items()
+           if abs(v - off["marginals"][a][s]) > TOL]
+    check(got and not bad, f"{name}: marginals of the exported lumped chain: {bad[:3]}")
+    for res, (col, s) in counts.items():
+        v = sum(pi[int(r["state"])] * (occupancy(r[col])[s] if col in classes else r[col] == s)
+                for r in rows)
+        check(abs(v - off["results"][res]) <= TOL,
+              f"{name}: result {res} {v!r} vs {off['results'][res]!r}")
+    # --lump off: the chain as written, no comment
+    rc, out, err = run(["export", "-f", "mtx", "--lump", "off"] + args)
+    n_off = int(out.splitlines()[1].split()[0]) if rc == 0 else -1
+    check(n_off == off["reachable_states"] and "lumped" not in out + err,
+          f"{name} --lump off: {n_off} states, {off['reachable_states']} as written")
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
+        for name, args, text, counts in LUMPED:
+            if text is not None:
+                path = os.path.join(tmp, name.replace(" ", "_") + ".san")
+                with open(path, "w") as f:
+                    f.write(text)
+                args = [path]
+            check_lumped(name, args, counts, tmp)
         for name, args in CASES:
             ref = san_vector(args, tmp)
             rows = states(args)

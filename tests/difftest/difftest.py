@@ -42,6 +42,11 @@ comparisons, && || !, min, max, + - * /), events declared but never used,
 with reached states it rejects), or `partial reachability`.  A draw whose
 chain san would not solve (several closed classes, one state, more than
 --max-n states) is replaced by the next draw of the same generator.
+Family sym: random symmetric SANs (controllers and replicas P[0..r-1]
+read through counts only), solved with lumping on (san's default): the
+run must say it lumped, and only the marginals, throughputs and results
+are judged (its vector is over occupancy states), against the dense
+solve of the chain as written.
 Families: plain (rates 0.5..5), span4 and span6 (log-uniform over
 1e-4..1e4, 1e-6..1e6), decades (10^{-4,-2,0,2,4}), ncd (nearly
 completely decomposable: fast rates 1..10 inside blocks, epsilon
@@ -100,7 +105,10 @@ sys.path.insert(0, HERE)
 from difftest_models import *          # noqa: E402,F403  the models and their answers
 from difftest_models import GenReject, find_dense_ref, find_san, generate, model_seed  # noqa: E402
 
-FAMILIES = ["plain", "span4", "span6", "decades", "ncd", "repl"]
+FAMILIES = ["plain", "span4", "span6", "decades", "ncd", "repl", "sym"]
+# solved lumped (san's default): their vector is over occupancy states,
+# so only the indices are judged, against the chain as written
+LUMPED_FAMILIES = {"sym"}
 METHODS = ["auto", "direct", "power", "jacobi", "gs", "gmres", "bicgstab", "iad", "ml"]
 STORAGES = ["sparse", "kron"]
 KRON_METHODS = {"auto", "power", "jacobi", "gmres", "bicgstab", "iad"}
@@ -130,7 +138,7 @@ class Run:
         self.ratio = 0.0                # worst error / tolerance (exit 0)
 
 
-def san_command(san, path, storage, method, vec=None):
+def san_command(san, path, storage, method, vec=None, lump=False):
     if storage in ENGINES:
         cmd = ["mpirun", "-n", "2", san, "solve", path, "--format", "json", "--engine", "petsc",
                "-q"] + ENGINES[storage]
@@ -138,17 +146,21 @@ def san_command(san, path, storage, method, vec=None):
         cmd = [san, "solve", path, "--format", "json", "--method", method, "--storage", storage,
                "-q"]
     # the reference is the chain as written: its states, not occupancy
-    # counts (lumping is tested against --lump off in tests/cli/lump.sh)
-    cmd += ["--lump", "off"]
+    # counts; the lumped families solve the lumped chain and are judged
+    # on the indices only (tests/cli/lump.sh: lumped against --lump off)
+    if not lump:
+        cmd += ["--lump", "off"]
     if vec:
         cmd += ["--vector", vec]
     return cmd
 
 
 def run_san(san, run, path, workdir, timeout):
-    vec = os.path.join(workdir, "%s-%s-%s.csv" % (os.path.basename(path), run.storage, run.method))
+    lump = run.case.family in LUMPED_FAMILIES
+    vec = None if lump else \
+        os.path.join(workdir, "%s-%s-%s.csv" % (os.path.basename(path), run.storage, run.method))
     try:
-        p = subprocess.run(san_command(san, path, run.storage, run.method, vec),
+        p = subprocess.run(san_command(san, path, run.storage, run.method, vec, lump),
                            capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return None, None, "timeout after %g s" % timeout
@@ -193,8 +205,11 @@ def compare(ref, got_pi, js):
             worst[kind] = (ratio, "%s: san %.10g ref %.10g (abs err %.2g, rel err %.2g)"
                            % (what, value, refv, err, rel))
 
-    want, have = set(ref.states), set(got_pi)
-    if want != have:
+    want, have = set(ref.states), set(got_pi) if got_pi is not None else set(ref.states)
+    if got_pi is None:                  # lumped: occupancy states, not judged
+        if "lumped" not in js:
+            worst["states"] = (math.inf, "not lumped: the family's replicas are symmetric")
+    elif want != have:
         extra, missing = sorted(have - want), sorted(want - have)
         worst["states"] = (math.inf, "state set differs: san %d states, ref %d; san only %s; "
                            "ref only %s" % (len(have), len(want), extra[:3], missing[:3]))
@@ -226,7 +241,7 @@ def judge(san, run, ref, path, workdir, timeout):
     elif p.returncode == 0:
         try:
             js = json.loads(p.stdout)
-            got = read_vector(vec, ref.auts)
+            got = read_vector(vec, ref.auts) if vec else None
             worst = compare(ref, got, js)
         except (ValueError, OSError, IndexError, AttributeError, TypeError) as ex:
             run.verdict, run.detail = "error", "exit 0 but unreadable output: %s" % ex
@@ -337,7 +352,8 @@ def print_failures(cases, keep, verbose, san, out):
             print("  %-11s %s/%s: %s" % (run.verdict, run.storage, run.method, run.detail),
                   file=out)
             if verbose and keep:
-                print("      %s" % " ".join(san_command(san, where, run.storage, run.method)),
+                print("      %s" % " ".join(san_command(san, where, run.storage, run.method,
+                                                     lump=c.family in LUMPED_FAMILIES)),
                       file=out)
                 if run.stderr.strip():
                     for line in run.stderr.strip().splitlines()[-6:]:

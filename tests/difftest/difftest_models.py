@@ -8,7 +8,7 @@ turned into their CTMC by this module's own reading of the language
 (doc/san.5): the reachable states, the closed class, the off-diagonal
 rates.  The stationary vector comes from tests/dense_ref (GTH in long
 double), and the marginals, throughputs and results from it.  The
-generators of the families (plain, span4, span6, decades, ncd, repl) are here
+generators of the families (plain, span4, span6, decades, ncd, repl, sym) are here
 too; difftest.py runs san and judges.
 """
 import hashlib
@@ -1168,6 +1168,141 @@ def gen_ncd(g, max_n):
     return m
 
 
+class NbRepl(Expr):
+    """nb [P[0]..P[r-1]] S: a count over every replica, made before the
+    replicas exist (replicate() adds P[1..r-1] after the expressions)."""
+    def __init__(self, first, r, gname, sname):
+        self.first, self.r, self.gname, self.sname = first, r, gname, sname
+
+    def eval(self, m, s):
+        return float(sum(1 for a in range(self.first, self.first + self.r)
+                         if m.auts[a].states[s[a]] == self.sname))
+
+    def text(self):
+        return "(nb [%s[0]..%s[%d]] %s)" % (self.gname, self.gname, self.r - 1, self.sname)
+
+
+class SymGen(Gen):
+    """sym: the expressions of a symmetric SAN read the replicas P[0..r-1]
+    only through counts over all of them (or nb over every automaton);
+    st and state tests only of the controllers (automata 0..p-1)."""
+
+    def __init__(self, rng, family, p, r):
+        Gen.__init__(self, rng, family)
+        self.p, self.r = p, r           # the replicated automaton, its count
+
+    def nb_expr(self, m):
+        r = self.rng
+        if r.random() < 0.2:
+            names = sorted({q for A in m.auts for q in A.states if q in SHARED_NAMES})
+            if names:
+                return Nb(m, 0, len(m.auts) - 1, r.choice(names), whole=True)
+        return NbRepl(self.p, self.r, "P", r.choice(m.auts[self.p].states))
+
+    def state_test(self, m, a=None):
+        r = self.rng
+        if a == self.p or a is None and r.random() < 0.35:
+            return Bin(r.choice(["<", "<=", ">=", "=="]), self.nb_expr(m), Num(r.randint(0, 2)))
+        a = r.randrange(self.p) if a is None else a
+        return StIs(m, a, r.randrange(len(m.auts[a].states)), neg=r.random() < 0.3)
+
+    def func_rate(self, m, scale=None):
+        r = self.rng
+        rate = scale or self.rate
+        form = r.randrange(5)
+        a = r.randrange(self.p)         # a controller
+        if form == 0:
+            e = Bin("+", Bin("*", self.state_test(m), Num(rate())), Num(rate()))
+        elif form == 1:
+            e = Bin("*", Num(rate()), Bin("+", self.nb_expr(m), Num(1)))
+        elif form == 2:
+            e = Bin("*", Num(rate()), Bin("+", St(m, a), Num(1)))
+        elif form == 3:
+            e = MinMax(r.choice(["min", "max"]),
+                       [Num(rate()), Bin("*", Num(rate()), Bin("+", self.nb_expr(m), Num(1)))])
+        else:
+            e = conj([Bin("*", StIs(m, a, k), Num(rate()))
+                      for k in range(len(m.auts[a].states))], "+")
+        return m.ident("fn", e)
+
+    def reachability(self, m):
+        r = self.rng
+        x = r.random()
+        if x < 0.5:
+            return
+        if x < 0.75:
+            m.reach_kind = "func"
+            m.reach = Bin("<=", NbRepl(self.p, self.r, "P", r.choice(m.auts[self.p].states)),
+                          Num(r.randint(1, self.r)))
+        else:                           # from one symmetric initial state
+            m.reach_kind = "partial"
+            q = r.choice(m.auts[self.p].states)
+            m.reach = conj([StIs(m, a, r.randrange(len(m.auts[a].states)))
+                            for a in range(self.p)] +
+                           [Bin("==", NbRepl(self.p, self.r, "P", q), Num(self.r))])
+
+    def results(self, m):
+        r = self.rng
+        for k in range(r.randint(1, 3)):
+            x = r.random()
+            if x < 0.4:
+                e = self.state_test(m)
+            elif x < 0.7:
+                e = self.nb_expr(m)
+            else:
+                e = Bin("*", St(m, r.randrange(self.p)), Num(r.randint(1, 3)))
+            m.results.append(("res%d" % (k + 1), e))
+
+
+def gen_sym(rng, max_n):
+    """sym: random symmetric SANs whose replicas lump (issue 28): one or
+    two controllers and r = 2..4 replicas P[0..r-1] of one declaration
+    with their local events (routing included), events of each replica's
+    own synchronized with controllers (e[i]), events of every replica
+    (with or without controllers), rates and probabilities reading the
+    replicas through counts only.  Solved lumped (the default), judged on
+    the indices against the dense solve of the chain as written."""
+    m = Model("difftest")
+    nctl = rng.randint(1, 2)
+    sizes = sizes_for(rng, nctl, 2, 4, max_n)
+    sizes.append(rng.randint(2, 3))
+    reps = rng.randint(2, 4)
+    while reps > 2 and math.prod(sizes) * sizes[-1] ** (reps - 1) > 2 * max_n:
+        reps -= 1
+    g = SymGen(rng, "plain", nctl, reps)
+    g.automata(m, sizes, p_block=0.0, replicated=True)
+    for a in range(nctl + 1):
+        g.local_events(m, a)
+    own = []
+    for _ in range(rng.randint(1, 2)):
+        ctl = sorted(rng.sample(range(nctl), rng.randint(1, nctl)))
+        own.append(g.sync_event(m, ctl + [nctl], g.rate_expr(m)))
+    nall = 0
+    for _ in range(rng.randint(0, 2)):   # events of every replica
+        ctl = sorted(rng.sample(range(nctl), rng.randint(0, nctl)))
+        e = g.sync_event(m, ctl + [nctl], g.rate_expr(m))
+        # one outcome a replica from each source: san lumps an event of
+        # every replica only when each moves deterministically (the
+        # counter's jump is then one occupancy vector, lump_detect.c)
+        seen = set()
+        for t in [t for t in m.trans if t.e == e and t.a == nctl]:
+            if t.src in seen:
+                m.trans.remove(t)
+            else:
+                seen.add(t.src)
+                t.prob = None
+        nall += 1
+    if nctl == 2 and rng.random() < 0.5:
+        g.sync_event(m, [0, 1], g.rate_expr(m))
+    m.replicate(nctl, reps, own)
+    g.unused_events(m)
+    g.reachability(m)
+    g.results(m)
+    m.notes.append("structure: sym, %d controller(s), %d replicas P, %d events of each "
+                   "replica's own, %d of every replica" % (nctl, reps, len(own), nall))
+    return m
+
+
 def model_seed(seed, family, k):
     h = hashlib.sha256(("%s/%s/%d" % (seed, family, k)).encode()).hexdigest()
     return int(h[:12], 16)
@@ -1179,7 +1314,8 @@ def generate(family, mseed, dense_ref, max_n):
     for attempt in range(500):
         g = Gen(rng, family)
         m = gen_ncd(g, max_n) if family == "ncd" else \
-            gen_repl(g, max_n) if family == "repl" else gen_random(g, max_n)
+            gen_repl(g, max_n) if family == "repl" else \
+            gen_sym(rng, max_n) if family == "sym" else gen_random(g, max_n)
         try:
             ref = reference(m, dense_ref, max_n)
         except GenReject:

@@ -106,6 +106,19 @@ static void test_space(const san_model *m, int states_only)
         CHECK(buf && !strcmp(buf, want), "tra:\n%s", buf ? buf : "(none)");
     }
     free(buf);
+    if (!states_only) {
+        /* a note: Matrix Market comment lines between header and sizes */
+        buf = NULL;
+        len = 0;
+        f = open_memstream(&buf, &len);
+        st = san_export_mtx_note(&a.sp, "first line\nsecond", f, err, sizeof err);
+        fclose(f);
+        const char *want = "%%MatrixMarket matrix coordinate integer general\n"
+                           "% first line\n% second\n5 5 15\n";
+        CHECK(st == SAN_OK && buf && !strncmp(buf, want, strlen(want)), "mtx note:\n%s",
+              buf ? buf : "(none)");
+        free(buf);
+    }
     san_diag_free(&d);
     san_analysis_free(&a);
 }
