@@ -31,7 +31,8 @@
  *   terms.c         the terms: which events make one, their moves
  *   regions.c       the region level: runs per pair of classes, calls
  *   build.c         kron_build, kron_free: windows, diagonal, tunings
- *   mult.c          the product y = x Q (kron_mult): the walk, the runs
+ *   mult.c          the product y = x Q (kron_mult): the walk, the runs;
+ *                   the flows between blocks (kron_flows)
  *   solve.c         pi Q = 0 over the descriptor (san_kron_solve)
  *   check.c         the class check of a states_only space
  *   estimate.c      the descriptor's size before building it

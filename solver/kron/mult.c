@@ -72,7 +72,13 @@
  *
  * The walk is kept in this one file so that its steps inline into one
  * another; the build (build.c, regions.c) reaches it through
- * kron_exit_rates and kron_walk_calls, at the end.
+ * kron_exit_rates and kron_walk_calls, the aggregation (solve.c,
+ * numeric/aggregate.c) through kron_flows, at the end.  The flows walk
+ * from the sources like the exit rates, following the destinations as
+ * the product follows the sources; they read the explicit levels, and
+ * no region runs: on tss.san's 1,987,983-state variant a flow walk of
+ * a (source, queue) partition took 0.10-0.25 s where a product took
+ * 0.076 s (the machine shared, 2 cores).
  */
 #include <math.h>
 #include <stdio.h>
