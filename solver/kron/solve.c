@@ -42,13 +42,26 @@ static void desc_apply(const san_op *op, const double *x, double *y)
     kron_mult((const kron_desc *)op->ctx, x, y);
 }
 
+/* Over explicit levels a flow walk has no region runs and merges child
+ * lists level by level, as the product did before the region level,
+ * when it cost 18 to 35 times the walk of complete levels per state
+ * (mult.c): partitions of fewer blocks than this take one product per
+ * block instead. */
+#define KRON_FLOWS_EXPLICIT_MIN_BLOCKS 36
+
+/* Are the flows of a partition of B blocks one walk (kron_flows)? */
+static int flows_one_walk(const kron_desc *d, int B)
+{
+    return kron_flows_ok(d) && (d->tree.F == 0 || B >= KRON_FLOWS_EXPLICIT_MIN_BLOCKS);
+}
+
 /* The flows between blocks in one walk (kron_flows); the terms that
  * move none of the automata aut[] are skipped. */
 static int desc_flows(const san_op *op, const uint16_t *blk, int B, const int *aut,
                       int naut, const double *x, double *F)
 {
     const kron_desc *d = op->ctx;
-    if (!kron_flows_ok(d))
+    if (!flows_one_walk(d, B))
         return 1;
     if (!x)
         return 0;
@@ -161,25 +174,28 @@ static int run_method(ksolve *c, double *pi)
 /* The flows of an aggregation take one walk of the descriptor
  * (kron_flows) whatever the number of blocks; a descriptor whose
  * explicit levels were dropped after the build can only give them by
- * one product per block.  Then the partitions are kept in their order
- * of value (fast components, automata, coupled groups, the whole chain)
- * while their blocks add up to at most this many products' worth of
- * work a cycle, with at least KRON_AGG_MIN_BLOCKS blocks whatever the
- * size.  (Before the one-pass flows this cap dropped the partition by
- * the queue of tss.san's variants, 101 blocks, and their refinement was
- * plain Jacobi: stagnation at an error estimate of 27 to 47.) */
+ * one product per block, and small partitions over explicit levels
+ * take them so (flows_one_walk).  The partitions whose flows cost a
+ * product per block are kept in their order of value (fast components,
+ * automata, coupled groups, the whole chain) while their blocks add up
+ * to at most this many products' worth of work a cycle, with at least
+ * KRON_AGG_MIN_BLOCKS blocks whatever the size; the others are all
+ * kept.  (Before the one-walk flows this cap dropped the partitions of
+ * tss.san's variants, groups of a source and the queue of 303 blocks,
+ * and their refinement was plain Jacobi: stagnation at an error
+ * estimate of 27 to 47.) */
 #define KRON_AGG_WORK 2e7           /* blocks x positions */
 #define KRON_AGG_MIN_BLOCKS 96
 
 static void kron_parts_budget(san_parts *P, int64_t n, const kron_desc *d)
 {
     san_parts_prune(P, n);
-    if (kron_flows_ok(d))
-        return;
     double lim = fmax(KRON_AGG_MIN_BLOCKS, KRON_AGG_WORK / (double)n), used = 0;
     int k = 0;
     for (int i = 0; i < P->n; i++) {
-        if (used + P->p[i].nblk <= lim) {
+        if (flows_one_walk(d, P->p[i].nblk)) {
+            P->p[k++] = P->p[i];
+        } else if (used + P->p[i].nblk <= lim) {
             used += P->p[i].nblk;
             P->p[k++] = P->p[i];
         } else {
