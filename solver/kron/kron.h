@@ -31,7 +31,8 @@
  *   terms.c         the terms: which events make one, their moves
  *   regions.c       the region level: runs per pair of classes, calls
  *   build.c         kron_build, kron_free: windows, diagonal, tunings
- *   mult.c          the product y = x Q (kron_mult): the walk, the runs
+ *   mult.c          the product y = x Q (kron_mult): the walk, the runs;
+ *                   the flows between blocks (kron_flows)
  *   solve.c         pi Q = 0 over the descriptor (san_kron_solve)
  *   check.c         the class check of a states_only space
  *   estimate.c      the descriptor's size before building it
@@ -144,6 +145,24 @@ void kron_mult(const kron_desc *d, const double *x, double *y);
  * (solver/transient/); w is the scratch of san_op_pass (n doubles). */
 struct san_op;
 void kron_op(struct san_op *op, const kron_desc *d, double *w);
+
+/* The flows between the blocks of a partition under x, in one walk of
+ * the terms from the sources (mult.c):
+ *
+ *     F[S][T] += sum_{i in S, j in T} x_i q_ij,  S != T,
+ *
+ * blk[i] the block of position i (B blocks, F B x B row-major).  A
+ * transition i -> j of a term is its rate at i times its participants'
+ * probabilities at i, as in the product; so F is what one product per
+ * block (x restricted to S, times Q, summed by block) gives, in the
+ * time of about one product whatever B.  lev (NULL: every level) marks
+ * the automata whose local state the blocks depend on: the terms that
+ * move none of them keep every state in its block and are not walked.
+ * 0; 1 when the descriptor cannot walk from the sources (its explicit
+ * levels dropped after the build, build.c); -1 out of memory. */
+int kron_flows_ok(const kron_desc *d);
+int kron_flows(const kron_desc *d, const uint16_t *blk, int B, const char *lev,
+               const double *x, double *F);
 
 /* Vector position of a mixed-radix index, -1 when not in the set. */
 int64_t kron_rank(const kron_desc *d, int64_t idx);

@@ -42,6 +42,39 @@ static void desc_apply(const san_op *op, const double *x, double *y)
     kron_mult((const kron_desc *)op->ctx, x, y);
 }
 
+/* Over explicit levels a flow walk has no region runs and merges child
+ * lists level by level, as the product did before the region level,
+ * when it cost 18 to 35 times the walk of complete levels per state
+ * (mult.c): partitions of fewer blocks than this take one product per
+ * block instead. */
+#define KRON_FLOWS_EXPLICIT_MIN_BLOCKS 36
+
+/* Are the flows of a partition of B blocks one walk (kron_flows)? */
+static int flows_one_walk(const kron_desc *d, int B)
+{
+    return kron_flows_ok(d) && (d->tree.F == 0 || B >= KRON_FLOWS_EXPLICIT_MIN_BLOCKS);
+}
+
+/* The flows between blocks in one walk (kron_flows); the terms that
+ * move none of the automata aut[] are skipped. */
+static int desc_flows(const san_op *op, const uint16_t *blk, int B, const int *aut,
+                      int naut, const double *x, double *F)
+{
+    const kron_desc *d = op->ctx;
+    if (!flows_one_walk(d, B))
+        return 1;
+    if (!x)
+        return 0;
+    char *lev = naut > 0 ? calloc(d->tree.naut, 1) : NULL;
+    if (naut > 0 && !lev)
+        return -1;
+    for (int k = 0; k < naut; k++)
+        lev[aut[k]] = 1;
+    int rc = kron_flows(d, blk, B, lev, x, F);
+    free(lev);
+    return rc;
+}
+
 /* The descriptor as an operator; w is the scratch of san_op_pass. */
 void kron_op(san_op *op, const kron_desc *d, double *w)
 {
@@ -53,6 +86,7 @@ void kron_op(san_op *op, const kron_desc *d, double *w)
     op->w = w;
     op->par_min = PAR_MIN;
     op->blas_one_thread = 0;
+    op->flows = desc_flows;
     op->ctx = d;
 }
 
@@ -137,26 +171,36 @@ static int run_method(ksolve *c, double *pi)
     return san_ls_checked(&c->ls, pi, k, refining);
 }
 
-/* Over the descriptor a partition of B blocks costs B products per
- * aggregation (one per block: the descriptor has no rows).  The
- * partitions are kept in their order of value (fast components,
+/* The flows of an aggregation take one walk of the descriptor
+ * (kron_flows) whatever the number of blocks; a descriptor whose
+ * explicit levels were dropped after the build can only give them by
+ * one product per block, and small partitions over explicit levels
+ * take them so (flows_one_walk).  The partitions whose flows cost a
+ * product per block are kept in their order of value (fast components,
  * automata, coupled groups, the whole chain) while their blocks add up
  * to at most this many products' worth of work a cycle, with at least
- * KRON_AGG_MIN_BLOCKS blocks whatever the size. */
+ * KRON_AGG_MIN_BLOCKS blocks whatever the size; the others are all
+ * kept.  (Before the one-walk flows this cap dropped the partitions of
+ * tss.san's variants, groups of a source and the queue of 303 blocks,
+ * and their refinement was plain Jacobi: stagnation at an error
+ * estimate of 27 to 47.) */
 #define KRON_AGG_WORK 2e7           /* blocks x positions */
 #define KRON_AGG_MIN_BLOCKS 96
 
-static void kron_parts_budget(san_parts *P, int64_t n)
+static void kron_parts_budget(san_parts *P, int64_t n, const kron_desc *d)
 {
     san_parts_prune(P, n);
     double lim = fmax(KRON_AGG_MIN_BLOCKS, KRON_AGG_WORK / (double)n), used = 0;
     int k = 0;
     for (int i = 0; i < P->n; i++) {
-        if (used + P->p[i].nblk <= lim) {
+        if (flows_one_walk(d, P->p[i].nblk)) {
+            P->p[k++] = P->p[i];
+        } else if (used + P->p[i].nblk <= lim) {
             used += P->p[i].nblk;
             P->p[k++] = P->p[i];
         } else {
             free(P->p[i].blk);
+            free(P->p[i].aut);
             P->bytes -= 2.0 * (double)n;
         }
     }
@@ -189,7 +233,7 @@ static int kron_parts(san_parts *P, const kron_desc *d, const san_space *sp, dou
         if (rc < 0)
             san_parts_free(P);
         else
-            kron_parts_budget(P, d->n);
+            kron_parts_budget(P, d->n, d);
         return rc;
     }
     int64_t *idx = malloc(d->n * sizeof *idx);
@@ -206,7 +250,7 @@ static int kron_parts(san_parts *P, const kron_desc *d, const san_space *sp, dou
     if (rc < 0)
         san_parts_free(P);
     else
-        kron_parts_budget(P, d->n);
+        kron_parts_budget(P, d->n, d);
     return rc;
 }
 

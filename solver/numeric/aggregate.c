@@ -25,9 +25,10 @@
  * the coarse rates, which is the point on stiff chains.
  *
  * The flows come from the transposed generator in one pass over its
- * nonzeros on the sparse path, and from one product per block over the
- * tensor descriptor (x restricted to block S, times Q, summed by
- * block), which has no rows to read.
+ * nonzeros on the sparse path.  The tensor descriptor has no rows to
+ * read: its storage walks its terms from the sources once (op->flows,
+ * kron_flows), or, when it cannot, one product per block gives them (x
+ * restricted to block S, times Q, summed by block).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -70,12 +71,6 @@ static san_agg_ws *agg_ws(san_ls *c, int nblk)
     if (!w) {
         w = c->agg = calloc(1, sizeof *w);
         if (!w)
-            return NULL;
-    }
-    if (!c->op->rows && !w->v) {
-        w->v = malloc((size_t)c->op->n * sizeof *w->v);
-        w->y = malloc((size_t)c->op->n * sizeof *w->y);
-        if (!w->v || !w->y)
             return NULL;
     }
     if (nblk <= w->cap)
@@ -186,6 +181,33 @@ static void flows_op(san_op *op, const san_part *p, const double *x, double *F, 
     }
 }
 
+/* The same in one pass when the operator can (op->flows), counted and
+ * timed as a product.  0, or nonzero when it cannot. */
+static int flows_fast(san_op *op, const san_part *p, const double *x, double *F, double *b)
+{
+    if (!op->flows)
+        return 1;
+    const int64_t n = op->n;
+    const uint16_t *blk = p->blk;
+    double t = san_ls_now();
+    int rc = op->flows(op, blk, p->nblk, p->aut, p->naut, x, F);
+    op->product_s += san_ls_now() - t;
+    if (rc != 0)
+        return rc;
+    op->products++;
+    for (int64_t j = 0; j < n; j++)
+        b[blk[j]] += x[j];
+    return 0;
+}
+
+int san_agg_cost(const san_op *op, const san_part *p)
+{
+    if (op->rows || (op->flows && op->flows(op, p->blk, p->nblk, p->aut, p->naut, NULL,
+                                            NULL) == 0))
+        return 1;
+    return p->nblk;
+}
+
 int san_coarse_solve(int B, double *F, double *b, double *z, double *C, int *map)
 {
     double tot = 0;
@@ -254,8 +276,24 @@ int san_agg_step(san_ls *c, const san_part *p, double *x, int apply, double *del
             c->info->status = SAN_E_NOMEM;
             return -1;
         }
-    } else
-        flows_op(c->op, p, x, w->F, w->b, w->v, w->y);
+    } else {
+        int rc = flows_fast(c->op, p, x, w->F, w->b);
+        if (rc > 0) {
+            if (!w->v)
+                w->v = malloc((size_t)c->op->n * sizeof *w->v);
+            if (!w->y)
+                w->y = malloc((size_t)c->op->n * sizeof *w->y);
+            rc = w->v && w->y ? 0 : -1;
+            if (rc == 0)
+                flows_op(c->op, p, x, w->F, w->b, w->v, w->y);
+        }
+        if (rc < 0) {
+            snprintf(c->info->msg, sizeof c->info->msg, "out of memory for the "
+                     "aggregation of %s", p->what);
+            c->info->status = SAN_E_NOMEM;
+            return -1;
+        }
+    }
     if (coarse_solve(w, B) != 0)
         return 1;
     *delta = san_coarse_error(B, w->b, w->z, w->map);

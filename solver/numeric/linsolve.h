@@ -91,6 +91,9 @@ typedef struct {
     double settle;              /* a residual below which the Krylov
                                    methods call stagnation after a short
                                    window (krylov.c; 0: never) */
+    int jacobi_min;             /* Jacobi sweeps per refinement cycle at
+                                   least (verify.c raises it when the
+                                   cycles contract slowly; 0: none) */
     int final;                  /* set by a kernel whose failure no other
                                    method can mend (a reducible chain, a
                                    refusal the user must see) */
@@ -218,6 +221,10 @@ int san_ls_verify(san_ls *c, double *x, long max_cycles);
  * x (nothing measured, x unchanged); -1 out of memory. */
 int san_agg_step(san_ls *c, const san_part *p, double *x, int apply, double *delta);
 void san_agg_free(san_agg_ws *w);
+/* What an aggregation over p costs, in products: 1 when the operator
+ * has rows or computes the flows in one pass (op->flows), else one per
+ * block. */
+int san_agg_cost(const san_op *op, const san_part *p);
 /* The coarse chain of B blocks from the flows F (B x B, row-major: F[S][T]
  * the flow from S to T, overwritten) and the block masses b: C[S][T] =
  * F[S][T] / b[S] over the blocks with mass (map: coarse state of each,

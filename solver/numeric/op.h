@@ -52,6 +52,14 @@ struct san_op {
                                    threads: see the two definitions) */
     int blas_one_thread;        /* the Krylov solvers run BLAS on one
                                    thread (krylov.c says why) */
+    /* Optional: F[S][T] += sum_{i in S, j in T, S != T} x_i q_ij over
+     * the partition blk into B blocks (the automata aut[0..naut) its
+     * blocks are the joint local state of; naut 0: unknown), B x B
+     * row-major, in about one product (aggregate.c).  0; 1 when it
+     * cannot (the caller then does one product per block); -1 out of
+     * memory.  x NULL: only whether it can. */
+    int (*flows)(const san_op *op, const uint16_t *blk, int B, const int *aut, int naut,
+                 const double *x, double *F);
     const void *ctx;            /* the storage's own data */
     /* Counted by san_op_apply and san_op_pass: */
     long products;

@@ -117,5 +117,59 @@ for f in $models; do
         fi
     done
 done
+# The descriptor's own refinement on a source + queue model whose queue
+# has more than 96 levels (tss.san's shape, 5 sources, 168 levels,
+# 40,824 states, --lump off so that the descriptor is the model as
+# written): before the aggregation's flows took one walk (kron_flows),
+# the partitions over the descriptor were capped at 2e7 / 40,824 = 490
+# blocks, which dropped the groups of a source and the queue (504
+# blocks), the refinement was plain Jacobi, and the default method
+# stagnated (exit 1).  The default method, against the sparse path's
+# direct solve, to 1e-9.
+cat >"$TMP/tss5q168.san" <<'EOF'
+identifiers
+  N = [0..4];
+  K = [0..167];
+  k = 167;
+  f = ((nb [tss[0]..tss[4]] on) * 22) + ((nb [tss[0]..tss[4]] s_on) * 44);
+  g = st queue >= (k * 0.60);
+  ng = 1 - g;
+events
+  loc lig (3);
+  loc des (4);
+  loc des2 (8);
+  loc cheg (f);
+  loc at (47);
+reachability = 1;
+network TSS (continuous)
+  aut tss[N]
+    stt off
+      to(on) lig(g)
+      to(s_on) lig(ng)
+    stt on
+      to(off) des
+    stt s_on
+      to(off) des2
+  aut queue
+    stt s[K]
+      to(--) at
+      to(++) cheg
+results
+  f_on = nb [tss[0]..tss[4]] on;
+  u_queue = st queue;
+  full = st queue == k;
+EOF
+if ! $SOLVE "$TMP/tss5q168.san" --storage sparse -m direct --lump off -f json \
+        >"$TMP/ref.json" 2>"$TMP/ref.err"; then
+    bad "tss5q168 (sparse, direct): $(tail -1 "$TMP/ref.err")"
+elif ! $SOLVE "$TMP/tss5q168.san" --storage kron --lump off -f json \
+        >"$TMP/k.json" 2>"$TMP/k.err"; then
+    bad "tss5q168 (kron, default method): $(tail -1 "$TMP/k.err")"
+elif compare "$TMP/ref.json" "$TMP/k.json" 1e-9; then
+    ok
+else
+    bad "tss5q168 (kron, default method): answers differ by more than 1e-9"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
