@@ -113,6 +113,13 @@ san_model *cli_load_gen(const char *cmd, const char *gen, cli_defines *defs, int
  * process grace_s seconds later if the work has not stopped); a second
  * one ends the process at once, saying "san CMD: interrupted". */
 volatile int *cli_interrupt(const char *cmd, int grace_s);
+/* The grace of a single solve after its first Ctrl-C: every step of a
+ * solve looks at the flag between passes, and a pass over 10^6-10^7
+ * states (a transposition, the partitions, an ILU(0) factorization, an
+ * aggregation check) takes seconds on a loaded machine: with one second
+ * of grace, Ctrl-C 5 to 40 s into a 2 M-state solve exited 130 with no
+ * answer; a second Ctrl-C still ends the process at once. */
+#define CLI_SOLVE_GRACE 10
 /* Has the interrupt flag been set (0 when cli_interrupt was never
  * called)? */
 int cli_interrupted(void);

@@ -195,7 +195,7 @@ static int build_space(const export_args *A, const san_model *m, const char *pat
     san_analysis_opts_default(&ao);
     ao.space = A->run.space;
     ao.space.progress = !A->quiet && cli_stderr_is_tty();
-    ao.space.interrupt = cli_interrupt("export", 1);
+    ao.space.interrupt = cli_interrupt("export", CLI_SOLVE_GRACE);
     ao.storage = fmt == EXP_STATES ? SAN_STORAGE_AUTO : SAN_STORAGE_SPARSE;
     ao.space_only = 1;
     ao.lump = A->run.lump;

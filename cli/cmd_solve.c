@@ -618,7 +618,7 @@ int cmd_solve(int argc, char **argv)
      * while reading is seen by the exploration that follows (under load,
      * reading a model took over a second and the default action ended
      * the process without a word). */
-    volatile int *interrupted = cli_interrupt("solve", 1);
+    volatile int *interrupted = cli_interrupt("solve", CLI_SOLVE_GRACE);
     double t0 = san_now();
     int status = EXIT_OK;
     const char *path = A.gen ? "<gen>" : rest[0];

@@ -814,7 +814,7 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
         cli_defines_free(&A.defs);
         return rc == CLI_HELP_SHOWN ? EXIT_OK : rc;
     }
-    volatile int *interrupted = cli_interrupt(cmd, 1);
+    volatile int *interrupted = cli_interrupt(cmd, CLI_SOLVE_GRACE);
     double t0 = san_now();
     int status = EXIT_OK;
     const char *names[2], *options[2], *exprs[2];

@@ -90,6 +90,12 @@ static void on_sigint(int sig)
         stop_now();
     interrupted = 1;
     if (grace > 0) {
+        /* said at once: the answer so far comes at the next look at
+         * the flag, which may take seconds */
+        static const char say[] = "san: stopping with the best answer so far "
+                                  "(Ctrl-C again to quit now)\n";
+        ssize_t w = write(2, say, sizeof say - 1);
+        (void)w;
         set_handler(SIGALRM, on_alarm);
         alarm(grace);
     }

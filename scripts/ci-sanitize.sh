@@ -19,6 +19,7 @@
 # tested too instead of ASan aborting on them.
 #
 # Environment: CC (default gcc; clang works too), JOBS (default nproc),
+# SANITIZE_TESTS (a subset of make check's TESTS, e.g. while developing),
 # SAN_CONFIGURE_FLAGS (more configure arguments).  Exit status: that of
 # make check (0 when every test passed); the last line is
 # "N passed, M failed" with the time taken.
@@ -96,7 +97,11 @@ make -j"$JOBS" >make.log 2>&1 || { tail -n 60 make.log >&2; say "build failed"; 
 built=$(date +%s)
 
 say "make check under ASAN_OPTIONS=$ASAN_OPTIONS UBSAN_OPTIONS=$UBSAN_OPTIONS"
-make check -j"$JOBS"
+if [ -n "${SANITIZE_TESTS:-}" ]; then
+    make check -j"$JOBS" TESTS="$SANITIZE_TESTS"
+else
+    make check -j"$JOBS"
+fi
 status=$?
 end=$(date +%s)
 

@@ -99,6 +99,8 @@ san_status san_solve(const san_space *sp, const san_solve_opts *o, san_solution 
     memset(&parts, 0, sizeof parts);
     if (o && o->time_limit > 0)
         parts.deadline = t0 + o->time_limit;
+    if (o)
+        parts.interrupt = o->interrupt;
     /* the transposed copy is made: the numerical core has what is left */
     san_solve_opts left;
     if (o)

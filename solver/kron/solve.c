@@ -218,10 +218,11 @@ static int64_t rank_of(const void *d, int64_t idx)
  * position; on the product space, the position itself), the whole
  * chain when small. */
 static int kron_parts(san_parts *P, const kron_desc *d, const san_space *sp, double budget,
-                      double deadline)
+                      double deadline, volatile int *interrupt)
 {
     memset(P, 0, sizeof *P);
     P->deadline = deadline;
+    P->interrupt = interrupt;
     if (san_parts_add_fast_space(P, sp, d->n, rank_of, d, budget) < 0) {
         san_parts_free(P);
         return -1;
@@ -372,7 +373,7 @@ int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
         initial_vector(&d, sp, o->warm, x);
         san_parts parts;
         if (kron_parts(&parts, &d, sp, 0.25 * san_ls_budget(o),
-                       o->time_limit > 0 ? t0 + o->time_limit : 0) < 0) {
+                       o->time_limit > 0 ? t0 + o->time_limit : 0, o->interrupt) < 0) {
             snprintf(info->msg, sizeof info->msg, "out of memory for the partitions of "
                      "the aggregation check (%lld states)", (long long)d.n);
         } else {

@@ -900,6 +900,7 @@ int san_ctmc_solve_parts(const san_csr *qt, double *pi, const san_solve_opts *o,
     memset(&parts, 0, sizeof parts);
     if (o->time_limit > 0)
         parts.deadline = t0 + o->time_limit;
+    parts.interrupt = o->interrupt;
     if (!given && san_parts_add_csr(&parts, qt, 0.25 * san_ls_budget(o)) < 0) {
         snprintf(info->msg, sizeof info->msg, "out of memory for the partitions of the "
                  "aggregation check (%lld states)", (long long)qt->n);

@@ -225,6 +225,8 @@ double san_parts_coupling(const san_parts *P)
 
 int san_parts_late(const san_parts *P)
 {
+    if (P->interrupt && *P->interrupt)
+        return 1;
     return P->deadline > 0 && san_now() >= P->deadline;
 }
 

@@ -52,9 +52,11 @@ typedef struct {
                                partition is added (0: none): they only
                                strengthen the check of an answer that
                                the time limit is about to stop anyway */
+    volatile int *interrupt;/* the solve's Ctrl-C flag (NULL: none): no
+                               partition is added once it is set */
 } san_parts;
 
-/* Is P's deadline past? */
+/* Is P's deadline past, or the solve interrupted? */
 int san_parts_late(const san_parts *P);
 
 /* Sparse path: the components connected by the transitions that carry

@@ -228,6 +228,11 @@ static int aggregate_all(san_ls *c, double *x, int apply, double *dmax, int *wor
     if (!c->parts)
         return 0;
     for (int k = 0; k < c->parts->n; k++) {
+        /* a pass over every partition takes seconds on 10^6 states:
+         * Ctrl-C and the clock are heard between partitions (1 s of
+         * grace after Ctrl-C was not enough: exit 130, no answer) */
+        if (k > 0 && san_ls_clock(c))
+            return 1;
         double dl;
         int st = san_agg_step(c, &c->parts->p[k], x, apply, &dl);
         if (st < 0)
@@ -327,8 +332,15 @@ static int refine(san_ls *c, double *x, const double *d, double *t, long max_cyc
         double rho = san_ls_balance(c, x, t);
         double dmax;
         int worst;
-        if (aggregate_all(c, x, 1, &dmax, &worst) < 0)
+        int ag = aggregate_all(c, x, 1, &dmax, &worst);
+        if (ag < 0)
             return -1;
+        if (ag > 0) {       /* stopped between partitions: the last estimate */
+            san_ls_stop_say(c, san_ls_clock(c), info->iterations, "error estimate",
+                            info->error_est > 0 ? info->error_est : HUGE_VAL,
+                            "try raising --max-iter or --time-limit");
+            return 1;
+        }
         it++;
         double chx = change_estimate(ch, prev);
         prev = ch;
