@@ -188,7 +188,12 @@ def check_statics():
             continue            # the command is one thread's program
         n += 1
         stem = os.path.relpath(obj, BUILD).replace("libsan_la-", "")[:-2]
-        for name in writable_statics(obj):
+        names = writable_statics(obj)
+        if any(x.startswith("__odr_asan") for x in names):
+            # AddressSanitizer puts even const tables in .data (their
+            # redzones): the normal build is where this is checked
+            return None, []
+        for name in names:
             if (stem, name) not in STATIC_OK:
                 bad.append(f"{stem}.c: writable static '{name}' (threads share it)")
     return n, bad
@@ -212,7 +217,7 @@ def main():
         failed += len(extra)
     ns, statics = check_statics()
     if ns is None:
-        print("skip: no objdump to look for writable static data with")
+        print("skip: no objdump, or a sanitized build, to look for writable static data in")
     for b in statics:
         print("FAIL - thread safety:", b)
     failed += len(statics)
