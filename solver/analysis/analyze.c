@@ -275,6 +275,7 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
     }
     a->lumping = L;     /* transient.c weighs the initial states by it */
     st = analyze_model(san_lumping_model(L), &lo, a, d);
+    a->lumping = L;     /* the PETSc engine starts from a cleared analysis */
     /* sol and tr are over the lumped model until expanded; freed so if not */
     san_status es = SAN_OK;
     if (a->have_sol && (es = lump_expand_solution(L, &a->sol)) != SAN_OK) {

@@ -372,7 +372,9 @@ san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san
                              san_diag *d)
 {
     const double t0 = san_now();
+    san_lumping *L = a->lumping;    /* san_analyze's: the uniform start's weights */
     memset(a, 0, sizeof *a);
+    a->lumping = L;
     a->m = m;
     if (o->kind != SAN_ANALYSIS_STEADY || o->storage == SAN_STORAGE_KRON || o->space_only) {
         san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc solves the steady state over the "

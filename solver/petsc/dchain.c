@@ -131,7 +131,9 @@ san_status san_petsc_chain(const san_model *m, const san_analysis_opts *o, san_a
                            san_dchain **out, san_diag *d)
 {
     const double t0 = san_now();
+    san_lumping *L = a->lumping;    /* san_analyze's: the uniform start's weights */
     memset(a, 0, sizeof *a);
+    a->lumping = L;
     a->m = m;
     *out = NULL;
     if (o->storage == SAN_STORAGE_KRON || o->space_only) {

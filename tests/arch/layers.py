@@ -157,7 +157,10 @@ def check_exports():
 # fallback counter of their names (atomic).  Anything else is state that
 # threads share: a static buffer in gen/ms.c gave one slave another's
 # rate when sweeps generated models on 4 threads.
-STATIC_OK = {("base/outfile", "slots"), ("base/outfile", "counter")}
+# PETSc is initialized once per process (MPI's own rule): danalyze.c
+# remembers whether it did, to finalize at exit.
+STATIC_OK = {("base/outfile", "slots"), ("base/outfile", "counter"),
+             ("solver/petsc/danalyze", "we_initialized")}
 
 
 def writable_statics(obj):
