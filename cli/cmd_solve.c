@@ -241,8 +241,13 @@ static void text_report(const report *r)
         char agg[32] = "not tested";    /* --engine petsc with no partition to check */
         if (isfinite(sol->info.agg_error))
             snprintf(agg, sizeof agg, "%.1e", sol->info.agg_error);
-        printf("accuracy     error estimate %.1e (balance %.1e, aggregation %s, tol %.1e)\n",
-               sol->info.error_est, sol->info.balance, agg, r->tol);
+        if (sol->info.lu_correction >= 0)
+            printf("accuracy     error estimate %.1e, measured by the LU of the generator "
+                   "(which corrected an error of %.1e; balance %.1e, tol %.1e)\n",
+                   sol->info.error_est, sol->info.lu_correction, sol->info.balance, r->tol);
+        else
+            printf("accuracy     error estimate %.1e (balance %.1e, aggregation %s, tol %.1e)\n",
+                   sol->info.error_est, sol->info.balance, agg, r->tol);
     }
     if (sol->info.note[0])
         printf("note         %s\n", sol->info.note);
@@ -463,6 +468,8 @@ static int json_report(const report *r)
     json_opt(ok, sol->info.agg_error);
     printf(", \"error_estimate\": ");
     json_opt(ok, sol->info.error_est);
+    printf(", \"lu_correction\": ");
+    json_opt(sol->info.lu_correction >= 0, sol->info.lu_correction);
     printf(", \"refine_cycles\": %ld, \"underflow_states\": %lld, \"note\": ",
            sol->info.refine_cycles, (long long)sol->info.underflow);
     cli_json_string(stdout, sol->info.note);
@@ -534,8 +541,13 @@ static int csv_report(const report *r)
         else
             printf("solver,aggregation_error,,\n");
         printf("solver,error_estimate,,%.17g\n", sol->info.error_est);
+        if (sol->info.lu_correction >= 0)
+            printf("solver,lu_correction,,%.17g\n", sol->info.lu_correction);
+        else
+            printf("solver,lu_correction,,\n");
     } else {
-        printf("solver,balance,,\nsolver,aggregation_error,,\nsolver,error_estimate,,\n");
+        printf("solver,balance,,\nsolver,aggregation_error,,\nsolver,error_estimate,,\n"
+               "solver,lu_correction,,\n");
     }
     for (int i = 0; i < m->nres; i++) {
         printf("result,");

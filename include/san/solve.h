@@ -92,6 +92,13 @@ typedef struct {
     int64_t underflow;      /* states of the chain whose probability is
                                below DBL_MIN (2.2e-308), reported as 0
                                (san_solution_flush_underflow) */
+    double lu_correction;   /* the largest relative error of a state
+                               probability that a correction from the LU
+                               of the generator found in the refined
+                               answer and removed (then error_est is
+                               measured by those corrections, not by the
+                               checks); -1: none was made (a chain too
+                               large for its LU to be cheap) */
 } san_solve_info;
 
 SAN_API void san_solve_opts_default(san_solve_opts *o);

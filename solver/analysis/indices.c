@@ -185,4 +185,5 @@ void san_solution_free(const san_model *m, san_solution *sol)
     free(sol->marginal);
     free(sol->top);
     memset(sol, 0, sizeof *sol);
+    sol->info.lu_correction = -1;   /* none made */
 }

@@ -68,6 +68,7 @@ san_status san_solve(const san_space *sp, const san_solve_opts *o, san_solution 
 {
     const double t0 = san_now();
     memset(sol, 0, sizeof *sol);
+    sol->info.lu_correction = -1;   /* none made */
     sol->pi = calloc(sp->n ? sp->n : 1, sizeof *sol->pi);
     int32_t *sub = sp->nclosed < sp->n ? malloc(sp->n * sizeof *sub) : NULL;
     san_csr qt = { 0 };

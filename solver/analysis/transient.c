@@ -431,6 +431,7 @@ static san_status indices_of(run *r, const double *x, san_solution *sol, san_dia
     if (r->t.ch)
         return r->t.ch->indices(r->t.ch, x, sol, d);
     memset(sol, 0, sizeof *sol);
+    sol->info.lu_correction = -1;   /* none made */
     from_pos(&r->t, r->a->sp.n, x, r->xs);
     sol->pi = r->xs;
     san_status st = san_solution_indices(&r->a->sp, sol, 0, d);

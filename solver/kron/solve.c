@@ -318,6 +318,7 @@ int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
     san_solve_info *info = &sol->info;
     info->method = o->method;
     info->residual = HUGE_VAL;
+    info->lu_correction = -1;
     sol->pi = calloc(sp->n ? sp->n : 1, sizeof *sol->pi);
     if (!sol->pi || sp->n <= 0) {
         snprintf(info->msg, sizeof info->msg, sp->n <= 0 ? "no states" : "out of memory");

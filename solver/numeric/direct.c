@@ -83,10 +83,9 @@ static const char *umf_status_text(sslong st)
 }
 
 /* Symbolic and numeric factorization; 2 when auto limits say "too big". */
-static int factorize(san_ls *c, const lu_input *m, double maxmem,
+static int factorize(san_ls *c, sslong n, const lu_input *m, double maxmem,
                      double maxflops, void **num)
 {
-    const sslong n = c->qt->n;
     double ctrl[UMFPACK_CONTROL], info[UMFPACK_INFO];
     void *sym = NULL;
     umfpack_dl_defaults(ctrl);
@@ -314,7 +313,7 @@ static int direct_once(san_ls *c, double *pi, double maxmem, double maxflops, in
         c->info->status = SAN_E_NOMEM;
         return -1;
     }
-    rc = factorize(c, &m, maxmem, maxflops, &num);
+    rc = factorize(c, n, &m, maxmem, maxflops, &num);
     if (rc != 0)
         goto done;
     b = calloc((size_t)n, sizeof *b);
@@ -343,4 +342,51 @@ done:
     lu_input_free(&m);
     c->info->iterations = 0;
     return rc;
+}
+
+/* ---- the factors kept, for corrections (correct.c) ---- */
+
+struct san_lu {
+    lu_input m;
+    void *num;
+    int64_t n, k;
+};
+
+void san_lu_free(san_lu *f)
+{
+    if (!f)
+        return;
+    if (f->num)
+        umfpack_dl_free_numeric(&f->num);
+    lu_input_free(&f->m);
+    free(f);
+}
+
+san_lu *san_lu_factor(san_ls *c, const san_csr *qt, int64_t k, double maxmem,
+                      double maxflops, int *rc)
+{
+    san_lu *f = calloc(1, sizeof *f);
+    *rc = -1;
+    if (!f || lu_input_build(qt, k, &f->m) < 0) {
+        free(f);
+        return NULL;
+    }
+    f->n = qt->n;
+    f->k = k;
+    *rc = factorize(c, (sslong)qt->n, &f->m, maxmem, maxflops, &f->num);
+    if (*rc != 0) {
+        san_lu_free(f);
+        return NULL;
+    }
+    return f;
+}
+
+int san_lu_solve(const san_lu *f, const double *b, double *x)
+{
+    double ctrl[UMFPACK_CONTROL], info[UMFPACK_INFO];
+    umfpack_dl_defaults(ctrl);
+    ctrl[UMFPACK_PRL] = 0;
+    sslong st = umfpack_dl_solve(UMFPACK_At, f->m.ap, f->m.ai, f->m.ax, x, b, f->num, ctrl,
+                                 info);
+    return st == UMFPACK_OK ? 0 : -1;
 }

@@ -860,6 +860,7 @@ int san_ctmc_solve_parts(const san_csr *qt, double *pi, const san_solve_opts *o,
     memset(info, 0, sizeof *info);
     info->method = o->method;
     info->residual = HUGE_VAL;
+    info->lu_correction = -1;
     if (!qt || !qt->rowptr || !pi || qt->n <= 0 || qt->n > INT32_MAX) {
         snprintf(info->msg, sizeof info->msg, "invalid generator: %s",
                  !qt || !qt->rowptr || qt->n <= 0 ? "no states" :

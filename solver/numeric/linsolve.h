@@ -180,6 +180,22 @@ int san_ls_verdict(int st, san_solve_info *info, double tol, const san_ls_neg *n
 /* maxmem > 0: give up (return 2) when UMFPACK estimates more memory than
  * maxmem bytes or more than maxflops flops; 0: no limit. */
 int san_ls_direct(san_ls *c, double *pi, double maxmem, double maxflops);
+/* The LU of qt with state k's equation replaced (as san_ls_direct does),
+ * kept for several solves; NULL with *rc 2 (over maxmem or maxflops) or
+ * -1 (the message in c->info).  san_lu_solve solves x (Q^T modified) =
+ * b, i.e. x Q = b with x_k = b_k / q_kk.  0 or -1. */
+typedef struct san_lu san_lu;
+san_lu *san_lu_factor(san_ls *c, const san_csr *qt, int64_t k, double maxmem,
+                      double maxflops, int *rc);
+int san_lu_solve(const san_lu *f, const double *b, double *x);
+void san_lu_free(san_lu *f);
+/* correct.c: when the LU of the chain is cheap (a few thousand states
+ * on the descriptor, tens of thousands stored), x's error measured by
+ * a correction from that LU, the correction applied, and the error of
+ * the result measured by a second: 0 with *est set (and *first, x's
+ * error found by the first), 1 not affordable
+ * (x untouched), -1 failed (x untouched). */
+int san_ls_lu_correct(san_ls *c, double *x, double *est, double *first);
 /* Chains this small whose rates span more than SAN_STIFF_SPAN are solved
  * by GTH elimination (gth.c); larger ones refuse iterative methods. */
 #define SAN_GTH_MAX_N  2000

@@ -58,6 +58,7 @@ static san_status indices(san_dchain *ch, const double *x, san_solution *sol, sa
     chain_impl *ci = ch->impl;
     int64_t none = 0;
     memset(sol, 0, sizeof *sol);
+    sol->info.lu_correction = -1;   /* none made */
     if (VecPlaceArray(ci->X, x))
         return SAN_E_NOMEM;
     san_status st = dindices(&ci->b.c, &ci->b.s, ci->X, 0, sol, &none, d);
