@@ -163,19 +163,23 @@ static int write_file(export_job *j, const char *path)
  * -importmodel BASE.all looks for them, and the map of the names. */
 static int write_prism(export_job *j, const char *base)
 {
+    static const char *const chain[] = { "tra", "sta", "lab" };
     const int nrew = san_export_prism_nrewards(j->sp->m);
     int rc = EXIT_OK;
-    for (int k = 0; k < 4 + nrew && rc == EXIT_OK; k++) {
+    for (int k = 0; k < 3 + nrew + 1 && rc == EXIT_OK; k++) {
         char *path;
         int len;
-        j->part = k < 3 ? "tsl"[k] : k < 3 + nrew ? 'r' : 'm';
-        j->reward = k - 3;
-        if (k < 3)
-            len = asprintf(&path, "%s.%s", base, (const char *[]){ "tra", "sta", "lab" }[k]);
-        else if (k < 3 + nrew)
+        if (k < 3) {                    /* the chain */
+            j->part = "tsl"[k];
+            len = asprintf(&path, "%s.%s", base, chain[k]);
+        } else if (k < 3 + nrew) {      /* reward structure k - 3, file k - 2 */
+            j->part = 'r';
+            j->reward = k - 3;
             len = asprintf(&path, "%s%d.srew", base, k - 2);
-        else
+        } else {                        /* the names */
+            j->part = 'm';
             len = asprintf(&path, "%s.map.csv", base);
+        }
         if (len < 0)
             return EXIT_FAIL;
         rc = write_file(j, path);
