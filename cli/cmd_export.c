@@ -24,7 +24,8 @@ static const cli_option export_options[] = {
     CLI_STRING('f', "format", "FMT", export_args, format,
                "mtx        the generator Q, Matrix Market (CHOLMOD's writer)\n"
                "states     the reachable states, CSV (state, index, local states)\n"
-               "prism      PRISM's explicit files: BASE.tra, BASE.sta, BASE.lab\n"
+               "prism      PRISM's explicit files: BASE.tra, BASE.sta, BASE.lab,\n"
+               "           BASE1.srew ... (results, throughputs), BASE.map.csv\n"
                "dot        the automata, Graphviz DOT\n"
                "dot-reach  the reachable chain, Graphviz DOT (small models)"),
     CLI_STRING('o', "output", "FILE", export_args, output,
@@ -59,7 +60,9 @@ static const cli_spec export_spec = {
         "numbered by their mixed-radix index, ascending, in every format: row k\n"
         "of the Matrix Market file (1-based) is state k-1 of the states CSV and\n"
         "of PRISM's files.  PRISM loads the files with\n"
-        "    prism -importmodel BASE.tra,sta,lab -ctmc\n"
+        "    prism -importmodel BASE.all -ctmc\n"
+        "its init label marks the model's initial states, its names are in\n"
+        "BASE.map.csv (made unique and none of PRISM's keywords).\n"
         "A model with interchangeable replicas is exported lumped, as san solve\n"
         "solves it (--lump off: as written): each class of replicas is one\n"
         "automaton named after them, Slave[1..4], whose states are occupancy\n"
@@ -93,7 +96,8 @@ typedef struct {
     const san_space *sp;
     const char *note;       /* lumped: what, for the formats with comments */
     export_format fmt;
-    char part;              /* prism: 't', 's' or 'l' */
+    char part;              /* prism: 't', 's', 'l', 'r' (reward) or 'm' (map) */
+    int reward;             /* prism 'r': the reward structure, from 0 */
     int64_t max_nodes;
     san_status st;          /* what the writer returned */
     char err[512];
@@ -131,7 +135,10 @@ static int write_one(const void *ctx, FILE *out)
     case EXP_PRISM:
         j->st = j->part == 't' ? san_export_prism_tra(j->sp, out, j->err, sizeof j->err)
               : j->part == 's' ? san_export_prism_sta(j->sp, out)
-                               : san_export_prism_lab(j->sp, out);
+              : j->part == 'l' ? san_export_prism_lab(j->sp, out)
+              : j->part == 'r' ? san_export_prism_srew(j->sp, j->reward, out, j->err,
+                                                       sizeof j->err)
+                               : san_export_prism_map(j->sp->m, out);
         break;
     }
     return j->st == SAN_OK ? 0 : -1;
@@ -151,16 +158,30 @@ static int write_file(export_job *j, const char *path)
     return rc;
 }
 
+/* The files of a PRISM export: the chain (.tra, .sta, .lab), one state
+ * rewards file per reward structure, numbered from 1 as PRISM's
+ * -importmodel BASE.all looks for them, and the map of the names. */
 static int write_prism(export_job *j, const char *base)
 {
-    static const char parts[] = { 't', 's', 'l' };
-    static const char *const ext[] = { ".tra", ".sta", ".lab" };
+    static const char *const chain[] = { "tra", "sta", "lab" };
+    const int nrew = san_export_prism_nrewards(j->sp->m);
     int rc = EXIT_OK;
-    for (int k = 0; k < 3 && rc == EXIT_OK; k++) {
+    for (int k = 0; k < 3 + nrew + 1 && rc == EXIT_OK; k++) {
         char *path;
-        if (asprintf(&path, "%s%s", base, ext[k]) < 0)
+        int len;
+        if (k < 3) {                    /* the chain */
+            j->part = "tsl"[k];
+            len = asprintf(&path, "%s.%s", base, chain[k]);
+        } else if (k < 3 + nrew) {      /* reward structure k - 3, file k - 2 */
+            j->part = 'r';
+            j->reward = k - 3;
+            len = asprintf(&path, "%s%d.srew", base, k - 2);
+        } else {                        /* the names */
+            j->part = 'm';
+            len = asprintf(&path, "%s.map.csv", base);
+        }
+        if (len < 0)
             return EXIT_FAIL;
-        j->part = parts[k];
         rc = write_file(j, path);
         free(path);
     }
@@ -177,7 +198,7 @@ static int check_args(const export_args *A, int nrest, export_format *fmt)
         return cli_usage_error("export", "--format: expected mtx, states, prism, dot or dot-reach, not '%s'",
                                A->format);
     if (*fmt == EXP_PRISM && (!A->output || !strcmp(A->output, "-")))
-        return cli_usage_error("export", "--format prism writes BASE.tra, BASE.sta and BASE.lab: give -o BASE");
+        return cli_usage_error("export", "--format prism writes BASE.tra, BASE.sta, BASE.lab, ...: give -o BASE");
     if (A->gen && nrest != 0)
         return cli_usage_error("export", "--gen replaces MODEL; give one or the other");
     if (!A->gen && nrest != 1)

@@ -248,6 +248,15 @@ static void text_report(const report *r)
         else
             printf("accuracy     error estimate %.1e (balance %.1e, aggregation %s, tol %.1e)\n",
                    sol->info.error_est, sol->info.balance, agg, r->tol);
+    } else {
+        /* what the checks reached, so that "how far off" has an answer */
+        const double est = san_solve_reached_estimate(&sol->info);
+        if (isnan(est))
+            printf("accuracy     NOT CONVERGED: no error estimate yet (stopped before the "
+                   "first check; tol %.1e)\n", r->tol);
+        else
+            printf("accuracy     NOT CONVERGED: error estimate %.1e reached (tol %.1e)\n",
+                   est, r->tol);
     }
     if (sol->info.note[0])
         printf("note         %s\n", sol->info.note);
@@ -460,14 +469,16 @@ static int json_report(const report *r)
     json_num(sol->info.product_s);
     printf(", \"tol\": ");
     json_num(r->tol);
-    /* an unverified answer has no accuracy to report: null, not 0 */
+    /* an unverified answer has no balance or aggregation figure to
+     * report: null, not 0; its error estimate is the one reached */
     const int ok = sol->info.converged;
     printf(", \"balance\": ");
     json_opt(ok, sol->info.balance);
     printf(", \"aggregation_error\": ");
     json_opt(ok, sol->info.agg_error);
-    printf(", \"error_estimate\": ");
-    json_opt(ok, sol->info.error_est);
+    printf(", \"error_estimate\": ");    /* not converged: the one reached */
+    const double est = san_solve_reached_estimate(&sol->info);
+    json_opt(!isnan(est), est);
     printf(", \"lu_correction\": ");
     json_opt(sol->info.lu_correction >= 0, sol->info.lu_correction);
     printf(", \"refine_cycles\": %ld, \"underflow_states\": %lld, \"note\": ",
@@ -546,8 +557,13 @@ static int csv_report(const report *r)
         else
             printf("solver,lu_correction,,\n");
     } else {
-        printf("solver,balance,,\nsolver,aggregation_error,,\nsolver,error_estimate,,\n"
-               "solver,lu_correction,,\n");
+        /* the estimate reached, when the checks ran: blank otherwise */
+        const double est = san_solve_reached_estimate(&sol->info);
+        printf("solver,balance,,\nsolver,aggregation_error,,\nsolver,error_estimate,,");
+        if (!isnan(est))
+            printf("%.17g", est);
+        putchar('\n');
+        printf("solver,lu_correction,,\n");
     }
     for (int i = 0; i < m->nres; i++) {
         printf("result,");

@@ -5,12 +5,8 @@
 #
 #   BUILDDIR   default: build-asan in the source tree
 #
-# configure refuses an out-of-tree build while the source tree holds an
-# in-tree configuration (config.status), as it does after bootstrap.sh.
-# Then the sources git sees (tracked and untracked, not ignored) are copied
-# to BUILDDIR/src, with BUILDDIR/shared pointing at the shared/ beside the
-# tree, and BUILDDIR/obj is configured from there: still a VPATH build.
-# Otherwise BUILDDIR itself is configured with the tree's configure.
+# The tree is set up by scripts/build-tree.sh: a copy of the sources
+# when the source tree is configured in place, else BUILDDIR itself.
 #
 # The sanitizers abort on the first report (ASAN_OPTIONS detect_leaks=1,
 # abort_on_error=1; UBSAN_OPTIONS print_stacktrace=1, halt_on_error=1), so a
@@ -36,51 +32,9 @@ start=$(date +%s)
 
 say() { echo "ci-sanitize: $*" >&2; }
 
-mkdir -p "$build" || exit 2
-build=$(cd "$build" && pwd)
-
-if [ ! -x "$srcdir/configure" ]; then
-    say "generating configure (autoreconf -fi)"
-    (cd "$srcdir" && autoreconf -fi) || exit 2
-fi
-
-if [ -f "$srcdir/config.status" ]; then
-    # An in-tree configuration: VPATH would pick up its objects.  Build
-    # from a pristine copy of the sources instead.
-    if ! git -C "$srcdir" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-        say "$srcdir is configured in tree and is not a git checkout;"
-        say "run 'make distclean' there first, or use a git checkout"
-        exit 2
-    fi
-    src=$build/src
-    obj=$build/obj
-    rm -rf "$src" "$obj"
-    mkdir -p "$src" "$obj" || exit 2
-    case $build in
-        "$srcdir"/*) skip=${build#"$srcdir"/}/ ;;
-        *) skip=/nonexistent/ ;;
-    esac
-    say "copying the sources to $src (the tree is configured in place)"
-    (cd "$srcdir" && git ls-files --cached --others --exclude-standard) |
-        grep -v "^$skip" | grep -v '^fuzz-work/' > "$build/files" || exit 2
-    # files listed by git but deleted in the work tree are skipped
-    while IFS= read -r f; do
-        [ -f "$srcdir/$f" ] && printf '%s\n' "$f"
-    done < "$build/files" > "$build/files.present"
-    tar -C "$srcdir" -cf - -T "$build/files.present" | tar -C "$src" -xf - || exit 2
-    rm -f "$build/files" "$build/files.present"
-    # the tests find the shared models at $top_srcdir/../shared/models
-    if [ -d "$srcdir/../shared" ]; then
-        rm -f "$build/shared"
-        ln -s "$srcdir/../shared" "$build/shared"
-    fi
-    (cd "$src" && autoreconf -fi >"$build/autoreconf.log" 2>&1) ||
-        { cat "$build/autoreconf.log" >&2; exit 2; }
-    configure=../src/configure
-else
-    obj=$build
-    configure=$srcdir/configure
-fi
+# shellcheck source=scripts/build-tree.sh
+. "$srcdir/scripts/build-tree.sh"
+build_tree "$srcdir" "$build" || exit 2
 
 say "configuring $obj with --enable-sanitizers CC=$CC"
 cd "$obj" || exit 2

@@ -407,7 +407,7 @@ static void solve_model(const san_model *m, const san_sweep_opts *o, const char 
         r->method = a.sol.info.method == SAN_M_AUTO ? SAN_M_DIRECT : a.sol.info.method;
         r->iterations = a.sol.info.iterations;
         r->residual = a.sol.info.residual;
-        r->error_est = a.sol.info.converged ? a.sol.info.error_est : NAN;
+        r->error_est = san_solve_reached_estimate(&a.sol.info);  /* NaN: none */
     }
     if (st != SAN_OK && st != SAN_E_NOTCONV) {
         if (a.have_sol && a.sol.info.msg[0])

@@ -46,17 +46,41 @@ SAN_API san_status san_export_states(const san_space *sp, FILE *out);
 
 /* PRISM's explicit model files (its manual, "Explicit model files"):
  *   .tra  "n m", then "i j rate" for every off-diagonal rate of Q;
- *   .sta  "(A1,A2,...)", then "i:(s1,s2,...)", the local state numbers
- *         (automaton names made PRISM identifiers: "P[3]" -> "P_3");
- *   .lab  "init", "deadlock", then one label per local state,
- *         "Aut_state" (identifier characters only), true where the
- *         automaton is in that state.
- * "init" marks the first reachable state in export order: the chain's
- * steady state does not depend on it (one closed class).  Same
- * statuses as san_export_mtx. */
+ *   .sta  "(A1,A2,...)", then "i:(s1,s2,...)", the local state numbers;
+ *   .lab  "init", "deadlock", then one label per local state, true where
+ *         the automaton is in that state.  "init" marks the model's
+ *         initial states: those its reachability function accepts (under
+ *         partial reachability, the states the chain is explored from;
+ *         under full reachability, every declared state).
+ * The variables, labels and reward structures get PRISM identifiers that
+ * are unique and none of PRISM's keywords: the identifier of the name
+ * ("P[3]" -> "P_3", a label "Aut_state"), a '_' after a keyword
+ * ("const_"), "_2", "_3", ... after a name already given, in automaton,
+ * label, reward order.  san_export_prism_map lists them.  Same statuses
+ * as san_export_mtx. */
 SAN_API san_status san_export_prism_tra(const san_space *sp, FILE *out, char *err, size_t n);
 SAN_API san_status san_export_prism_sta(const san_space *sp, FILE *out);
 SAN_API san_status san_export_prism_lab(const san_space *sp, FILE *out);
+
+/* The reward structures of the export: every result that is an
+ * expectation over the states (not a derived one), then every event's
+ * throughput, numbered from 0. */
+SAN_API int san_export_prism_nrewards(const san_model *m);
+/* Reward structure k as a PRISM state rewards file (BASE<k+1>.srew for
+ * PRISM's -importmodel BASE.all): '# Reward structure "name"', '# State
+ * rewards', "n m", then "i r" for every state where the reward is not 0:
+ * a result's value in state i, or an event's rate in state i (its
+ * throughput is then PRISM's R=? [ S ], the expected firings by t its
+ * R=? [ C<=t ]).  SAN_OK, SAN_E_USAGE (no structure k), SAN_E_MODEL (a
+ * reward that is not finite), SAN_E_NOMEM or SAN_E_IO; the reason in
+ * err. */
+SAN_API san_status san_export_prism_srew(const san_space *sp, int k, FILE *out, char *err,
+                                         size_t n);
+/* The names above as CSV, "kind,index,san,state,prism": kind variable
+ * (index: its place in .sta), label (its number in .lab; state: the
+ * local state), reward (a result) or throughput (an event), index the
+ * number of its .srew file.  SAN_OK, SAN_E_NOMEM or SAN_E_IO. */
+SAN_API san_status san_export_prism_map(const san_model *m, FILE *out);
 
 /* Graphviz DOT of the automata: one cluster per automaton, its local
  * states as nodes, one edge per transition labelled with its event, the

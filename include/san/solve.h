@@ -101,6 +101,14 @@ typedef struct {
                                large for its LU to be cheap) */
 } san_solve_info;
 
+/* The error estimate a report shows: error_est when the answer
+ * converged; when it did not, the estimate the checks had reached
+ * (error_est > 0 and finite: the balance and aggregation tests ran at
+ * least once on a vector), else NaN: the solve stopped before its first
+ * check (an iterative method out of --max-iter, a time limit), and the
+ * report says "no error estimate yet" (JSON null). */
+SAN_API double san_solve_reached_estimate(const san_solve_info *info);
+
 SAN_API void san_solve_opts_default(san_solve_opts *o);
 SAN_API const char *san_method_name(san_method m);
 SAN_API int san_method_parse(const char *s, san_method *m);   /* 0 ok, -1 unknown */

@@ -347,7 +347,8 @@ class Solution:
         self.model = model
         self.converged = bool(sol.info.converged)
         self.residual = sol.info.residual
-        self.error_estimate = sol.info.error_est if self.converged else float("nan")
+        # not converged: the estimate the checks reached, NaN when none ran
+        self.error_estimate = lib.san_solve_reached_estimate(byref(sol.info))
         self.method = lib.san_method_name(sol.info.method).decode()
         self.iterations = sol.info.iterations
         self.message = sol.info.msg.decode() or ("converged" if self.converged else "not converged")

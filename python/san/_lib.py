@@ -227,6 +227,7 @@ def _load():
                             c_char_p, c_size_t]),
         "san_method_parse": (c_int, [c_char_p, POINTER(c_int)]),
         "san_method_name": (c_char_p, [c_int]),
+        "san_solve_reached_estimate": (c_double, [POINTER(SolveInfo)]),
         "san_analysis_opts_default": (None, [POINTER(AnalysisOpts)]),
         "san_analyze": (c_int, [POINTER(Model), POINTER(AnalysisOpts), POINTER(Analysis),
                                 POINTER(Diag)]),

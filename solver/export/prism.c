@@ -4,7 +4,9 @@
  * files": a CTMC's .tra holds "states transitions" then one "i j rate"
  * line per transition, by source then destination; the .lab file names
  * its labels on the first line, 0="init" 1="deadlock" ..., then lists
- * for each state that has some label "i: l1 l2 ...".
+ * for each state that has some label "i: l1 l2 ...".  "init" marks the
+ * model's initial states (PRISM takes them from the labels file: the
+ * .tra has none); the other names are names.c's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -56,17 +58,23 @@ static int is_deadlock(const san_space *sp, int64_t i)
     return 1;
 }
 
-/* The label names: init, deadlock, then Aut_state for every local state. */
-static void label_names(const san_model *m, FILE *out)
+/* The label names: init, deadlock, then one per local state of every
+ * automaton (names.c), numbered from 2 in automaton order. */
+static void label_names(const exp_names *nm, FILE *out)
 {
-    char a_id[512], s_id[512];
     fputs("0=\"init\" 1=\"deadlock\"", out);
-    int l = 2;
-    for (int a = 0; a < m->naut; a++)
-        for (int s = 0; s < m->aut[a].nstates; s++, l++)
-            fprintf(out, " %d=\"%s_%s\"", l, exp_ident(m->aut[a].name, a_id, sizeof a_id),
-                    exp_ident(m->aut[a].states[s], s_id, sizeof s_id));
+    for (int l = 0; l < nm->nlabel; l++)
+        fprintf(out, " %d=\"%s\"", l + 2, nm->label[l]);
     fputc('\n', out);
+}
+
+/* The model's initial states: those its reachability function accepts.
+ * Under partial reachability they are the states the exploration starts
+ * from; under full reachability every declared state (san transient's
+ * default start, uniform over them, is over the same set). */
+static int is_initial(const san_model *m, const int *s)
+{
+    return san_expr_eval(m->reach, s) != 0;
 }
 
 san_status san_export_prism_lab(const san_space *sp, FILE *out)
@@ -76,31 +84,30 @@ san_status san_export_prism_lab(const san_space *sp, FILE *out)
         return SAN_E_USAGE;     /* neither exit rates nor a generator */
     int64_t *order = exp_order(sp);
     int *s = malloc((m->naut + 1) * sizeof *s);
-    int *first = malloc((m->naut + 1) * sizeof *first);   /* label of local state 0 */
-    if (!order || !s || !first) {
+    exp_names nm;
+    int named = exp_names_make(m, &nm) == 0;
+    if (!order || !s || !named) {
         free(order);
         free(s);
-        free(first);
+        if (named)
+            exp_names_free(&nm);
         return SAN_E_NOMEM;
     }
-    first[0] = 2;
-    for (int a = 0; a < m->naut; a++)
-        first[a + 1] = first[a] + m->aut[a].nstates;
-    label_names(m, out);
+    label_names(&nm, out);
     for (int64_t r = 0; r < sp->n; r++) {
         const int64_t i = order[r];
         san_state_decode(m, sp->index[i], s);
         fprintf(out, "%lld:", (long long)r);
-        if (r == 0)
+        if (is_initial(m, s))
             fputs(" 0", out);
         if (is_deadlock(sp, i))
             fputs(" 1", out);
         for (int a = 0; a < m->naut; a++)
-            fprintf(out, " %d", first[a] + s[a]);
+            fprintf(out, " %d", 2 + nm.first[a] + s[a]);
         fputc('\n', out);
     }
     free(order);
     free(s);
-    free(first);
+    exp_names_free(&nm);
     return ferror(out) ? SAN_E_IO : SAN_OK;
 }

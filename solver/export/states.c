@@ -2,7 +2,7 @@
  * states.c - the reachable states as CSV, and as PRISM's .sta file:
  * both list the states in export order with their local states, by
  * name in the CSV (for people and pandas), by number in PRISM (its
- * variables are integers).
+ * variables are integers, named by names.c).
  */
 #include <stdlib.h>
 #include "base.h"
@@ -49,11 +49,17 @@ san_status san_export_prism_sta(const san_space *sp, FILE *out)
         free(s);
         return SAN_E_NOMEM;
     }
-    char id[512];
+    exp_names nm;
+    if (exp_names_make(m, &nm) != 0) {
+        free(order);
+        free(s);
+        return SAN_E_NOMEM;
+    }
     fputc('(', out);
     for (int a = 0; a < m->naut; a++)
-        fprintf(out, "%s%s", a ? "," : "", exp_ident(m->aut[a].name, id, sizeof id));
+        fprintf(out, "%s%s", a ? "," : "", nm.var[a]);
     fputs(")\n", out);
+    exp_names_free(&nm);
     for (int64_t r = 0; r < sp->n; r++) {
         san_state_decode(m, sp->index[order[r]], s);
         fprintf(out, "%lld:(", (long long)r);

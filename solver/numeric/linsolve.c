@@ -62,6 +62,14 @@ const char *san_method_name(san_method m)
     return method_names[m];
 }
 
+double san_solve_reached_estimate(const san_solve_info *info)
+{
+    const double e = info->error_est;
+    if (info->converged || (e > 0 && isfinite(e)))
+        return e;
+    return NAN;
+}
+
 static int same_word(const char *a, const char *b)
 {
     for (; *a && *b; a++, b++)
@@ -741,6 +749,7 @@ static int ml_resort(san_ls *c, double *pi, int st)
     info->method = SAN_M_ML;
     info->msg[0] = info->note[0] = '\0';
     info->status = SAN_OK;
+    info->error_est = 0;            /* the first method's: not ml's vector */
     c->tol = c->o->tol * 0.9;
     c->settle = 0;
     int st2 = checked_named(c, pi, san_ls_ml, san_ls_ml(c, pi));
@@ -775,9 +784,11 @@ static int last_resort(san_ls *c, double *pi, int st)
     char why[sizeof info->msg];
     memcpy(why, info->msg, sizeof why);
     san_method was = info->method;
+    const double was_est = info->error_est;
     info->method = SAN_M_DIRECT;
     info->msg[0] = info->note[0] = '\0';
     info->status = SAN_OK;
+    info->error_est = 0;            /* the first method's: not the LU's vector */
     int st2 = san_ls_checked(c, pi, n <= SAN_GTH_MAX_N ? san_ls_gth : direct_cheap, 1);
     if (st2 == 0) {
         char q[121];
@@ -787,8 +798,10 @@ static int last_resort(san_ls *c, double *pi, int st)
                  n <= SAN_GTH_MAX_N ? "GTH" : "LU");
         return 0;
     }
-    if (st2 < 0)        /* the LU did not fit: the first refusal says more */
+    if (st2 < 0) {      /* the LU did not fit: the first refusal says more */
         memcpy(info->msg, why, sizeof why);
+        info->error_est = was_est;
+    }
     return st2 < 0 ? st : st2;
 }
 

@@ -3,9 +3,18 @@
 
   mtx     read by scipy.io.mmread, solved there (sparse LU), compared with
           `san solve --vector` to 1e-10;
-  prism   .tra/.sta/.lab read by the small reader below (written from
-          PRISM's manual, not from san's code), the chain solved and
-          compared the same way; the labels agree with the states;
+  prism   .tra/.sta/.lab/.srew and the map read by the small readers
+          below (written from PRISM's manual, not from san's code): the
+          chain equal to the mtx export's and solved as above; every
+          name an identifier, none of PRISM's keywords (its manual's
+          list, written here), no two alike (models where names collide
+          once made identifiers: P[1] and P_1, A_b:c and A:b_c, the class
+          M[1,3..5] and M_1_3_5, automata and results named const,
+          module, true, init, label); the labels agree with the states
+          through the map; "init" on the model's initial states (read
+          by hand off each reachability function; every state under full
+          reachability); each reward's expectation under san's --vector
+          equal to san's result or throughput to 1e-9 relative;
   states  the numbering every format shares;
   dot     validated by Graphviz's `dot` when it is installed;
 all of them on the chain as written (--lump off) and, for models with
@@ -88,6 +97,13 @@ def machines(n, hand=False, extra_res=""):
             "\nresults\n  down_mean = nd;\n" + extra_res + "\n")
 
 
+def with_twin(text):
+    """text with one more automaton, M_1_3_5, beside the machines."""
+    text = text.replace("\nreachability", "\n  loc t1 (2)\n  loc t2 (3)\nreachability")
+    return text.replace("\nresults", "\n  aut M_1_3_5\n    stt u to(v) t1\n"
+                        "    stt v to(u) t2\nresults")
+
+
 # (name, model arguments, the model's text or None, {result: the count it
 # is the mean of, as (class column, local state)}): the lumped exports
 LUMPED = [("ms sync lumped", ["--gen", "ms --mode sync --slaves 3"], None, {}),
@@ -95,6 +111,9 @@ LUMPED = [("ms sync lumped", ["--gen", "ms --mode sync --slaves 3"], None, {}),
           ("machines lumped", None, machines(4), {"down_mean": ("M[1..4]", "down")}),
           # M[2] read by a result: the class M[1,3..5] (a comma in a CSV name)
           ("machines M[2] apart", None, machines(5, extra_res="  m2 = st M[2] == down;"),
+           {"m2": ("M[2]", "down")}),
+          # and an automaton M_1_3_5: the PRISM identifier of the class too
+          ("machines twin", None, with_twin(machines(5, extra_res="  m2 = st M[2] == down;")),
            {"m2": ("M[2]", "down")}),
           # written one by one: the class "M1, M2, M3"
           ("machines by hand", None, machines(3, hand=True), {"down_mean": ("M1, M2, M3", "down")})]
@@ -176,37 +195,154 @@ def read_lab(path):
     return labels, true
 
 
-def ident(s):
-    """What san makes of a name for PRISM: '[' and others '_', ']' dropped."""
-    out = ""
-    for c in s:
-        if c.isalnum() or c == "_":
-            out += c
-        elif c != "]" and not out.endswith("_"):
-            out += "_"
+# PRISM's reserved words, from its manual ("Modules and variables", the
+# lists of PRISM 3 to 4.8), written here independently of san's list;
+# "deadlock" is its built-in label.
+PRISM_KEYWORDS = set("""A bool C ceil clock const ctmc deadlock double dtmc E endinit
+    endinvariant endmodule endobservables endrewards endsystem F false filter floor formula
+    func G global I init int invariant label max mdp min module nondeterministic P Pmax Pmin
+    prob probabilistic R rate rewards Rmax Rmin S stochastic system true U W X""".split())
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+REL = 1e-9      # a reward's expectation against san's result
+
+
+def read_map(path):
+    """BASE.map.csv: {kind: [(index, san, state, prism)]}."""
+    out = {}
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            out.setdefault(r["kind"], []).append((int(r["index"]), r["san"], r["state"], r["prism"]))
     return out
 
 
-def check_prism(name, model_args, rows, ref, tmp):
+def read_srew(path):
+    """A state rewards file: (name, n, {state: reward})."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    head = [l for l in lines if l.startswith("#")]
+    body = [l.split() for l in lines if l and not l.startswith("#")]
+    m = re.fullmatch(r'# Reward structure "([_A-Za-z0-9]*)"', head[0]) if head else None
+    check(m is not None and head[1:2] == ["# State rewards"], f"{path}: header {head}")
+    n, nz = map(int, body[0])
+    check(len(body) - 1 == nz, f"{path}: {nz} rewards announced, {len(body) - 1} given")
+    return (m.group(1) if m else None), n, {int(i): float(v) for i, v in body[1:]}
+
+
+def check_names(name, nmap):
+    """Every PRISM name an identifier, no keyword, no two alike."""
+    given = [e[3] for kind in nmap.values() for e in kind]
+    bad = [g for g in given if not IDENT.fullmatch(g) or g in PRISM_KEYWORDS]
+    check(given and not bad, f"{name} map: not identifiers or keywords: {bad[:5]}")
+    dup = sorted({g for g in given if given.count(g) > 1})
+    check(not dup, f"{name} map: names given twice: {dup[:5]}")
+
+
+def close(a, b):
+    return abs(a - b) <= REL * abs(b) + 1e-300
+
+
+def reward_reference(san_name, kind, solved, listed):
+    """san's value of a result or throughput.  A lumped event (fail@M[*])
+    stands for the same event of every member of its class: the sum of
+    their throughputs, those of the replicas left out of the class
+    (listed: the map's throughputs, fail@M[2]) aside.  An event of a
+    class written by hand (f1* for f1, f2, f3) has no rule to name its
+    members: "skip"."""
+    table = solved["results"] if kind == "reward" else solved.get("throughputs", {})
+    if san_name in table:
+        return table[san_name]
+    if kind == "throughput" and san_name.endswith("[*]"):
+        stem = san_name[:-2]
+        parts = [v for k, v in table.items()
+                 if k.startswith(stem) and k.endswith("]") and k not in listed]
+        return sum(parts) if parts else None
+    if kind == "throughput" and san_name.endswith("*"):
+        return "skip"
+    return None
+
+
+def check_rewards(name, base, nmap, rows, ref, model_args):
+    """Each BASEk.srew: named as the map says, its expectation under san's
+    steady state (solve --vector) equal to san's result or throughput."""
+    rc, out, err = run(["solve", "-q", "-f", "json", "--method", "direct", "--tol", "1e-13"]
+                       + model_args)
+    check(rc == 0, f"{name}: san solve -f json: {err.strip()[:200]}")
+    if rc != 0:
+        return
+    solved = json.loads(out)
+    structures = sorted(nmap.get("reward", []) + nmap.get("throughput", []))
+    nres = sum(1 for _ in solved["results"])
+    check([k for k, *_ in structures] == list(range(1, len(structures) + 1)),
+          f"{name} map: reward structures not numbered 1..n")
+    check(not os.path.exists(f"{base}{len(structures) + 1}.srew"),
+          f"{name}: a reward file beyond the map's")
+    prob = {int(r["state"]): ref[int(r["index"])] for r in rows}
+    listed = {e[1] for e in nmap.get("throughput", [])}
+    bad = []
+    compared = 0
+    for k, san_name, _, prism in structures:
+        kind = "reward" if (k, san_name, "", prism) in nmap.get("reward", []) else "throughput"
+        rname, n, rew = read_srew(f"{base}{k}.srew")
+        check(rname == prism and n == len(rows), f"{name} {base}{k}.srew: {rname}, {n} states")
+        got = sum(prob[i] * v for i, v in rew.items())
+        want = reward_reference(san_name, kind, solved, listed)
+        if want == "skip":
+            continue
+        compared += 1
+        if want is None or not close(got, want):
+            bad.append(f"{kind} {san_name}: {got!r} vs san {want!r}")
+    check(compared and not bad, f"{name} rewards ({compared} compared): {bad[:3]}")
+    check(len(nmap.get("reward", [])) <= nres, f"{name}: more result rewards than results")
+
+
+def check_prism(name, model_args, rows, ref, tmp, initial=None):
+    """The PRISM files read back: the chain against the mtx export and
+    san's solution, the names through the map, the initial states
+    against initial(row) (None: every state), the rewards."""
     base = os.path.join(tmp, "m")
+    for f in os.listdir(tmp):           # no file of an earlier case may pass
+        if f.startswith("m") and f.endswith((".srew", ".map.csv", ".tra", ".sta", ".lab")):
+            os.unlink(os.path.join(tmp, f))
     rc, _, err = run(["export", "-f", "prism", "-o", base] + model_args)
     check(rc == 0, f"{name} prism: {err.strip()[:200]}")
     if rc != 0:
         return
     q = read_tra(base + ".tra")
     compare(name, "prism", stationary(q), rows, ref)
-    names, sta = read_sta(base + ".sta")
+    # the same chain as the Matrix Market export, rate for rate
+    rc, _, err = run(["export", "-f", "mtx", "-o", base + ".mtx"] + model_args)
+    if rc == 0:
+        qm = scipy.sparse.csr_matrix(scipy.io.mmread(base + ".mtx"), dtype=float)
+        off = qm - scipy.sparse.diags(qm.diagonal())
+        diff = abs(off - (q - scipy.sparse.diags(q.diagonal()))).max() if q.shape[0] else 0
+        check(qm.shape == q.shape and diff <= 1e-15 * max(1.0, abs(off).max()),
+              f"{name} prism: .tra and mtx differ by {diff}")
+    else:
+        check(False, f"{name} mtx: {err.strip()[:200]}")
+    nmap = read_map(base + ".map.csv")
+    check_names(name, nmap)
     auts = [k for k in rows[0] if k not in ("state", "index")] if rows else []
-    check(names == [ident(a) for a in auts], f"{name} sta variables {names}")
+    var = sorted(nmap.get("variable", []))
+    check([v[1] for v in var] == auts and [v[0] for v in var] == list(range(len(auts))),
+          f"{name} map: variables {var} for automata {auts}")
+    names, sta = read_sta(base + ".sta")
+    check(names == [v[3] for v in var], f"{name} sta variables {names}, map {var}")
     labels, true = read_lab(base + ".lab")
     check(labels.get(0) == "init" and labels.get(1) == "deadlock", f"{name} lab: {labels}")
-    check("init" in true.get(0, ()), f"{name} lab: state 0 is not init")
+    label_of = {(a, st): p for _, a, st, p in nmap.get("label", [])}
+    check(all(labels.get(i) == p for i, _, _, p in nmap.get("label", [])),
+          f"{name} lab: its label numbers are not the map's")
     for r in rows:
-        want = {ident(a) + "_" + ident(r[a]) for a in auts}
+        want = {label_of.get((a, r[a])) for a in auts}
         got = true.get(int(r["state"]), set()) - {"init", "deadlock"}
         if want != got:
-            check(False, f"{name} lab state {r['state']}: {sorted(got)} != {sorted(want)}")
+            check(False, f"{name} lab state {r['state']}: {sorted(got)} != {sorted(want, key=str)}")
             break
+    # the initial states: the model's, not state 0
+    want = {int(r["state"]) for r in rows if initial is None or initial(r)}
+    got = {i for i, ls in true.items() if "init" in ls}
+    check(want and got == want, f"{name} lab: init on {len(got)} states, the model's "
+          f"{len(want)} (first {sorted(got)[:3]} vs {sorted(want)[:3]})")
     # the local state numbers of .sta name the same states as the CSV
     by_aut = {a: {} for a in auts}
     for r, t in zip(rows, sta):
@@ -214,6 +350,74 @@ def check_prism(name, model_args, rows, ref, tmp):
             by_aut[a].setdefault(v, set()).add(r[a])
     check(all(len(s) == 1 for d in by_aut.values() for s in d.values()),
           f"{name} sta: one local state number names two states")
+    check_rewards(name, base, nmap, rows, ref, model_args)
+
+
+def all_in(row, prefix, state):
+    """Every automaton (or class of replicas) named prefix... in state:
+    its local state, or an occupancy vector with all members there."""
+    cols = [c for c in row if c.startswith(prefix)]
+    def one(v):
+        occ = occupancy(v)
+        return v == state if occ is None else all(k == 0 for s, k in occ.items() if s != state)
+    return cols and all(one(row[c]) for c in cols)
+
+
+# The initial states of the models with partial reachability, read off
+# their reachability functions by hand (the others: every state).
+INITIAL = {
+    "clients_server.san": lambda r: r["Server"] == "idle" and all_in(r, "Client", "t"),
+    "rs_pool.san": lambda r: r["Pool"] == "n[0]" and all(r[p] != "using" for p in ("P1", "P2", "P3", "P4")),
+    "ms async": lambda r: r["Master"] == "ITx" and r["Buffer"] == "b[0]" and all_in(r, "Slave", "I"),
+    "ms sync": lambda r: r["Master"] == "ITx" and all_in(r, "Slave", "I"),
+    "names": lambda r: r["const"] == "x" and r["module"] == "lo",
+}
+INITIAL["ms async lumped"] = INITIAL["ms async"]
+INITIAL["ms sync lumped"] = INITIAL["ms sync"]
+
+# Names that collide once made identifiers (replica P[1] and automaton
+# P_1; label A_b:c and A:b_c), PRISM keywords as automata and results
+# (const, module, true, init, label, rate), partial reachability.
+NAMES_MODEL = """identifiers
+  D = [1..2];
+events
+  loc a (1)
+  loc b (2)
+  loc c (1.5)
+  loc d (0.5)
+  loc e (3)
+  loc f (1)
+  syn s (0.7)
+  loc g (1.2)
+  loc k (0.9)
+  loc m (1.1)
+  loc h (0.8)
+partial reachability = (st const == x) && (st module == lo);
+network names (continuous)
+  aut P[i:D]
+    stt idle to(busy) a
+    stt busy to(idle) b
+  aut P_1
+    stt u to(v) c
+    stt v to(u) d
+  aut A_b
+    stt c to(z) e
+    stt z to(c) f
+  aut A
+    stt b_c to(q) s
+    stt q to(b_c) m
+  aut const
+    stt x to(y) s
+    stt y to(x) k
+  aut module
+    stt lo to(hi) g
+    stt hi to(lo) h
+results
+  true = st P_1 == v;
+  init = st const == y;
+  label = st module;
+  rate = st A_b == z;
+"""
 
 
 def check_mtx(name, model_args, rows, ref, tmp):
@@ -340,7 +544,7 @@ def check_lumped(name, args, counts, tmp):
               f"{name} states: the occupancy vectors of {c} sum to {n}")
     # the usual round trips, on the lumped chain and its --vector
     check_mtx(name, args, rows, ref, tmp)
-    check_prism(name, args, rows, ref, tmp)
+    check_prism(name, args, rows, ref, tmp, INITIAL.get(name))
     check_dot(name, args, len(rows), tmp)
     # the exported generator solved here against the chain as written
     path = os.path.join(tmp, "lumped.mtx")
@@ -388,7 +592,10 @@ def main():
                     f.write(text)
                 args = [path]
             check_lumped(name, args, counts, tmp)
-        for name, args in CASES:
+        names = os.path.join(tmp, "names.san")
+        with open(names, "w") as f:
+            f.write(NAMES_MODEL)
+        for name, args in CASES + [("names", ["--lump", "off", names])]:
             ref = san_vector(args, tmp)
             rows = states(args)
             check(ref is not None, f"{name}: san solve")
@@ -397,7 +604,7 @@ def main():
             check(sorted(int(r["index"]) for r in rows) == [int(r["index"]) for r in rows],
                   f"{name} states: not in mixed-radix order")
             check_mtx(name, args, rows, ref, tmp)
-            check_prism(name, args, rows, ref, tmp)
+            check_prism(name, args, rows, ref, tmp, INITIAL.get(name))
             check_dot(name, args, len(rows), tmp)
         usage_errors(tmp)
     if not DOT:

@@ -154,6 +154,12 @@ RUNS += [
     ("check", ["check", "-f", "json", bad_model], (2,)),
     ("solve", ["solve", "-q", "-f", "json", "--method", "power", "--max-iter", "1",
                "--vector", "-", MM1K], (1,)),
+    # NOT CONVERGED with the estimate the checks reached (a number), and
+    # a sweep of such variants (issue 29 item 5)
+    ("solve", ["solve", "-q", "-f", "json", "--method", "iad", "--max-iter", "1", "--gen",
+               "ms --mode async --slaves 6 --buffer 10"], (1,)),
+    ("sweep", ["sweep", "-q", "-f", "json", "--method", "iad", "--max-iter", "1", "ms",
+               "--mode", "async", "--slaves", "5,6", "--buffer", "10"], (1,)),
     ("sweep", ["sweep", "-q", "-f", "json", "--lump", "off", "ms", "--mode", "async",
                "--slaves", "2..4", "--buffer", "5", "--max-states", "200"], (1,)),
     # lumped replicas: the "lumped" member of solve and check

@@ -920,11 +920,48 @@ def test_underflow():
     os.unlink(path)
 
 
+def test_not_converged_estimate():
+    """A NOT CONVERGED report carries the error estimate its checks
+    reached (issue 29 item 5), the same in text, JSON and CSV, and above
+    tol (under it the answer would have passed); a solve stopped before
+    its first check says it has none (null, empty, "no error estimate
+    yet").  iad out of --max-iter 1 on a master/slave model that needs
+    more cycles; Gauss-Seidel out of --max-iter 2 before any check."""
+    gen = ["--gen", "ms --mode async --slaves 6 --buffer 10"]
+    for args, reached in ((["-m", "iad", "--max-iter", "1"], True),
+                          (["-m", "gs", "--max-iter", "2"], False)):
+        what = " ".join(args)
+        rc, text, err = run(["solve"] + args + gen)
+        rcj, js, _ = run(["solve", "-q", "-f", "json"] + args + gen)
+        rcc, csv_text, _ = run(["solve", "-q", "-f", "csv"] + args + gen)
+        check(rc == rcj == rcc == 1 and "not converged" in err,
+              f"{what}: exit {rc} {rcj} {rcc}, want 1: {err.strip()[:200]}")
+        acc = [l for l in text.splitlines() if l.startswith("accuracy")]
+        solver = json.loads(js)["solver"] if rcj == 1 else {}
+        est = solver.get("error_estimate", "missing")
+        row = [l.split(",")[3] for l in csv_text.splitlines() if l.startswith("solver,error_estimate,")]
+        check(solver.get("converged") is False and solver.get("balance") is None,
+              f"{what}: json solver {solver}")
+        if reached:
+            # the message names the estimate as %.2e: the same number
+            said = float(err.split("error estimate ")[1].split(")")[0]) if "error estimate " in err else None
+            check(isinstance(est, float) and est > 1e-10 and said is not None and
+                  close(est, said, rel=6e-3), f"{what}: json estimate {est!r}, message {said!r}")
+            check(row and row[0] and isinstance(est, float) and float(row[0]) == est,
+                  f"{what}: csv estimate {row}, json {est!r}")
+            check(acc and "NOT CONVERGED" in acc[0] and isinstance(est, float) and
+                  f"{est:.1e}" in acc[0], f"{what}: text {acc}")
+        else:
+            check(est is None and row == [""], f"{what}: json {est!r}, csv {row}: want none")
+            check(acc and "no error estimate yet" in acc[0], f"{what}: text {acc}")
+
+
 def main():
     tests = [test_mm1k, test_peps_block_idiom, test_peps_block_idiom_sync, test_rs_manual, test_rs_scaled, test_first_available,
              test_vector_and_formats, test_errors, test_products, test_residual_storages,
              test_pruned_scan, test_scan_unpruned, test_scan_too_big, test_scan_memory,
-             test_pocket_low_fill, test_arcs_dropped, test_verified, test_underflow]
+             test_pocket_low_fill, test_arcs_dropped, test_verified, test_underflow,
+             test_not_converged_estimate]
     if os.path.isdir(os.path.join(SHARED, "peps")):
         tests += [test_rs_shared, test_example, test_printers]
     else:

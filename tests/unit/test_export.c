@@ -3,7 +3,8 @@
  * write down: two automata, A {a0, a1} and B {b0, b1, b2}, whose
  * functional rates never reach (a1, b0) (up needs B past b0, back to b0
  * needs A in a0), so that the export numbers (0..4) skip the mixed-radix
- * index 3; PRISM identifiers; a space built without its generator refused
+ * index 3; PRISM identifiers, made unique and keyword-safe (names.c);
+ * a space built without its generator refused
  * by the writers that need it.
  *
  * Exit status 0 when every check passes; the last line is "N passed, M
@@ -36,16 +37,64 @@ static void test_ident(void)
     CHECK(!strcmp(exp_ident("plain_1", b, sizeof b), "plain_1"), "plain_1 -> %s", b);
 }
 
-static san_model *load(void)
+static san_model *compile(const char *text, size_t len)
 {
     san_diag d;
-    san_diag_init(&d, "two", MODEL, sizeof MODEL - 1);
+    san_diag_init(&d, "two", text, len);
     san_model *m = NULL;
-    san_status st = san_model_compile(MODEL, sizeof MODEL - 1, NULL, &m, &d);
+    san_status st = san_model_compile(text, len, NULL, &m, &d);
     if (st != SAN_OK)
         san_diag_print(&d, stderr, 0);
     san_diag_free(&d);
     return m;
+}
+
+static san_model *load(void)
+{
+    return compile(MODEL, sizeof MODEL - 1);
+}
+
+/* Names that collide once made identifiers, and PRISM keywords; the
+ * PRISM names worked out by hand from names.c's rule (identifier, '_'
+ * after a keyword, "_2" after a name given, in automaton, label, reward
+ * order). */
+static const char NAMES[] =
+    "identifiers\n  D = [1..1];\n"
+    "events\n  loc a (1)\n  loc b (2)\n  loc c (1)\n  loc d (2)\n  loc e (1)\n"
+    "  loc f (2)\n  loc g (1)\n  loc h (2)\n"
+    "reachability = 1;\n"
+    "network n (continuous)\n"
+    "  aut P[i:D]\n    stt x to(y) a\n    stt y to(x) b\n"
+    "  aut P_1\n    stt x to(y) c\n    stt y to(x) d\n"
+    "  aut A_b\n    stt c to(z) e\n    stt z to(c) f\n"
+    "  aut A\n    stt b_c to(const) g\n    stt const to(b_c) h\n"
+    "results\n  true = st A;\n  P_1 = st P_1;\n";
+
+static void test_names(void)
+{
+    san_model *m = compile(NAMES, sizeof NAMES - 1);
+    CHECK(m != NULL, "the names model compiles");
+    if (!m)
+        return;
+    exp_names nm;
+    CHECK(exp_names_make(m, &nm) == 0, "names made");
+    const char *var[] = { "P_1", "P_1_2", "A_b", "A_" };
+    for (int a = 0; a < 4; a++)
+        CHECK(!strcmp(nm.var[a], var[a]), "variable %d: %s, not %s", a, nm.var[a], var[a]);
+    /* A_b's c and A's b_c: A is a keyword, so A_ gives A__b_c */
+    const char *label[] = { "P_1_x", "P_1_y", "P_1_2_x", "P_1_2_y", "A_b_c", "A_b_z",
+                            "A__b_c", "A__const" };
+    CHECK(nm.nlabel == 8, "%d labels", nm.nlabel);
+    for (int l = 0; l < 8 && l < nm.nlabel; l++)
+        CHECK(!strcmp(nm.label[l], label[l]), "label %d: %s, not %s", l, nm.label[l], label[l]);
+    /* rewards: results true (a keyword) and P_1 (P_1 and P_1_2 given to
+     * the variables), then the events a .. h (one replica: no "@P[1]") */
+    CHECK(nm.nreward == 2 + 8, "%d reward structures", nm.nreward);
+    CHECK(nm.nreward > 2 && !strcmp(nm.reward[0], "true_") && !strcmp(nm.reward[1], "P_1_3"),
+          "rewards %s %s", nm.reward[0], nm.reward[1]);
+    CHECK(nm.nreward > 2 && !strcmp(nm.reward[2], "a"), "reward 2: %s", nm.reward[2]);
+    exp_names_free(&nm);
+    san_model_free(m);
 }
 
 /* Text of one writer into a string (open_memstream). */
@@ -87,7 +136,8 @@ static void test_space(const san_model *m, int states_only)
     CHECK(csv && !strcmp(csv, want_csv), "states CSV:\n%s", csv ? csv : "(none)");
     free(csv);
     char *sta = capture(san_export_prism_sta, &a.sp);
-    const char *want_sta = "(A,B)\n0:(0,0)\n1:(0,1)\n2:(0,2)\n3:(1,1)\n4:(1,2)\n";
+    /* A is a PRISM keyword (its "for all paths"): the variable is A_ */
+    const char *want_sta = "(A_,B)\n0:(0,0)\n1:(0,1)\n2:(0,2)\n3:(1,1)\n4:(1,2)\n";
     CHECK(sta && !strcmp(sta, want_sta), "sta:\n%s", sta ? sta : "(none)");
     free(sta);
     char err[256] = "";
@@ -126,6 +176,7 @@ static void test_space(const san_model *m, int states_only)
 int main(void)
 {
     test_ident();
+    test_names();
     san_model *m = load();
     CHECK(m != NULL, "the test model compiles");
     if (m) {
