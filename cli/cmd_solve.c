@@ -563,7 +563,10 @@ static int csv_report(const report *r)
         if (!isnan(est))
             printf("%.17g", est);
         putchar('\n');
-        printf("solver,lu_correction,,\n");
+        if (sol->info.lu_correction >= 0)
+            printf("solver,lu_correction,,%.17g\n", sol->info.lu_correction);
+        else
+            printf("solver,lu_correction,,\n");
     }
     for (int i = 0; i < m->nres; i++) {
         printf("result,");
