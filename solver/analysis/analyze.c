@@ -120,7 +120,9 @@ static void diag_move(san_diag *d, san_diag *tmp)
     san_diag_free(tmp);
 }
 
-/* Step 2's prediction (storage_choice.c): auto, for a steady state
+/* Step 2's prediction (storage_choice.c): auto storage, for a steady
+ * state by auto's method (the model's; a named method keeps "sparse
+ * when it fits": gs, sor, direct and ml have no descriptor version)
  * over more than STORAGE_SMALL_PRODUCT product states, numbers the
  * reachable states without Q (what the tensor path needs anyway),
  * estimates Q's nonzeros from a sample of them and the descriptor from
@@ -178,7 +180,8 @@ static san_status build(const san_model *m, const san_analysis_opts *o, double t
     a->kron = o->storage == SAN_STORAGE_KRON;
     san_status st;
     double t_predict = 0;       /* a states-only exploration done for nothing */
-    if (o->storage == SAN_STORAGE_AUTO && o->kind == SAN_ANALYSIS_STEADY) {
+    if (o->storage == SAN_STORAGE_AUTO && o->kind == SAN_ANALYSIS_STEADY &&
+        o->solve.method == SAN_M_AUTO) {
         st = choose_storage(m, o, &po, a, d, &t_predict);
         if (st != SAN_OK)
             return st;
