@@ -158,7 +158,7 @@ char *san_storage_choice_text(const san_storage_choice *c, char *out, size_t siz
     case SAN_PICK_NEITHER:   why = "neither fits: the smaller"; break;
     default:                 why = "the sparse build was over --max-memory"; break;
     }
-    snprintf(out, size, "%s, %s: predicted %s and %s, %s %s and %s (budget %s)",
+    snprintf(out, size, "%s, %s: predicted %s and %s, %s %s and %s (room %s)",
              sparse ? "sparse" : "kron", why,
              secs(sparse ? c->t_sparse : c->t_kron, t1, sizeof t1),
              san_format_bytes(sparse ? c->m_sparse : c->m_kron, m1, sizeof m1),
