@@ -208,10 +208,10 @@ if d:
     check(d["meta"]["models"] == [{"gen": line, "sha256": sha256sum(data=gen)}],
           f"solve --gen: meta.models {d['meta']['models']} (san gen | sha256sum)")
 
-# --storage auto predicted both storages (issue 27 item 4): 89,667 product
+# --storage auto predicted both storages (issue 27 item 4): 269,001 product
 # states as written, over the "small" threshold; a small model says
 # "small" with null predictions
-line = "ms --mode async --slaves 6"
+line = "ms --mode async --slaves 7"
 d = run_json(["solve", "-q", "-f", "json", "--lump", "off", "--gen", line], "solve storage_choice")
 if d:
     valid("solve", d, "solve storage_choice")

@@ -1,9 +1,12 @@
 #!/bin/sh
 # --storage auto by predicted time and memory (issue 27 item 4,
 # solver/analysis/storage_choice.c): each branch of the rule from the
-# command line, on resource-sharing models of 16 processes (--lump off:
-# 39,203 and 65,536 states), with --max-memory moving the room; the
-# report says why in every format, and the answer is the other storage's.
+# command line, on resource-sharing models of 18 processes as written
+# (--lump off; 2^18 product states, over the 131072 of rule "small"):
+# 12,616 reachable states (R = 5: the descriptor's fixed room makes it
+# the bigger) and 262,144 (R = 18: kron ~5x smaller), with --max-memory
+# moving the room; the report says why in every format; the answers
+# against the product form.
 SAN=${SAN:-./san}
 TMP=${TMPDIR:-/tmp}/storage_choice.$$
 mkdir -p "$TMP" || exit 1
@@ -31,8 +34,8 @@ results
   busy = nb using;
 EOF
 }
-rs 16 8 >"$TMP/rs16_8.san"      # 39,203 states: the two storages near in memory
-rs 16 16 >"$TMP/rs16_16.san"    # 65,536 states: kron ~3x smaller
+rs 18 5 >"$TMP/rs18_5.san"      # 12,616 states: sparse ~5.4 MiB, kron ~15 MiB
+rs 18 18 >"$TMP/rs18.san"       # 262,144 states: sparse ~183 MiB, kron ~37 MiB
 rs 8 8 >"$TMP/rs8.san"          # 256 product states: small
 
 # expect NAME MODEL STORAGE RULE [san options...]: the JSON report's
@@ -76,49 +79,51 @@ EOF
 }
 
 expect "small product space: sparse, unpredicted" "$TMP/rs8.san" sparse small
-expect "rs 16/8: sparse, the faster" "$TMP/rs16_8.san" sparse faster
-expect "rs 16/16: kron, within 1.5x and 3x smaller" "$TMP/rs16_16.san" kron smaller
-# sparse ~21.8 MiB, kron ~18.2 MiB predicted; the room is 0.8 x --max-memory
-expect "rs 16/8, 25M: only kron fits" "$TMP/rs16_8.san" kron fits --max-memory 25M
-expect "rs 16/8, 20M: neither fits, the smaller" "$TMP/rs16_8.san" kron neither --max-memory 20M
+expect "rs 18/5: sparse, the faster" "$TMP/rs18_5.san" sparse faster
+expect "rs 18/5, 8M: only sparse fits" "$TMP/rs18_5.san" sparse fits --max-memory 8M
+# neither fits a room of 3.2 MiB: the smaller, sparse, whose build is
+# then over the limit: the descriptor after all
+expect "rs 18/5, 4M: neither fits, sparse over the limit: kron" "$TMP/rs18_5.san" kron fell-back \
+    --max-memory 4M
+expect "rs 18/18: kron, within 1.5x and 3x smaller" "$TMP/rs18.san" kron smaller
+cp "$TMP/out.json" "$TMP/rs18.json"
+expect "rs 18/18, 100M: only kron fits" "$TMP/rs18.san" kron fits --max-memory 100M
 # the choice is the same every run (sizes only)
-a=$("$SAN" solve -q -f csv --lump off "$TMP/rs16_16.san" | grep '^storage,')
-b=$("$SAN" solve -q -f csv --lump off "$TMP/rs16_16.san" | grep '^storage,')
-if [ -n "$a" ] && [ "$a" = "$b" ] && echo "$a" | grep -q '^storage,rule,smaller,$' &&
+a=$("$SAN" solve -q -f csv --lump off "$TMP/rs18_5.san" | grep '^storage,')
+b=$("$SAN" solve -q -f csv --lump off "$TMP/rs18_5.san" | grep '^storage,')
+if [ -n "$a" ] && [ "$a" = "$b" ] && echo "$a" | grep -q '^storage,rule,faster,$' &&
    echo "$a" | grep -q '^storage,kron_memory_bytes,,[0-9]'; then
     ok
 else
     bad "csv storage rows differ or missing: '$a' / '$b'"
 fi
 # text: one storage line saying why
-"$SAN" solve -q --lump off "$TMP/rs16_16.san" >"$TMP/text"
-if grep -q '^storage      auto: kron, the smaller, nearly as fast: predicted .* sparse .*room' "$TMP/text"; then
+"$SAN" solve -q --lump off "$TMP/rs18_5.san" >"$TMP/text"
+if grep -q '^storage      auto: sparse, the faster: predicted .* kron .*room' "$TMP/text"; then
     ok
 else
     bad "text storage line: $(grep '^storage' "$TMP/text")"
 fi
 # a named method is not predicted (gs has no descriptor version): sparse
-"$SAN" solve -q -f json --lump off -m gs "$TMP/rs16_16.san" >"$TMP/gs.json"
+"$SAN" solve -q -f json --lump off -m gs "$TMP/rs18_5.san" >"$TMP/gs.json"
 if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not (d["storage"] == "sparse" and "storage_choice" not in d))' "$TMP/gs.json"; then
     ok
 else
     bad "-m gs: $(head -c 200 "$TMP/gs.json")"
 fi
-# the kron pick gives the sparse path's answer (16 independent processes:
-# also the binomial product form)
-"$SAN" solve -q -f json --lump off --storage sparse --tol 1e-12 "$TMP/rs16_16.san" >"$TMP/ref.json"
-"$SAN" solve -q -f json --lump off "$TMP/rs16_16.san" >"$TMP/auto.json"
-if python3 - "$TMP/ref.json" "$TMP/auto.json" <<'EOF'
+# the kron pick's answer: 18 independent processes (R = N), each using
+# with probability lambda / (lambda + mu) = 1/3
+if python3 - "$TMP/rs18.json" <<'EOF'
 import json, sys
-r, a = (json.load(open(p)) for p in sys.argv[1:3])
-sys.exit(not (a["storage"] == "kron" and abs(a["results"]["busy"] - 16 / 3) <= 1e-9 and
-              all(abs(r["results"][k] - a["results"][k]) <= 1e-9 * max(1, abs(r["results"][k]))
-                  for k in r["results"])))
+a = json.load(open(sys.argv[1]))
+r = a["results"]
+sys.exit(not (a["storage"] == "kron" and abs(r["busy"] - 6) <= 1e-9 * 6
+              and abs(r["full"] - 3.0 ** -18) <= 1e-8 * 3.0 ** -18))
 EOF
 then
     ok
 else
-    bad "rs 16/16: the kron pick's results differ from the direct solve's"
+    bad "rs 18/18: the kron pick's results are not the product form's"
 fi
 
 echo "$pass passed, $fail failed"
