@@ -85,7 +85,7 @@
    the ratios predicted / measured show the cost model's error, and
    "best" applies the same rule to the measured figures.  The load
    average is printed: the times are the machine's, the predictions an
-   idle machine's.  Full mode: TSS with 6 and 9 sources (73,629 and
+   idle machine's.  Full mode: TSS with 7 and 9 sources (220,887 and
    1,987,983 states), rs 20/9 and 20/10, ms async 8/40, cluster64,
    ncd17; long mode adds rs 22/11 (2,449,868 states).
 
@@ -1175,7 +1175,7 @@ def table_storage_choice():
     print(fmt.format("", "", "", "pred", "", "pred", "", "meas", "", "", "", "meas", "", "", "",
                      "", "", ""))
     print("-" * 160)
-    models = [("tss 6", model_file("tss6", tss(6))),
+    models = [("tss 7", model_file("tss7", tss(7))),
               ("tss 9", model_file("tss9", tss(9))),
               ("rs 20/9", model_file("rs20r9", rs(20, 9))),
               ("rs 20/10", model_file("rs20", rs(20, 10))),

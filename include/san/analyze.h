@@ -37,8 +37,10 @@ typedef enum {
     SAN_PICK_SMALLER,       /* both fit, the smaller nearly as fast */
     SAN_PICK_FITS,          /* only this one fits the memory budget */
     SAN_PICK_NEITHER,       /* neither fits: the smaller (it may refuse) */
-    SAN_PICK_FELL_BACK      /* sparse predicted to fit, its build did not:
+    SAN_PICK_FELL_BACK,     /* sparse predicted to fit, its build did not:
                                the descriptor */
+    SAN_PICK_RETRIED        /* kron picked (faster or smaller), its methods
+                               did not converge: sparse */
 } san_storage_rule;
 
 typedef struct {
@@ -55,7 +57,8 @@ typedef struct {
     double m_sparse, m_kron;        /* predicted peak bytes */
 } san_storage_choice;
 
-/* "small", "faster", "smaller", "fits", "neither", "fell-back"; NULL for NONE. */
+/* "small", "faster", "smaller", "fits", "neither", "fell-back",
+ * "retried"; NULL for NONE. */
 SAN_API const char *san_storage_rule_name(san_storage_rule r);
 /* Why, in words, for the reports: "the faster: predicted 12.1 s and 1.02
  * GB, kron 16.3 s and 262 MB"; out is returned ("" for NONE). */

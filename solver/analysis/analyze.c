@@ -230,6 +230,73 @@ static san_status build(const san_model *m, const san_analysis_opts *o, double t
     return st;
 }
 
+/* Step 4 on a's space and storage: the solve, with what is left of the
+ * time limit and of --max-memory beside the space. */
+static san_status solve_space(const san_analysis_opts *o, double t0, san_analysis *a,
+                              san_diag *d)
+{
+    san_solve_opts so = o->solve;
+    if (o->time_limit > 0)
+        so.time_limit = so.time_limit > 0 ? fmin(so.time_limit, time_left(o->time_limit, t0))
+                                          : time_left(o->time_limit, t0);
+    /* the solve has what --max-memory leaves beside the space */
+    const double limit = o->space.max_memory > 0 ? o->space.max_memory
+                                                 : san_default_max_memory();
+    so.max_memory = fmax(limit - a->sp.bytes, 1);
+    san_status st;
+    if (o->time_limit > 0 && san_now() - t0 >= o->time_limit) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "the time limit was reached before the solve (after "
+                     "%.1f s of exploration and checks); raise --time-limit", a->t_space);
+        return SAN_E_INTERRUPTED;
+    }
+    const double ts = san_now();
+    if (a->kron)
+        st = san_ls_status(san_kron_solve(&a->sp, &so, &a->sol, &a->kron_bytes), &a->sol.info);
+    else
+        st = san_solve(&a->sp, &so, &a->sol);
+    a->t_solve += san_now() - ts;
+    a->ranks = 1;
+    a->have_sol = 1;
+    return st;
+}
+
+/* auto picked kron by its prediction (faster, or smaller and nearly as
+ * fast: the sparse generator fits too) and the descriptor's methods did
+ * not converge: the sparse path, whose auto has more to fall back on
+ * (ILU(0), ml, a direct solve), is built and solved instead, rule
+ * "retried".  cluster64 (--lump off) is one the descriptor does not
+ * answer (BiCGSTAB, then iad, stagnate; exit 1 on main).  1: a now
+ * holds the sparse space, ready for solve_space. */
+static int retry_sparse(const san_analysis_opts *o, double t0, san_analysis *a)
+{
+    san_storage_choice *c = &a->choice;
+    const volatile int *intr = o->solve.interrupt;
+    if (!a->kron || c->pick != SAN_STORAGE_KRON ||
+        (c->rule != SAN_PICK_FASTER && c->rule != SAN_PICK_SMALLER) || (intr && *intr) ||
+        (o->time_limit > 0 && san_now() - t0 >= o->time_limit))
+        return 0;
+    san_space_opts po = o->space;
+    po.time_limit = time_left(o->time_limit, t0);
+    san_space sp;
+    san_diag tmp;       /* the states-only build said it all already */
+    san_diag_init(&tmp, NULL, NULL, 0);
+    const double t = san_now();
+    san_status st = san_space_build(a->m, &po, &sp, &tmp);
+    san_diag_free(&tmp);
+    a->t_space += san_now() - t;
+    if (st != SAN_OK)
+        return 0;       /* the descriptor's answer stays */
+    san_solution_free(a->m, &a->sol);
+    san_space_free(&a->sp);
+    a->sp = sp;
+    a->have_sol = 0;
+    a->kron = 0;
+    a->kron_bytes = 0;
+    c->pick = SAN_STORAGE_SPARSE;
+    c->rule = SAN_PICK_RETRIED;
+    return 1;
+}
+
 static san_status analyze_model(const san_model *m, const san_analysis_opts *o,
                                 san_analysis *a, san_diag *d)
 {
@@ -258,27 +325,11 @@ static san_status analyze_model(const san_model *m, const san_analysis_opts *o,
         a->t_solve = san_now() - ts;
         return st;
     }
-    san_solve_opts so = o->solve;
-    if (o->time_limit > 0)
-        so.time_limit = so.time_limit > 0 ? fmin(so.time_limit, time_left(o->time_limit, t0))
-                                          : time_left(o->time_limit, t0);
-    /* the solve has what --max-memory leaves beside the space */
-    const double limit = o->space.max_memory > 0 ? o->space.max_memory
-                                                 : san_default_max_memory();
-    so.max_memory = fmax(limit - a->sp.bytes, 1);
-    if (o->time_limit > 0 && san_now() - t0 >= o->time_limit) {
-        san_diag_add(d, SAN_ERROR, 0, 0, "the time limit was reached before the solve (after "
-                     "%.1f s of exploration and checks); raise --time-limit", a->t_space);
-        return SAN_E_INTERRUPTED;
-    }
-    double ts = san_now();
-    if (a->kron)
-        st = san_ls_status(san_kron_solve(&a->sp, &so, &a->sol, &a->kron_bytes), &a->sol.info);
-    else
-        st = san_solve(&a->sp, &so, &a->sol);
-    a->t_solve = san_now() - ts;
-    a->ranks = 1;
-    a->have_sol = 1;
+    st = solve_space(o, t0, a, d);
+    if (st == SAN_E_NOTCONV && retry_sparse(o, t0, a))
+        st = solve_space(o, t0, a, d);
+    if (st == SAN_E_INTERRUPTED && !a->have_sol)
+        return st;
     /* a solve stopped early (not converged, interrupted, time limit)
      * keeps its best vector: its indices are reported with it */
     if (st != SAN_OK && st != SAN_E_NOTCONV && st != SAN_E_INTERRUPTED)

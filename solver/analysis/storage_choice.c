@@ -124,6 +124,7 @@ const char *san_storage_rule_name(san_storage_rule r)
     case SAN_PICK_FITS:      return "fits";
     case SAN_PICK_NEITHER:   return "neither";
     case SAN_PICK_FELL_BACK: return "fell-back";
+    case SAN_PICK_RETRIED:   return "retried";
     default:                 return NULL;
     }
 }
@@ -156,6 +157,7 @@ char *san_storage_choice_text(const san_storage_choice *c, char *out, size_t siz
     case SAN_PICK_SMALLER:   why = "the smaller, nearly as fast"; break;
     case SAN_PICK_FITS:      why = "the only one that fits"; break;
     case SAN_PICK_NEITHER:   why = "neither fits: the smaller"; break;
+    case SAN_PICK_RETRIED:   why = "kron's methods did not converge"; break;
     default:                 why = "the sparse build was over --max-memory"; break;
     }
     snprintf(out, size, "%s, %s: predicted %s and %s, %s %s and %s (room %s)",

@@ -88,6 +88,15 @@ expect "rs 18/5, 4M: neither fits, sparse over the limit: kron" "$TMP/rs18_5.san
 expect "rs 18/18: kron, within 1.5x and 3x smaller" "$TMP/rs18.san" kron smaller
 cp "$TMP/out.json" "$TMP/rs18.json"
 expect "rs 18/18, 100M: only kron fits" "$TMP/rs18.san" kron fits --max-memory 100M
+# kron picked, its methods stopped short (here by --max-iter 5): the
+# sparse path is built and solved instead, rule "retried"
+"$SAN" solve -q -f json --lump off --max-iter 5 "$TMP/rs18.san" >"$TMP/retry.json" 2>/dev/null
+rc=$?
+if [ "$rc" -eq 1 ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); c=d["storage_choice"]; sys.exit(not (d["storage"] == "sparse" and c["rule"] == "retried" and c["reason"].startswith("sparse, kron")))' "$TMP/retry.json"; then
+    ok
+else
+    bad "rs 18/18 --max-iter 5: exit $rc, $(head -c 300 "$TMP/retry.json")"
+fi
 # the choice is the same every run (sizes only)
 a=$("$SAN" solve -q -f csv --lump off "$TMP/rs18_5.san" | grep '^storage,')
 b=$("$SAN" solve -q -f csv --lump off "$TMP/rs18_5.san" | grep '^storage,')
