@@ -203,7 +203,8 @@ STRUCTS = [("san_diag_item", DiagItem), ("san_diag", Diag), ("san_trans", Trans)
            ("san_solve_info", SolveInfo), ("san_space_opts", SpaceOpts), ("san_space", Space),
            ("san_top_state", TopState), ("san_solution", Solution),
            ("san_transient_opts", TransientOpts), ("san_transient", Transient),
-           ("san_analysis_opts", AnalysisOpts), ("san_analysis", Analysis),
+           ("san_analysis_opts", AnalysisOpts), ("san_storage_choice", StorageChoice),
+           ("san_analysis", Analysis),
            ("san_audit_opts", AuditOpts), ("san_audit", Audit)]
 
 
