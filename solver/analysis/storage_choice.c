@@ -171,6 +171,11 @@ char *san_storage_choice_text(const san_storage_choice *c, char *out, size_t siz
     out[0] = '\0';
     if (c->rule == SAN_PICK_NONE)
         return out;
+    if (c->rule == SAN_PICK_FELL_BACK && !(c->states > 0)) {
+        snprintf(out, size, "kron, the sparse build was over --max-memory (not predicted: "
+                 "at most %d product states)", STORAGE_SMALL_PRODUCT);
+        return out;
+    }
     if (c->rule == SAN_PICK_SMALL) {
         snprintf(out, size, "small chain (at most %d product states): sparse, not predicted",
                  STORAGE_SMALL_PRODUCT);
