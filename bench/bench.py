@@ -78,6 +78,16 @@
 13. the sparse kernels (bench/kernels): time, bytes moved and GB/s of
    the product, the ILU(0) solves and a Gauss-Seidel sweep beside the
    machine's STREAM triad.
+14. --storage auto's prediction against the measurement (issue 27 item
+   4; solver/analysis/storage_choice.c): per model as written (--lump
+   off), auto's predicted time and peak of both storages and its pick,
+   then each storage run (auto's method) with its wall time and peak;
+   the ratios predicted / measured show the cost model's error, and
+   "best" applies the same rule to the measured figures.  The load
+   average is printed: the times are the machine's, the predictions an
+   idle machine's.  Full mode: TSS with 7 and 9 sources (220,887 and
+   1,987,983 states), rs 20/9 and 20/10, ms async 8/40, cluster64,
+   ncd17; long mode adds rs 22/11 (2,449,868 states).
 
 Modes: quick (small models), full (default, includes tss.san: about 17
 minutes, 9.4 GB peak, plus about 7 minutes for tables 5 and 6), long
@@ -1103,6 +1113,108 @@ def table_ml():
     print()
 
 
+def tss(nsrc):
+    """PEPS's tss.san with nsrc sources and a queue of 100 (tss.san has
+    more): 3^nsrc x 101 states, all reachable."""
+    last = f"tss[{nsrc - 1}]"
+    return f"""identifiers
+  N = [0..{nsrc - 1}]; K = [0..100]; k = 100;
+  lambda = 3; delta = 4; delta2 = 8; alfa = 22; mu = 47;
+  f = ((nb [tss[0]..{last}] on) * alfa) + ((nb [tss[0]..{last}] s_on) * alfa * 2);
+  g = st queue >= (k * 0.60);
+  ng = 1 - g;
+events
+  loc lig (lambda);
+  loc des (delta);
+  loc des2 (delta2)
+  loc cheg (f);
+  loc at (mu);
+reachability = 1;
+network TSS (continuous)
+  aut tss[N]
+    stt off to(on) lig(g) to(s_on) lig(ng)
+    stt on to(off) des
+    stt s_on to(off) des2
+  aut queue
+    stt s[K] to(--) at to(++) cheg
+results
+  f_on = nb [tss[0]..{last}] on;
+  u_queue = st queue;
+"""
+
+
+# the rule of storage_choice.h, applied to measured figures
+STORAGE_MEM_SHARE, STORAGE_TIME_SLACK, STORAGE_MEM_GAIN = 0.8, 1.5, 3.0
+
+
+def storage_rule(ts, ms, tk, mk, budget):
+    room = STORAGE_MEM_SHARE * budget
+    fs, fk = ms <= room, mk <= room
+    if not fs and not fk:
+        return ("kron" if mk < ms else "sparse"), "neither"
+    if fs != fk:
+        return ("sparse" if fs else "kron"), "fits"
+    fast_sparse = ts <= tk
+    tf, tsl = (ts, tk) if fast_sparse else (tk, ts)
+    mf, msl = (ms, mk) if fast_sparse else (mk, ms)
+    smaller = tsl <= STORAGE_TIME_SLACK * tf and msl * STORAGE_MEM_GAIN <= mf
+    return ("sparse" if fast_sparse != smaller else "kron"), ("smaller" if smaller else "faster")
+
+
+def table_storage_choice():
+    print("14. --storage auto: predicted (idle machine) against measured (this machine now),"
+          " --lump off, auto's method")
+    print("   pred: auto's prediction, s / MiB; meas: a run on that storage, wall s / peak MiB;"
+          " x: predicted / measured;")
+    print("   pick: auto's storage and rule; best: the rule on the measured figures")
+    fmt = ("{:<13} {:>9} {:>10} | {:>7} {:>6} {:>7} {:>6} | {:>7} {:>6} {:>5} {:>5} | {:>7} {:>6}"
+           " {:>5} {:>5} | {:<15} {:<15} {:>5}")
+    print(fmt.format("model", "states", "nnz", "sp s", "sp MiB", "kr s", "kr MiB",
+                     "sp s", "sp MiB", "x t", "x m", "kr s", "kr MiB", "x t", "x m",
+                     "pick", "best", "load"))
+    print(fmt.format("", "", "", "pred", "", "pred", "", "meas", "", "", "", "meas", "", "", "",
+                     "", "", ""))
+    print("-" * 160)
+    models = [("tss 7", model_file("tss7", tss(7))),
+              ("tss 9", model_file("tss9", tss(9))),
+              ("rs 20/9", model_file("rs20r9", rs(20, 9))),
+              ("rs 20/10", model_file("rs20", rs(20, 10))),
+              ("ms async 8/40", gen_file("ms8b40", ["ms", "--mode", "async", "--slaves", "8",
+                                                   "--buffer", "40"])),
+              ("cluster64", os.path.join(HERE, "models", "cluster64.san")),
+              ("ncd17", os.path.join(HERE, "models", "ncd17.san"))]
+    if MODE == "long":
+        models.append(("rs 22/11", model_file("rs22r11", rs(22, 11))))
+    mib = 1 << 20
+    for name, path in models:
+        load = os.getloadavg()[0]
+        a, err, _, _ = run(path, "auto", storage="auto")
+        if a is None or "storage_choice" not in a or a["storage_choice"]["sparse"] is None:
+            print(f"{name:<13} error: {err or 'no prediction'}")
+            continue
+        c = a["storage_choice"]
+        meas = {}
+        for st in ("sparse", "kron"):
+            j, err, wall, peak = run(path, "auto", storage=st)
+            meas[st] = (wall, peak * 1024) if j and j["solver"]["converged"] else None
+        if not all(meas.values()):
+            print(f"{name:<13} error: a storage did not converge: {meas}")
+            continue
+        (ws, ps), (wk, pk) = meas["sparse"], meas["kron"]
+        best = storage_rule(ws, ps, wk, pk, c["budget_bytes"])
+        print(fmt.format(name, a["reachable_states"], f"{c['nonzeros']:.3g}",
+                         f"{c['sparse']['time_s']:.2f}", f"{c['sparse']['memory_bytes'] / mib:.0f}",
+                         f"{c['kron']['time_s']:.2f}", f"{c['kron']['memory_bytes'] / mib:.0f}",
+                         f"{ws:.2f}", f"{ps / mib:.0f}", f"{c['sparse']['time_s'] / ws:.2f}",
+                         f"{c['sparse']['memory_bytes'] / ps:.2f}",
+                         f"{wk:.2f}", f"{pk / mib:.0f}", f"{c['kron']['time_s'] / wk:.2f}",
+                         f"{c['kron']['memory_bytes'] / pk:.2f}",
+                         f"{a['storage']} {c['rule']}", f"{best[0]} {best[1]}", f"{load:.1f}"))
+        flush()
+    print("   peaks include the process's ~9 MiB baseline, which the predictions leave out.")
+    print()
+
+
 def want(table):
     return ONLY is None or table in ONLY
 
@@ -1172,6 +1284,8 @@ def main():
         table_ml()
     if want(13):
         table_kernels()
+    if want(14) and MODE != "quick":
+        table_storage_choice()
 
 
 if __name__ == "__main__":

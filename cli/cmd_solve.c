@@ -109,6 +109,7 @@ typedef struct {
     int marginals, throughputs;     /* 0: left out (--no-marginals, ...) */
     int all_replicas;               /* text: every replica (--all-replicas) */
     const san_lumping *lump;        /* the replicas lumped (NULL: none) */
+    const san_storage_choice *choice;   /* how auto chose the storage */
 } report;
 
 /* ---- text ---- */
@@ -232,6 +233,10 @@ static void text_report(const report *r)
         printf(" (%s would need ~%s)", r->kron ? "the sparse path" : "kron storage",
                san_format_bytes(r->other_bytes, b, sizeof b));
     printf("\n");
+    if (r->choice && r->choice->states > 0) {      /* predicted: say why */
+        char why[256];
+        printf("storage      auto: %s\n", san_storage_choice_text(r->choice, why, sizeof why));
+    }
     printf("solver       %s%s, %ld iteration%s, residual %.3g, %s\n", san_method_name(sol->info.method),
            r->auto_picked ? " (picked by auto)" : "",
            sol->info.iterations, sol->info.iterations == 1 ? "" : "s", sol->info.residual,
@@ -428,6 +433,39 @@ static int64_t nonzeros_of(const san_analysis *a)
     return a->ranks > 1 || a->rank_bytes > 0 ? a->nonzeros : a->sp.q.rowptr[a->sp.n];
 }
 
+/* "storage_choice": how --storage auto chose (absent when not auto);
+ * the predictions are null when none was made (rule "small"). */
+static void json_storage_choice(const san_storage_choice *c)
+{
+    if (!c || c->rule == SAN_PICK_NONE)
+        return;
+    char why[256];
+    const int p = c->states > 0;
+    printf("  \"storage_choice\": {\"rule\": \"%s\", \"reason\": ", san_storage_rule_name(c->rule));
+    cli_json_string(stdout, san_storage_choice_text(c, why, sizeof why));
+    printf(", \"states\": ");
+    json_opt(p, c->states);
+    printf(", \"nonzeros\": ");
+    json_opt(p, c->nonzeros);
+    printf(", \"budget_bytes\": ");
+    json_num(c->budget);
+    const char *name[2] = { "sparse", "kron" };
+    const double t[2] = { c->t_sparse, c->t_kron }, mem[2] = { c->m_sparse, c->m_kron };
+    for (int k = 0; k < 2; k++) {
+        printf(", \"%s\": ", name[k]);
+        if (!p) {
+            fputs("null", stdout);
+            continue;
+        }
+        printf("{\"time_s\": ");
+        json_num(t[k]);
+        printf(", \"memory_bytes\": ");
+        json_num(mem[k]);
+        printf("}");
+    }
+    printf("},\n");
+}
+
 static int json_report(const report *r)
 {
     const san_model *m = r->m;
@@ -461,6 +499,7 @@ static int json_report(const report *r)
     printf("  \"memory_other_storage_bytes\": ");
     json_opt(r->other_bytes > 0, r->other_bytes);
     printf(",\n");
+    json_storage_choice(r->choice);
     printf("  \"solver\": { \"method\": \"%s\", \"auto\": %s, \"iterations\": %ld, \"residual\": ",
            san_method_name(sol->info.method), r->auto_picked ? "true" : "false", sol->info.iterations);
     json_num(sol->info.residual);
@@ -545,6 +584,14 @@ static int csv_report(const report *r)
     printf("solver,residual,,%.17g\n", sol->info.residual);
     if (r->rank_bytes > 0)
         printf("solver,ranks,,%d\nsolver,rank_memory_bytes,,%.0f\n", r->ranks, r->rank_bytes);
+    const san_storage_choice *c = r->choice;
+    if (c && c->rule != SAN_PICK_NONE) {
+        printf("storage,rule,%s,\n", san_storage_rule_name(c->rule));
+        if (c->states > 0)
+            printf("storage,sparse_time_s,,%.6g\nstorage,sparse_memory_bytes,,%.0f\n"
+                   "storage,kron_time_s,,%.6g\nstorage,kron_memory_bytes,,%.0f\n",
+                   c->t_sparse, c->m_sparse, c->t_kron, c->m_kron);
+    }
     if (sol->info.converged) {      /* else blank: unverified */
         printf("solver,balance,,%.17g\n", sol->info.balance);
         if (isfinite(sol->info.agg_error))
@@ -707,7 +754,7 @@ int cmd_solve(int argc, char **argv)
     report r = { m, &a.sp, &a.sol, path, a.t_solve, san_now() - t0,
                  A.run.solve.method == SAN_M_AUTO && !(a.rank_bytes > 0), a.kron, a.kron_bytes, a.other_bytes,
                  A.run.solve.tol, nonzeros_of(&a), a.ranks, a.rank_bytes, in_report ? (solved ? 1 : -1) : 0,
-                 !A.no_marginals, !A.no_throughputs, A.all_replicas, a.lumping };
+                 !A.no_marginals, !A.no_throughputs, A.all_replicas, a.lumping, &a.choice };
     int vrc = 0;
     if (A.fmt == FMT_JSON)
         vrc = json_report(&r);

@@ -37,8 +37,9 @@ const cli_option cli_solver_options[] = {
                "stop after S seconds (exploration and solve; an\n"
                "iterative solve stops with its best vector)", NULL),
     CLI_CHOICE(CLI_OPT_STORAGE, 0, "storage", "S", san_sweep_opts, storage,
-               "auto: the sparse generator, or the tensor\n"
-               "descriptor when the generator does not fit;\n"
+               "auto: the storage of the smaller predicted time,\n"
+               "or memory when within 1.5x the time (the report\n"
+               "says why);\n"
                "sparse; kron (Q never stored: power, jacobi, gmres,\n"
                "bicgstab, iad; not gs, direct, ml)", "auto"),
     CLI_CHOICE(CLI_OPT_LUMP, 0, "lump", "L", san_sweep_opts, lump,

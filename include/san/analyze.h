@@ -20,11 +20,49 @@ extern "C" {
 /* ------------------------------------------------------------------ */
 
 typedef enum {
-    SAN_STORAGE_AUTO,       /* sparse, or the descriptor when the sparse
-                               generator is over the memory limit */
+    SAN_STORAGE_AUTO,       /* the storage of the smaller predicted time
+                               and memory (san_storage_choice), or the
+                               descriptor when the sparse generator is
+                               over the memory limit */
     SAN_STORAGE_SPARSE,
     SAN_STORAGE_KRON
 } san_storage;
+
+/* How --storage auto chose (issue 27 item 4; solver/analysis/
+ * storage_choice.c gives the cost model and the rule). */
+typedef enum {
+    SAN_PICK_NONE,          /* not auto, or no prediction made */
+    SAN_PICK_SMALL,         /* a small product space: sparse, unpredicted */
+    SAN_PICK_FASTER,        /* both fit: the faster */
+    SAN_PICK_SMALLER,       /* both fit, the smaller nearly as fast */
+    SAN_PICK_FITS,          /* only this one fits the memory budget */
+    SAN_PICK_NEITHER,       /* neither fits: the smaller (it may refuse) */
+    SAN_PICK_FELL_BACK,     /* sparse predicted to fit, its build did not:
+                               the descriptor */
+    SAN_PICK_RETRIED        /* kron picked (faster or smaller), its methods
+                               did not converge: sparse */
+} san_storage_rule;
+
+typedef struct {
+    san_storage_rule rule;
+    san_storage pick;       /* SPARSE or KRON (rule NONE: AUTO) */
+    double states, nonzeros;        /* the inputs: reachable states, and
+                                       Q's nonzeros (estimated) */
+    double kron_bytes;      /* the descriptor with the solve's vectors
+                               (san_kron_estimate_bytes) */
+    double map_bytes;       /* the sparse exploration's state map */
+    double budget;          /* bytes: --max-memory, or its default */
+    double t_sparse, t_kron;        /* predicted seconds, build + solve, on an
+                                       idle machine */
+    double m_sparse, m_kron;        /* predicted peak bytes */
+} san_storage_choice;
+
+/* "small", "faster", "smaller", "fits", "neither", "fell-back",
+ * "retried"; NULL for NONE. */
+SAN_API const char *san_storage_rule_name(san_storage_rule r);
+/* Why, in words, for the reports: "the faster: predicted 12.1 s and 1.02
+ * GB, kron 16.3 s and 262 MB"; out is returned ("" for NONE). */
+SAN_API char *san_storage_choice_text(const san_storage_choice *c, char *out, size_t size);
 
 /* What the pipeline computes from the chain. */
 typedef enum {
@@ -176,6 +214,7 @@ typedef struct {
     double kron_bytes;      /* the descriptor with its vectors */
     double other_bytes;     /* what the other storage would have needed
                                (estimated; 0 when not) */
+    san_storage_choice choice;  /* auto: the prediction and the rule */
     double t_space, t_solve;    /* seconds */
     san_transient tr;       /* TRANSIENT, PASSAGE: valid when have_tr */
     int have_tr;

@@ -163,11 +163,20 @@ class AnalysisOpts(Structure):
                 ("lump", c_int)]
 
 
+class StorageChoice(Structure):
+    """san_storage_choice: how --storage auto chose (issue 27 item 4)."""
+    _fields_ = [("rule", c_int), ("pick", c_int), ("states", c_double),
+                ("nonzeros", c_double), ("kron_bytes", c_double), ("map_bytes", c_double),
+                ("budget", c_double), ("t_sparse", c_double), ("t_kron", c_double),
+                ("m_sparse", c_double), ("m_kron", c_double)]
+
+
 class Analysis(Structure):
     _fields_ = [("m", POINTER(Model)), ("sp", Space), ("sol", Solution),
                 ("have_space", c_int), ("have_sol", c_int), ("have_indices", c_int),
                 ("kron", c_int), ("fell_back", c_int), ("kron_bytes", c_double),
-                ("other_bytes", c_double), ("t_space", c_double), ("t_solve", c_double),
+                ("other_bytes", c_double), ("choice", StorageChoice),
+                ("t_space", c_double), ("t_solve", c_double),
                 ("tr", Transient), ("have_tr", c_int),
                 ("ranks", c_int), ("rank_bytes", c_double), ("nonzeros", c_int64),
                 ("engine", c_void_p), ("lumping", c_void_p)]
@@ -194,7 +203,8 @@ STRUCTS = [("san_diag_item", DiagItem), ("san_diag", Diag), ("san_trans", Trans)
            ("san_solve_info", SolveInfo), ("san_space_opts", SpaceOpts), ("san_space", Space),
            ("san_top_state", TopState), ("san_solution", Solution),
            ("san_transient_opts", TransientOpts), ("san_transient", Transient),
-           ("san_analysis_opts", AnalysisOpts), ("san_analysis", Analysis),
+           ("san_analysis_opts", AnalysisOpts), ("san_storage_choice", StorageChoice),
+           ("san_analysis", Analysis),
            ("san_audit_opts", AuditOpts), ("san_audit", Audit)]
 
 

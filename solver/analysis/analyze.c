@@ -29,6 +29,8 @@
 #include "transient_int.h"
 #include "petsc_solve.h"
 #include "lumped.h"
+#include "idmap.h"
+#include "storage_choice.h"
 
 void san_analysis_opts_default(san_analysis_opts *o)
 {
@@ -109,6 +111,66 @@ static double indices_deadline(const san_analysis_opts *o, double t0)
     return fmax(t0 + o->time_limit, san_now()) + INDICES_GRACE;
 }
 
+/* The diagnostics of tmp into d; tmp is freed. */
+static void diag_move(san_diag *d, san_diag *tmp)
+{
+    for (int i = 0; i < tmp->n; i++)
+        san_diag_add(d, tmp->items[i].sev, tmp->items[i].line, tmp->items[i].col, "%s",
+                     tmp->items[i].msg);
+    san_diag_free(tmp);
+}
+
+/* Step 2's prediction (storage_choice.c): auto storage, for a steady
+ * state by auto's method (the model's; a named method keeps "sparse
+ * when it fits": gs, sor, direct and ml have no descriptor version)
+ * over more than STORAGE_SMALL_PRODUCT product states, numbers the
+ * reachable states without Q (what the tensor path needs anyway),
+ * estimates Q's nonzeros from a sample of them and the descriptor from
+ * their count, and picks.  The states-only space is kept in a->sp for
+ * kron, freed for sparse (its build explores again: tss9, 1,987,983
+ * states, 0.26 s of a 0.94 s sparse build, idle).  Below the threshold
+ * sparse is built at once (rule "small"). */
+static san_status choose_storage(const san_model *m, const san_analysis_opts *o,
+                                 const san_space_opts *po, san_analysis *a, san_diag *d,
+                                 double *t_spent)
+{
+    san_storage_choice *c = &a->choice;
+    memset(c, 0, sizeof *c);
+    c->budget = o->space.max_memory > 0 ? o->space.max_memory : san_default_max_memory();
+    if (m->product_fits && m->product <= STORAGE_SMALL_PRODUCT) {
+        c->rule = SAN_PICK_SMALL;
+        c->pick = SAN_STORAGE_SPARSE;
+        return SAN_OK;
+    }
+    san_space_opts so = *po;
+    so.states_only = 1;
+    san_diag tmp;       /* the sparse build would say it again */
+    san_diag_init(&tmp, d->file, NULL, 0);
+    san_status st = san_space_build(m, &so, &a->sp, &tmp);
+    if (st != SAN_OK) {
+        diag_move(d, &tmp);
+        return st;
+    }
+    a->have_space = 1;
+    c->states = (double)a->sp.n;
+    c->nonzeros = est_nonzeros_of(m, a->sp.index, a->sp.n);
+    if (!(c->nonzeros > 0))             /* not sampled: one a state at least */
+        c->nonzeros = c->states;
+    c->kron_bytes = san_kron_estimate_bytes(m, a->sp.n);
+    c->map_bytes = idmap_estimate(m, c->states, c->budget);
+    storage_predict(c);
+    storage_rule(c);
+    if (c->pick == SAN_STORAGE_SPARSE) {
+        *t_spent = a->sp.t_explore;
+        san_space_free(&a->sp);
+        a->have_space = 0;
+        san_diag_free(&tmp);
+    } else {
+        diag_move(d, &tmp);
+    }
+    return SAN_OK;
+}
+
 /* Steps 1 to 3. */
 static san_status build(const san_model *m, const san_analysis_opts *o, double t0,
                         san_analysis *a, san_diag *d)
@@ -117,29 +179,42 @@ static san_status build(const san_model *m, const san_analysis_opts *o, double t
     po.time_limit = time_left(o->time_limit, t0);
     a->kron = o->storage == SAN_STORAGE_KRON;
     san_status st;
+    double t_predict = 0;       /* a states-only exploration done for nothing */
+    if (o->storage == SAN_STORAGE_AUTO && o->kind == SAN_ANALYSIS_STEADY &&
+        o->solve.method == SAN_M_AUTO) {
+        st = choose_storage(m, o, &po, a, d, &t_predict);
+        if (st != SAN_OK)
+            return st;
+        a->kron = a->choice.pick == SAN_STORAGE_KRON;
+    }
     if (!a->kron) {
         san_diag tmp;
         san_diag_init(&tmp, d->file, NULL, 0);
+        po.time_limit = time_left(o->time_limit, t0);
         st = san_space_build(m, &po, &a->sp, &tmp);
         if (st != SAN_E_LIMIT || o->storage != SAN_STORAGE_AUTO) {
-            for (int i = 0; i < tmp.n; i++)
-                san_diag_add(d, tmp.items[i].sev, tmp.items[i].line, tmp.items[i].col, "%s",
-                             tmp.items[i].msg);
-            san_diag_free(&tmp);
+            diag_move(d, &tmp);
             a->have_space = st == SAN_OK;
+            a->sp.t_explore += t_predict;       /* the report counts it */
             return st;
         }
         san_diag_free(&tmp);
         san_diag_add(d, SAN_NOTE, 0, 0, "the sparse generator does not fit in --max-memory: "
                      "solving over the tensor descriptor (--storage kron)");
         a->kron = a->fell_back = 1;
+        if (a->choice.rule != SAN_PICK_NONE) {
+            a->choice.rule = SAN_PICK_FELL_BACK;
+            a->choice.pick = SAN_STORAGE_KRON;
+        }
     }
-    po.states_only = 1;
-    po.time_limit = time_left(o->time_limit, t0);
-    st = san_space_build(m, &po, &a->sp, d);
-    if (st != SAN_OK)
-        return st;
-    a->have_space = 1;
+    if (!a->have_space) {
+        po.states_only = 1;
+        po.time_limit = time_left(o->time_limit, t0);
+        st = san_space_build(m, &po, &a->sp, d);
+        if (st != SAN_OK)
+            return st;
+        a->have_space = 1;
+    }
     double t = san_now();
     san_progress p;
     san_progress_init(&p, po.progress, 0);
@@ -153,6 +228,73 @@ static san_status build(const san_model *m, const san_analysis_opts *o, double t
         a->have_space = 0;
     }
     return st;
+}
+
+/* Step 4 on a's space and storage: the solve, with what is left of the
+ * time limit and of --max-memory beside the space. */
+static san_status solve_space(const san_analysis_opts *o, double t0, san_analysis *a,
+                              san_diag *d)
+{
+    san_solve_opts so = o->solve;
+    if (o->time_limit > 0)
+        so.time_limit = so.time_limit > 0 ? fmin(so.time_limit, time_left(o->time_limit, t0))
+                                          : time_left(o->time_limit, t0);
+    /* the solve has what --max-memory leaves beside the space */
+    const double limit = o->space.max_memory > 0 ? o->space.max_memory
+                                                 : san_default_max_memory();
+    so.max_memory = fmax(limit - a->sp.bytes, 1);
+    san_status st;
+    if (o->time_limit > 0 && san_now() - t0 >= o->time_limit) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "the time limit was reached before the solve (after "
+                     "%.1f s of exploration and checks); raise --time-limit", a->t_space);
+        return SAN_E_INTERRUPTED;
+    }
+    const double ts = san_now();
+    if (a->kron)
+        st = san_ls_status(san_kron_solve(&a->sp, &so, &a->sol, &a->kron_bytes), &a->sol.info);
+    else
+        st = san_solve(&a->sp, &so, &a->sol);
+    a->t_solve += san_now() - ts;
+    a->ranks = 1;
+    a->have_sol = 1;
+    return st;
+}
+
+/* auto picked kron by its prediction (faster, or smaller and nearly as
+ * fast: the sparse generator fits too) and the descriptor's methods did
+ * not converge: the sparse path, whose auto has more to fall back on
+ * (ILU(0), ml, a direct solve), is built and solved instead, rule
+ * "retried".  cluster64 (--lump off) is one the descriptor does not
+ * answer (BiCGSTAB, then iad, stagnate; exit 1 on main).  1: a now
+ * holds the sparse space, ready for solve_space. */
+static int retry_sparse(const san_analysis_opts *o, double t0, san_analysis *a)
+{
+    san_storage_choice *c = &a->choice;
+    const volatile int *intr = o->solve.interrupt;
+    if (!a->kron || c->pick != SAN_STORAGE_KRON ||
+        (c->rule != SAN_PICK_FASTER && c->rule != SAN_PICK_SMALLER) || (intr && *intr) ||
+        (o->time_limit > 0 && san_now() - t0 >= o->time_limit))
+        return 0;
+    san_space_opts po = o->space;
+    po.time_limit = time_left(o->time_limit, t0);
+    san_space sp;
+    san_diag tmp;       /* the states-only build said it all already */
+    san_diag_init(&tmp, NULL, NULL, 0);
+    const double t = san_now();
+    san_status st = san_space_build(a->m, &po, &sp, &tmp);
+    san_diag_free(&tmp);
+    a->t_space += san_now() - t;
+    if (st != SAN_OK)
+        return 0;       /* the descriptor's answer stays */
+    san_solution_free(a->m, &a->sol);
+    san_space_free(&a->sp);
+    a->sp = sp;
+    a->have_sol = 0;
+    a->kron = 0;
+    a->kron_bytes = 0;
+    c->pick = SAN_STORAGE_SPARSE;
+    c->rule = SAN_PICK_RETRIED;
+    return 1;
 }
 
 static san_status analyze_model(const san_model *m, const san_analysis_opts *o,
@@ -183,27 +325,11 @@ static san_status analyze_model(const san_model *m, const san_analysis_opts *o,
         a->t_solve = san_now() - ts;
         return st;
     }
-    san_solve_opts so = o->solve;
-    if (o->time_limit > 0)
-        so.time_limit = so.time_limit > 0 ? fmin(so.time_limit, time_left(o->time_limit, t0))
-                                          : time_left(o->time_limit, t0);
-    /* the solve has what --max-memory leaves beside the space */
-    const double limit = o->space.max_memory > 0 ? o->space.max_memory
-                                                 : san_default_max_memory();
-    so.max_memory = fmax(limit - a->sp.bytes, 1);
-    if (o->time_limit > 0 && san_now() - t0 >= o->time_limit) {
-        san_diag_add(d, SAN_ERROR, 0, 0, "the time limit was reached before the solve (after "
-                     "%.1f s of exploration and checks); raise --time-limit", a->t_space);
-        return SAN_E_INTERRUPTED;
-    }
-    double ts = san_now();
-    if (a->kron)
-        st = san_ls_status(san_kron_solve(&a->sp, &so, &a->sol, &a->kron_bytes), &a->sol.info);
-    else
-        st = san_solve(&a->sp, &so, &a->sol);
-    a->t_solve = san_now() - ts;
-    a->ranks = 1;
-    a->have_sol = 1;
+    st = solve_space(o, t0, a, d);
+    if (st == SAN_E_NOTCONV && retry_sparse(o, t0, a))
+        st = solve_space(o, t0, a, d);
+    if (st == SAN_E_INTERRUPTED && !a->have_sol)
+        return st;
     /* a solve stopped early (not converged, interrupted, time limit)
      * keeps its best vector: its indices are reported with it */
     if (st != SAN_OK && st != SAN_E_NOTCONV && st != SAN_E_INTERRUPTED)
@@ -218,7 +344,10 @@ static san_status analyze_model(const san_model *m, const san_analysis_opts *o,
     /* the other storage's size is a remark: not made past the time
      * limit (over the descriptor it lists the transitions of up to
      * 4096 states again, seconds on large fan-outs) */
-    if (!(o->time_limit > 0 && san_now() - t0 >= o->time_limit))
+    const san_storage_choice *c = &a->choice;
+    if (c->states > 0)          /* predicted: the same figures as the choice */
+        a->other_bytes = a->kron ? c->m_sparse : c->m_kron;
+    else if (!(o->time_limit > 0 && san_now() - t0 >= o->time_limit))
         a->other_bytes = a->kron ? est_sparse_bytes_of(m, a->sp.index, a->sp.n)
                                  : san_kron_estimate_bytes(m, a->sp.n);
     return st;

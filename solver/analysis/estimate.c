@@ -524,7 +524,7 @@ out:
     return rc < 0 ? SAN_E_NOMEM : SAN_OK;
 }
 
-double est_sparse_bytes_of(const san_model *m, const int64_t *index, int64_t n)
+double est_nonzeros_of(const san_model *m, const int64_t *index, int64_t n)
 {
     est x;
     memset(&x, 0, sizeof x);
@@ -532,7 +532,7 @@ double est_sparse_bytes_of(const san_model *m, const int64_t *index, int64_t n)
     const int64_t k = n < SAMPLES ? n : SAMPLES;
     int64_t *list = malloc((k ? k : 1) * sizeof *list);
     x.s = calloc(m->naut + 1, sizeof *x.s);
-    double bytes = 0;
+    double nnz = 0;
     san_estimate e;
     memset(&e, 0, sizeof e);
     if (list && x.s && succ_fanout(m, NULL, NULL) <= ARCS_PER_STATE_MAX && succ_init(&x.c, m) == 0) {
@@ -540,9 +540,15 @@ double est_sparse_bytes_of(const san_model *m, const int64_t *index, int64_t n)
         for (int64_t i = 0; i < k; i++)     /* evenly spaced over the space */
             list[i] = index[(int64_t)((double)i * n / k)];
         if (rows_of(&x, list, k, k == n, &e) == 0 && e.nonzeros_known)
-            bytes = est_sparse_bytes(m, (double)n, e.nonzeros_per_state * (double)n);
+            nnz = e.nonzeros_per_state * (double)n;
     }
     est_free(&x);
     free(list);
-    return bytes;
+    return nnz;
+}
+
+double est_sparse_bytes_of(const san_model *m, const int64_t *index, int64_t n)
+{
+    double nnz = est_nonzeros_of(m, index, n);
+    return nnz > 0 ? est_sparse_bytes(m, (double)n, nnz) : 0;
 }

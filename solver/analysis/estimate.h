@@ -23,4 +23,8 @@ double est_sparse_bytes(const san_model *m, double n, double nnz);
  * them, evenly spaced.  0 when not estimated. */
 double est_sparse_bytes_of(const san_model *m, const int64_t *index, int64_t n);
 
+/* Q's nonzeros (the diagonal included) over those n states, from the
+ * same sample; 0 when not estimated. */
+double est_nonzeros_of(const san_model *m, const int64_t *index, int64_t n);
+
 #endif

@@ -214,6 +214,23 @@ if d:
     check(d["meta"]["models"] == [{"gen": line, "sha256": sha256sum(data=gen)}],
           f"solve --gen: meta.models {d['meta']['models']} (san gen | sha256sum)")
 
+# --storage auto predicted both storages (issue 27 item 4): 269,001 product
+# states as written, over the "small" threshold; a small model says
+# "small" with null predictions
+line = "ms --mode async --slaves 7"
+d = run_json(["solve", "-q", "-f", "json", "--lump", "off", "--gen", line], "solve storage_choice")
+if d:
+    valid("solve", d, "solve storage_choice")
+    c = d.get("storage_choice") or {}
+    check(c.get("rule") in ("faster", "smaller") and c.get("states") == d["reachable_states"]
+          and c["sparse"]["memory_bytes"] > 0 and c["kron"]["time_s"] > 0
+          and c["reason"].startswith(d["storage"] + ", "), f"solve: storage_choice {c}")
+d = run_json(["solve", "-q", "-f", "json", MM1K], "solve storage_choice small")
+if d:
+    c = d.get("storage_choice") or {}
+    check(c.get("rule") == "small" and c.get("sparse") is None and c.get("kron") is None,
+          f"solve mm1k: storage_choice {c}")
+
 # SHA-256's padding at every boundary of its 64-byte blocks (55 bytes
 # and a length fit one block, 56 do not), and a file of several blocks:
 # check reads them (a bad model is still reported, with its digest)
