@@ -429,6 +429,11 @@ static int measured(san_ls *c, double *x, double *t, int st)
     san_solve_info *info = c->info;
     const double tol = c->o->tol;
     double est, first;
+    /* an answer stopped by the user's limits (--max-iter, --time-limit,
+     * Ctrl-C) is returned as it stands: the limits are the user's */
+    if (st != 0 && ((c->o->max_iter > 0 && info->iterations >= c->o->max_iter) ||
+                    san_ls_clock(c)))
+        return st;
     if (san_ls_lu_correct(c, x, &est, &first) != 0)
         return st;
     info->lu_correction = first;
