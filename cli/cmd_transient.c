@@ -466,9 +466,15 @@ static void text_passage(const tr_report *r)
     const san_transient *T = &r->a->tr;
     printf("\npassage      into %lld target state%s\n", (long long)T->ntarget,
            T->ntarget == 1 ? "" : "s");
-    printf("  P(reach)         %.12g\n", T->reach);
+    printf("  P(reach)         %.12g   (%s)\n", T->reach,
+           T->reach_how == SAN_REACH_GRAPH ? "surely: every state the passage can visit can "
+                                             "reach the target"
+           : T->reach_how == SAN_REACH_SOLVE ? "absorption probabilities: sparse LU solve"
+           : "mass the uniformization series absorbed");
     printf("  P(T = 0)         %.12g\n", T->p_init);
-    if (isfinite(T->mean) && T->mean_solved)
+    if (isnan(T->mean))
+        printf("  mean             not computed (see the warning)\n");
+    else if (isfinite(T->mean) && T->mean_solved)
         printf("  mean             %.12g   (solve of the regenerative chain: %s, error "
                "estimate %.1e)\n", T->mean, san_method_name(T->mean_info.method),
                T->mean_error_est);
@@ -481,6 +487,8 @@ static void text_passage(const tr_report *r)
     for (int i = 0; i < r->nlevels; i++)
         if (isinf(T->pct[i]))
             printf("  percentile %-5g never (P(reach) is %.6g)\n", 100 * r->levels[i], T->reach);
+        else if (isnan(T->pct[i]))
+            printf("  percentile %-5g not computed (see the warning)\n", 100 * r->levels[i]);
         else
             printf("  percentile %-5g %.12g\n", 100 * r->levels[i], T->pct[i]);
     if (T->ntimes) {
@@ -575,6 +583,8 @@ static void json_report(const tr_report *r)
         json_num(stdout, T->p_init);
         printf(", \"mean\": ");
         json_num(stdout, T->mean);
+        printf(", \"reach_method\": \"%s\"", T->reach_how == SAN_REACH_GRAPH ? "graph"
+               : T->reach_how == SAN_REACH_SOLVE ? "solve" : "series");
         printf(", \"mean_residual\": ");
         json_opt(stdout, isfinite(T->mean), T->mean_resid);
         printf(", \"mean_method\": \"%s\", \"mean_error_estimate\": ",
@@ -895,7 +905,7 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     const int partial = st == SAN_E_INTERRUPTED && !passage && a.tr.ntimes > 0;
     if (st == SAN_OK || partial) {
         tr_report r = { m, &a, &A, rest[0], passage, san_now() - t0, levels.v, levels.n,
-                        st == SAN_OK, times.n };
+                        st == SAN_OK && !a.tr.incomplete, times.n };
         if (report && A.fmt == FMT_JSON)
             json_report(&r);
         else if (report && A.fmt == FMT_CSV)
@@ -908,6 +918,8 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
         fflush(stdout);
         if (partial)
             status = cli_exit_status(st);
+        else if (passage && a.tr.incomplete)    /* what is missing is said on stderr */
+            status = EXIT_FAIL;
         else if (A.vector && a.engine) {    /* collective: see solve */
             cli_engine_vector ev = { &a, cmd, 0 };
             status = rank0 ? cli_write_output(A.vector, cli_engine_vector_write, &ev) : EXIT_OK;

@@ -1,6 +1,8 @@
 /*
- * passage.c - the mean first-passage time on the sparse generator by
- * one steady-state solve, under the accuracy contract of `solve`.
+ * passage.c - first-passage figures by linear solves on the sparse
+ * generator: the probability of reaching the target (an absorption
+ * solve, below), and the mean first-passage time by one steady-state
+ * solve, under the accuracy contract of `solve`.
  *
  * The regenerative chain: every target state, instead of its own
  * transitions, returns to the initial distribution alpha at rate r.  A
@@ -55,19 +57,14 @@ static int64_t reach_from(const san_csr *q, const double *alpha, const char *tar
     return count;
 }
 
-/* Does every marked state reach the target (backwards search from it
- * over the marked states)? */
-static int all_reach_target(const san_csr *q, const char *target, const char *mark,
-                            int64_t *stack)
+/* seen[i] = 1 for the marked states that reach the target (backwards
+ * search from it over the marked states): 0, -1 out of memory. */
+static int reach_target(const san_csr *q, const char *target, const char *mark,
+                        int64_t *stack, char *seen)
 {
     san_csr qt;
     if (san_csr_transpose(q, &qt) < 0)
         return -1;
-    char *seen = calloc(q->n ? q->n : 1, 1);
-    if (!seen) {
-        san_csr_free(&qt);
-        return -1;
-    }
     int64_t top = 0;
     for (int64_t i = 0; i < q->n; i++)
         if (target[i] && mark[i]) {
@@ -84,11 +81,23 @@ static int all_reach_target(const san_csr *q, const char *target, const char *ma
             }
         }
     }
+    san_csr_free(&qt);
+    return 0;
+}
+
+/* Does every marked state reach the target?  1, 0, -1 out of memory. */
+static int all_reach_target(const san_csr *q, const char *target, const char *mark,
+                            int64_t *stack)
+{
+    char *seen = calloc(q->n ? q->n : 1, 1);
+    if (!seen || reach_target(q, target, mark, stack, seen) < 0) {
+        free(seen);
+        return -1;
+    }
     int ok = 1;
     for (int64_t i = 0; i < q->n && ok; i++)
         ok = !mark[i] || seen[i];
     free(seen);
-    san_csr_free(&qt);
     return ok;
 }
 
@@ -192,6 +201,102 @@ int san_passage_mean_solve(const san_space *sp, const double *alpha, const char 
     rc = 0;
 done:
     free(mark);
+    free(stack);
+    free(sub);
+    return rc;
+}
+
+/* ---- the probability of reaching the target ---- */
+
+/* -Q restricted to the states of sub (renumbered), by rows, and b_i =
+ * the rate from i into the target: the system (-Q_UU) h = Q_UT 1. */
+static int absorb_system(const san_csr *q, const char *target, const int64_t *sub, int64_t k,
+                         san_csr *a, double *b)
+{
+    int64_t nnz = 0;
+    for (int64_t i = 0; i < q->n; i++)
+        if (sub[i] >= 0)
+            for (int64_t p = q->rowptr[i]; p < q->rowptr[i + 1]; p++)
+                nnz += sub[q->col[p]] >= 0;
+    *a = (san_csr){ k, malloc((k + 1) * sizeof(int64_t)), malloc((nnz ? nnz : 1) *
+                    sizeof(int32_t)), malloc((nnz ? nnz : 1) * sizeof(double)) };
+    if (!a->rowptr || !a->col || !a->val)
+        return -1;
+    int64_t p = 0;
+    a->rowptr[0] = 0;
+    for (int64_t i = 0; i < q->n; i++) {
+        if (sub[i] < 0)
+            continue;
+        double into = 0;
+        for (int64_t t = q->rowptr[i]; t < q->rowptr[i + 1]; t++) {
+            const int64_t j = q->col[t];
+            if (sub[j] >= 0) {
+                a->col[p] = (int32_t)sub[j];
+                a->val[p++] = -q->val[t];
+            } else if (target[j] && j != i) {
+                into += q->val[t];
+            }
+        }
+        b[sub[i]] = into;
+        a->rowptr[sub[i] + 1] = p;
+    }
+    return 0;
+}
+
+int san_passage_reach_solve(const san_space *sp, const double *alpha, const char *target,
+                            double *reach, int *exact, char *msg, size_t msgsz)
+{
+    const san_csr *q = &sp->q;
+    const int64_t n = sp->n;
+    char *mark = calloc(n ? n : 1, 1), *seen = calloc(n ? n : 1, 1);
+    int64_t *stack = malloc((n ? n : 1) * sizeof *stack);
+    int64_t *sub = malloc((n ? n : 1) * sizeof *sub);
+    double *b = NULL, *h = NULL;
+    san_csr a = { 0 };
+    int rc = -1;
+    snprintf(msg, msgsz, "out of memory");
+    if (!mark || !seen || !stack || !sub)
+        goto done;
+    reach_from(q, alpha, target, mark, stack);
+    if (reach_target(q, target, mark, stack, seen) < 0)
+        goto done;
+    /* U: the states the passage can visit that can still reach the
+     * target; from the others it is missed for sure */
+    int64_t k = 0, missed = 0;
+    for (int64_t i = 0; i < n; i++) {
+        sub[i] = mark[i] && seen[i] && !target[i] ? k++ : -1;
+        missed += mark[i] && !seen[i];
+    }
+    double p = 0;
+    for (int64_t i = 0; i < n; i++)
+        p += target[i] ? alpha[i] : 0;
+    *exact = missed == 0;
+    if (missed == 0) {          /* every state visited reaches it: surely */
+        *reach = 1;
+        rc = 0;
+        goto done;
+    }
+    b = calloc(k ? k : 1, sizeof *b);
+    h = calloc(k ? k : 1, sizeof *h);
+    if (!b || !h || absorb_system(q, target, sub, k, &a, b) < 0)
+        goto done;
+    rc = san_lu_solve_rows(&a, b, h, msg, msgsz);
+    if (rc != 0) {
+        rc = -1;
+        goto done;
+    }
+    /* h_i is a probability: the solve's roundoff kept within [0, 1] */
+    for (int64_t i = 0; i < n; i++)
+        if (sub[i] >= 0 && alpha[i] > 0)
+            p += alpha[i] * fmin(1, fmax(0, h[sub[i]]));
+    *reach = fmin(1, p);
+    rc = 0;
+done:
+    san_csr_free(&a);
+    free(b);
+    free(h);
+    free(mark);
+    free(seen);
     free(stack);
     free(sub);
     return rc;

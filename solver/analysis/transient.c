@@ -107,8 +107,17 @@ static san_status top_build(top *t, const san_analysis *a, san_dchain *ch, san_d
     if (!t->w || !t->pos)
         return SAN_E_NOMEM;
     kron_op(&t->op, &t->d, t->w);
-    for (int64_t i = 0; i < sp->n; i++)
+    /* the descriptor's maxd is the closed class's scale (a steady state
+     * lives there); uniformization needs every reachable state's exit
+     * rate below its rate, transient states included: a start state
+     * left at rate 10 beside a class left at 1.02 made P = I + Q/L
+     * negative there, and the series grew to 1e45 */
+    double md = 0;
+    for (int64_t i = 0; i < sp->n; i++) {
         t->pos[i] = kron_rank(&t->d, sp->index[i]);
+        md = fmax(md, fabs(t->d.diag[t->pos[i]]));
+    }
+    t->op.maxd = md;
     return SAN_OK;
 }
 
@@ -356,6 +365,23 @@ static san_status plan_steps(const san_transient_opts *o, double rate, double *s
 
 /* ---- the series ---- */
 
+/* The series' failures other than a stop: the guard (a step left the
+ * distributions) with what it saw, or the Poisson weights (a parameter
+ * L dt past what they can hold, or out of memory).  what: the part of
+ * the analysis. */
+static san_status series_failed(const san_unif *u, int rc, const char *what, san_diag *d)
+{
+    if (rc == SAN_UNIF_DIVERGED) {
+        char msg[512];
+        san_unif_diverged_text(u, msg, sizeof msg);
+        san_diag_add(d, SAN_ERROR, 0, 0, "%s: %s", what, msg);
+        return SAN_E_NUMERIC;
+    }
+    san_diag_add(d, SAN_ERROR, 0, 0, "%s: the Poisson weights of the series could not be "
+                 "computed (out of memory, or rate x interval too large)", what);
+    return SAN_E_NOMEM;
+}
+
 typedef struct {
     const san_analysis_opts *o;
     san_analysis *a;
@@ -450,8 +476,8 @@ static san_status march(run *r, san_diag *d)
             fflush(stderr);
         }
         int rc = san_unif_advance(&r->u, r->x, o->times[i] - prev);
-        if (rc < 0)
-            return SAN_E_NOMEM;
+        if (rc < 0 || rc == SAN_UNIF_DIVERGED)
+            return series_failed(&r->u, rc, "transient", d);
         if (rc > 0) {
             san_diag_add(d, SAN_ERROR, 0, 0, "stopped at t = %g (%s): %d of %d times done",
                          prev, r->u.interrupt && *r->u.interrupt ? "interrupted"
@@ -478,15 +504,14 @@ static san_status march(run *r, san_diag *d)
  * count) the series is used instead. */
 #define REGEN_MAX_ENTRIES 5e7
 
-/* The mean by a steady-state solve (sparse storage): 0 done (T filled),
- * 1 the target can be missed (the series then measures how likely),
- * -1 not applicable or failed: the series instead. */
-static int passage_mean_solved(run *r, const double *alpha, san_diag *d)
+/* The mean by a steady-state solve on the rows pr (the sparse storage's,
+ * or built beside the descriptor): 0 done (T filled), 1 the target can
+ * be missed, -1 not applicable or failed: the series instead. */
+static int passage_mean_solved(run *r, const passage_rows *pr, san_diag *d)
 {
     san_transient *T = &r->a->tr;
-    const san_space *sp = &r->a->sp;
-    if (r->t.kron || r->t.ch)   /* a direct solve needs the whole chain */
-        return -1;
+    const san_space *sp = pr->sp;
+    const double *alpha = pr->alpha;
     double nalpha = 0;
     for (int64_t i = 0; i < sp->n; i++)
         nalpha += alpha[i] > 0;
@@ -499,7 +524,7 @@ static int passage_mean_solved(run *r, const double *alpha, san_diag *d)
     if (r->u.deadline > 0)          /* what is left of --time-limit */
         so.time_limit = fmax(1e-6, r->u.deadline - san_now());
     san_passage_mean pm;
-    int rc = san_passage_mean_solve(sp, alpha, r->absorb, &so, &pm);
+    int rc = san_passage_mean_solve(sp, alpha, pr->target, &so, &pm);
     if (rc != 0)
         return rc;
     T->mean_info = pm.info;
@@ -510,7 +535,6 @@ static int passage_mean_solved(run *r, const double *alpha, san_diag *d)
         return -1;
     }
     T->mean = pm.mean;
-    T->reach = 1;
     T->mean_solved = 1;
     T->mean_error_est = pm.rel_error;
     return 0;
@@ -519,24 +543,42 @@ static int passage_mean_solved(run *r, const double *alpha, san_diag *d)
 /* The mean passage time and its check: h, the expected time in each
  * state before absorption, solves h (-Q_TT) = alpha_T; the residual of
  * that system is one more product. */
-static san_status passage_mean(run *r, const double *alpha, san_diag *d)
+static san_status passage_mean(run *r, const double *alpha, int known, san_diag *d)
 {
     san_transient *T = &r->a->tr;
     const int64_t n = r->t.n;
     double *h = r->acc;             /* free once the times are done */
     const long before = r->u.steps;
+    double reach;
     int rc = san_unif_mean(&r->u, alpha, r->o->tr.mean_tol, r->o->tr.max_steps, &T->mean,
-                           &T->reach, h);
+                           &reach, h);
     T->mean_steps = r->u.steps - before;
     if (rc == 1) {
         san_diag_add(d, SAN_ERROR, 0, 0, "mean passage time: interrupted");
         return SAN_E_INTERRUPTED;
     }
-    if (rc == 2) {
-        san_diag_add(d, SAN_WARNING, 0, 0, "mean passage time: not converged within %.3g "
-                     "products (--max-steps)", r->o->tr.max_steps);
+    if (rc < 0 || rc == SAN_UNIF_DIVERGED)
+        return series_failed(&r->u, rc, "mean passage time", d);
+    if (!known)
+        T->reach = reach;
+    /* the series' mass unmoved over a step says "held where the target
+     * cannot be reached"; when the target is reached surely it only
+     * says the passage is too long for the series (mean 1e16: a decay
+     * of 1e-16 a product) */
+    const int too_long = known && T->reach == 1 && rc == 0 && !(reach > 1 - 1e-9);
+    if (rc == 2 || too_long) {
+        if (too_long)
+            san_diag_add(d, SAN_WARNING, 0, 0, "mean passage time: not computed: the passage "
+                         "is too long for the uniformization series (its mass outside the "
+                         "target moved by less than 1e-14 relative in a product, after %ld "
+                         "products)", T->mean_steps);
+        else
+            san_diag_add(d, SAN_WARNING, 0, 0, "mean passage time: not computed: the "
+                         "uniformization series did not converge within %.3g products "
+                         "(--max-steps)", r->o->tr.max_steps);
         T->mean = NAN;
-        return SAN_E_NOTCONV;
+        T->incomplete = 1;
+        return SAN_OK;
     }
     if (!isfinite(T->mean))
         return SAN_OK;
@@ -625,6 +667,22 @@ static san_status passage_percentiles(run *r, const double *alpha, san_diag *d)
             continue;
         }
         for (;;) {
+            /* the march's products against --max-steps, before each step
+             * (a far target's mean of 1e16 makes a first step of 1e16) */
+            const double lam = T->rate * h;
+            const double more = lam > 1e15 ? HUGE_VAL : (double)san_fg_right(lam, r->o->tr.eps,
+                                                                            NULL);
+            if ((double)(r->u.steps - before) + 2 * more > o->max_steps) {
+                for (int k = i; k < o->nlevels; k++)
+                    if (isnan(T->pct[k]) || !isinf(T->pct[k]))
+                        T->pct[k] = NAN;
+                san_diag_add(d, SAN_WARNING, 0, 0, "percentiles from %g%%: not computed: the "
+                             "march to them would pass %.3g products (--max-steps) at t = "
+                             "%.6g", 100 * q, o->max_steps, t + h);
+                T->incomplete = 1;
+                i = o->nlevels;
+                break;
+            }
             memcpy(xb, xa, n * sizeof *xb);
             r->u.ss_at = -1;
             if ((rc = san_unif_advance(&r->u, xb, h)) != 0)
@@ -646,14 +704,91 @@ static san_status passage_percentiles(run *r, const double *alpha, san_diag *d)
     free(xa);
     free(xb);
     free(xc);
-    if (rc < 0)
-        return SAN_E_NOMEM;
+    if (rc < 0 || rc == SAN_UNIF_DIVERGED)
+        return series_failed(&r->u, rc, "percentiles", d);
     if (rc > 0) {
         san_diag_add(d, SAN_ERROR, 0, 0, "percentiles: %s", r->u.interrupt && *r->u.interrupt
                      ? "interrupted" : "time limit reached");
         return SAN_E_INTERRUPTED;
     }
     return SAN_OK;
+}
+
+/* The target holds a state of the one closed class: every state, the
+ * target made absorbing or not, ends there, and there every state
+ * reaches the target, so it is reached surely.  Read from the class
+ * check, without the generator's rows (the descriptor's fallback). */
+static int closed_class_hit(const run *r)
+{
+    const san_space *sp = &r->a->sp;
+    if (r->t.ch || sp->nclasses != 1 || !sp->in_closed)
+        return 0;
+    for (int64_t i = 0; i < sp->n; i++)
+        if (sp->in_closed[i] && r->absorb[r->t.pos ? r->t.pos[i] : i])
+            return 1;
+    return 0;
+}
+
+/* What --max-memory leaves beside the descriptor's run for the rows of
+ * the passage's solves (check_memory's count of what is held). */
+static double rows_room(const run *r)
+{
+    const san_analysis_opts *o = r->o;
+    const san_space *sp = &r->a->sp;
+    double limit = o->space.max_memory > 0 ? o->space.max_memory : san_default_max_memory();
+    double held = vectors_needed(o) * 8.0 * (double)r->t.n + sp->bytes +
+                  san_kron_estimate_bytes(sp->m, sp->n);
+    return limit - held;
+}
+
+/* PASSAGE after the times: P(reach), the mean, the percentiles.  Both
+ * P(reach) and the mean by linear solves on the generator's rows when
+ * they are at hand (passage.c): the series' mass cannot tell a target
+ * missed from a passage of mean 1e16.  Without rows (MPI ranks, or a
+ * descriptor whose rows do not fit): P(reach) = 1 from the classes when
+ * it is, else from the series; the mean by the series. */
+static san_status passage_figures(run *r, const double *alpha, san_diag *d)
+{
+    san_transient *T = &r->a->tr;
+    passage_rows pr;
+    int have = 1;
+    if (!r->t.ch)
+        have = passage_rows_get(&pr, &r->a->sp, r->t.pos, alpha, r->absorb, &r->o->space,
+                                r->t.kron ? rows_room(r) : 0, d);
+    if (have < 0)
+        return SAN_E_NOMEM;
+    int known = 0;
+    T->reach_how = SAN_REACH_SERIES;
+    if (have == 0) {
+        char msg[256];
+        int exact = 0;
+        if (san_passage_reach_solve(pr.sp, pr.alpha, pr.target, &T->reach, &exact, msg,
+                                    sizeof msg) == 0) {
+            known = 1;
+            T->reach_how = exact ? SAN_REACH_GRAPH : SAN_REACH_SOLVE;
+        } else {
+            san_diag_add(d, SAN_NOTE, 0, 0, "P(reach): the absorption solve failed (%s): by the "
+                         "uniformization series instead", msg);
+        }
+    }
+    if (!known && closed_class_hit(r)) {
+        T->reach = 1;
+        known = 1;
+        T->reach_how = SAN_REACH_GRAPH;
+    }
+    san_status st = SAN_OK;
+    if (known && T->reach < 1) {
+        T->mean = HUGE_VAL;     /* T = infinity with probability 1 - reach */
+    } else {
+        int solved = have == 0 ? passage_mean_solved(r, &pr, d) : -1;
+        if (solved != 0)
+            st = passage_mean(r, alpha, known, d);
+    }
+    if (have == 0)
+        passage_rows_free(&pr);
+    if (st == SAN_OK && r->o->tr.nlevels > 0)
+        st = passage_percentiles(r, alpha, d);
+    return st;
 }
 
 static san_status alloc_answer(san_analysis *a, const san_analysis_opts *o)
@@ -760,11 +895,7 @@ san_status san_analysis_transient(const san_analysis_opts *o, san_analysis *a,
     if (st == SAN_OK && passage) {
         r.u.ss_at = -1;
         T->mean_error_est = NAN;
-        int solved = passage_mean_solved(&r, alpha, d);
-        if (solved != 0)
-            st = passage_mean(&r, alpha, d);
-        if (st == SAN_OK && o->tr.nlevels > 0)
-            st = passage_percentiles(&r, alpha, d);
+        st = passage_figures(&r, alpha, d);
     }
     T->steps = r.u.steps;
     T->product_s = r.t.op.product_s;

@@ -344,3 +344,48 @@ done:
     c->info->iterations = 0;
     return rc;
 }
+
+/* ---- a nonsingular system A x = b (first-passage solves) ---- */
+
+int san_lu_solve_rows(const san_csr *a, const double *b, double *x, char *msg, size_t msgsz)
+{
+    const int64_t n = a->n, nnz = a->rowptr[n];
+    if (n == 0)
+        return 0;
+    /* a's compressed rows read as columns are A^T: factorized as they
+     * are, and solved with the transpose (UMFPACK_At), as above */
+    lu_input m = { malloc((size_t)(n + 1) * sizeof *m.ap), malloc((size_t)(nnz ? nnz : 1) *
+                   sizeof *m.ai), malloc((size_t)(nnz ? nnz : 1) * sizeof *m.ax) };
+    if (!m.ap || !m.ai || !m.ax) {
+        lu_input_free(&m);
+        snprintf(msg, msgsz, "out of memory copying %lld nonzeros for UMFPACK",
+                 (long long)nnz);
+        return -1;
+    }
+    for (int64_t i = 0; i <= n; i++)
+        m.ap[i] = a->rowptr[i];
+    for (int64_t p = 0; p < nnz; p++) {
+        m.ai[p] = a->col[p];
+        m.ax[p] = a->val[p];
+    }
+    double ctrl[UMFPACK_CONTROL], info[UMFPACK_INFO];
+    umfpack_dl_defaults(ctrl);
+    ctrl[UMFPACK_PRL] = 0;
+    void *sym = NULL, *num = NULL;
+    sslong st = umfpack_dl_symbolic(n, n, m.ap, m.ai, m.ax, &sym, ctrl, info);
+    if (st == UMFPACK_OK)
+        st = umfpack_dl_numeric(m.ap, m.ai, m.ax, sym, &num, ctrl, info);
+    if (st == UMFPACK_OK)
+        st = umfpack_dl_solve(UMFPACK_At, m.ap, m.ai, m.ax, x, b, num, ctrl, info);
+    if (sym)
+        umfpack_dl_free_symbolic(&sym);
+    if (num)
+        umfpack_dl_free_numeric(&num);
+    lu_input_free(&m);
+    if (st == UMFPACK_OK)
+        return 0;
+    snprintf(msg, msgsz, "%s (UMFPACK status %ld)", st == UMFPACK_WARNING_singular_matrix
+             ? "the system is singular" : st == UMFPACK_ERROR_out_of_memory
+             ? "out of memory in the LU factorization" : "the LU solve failed", (long)st);
+    return st == UMFPACK_WARNING_singular_matrix ? 1 : -1;
+}

@@ -14,7 +14,9 @@
  * aperiodic: with L equal to it, a two-state chain of equal rates gives
  * P = [[0,1],[1,0]], whose iterates never settle.
  */
+#include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "linsolve.h"
 #include "transient.h"
@@ -32,16 +34,45 @@ double san_unif_step(san_unif *u, const double *v, double *y)
     }
     san_op_apply(op, src, y);          /* y = v Q (masked) */
     const double a = 1 / u->rate;
-    double m = 0;
-    SAN_OMP(omp parallel for if(n >= op->par_min) schedule(static) reduction(max:m))
+    double m = 0, mass = 0, low = 0;
+    SAN_OMP(omp parallel for if(n >= op->par_min) schedule(static) reduction(max:m) \
+            reduction(+:mass) reduction(min:low))
     for (int64_t j = 0; j < n; j++) {
         double d = a * y[j];
         y[j] = v[j] + d;
+        mass += y[j];
+        low = y[j] < low ? y[j] : low;
         d = fabs(d);
         m = d > m ? d : m;
     }
     u->steps++;
-    return u->red ? u->red->max(m) : m;
+    if (u->red) {
+        m = u->red->max(m);
+        mass = u->red->sum(mass);
+        low = -u->red->max(-low);
+    }
+    /* a distribution times a stochastic matrix is one: no entry below
+     * zero, no mass made (the total of n entries rounds by n eps) */
+    int bad = low < -SAN_UNIF_ROUNDOFF || !(mass <= 1 + SAN_UNIF_ROUNDOFF);
+    if (bad && low >= -SAN_UNIF_ROUNDOFF && mass == mass) { /* (agreed over ranks) */
+        const double n_all = u->red ? u->red->sum((double)n) : (double)n;
+        bad = !(mass <= 1 + SAN_UNIF_ROUNDOFF + n_all * DBL_EPSILON);
+    }
+    if (bad && !u->diverged) {
+        u->diverged = 1;
+        u->diverged_at = u->steps;
+        u->bad_mass = mass;
+        u->bad_min = low;
+    }
+    return m;
+}
+
+void san_unif_diverged_text(const san_unif *u, char *buf, size_t n)
+{
+    snprintf(buf, n, "the uniformization series left the probability distributions at "
+             "product %ld (total mass %.6g, an entry of %.3g) with rate %.6g: the rate is "
+             "below some state's exit rate, or the operator is not a generator; no result "
+             "is given", u->diverged_at, u->bad_mass, u->bad_min, u->rate);
 }
 
 static void axpy(const san_op *op, double w, const double *x, double *acc)
@@ -118,6 +149,10 @@ int san_unif_advance(san_unif *u, double *x, double dt)
             return 1;
         }
         double d = san_unif_step(u, v, y);
+        if (u->diverged) {
+            san_fg_free(&fg);
+            return SAN_UNIF_DIVERGED;
+        }
         double *t = v;
         v = y;
         y = t;
@@ -198,6 +233,8 @@ int san_unif_mean(san_unif *u, const double *x, double tol, double max_steps, do
             return 1;
         prev = m;
         d = san_unif_step(u, v, y);
+        if (u->diverged)
+            return SAN_UNIF_DIVERGED;
         double *t = v;
         v = y;
         y = t;
