@@ -29,6 +29,9 @@ SAN = os.environ.get("SAN", "./san")
 TOP = os.environ.get("top_srcdir", ".")
 MODELS = os.path.join(TOP, "models")
 ABS = 1e-10
+# --max-memory that holds a small model's descriptor run but not the
+# sparse rows its passage solves would build beside it: the series path
+SERIES_MEM = "200K"
 
 passed = failed = 0
 
@@ -312,17 +315,21 @@ def test_erlang(tmp):
     k, mu = 4, 2.0
     path = write_model(tmp, "erlang.san", erlang_model(k, mu))
     until = "(st E) == e%d" % k
-    for storage in ("sparse", "kron"):
+    # the descriptor's mean by a solve on rows built beside it, and (rows
+    # over --max-memory) by the uniformization series
+    for storage, extra in (("sparse", []), ("kron", []), ("kron", ["--max-memory", SERIES_MEM])):
         r = js(["passage", path, "--storage", storage, "--until", until,
-                "--time", "0..12/0.01", "--within", "1.234", "--percentiles", "5,50,90,99.9"])
+                "--time", "0..12/0.01", "--within", "1.234", "--percentiles", "5,50,90,99.9"]
+               + extra)
         if not r:
             continue
+        storage += " series" if extra else ""
         p = r["passage"]
         check(abs(p["reach"] - 1) <= ABS, "erlang %s: reached surely" % storage)
         check(abs(p["mean"] - k / mu) <= 1e-10 * k / mu, "erlang %s: mean %.17g vs %g"
               % (storage, p["mean"], k / mu))
         check(p["mean_residual"] <= 1e-10, "erlang %s: residual %g" % (storage, p["mean_residual"]))
-        check(p["mean_method"] == ("solve" if storage == "sparse" else "series"),
+        check(p["mean_method"] == ("series" if extra else "solve"),
               "erlang %s: mean by %s" % (storage, p["mean_method"]))
         for level, t in p["percentiles"].items():
             got = gamma_cdf(k, mu, t)
@@ -389,6 +396,182 @@ def test_missed(tmp):
         for row in r["times"]:
             want = 0.5 * (1 - math.exp(-2 * row["t"]))
             check(abs(row["cdf"] - want) <= ABS, "missed target %s t=%g" % (storage, row["t"]))
+
+# A start state left at rate 10 and never entered again, beside a closed
+# class left at 1 and 1.02: the descriptor took its uniformization rate
+# over the closed class (1.02) and diverged to 1e45 with exit 0.
+TRANSIENT_START = """events
+  loc leave (10)
+  loc go (1)
+  loc back (1.02)
+partial reachability = (st a) == s0;
+network tr (continuous)
+  aut a
+    stt s0
+      to(s1) leave
+    stt s1
+      to(s2) go
+    stt s2
+      to(s1) back
+results
+  start = (st a) == s0;
+"""
+
+
+def closed_pair(t):
+    """P(s1, t), P(s2, t) from s0 by hand: s0 empties at 10 into the pair
+    s1 <-> s2 (rates a = 1, b = 1.02), whose own relaxation is at
+    c = a + b.  With p2 = P(s2), p0 = e^{-10 t}:
+        p2' = a (1 - p2 - p0) - b p2 = a - c p2 - a e^{-10t},
+    p2(0) = 0, so p2 = a/c (1 - e^{-ct}) - a (e^{-ct} - e^{-10t}) / (10 - c)
+    ... written with the two exponentials apart."""
+    a, b = 1.0, 1.02
+    c = a + b
+    p0 = math.exp(-10 * t)
+    # particular solutions of p2' + c p2 = a and = -a e^{-10t}
+    p2 = a / c - a * p0 / (c - 10)
+    p2 += (-a / c + a / (c - 10)) * math.exp(-c * t)
+    return 1 - p0 - p2, p2
+
+
+def test_transient_start(tmp):
+    path = write_model(tmp, "tstart.san", TRANSIENT_START)
+    times = [0.05, 0.3, 1, 5, 20]
+    q = [[-10.0, 10.0, 0.0], [0.0, -1.0, 1.0], [0.0, 1.02, -1.02]]
+    for storage in ("sparse", "kron"):
+        r = js(["transient", path, "--storage", storage, "--time",
+                ",".join("%g" % t for t in times)])
+        if not r:
+            continue
+        check(r["uniformization"]["rate"] >= 10, "transient start %s: rate %g covers the "
+              "start state's exit rate 10" % (storage, r["uniformization"]["rate"]))
+        for row in r["times"]:
+            t = row["t"]
+            m = row["marginals"]["a"]
+            got = [m["s0"], m["s1"], m["s2"]]
+            ref = vec_expm([1.0, 0.0, 0.0], q, t)
+            p1, p2 = closed_pair(t)
+            hand = [math.exp(-10 * t), p1, p2]
+            worst = max(max(abs(g - x), abs(g - y)) for g, x, y in zip(got, ref, hand))
+            check(worst <= ABS and min(got) >= 0 and abs(sum(got) - 1) <= ABS,
+                  "transient start %s t=%g: %r vs expm %r, by hand %r" % (storage, t, got, ref,
+                                                                         hand))
+            check(abs(row["results"]["start"] - math.exp(-10 * t)) <= ABS,
+                  "transient start %s t=%g: P(s0) vs e^-10t" % (storage, t))
+
+
+# Two absorbing outcomes: success at rate 1, failure at rate 2.  By hand:
+# P(start, t) = e^{-3t}, P(success, t) = (1 - e^{-3t}) / 3, P(failure, t)
+# twice that; success is reached with probability 1/3.
+TWO_ABSORBING = """events
+  loc win (1)
+  loc lose (2)
+partial reachability = (st a) == start;
+network two (continuous)
+  aut a
+    stt start
+      to(success) win
+      to(failure) lose
+    stt success
+    stt failure
+results
+  ok = (st a) == success;
+"""
+
+
+def test_two_absorbing(tmp):
+    path = write_model(tmp, "twoabs.san", TWO_ABSORBING)
+    p = run(["solve", path], expect=2)
+    check(p is not None and "2 closed classes" in p.stderr,
+          "two absorbing: solve still refuses (a steady state needs one class)")
+    for storage in ("sparse", "kron"):
+        r = js(["transient", path, "--storage", storage, "--time", "0.1,0.5,2,30"])
+        if r:
+            for row in r["times"]:
+                t = row["t"]
+                m = row["marginals"]["a"]
+                e = math.exp(-3 * t)
+                want = {"start": e, "success": (1 - e) / 3, "failure": 2 * (1 - e) / 3}
+                worst = max(abs(m[k] - v) for k, v in want.items())
+                check(worst <= ABS, "two absorbing transient %s t=%g: %r vs %r"
+                      % (storage, t, m, want))
+    for storage, extra in (("sparse", []), ("kron", []), ("kron", ["--max-memory", SERIES_MEM])):
+        r = js(["passage", path, "--storage", storage, "--until", "(st a) == success",
+                "--time", "0.2,1", "-p", "10,30,40"] + extra)
+        if not r:
+            continue
+        storage += " series" if extra else ""
+        ps = r["passage"]
+        check(abs(ps["reach"] - 1 / 3) <= ABS, "two absorbing passage %s: reach %.17g vs 1/3"
+              % (storage, ps["reach"]))
+        check(ps["reach_method"] == ("series" if extra else "solve"),
+              "two absorbing passage %s: reach by %s" % (storage, ps["reach_method"]))
+        check(ps["mean"] == "inf", "two absorbing passage %s: mean %r" % (storage, ps["mean"]))
+        for row in r["times"]:
+            want = (1 - math.exp(-3 * row["t"])) / 3
+            check(abs(row["cdf"] - want) <= ABS, "two absorbing passage %s: cdf at %g"
+                  % (storage, row["t"]))
+        for level, want in (("10", -math.log(0.7) / 3), ("30", -math.log(0.1) / 3)):
+            got = ps["percentiles"].get(level)
+            check(isinstance(got, float) and abs(got - want) <= 1e-9 * want,
+                  "two absorbing passage %s: percentile %s %r vs %.12g"
+                  % (storage, level, got, want))
+        check(ps["percentiles"].get("40") == "inf", "two absorbing passage %s: 40%% never"
+              % storage)
+
+
+def far_target_mean(lam, mu, n):
+    """E[T] from 0 to n in a birth-death queue, by hand: the time t_k
+    from k to k + 1 is 1/lam + (mu/lam) t_{k-1} (a departure costs the
+    step back up), t_0 = 1/lam; E[T] = sum of t_0 .. t_{n-1}."""
+    from fractions import Fraction as F
+    lam, mu = F(lam), F(mu)
+    t = tot = F(0)
+    for k in range(n):
+        t = 1 / lam if k == 0 else 1 / lam + mu / lam * t
+        tot += t
+    return float(tot)
+
+
+def test_far_target(tmp):
+    """An M/M/1/89 (1.12 vs 4.776) from empty to 26 customers: mean
+    8.5e15.  The series' mass moves by 1e-16 a product: the descriptor
+    said P(reach) 1.1e-15 with exit 0, the sparse path exited 1 silently
+    with -p.  P(reach) is 1 (irreducible), the mean by a solve."""
+    text = open(os.path.join(MODELS, "mm1k.san")).read()
+    text = (text.replace("lambda = 2;", "lambda = 1.12;")
+                .replace("mu     = 3;", "mu = 4.776;").replace("[0..10]", "[0..89]")
+                .replace("s[10]", "s[89]")
+                .replace("reachability = 1;", "partial reachability = (st queue) == s[0];"))
+    path = write_model(tmp, "far.san", text)
+    want = far_target_mean("1.12", "4.776", 26)
+    until = "(st queue) == s[26]"
+    for storage in ("sparse", "kron"):
+        r = js(["passage", path, "--storage", storage, "--until", until])
+        if r:
+            ps = r["passage"]
+            check(ps["reach"] == 1 and ps["reach_method"] == "graph",
+                  "far target %s: reach %r by %s" % (storage, ps["reach"], ps["reach_method"]))
+            check(isinstance(ps["mean"], (int, float)) and abs(ps["mean"] - want) <= 1e-10 * want,
+                  "far target %s: mean %r vs %.17g" % (storage, ps["mean"], want))
+        # percentiles past --max-steps: not computed, said, exit 1, the
+        # rest of the answer printed
+        p = run(["passage", path, "--storage", storage, "--until", until, "-p", "50"], expect=1)
+        check(p is not None and "percentiles from 50%: not computed" in p.stderr
+              and re.search(r"P\(reach\) +1 ", p.stdout) is not None
+              and "percentile 50    not computed" in p.stdout,
+              "far target %s -p 50: said what is missing, kept the rest" % storage)
+    # the descriptor without rows: P(reach) from the classes, the mean
+    # not computed (the series cannot see it), exit 1
+    p = run(["passage", path, "--storage", "kron", "--max-memory", SERIES_MEM, "--until",
+             until, "-f", "json"], expect=1)
+    if p:
+        ps = json.loads(p.stdout)["passage"]
+        check(ps["reach"] == 1 and ps["reach_method"] == "graph" and ps["mean"] == "nan"
+              and "mean passage time: not computed" in p.stderr,
+              "far target kron series: reach 1 by the classes, the mean not computed: %r %s"
+              % (ps, p.stderr))
+
 
 
 def test_slices(tmp):
@@ -588,7 +771,8 @@ def test_replica_text(tmp):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         for test in (test_two_state, test_mm1k, test_mminf, test_to_steady, test_storages_agree,
-                     test_erlang, test_missed, test_slices, test_errors, test_partial,
+                     test_erlang, test_missed, test_transient_start, test_two_absorbing,
+                     test_far_target, test_slices, test_errors, test_partial,
                      test_pipeline_job, test_replica_text):
             test(tmp)
     print("transient: %d passed, %d failed" % (passed, failed))
