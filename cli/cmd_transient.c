@@ -491,10 +491,12 @@ static void text_passage(const tr_report *r)
             printf("  percentile %-5g not computed (see the warning)\n", 100 * r->levels[i]);
         else
             printf("  percentile %-5g %.12g\n", 100 * r->levels[i], T->pct[i]);
-    if (T->ntimes) {
+    if (r->ntimes_asked) {
         printf("\n  %-12s %20s\n", "t", "P(T <= t)");
         for (int k = 0; k < T->ntimes; k++)
             printf("  %-12.6g %20.14g\n", T->times[k], T->cdf[k]);
+        for (int k = T->ntimes; k < r->ntimes_asked; k++)
+            printf("  %-12.6g %20s\n", T->times[k], "not computed (see the warning)");
     }
 }
 

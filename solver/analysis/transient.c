@@ -335,26 +335,41 @@ static san_status check_memory(const san_analysis_opts *o, const san_analysis *a
 
 /* Products the series of every interval need (their right truncation
  * points), refused past max_steps: a stiff model (a large rate times a
- * long time) is told how many before it starts. */
-static san_status plan_steps(const san_transient_opts *o, double rate, double *steps,
+ * long time) is told how many before it starts.  A passage (fit not
+ * NULL) is not refused: *fit gets the number of times within the
+ * limit, P(T <= t) beyond them is not computed (said), and P(reach),
+ * the mean and the percentiles below are still answered. */
+static san_status plan_steps(const san_transient_opts *o, double rate, double *steps, int *fit,
                              san_diag *d)
 {
     double total = 0, prev = 0;
+    int within = o->ntimes;
     for (int i = 0; i < o->ntimes; i++) {
         double lam = rate * (o->times[i] - prev);
-        if (lam > 1e15) {
-            total = HUGE_VAL;
-            break;
-        }
-        int64_t r = san_fg_right(lam, o->eps, NULL);
+        /* past the limit lam itself (below the right point) is the count:
+         * the right point of lam = 6e12 takes seconds to place */
+        const int over = total + lam > o->max_steps;
+        int64_t r = over ? 0 : san_fg_right(lam, o->eps, NULL);
         if (r < 0)
             return SAN_E_NOMEM;
-        total += (double)r;
+        const double more = over ? lam : (double)r;
+        if (within == o->ntimes && total + more > o->max_steps)
+            within = i;
+        total += more;
         prev = o->times[i];
     }
     *steps = total;
+    if (fit) {
+        *fit = within;
+        if (within < o->ntimes)
+            san_diag_add(d, SAN_WARNING, 0, 0, "P(T <= t) from t = %g: not computed: "
+                         "uniformization would need over %.3g products (rate %.6g x time %.6g), "
+                         "over the limit of %.3g (--max-steps)", o->times[within], total, rate,
+                         o->times[o->ntimes - 1], o->max_steps);
+        return SAN_OK;
+    }
     if (total > o->max_steps) {
-        san_diag_add(d, SAN_ERROR, 0, 0, "uniformization would need ~%.3g products (rate %.6g "
+        san_diag_add(d, SAN_ERROR, 0, 0, "uniformization would need >= %.3g products (rate %.6g "
                      "x time %.6g): over the limit of %.3g (--max-steps); the model is stiff "
                      "for this horizon: ask for shorter times, or raise the limit",
                      total, rate, o->times[o->ntimes - 1], o->max_steps);
@@ -390,6 +405,8 @@ typedef struct {
     double *x, *xs, *integ, *xm, *v, *y, *acc;
     char *absorb;
     int progress;           /* drawn by this process (rank 0 over MPI) */
+    int ntimes;             /* times to march to: all of them, or those
+                               within --max-steps (passage) */
 } run;
 
 static void run_free(run *r)
@@ -469,7 +486,7 @@ static san_status march(run *r, san_diag *d)
     san_transient *T = &r->a->tr;
     const san_transient_opts *o = &r->o->tr;
     double prev = 0;
-    for (int i = 0; i < o->ntimes; i++) {
+    for (int i = 0; i < r->ntimes; i++) {
         if (r->progress) {
             fprintf(stderr, "\r  transient: t = %g (%d of %d), %ld products   ", o->times[i],
                     i + 1, o->ntimes, r->u.steps);
@@ -849,7 +866,11 @@ san_status san_analysis_transient(const san_analysis_opts *o, san_analysis *a,
     T->rate = (r.t.op.maxd > 0 ? r.t.op.maxd : 1) * SAN_UNIF_MARGIN;
     T->ss_at = -1;
     if (st == SAN_OK)
-        st = plan_steps(&o->tr, T->rate, &T->steps_planned, d);
+        st = plan_steps(&o->tr, T->rate, &T->steps_planned, passage ? &r.ntimes : NULL, d);
+    if (!passage)
+        r.ntimes = o->tr.ntimes;
+    if (r.ntimes < o->tr.ntimes)
+        T->incomplete = 1;
     if (st == SAN_OK)
         st = run_alloc(&r);
     if (st == SAN_OK)

@@ -561,6 +561,17 @@ def test_far_target(tmp):
               and re.search(r"P\(reach\) +1 ", p.stdout) is not None
               and "percentile 50    not computed" in p.stdout,
               "far target %s -p 50: said what is missing, kept the rest" % storage)
+        # P(T <= t) past --max-steps: the times within it and the rest
+        # of the answer, what is missing said (the whole run was refused)
+        p = run(["passage", path, "--storage", storage, "--until", until, "--time", "1,1e12",
+                 "-f", "json"], expect=1)
+        if p:
+            r = json.loads(p.stdout)
+            check("P(T <= t) from t = 1e+12: not computed" in p.stderr
+                  and [row["t"] for row in r["times"]] == [1] and r["passage"]["reach"] == 1
+                  and abs(r["passage"]["mean"] - want) <= 1e-10 * want and not r["complete"],
+                  "far target %s --time 1,1e12: the first time, reach and mean kept: %s"
+                  % (storage, p.stderr))
     # the descriptor without rows: P(reach) from the classes, the mean
     # not computed (the series cannot see it), exit 1
     p = run(["passage", path, "--storage", "kron", "--max-memory", SERIES_MEM, "--until",
