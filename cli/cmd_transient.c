@@ -116,9 +116,10 @@ static const cli_option passage_options[] = {
     CLI_STRING('p', "percentiles", "LIST", tr_args, percentiles,
                "percentiles of T, e.g. 50,90,99 (percent)"),
     CLI_DOUBLE(0, "tol", "X", tr_args, tol, 1e-300, 1, 0, "a number in (0, 1]",
-               "accuracy of the mean's solve (sparse storage: the\n"
-               "regenerative chain solved as `solve` does, under its\n"
-               "contract; kron: the uniformization series to X)", "1e-12"),
+               "accuracy of the mean's solve (the regenerative chain\n"
+               "solved as `solve` does, under its contract, on the\n"
+               "generator's rows: kron builds them when they fit;\n"
+               "without: the uniformization series to X)", "1e-12"),
     TR_COMMON_OPTIONS,
     CLI_INCLUDE(cli_plot_options, tr_args, look),
     CLI_END
