@@ -585,6 +585,156 @@ def test_far_target(tmp):
 
 
 
+# ---- a differential family: random chains with transient start states ----
+
+def random_chain(rng):
+    """Two automata.  A: a transient prefix a0 .. a{t-1} (each left at a
+    rate up to 20, never re-entered) into one or two closed cycles; B: an
+    irreducible cycle at rates near 1; one synchronizing event moves both
+    (A inside its first cycle, B from b0).  The start (a0, b0) is
+    transient, and so is every state with A in the prefix: the rate of
+    uniformization must cover them."""
+    t = rng.randint(1, 3)
+    cycles = rng.randint(1, 2)
+    sizes = [rng.randint(1, 3) for _ in range(cycles)]
+    na = t + sum(sizes)
+    nb = rng.randint(2, 3)
+    arcs_a, arcs_b, events = [], [], []      # (src, dst, event)
+    starts, k = [], t
+    for sz in sizes:
+        starts.append(k)
+        for i in range(sz):
+            if sz > 1:
+                e = "ca%d" % len(events)
+                events.append((e, rng.uniform(0.5, 2.0), False))
+                arcs_a.append((k + i, k + (i + 1) % sz, e))
+        k += sz
+    for i in range(t):
+        # forward only: to the next prefix state or into a cycle
+        for dst in {rng.choice(list(range(i + 1, t)) + starts), rng.choice(starts)}:
+            e = "la%d" % len(events)
+            events.append((e, rng.uniform(3, 20), False))
+            arcs_a.append((i, dst, e))
+    for j in range(nb):
+        e = "cb%d" % len(events)
+        events.append((e, rng.uniform(0.5, 1.5), False))
+        arcs_b.append((j, (j + 1) % nb, e))
+    if sizes[0] > 1:
+        e = "sy%d" % len(events)
+        events.append((e, rng.uniform(0.5, 2.0), True))
+        c0 = starts[0]
+        arcs_a.append((c0, c0 + 1, e))
+        arcs_b.append((0, 1, e))
+    return na, nb, arcs_a, arcs_b, events
+
+
+def chain_text(na, nb, arcs_a, arcs_b, events):
+    lines = ["events"]
+    for e, r, syn in events:
+        lines.append("  %s %s (%.17g)" % ("syn" if syn else "loc", e, r))
+    lines.append("partial reachability = (st A) == a0 && (st B) == b0;")
+    lines.append("network rnd (continuous)")
+    for name, n, arcs, letter in (("A", na, arcs_a, "a"), ("B", nb, arcs_b, "b")):
+        lines.append("  aut %s" % name)
+        for i in range(n):
+            lines.append("    stt %s%d" % (letter, i))
+            for src, dst, e in arcs:
+                if src == i:
+                    lines.append("      to(%s%d) %s" % (letter, dst, e))
+    return "\n".join(lines) + "\n"
+
+
+def chain_generator(na, nb, arcs_a, arcs_b, events):
+    """Q over the states reachable from (a0, b0), explored here."""
+    rate = {e: r for e, r, _ in events}
+    syn = {e for e, _, s in events if s}
+
+    def succ(st):
+        i, j = st
+        out = []
+        for src, dst, e in arcs_a:
+            if src != i:
+                continue
+            if e in syn:
+                out += [((dst, d2), rate[e]) for s2, d2, e2 in arcs_b if e2 == e and s2 == j]
+            else:
+                out.append(((dst, j), rate[e]))
+        out += [((i, dst), rate[e]) for src, dst, e in arcs_b if src == j and e not in syn]
+        return out
+
+    order, seen = [(0, 0)], {(0, 0): 0}
+    for st in order:
+        for nxt, _ in succ(st):
+            if nxt not in seen:
+                seen[nxt] = len(order)
+                order.append(nxt)
+    n = len(order)
+    q = [[0.0] * n for _ in range(n)]
+    for st in order:
+        for nxt, r in succ(st):
+            if nxt != st:
+                q[seen[st]][seen[nxt]] += r
+                q[seen[st]][seen[st]] -= r
+    return order, q
+
+
+def absorption(q, target):
+    """P(reach target) from state 0: h on the others by elimination, with
+    the states that cannot reach it at 0 (found by a backward search)."""
+    n = len(q)
+    can = set(target)
+    grown = True
+    while grown:
+        grown = False
+        for i in range(n):
+            if i not in can and any(q[i][j] > 0 for j in can):
+                can.add(i)
+                grown = True
+    if 0 in target:
+        return 1.0
+    if 0 not in can:
+        return 0.0
+    u = [i for i in range(n) if i in can and i not in target]
+    a = [[-q[i][j] for j in u] for i in u]
+    b = [[sum(q[i][j] for j in target)] for i in u]
+    h = solve(a, b)
+    return h[u.index(0)][0]
+
+
+def test_random_transient(tmp):
+    import random
+    rng = random.Random(29)
+    times = [0.05, 0.4, 3]
+    for case in range(10):
+        na, nb, arcs_a, arcs_b, events = random_chain(rng)
+        path = write_model(tmp, "rnd%d.san" % case, chain_text(na, nb, arcs_a, arcs_b, events))
+        order, q = chain_generator(na, nb, arcs_a, arcs_b, events)
+        x0 = [1.0] + [0.0] * (len(order) - 1)
+        refs = {t: vec_expm(x0, q, t) for t in times}
+        last = na - 1               # a state of A's last cycle
+        target = [k for k, st in enumerate(order) if st[0] == last]
+        reach = absorption(q, target)
+        for storage in ("sparse", "kron"):
+            r = js(["transient", path, "--storage", storage, "--time",
+                    ",".join("%g" % t for t in times)])
+            if r:
+                worst = 0.0
+                for row in r["times"]:
+                    ref = refs[row["t"]]
+                    for aut, pos in (("A", 0), ("B", 1)):
+                        for name, got in row["marginals"][aut].items():
+                            want = sum(p for p, st in zip(ref, order)
+                                       if st[pos] == int(name[1:]))
+                            worst = max(worst, abs(got - want))
+                check(worst <= ABS, "random %d %s: marginals within %.3g of expm"
+                      % (case, storage, worst))
+            r = js(["passage", path, "--storage", storage, "--until", "(st A) == a%d" % last])
+            if r:
+                got = r["passage"]["reach"]
+                check(abs(got - reach) <= 1e-12, "random %d %s: P(reach) %.17g vs %.17g"
+                      % (case, storage, got, reach))
+
+
 def test_slices(tmp):
     """The slices regime of gen ms: the execution time's distribution,
     whose mean is the steady-state index execution_time."""
@@ -783,7 +933,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for test in (test_two_state, test_mm1k, test_mminf, test_to_steady, test_storages_agree,
                      test_erlang, test_missed, test_transient_start, test_two_absorbing,
-                     test_far_target, test_slices, test_errors, test_partial,
+                     test_far_target, test_random_transient, test_slices, test_errors, test_partial,
                      test_pipeline_job, test_replica_text):
             test(tmp)
     print("transient: %d passed, %d failed" % (passed, failed))
