@@ -467,11 +467,17 @@ static void text_passage(const tr_report *r)
     const san_transient *T = &r->a->tr;
     printf("\npassage      into %lld target state%s\n", (long long)T->ntarget,
            T->ntarget == 1 ? "" : "s");
-    printf("  P(reach)         %.12g   (%s)\n", T->reach,
-           T->reach_how == SAN_REACH_GRAPH ? "surely: every state the passage can visit can "
-                                             "reach the target"
-           : T->reach_how == SAN_REACH_SOLVE ? "absorption probabilities: sparse LU solve"
-           : "mass the uniformization series absorbed");
+    if (isnan(T->reach))
+        printf("  P(reach)         not computed (see the warning)\n");
+    else if (T->reach_how == SAN_REACH_SOLVE)
+        printf("  P(reach)         %.12g   (solve of the regenerative chain: %s, error "
+               "estimate %.1e)\n", T->reach, san_method_name(T->reach_info.method),
+               T->reach_info.error_est);
+    else
+        printf("  P(reach)         %.12g   (%s)\n", T->reach,
+               T->reach_how == SAN_REACH_GRAPH ? "surely: every state the passage can visit "
+                                                 "can reach the target"
+               : "mass the uniformization series absorbed");
     printf("  P(T = 0)         %.12g\n", T->p_init);
     if (isnan(T->mean))
         printf("  mean             not computed (see the warning)\n");
@@ -902,6 +908,10 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
         st = SAN_E_IO;
     if (rank0)
         san_diag_print(&d, stderr, cli_stderr_is_tty());
+    /* every failure says something: one without a diagnostic of its own
+     * (out of memory deep in a solve) is named here */
+    if (st != SAN_OK && d.nerrors == 0 && rank0)
+        fprintf(stderr, "san %s: %s\n", cmd, san_status_name(st));
     san_diag_free(&d);
     /* Stopped (Ctrl-C, --time-limit) after some times of a transient: the
      * times done are reported, marked incomplete; the exit status stays 1. */

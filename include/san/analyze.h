@@ -110,6 +110,9 @@ typedef struct {
                                verified; series: the residual above) */
     san_solve_info mean_info;   /* that solve */
     int reach_how;          /* how reach was found: SAN_REACH_* */
+    san_solve_info reach_info;  /* SAN_REACH_SOLVE: that solve (its
+                               error_est relative on pi, which carries
+                               to reach) */
     int incomplete;         /* some figure asked for was not computed
                                (NaN: the mean, a percentile, beyond
                                --max-steps); the diagnostics say which,
@@ -121,7 +124,9 @@ enum {
     SAN_REACH_SERIES,       /* the mass the uniformization series absorbed */
     SAN_REACH_GRAPH,        /* 1 for sure: every state the passage can visit
                                can reach the target (the graph) */
-    SAN_REACH_SOLVE         /* an absorption solve (sparse LU) */
+    SAN_REACH_SOLVE         /* a steady-state solve of the regenerative
+                               chain whose cycles end in the target or
+                               where it cannot be reached */
 };
 /* Who solves the stationary system: libsan's own kernels, or PETSc
  * over the ranks of mpirun (./configure --with-petsc; issue 20). */

@@ -208,95 +208,80 @@ done:
 
 /* ---- the probability of reaching the target ---- */
 
-/* -Q restricted to the states of sub (renumbered), by rows, and b_i =
- * the rate from i into the target: the system (-Q_UU) h = Q_UT 1. */
-static int absorb_system(const san_csr *q, const char *target, const int64_t *sub, int64_t k,
-                         san_csr *a, double *b)
-{
-    int64_t nnz = 0;
-    for (int64_t i = 0; i < q->n; i++)
-        if (sub[i] >= 0)
-            for (int64_t p = q->rowptr[i]; p < q->rowptr[i + 1]; p++)
-                nnz += sub[q->col[p]] >= 0;
-    *a = (san_csr){ k, malloc((k + 1) * sizeof(int64_t)), malloc((nnz ? nnz : 1) *
-                    sizeof(int32_t)), malloc((nnz ? nnz : 1) * sizeof(double)) };
-    if (!a->rowptr || !a->col || !a->val)
-        return -1;
-    int64_t p = 0;
-    a->rowptr[0] = 0;
-    for (int64_t i = 0; i < q->n; i++) {
-        if (sub[i] < 0)
-            continue;
-        double into = 0;
-        for (int64_t t = q->rowptr[i]; t < q->rowptr[i + 1]; t++) {
-            const int64_t j = q->col[t];
-            if (sub[j] >= 0) {
-                a->col[p] = (int32_t)sub[j];
-                a->val[p++] = -q->val[t];
-            } else if (target[j] && j != i) {
-                into += q->val[t];
-            }
-        }
-        b[sub[i]] = into;
-        a->rowptr[sub[i] + 1] = p;
-    }
-    return 0;
-}
-
 int san_passage_reach_solve(const san_space *sp, const double *alpha, const char *target,
-                            double *reach, int *exact, char *msg, size_t msgsz)
+                            const san_solve_opts *o, double *reach, int *exact,
+                            san_solve_info *info, char *msg, size_t msgsz)
 {
     const san_csr *q = &sp->q;
     const int64_t n = sp->n;
     char *mark = calloc(n ? n : 1, 1), *seen = calloc(n ? n : 1, 1);
+    char *stop = malloc(n ? n : 1);
     int64_t *stack = malloc((n ? n : 1) * sizeof *stack);
     int64_t *sub = malloc((n ? n : 1) * sizeof *sub);
-    double *b = NULL, *h = NULL;
-    san_csr a = { 0 };
+    double *pi = NULL;
+    san_csr qt = { 0 };
     int rc = -1;
+    memset(info, 0, sizeof *info);
     snprintf(msg, msgsz, "out of memory");
-    if (!mark || !seen || !stack || !sub)
+    if (!mark || !seen || !stop || !stack || !sub)
         goto done;
     reach_from(q, alpha, target, mark, stack);
     if (reach_target(q, target, mark, stack, seen) < 0)
         goto done;
-    /* U: the states the passage can visit that can still reach the
-     * target; from the others it is missed for sure */
-    int64_t k = 0, missed = 0;
-    for (int64_t i = 0; i < n; i++) {
-        sub[i] = mark[i] && seen[i] && !target[i] ? k++ : -1;
-        missed += mark[i] && !seen[i];
-    }
-    double p = 0;
+    int64_t missed = 0;
     for (int64_t i = 0; i < n; i++)
-        p += target[i] ? alpha[i] : 0;
+        missed += mark[i] && !seen[i];
     *exact = missed == 0;
     if (missed == 0) {          /* every state visited reaches it: surely */
         *reach = 1;
         rc = 0;
         goto done;
     }
-    b = calloc(k ? k : 1, sizeof *b);
-    h = calloc(k ? k : 1, sizeof *h);
-    if (!b || !h || absorb_system(q, target, sub, k, &a, b) < 0)
-        goto done;
-    rc = san_lu_solve_rows(&a, b, h, msg, msgsz);
-    if (rc != 0) {
-        rc = -1;
+    /* the passage ends on entering the target or a state that cannot
+     * reach it: both return to alpha, over the states met before */
+    for (int64_t i = 0; i < n; i++)
+        stop[i] = target[i] || !seen[i];
+    memset(mark, 0, n);
+    int64_t k = reach_from(q, alpha, stop, mark, stack), c = 0;
+    double nalpha = 0, nstop = 0;
+    for (int64_t i = 0; i < n; i++) {
+        sub[i] = mark[i] ? c++ : -1;
+        nalpha += mark[i] && alpha[i] > 0;
+        nstop += mark[i] && stop[i];
+    }
+    if (nalpha * nstop > SAN_REGEN_MAX_ENTRIES && nalpha * nstop > (double)q->rowptr[n]) {
+        snprintf(msg, msgsz, "its regenerative chain would hold %.3g return entries",
+                 nalpha * nstop);
         goto done;
     }
-    /* h_i is a probability: the solve's roundoff kept within [0, 1] */
+    const double r = sp->max_rate > 0 ? sp->max_rate : 1;
+    pi = calloc(k ? k : 1, sizeof *pi);
+    if (!pi || regen_transposed(q, alpha, stop, sub, k, r, &qt) < 0)
+        goto done;
+    const san_status st = san_ctmc_solve(&qt, pi, o, info);
+    if (st != SAN_OK) {
+        snprintf(msg, msgsz, "the solve of the regenerative chain: %s", info->msg[0] ? info->msg
+                 : san_status_name(st));
+        goto done;
+    }
+    double pt = 0, pm = 0;
     for (int64_t i = 0; i < n; i++)
-        if (sub[i] >= 0 && alpha[i] > 0)
-            p += alpha[i] * fmin(1, fmax(0, h[sub[i]]));
-    *reach = fmin(1, p);
-    rc = 0;
+        if (sub[i] >= 0 && stop[i]) {
+            if (target[i])
+                pt += pi[sub[i]];
+            else
+                pm += pi[sub[i]];
+        }
+    *reach = pt + pm > 0 ? pt / (pt + pm) : NAN;
+    rc = isnan(*reach) ? -1 : 0;
+    if (rc)
+        snprintf(msg, msgsz, "the regenerative chain put no mass where the passage ends");
 done:
-    san_csr_free(&a);
-    free(b);
-    free(h);
+    san_csr_free(&qt);
+    free(pi);
     free(mark);
     free(seen);
+    free(stop);
     free(stack);
     free(sub);
     return rc;

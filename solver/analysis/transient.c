@@ -451,7 +451,7 @@ static int64_t mark_target(run *r)
             continue;
         san_state_decode(m, sp->index[i], s);
         if (san_expr_eval(r->o->tr.until, s) != 0) {
-            r->absorb[r->t.pos ? r->t.pos[i] : i] = 1;
+            r->absorb[r->t.pos ? r->t.pos[i] : i] = SAN_ABSORB_TARGET;
             c++;
         }
     }
@@ -463,7 +463,7 @@ static double target_mass(const run *r, const double *x)
 {
     double s = 0;
     for (int64_t j = 0; j < r->t.n; j++)
-        if (r->absorb[j])
+        if (r->absorb[j] == SAN_ABSORB_TARGET)
             s += x[j];
     return chain_sum(&r->t, s);
 }
@@ -516,10 +516,17 @@ static san_status march(run *r, san_diag *d)
     return SAN_OK;
 }
 
-/* Target rows of the regenerative chain hold one entry per initial
- * state: past this many entries in all (and past the generator's own
- * count) the series is used instead. */
-#define REGEN_MAX_ENTRIES 5e7
+/* The options of the passage's steady-state solves: solve's, with the
+ * interrupt flag and what is left of --time-limit. */
+static san_solve_opts solve_opts_of(const run *r)
+{
+    san_solve_opts so = r->o->solve;
+    so.interrupt = r->o->space.interrupt;
+    so.progress = r->o->space.progress;
+    if (r->u.deadline > 0)
+        so.time_limit = fmax(1e-6, r->u.deadline - san_now());
+    return so;
+}
 
 /* The mean by a steady-state solve on the rows pr (the sparse storage's,
  * or built beside the descriptor): 0 done (T filled), 1 the target can
@@ -533,13 +540,9 @@ static int passage_mean_solved(run *r, const passage_rows *pr, san_diag *d)
     for (int64_t i = 0; i < sp->n; i++)
         nalpha += alpha[i] > 0;
     double extra = nalpha * (double)T->ntarget;
-    if (extra > REGEN_MAX_ENTRIES && extra > (double)sp->q.rowptr[sp->n])
+    if (extra > SAN_REGEN_MAX_ENTRIES && extra > (double)sp->q.rowptr[sp->n])
         return -1;
-    san_solve_opts so = r->o->solve;
-    so.interrupt = r->o->space.interrupt;
-    so.progress = r->o->space.progress;
-    if (r->u.deadline > 0)          /* what is left of --time-limit */
-        so.time_limit = fmax(1e-6, r->u.deadline - san_now());
+    const san_solve_opts so = solve_opts_of(r);
     san_passage_mean pm;
     int rc = san_passage_mean_solve(sp, alpha, pr->target, &so, &pm);
     if (rc != 0)
@@ -560,7 +563,13 @@ static int passage_mean_solved(run *r, const passage_rows *pr, san_diag *d)
 /* The mean passage time and its check: h, the expected time in each
  * state before absorption, solves h (-Q_TT) = alpha_T; the residual of
  * that system is one more product. */
-static san_status passage_mean(run *r, const double *alpha, int known, san_diag *d)
+/* The mean (and P(reach) when not known) by the series.  marked: the
+ * states of the closed classes without a target state are absorbing
+ * (SAN_ABSORB_MISSED), so no mass can be held legitimately outside: a
+ * series whose mass stops moving then has met a passage too long for
+ * it, not a target missed. */
+static san_status passage_mean(run *r, const double *alpha, int known, int marked,
+                               san_diag *d)
 {
     san_transient *T = &r->a->tr;
     const int64_t n = r->t.n;
@@ -576,24 +585,29 @@ static san_status passage_mean(run *r, const double *alpha, int known, san_diag 
     }
     if (rc < 0 || rc == SAN_UNIF_DIVERGED)
         return series_failed(&r->u, rc, "mean passage time", d);
-    if (!known)
-        T->reach = reach;
+    if (rc == SAN_UNIF_HELD)
+        T->mean = HUGE_VAL;
     /* the series' mass unmoved over a step says "held where the target
-     * cannot be reached"; when the target is reached surely it only
-     * says the passage is too long for the series (mean 1e16: a decay
-     * of 1e-16 a product) */
-    const int too_long = known && T->reach == 1 && rc == 0 && !(reach > 1 - 1e-9);
+     * cannot be reached"; when the target is reached surely, or every
+     * state that misses it is absorbing, it only says the passage is too
+     * long for the series (mean 1e16: a decay of 1e-16 a product) */
+    const int too_long = rc == SAN_UNIF_HELD && ((known && T->reach == 1) || marked);
+    if (!known)
+        T->reach = too_long ? NAN : reach;
     if (rc == 2 || too_long) {
         if (too_long)
-            san_diag_add(d, SAN_WARNING, 0, 0, "mean passage time: not computed: the passage "
-                         "is too long for the uniformization series (its mass outside the "
-                         "target moved by less than 1e-14 relative in a product, after %ld "
-                         "products)", T->mean_steps);
+            san_diag_add(d, SAN_WARNING, 0, 0, "%s: not computed: the passage is too long for "
+                         "the uniformization series (its mass outside the target moved by "
+                         "less than 1e-14 relative in a product, after %ld products)",
+                         known ? "mean passage time" : "P(reach) and the mean passage time",
+                         T->mean_steps);
         else
             san_diag_add(d, SAN_WARNING, 0, 0, "mean passage time: not computed: the "
                          "uniformization series did not converge within %.3g products "
                          "(--max-steps)", r->o->tr.max_steps);
         T->mean = NAN;
+        if (rc == 2 && !known)
+            T->reach = NAN;
         T->incomplete = 1;
         return SAN_OK;
     }
@@ -655,6 +669,12 @@ static san_status passage_percentiles(run *r, const double *alpha, san_diag *d)
     const long before = r->u.steps;
     for (int i = 0; i < o->nlevels; i++)
         T->pct[i] = o->levels[i] >= T->reach * (1 - 1e-9) ? INFINITY : NAN;
+    if (isnan(T->reach) && o->nlevels > 0) {
+        san_diag_add(d, SAN_WARNING, 0, 0, "percentiles: not computed: P(reach) is not known "
+                     "(see above)");
+        T->incomplete = 1;
+        return SAN_OK;
+    }
     const int doubling = !(isfinite(T->mean) && T->mean > 0);
     if (doubling && !(T->reach > 0 && T->rate > 0))
         return SAN_OK;
@@ -731,19 +751,31 @@ static san_status passage_percentiles(run *r, const double *alpha, san_diag *d)
     return SAN_OK;
 }
 
-/* The target holds a state of the one closed class: every state, the
- * target made absorbing or not, ends there, and there every state
- * reaches the target, so it is reached surely.  Read from the class
- * check, without the generator's rows (the descriptor's fallback). */
-static int closed_class_hit(const run *r)
+/* What the closed classes say, without the generator's rows (the
+ * descriptor's fallback): every state ends in a closed class, and in
+ * one that holds a target state every state reaches it.  1: every class
+ * holds one, the target is reached surely; 0: the states of the classes
+ * without one are marked SAN_ABSORB_MISSED (entering them is missing the
+ * target); -1: no class information (MPI ranks), out of memory. */
+static int classes_verdict(run *r)
 {
     const san_space *sp = &r->a->sp;
-    if (r->t.ch || sp->nclasses != 1 || !sp->in_closed)
-        return 0;
+    if (r->t.ch || !sp->in_closed || sp->nclasses < 1 || (sp->nclasses > 1 && !sp->cls))
+        return -1;
+    char *hit = calloc(sp->nclasses, 1);
+    if (!hit)
+        return -1;
     for (int64_t i = 0; i < sp->n; i++)
-        if (sp->in_closed[i] && r->absorb[r->t.pos ? r->t.pos[i] : i])
-            return 1;
-    return 0;
+        if (sp->in_closed[i] && r->absorb[r->t.pos ? r->t.pos[i] : i] == SAN_ABSORB_TARGET)
+            hit[sp->cls ? sp->cls[i] : 0] = 1;
+    int all = 1;
+    for (int64_t c = 0; c < sp->nclasses; c++)
+        all = all && hit[c];
+    for (int64_t i = 0; !all && i < sp->n; i++)
+        if (sp->in_closed[i] && !hit[sp->cls ? sp->cls[i] : 0])
+            r->absorb[r->t.pos ? r->t.pos[i] : i] = SAN_ABSORB_MISSED;
+    free(hit);
+    return all;
 }
 
 /* What --max-memory leaves beside the descriptor's run for the rows of
@@ -769,8 +801,11 @@ static san_status passage_figures(run *r, const double *alpha, san_diag *d)
     san_transient *T = &r->a->tr;
     passage_rows pr;
     int have = 1;
+    san_space_opts so = r->o->space;    /* the rows' exploration: what is left of the time */
+    if (r->u.deadline > 0)
+        so.time_limit = fmax(1e-6, r->u.deadline - san_now());
     if (!r->t.ch)
-        have = passage_rows_get(&pr, &r->a->sp, r->t.pos, alpha, r->absorb, &r->o->space,
+        have = passage_rows_get(&pr, &r->a->sp, r->t.pos, alpha, r->absorb, &so,
                                 r->t.kron ? rows_room(r) : 0, d);
     if (have < 0)
         return SAN_E_NOMEM;
@@ -779,19 +814,27 @@ static san_status passage_figures(run *r, const double *alpha, san_diag *d)
     if (have == 0) {
         char msg[256];
         int exact = 0;
-        if (san_passage_reach_solve(pr.sp, pr.alpha, pr.target, &T->reach, &exact, msg,
-                                    sizeof msg) == 0) {
+        san_solve_info info;
+        const san_solve_opts so = solve_opts_of(r);
+        if (san_passage_reach_solve(pr.sp, pr.alpha, pr.target, &so, &T->reach, &exact, &info,
+                                    msg, sizeof msg) == 0) {
             known = 1;
             T->reach_how = exact ? SAN_REACH_GRAPH : SAN_REACH_SOLVE;
+            T->reach_info = info;
         } else {
-            san_diag_add(d, SAN_NOTE, 0, 0, "P(reach): the absorption solve failed (%s): by the "
-                         "uniformization series instead", msg);
+            san_diag_add(d, SAN_NOTE, 0, 0, "P(reach): not solved (%s): by the uniformization "
+                         "series instead", msg);
         }
     }
-    if (!known && closed_class_hit(r)) {
-        T->reach = 1;
-        known = 1;
-        T->reach_how = SAN_REACH_GRAPH;
+    int marked = 0;
+    if (!known) {
+        const int v = classes_verdict(r);
+        if (v == 1) {
+            T->reach = 1;
+            known = 1;
+            T->reach_how = SAN_REACH_GRAPH;
+        }
+        marked = v == 0;
     }
     san_status st = SAN_OK;
     if (known && T->reach < 1) {
@@ -799,7 +842,7 @@ static san_status passage_figures(run *r, const double *alpha, san_diag *d)
     } else {
         int solved = have == 0 ? passage_mean_solved(r, &pr, d) : -1;
         if (solved != 0)
-            st = passage_mean(r, alpha, known, d);
+            st = passage_mean(r, alpha, known, marked, d);
     }
     if (have == 0)
         passage_rows_free(&pr);

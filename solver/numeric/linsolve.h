@@ -180,10 +180,6 @@ int san_ls_verdict(int st, san_solve_info *info, double tol, const san_ls_neg *n
 /* maxmem > 0: give up (return 2) when UMFPACK estimates more memory than
  * maxmem bytes or more than maxflops flops; 0: no limit. */
 int san_ls_direct(san_ls *c, double *pi, double maxmem, double maxflops);
-/* x solving A x = b by sparse LU (UMFPACK), A by compressed rows (a
- * nonsingular system: the first-passage solves of analysis/passage.c).
- * 0; 1 singular; -1 out of memory or failed; the reason in msg. */
-int san_lu_solve_rows(const san_csr *a, const double *b, double *x, char *msg, size_t msgsz);
 /* Chains this small whose rates span more than SAN_STIFF_SPAN are solved
  * by GTH elimination (gth.c); larger ones refuse iterative methods. */
 #define SAN_GTH_MAX_N  2000

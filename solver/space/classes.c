@@ -298,6 +298,25 @@ static int classify(san_space *sp, int32_t *comp, int64_t nc, const char *open,
         sp->in_closed[i] = !open[comp[i]];
         sp->nclosed += sp->in_closed[i];
     }
+    /* which class each state ends in, for the time-dependent analyses:
+     * a passage can be missed only by ending in a class without target */
+    free(sp->cls);
+    sp->cls = NULL;
+    if (rc == 0 && several_closed) {
+        int32_t *num = malloc((nc + 1) * sizeof *num);
+        sp->cls = malloc((sp->n ? sp->n : 1) * sizeof *sp->cls);
+        if (!num || !sp->cls) {
+            free(num);
+            free(size);
+            return -1;
+        }
+        int32_t k = 0;
+        for (int64_t c = 0; c < nc; c++)
+            num[c] = open[c] ? -1 : k++;
+        for (int64_t i = 0; i < sp->n; i++)
+            sp->cls[i] = num[comp[i]];
+        free(num);
+    }
     free(size);
     return rc;
 }

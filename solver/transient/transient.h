@@ -52,6 +52,13 @@ typedef struct {
  * the cost is 1.6% more products. */
 #define SAN_UNIF_MARGIN (1.0 + 1.0 / 64)
 
+/* san_unif.absorb: the target of a passage, and the states known to
+ * miss it (closed classes without a target state), made absorbing so
+ * that no mass is held where the series could mistake it for a slow
+ * passage. */
+#define SAN_ABSORB_TARGET 1
+#define SAN_ABSORB_MISSED 2
+
 /* Uniformization in progress over op. */
 typedef struct {
     san_op *op;
@@ -59,8 +66,9 @@ typedef struct {
     double eps;             /* truncation of each interval */
     double ss_tol;          /* steady state when max_j |x_{k+1} - x_k|
                                falls to this (0: never) */
-    const char *absorb;     /* per position: 1 = absorbing (its outgoing
-                               rates ignored); NULL: none */
+    const char *absorb;     /* per position: SAN_ABSORB_* (non-zero:
+                               absorbing, its outgoing rates ignored);
+                               NULL: none */
     volatile int *interrupt;
     double deadline;        /* san_now() past which to stop; 0: none */
     const san_reduce *red;  /* the vectors are this rank's part (NULL:
@@ -104,12 +112,16 @@ int san_unif_advance(san_unif *u, double *x, double dt);
 
 /* The mean time to absorption from x (absorb set): the series
  * (1/L) sum_k |v_k outside absorb|, stopped when the mass left outside
- * would add less than tol relative (its decay ratio measured), or when
- * the iterates stop moving (mass held where absorb cannot be reached:
- * the mean is then infinite).  h (n doubles, may be NULL) gets the
- * expected time spent in each state.  *reach: the probability of
- * absorption; 0, 1 stopped, 2 over max_steps, -1 out of memory,
- * SAN_UNIF_DIVERGED as san_unif_advance. */
+ * would add less than tol relative (its decay ratio measured; when
+ * some mass reached SAN_ABSORB_MISSED states, the mean is infinite and
+ * the series goes on until the mass outside is below 1e-13, for
+ * *reach), or when the iterates stop moving (SAN_UNIF_HELD: mass held
+ * where absorb cannot be reached, or a passage too long for the
+ * series: the caller knows which).  h (n doubles, may be NULL) gets the
+ * expected time spent in each state.  *reach: the mass absorbed in the
+ * target (1 when nothing was missed); 0, 1 stopped, 2 over max_steps,
+ * -1 out of memory, SAN_UNIF_DIVERGED as san_unif_advance. */
+#define SAN_UNIF_HELD 4
 int san_unif_mean(san_unif *u, const double *x, double tol, double max_steps, double *mean,
                   double *reach, double *h);
 

@@ -190,6 +190,18 @@ static double outside(const san_unif *u, const double *v)
     return u->red ? u->red->sum(s) : s;
 }
 
+/* Mass of v in the absorbing states of this kind (SAN_ABSORB_*). */
+static double absorbed(const san_unif *u, const double *v, char kind)
+{
+    const int64_t n = u->op->n;
+    double s = 0;
+    SAN_OMP(omp parallel for if(n >= u->op->par_min) schedule(static) reduction(+:s))
+    for (int64_t j = 0; j < n; j++)
+        if (u->absorb[j] == kind)
+            s += v[j];
+    return u->red ? u->red->sum(s) : s;
+}
+
 int san_unif_mean(san_unif *u, const double *x, double tol, double max_steps, double *mean,
                   double *reach, double *h)
 {
@@ -209,8 +221,8 @@ int san_unif_mean(san_unif *u, const double *x, double tol, double max_steps, do
          * would still be absorption, in ~1e14 steps; the roundoff of the
          * sum is ~1e-16) */
         if (prev > 0 && prev - m <= 1e-14 * m && d <= 1e-13 * m && m > tol) {
-            *reach = 1 - m;
-            return 0;
+            *reach = absorbed(u, v, SAN_ABSORB_TARGET);
+            return SAN_UNIF_HELD;
         }
         if (h)
             for (int64_t j = 0; j < n; j++)
@@ -221,11 +233,17 @@ int san_unif_mean(san_unif *u, const double *x, double tol, double max_steps, do
          * mode dominates: the rest of the series is m rho / (1 - rho) / L */
         double rho = prev > 0 ? m / prev : 1;
         if (m == 0 || (rho < 1 && k > 8 && m * rho / (1 - rho) / u->rate <= tol * sum)) {
-            if (m > 0 && rho < 1)
-                sum += m * rho / (1 - rho) / u->rate;
-            *mean = sum;
-            *reach = 1;
-            return 0;
+            /* mass ended where the target cannot be reached: T is
+             * infinite with its probability, and P(reach) wants the
+             * mass still outside below 1e-13 (not the mean's tol) */
+            const double missed = absorbed(u, v, SAN_ABSORB_MISSED);
+            if (missed == 0 || m <= 1e-13) {
+                if (m > 0 && rho < 1)
+                    sum += m * rho / (1 - rho) / u->rate;
+                *mean = missed > 0 ? HUGE_VAL : sum;
+                *reach = missed > 0 ? absorbed(u, v, SAN_ABSORB_TARGET) : 1;
+                return 0;
+            }
         }
         if ((double)k >= max_steps)
             return 2;
