@@ -60,12 +60,12 @@ typedef struct {
      * was asked for several_closed); other states are transient. */
     int64_t nclosed;        /* states in the closed class(es) */
     char *in_closed;        /* per state: 1 in a closed class */
-    int64_t nclasses;       /* closed classes (1 unless several_closed) */
-    int32_t *cls;           /* several_closed: per state its closed class
-                               (0..nclasses-1), -1 transient; else NULL */
     double max_rate;        /* largest |q_ii| */
     double t_explore, t_build, t_check;  /* seconds */
     double bytes;           /* memory held by this structure */
+    int64_t nclasses;       /* closed classes (1 unless several_closed) */
+    int32_t *cls;           /* several_closed: per state its closed class
+                               (0..nclasses-1), -1 transient; else NULL */
 } san_space;
 
 SAN_API double san_default_max_memory(void);
