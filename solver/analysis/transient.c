@@ -13,9 +13,19 @@
  *      the reachability function accepts);
  *   4. interval after interval, uniformization (solver/transient/), the
  *      indices of pi(t) (and of its integral) at each time;
- *   5. PASSAGE: the target made absorbing, P(T <= t) at each time, then
- *      the mean by the series of the expected sojourn times, checked on
- *      the linear system they satisfy.
+ *   5. PASSAGE: the target made absorbing, P(T <= t) at each time (those
+ *      within --max-steps), then P(reach) and the mean by solves of
+ *      regenerative chains on the generator's rows (passage.c; the
+ *      descriptor's built beside it by passage_rows.c when they fit),
+ *      else from the closed classes and the series of the expected
+ *      sojourn times, checked on the linear system they satisfy; the
+ *      percentiles within --max-steps.  What is not computed is said
+ *      and left NaN (T->incomplete), never guessed.
+ *
+ * The uniformization rate is above the exit rate of every reachable
+ * state, transient ones included, and every product is checked to keep
+ * a distribution (uniform.c's guard): a rate below an exit rate gave
+ * probabilities of 1e45 with exit 0.
  *
  * Over MPI ranks (--engine petsc) the same steps run on a chain spread
  * over them (san_dchain): every vector is the rank's part, the operator
