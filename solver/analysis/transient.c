@@ -811,11 +811,11 @@ static san_status passage_figures(run *r, const double *alpha, san_diag *d)
     san_transient *T = &r->a->tr;
     passage_rows pr;
     int have = 1;
-    san_space_opts so = r->o->space;    /* the rows' exploration: what is left of the time */
+    san_space_opts po = r->o->space;    /* the rows' exploration: what is left of the time */
     if (r->u.deadline > 0)
-        so.time_limit = fmax(1e-6, r->u.deadline - san_now());
+        po.time_limit = fmax(1e-6, r->u.deadline - san_now());
     if (!r->t.ch)
-        have = passage_rows_get(&pr, &r->a->sp, r->t.pos, alpha, r->absorb, &so,
+        have = passage_rows_get(&pr, &r->a->sp, r->t.pos, alpha, r->absorb, &po,
                                 r->t.kron ? rows_room(r) : 0, d);
     if (have < 0)
         return SAN_E_NOMEM;
@@ -850,7 +850,9 @@ static san_status passage_figures(run *r, const double *alpha, san_diag *d)
     if (known && T->reach < 1) {
         T->mean = HUGE_VAL;     /* T = infinity with probability 1 - reach */
     } else {
-        int solved = have == 0 ? passage_mean_solved(r, &pr, d) : -1;
+        /* the regenerative mean wants P(reach) = 1 known (and the
+         * target alone marked: classes_verdict may have marked more) */
+        int solved = have == 0 && known ? passage_mean_solved(r, &pr, d) : -1;
         if (solved != 0)
             st = passage_mean(r, alpha, known, marked, d);
     }
