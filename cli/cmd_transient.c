@@ -116,9 +116,10 @@ static const cli_option passage_options[] = {
     CLI_STRING('p', "percentiles", "LIST", tr_args, percentiles,
                "percentiles of T, e.g. 50,90,99 (percent)"),
     CLI_DOUBLE(0, "tol", "X", tr_args, tol, 1e-300, 1, 0, "a number in (0, 1]",
-               "accuracy of the mean's solve (sparse storage: the\n"
-               "regenerative chain solved as `solve` does, under its\n"
-               "contract; kron: the uniformization series to X)", "1e-12"),
+               "accuracy of the mean's solve (the regenerative chain\n"
+               "solved as `solve` does, under its contract, on the\n"
+               "generator's rows: kron builds them when they fit;\n"
+               "without: the uniformization series to X)", "1e-12"),
     TR_COMMON_OPTIONS,
     CLI_INCLUDE(cli_plot_options, tr_args, look),
     CLI_END
@@ -466,9 +467,21 @@ static void text_passage(const tr_report *r)
     const san_transient *T = &r->a->tr;
     printf("\npassage      into %lld target state%s\n", (long long)T->ntarget,
            T->ntarget == 1 ? "" : "s");
-    printf("  P(reach)         %.12g\n", T->reach);
+    if (isnan(T->reach))
+        printf("  P(reach)         not computed (see the warning)\n");
+    else if (T->reach_how == SAN_REACH_SOLVE)
+        printf("  P(reach)         %.12g   (solve of the regenerative chain: %s, error "
+               "estimate %.1e)\n", T->reach, san_method_name(T->reach_info.method),
+               T->reach_info.error_est);
+    else
+        printf("  P(reach)         %.12g   (%s)\n", T->reach,
+               T->reach_how == SAN_REACH_GRAPH ? "surely: every state the passage can visit "
+                                                 "can reach the target"
+               : "mass the uniformization series absorbed");
     printf("  P(T = 0)         %.12g\n", T->p_init);
-    if (isfinite(T->mean) && T->mean_solved)
+    if (isnan(T->mean))
+        printf("  mean             not computed (see the warning)\n");
+    else if (isfinite(T->mean) && T->mean_solved)
         printf("  mean             %.12g   (solve of the regenerative chain: %s, error "
                "estimate %.1e)\n", T->mean, san_method_name(T->mean_info.method),
                T->mean_error_est);
@@ -481,12 +494,16 @@ static void text_passage(const tr_report *r)
     for (int i = 0; i < r->nlevels; i++)
         if (isinf(T->pct[i]))
             printf("  percentile %-5g never (P(reach) is %.6g)\n", 100 * r->levels[i], T->reach);
+        else if (isnan(T->pct[i]))
+            printf("  percentile %-5g not computed (see the warning)\n", 100 * r->levels[i]);
         else
             printf("  percentile %-5g %.12g\n", 100 * r->levels[i], T->pct[i]);
-    if (T->ntimes) {
+    if (r->ntimes_asked) {
         printf("\n  %-12s %20s\n", "t", "P(T <= t)");
         for (int k = 0; k < T->ntimes; k++)
             printf("  %-12.6g %20.14g\n", T->times[k], T->cdf[k]);
+        for (int k = T->ntimes; k < r->ntimes_asked; k++)
+            printf("  %-12.6g %20s\n", T->times[k], "not computed (see the warning)");
     }
 }
 
@@ -575,6 +592,8 @@ static void json_report(const tr_report *r)
         json_num(stdout, T->p_init);
         printf(", \"mean\": ");
         json_num(stdout, T->mean);
+        printf(", \"reach_method\": \"%s\"", T->reach_how == SAN_REACH_GRAPH ? "graph"
+               : T->reach_how == SAN_REACH_SOLVE ? "solve" : "series");
         printf(", \"mean_residual\": ");
         json_opt(stdout, isfinite(T->mean), T->mean_resid);
         printf(", \"mean_method\": \"%s\", \"mean_error_estimate\": ",
@@ -889,13 +908,17 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
         st = SAN_E_IO;
     if (rank0)
         san_diag_print(&d, stderr, cli_stderr_is_tty());
+    /* every failure says something: one without a diagnostic of its own
+     * (out of memory deep in a solve) is named here */
+    if (st != SAN_OK && d.nerrors == 0 && rank0)
+        fprintf(stderr, "san %s: %s\n", cmd, san_status_name(st));
     san_diag_free(&d);
     /* Stopped (Ctrl-C, --time-limit) after some times of a transient: the
      * times done are reported, marked incomplete; the exit status stays 1. */
     const int partial = st == SAN_E_INTERRUPTED && !passage && a.tr.ntimes > 0;
     if (st == SAN_OK || partial) {
         tr_report r = { m, &a, &A, rest[0], passage, san_now() - t0, levels.v, levels.n,
-                        st == SAN_OK, times.n };
+                        st == SAN_OK && !a.tr.incomplete, times.n };
         if (report && A.fmt == FMT_JSON)
             json_report(&r);
         else if (report && A.fmt == FMT_CSV)
@@ -908,6 +931,8 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
         fflush(stdout);
         if (partial)
             status = cli_exit_status(st);
+        else if (passage && a.tr.incomplete)    /* what is missing is said on stderr */
+            status = EXIT_FAIL;
         else if (A.vector && a.engine) {    /* collective: see solve */
             cli_engine_vector ev = { &a, cmd, 0 };
             status = rank0 ? cli_write_output(A.vector, cli_engine_vector_write, &ev) : EXIT_OK;

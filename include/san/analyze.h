@@ -129,7 +129,8 @@ typedef struct {
     double *cdf;            /* per time: P(T <= t) */
     double p_init;          /* P(T = 0): initial mass in the target */
     double reach;           /* P(T < infinity) */
-    double mean;            /* E[T] (HUGE_VAL when reach < 1) */
+    double mean;            /* E[T] (HUGE_VAL when reach < 1; NaN: not
+                               computed, see incomplete) */
     double mean_resid;      /* max |(h Q)_j + alpha_j| / max(alpha) over the
                                states outside the target: the linear
                                system h (-Q_TT) = alpha_T the expected
@@ -146,7 +147,25 @@ typedef struct {
     double mean_error_est;  /* its estimated relative error (NaN: not
                                verified; series: the residual above) */
     san_solve_info mean_info;   /* that solve */
+    int reach_how;          /* how reach was found: SAN_REACH_* */
+    san_solve_info reach_info;  /* SAN_REACH_SOLVE: that solve (its
+                               error_est relative on pi, which carries
+                               to reach) */
+    int incomplete;         /* some figure asked for was not computed
+                               (NaN: the mean, a percentile, beyond
+                               --max-steps); the diagnostics say which,
+                               the rest of the answer stands */
 } san_transient;
+
+/* san_transient.reach_how */
+enum {
+    SAN_REACH_SERIES,       /* the mass the uniformization series absorbed */
+    SAN_REACH_GRAPH,        /* 1 for sure: every state the passage can visit
+                               can reach the target (the graph) */
+    SAN_REACH_SOLVE         /* a steady-state solve of the regenerative
+                               chain whose cycles end in the target or
+                               where it cannot be reached */
+};
 /* Who solves the stationary system: libsan's own kernels, or PETSc
  * over the ranks of mpirun (./configure --with-petsc; issue 20). */
 typedef enum {

@@ -35,6 +35,10 @@ typedef struct {
                                (san_kron_check_classes) */
     int no_arcs;            /* states_only: keep no arcs, the check
                                enumerates the successors again (tests) */
+    int several_closed;     /* accept several closed classes (time-
+                               dependent analyses: pi(t) and passage times
+                               are defined whatever the classes; a steady
+                               state is not): in_closed marks them all */
 } san_space_opts;
 
 /* The reachable states, numbered 0..n-1 in exploration order, and the
@@ -52,12 +56,16 @@ typedef struct {
     int64_t declared;       /* states the reachability function accepts */
     int64_t reached_undeclared; /* reached, but rejected by the function */
     int64_t dropped;        /* isolated pockets dropped */
-    /* The one closed class the chain must have; other states are transient. */
-    int64_t nclosed;        /* states in the closed class */
-    char *in_closed;        /* per state: 1 in the closed class */
+    /* The one closed class the chain must have (several when the build
+     * was asked for several_closed); other states are transient. */
+    int64_t nclosed;        /* states in the closed class(es) */
+    char *in_closed;        /* per state: 1 in a closed class */
     double max_rate;        /* largest |q_ii| */
     double t_explore, t_build, t_check;  /* seconds */
     double bytes;           /* memory held by this structure */
+    int64_t nclasses;       /* closed classes (1 unless several_closed) */
+    int32_t *cls;           /* several_closed: per state its closed class
+                               (0..nclasses-1), -1 transient; else NULL */
 } san_space;
 
 SAN_API double san_default_max_memory(void);

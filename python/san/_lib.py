@@ -106,7 +106,7 @@ class SolveInfo(Structure):
 class SpaceOpts(Structure):
     _fields_ = [("max_memory", c_double), ("max_states", c_int64), ("time_limit", c_double),
                 ("progress", c_int), ("interrupt", c_void_p), ("states_only", c_int),
-                ("no_arcs", c_int)]
+                ("no_arcs", c_int), ("several_closed", c_int)]
 
 
 class Space(Structure):
@@ -115,7 +115,7 @@ class Space(Structure):
                 ("reached_undeclared", c_int64), ("dropped", c_int64), ("nclosed", c_int64),
                 ("in_closed", POINTER(c_char)), ("max_rate", c_double),
                 ("t_explore", c_double), ("t_build", c_double), ("t_check", c_double),
-                ("bytes", c_double)]
+                ("bytes", c_double), ("nclasses", c_int64), ("cls", POINTER(ctypes.c_int32))]
 
 
 class TopState(Structure):
@@ -151,7 +151,8 @@ class Transient(Structure):
                 ("reach", c_double), ("mean", c_double), ("mean_resid", c_double),
                 ("mean_steps", c_long), ("pct", POINTER(c_double)), ("pct_steps", c_long),
                 ("mean_solved", c_int), ("mean_error_est", c_double),
-                ("mean_info", SolveInfo)]
+                ("mean_info", SolveInfo), ("reach_how", c_int), ("reach_info", SolveInfo),
+                ("incomplete", c_int)]
 
 
 class AnalysisOpts(Structure):

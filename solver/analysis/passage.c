@@ -1,6 +1,8 @@
 /*
- * passage.c - the mean first-passage time on the sparse generator by
- * one steady-state solve, under the accuracy contract of `solve`.
+ * passage.c - first-passage figures by linear solves on the sparse
+ * generator: the probability of reaching the target (an absorption
+ * solve, below), and the mean first-passage time by one steady-state
+ * solve, under the accuracy contract of `solve`.
  *
  * The regenerative chain: every target state, instead of its own
  * transitions, returns to the initial distribution alpha at rate r.  A
@@ -55,19 +57,14 @@ static int64_t reach_from(const san_csr *q, const double *alpha, const char *tar
     return count;
 }
 
-/* Does every marked state reach the target (backwards search from it
- * over the marked states)? */
-static int all_reach_target(const san_csr *q, const char *target, const char *mark,
-                            int64_t *stack)
+/* seen[i] = 1 for the marked states that reach the target (backwards
+ * search from it over the marked states): 0, -1 out of memory. */
+static int reach_target(const san_csr *q, const char *target, const char *mark,
+                        int64_t *stack, char *seen)
 {
     san_csr qt;
     if (san_csr_transpose(q, &qt) < 0)
         return -1;
-    char *seen = calloc(q->n ? q->n : 1, 1);
-    if (!seen) {
-        san_csr_free(&qt);
-        return -1;
-    }
     int64_t top = 0;
     for (int64_t i = 0; i < q->n; i++)
         if (target[i] && mark[i]) {
@@ -84,11 +81,23 @@ static int all_reach_target(const san_csr *q, const char *target, const char *ma
             }
         }
     }
+    san_csr_free(&qt);
+    return 0;
+}
+
+/* Does every marked state reach the target?  1, 0, -1 out of memory. */
+static int all_reach_target(const san_csr *q, const char *target, const char *mark,
+                            int64_t *stack)
+{
+    char *seen = calloc(q->n ? q->n : 1, 1);
+    if (!seen || reach_target(q, target, mark, stack, seen) < 0) {
+        free(seen);
+        return -1;
+    }
     int ok = 1;
     for (int64_t i = 0; i < q->n && ok; i++)
         ok = !mark[i] || seen[i];
     free(seen);
-    san_csr_free(&qt);
     return ok;
 }
 
@@ -192,6 +201,87 @@ int san_passage_mean_solve(const san_space *sp, const double *alpha, const char 
     rc = 0;
 done:
     free(mark);
+    free(stack);
+    free(sub);
+    return rc;
+}
+
+/* ---- the probability of reaching the target ---- */
+
+int san_passage_reach_solve(const san_space *sp, const double *alpha, const char *target,
+                            const san_solve_opts *o, double *reach, int *exact,
+                            san_solve_info *info, char *msg, size_t msgsz)
+{
+    const san_csr *q = &sp->q;
+    const int64_t n = sp->n;
+    char *mark = calloc(n ? n : 1, 1), *seen = calloc(n ? n : 1, 1);
+    char *stop = malloc(n ? n : 1);
+    int64_t *stack = malloc((n ? n : 1) * sizeof *stack);
+    int64_t *sub = malloc((n ? n : 1) * sizeof *sub);
+    double *pi = NULL;
+    san_csr qt = { 0 };
+    int rc = -1;
+    memset(info, 0, sizeof *info);
+    snprintf(msg, msgsz, "out of memory");
+    if (!mark || !seen || !stop || !stack || !sub)
+        goto done;
+    reach_from(q, alpha, target, mark, stack);
+    if (reach_target(q, target, mark, stack, seen) < 0)
+        goto done;
+    int64_t missed = 0;
+    for (int64_t i = 0; i < n; i++)
+        missed += mark[i] && !seen[i];
+    *exact = missed == 0;
+    if (missed == 0) {          /* every state visited reaches it: surely */
+        *reach = 1;
+        rc = 0;
+        goto done;
+    }
+    /* the passage ends on entering the target or a state that cannot
+     * reach it: both return to alpha, over the states met before */
+    for (int64_t i = 0; i < n; i++)
+        stop[i] = target[i] || !seen[i];
+    memset(mark, 0, n);
+    int64_t k = reach_from(q, alpha, stop, mark, stack), c = 0;
+    double nalpha = 0, nstop = 0;
+    for (int64_t i = 0; i < n; i++) {
+        sub[i] = mark[i] ? c++ : -1;
+        nalpha += mark[i] && alpha[i] > 0;
+        nstop += mark[i] && stop[i];
+    }
+    if (nalpha * nstop > SAN_REGEN_MAX_ENTRIES && nalpha * nstop > (double)q->rowptr[n]) {
+        snprintf(msg, msgsz, "its regenerative chain would hold %.3g return entries",
+                 nalpha * nstop);
+        goto done;
+    }
+    const double r = sp->max_rate > 0 ? sp->max_rate : 1;
+    pi = calloc(k ? k : 1, sizeof *pi);
+    if (!pi || regen_transposed(q, alpha, stop, sub, k, r, &qt) < 0)
+        goto done;
+    const san_status st = san_ctmc_solve(&qt, pi, o, info);
+    if (st != SAN_OK) {
+        snprintf(msg, msgsz, "the solve of the regenerative chain: %s", info->msg[0] ? info->msg
+                 : san_status_name(st));
+        goto done;
+    }
+    double pt = 0, pm = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (sub[i] >= 0 && stop[i]) {
+            if (target[i])
+                pt += pi[sub[i]];
+            else
+                pm += pi[sub[i]];
+        }
+    *reach = pt + pm > 0 ? pt / (pt + pm) : NAN;
+    rc = isnan(*reach) ? -1 : 0;
+    if (rc)
+        snprintf(msg, msgsz, "the regenerative chain put no mass where the passage ends");
+done:
+    san_csr_free(&qt);
+    free(pi);
+    free(mark);
+    free(seen);
+    free(stop);
     free(stack);
     free(sub);
     return rc;

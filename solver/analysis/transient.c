@@ -13,9 +13,19 @@
  *      the reachability function accepts);
  *   4. interval after interval, uniformization (solver/transient/), the
  *      indices of pi(t) (and of its integral) at each time;
- *   5. PASSAGE: the target made absorbing, P(T <= t) at each time, then
- *      the mean by the series of the expected sojourn times, checked on
- *      the linear system they satisfy.
+ *   5. PASSAGE: the target made absorbing, P(T <= t) at each time (those
+ *      within --max-steps), then P(reach) and the mean by solves of
+ *      regenerative chains on the generator's rows (passage.c; the
+ *      descriptor's built beside it by passage_rows.c when they fit),
+ *      else from the closed classes and the series of the expected
+ *      sojourn times, checked on the linear system they satisfy; the
+ *      percentiles within --max-steps.  What is not computed is said
+ *      and left NaN (T->incomplete), never guessed.
+ *
+ * The uniformization rate is above the exit rate of every reachable
+ * state, transient ones included, and every product is checked to keep
+ * a distribution (uniform.c's guard): a rate below an exit rate gave
+ * probabilities of 1e45 with exit 0.
  *
  * Over MPI ranks (--engine petsc) the same steps run on a chain spread
  * over them (san_dchain): every vector is the rank's part, the operator
@@ -107,8 +117,17 @@ static san_status top_build(top *t, const san_analysis *a, san_dchain *ch, san_d
     if (!t->w || !t->pos)
         return SAN_E_NOMEM;
     kron_op(&t->op, &t->d, t->w);
-    for (int64_t i = 0; i < sp->n; i++)
+    /* the descriptor's maxd is the closed class's scale (a steady state
+     * lives there); uniformization needs every reachable state's exit
+     * rate below its rate, transient states included: a start state
+     * left at rate 10 beside a class left at 1.02 made P = I + Q/L
+     * negative there, and the series grew to 1e45 */
+    double md = 0;
+    for (int64_t i = 0; i < sp->n; i++) {
         t->pos[i] = kron_rank(&t->d, sp->index[i]);
+        md = fmax(md, fabs(t->d.diag[t->pos[i]]));
+    }
+    t->op.maxd = md;
     return SAN_OK;
 }
 
@@ -326,26 +345,41 @@ static san_status check_memory(const san_analysis_opts *o, const san_analysis *a
 
 /* Products the series of every interval need (their right truncation
  * points), refused past max_steps: a stiff model (a large rate times a
- * long time) is told how many before it starts. */
-static san_status plan_steps(const san_transient_opts *o, double rate, double *steps,
+ * long time) is told how many before it starts.  A passage (fit not
+ * NULL) is not refused: *fit gets the number of times within the
+ * limit, P(T <= t) beyond them is not computed (said), and P(reach),
+ * the mean and the percentiles below are still answered. */
+static san_status plan_steps(const san_transient_opts *o, double rate, double *steps, int *fit,
                              san_diag *d)
 {
     double total = 0, prev = 0;
+    int within = o->ntimes;
     for (int i = 0; i < o->ntimes; i++) {
         double lam = rate * (o->times[i] - prev);
-        if (lam > 1e15) {
-            total = HUGE_VAL;
-            break;
-        }
-        int64_t r = san_fg_right(lam, o->eps, NULL);
+        /* past the limit lam itself (below the right point) is the count:
+         * the right point of lam = 6e12 takes seconds to place */
+        const int over = total + lam > o->max_steps;
+        int64_t r = over ? 0 : san_fg_right(lam, o->eps, NULL);
         if (r < 0)
             return SAN_E_NOMEM;
-        total += (double)r;
+        const double more = over ? lam : (double)r;
+        if (within == o->ntimes && total + more > o->max_steps)
+            within = i;
+        total += more;
         prev = o->times[i];
     }
     *steps = total;
+    if (fit) {
+        *fit = within;
+        if (within < o->ntimes)
+            san_diag_add(d, SAN_WARNING, 0, 0, "P(T <= t) from t = %g: not computed: "
+                         "uniformization would need over %.3g products (rate %.6g x time %.6g), "
+                         "over the limit of %.3g (--max-steps)", o->times[within], total, rate,
+                         o->times[o->ntimes - 1], o->max_steps);
+        return SAN_OK;
+    }
     if (total > o->max_steps) {
-        san_diag_add(d, SAN_ERROR, 0, 0, "uniformization would need ~%.3g products (rate %.6g "
+        san_diag_add(d, SAN_ERROR, 0, 0, "uniformization would need >= %.3g products (rate %.6g "
                      "x time %.6g): over the limit of %.3g (--max-steps); the model is stiff "
                      "for this horizon: ask for shorter times, or raise the limit",
                      total, rate, o->times[o->ntimes - 1], o->max_steps);
@@ -356,6 +390,23 @@ static san_status plan_steps(const san_transient_opts *o, double rate, double *s
 
 /* ---- the series ---- */
 
+/* The series' failures other than a stop: the guard (a step left the
+ * distributions) with what it saw, or the Poisson weights (a parameter
+ * L dt past what they can hold, or out of memory).  what: the part of
+ * the analysis. */
+static san_status series_failed(const san_unif *u, int rc, const char *what, san_diag *d)
+{
+    if (rc == SAN_UNIF_DIVERGED) {
+        char msg[512];
+        san_unif_diverged_text(u, msg, sizeof msg);
+        san_diag_add(d, SAN_ERROR, 0, 0, "%s: %s", what, msg);
+        return SAN_E_NUMERIC;
+    }
+    san_diag_add(d, SAN_ERROR, 0, 0, "%s: the Poisson weights of the series could not be "
+                 "computed (out of memory, or rate x interval too large)", what);
+    return SAN_E_NOMEM;
+}
+
 typedef struct {
     const san_analysis_opts *o;
     san_analysis *a;
@@ -364,6 +415,8 @@ typedef struct {
     double *x, *xs, *integ, *xm, *v, *y, *acc;
     char *absorb;
     int progress;           /* drawn by this process (rank 0 over MPI) */
+    int ntimes;             /* times to march to: all of them, or those
+                               within --max-steps (passage) */
 } run;
 
 static void run_free(run *r)
@@ -408,7 +461,7 @@ static int64_t mark_target(run *r)
             continue;
         san_state_decode(m, sp->index[i], s);
         if (san_expr_eval(r->o->tr.until, s) != 0) {
-            r->absorb[r->t.pos ? r->t.pos[i] : i] = 1;
+            r->absorb[r->t.pos ? r->t.pos[i] : i] = SAN_ABSORB_TARGET;
             c++;
         }
     }
@@ -420,7 +473,7 @@ static double target_mass(const run *r, const double *x)
 {
     double s = 0;
     for (int64_t j = 0; j < r->t.n; j++)
-        if (r->absorb[j])
+        if (r->absorb[j] == SAN_ABSORB_TARGET)
             s += x[j];
     return chain_sum(&r->t, s);
 }
@@ -444,15 +497,15 @@ static san_status march(run *r, san_diag *d)
     san_transient *T = &r->a->tr;
     const san_transient_opts *o = &r->o->tr;
     double prev = 0;
-    for (int i = 0; i < o->ntimes; i++) {
+    for (int i = 0; i < r->ntimes; i++) {
         if (r->progress) {
             fprintf(stderr, "\r  transient: t = %g (%d of %d), %ld products   ", o->times[i],
                     i + 1, o->ntimes, r->u.steps);
             fflush(stderr);
         }
         int rc = san_unif_advance(&r->u, r->x, o->times[i] - prev);
-        if (rc < 0)
-            return SAN_E_NOMEM;
+        if (rc < 0 || rc == SAN_UNIF_DIVERGED)
+            return series_failed(&r->u, rc, "transient", d);
         if (rc > 0) {
             san_diag_add(d, SAN_ERROR, 0, 0, "stopped at t = %g (%s): %d of %d times done",
                          prev, r->u.interrupt && *r->u.interrupt ? "interrupted"
@@ -474,33 +527,35 @@ static san_status march(run *r, san_diag *d)
     return SAN_OK;
 }
 
-/* Target rows of the regenerative chain hold one entry per initial
- * state: past this many entries in all (and past the generator's own
- * count) the series is used instead. */
-#define REGEN_MAX_ENTRIES 5e7
+/* The options of the passage's steady-state solves: solve's, with the
+ * interrupt flag and what is left of --time-limit. */
+static san_solve_opts solve_opts_of(const run *r)
+{
+    san_solve_opts so = r->o->solve;
+    so.interrupt = r->o->space.interrupt;
+    so.progress = r->o->space.progress;
+    if (r->u.deadline > 0)
+        so.time_limit = fmax(1e-6, r->u.deadline - san_now());
+    return so;
+}
 
-/* The mean by a steady-state solve (sparse storage): 0 done (T filled),
- * 1 the target can be missed (the series then measures how likely),
- * -1 not applicable or failed: the series instead. */
-static int passage_mean_solved(run *r, const double *alpha, san_diag *d)
+/* The mean by a steady-state solve on the rows pr (the sparse storage's,
+ * or built beside the descriptor): 0 done (T filled), 1 the target can
+ * be missed, -1 not applicable or failed: the series instead. */
+static int passage_mean_solved(run *r, const passage_rows *pr, san_diag *d)
 {
     san_transient *T = &r->a->tr;
-    const san_space *sp = &r->a->sp;
-    if (r->t.kron || r->t.ch)   /* a direct solve needs the whole chain */
-        return -1;
+    const san_space *sp = pr->sp;
+    const double *alpha = pr->alpha;
     double nalpha = 0;
     for (int64_t i = 0; i < sp->n; i++)
         nalpha += alpha[i] > 0;
     double extra = nalpha * (double)T->ntarget;
-    if (extra > REGEN_MAX_ENTRIES && extra > (double)sp->q.rowptr[sp->n])
+    if (extra > SAN_REGEN_MAX_ENTRIES && extra > (double)sp->q.rowptr[sp->n])
         return -1;
-    san_solve_opts so = r->o->solve;
-    so.interrupt = r->o->space.interrupt;
-    so.progress = r->o->space.progress;
-    if (r->u.deadline > 0)          /* what is left of --time-limit */
-        so.time_limit = fmax(1e-6, r->u.deadline - san_now());
+    const san_solve_opts so = solve_opts_of(r);
     san_passage_mean pm;
-    int rc = san_passage_mean_solve(sp, alpha, r->absorb, &so, &pm);
+    int rc = san_passage_mean_solve(sp, alpha, pr->target, &so, &pm);
     if (rc != 0)
         return rc;
     T->mean_info = pm.info;
@@ -511,7 +566,6 @@ static int passage_mean_solved(run *r, const double *alpha, san_diag *d)
         return -1;
     }
     T->mean = pm.mean;
-    T->reach = 1;
     T->mean_solved = 1;
     T->mean_error_est = pm.rel_error;
     return 0;
@@ -520,24 +574,53 @@ static int passage_mean_solved(run *r, const double *alpha, san_diag *d)
 /* The mean passage time and its check: h, the expected time in each
  * state before absorption, solves h (-Q_TT) = alpha_T; the residual of
  * that system is one more product. */
-static san_status passage_mean(run *r, const double *alpha, san_diag *d)
+/* The mean (and P(reach) when not known) by the series.  marked: the
+ * states of the closed classes without a target state are absorbing
+ * (SAN_ABSORB_MISSED), so no mass can be held legitimately outside: a
+ * series whose mass stops moving then has met a passage too long for
+ * it, not a target missed. */
+static san_status passage_mean(run *r, const double *alpha, int known, int marked,
+                               san_diag *d)
 {
     san_transient *T = &r->a->tr;
     const int64_t n = r->t.n;
     double *h = r->acc;             /* free once the times are done */
     const long before = r->u.steps;
+    double reach;
     int rc = san_unif_mean(&r->u, alpha, r->o->tr.mean_tol, r->o->tr.max_steps, &T->mean,
-                           &T->reach, h);
+                           &reach, h);
     T->mean_steps = r->u.steps - before;
     if (rc == 1) {
         san_diag_add(d, SAN_ERROR, 0, 0, "mean passage time: interrupted");
         return SAN_E_INTERRUPTED;
     }
-    if (rc == 2) {
-        san_diag_add(d, SAN_WARNING, 0, 0, "mean passage time: not converged within %.3g "
-                     "products (--max-steps)", r->o->tr.max_steps);
+    if (rc < 0 || rc == SAN_UNIF_DIVERGED)
+        return series_failed(&r->u, rc, "mean passage time", d);
+    if (rc == SAN_UNIF_HELD)
+        T->mean = HUGE_VAL;
+    /* the series' mass unmoved over a step says "held where the target
+     * cannot be reached"; when the target is reached surely, or every
+     * state that misses it is absorbing, it only says the passage is too
+     * long for the series (mean 1e16: a decay of 1e-16 a product) */
+    const int too_long = rc == SAN_UNIF_HELD && ((known && T->reach == 1) || marked);
+    if (!known)
+        T->reach = too_long ? NAN : reach;
+    if (rc == 2 || too_long) {
+        if (too_long)
+            san_diag_add(d, SAN_WARNING, 0, 0, "%s: not computed: the passage is too long for "
+                         "the uniformization series (its mass outside the target moved by "
+                         "less than 1e-14 relative in a product, after %ld products)",
+                         known ? "mean passage time" : "P(reach) and the mean passage time",
+                         T->mean_steps);
+        else
+            san_diag_add(d, SAN_WARNING, 0, 0, "mean passage time: not computed: the "
+                         "uniformization series did not converge within %.3g products "
+                         "(--max-steps)", r->o->tr.max_steps);
         T->mean = NAN;
-        return SAN_E_NOTCONV;
+        if (rc == 2 && !known)
+            T->reach = NAN;
+        T->incomplete = 1;
+        return SAN_OK;
     }
     if (!isfinite(T->mean))
         return SAN_OK;
@@ -597,6 +680,12 @@ static san_status passage_percentiles(run *r, const double *alpha, san_diag *d)
     const long before = r->u.steps;
     for (int i = 0; i < o->nlevels; i++)
         T->pct[i] = o->levels[i] >= T->reach * (1 - 1e-9) ? INFINITY : NAN;
+    if (isnan(T->reach) && o->nlevels > 0) {
+        san_diag_add(d, SAN_WARNING, 0, 0, "percentiles: not computed: P(reach) is not known "
+                     "(see above)");
+        T->incomplete = 1;
+        return SAN_OK;
+    }
     const int doubling = !(isfinite(T->mean) && T->mean > 0);
     if (doubling && !(T->reach > 0 && T->rate > 0))
         return SAN_OK;
@@ -626,6 +715,22 @@ static san_status passage_percentiles(run *r, const double *alpha, san_diag *d)
             continue;
         }
         for (;;) {
+            /* the march's products against --max-steps, before each step
+             * (a far target's mean of 1e16 makes a first step of 1e16) */
+            const double lam = T->rate * h;
+            const double more = lam > 1e15 ? HUGE_VAL : (double)san_fg_right(lam, r->o->tr.eps,
+                                                                            NULL);
+            if ((double)(r->u.steps - before) + 2 * more > o->max_steps) {
+                for (int k = i; k < o->nlevels; k++)
+                    if (isnan(T->pct[k]) || !isinf(T->pct[k]))
+                        T->pct[k] = NAN;
+                san_diag_add(d, SAN_WARNING, 0, 0, "percentiles from %g%%: not computed: the "
+                             "march to them would pass %.3g products (--max-steps) at t = "
+                             "%.6g", 100 * q, o->max_steps, t + h);
+                T->incomplete = 1;
+                i = o->nlevels;
+                break;
+            }
             memcpy(xb, xa, n * sizeof *xb);
             r->u.ss_at = -1;
             if ((rc = san_unif_advance(&r->u, xb, h)) != 0)
@@ -647,14 +752,116 @@ static san_status passage_percentiles(run *r, const double *alpha, san_diag *d)
     free(xa);
     free(xb);
     free(xc);
-    if (rc < 0)
-        return SAN_E_NOMEM;
+    if (rc < 0 || rc == SAN_UNIF_DIVERGED)
+        return series_failed(&r->u, rc, "percentiles", d);
     if (rc > 0) {
         san_diag_add(d, SAN_ERROR, 0, 0, "percentiles: %s", r->u.interrupt && *r->u.interrupt
                      ? "interrupted" : "time limit reached");
         return SAN_E_INTERRUPTED;
     }
     return SAN_OK;
+}
+
+/* What the closed classes say, without the generator's rows (the
+ * descriptor's fallback): every state ends in a closed class, and in
+ * one that holds a target state every state reaches it.  1: every class
+ * holds one, the target is reached surely; 0: the states of the classes
+ * without one are marked SAN_ABSORB_MISSED (entering them is missing the
+ * target); -1: no class information (MPI ranks), out of memory. */
+static int classes_verdict(run *r)
+{
+    const san_space *sp = &r->a->sp;
+    if (r->t.ch || !sp->in_closed || sp->nclasses < 1 || (sp->nclasses > 1 && !sp->cls))
+        return -1;
+    char *hit = calloc(sp->nclasses, 1);
+    if (!hit)
+        return -1;
+    for (int64_t i = 0; i < sp->n; i++)
+        if (sp->in_closed[i] && r->absorb[r->t.pos ? r->t.pos[i] : i] == SAN_ABSORB_TARGET)
+            hit[sp->cls ? sp->cls[i] : 0] = 1;
+    int all = 1;
+    for (int64_t c = 0; c < sp->nclasses; c++)
+        all = all && hit[c];
+    for (int64_t i = 0; !all && i < sp->n; i++)
+        if (sp->in_closed[i] && !hit[sp->cls ? sp->cls[i] : 0])
+            r->absorb[r->t.pos ? r->t.pos[i] : i] = SAN_ABSORB_MISSED;
+    free(hit);
+    return all;
+}
+
+/* What --max-memory leaves beside the descriptor's run for the rows of
+ * the passage's solves (check_memory's count of what is held). */
+static double rows_room(const run *r)
+{
+    const san_analysis_opts *o = r->o;
+    const san_space *sp = &r->a->sp;
+    double limit = o->space.max_memory > 0 ? o->space.max_memory : san_default_max_memory();
+    double held = vectors_needed(o) * 8.0 * (double)r->t.n + sp->bytes +
+                  san_kron_estimate_bytes(sp->m, sp->n);
+    return limit - held;
+}
+
+/* PASSAGE after the times: P(reach), the mean, the percentiles.  Both
+ * P(reach) and the mean by linear solves on the generator's rows when
+ * they are at hand (passage.c): the series' mass cannot tell a target
+ * missed from a passage of mean 1e16.  Without rows (MPI ranks, or a
+ * descriptor whose rows do not fit): P(reach) = 1 from the classes when
+ * it is, else from the series; the mean by the series. */
+static san_status passage_figures(run *r, const double *alpha, san_diag *d)
+{
+    san_transient *T = &r->a->tr;
+    passage_rows pr;
+    int have = 1;
+    san_space_opts po = r->o->space;    /* the rows' exploration: what is left of the time */
+    if (r->u.deadline > 0)
+        po.time_limit = fmax(1e-6, r->u.deadline - san_now());
+    if (!r->t.ch)
+        have = passage_rows_get(&pr, &r->a->sp, r->t.pos, alpha, r->absorb, &po,
+                                r->t.kron ? rows_room(r) : 0, d);
+    if (have < 0)
+        return SAN_E_NOMEM;
+    int known = 0;
+    T->reach_how = SAN_REACH_SERIES;
+    if (have == 0) {
+        char msg[256];
+        int exact = 0;
+        san_solve_info info;
+        const san_solve_opts so = solve_opts_of(r);
+        if (san_passage_reach_solve(pr.sp, pr.alpha, pr.target, &so, &T->reach, &exact, &info,
+                                    msg, sizeof msg) == 0) {
+            known = 1;
+            T->reach_how = exact ? SAN_REACH_GRAPH : SAN_REACH_SOLVE;
+            T->reach_info = info;
+        } else {
+            san_diag_add(d, SAN_NOTE, 0, 0, "P(reach): not solved (%s): by the uniformization "
+                         "series instead", msg);
+        }
+    }
+    int marked = 0;
+    if (!known) {
+        const int v = classes_verdict(r);
+        if (v == 1) {
+            T->reach = 1;
+            known = 1;
+            T->reach_how = SAN_REACH_GRAPH;
+        }
+        marked = v == 0;
+    }
+    san_status st = SAN_OK;
+    if (known && T->reach < 1) {
+        T->mean = HUGE_VAL;     /* T = infinity with probability 1 - reach */
+    } else {
+        /* the regenerative mean wants P(reach) = 1 known (and the
+         * target alone marked: classes_verdict may have marked more) */
+        int solved = have == 0 && known ? passage_mean_solved(r, &pr, d) : -1;
+        if (solved != 0)
+            st = passage_mean(r, alpha, known, marked, d);
+    }
+    if (have == 0)
+        passage_rows_free(&pr);
+    if (st == SAN_OK && r->o->tr.nlevels > 0)
+        st = passage_percentiles(r, alpha, d);
+    return st;
 }
 
 static san_status alloc_answer(san_analysis *a, const san_analysis_opts *o)
@@ -715,7 +922,11 @@ san_status san_analysis_transient(const san_analysis_opts *o, san_analysis *a,
     T->rate = (r.t.op.maxd > 0 ? r.t.op.maxd : 1) * SAN_UNIF_MARGIN;
     T->ss_at = -1;
     if (st == SAN_OK)
-        st = plan_steps(&o->tr, T->rate, &T->steps_planned, d);
+        st = plan_steps(&o->tr, T->rate, &T->steps_planned, passage ? &r.ntimes : NULL, d);
+    if (!passage)
+        r.ntimes = o->tr.ntimes;
+    if (r.ntimes < o->tr.ntimes)
+        T->incomplete = 1;
     if (st == SAN_OK)
         st = run_alloc(&r);
     if (st == SAN_OK)
@@ -761,11 +972,7 @@ san_status san_analysis_transient(const san_analysis_opts *o, san_analysis *a,
     if (st == SAN_OK && passage) {
         r.u.ss_at = -1;
         T->mean_error_est = NAN;
-        int solved = passage_mean_solved(&r, alpha, d);
-        if (solved != 0)
-            st = passage_mean(&r, alpha, d);
-        if (st == SAN_OK && o->tr.nlevels > 0)
-            st = passage_percentiles(&r, alpha, d);
+        st = passage_figures(&r, alpha, d);
     }
     T->steps = r.u.steps;
     T->product_s = r.t.op.product_s;

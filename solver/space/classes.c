@@ -254,9 +254,10 @@ static int report_classes(const san_space *sp, const int32_t *comp, const char *
     return -2;
 }
 
-/* The closed classes, the pockets, the one closed class required. */
+/* The closed classes, the pockets, the one closed class required
+ * (several accepted when several_closed: the time-dependent analyses). */
 static int classify(san_space *sp, int32_t *comp, int64_t nc, const char *open,
-                    const char *entered, san_diag *d)
+                    const char *entered, int several_closed, san_diag *d)
 {
     int64_t *size = calloc(nc + 1, sizeof *size), nclosed = 0, largest = -1;
     int tie = 0, rc = 0;
@@ -285,8 +286,9 @@ static int classify(san_space *sp, int32_t *comp, int64_t nc, const char *open,
             nclosed = 1;
         }
     }
-    if (rc == 0 && nclosed != 1)
+    if (rc == 0 && nclosed != 1 && !(several_closed && nclosed > 1))
         rc = report_classes(sp, comp, open, size, nc, nclosed, d);
+    sp->nclasses = rc ? 0 : nclosed;
     free(sp->in_closed);
     sp->in_closed = rc ? NULL : malloc(sp->n ? sp->n : 1);
     if (rc == 0 && !sp->in_closed)
@@ -295,6 +297,25 @@ static int classify(san_space *sp, int32_t *comp, int64_t nc, const char *open,
     for (int64_t i = 0; rc == 0 && i < sp->n; i++) {
         sp->in_closed[i] = !open[comp[i]];
         sp->nclosed += sp->in_closed[i];
+    }
+    /* which class each state ends in, for the time-dependent analyses:
+     * a passage can be missed only by ending in a class without target */
+    free(sp->cls);
+    sp->cls = NULL;
+    if (rc == 0 && several_closed) {
+        int32_t *num = malloc((nc + 1) * sizeof *num);
+        sp->cls = malloc((sp->n ? sp->n : 1) * sizeof *sp->cls);
+        if (!num || !sp->cls) {
+            free(num);
+            free(size);
+            return -1;
+        }
+        int32_t k = 0;
+        for (int64_t c = 0; c < nc; c++)
+            num[c] = open[c] ? -1 : k++;
+        for (int64_t i = 0; i < sp->n; i++)
+            sp->cls[i] = num[comp[i]];
+        free(num);
     }
     free(size);
     return rc;
@@ -314,7 +335,7 @@ int space_classes(san_space *sp, space_graph *g, san_diag *d)
         rc = !open || !entered ? -1 : nc > 1 ? mark_edges(g, sp->n, comp, open, entered) : 0;
     }
     if (rc == 0)
-        rc = classify(sp, comp, nc, open, entered, d);
+        rc = classify(sp, comp, nc, open, entered, g->several_closed, d);
     else if (rc == -2 || rc == SPACE_LIMIT)
         san_diag_add(d, SAN_ERROR, 0, 0, "%s", g->err);
     else if (rc == SPACE_TIME)
@@ -351,7 +372,8 @@ int space_check_classes(san_space *sp, const san_space_opts *o, san_diag *d)
 {
     csr_graph cg = { .g = { .edges = sp->q.col, .succ = csr_succ,
                             .deadline = space_deadline(o),
-                            .interrupt = o ? o->interrupt : NULL },
+                            .interrupt = o ? o->interrupt : NULL,
+                            .several_closed = o && o->several_closed },
                      .q = &sp->q };
     return space_classes(sp, &cg.g, d);
 }

@@ -288,7 +288,7 @@ static int space_build(const san_model *m, const san_space_opts *o, san_space *s
         if (q > sp->max_rate)
             sp->max_rate = q;
     }
-    sp->bytes = 16.0 * sp->n + 12.0 * sp->q.rowptr[sp->n] + sp->n;
+    sp->bytes = 16.0 * sp->n + 12.0 * sp->q.rowptr[sp->n] + sp->n + (sp->cls ? 4.0 * sp->n : 0);
     return rc;
 }
 
@@ -298,5 +298,6 @@ void san_space_free(san_space *sp)
     free(sp->exit);
     san_csr_free(&sp->q);
     free(sp->in_closed);
+    free(sp->cls);
     memset(sp, 0, sizeof *sp);
 }

@@ -45,13 +45,15 @@ struct space_graph {
     double deadline;        /* san_now() past which the check stops
                                (SPACE_TIME); INFINITY: never */
     volatile int *interrupt;    /* set: the check stops (-1) */
+    int several_closed;     /* several closed classes are no error
+                               (san_space_opts) */
     char err[1024];
 };
 
 /* Strongly connected components of g (over sp's states); drops isolated
  * pockets of a full reachability function (sp's states renumbered, and
- * its Q when it has one); requires one closed class and marks it in
- * sp->in_closed.  0, -2, SPACE_TIME (with a diagnostic) or -1. */
+ * its Q when it has one); requires one closed class (or accepts several,
+ * g->several_closed) and marks them in sp->in_closed.  0, -2, SPACE_TIME (with a diagnostic) or -1. */
 int space_classes(san_space *sp, space_graph *g, san_diag *d);
 
 /* The same on the generator sp->q, within o's time limit (counted from

@@ -13,6 +13,7 @@
 #ifndef SAN_TRANSIENT_H
 #define SAN_TRANSIENT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "op.h"
 
@@ -51,6 +52,13 @@ typedef struct {
  * the cost is 1.6% more products. */
 #define SAN_UNIF_MARGIN (1.0 + 1.0 / 64)
 
+/* san_unif.absorb: the target of a passage, and the states known to
+ * miss it (closed classes without a target state), made absorbing so
+ * that no mass is held where the series could mistake it for a slow
+ * passage. */
+#define SAN_ABSORB_TARGET 1
+#define SAN_ABSORB_MISSED 2
+
 /* Uniformization in progress over op. */
 typedef struct {
     san_op *op;
@@ -58,8 +66,9 @@ typedef struct {
     double eps;             /* truncation of each interval */
     double ss_tol;          /* steady state when max_j |x_{k+1} - x_k|
                                falls to this (0: never) */
-    const char *absorb;     /* per position: 1 = absorbing (its outgoing
-                               rates ignored); NULL: none */
+    const char *absorb;     /* per position: SAN_ABSORB_* (non-zero:
+                               absorbing, its outgoing rates ignored);
+                               NULL: none */
     volatile int *interrupt;
     double deadline;        /* san_now() past which to stop; 0: none */
     const san_reduce *red;  /* the vectors are this rank's part (NULL:
@@ -77,24 +86,50 @@ typedef struct {
     double ss_at;           /* time (from the first call) the steady state
                                was detected; -1: not */
     double elapsed;         /* model time advanced so far */
+    /* the divergence guard (san_unif_step): set when a step left the
+     * distributions, what it saw */
+    int diverged;
+    long diverged_at;       /* the product that did */
+    double bad_mass;        /* total mass after it */
+    double bad_min;         /* its most negative entry */
 } san_unif;
 
+/* Roundoff a step of P = I + Q/L may leave on a distribution: entries
+ * down to -SAN_UNIF_ROUNDOFF, a total up to 1 + SAN_UNIF_ROUNDOFF +
+ * n DBL_EPSILON (the sum's own rounding).  A rate L below an exit rate
+ * makes P negative there, and the first step already goes past it. */
+#define SAN_UNIF_ROUNDOFF 1e-12
+
+/* A short text of what the guard saw (u->diverged set), for messages. */
+void san_unif_diverged_text(const san_unif *u, char *buf, size_t n);
+
 /* x <- x e^{Q dt} (x a distribution, n entries).  0; 1 stopped
- * (interrupt or deadline: x unchanged); -1 out of memory. */
+ * (interrupt or deadline: x unchanged); -1 out of memory or a Poisson
+ * parameter L dt too large for weights; SAN_UNIF_DIVERGED when a step
+ * left the distributions (u->diverged: x unchanged). */
+#define SAN_UNIF_DIVERGED 3
 int san_unif_advance(san_unif *u, double *x, double dt);
 
 /* The mean time to absorption from x (absorb set): the series
  * (1/L) sum_k |v_k outside absorb|, stopped when the mass left outside
- * would add less than tol relative (its decay ratio measured), or when
- * the iterates stop moving (mass held where absorb cannot be reached:
- * the mean is then infinite).  h (n doubles, may be NULL) gets the
- * expected time spent in each state.  *reach: the probability of
- * absorption; 0, 1 stopped, 2 over max_steps, -1 out of memory. */
+ * would add less than tol relative (its decay ratio measured; when
+ * some mass reached SAN_ABSORB_MISSED states, the mean is infinite and
+ * the series goes on until the mass outside is below 1e-13, for
+ * *reach), or when the iterates stop moving (SAN_UNIF_HELD: mass held
+ * where absorb cannot be reached, or a passage too long for the
+ * series: the caller knows which).  h (n doubles, may be NULL) gets the
+ * expected time spent in each state.  *reach: the mass absorbed in the
+ * target (1 when nothing was missed); 0, 1 stopped, 2 over max_steps,
+ * -1 out of memory, SAN_UNIF_DIVERGED as san_unif_advance. */
+#define SAN_UNIF_HELD 4
 int san_unif_mean(san_unif *u, const double *x, double tol, double max_steps, double *mean,
                   double *reach, double *h);
 
 /* One step v <- v P (P = I + Q/L, absorbing rows respected); returns
- * max_j |(vP)_j - v_j|. */
+ * max_j |(vP)_j - v_j|.  The guard: when vP has an entry below
+ * -SAN_UNIF_ROUNDOFF or a total above 1 within roundoff (v is a
+ * distribution, P stochastic: neither can happen unless L is below an
+ * exit rate or Q is not a generator), u->diverged is set. */
 double san_unif_step(san_unif *u, const double *v, double *y);
 
 #endif

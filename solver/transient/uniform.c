@@ -14,7 +14,9 @@
  * aperiodic: with L equal to it, a two-state chain of equal rates gives
  * P = [[0,1],[1,0]], whose iterates never settle.
  */
+#include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "linsolve.h"
 #include "transient.h"
@@ -32,16 +34,45 @@ double san_unif_step(san_unif *u, const double *v, double *y)
     }
     san_op_apply(op, src, y);          /* y = v Q (masked) */
     const double a = 1 / u->rate;
-    double m = 0;
-    SAN_OMP(omp parallel for if(n >= op->par_min) schedule(static) reduction(max:m))
+    double m = 0, mass = 0, low = 0;
+    SAN_OMP(omp parallel for if(n >= op->par_min) schedule(static) reduction(max:m) \
+            reduction(+:mass) reduction(min:low))
     for (int64_t j = 0; j < n; j++) {
         double d = a * y[j];
         y[j] = v[j] + d;
+        mass += y[j];
+        low = y[j] < low ? y[j] : low;
         d = fabs(d);
         m = d > m ? d : m;
     }
     u->steps++;
-    return u->red ? u->red->max(m) : m;
+    if (u->red) {
+        m = u->red->max(m);
+        mass = u->red->sum(mass);
+        low = -u->red->max(-low);
+    }
+    /* a distribution times a stochastic matrix is one: no entry below
+     * zero, no mass made (the total of n entries rounds by n eps) */
+    int bad = low < -SAN_UNIF_ROUNDOFF || !(mass <= 1 + SAN_UNIF_ROUNDOFF);
+    if (bad && low >= -SAN_UNIF_ROUNDOFF && mass == mass) { /* (agreed over ranks) */
+        const double n_all = u->red ? u->red->sum((double)n) : (double)n;
+        bad = !(mass <= 1 + SAN_UNIF_ROUNDOFF + n_all * DBL_EPSILON);
+    }
+    if (bad && !u->diverged) {
+        u->diverged = 1;
+        u->diverged_at = u->steps;
+        u->bad_mass = mass;
+        u->bad_min = low;
+    }
+    return m;
+}
+
+void san_unif_diverged_text(const san_unif *u, char *buf, size_t n)
+{
+    snprintf(buf, n, "the uniformization series left the probability distributions at "
+             "product %ld (total mass %.6g, an entry of %.3g) with rate %.6g: the rate is "
+             "below some state's exit rate, or the operator is not a generator; no result "
+             "is given", u->diverged_at, u->bad_mass, u->bad_min, u->rate);
 }
 
 static void axpy(const san_op *op, double w, const double *x, double *acc)
@@ -118,6 +149,10 @@ int san_unif_advance(san_unif *u, double *x, double dt)
             return 1;
         }
         double d = san_unif_step(u, v, y);
+        if (u->diverged) {
+            san_fg_free(&fg);
+            return SAN_UNIF_DIVERGED;
+        }
         double *t = v;
         v = y;
         y = t;
@@ -155,6 +190,18 @@ static double outside(const san_unif *u, const double *v)
     return u->red ? u->red->sum(s) : s;
 }
 
+/* Mass of v in the absorbing states of this kind (SAN_ABSORB_*). */
+static double absorbed(const san_unif *u, const double *v, char kind)
+{
+    const int64_t n = u->op->n;
+    double s = 0;
+    SAN_OMP(omp parallel for if(n >= u->op->par_min) schedule(static) reduction(+:s))
+    for (int64_t j = 0; j < n; j++)
+        if (u->absorb[j] == kind)
+            s += v[j];
+    return u->red ? u->red->sum(s) : s;
+}
+
 int san_unif_mean(san_unif *u, const double *x, double tol, double max_steps, double *mean,
                   double *reach, double *h)
 {
@@ -174,8 +221,8 @@ int san_unif_mean(san_unif *u, const double *x, double tol, double max_steps, do
          * would still be absorption, in ~1e14 steps; the roundoff of the
          * sum is ~1e-16) */
         if (prev > 0 && prev - m <= 1e-14 * m && d <= 1e-13 * m && m > tol) {
-            *reach = 1 - m;
-            return 0;
+            *reach = absorbed(u, v, SAN_ABSORB_TARGET);
+            return SAN_UNIF_HELD;
         }
         if (h)
             for (int64_t j = 0; j < n; j++)
@@ -186,11 +233,17 @@ int san_unif_mean(san_unif *u, const double *x, double tol, double max_steps, do
          * mode dominates: the rest of the series is m rho / (1 - rho) / L */
         double rho = prev > 0 ? m / prev : 1;
         if (m == 0 || (rho < 1 && k > 8 && m * rho / (1 - rho) / u->rate <= tol * sum)) {
-            if (m > 0 && rho < 1)
-                sum += m * rho / (1 - rho) / u->rate;
-            *mean = sum;
-            *reach = 1;
-            return 0;
+            /* mass ended where the target cannot be reached: T is
+             * infinite with its probability, and P(reach) wants the
+             * mass still outside below 1e-13 (not the mean's tol) */
+            const double missed = absorbed(u, v, SAN_ABSORB_MISSED);
+            if (missed == 0 || m <= 1e-13) {
+                if (m > 0 && rho < 1)
+                    sum += m * rho / (1 - rho) / u->rate;
+                *mean = missed > 0 ? HUGE_VAL : sum;
+                *reach = missed > 0 ? absorbed(u, v, SAN_ABSORB_TARGET) : 1;
+                return 0;
+            }
         }
         if ((double)k >= max_steps)
             return 2;
@@ -198,6 +251,8 @@ int san_unif_mean(san_unif *u, const double *x, double tol, double max_steps, do
             return 1;
         prev = m;
         d = san_unif_step(u, v, y);
+        if (u->diverged)
+            return SAN_UNIF_DIVERGED;
         double *t = v;
         v = y;
         y = t;

@@ -29,6 +29,9 @@ SAN = os.environ.get("SAN", "./san")
 TOP = os.environ.get("top_srcdir", ".")
 MODELS = os.path.join(TOP, "models")
 ABS = 1e-10
+# --max-memory that holds a small model's descriptor run but not the
+# sparse rows its passage solves would build beside it: the series path
+SERIES_MEM = "200K"
 
 passed = failed = 0
 
@@ -312,17 +315,21 @@ def test_erlang(tmp):
     k, mu = 4, 2.0
     path = write_model(tmp, "erlang.san", erlang_model(k, mu))
     until = "(st E) == e%d" % k
-    for storage in ("sparse", "kron"):
+    # the descriptor's mean by a solve on rows built beside it, and (rows
+    # over --max-memory) by the uniformization series
+    for storage, extra in (("sparse", []), ("kron", []), ("kron", ["--max-memory", SERIES_MEM])):
         r = js(["passage", path, "--storage", storage, "--until", until,
-                "--time", "0..12/0.01", "--within", "1.234", "--percentiles", "5,50,90,99.9"])
+                "--time", "0..12/0.01", "--within", "1.234", "--percentiles", "5,50,90,99.9"]
+               + extra)
         if not r:
             continue
+        storage += " series" if extra else ""
         p = r["passage"]
         check(abs(p["reach"] - 1) <= ABS, "erlang %s: reached surely" % storage)
         check(abs(p["mean"] - k / mu) <= 1e-10 * k / mu, "erlang %s: mean %.17g vs %g"
               % (storage, p["mean"], k / mu))
         check(p["mean_residual"] <= 1e-10, "erlang %s: residual %g" % (storage, p["mean_residual"]))
-        check(p["mean_method"] == ("solve" if storage == "sparse" else "series"),
+        check(p["mean_method"] == ("series" if extra else "solve"),
               "erlang %s: mean by %s" % (storage, p["mean_method"]))
         for level, t in p["percentiles"].items():
             got = gamma_cdf(k, mu, t)
@@ -389,6 +396,386 @@ def test_missed(tmp):
         for row in r["times"]:
             want = 0.5 * (1 - math.exp(-2 * row["t"]))
             check(abs(row["cdf"] - want) <= ABS, "missed target %s t=%g" % (storage, row["t"]))
+
+# A start state left at rate 10 and never entered again, beside a closed
+# class left at 1 and 1.02: the descriptor took its uniformization rate
+# over the closed class (1.02) and diverged to 1e45 with exit 0.
+TRANSIENT_START = """events
+  loc leave (10)
+  loc go (1)
+  loc back (1.02)
+partial reachability = (st a) == s0;
+network tr (continuous)
+  aut a
+    stt s0
+      to(s1) leave
+    stt s1
+      to(s2) go
+    stt s2
+      to(s1) back
+results
+  start = (st a) == s0;
+"""
+
+
+def closed_pair(t):
+    """P(s1, t), P(s2, t) from s0 by hand: s0 empties at 10 into the pair
+    s1 <-> s2 (rates a = 1, b = 1.02), whose own relaxation is at
+    c = a + b.  With p2 = P(s2), p0 = e^{-10 t}:
+        p2' = a (1 - p2 - p0) - b p2 = a - c p2 - a e^{-10t},
+    p2(0) = 0, so p2 = a/c (1 - e^{-ct}) - a (e^{-ct} - e^{-10t}) / (10 - c)
+    ... written with the two exponentials apart."""
+    a, b = 1.0, 1.02
+    c = a + b
+    p0 = math.exp(-10 * t)
+    # particular solutions of p2' + c p2 = a and = -a e^{-10t}
+    p2 = a / c - a * p0 / (c - 10)
+    p2 += (-a / c + a / (c - 10)) * math.exp(-c * t)
+    return 1 - p0 - p2, p2
+
+
+def test_transient_start(tmp):
+    path = write_model(tmp, "tstart.san", TRANSIENT_START)
+    times = [0.05, 0.3, 1, 5, 20]
+    q = [[-10.0, 10.0, 0.0], [0.0, -1.0, 1.0], [0.0, 1.02, -1.02]]
+    for storage in ("sparse", "kron"):
+        r = js(["transient", path, "--storage", storage, "--time",
+                ",".join("%g" % t for t in times)])
+        if not r:
+            continue
+        check(r["uniformization"]["rate"] >= 10, "transient start %s: rate %g covers the "
+              "start state's exit rate 10" % (storage, r["uniformization"]["rate"]))
+        for row in r["times"]:
+            t = row["t"]
+            m = row["marginals"]["a"]
+            got = [m["s0"], m["s1"], m["s2"]]
+            ref = vec_expm([1.0, 0.0, 0.0], q, t)
+            p1, p2 = closed_pair(t)
+            hand = [math.exp(-10 * t), p1, p2]
+            worst = max(max(abs(g - x), abs(g - y)) for g, x, y in zip(got, ref, hand))
+            check(worst <= ABS and min(got) >= 0 and abs(sum(got) - 1) <= ABS,
+                  "transient start %s t=%g: %r vs expm %r, by hand %r" % (storage, t, got, ref,
+                                                                         hand))
+            check(abs(row["results"]["start"] - math.exp(-10 * t)) <= ABS,
+                  "transient start %s t=%g: P(s0) vs e^-10t" % (storage, t))
+
+
+# Two absorbing outcomes: success at rate 1, failure at rate 2.  By hand:
+# P(start, t) = e^{-3t}, P(success, t) = (1 - e^{-3t}) / 3, P(failure, t)
+# twice that; success is reached with probability 1/3.
+TWO_ABSORBING = """events
+  loc win (1)
+  loc lose (2)
+partial reachability = (st a) == start;
+network two (continuous)
+  aut a
+    stt start
+      to(success) win
+      to(failure) lose
+    stt success
+    stt failure
+results
+  ok = (st a) == success;
+"""
+
+
+def test_two_absorbing(tmp):
+    path = write_model(tmp, "twoabs.san", TWO_ABSORBING)
+    p = run(["solve", path], expect=2)
+    check(p is not None and "2 closed classes" in p.stderr,
+          "two absorbing: solve still refuses (a steady state needs one class)")
+    for storage in ("sparse", "kron"):
+        r = js(["transient", path, "--storage", storage, "--time", "0.1,0.5,2,30"])
+        if r:
+            for row in r["times"]:
+                t = row["t"]
+                m = row["marginals"]["a"]
+                e = math.exp(-3 * t)
+                want = {"start": e, "success": (1 - e) / 3, "failure": 2 * (1 - e) / 3}
+                worst = max(abs(m[k] - v) for k, v in want.items())
+                check(worst <= ABS, "two absorbing transient %s t=%g: %r vs %r"
+                      % (storage, t, m, want))
+    for storage, extra in (("sparse", []), ("kron", []), ("kron", ["--max-memory", SERIES_MEM])):
+        r = js(["passage", path, "--storage", storage, "--until", "(st a) == success",
+                "--time", "0.2,1", "-p", "10,30,40"] + extra)
+        if not r:
+            continue
+        storage += " series" if extra else ""
+        ps = r["passage"]
+        check(abs(ps["reach"] - 1 / 3) <= ABS, "two absorbing passage %s: reach %.17g vs 1/3"
+              % (storage, ps["reach"]))
+        check(ps["reach_method"] == ("series" if extra else "solve"),
+              "two absorbing passage %s: reach by %s" % (storage, ps["reach_method"]))
+        check(ps["mean"] == "inf", "two absorbing passage %s: mean %r" % (storage, ps["mean"]))
+        for row in r["times"]:
+            want = (1 - math.exp(-3 * row["t"])) / 3
+            check(abs(row["cdf"] - want) <= ABS, "two absorbing passage %s: cdf at %g"
+                  % (storage, row["t"]))
+        for level, want in (("10", -math.log(0.7) / 3), ("30", -math.log(0.1) / 3)):
+            got = ps["percentiles"].get(level)
+            check(isinstance(got, float) and abs(got - want) <= 1e-9 * want,
+                  "two absorbing passage %s: percentile %s %r vs %.12g"
+                  % (storage, level, got, want))
+        check(ps["percentiles"].get("40") == "inf", "two absorbing passage %s: 40%% never"
+              % storage)
+
+
+def far_target_mean(lam, mu, n):
+    """E[T] from 0 to n in a birth-death queue, by hand: the time t_k
+    from k to k + 1 is 1/lam + (mu/lam) t_{k-1} (a departure costs the
+    step back up), t_0 = 1/lam; E[T] = sum of t_0 .. t_{n-1}."""
+    from fractions import Fraction as F
+    lam, mu = F(lam), F(mu)
+    t = tot = F(0)
+    for k in range(n):
+        t = 1 / lam if k == 0 else 1 / lam + mu / lam * t
+        tot += t
+    return float(tot)
+
+
+def test_far_target(tmp):
+    """An M/M/1/89 (1.12 vs 4.776) from empty to 26 customers: mean
+    8.5e15.  The series' mass moves by 1e-16 a product: the descriptor
+    said P(reach) 1.1e-15 with exit 0, the sparse path exited 1 silently
+    with -p.  P(reach) is 1 (irreducible), the mean by a solve."""
+    text = open(os.path.join(MODELS, "mm1k.san")).read()
+    text = (text.replace("lambda = 2;", "lambda = 1.12;")
+                .replace("mu     = 3;", "mu = 4.776;").replace("[0..10]", "[0..89]")
+                .replace("s[10]", "s[89]")
+                .replace("reachability = 1;", "partial reachability = (st queue) == s[0];"))
+    path = write_model(tmp, "far.san", text)
+    want = far_target_mean("1.12", "4.776", 26)
+    until = "(st queue) == s[26]"
+    for storage in ("sparse", "kron"):
+        r = js(["passage", path, "--storage", storage, "--until", until])
+        if r:
+            ps = r["passage"]
+            check(ps["reach"] == 1 and ps["reach_method"] == "graph",
+                  "far target %s: reach %r by %s" % (storage, ps["reach"], ps["reach_method"]))
+            check(isinstance(ps["mean"], (int, float)) and abs(ps["mean"] - want) <= 1e-10 * want,
+                  "far target %s: mean %r vs %.17g" % (storage, ps["mean"], want))
+        # percentiles past --max-steps: not computed, said, exit 1, the
+        # rest of the answer printed
+        p = run(["passage", path, "--storage", storage, "--until", until, "-p", "50"], expect=1)
+        check(p is not None and "percentiles from 50%: not computed" in p.stderr
+              and re.search(r"P\(reach\) +1 ", p.stdout) is not None
+              and "percentile 50    not computed" in p.stdout,
+              "far target %s -p 50: said what is missing, kept the rest" % storage)
+        # P(T <= t) past --max-steps: the times within it and the rest
+        # of the answer, what is missing said (the whole run was refused)
+        p = run(["passage", path, "--storage", storage, "--until", until, "--time", "1,1e12",
+                 "-f", "json"], expect=1)
+        if p:
+            r = json.loads(p.stdout)
+            check("P(T <= t) from t = 1e+12: not computed" in p.stderr
+                  and [row["t"] for row in r["times"]] == [1] and r["passage"]["reach"] == 1
+                  and abs(r["passage"]["mean"] - want) <= 1e-10 * want and not r["complete"],
+                  "far target %s --time 1,1e12: the first time, reach and mean kept: %s"
+                  % (storage, p.stderr))
+    # the descriptor without rows: P(reach) from the classes, the mean
+    # not computed (the series cannot see it), exit 1
+    p = run(["passage", path, "--storage", "kron", "--max-memory", SERIES_MEM, "--until",
+             until, "-f", "json"], expect=1)
+    if p:
+        ps = json.loads(p.stdout)["passage"]
+        check(ps["reach"] == 1 and ps["reach_method"] == "graph" and ps["mean"] == "nan"
+              and "mean passage time: not computed" in p.stderr,
+              "far target kron series: reach 1 by the classes, the mean not computed: %r %s"
+              % (ps, p.stderr))
+
+
+
+# ---- a differential family: random chains with transient start states ----
+
+def random_chain(rng):
+    """Two automata.  A: a transient prefix a0 .. a{t-1} (each left at a
+    rate up to 20, never re-entered) into one or two closed cycles; B: an
+    irreducible cycle at rates near 1; one synchronizing event moves both
+    (A inside its first cycle, B from b0).  The start (a0, b0) is
+    transient, and so is every state with A in the prefix: the rate of
+    uniformization must cover them."""
+    t = rng.randint(1, 3)
+    cycles = rng.randint(1, 2)
+    sizes = [rng.randint(1, 3) for _ in range(cycles)]
+    na = t + sum(sizes)
+    nb = rng.randint(2, 3)
+    arcs_a, arcs_b, events = [], [], []      # (src, dst, event)
+    starts, k = [], t
+    for sz in sizes:
+        starts.append(k)
+        for i in range(sz):
+            if sz > 1:
+                e = "ca%d" % len(events)
+                events.append((e, rng.uniform(0.5, 2.0), False))
+                arcs_a.append((k + i, k + (i + 1) % sz, e))
+        k += sz
+    for i in range(t):
+        # forward only: to the next prefix state or into a cycle
+        for dst in {rng.choice(list(range(i + 1, t)) + starts), rng.choice(starts)}:
+            e = "la%d" % len(events)
+            events.append((e, rng.uniform(3, 20), False))
+            arcs_a.append((i, dst, e))
+    for j in range(nb):
+        e = "cb%d" % len(events)
+        events.append((e, rng.uniform(0.5, 1.5), False))
+        arcs_b.append((j, (j + 1) % nb, e))
+    if sizes[0] > 1:
+        e = "sy%d" % len(events)
+        events.append((e, rng.uniform(0.5, 2.0), True))
+        c0 = starts[0]
+        arcs_a.append((c0, c0 + 1, e))
+        arcs_b.append((0, 1, e))
+    return na, nb, arcs_a, arcs_b, events
+
+
+def chain_text(na, nb, arcs_a, arcs_b, events):
+    lines = ["events"]
+    for e, r, syn in events:
+        lines.append("  %s %s (%.17g)" % ("syn" if syn else "loc", e, r))
+    lines.append("partial reachability = (st A) == a0 && (st B) == b0;")
+    lines.append("network rnd (continuous)")
+    for name, n, arcs, letter in (("A", na, arcs_a, "a"), ("B", nb, arcs_b, "b")):
+        lines.append("  aut %s" % name)
+        for i in range(n):
+            lines.append("    stt %s%d" % (letter, i))
+            for src, dst, e in arcs:
+                if src == i:
+                    lines.append("      to(%s%d) %s" % (letter, dst, e))
+    return "\n".join(lines) + "\n"
+
+
+def chain_generator(na, nb, arcs_a, arcs_b, events):
+    """Q over the states reachable from (a0, b0), explored here."""
+    rate = {e: r for e, r, _ in events}
+    syn = {e for e, _, s in events if s}
+
+    def succ(st):
+        i, j = st
+        out = []
+        for src, dst, e in arcs_a:
+            if src != i:
+                continue
+            if e in syn:
+                out += [((dst, d2), rate[e]) for s2, d2, e2 in arcs_b if e2 == e and s2 == j]
+            else:
+                out.append(((dst, j), rate[e]))
+        out += [((i, dst), rate[e]) for src, dst, e in arcs_b if src == j and e not in syn]
+        return out
+
+    order, seen = [(0, 0)], {(0, 0): 0}
+    for st in order:
+        for nxt, _ in succ(st):
+            if nxt not in seen:
+                seen[nxt] = len(order)
+                order.append(nxt)
+    n = len(order)
+    q = [[0.0] * n for _ in range(n)]
+    for st in order:
+        for nxt, r in succ(st):
+            if nxt != st:
+                q[seen[st]][seen[nxt]] += r
+                q[seen[st]][seen[st]] -= r
+    return order, q
+
+
+def absorption(q, target):
+    """P(reach target) from state 0: h on the others by elimination, with
+    the states that cannot reach it at 0 (found by a backward search)."""
+    n = len(q)
+    can = set(target)
+    grown = True
+    while grown:
+        grown = False
+        for i in range(n):
+            if i not in can and any(q[i][j] > 0 for j in can):
+                can.add(i)
+                grown = True
+    if 0 in target:
+        return 1.0
+    if 0 not in can:
+        return 0.0
+    u = [i for i in range(n) if i in can and i not in target]
+    a = [[-q[i][j] for j in u] for i in u]
+    b = [[sum(q[i][j] for j in target)] for i in u]
+    h = solve(a, b)
+    return h[u.index(0)][0]
+
+
+def test_far_target_crash(tmp):
+    """The far target beside a crash at rate 1e-17 from the empty queue
+    (absorbing): P(reach) = 0.9389560326712214, hand-solved in exact
+    rationals (h_1 = (lam + kappa)/lam h_0, then the birth-death
+    recursion, h_26 = 1).  An LU solve of the absorption probabilities
+    gave 1: the crash rate vanishes from the diagonal of 1.12."""
+    from fractions import Fraction as F
+    lam, mu, kappa = F(112, 100), F(4776, 1000), F(1, 10 ** 17)
+    h = [F(1), (lam + kappa) / lam]
+    for i in range(1, 26):
+        h.append(((lam + mu) * h[i] - mu * h[i - 1]) / lam)
+    want = float(1 / h[26])
+    lines = ["events", "  loc arrive (1.12)", "  loc serve (4.776)", "  loc crash (1e-17)",
+             "partial reachability = (st q) == s0;", "network crashq (continuous)", "  aut q"]
+    for i in range(90):
+        lines.append("    stt s%d" % i)
+        if i < 89:
+            lines.append("      to(s%d) arrive" % (i + 1))
+        if i > 0:
+            lines.append("      to(s%d) serve" % (i - 1))
+        else:
+            lines.append("      to(dead) crash")
+    lines.append("    stt dead")
+    path = write_model(tmp, "crash.san", "\n".join(lines) + "\n")
+    until = "(st q) == s26"
+    for storage in ("sparse", "kron"):
+        r = js(["passage", path, "--storage", storage, "--until", until])
+        if r:
+            ps = r["passage"]
+            check(abs(ps["reach"] - want) <= 1e-12 * want and ps["reach_method"] == "solve"
+                  and ps["mean"] == "inf",
+                  "far target with a crash %s: reach %r vs %.17g" % (storage, ps["reach"], want))
+    # without rows the series cannot tell (its mass does not move): said,
+    # exit 1, nothing made up
+    p = run(["passage", path, "--storage", "kron", "--max-memory", SERIES_MEM, "--until", until,
+             "-f", "json"], expect=1)
+    if p:
+        ps = json.loads(p.stdout)["passage"]
+        check(ps["reach"] == "nan" and ps["mean"] == "nan"
+              and "P(reach) and the mean passage time: not computed" in p.stderr,
+              "far target with a crash, kron series: not computed, said: %r %s" % (ps, p.stderr))
+
+
+def test_random_transient(tmp):
+    import random
+    rng = random.Random(29)
+    times = [0.05, 0.4, 3]
+    for case in range(10):
+        na, nb, arcs_a, arcs_b, events = random_chain(rng)
+        path = write_model(tmp, "rnd%d.san" % case, chain_text(na, nb, arcs_a, arcs_b, events))
+        order, q = chain_generator(na, nb, arcs_a, arcs_b, events)
+        x0 = [1.0] + [0.0] * (len(order) - 1)
+        refs = {t: vec_expm(x0, q, t) for t in times}
+        last = na - 1               # a state of A's last cycle
+        target = [k for k, st in enumerate(order) if st[0] == last]
+        reach = absorption(q, target)
+        for storage in ("sparse", "kron"):
+            r = js(["transient", path, "--storage", storage, "--time",
+                    ",".join("%g" % t for t in times)])
+            if r:
+                worst = 0.0
+                for row in r["times"]:
+                    ref = refs[row["t"]]
+                    for aut, pos in (("A", 0), ("B", 1)):
+                        for name, got in row["marginals"][aut].items():
+                            want = sum(p for p, st in zip(ref, order)
+                                       if st[pos] == int(name[1:]))
+                            worst = max(worst, abs(got - want))
+                check(worst <= ABS, "random %d %s: marginals within %.3g of expm"
+                      % (case, storage, worst))
+            r = js(["passage", path, "--storage", storage, "--until", "(st A) == a%d" % last])
+            if r:
+                got = r["passage"]["reach"]
+                check(abs(got - reach) <= 1e-12, "random %d %s: P(reach) %.17g vs %.17g"
+                      % (case, storage, got, reach))
 
 
 def test_slices(tmp):
@@ -588,7 +975,9 @@ def test_replica_text(tmp):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         for test in (test_two_state, test_mm1k, test_mminf, test_to_steady, test_storages_agree,
-                     test_erlang, test_missed, test_slices, test_errors, test_partial,
+                     test_erlang, test_missed, test_transient_start, test_two_absorbing,
+                     test_far_target, test_far_target_crash,
+                     test_random_transient, test_slices, test_errors, test_partial,
                      test_pipeline_job, test_replica_text):
             test(tmp)
     print("transient: %d passed, %d failed" % (passed, failed))
