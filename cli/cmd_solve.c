@@ -251,7 +251,8 @@ static void text_report(const report *r)
                    "(which corrected an error of %.1e; balance %.1e, tol %.1e)\n",
                    sol->info.error_est, sol->info.lu_correction, sol->info.balance, r->tol);
         else
-            printf("accuracy     error estimate %.1e (balance %.1e, aggregation %s, tol %.1e)\n",
+            printf("accuracy     error estimate %.1e from the checks (balance "
+                   "%.1e, aggregation %s, tol %.1e)\n",
                    sol->info.error_est, sol->info.balance, agg, r->tol);
     } else {
         /* what the checks reached, so that "how far off" has an answer */
