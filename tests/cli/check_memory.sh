@@ -352,23 +352,7 @@ done
 # A reachable set far smaller than its product space is counted exactly
 # (the scan skips the boxes where nb using <= R is surely false): resource
 # sharing, 30 processes, at most 4 users: sum of C(30, k), k <= 4.
-rs_model() {
-    cat <<EOF
-identifiers
-  N = [0..$(($1 - 1))]; R = $2; lambda = 3; mu = 6;
-  f = lambda * (nb using < R);
-events
-  loc Acq (f)
-  loc Rel (mu)
-reachability = (nb using <= R);
-network rs (continuous)
-  aut P[N]
-    stt sleeping to(using) Acq
-    stt using to(sleeping) Rel
-results
-  full = nb using == R;
-EOF
-}
+. "$top_srcdir/tests/cli/rs_model.sh"
 rs_model 30 4 >"$tmp/rs30.san"
 check_json "rs N=30 R=4: 31,931 of 2^30 states counted" "$tmp/rs30.san" \
     'm["states"] == 31931 and m["states_basis"] == "declared"'

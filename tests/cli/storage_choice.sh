@@ -16,27 +16,11 @@ fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
-rs() {      # rs N R: N processes, R resources
-    cat <<EOF
-identifiers
-  N = [0..$(($1 - 1))]; R = $2; lambda = 3; mu = 6;
-  f = lambda * (nb using < R);
-events
-  loc Acq (f)
-  loc Rel (mu)
-reachability = (nb using <= R);
-network rs (continuous)
-  aut P[N]
-    stt sleeping to(using) Acq
-    stt using to(sleeping) Rel
-results
-  full = nb using == R;
-  busy = nb using;
-EOF
-}
-rs 18 5 >"$TMP/rs18_5.san"      # 12,616 states: sparse ~5.4 MiB, kron ~15 MiB
-rs 18 18 >"$TMP/rs18.san"       # 262,144 states: sparse ~183 MiB, kron ~37 MiB
-rs 8 8 >"$TMP/rs8.san"          # 256 product states: small
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$top_srcdir/tests/cli/rs_model.sh"
+rs_model 18 5 >"$TMP/rs18_5.san"      # 12,616 states: sparse ~5.4 MiB, kron ~15 MiB
+rs_model 18 18 >"$TMP/rs18.san"       # 262,144 states: sparse ~183 MiB, kron ~37 MiB
+rs_model 8 8 >"$TMP/rs8.san"          # 256 product states: small
 
 # expect NAME MODEL STORAGE RULE [san options...]: the JSON report's
 # storage and storage_choice.rule, the predictions present (null for
