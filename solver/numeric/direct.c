@@ -297,50 +297,30 @@ int san_ls_direct(san_ls *c, double *pi, double maxmem, double maxflops)
 static int direct_once(san_ls *c, double *pi, double maxmem, double maxflops, int64_t k)
 {
     const san_csr *qt = c->qt;
-    const int64_t n = qt->n;
-    lu_input m;
-    void *num = NULL;
-    double ctrl[UMFPACK_CONTROL], info[UMFPACK_INFO];
-    double *b = NULL;
     int rc;
-
-    if (lu_input_build(qt, k, &m) < 0) {
-        if (maxmem > 0)
-            return 2;
-        snprintf(c->info->msg, sizeof c->info->msg, "out of memory copying "
-                 "the generator for UMFPACK (%ld nonzeros)",
-                 (long)qt->rowptr[n]);
-        c->info->status = SAN_E_NOMEM;
-        return -1;
-    }
-    rc = factorize(c, n, &m, maxmem, maxflops, &num);
-    if (rc != 0)
-        goto done;
-    b = calloc((size_t)n, sizeof *b);
+    san_lu *f = san_lu_factor(c, qt, k, maxmem, maxflops, &rc);
+    c->info->iterations = 0;
+    if (!f)
+        return rc;
+    double *b = calloc((size_t)qt->n, sizeof *b);
     if (!b) {
         snprintf(c->info->msg, sizeof c->info->msg, "out of memory for the "
                  "right-hand side");
         c->info->status = SAN_E_NOMEM;
-        rc = -1;
-        goto done;
+        san_lu_free(f);
+        return -1;
     }
     b[k] = qt->val[san_ls_diag_pos(qt, k)];
-    umfpack_dl_defaults(ctrl);
-    ctrl[UMFPACK_PRL] = 0;
-    sslong st = umfpack_dl_solve(UMFPACK_At, m.ap, m.ai, m.ax, pi, b, num,
-                                 ctrl, info);
-    if (st != UMFPACK_OK) {
-        snprintf(c->info->msg, sizeof c->info->msg, "%s (solve, status %ld)",
-                 umf_status_text(st), (long)st);
+    int st = san_lu_solve(f, b, pi);
+    rc = 0;
+    if (st != 0) {
+        snprintf(c->info->msg, sizeof c->info->msg, "%s (solve, status %d)",
+                 umf_status_text(st), st);
         c->final = st == UMFPACK_WARNING_singular_matrix;
         rc = -1;
     }
-done:
-    if (num)
-        umfpack_dl_free_numeric(&num);
     free(b);
-    lu_input_free(&m);
-    c->info->iterations = 0;
+    san_lu_free(f);
     return rc;
 }
 
@@ -369,6 +349,14 @@ san_lu *san_lu_factor(san_ls *c, const san_csr *qt, int64_t k, double maxmem,
     *rc = -1;
     if (!f || lu_input_build(qt, k, &f->m) < 0) {
         free(f);
+        if (maxmem > 0) {
+            *rc = 2;
+            return NULL;
+        }
+        snprintf(c->info->msg, sizeof c->info->msg, "out of memory copying "
+                 "the generator for UMFPACK (%ld nonzeros)",
+                 (long)qt->rowptr[qt->n]);
+        c->info->status = SAN_E_NOMEM;
         return NULL;
     }
     f->n = qt->n;
@@ -386,7 +374,6 @@ int san_lu_solve(const san_lu *f, const double *b, double *x)
     double ctrl[UMFPACK_CONTROL], info[UMFPACK_INFO];
     umfpack_dl_defaults(ctrl);
     ctrl[UMFPACK_PRL] = 0;
-    sslong st = umfpack_dl_solve(UMFPACK_At, f->m.ap, f->m.ai, f->m.ax, x, b, f->num, ctrl,
+    return (int)umfpack_dl_solve(UMFPACK_At, f->m.ap, f->m.ai, f->m.ax, x, b, f->num, ctrl,
                                  info);
-    return st == UMFPACK_OK ? 0 : -1;
 }

@@ -183,7 +183,8 @@ int san_ls_direct(san_ls *c, double *pi, double maxmem, double maxflops);
 /* The LU of qt with state k's equation replaced (as san_ls_direct does),
  * kept for several solves; NULL with *rc 2 (over maxmem or maxflops) or
  * -1 (the message in c->info).  san_lu_solve solves x (Q^T modified) =
- * b, i.e. x Q = b with x_k = b_k / q_kk.  0 or -1. */
+ * b, i.e. x Q = b with x_k = b_k / q_kk: 0, or UMFPACK's status
+ * (UMFPACK_WARNING_singular_matrix is positive). */
 typedef struct san_lu san_lu;
 san_lu *san_lu_factor(san_ls *c, const san_csr *qt, int64_t k, double maxmem,
                       double maxflops, int *rc);
