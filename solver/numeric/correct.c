@@ -153,7 +153,7 @@ static double correct_once(const san_lu *f, const san_csr *qt, const long double
 {
     const int64_t n = qt->n;
     minus_residual(qt, out, x, b);
-    if (san_lu_solve(f, b, u) < 0)
+    if (san_lu_solve(f, b, u) != 0)
         return HUGE_VAL;
     double s = 0;
     for (int64_t j = 0; j < n; j++) {
@@ -258,25 +258,33 @@ static double noise_floor(const san_lu *f, const san_csr *qt, const long double 
                           const double *y, double *b, double *u)
 {
     const int64_t n = qt->n;
+    double *mag = malloc((size_t)n * sizeof *mag);   /* the noise of each state */
+    if (!mag)
+        return HUGE_VAL;
+    for (int64_t j = 0; j < n; j++) {
+        double in = 0;
+        for (int64_t p = qt->rowptr[j]; p < qt->rowptr[j + 1]; p++)
+            if (qt->col[p] != j)
+                in += qt->val[p] * y[qt->col[p]];
+        mag[j] = 0.5 * LDBL_EPSILON * (in + (double)out[j] * y[j]);
+    }
     uint64_t seed = 0x9e3779b97f4a7c15ull;
     double worst = 0;
-    for (int k = 0; k < NOISE_PROBES; k++) {
+    for (int k = 0; k < NOISE_PROBES && worst < HUGE_VAL; k++) {
         for (int64_t j = 0; j < n; j++) {
-            double in = 0;
-            for (int64_t p = qt->rowptr[j]; p < qt->rowptr[j + 1]; p++)
-                if (qt->col[p] != j)
-                    in += qt->val[p] * y[qt->col[p]];
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-            double sign = (seed >> 63) ? 1.0 : -1.0;
-            b[j] = sign * 0.5 * LDBL_EPSILON * (in + (double)out[j] * y[j]);
+            b[j] = (seed >> 63) ? mag[j] : -mag[j];
         }
-        if (san_lu_solve(f, b, u) < 0)
-            return HUGE_VAL;
+        if (san_lu_solve(f, b, u) != 0) {
+            worst = HUGE_VAL;
+            break;
+        }
         for (int64_t j = 0; j < n; j++)
             if (y[j] > SAN_PROB_FLOOR && fabs(u[j]) > worst)
                 worst = fabs(u[j]);
     }
-    return NOISE_SAFETY * worst;
+    free(mag);
+    return worst < HUGE_VAL ? NOISE_SAFETY * worst : HUGE_VAL;
 }
 
 static int correct_chain(san_ls *c, const san_csr *qt, double *y, double *est, double *first)
