@@ -173,7 +173,12 @@ static void emit_aggregate(builder *B, xbuild *b, const san_expr *e, const xins 
             xb_itab(b, k == 3 ? q[k] + rbase : q[k]);   /* the reward table moved */
         n++;
     }
-    xb_emit(b, (xop)in->op, off, n, 0);
+    /* every member lumped: the empty count or sum is 0, the empty product
+     * 1 (an instruction over no entries would read an empty table) */
+    if (n)
+        xb_emit(b, (xop)in->op, off, n, 0);
+    else
+        xb_emit(b, X_CONST, 0, 0, in->op == X_PRODRW ? 1.0 : 0.0);
     xop join = in->op == X_PRODRW ? X_MUL : X_ADD;
     for (int c = 0; c < L->nclass; c++) {
         const lump_class *C = &L->cls[c];
