@@ -8,7 +8,8 @@
  * least in Tx.  Coarser grain always sends fewer tasks, so the criterion
  * alone would always pick the coarsest; it applies among the grains that
  * keep the slaves busy (efficiency within busy of the best), which is
- * what a too coarse grain loses first.
+ * what a too coarse grain loses first.  It is one of the rules of
+ * grain_rank.c, the default only when no execution time is computed.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -61,7 +62,7 @@ san_status san_grain_init_opts(san_grain *g, int argc, char **argv, const san_sw
         san_grain_free(g);
         return SAN_E_USAGE;
     }
-    return SAN_OK;
+    return san_grain_by(g, NULL, err, n);
 }
 
 /* Rows that differ only by their grain. */
@@ -71,35 +72,6 @@ static int same_group(const san_sweep *s, int g, int v, int w)
         if (a != g && s->pick[v][a] != s->pick[w][a])
             return 0;
     return 1;
-}
-
-/* The recommendation for one group. */
-static void recommend(const san_sweep *s, san_grain_group *c, double busy)
-{
-    c->best = -1;
-    c->best_eff = -INFINITY;
-    c->floor_eff = 0;
-    c->fastest = -1;
-    for (int i = 0; i < c->n; i++) {
-        double e;
-        if (san_sweep_row_result(&s->rows[c->member[i]], "efficiency", &e) && e > c->best_eff)
-            c->best_eff = e;
-    }
-    c->floor_eff = c->best_eff * (1 - busy);
-    double tx_min = INFINITY, t_min = INFINITY;
-    for (int i = 0; i < c->n; i++) {
-        const san_sweep_row *r = &s->rows[c->member[i]];
-        double e, tx, t;
-        if (san_sweep_row_result(r, "efficiency", &e) && e >= c->floor_eff &&
-            san_sweep_row_result(r, "master_tx", &tx) && tx < tx_min) {
-            tx_min = tx;
-            c->best = c->member[i];
-        }
-        if (san_sweep_row_result(r, "execution_time", &t) && t < t_min) {
-            t_min = t;
-            c->fastest = c->member[i];
-        }
-    }
 }
 
 san_status san_grain_run(san_grain *g, const san_sweep_opts *o, double busy)
@@ -133,7 +105,7 @@ san_status san_grain_run(san_grain *g, const san_sweep_opts *o, double busy)
                 seen[w] = 1;
                 c->member[c->n++] = w;
             }
-        recommend(s, c, busy);
+        sweep_grain_rank(g, c);
     }
     free(seen);
     return SAN_OK;

@@ -49,6 +49,10 @@ int sweep_is_analytic(const san_sweep_spec *sp);
 san_status sweep_analytic(const san_sweep_spec *sp, const char *const *vals,
                           san_analytic_results *res, char *msg, size_t n);
 
+/* The grains of one configuration ranked by g's rule (grain_rank.c):
+ * c->best, c->paper, c->fastest and the efficiency floor set. */
+void sweep_grain_rank(const san_grain *g, san_grain_group *c);
+
 /* The values of a variant, per axis (pointers into the spec). */
 void sweep_variant_values(const san_sweep *s, int v, const char **vals);
 

@@ -289,8 +289,16 @@ SAN_API void san_size_buffer_free(san_size_buffer *b);
 
 /* The master/slave model solved for every grain (--slices-per-node or
  * --slices) and configuration; per configuration, the recommended grain
- * keeps the master least in Tx among the grains whose slaves stay busy
- * (efficiency within busy, relative, of the best grain's). */
+ * is the best on the rule of san_grain_by: an index's least or greatest
+ * value (default execution_time when the model computes it), or the
+ * paper's rule: the master least in Tx among the grains whose slaves
+ * stay busy (efficiency within busy, relative, of the best grain's). */
+
+typedef enum {
+    SAN_GRAIN_PAPER,        /* the paper's rule (004, section 6.3) */
+    SAN_GRAIN_MIN,          /* the least value of the index by */
+    SAN_GRAIN_MAX           /* the greatest value of the index by */
+} san_grain_rule;
 
 typedef struct {
     int n;                  /* grains of the configuration */
@@ -299,12 +307,15 @@ typedef struct {
     double best_eff;        /* the best efficiency among them */
     double floor_eff;       /* the efficiency the slaves must keep */
     int fastest;            /* least execution_time; -1 without it */
+    int paper;              /* the paper's rule's pick; -1 when none */
 } san_grain_group;
 
 typedef struct {
     san_sweep sweep;        /* every grain of every configuration */
     int axis;               /* the grain's axis */
     double busy;
+    san_grain_rule rule;    /* what the grains are ranked by */
+    char by[64];            /* its index ("paper" for the paper's rule) */
     int remote;             /* 1 on an MPI rank other than 0: no rows */
     int ngroups;
     san_grain_group *group; /* per configuration (rows that differ only by
@@ -319,6 +330,13 @@ SAN_API san_status san_grain_init(san_grain *g, int argc, char **argv, char *err
  * (no_peps_warnings, peers; NULL: the defaults). */
 SAN_API san_status san_grain_init_opts(san_grain *g, int argc, char **argv,
                                        const san_sweep_opts *o, char *err, size_t n);
+/* What to rank the grains by (after init, before run): "paper",
+ * "execution_time", "efficiency", "throughput" (runs per second, down_tp:
+ * --work slices only), an index whose better side is known (doc/san.1),
+ * or "min:INDEX" / "max:INDEX"; NULL or "": execution_time when the model
+ * computes it, else the paper's rule (what init sets).  SAN_E_USAGE with
+ * err for an unknown index or one without a side. */
+SAN_API san_status san_grain_by(san_grain *g, const char *by, char *err, size_t n);
 /* Solve every variant (san_sweep_run) and recommend: SAN_OK (failed
  * variants are rows with their error), SAN_E_NOMEM. */
 SAN_API san_status san_grain_run(san_grain *g, const san_sweep_opts *o, double busy);
