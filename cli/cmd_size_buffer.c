@@ -23,7 +23,8 @@ typedef struct {
 static const cli_option size_options[] = {
     CLI_GROUP("options:"),
     CLI_STRING(0, "index", "NAME", size_args, search.index,
-               "the index (ms: slave_transmitting, pipeline: throughput)"),
+               "the index (default: the throughput, ms pack_throughput,\n"
+               "pipeline throughput; or e.g. slave_transmitting)"),
     CLI_DOUBLE(0, "within", "X", size_args, search.within, 1e-12, 10, 0, NULL,
                "relative tolerance (0.01: within 1% of the limit)", "0.01"),
     CLI_INT(0, "max-buffer", "K", size_args, search.max_buffer, 2, 1e6, NULL,
@@ -46,8 +47,10 @@ static const cli_spec size_spec = {
         "       san size-buffer pipeline --mode async --stages T1,...,Tm [flags] [options]\n",
     .intro =
         "For each configuration (template flags may take several values, as in\n"
-        "san sweep), find the smallest buffer K whose index is within a relative\n"
-        "tolerance of its large-buffer limit, and print the curve behind it.\n"
+        "san sweep), find the smallest buffer K whose index (by default the\n"
+        "throughput) is within a relative tolerance of its large-buffer limit,\n"
+        "print what it buys (throughput and efficiency at K, at K + 1 and at the\n"
+        "limit) and the curve behind it.\n"
         "The limit is the index once doubling K changes it by less than half\n"
         "the tolerance; then bisection between the last two powers of two finds\n"
         "the smallest K (about 2 log2(K) solves instead of K).  For a pipeline,\n"
@@ -80,6 +83,39 @@ static void text_curve(const san_buffer_sizing *z, const san_buffer_config *cf,
                 z->curve[i].k == z->k ? "   <- smallest within" : "");
 }
 
+/* A figure, or "-" where the model does not compute it. */
+static void text_fig(FILE *out, double x)
+{
+    if (isnan(x))
+        fprintf(out, "  %14s", "-");
+    else
+        fprintf(out, "  %14.8g", x);
+}
+
+/* What the buffer buys: the throughput, the efficiency and the index at
+ * the chosen K, at K + 1 and at the limit's size. */
+static void text_buys(const san_size_buffer *b, const san_buffer_config *cf, FILE *out)
+{
+    const long ks[3] = { cf->all.k, cf->all.k + 1, cf->k_limit };
+    const char *what[3] = { "chosen", "one more", "limit" };
+    int same = !strcmp(b->index, b->throughput);
+    fprintf(out, "  what it buys: %8s  %14s  %14s", "K", b->throughput, "efficiency");
+    if (!same)
+        fprintf(out, "  %14s", b->index);
+    fputc('\n', out);
+    for (int i = 0; i < 3; i++) {
+        const san_buffer_point *p = san_buffer_sizing_at(&cf->all, ks[i]);
+        if (!p || (i == 2 && ks[2] <= ks[1]))
+            continue;
+        fprintf(out, "  %-12s  %8ld", what[i], p->k);
+        text_fig(out, p->throughput);
+        text_fig(out, p->efficiency);
+        if (!same)
+            text_fig(out, p->v);
+        fputc('\n', out);
+    }
+}
+
 static void text_config(const san_size_buffer *b, const san_buffer_config *cf, const char *label,
                         FILE *out)
 {
@@ -90,6 +126,7 @@ static void text_config(const san_size_buffer *b, const san_buffer_config *cf, c
     }
     fprintf(out, "%s: buffer %ld  (%s %.8g; limit %.8g, reached at K = %ld; %d solves)\n", label,
             cf->all.k, b->index, cf->all.value, cf->limit, cf->k_limit, cf->all.n);
+    text_buys(b, cf, out);
     if (!b->pipeline) {
         text_curve(&cf->all, cf, b->index, out);
         return;
@@ -118,6 +155,24 @@ static void json_curve(const san_buffer_sizing *z, FILE *out)
     fputs("]", out);
 }
 
+/* {"buffer", "value", "throughput", "efficiency"} at size k; null when
+ * not evaluated. */
+static void json_at(const san_buffer_config *cf, long k, FILE *out)
+{
+    const san_buffer_point *p = san_buffer_sizing_at(&cf->all, k);
+    if (!p) {
+        fputs("null", out);
+        return;
+    }
+    fprintf(out, "{ \"buffer\": %ld, \"value\": ", p->k);
+    san_json_num(out, p->v);
+    fputs(", \"throughput\": ", out);
+    cli_json_figure(out, p->throughput);
+    fputs(", \"efficiency\": ", out);
+    cli_json_figure(out, p->efficiency);
+    fputs(" }", out);
+}
+
 static void json_config(const san_size_buffer *b, const san_buffer_config *cf, const char *label,
                         FILE *out)
 {
@@ -134,7 +189,13 @@ static void json_config(const san_size_buffer *b, const san_buffer_config *cf, c
     san_json_num(out, cf->all.value);
     fputs(", \"limit\": ", out);
     san_json_num(out, cf->limit);
-    fprintf(out, ", \"limit_buffer\": %ld,\n      \"curve\": ", cf->k_limit);
+    fprintf(out, ", \"limit_buffer\": %ld,\n      \"at_buffer\": ", cf->k_limit);
+    json_at(cf, cf->all.k, out);
+    fputs(",\n      \"at_next\": ", out);
+    json_at(cf, cf->all.k + 1, out);
+    fputs(",\n      \"at_limit\": ", out);
+    json_at(cf, cf->k_limit, out);
+    fputs(",\n      \"curve\": ", out);
     json_curve(&cf->all, out);
     if (b->pipeline) {
         fputs(",\n      \"buffers\": [", out);
@@ -163,6 +224,8 @@ static void write_all(const san_size_buffer *b, const cli_run *run, cli_format f
         cli_meta_json(out, run);
         fputs("\"index\": ", out);
         cli_json_string(out, b->index);
+        fputs(", \"throughput\": ", out);
+        cli_json_string(out, b->throughput);
         fputs(",\n  \"within\": ", out);
         san_json_num(out, b->within);
         fputs(",\n  \"configurations\": [\n", out);
@@ -201,12 +264,15 @@ static int plot_curves(const san_size_buffer *b, const char *file, const san_plo
         for (int i = 0; ps[n].x && ps[n].y && i < z->n; i++) {
             ps[n].x[i] = (double)z->curve[i].k;
             ps[n].y[i] = z->curve[i].v;
+            if (z->curve[i].k == z->k)
+                ps[n].mark = i + 1;     /* the chosen buffer, ringed */
         }
         ps[n].n = ps[n].x && ps[n].y && ps[n].label ? z->n : 0;
         n++;
     }
     char err[512], title[256];
-    snprintf(title, sizeof title, "%s against the buffer size", b->index);
+    snprintf(title, sizeof title, "%s against the buffer size (ringed: the smallest within "
+             "%g%% of the limit)", b->index, 100 * b->within);
     san_plot_opts o = *look;
     o.title = o.title ? o.title : title;
     o.xlabel = o.xlabel ? o.xlabel : b->pipeline ? "K (every buffer)" : "K";

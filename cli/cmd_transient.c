@@ -717,7 +717,7 @@ static int plot_over_t(const tr_report *r, const char *file)
     if (!s)
         return EXIT_FAIL;
     if (r->passage) {
-        s[ns++] = (san_plot_series){ (char *)"P(T <= t)", T->ntimes, T->times, T->cdf, 0 };
+        s[ns++] = (san_plot_series){ (char *)"P(T <= t)", T->ntimes, T->times, T->cdf, 0, 0 };
     } else {
         for (int i = 0; i < m->nres; i++) {
             if (hidden(m->res[i].name) || !listed(r->A->ynames, m->res[i].name))
@@ -727,7 +727,7 @@ static int plot_over_t(const tr_report *r, const char *file)
                 break;
             for (int k = 0; k < T->ntimes; k++)
                 y[k] = T->at[k].results[i];
-            s[ns++] = (san_plot_series){ m->res[i].name, T->ntimes, T->times, y, 0 };
+            s[ns++] = (san_plot_series){ m->res[i].name, T->ntimes, T->times, y, 0, 0 };
         }
     }
     char err[256] = "";

@@ -40,6 +40,7 @@
 #define FONT 12.0
 #define TICK 5.0                /* tick length */
 #define GAP 4.0                 /* between a tick and its label */
+#define RING_WIDTH 1.5          /* a ringed point: thinner than a series */
 #define PAD 9.0                 /* frame to outermost tick: a marker's reach and then some */
 #define MAX_PNG 32767           /* cairo's largest image surface */
 
@@ -510,6 +511,13 @@ static void draw_series(cairo_t *cr, const frame *f, const san_plot_series *s, i
         if (drawn(s, i))
             marker(cr, k, to_px(f, s->x[i]), to_py(f, s->y[i]));
     cairo_fill(cr);
+    /* the choice (size-buffer's K): a ring around its marker */
+    if (s->mark > 0 && s->mark <= s->n && drawn(s, s->mark - 1)) {
+        cairo_set_line_width(cr, RING_WIDTH);
+        cairo_new_sub_path(cr);
+        cairo_arc(cr, to_px(f, s->x[s->mark - 1]), to_py(f, s->y[s->mark - 1]), 8, 0, 2 * M_PI);
+        cairo_stroke(cr);
+    }
 }
 
 static double legend_width(canvas *cv, const san_plot_opts *o, const san_plot_series *s, int ns)

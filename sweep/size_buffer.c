@@ -24,8 +24,9 @@ typedef struct {
     int buf_axis;           /* the --buffer axis of the spec */
 } search_ctx;
 
-static int add_point(san_buffer_sizing *z, long k, double v)
+static int add_point(san_buffer_sizing *z, san_buffer_point pt)
 {
+    const long k = pt.k;
     san_buffer_point *p = realloc(z->curve, (z->n + 1) * sizeof *p);
     if (!p)
         return -1;
@@ -35,11 +36,11 @@ static int add_point(san_buffer_sizing *z, long k, double v)
         p[i] = p[i - 1];
         i--;
     }
-    p[i] = (san_buffer_point){ k, v };
+    p[i] = pt;
     return 0;
 }
 
-static const san_buffer_point *find_point(const san_buffer_sizing *z, long k)
+const san_buffer_point *san_buffer_sizing_at(const san_buffer_sizing *z, long k)
 {
     for (int i = 0; i < z->n; i++)
         if (z->curve[i].k == k)
@@ -79,7 +80,7 @@ static int row_index(const san_sweep_row *r, const char *index, double *v, char 
 static int evaluate(const search_ctx *c, const san_sweep_spec *spec, const char **vals,
                     int j, long k, long big, san_buffer_sizing *z, double *v)
 {
-    const san_buffer_point *p = find_point(z, k);
+    const san_buffer_point *p = san_buffer_sizing_at(z, k);
     if (p) {
         *v = p->v;
         return 0;
@@ -98,13 +99,18 @@ static int evaluate(const search_ctx *c, const san_sweep_spec *spec, const char 
     free(bv);
     char *error = NULL;
     int rc = row_index(&r, c->b->index, v, &error);
+    san_buffer_point pt = { k, *v, NAN, NAN };
+    if (rc == 0) {
+        san_sweep_row_result(&r, c->b->throughput, &pt.throughput);
+        san_sweep_row_result(&r, "efficiency", &pt.efficiency);
+    }
     san_sweep_row_free(&r);
     if (rc < 0) {
         z->error = sweep_strf("K = %ld: %s", k, error ? error : "failed");
         free(error);
         return -1;
     }
-    return add_point(z, k, *v);
+    return add_point(z, pt);
 }
 
 static int close_to(double v, double ref, double tol)
@@ -167,6 +173,15 @@ static int smallest(const search_ctx *c, const san_sweep_spec *spec, const char 
     return evaluate(c, spec, vals, j, hi, cf->k_limit, z, &z->value);
 }
 
+/* What one more position buys: the index at K + 1 (one solve more when
+ * the search did not try it, warm-started from K's answer). */
+static int one_more(const search_ctx *c, const san_sweep_spec *spec, const char **vals,
+                    san_buffer_config *cf)
+{
+    double v;
+    return evaluate(c, spec, vals, -1, cf->all.k + 1, 0, &cf->all, &v);
+}
+
 /* Pipeline: every buffer at its own size at once, the honest check (the
  * buffers' effects add up). */
 static void check_combined(const search_ctx *c, const san_sweep_spec *spec, const char **vals,
@@ -214,7 +229,8 @@ static void size_config_with(const job *J, const search_ctx *c, int v)
     }
     sweep_variant_values(s, v, vals);
     if (find_limit(c, &s->spec, vals, cf) == 0 &&
-        smallest(c, &s->spec, vals, -1, cf, &cf->all) == 0 && c->b->pipeline) {
+        smallest(c, &s->spec, vals, -1, cf, &cf->all) == 0 &&
+        one_more(c, &s->spec, vals, cf) == 0 && c->b->pipeline) {
         cf->each = calloc(c->b->nbuf, sizeof *cf->each);
         cf->neach = cf->each ? c->b->nbuf : 0;
         int ok = 1;
@@ -340,7 +356,12 @@ san_status san_size_buffer_init(san_size_buffer *b, int argc, char **argv,
         return st;
     const san_sweep *s = &b->sweep;
     b->pipeline = !strcmp(s->spec.tmpl, "pipeline");
-    b->index = strdup(o->index ? o->index : b->pipeline ? "throughput" : "slave_transmitting");
+    /* The default criterion: the throughput within the tolerance of the
+     * unbounded buffer's, what a buffer buys (issue 33: the index of
+     * slave_transmitting asked 6/9/14/77 positions for 2/3/4/7 slaves
+     * where the throughput is within 1% at 3/4/5/30). */
+    b->throughput = b->pipeline ? "throughput" : "pack_throughput";
+    b->index = strdup(o->index ? o->index : b->throughput);
     b->within = o->within;
     b->max_buffer = o->max_buffer;
     b->nbuf = b->pipeline ? pipeline_buffers(s) : 1;

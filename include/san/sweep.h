@@ -224,6 +224,9 @@ SAN_API void san_sweep_write_ex(const san_sweep *s, san_sweep_format f, char *co
 typedef struct {
     long k;                 /* a buffer size */
     double v;               /* the index there */
+    double throughput;      /* what it buys: the template's throughput
+                               (ms pack_throughput, pipeline throughput) */
+    double efficiency;      /* ms: the slaves' efficiency; NaN without */
 } san_buffer_point;
 
 typedef struct {
@@ -234,7 +237,10 @@ typedef struct {
     char *error;            /* why the search failed; NULL when it did not */
 } san_buffer_sizing;
 
-/* One configuration: the limit, then one sizing per buffer. */
+/* One configuration: the limit, then one sizing per buffer.  all's
+ * curve holds the chosen K, K + 1 and the limit's size, for what one
+ * more buffer position and an unbounded buffer would buy
+ * (san_buffer_sizing_at). */
 typedef struct {
     double limit;           /* the index's large-buffer limit */
     long k_limit;           /* the size where it was reached */
@@ -247,8 +253,9 @@ typedef struct {
 } san_buffer_config;
 
 typedef struct {
-    const char *index;      /* the index; NULL: the template's (ms:
-                               slave_transmitting, pipeline: throughput) */
+    const char *index;      /* the index; NULL: the template's
+                               throughput (ms: pack_throughput,
+                               pipeline: throughput) */
     double within;          /* relative tolerance (0.01) */
     long max_buffer;        /* give up past this size (1024) */
     const san_sweep_opts *diag; /* the warnings kept in sweep.warnings:
@@ -258,6 +265,7 @@ typedef struct {
 typedef struct {
     san_sweep sweep;        /* the configurations (the buffer axis at 1) */
     char *index;            /* the index sized */
+    const char *throughput; /* the template's throughput index */
     double within;
     long max_buffer;
     int pipeline;           /* the pipeline template (else ms) */
@@ -279,6 +287,8 @@ SAN_API san_status san_size_buffer_init(san_size_buffer *b, int argc, char **arg
  * b->config filled (a failed search is a configuration with its error),
  * SAN_E_NOMEM. */
 SAN_API san_status san_size_buffer_run(san_size_buffer *b, const san_sweep_opts *o);
+/* The point of z's curve at buffer size k; NULL when not evaluated. */
+SAN_API const san_buffer_point *san_buffer_sizing_at(const san_buffer_sizing *z, long k);
 /* The first error of a configuration's searches; NULL when it was sized. */
 SAN_API const char *san_buffer_config_error(const san_buffer_config *c);
 SAN_API void san_size_buffer_free(san_size_buffer *b);
@@ -390,6 +400,8 @@ typedef struct {
     int n;
     double *x, *y;          /* sorted by x; a NAN y leaves a gap */
     int hline;              /* draw y[0] as a dashed horizontal reference */
+    int mark;               /* 1 + the index of a point ringed (a choice:
+                               size-buffer's K); 0: none */
 } san_plot_series;
 
 /* How a plot looks.  Text fields: NULL or "" leave the text out. */

@@ -97,10 +97,19 @@ check "--buffer left out for sync: 1 sync row + 3 async" python3 "$HELP" count-r
 # 3. size-buffer = linear scan
 # ---------------------------------------------------------------------
 for n in 2 3; do
+    # the default criterion: the throughput within 1% of the limit's
     "$SAN" size-buffer -q -f json ms --slaves $n --within 0.01 > "$tmp/sb$n.json"
     klim=$(python3 "$HELP" field "$tmp/sb$n.json" limit_buffer)
-    "$SAN" sweep -q -f json ms --mode async --slaves $n --buffer 1..$klim > "$tmp/scan$n.json"
-    check "size-buffer ms N=$n = linear scan" python3 "$HELP" size-match "$tmp/sb$n.json" "$tmp/scan$n.json" slave_transmitting
+    "$SAN" sweep -q -f json ms --mode async --slaves $n --buffer 1..$((klim + 1)) > "$tmp/scan$n.json"
+    check "size-buffer ms N=$n (default: pack_throughput) = linear scan" \
+        python3 "$HELP" size-match "$tmp/sb$n.json" "$tmp/scan$n.json" pack_throughput
+    check "size-buffer ms N=$n: what K, K + 1 and the limit buy = the scan's rows" \
+        python3 "$HELP" buys "$tmp/sb$n.json" "$tmp/scan$n.json" pack_throughput
+    "$SAN" size-buffer -q -f json ms --slaves $n --within 0.01 --index slave_transmitting > "$tmp/sbt$n.json"
+    klim=$(python3 "$HELP" field "$tmp/sbt$n.json" limit_buffer)
+    "$SAN" sweep -q -f json ms --mode async --slaves $n --buffer 1..$klim > "$tmp/scant$n.json"
+    check "size-buffer ms N=$n --index slave_transmitting = linear scan" \
+        python3 "$HELP" size-match "$tmp/sbt$n.json" "$tmp/scant$n.json" slave_transmitting
 done
 "$SAN" size-buffer -q -f json ms --slaves 2 --within 0.001 --index slave_processing > "$tmp/sbp.json"
 klim=$(python3 "$HELP" field "$tmp/sbp.json" limit_buffer)
@@ -130,6 +139,7 @@ check "PNG signature" python3 "$HELP" magic "$tmp/p.png" png
 check "PDF signature" python3 "$HELP" magic "$tmp/p.pdf" pdf
 "$SAN" size-buffer -q ms --slaves 2..3 --plot "$tmp/sb.svg" > /dev/null
 check "size-buffer --plot: one curve per configuration" python3 "$HELP" svg "$tmp/sb.svg" 2
+check "size-buffer --plot: the chosen K ringed on each curve" python3 "$HELP" rings "$tmp/sb.svg" 2
 "$SAN" grain -q ms --slices-per-node 1..3 --slaves 2..3 --buffer 10 --plot "$tmp/g.svg" > /dev/null
 check "grain --plot: one curve per grain" python3 "$HELP" svg "$tmp/g.svg" 3
 

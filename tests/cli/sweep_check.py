@@ -14,6 +14,8 @@ command and exits 0 when it holds, 1 (with the reason) otherwise.
   svg FILE N                    valid XML with N series paths
   magic FILE png|pdf            the file's signature
   grain GRAIN.json N            N configurations, each recommendation right
+  buys SIZE.json SCAN.json THR  size-buffer's K, K + 1 and limit = the scan's rows
+  rings SVG N                   N rings (size-buffer's chosen K) in the plot
   compare COMPARE.json          values = san solve, differences = B - A
 """
 import csv
@@ -125,6 +127,27 @@ def size_match(size_path, scan_path, index):
     check_scan(c["buffer"], c["limit"], c["limit_buffer"], d["within"], scan, index)
 
 
+def buys(size_path, scan_path, thr):
+    """What the chosen buffer buys (at K, K + 1, the limit) against the
+    scan's rows at the same sizes: independent solves, not warm-started,
+    so within 1e-8."""
+    c = first_config(size_path)
+    rows = {r["parameters"]["buffer"]: r["results"] for r in json.load(open(scan_path))["rows"]}
+    points = [("at_buffer", c["buffer"]), ("at_next", c["buffer"] + 1),
+              ("at_limit", c["limit_buffer"])]
+    for key, k in points:
+        p = c[key]
+        if p is None or p["buffer"] != k:
+            fail("%s: %r, expected the point at K = %d" % (key, p, k))
+            continue
+        if k not in rows:
+            continue
+        for name, field in ((thr, "throughput"), ("efficiency", "efficiency")):
+            if not close(p[field], rows[k][name], 1e-8):
+                fail("%s (K = %d): %s %.17g, the scan's %.17g" % (key, k, name, p[field],
+                                                                   rows[k][name]))
+
+
 def size_match_buffer(size_path, scan_path, index, j):
     d = json.load(open(size_path))
     c = first_config(size_path)
@@ -136,7 +159,7 @@ def size_match_buffer(size_path, scan_path, index, j):
 
 
 def check_scan(k, limit, klim, within, scan, index):
-    scan.sort()
+    scan = sorted(x for x in scan if x[0] <= klim)   # a scan may run past the limit
     if [s[0] for s in scan] != list(range(1, klim + 1)):
         fail("the scan does not cover 1..%d" % klim)
     if not close(scan[-1][1], limit):
@@ -153,6 +176,15 @@ def svg(path, n):
              and "stroke-width:2;" in (e.get("style") or "")]
     if len(paths) != int(n):
         fail("%d series paths, expected %s" % (len(paths), n))
+
+
+def rings(path, n):
+    """size-buffer's plot: one ring (the chosen K) per configuration."""
+    root = ET.parse(path).getroot()
+    paths = [e for e in root.iter() if e.tag.endswith("path")
+             and "stroke-width:1.5;" in (e.get("style") or "")]
+    if len(paths) != int(n):
+        fail("%d rings, expected %s" % (len(paths), n))
 
 
 def magic(path, kind):
@@ -209,7 +241,7 @@ def main():
         print(first_config(args[0])[args[1]])
         return
     {"rows-match": rows_match, "csv-rows": csv_rows, "count-rows": count_rows,
-     "failed-rows": failed_rows, "size-match": size_match,
+     "failed-rows": failed_rows, "size-match": size_match, "buys": buys, "rings": rings,
      "size-match-buffer": size_match_buffer, "svg": svg, "magic": magic,
      "grain": grain, "compare": compare}[cmd](*args)
 
