@@ -254,6 +254,27 @@ static int report_classes(const san_space *sp, const int32_t *comp, const char *
     return -2;
 }
 
+/* One closed state and some transient ones: every run ends there, and
+ * the steady state says only that.  san check warns of the local state
+ * no reachable state leaves (audit.c); the solve says it of the chain,
+ * so that the two agree (issue 33: only check warned). */
+static void warn_absorbed(const san_space *sp, const int32_t *comp, const char *open, int64_t nc,
+                          san_diag *d)
+{
+    for (int64_t c = 0; c < nc; c++) {
+        if (open[c])
+            continue;
+        char names[1024];
+        name_states(sp, comp, (int32_t)c, names, sizeof names);
+        san_diag_add(d, SAN_WARNING, 0, 0, "the chain is absorbed: every run ends in state %s, "
+                     "which no transition leaves, so the steady state is that state with "
+                     "probability 1 and every other state (%lld transient) 0; san transient "
+                     "and san passage say how it gets there", names,
+                     (long long)(sp->n - 1));
+        return;
+    }
+}
+
 /* The closed classes, the pockets, the one closed class required
  * (several accepted when several_closed: the time-dependent analyses). */
 static int classify(san_space *sp, int32_t *comp, int64_t nc, const char *open,
@@ -298,6 +319,8 @@ static int classify(san_space *sp, int32_t *comp, int64_t nc, const char *open,
         sp->in_closed[i] = !open[comp[i]];
         sp->nclosed += sp->in_closed[i];
     }
+    if (rc == 0 && !several_closed && sp->nclosed == 1 && sp->n > 1)
+        warn_absorbed(sp, comp, open, nc, d);
     /* which class each state ends in, for the time-dependent analyses:
      * a passage can be missed only by ending in a class without target */
     free(sp->cls);
