@@ -166,6 +166,7 @@ static int run_method(ksolve *c, double *pi)
                  "generator (--storage sparse); over the Kronecker descriptor "
                  "use power, jacobi, gmres, bicgstab or iad",
                  san_method_name(info->method));
+        info->status = SAN_E_USAGE;     /* the user's choice, not a failure */
         return -1;
     }
     return san_ls_checked(&c->ls, pi, k, refining);
