@@ -154,11 +154,14 @@ static san_ls_kernel kernel_of(san_method m)
 static int run_method(ksolve *c, double *pi)
 {
     san_solve_info *info = c->ls.info;
-    int refining = info->method == SAN_M_AUTO || info->method == SAN_M_IAD;
-    if (info->method == SAN_M_AUTO) {
+    const int is_auto = info->method == SAN_M_AUTO;
+    int refining = is_auto || info->method == SAN_M_IAD;
+    if (is_auto) {
         info->method = san_parts_coupling(c->ls.parts) < SAN_NCD_COUPLING
                      ? SAN_M_IAD : auto_method(c);
         c->ls.stagnation = SAN_AUTO_STAGNATION;
+        /* what auto runs, which its refusal does not advise */
+        c->ls.tried = 1u << SAN_M_BICGSTAB | 1u << SAN_M_IAD | 1u << info->method;
     }
     san_ls_kernel k = kernel_of(info->method);
     if (!k && info->method != SAN_M_IAD) {
@@ -169,7 +172,10 @@ static int run_method(ksolve *c, double *pi)
         info->status = SAN_E_USAGE;     /* the user's choice, not a failure */
         return -1;
     }
-    return san_ls_checked(&c->ls, pi, k, refining);
+    int st = san_ls_checked(&c->ls, pi, k, refining);
+    if (is_auto)
+        st = san_ls_auto_end(&c->ls, st);
+    return st;
 }
 
 /* The flows of an aggregation take one walk of the descriptor

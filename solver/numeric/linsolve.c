@@ -633,6 +633,7 @@ int san_ls_checked(san_ls *c, double *pi, san_ls_kernel k, int refining)
     san_solve_info *info = c->info;
     const san_method asked = info->method;
     const int is_auto = c->o->method == SAN_M_AUTO;
+    c->tried |= 1u << asked | (refining ? 1u << SAN_M_IAD : 0);
     if (is_auto) {
         c->settle = c->tol;
         c->tol = fmax(c->tol * AUTO_KERNEL_TIGHTEN, fmin(c->tol, AUTO_KERNEL_FLOOR));
@@ -726,6 +727,58 @@ static int direct_cheap(san_ls *c, double *pi)
         mem = 0.5 * (double)pages * (double)psz;
     int st = san_ls_direct(c, pi, mem, LAST_LU_MAX_FLOPS);
     return st == 2 ? -1 : st;
+}
+
+/* The methods a refusal may advise, in the order they are worth
+ * trying: on the sparse storage the direct solve first (it answers
+ * whatever the conditioning when it fits), on the descriptor the
+ * aggregation first (the sparse storage's methods are advised after). */
+static const san_method sparse_alternatives[] = {
+    SAN_M_DIRECT, SAN_M_ML, SAN_M_IAD, SAN_M_GMRES, SAN_M_BICGSTAB, SAN_M_GS
+};
+static const san_method kron_alternatives[] = {
+    SAN_M_IAD, SAN_M_GMRES, SAN_M_BICGSTAB
+};
+#define ADVISED_METHODS 2
+
+const char *san_ls_advice(const san_ls *c, char *buf, size_t sz)
+{
+    const int sparse = c->op && c->op->rows;
+    const san_method *alt = sparse ? sparse_alternatives : kron_alternatives;
+    const int nalt = sparse ? (int)(sizeof sparse_alternatives / sizeof *alt)
+                            : (int)(sizeof kron_alternatives / sizeof *alt);
+    const char *pick[ADVISED_METHODS];
+    int np = 0;
+    for (int i = 0; i < nalt && np < ADVISED_METHODS; i++)
+        if (alt[i] != c->info->method && !(c->tried & (1u << alt[i])))
+            pick[np++] = san_method_name(alt[i]);
+    const char *sp = sparse ? "" : np > 0 ? ", or --storage sparse (direct, ml)"
+                                          : "--storage sparse (direct, ml)";
+    if (np == 0)
+        snprintf(buf, sz, "try %sraise --max-iter, or a larger --tol", sparse ? "" : sp);
+    else if (np == 1)
+        snprintf(buf, sz, "try --method %s%s", pick[0], sp);
+    else
+        snprintf(buf, sz, "try --method %s or %s%s", pick[0], pick[1], sp);
+    if (np == 0 && !sparse)
+        snprintf(buf, sz, "try %s, raise --max-iter, or a larger --tol", sp);
+    return buf;
+}
+
+int san_ls_auto_end(san_ls *c, int st)
+{
+    san_solve_info *info = c->info;
+    if (st != 1 || info->status == SAN_E_INTERRUPTED)
+        return st;
+    char *t = strstr(info->msg, "; try ");
+    if (!t)
+        return st;
+    char adv[96];
+    san_ls_advice(c, adv, sizeof adv);
+    *t = '\0';
+    size_t len = strlen(info->msg);
+    snprintf(info->msg + len, sizeof info->msg - len, "; %s", adv);
+    return st;
 }
 
 /* auto's method stopped short: the multilevel method (ml.c) takes its
@@ -826,13 +879,19 @@ static int run_method(san_ls *c, double *pi)
         info->method = SAN_M_DIRECT;
         return san_ls_checked(c, pi, san_ls_gth, 1);
     }
+    /* what auto runs, which its refusal does not advise */
+    c->tried = 1u << SAN_M_BICGSTAB | 1u << SAN_M_IAD | 1u << SAN_M_ML |
+               (c->qt->n <= LAST_LU_MAX_N ? 1u << SAN_M_DIRECT : 0);
+    int st;
     if (san_parts_coupling(c->parts) < SAN_NCD_COUPLING) {
         info->method = SAN_M_IAD;
-        return last_resort(c, pi, ml_resort(c, pi, san_ls_checked(c, pi, NULL, 1)));
+        st = last_resort(c, pi, ml_resort(c, pi, san_ls_checked(c, pi, NULL, 1)));
+    } else {
+        info->method = SAN_M_BICGSTAB;
+        c->stagnation = SAN_AUTO_STAGNATION;
+        st = last_resort(c, pi, ml_resort(c, pi, san_ls_checked(c, pi, san_ls_bicgstab, 1)));
     }
-    info->method = SAN_M_BICGSTAB;
-    c->stagnation = SAN_AUTO_STAGNATION;
-    return last_resort(c, pi, ml_resort(c, pi, san_ls_checked(c, pi, san_ls_bicgstab, 1)));
+    return san_ls_auto_end(c, st);
 }
 
 int san_parts_add_csr(san_parts *P, const san_csr *qt, double budget)

@@ -287,6 +287,8 @@ static void fail_msg(san_ls *c, long it, double rho, double ch, double dmax, int
     san_solve_info *info = c->info;
     const double tol = c->o->tol;
     double err = fmax(fmax(rho, ch), dmax);
+    char adv[96];
+    san_ls_advice(c, adv, sizeof adv);
     if (err < FLOOR_HINT)
         snprintf(info->msg, sizeof info->msg, "the answer of %s stays at an error of "
                  "%.2e after %ld refinement cycles (tol %.2e): about the roundoff floor of "
@@ -295,13 +297,13 @@ static void fail_msg(san_ls *c, long it, double rho, double ch, double dmax, int
     else if (dmax > tol)
         snprintf(info->msg, sizeof info->msg, "the answer of %s fails the aggregation "
                  "test after %ld refinement cycles: over %.60s its error is %.2e (tol "
-                 "%.2e); try --method auto or iad",
-                 san_method_name(info->method), it, part_name(c, worst), dmax, tol);
+                 "%.2e); %s",
+                 san_method_name(info->method), it, part_name(c, worst), dmax, tol, adv);
     else
         snprintf(info->msg, sizeof info->msg, "the answer of %s fails the balance test "
                  "after %ld refinement cycles (a probability still moving by %.2e "
-                 "relative, tol %.2e); try --method auto or iad",
-                 san_method_name(info->method), it, fmax(rho, ch), tol);
+                 "relative, tol %.2e); %s",
+                 san_method_name(info->method), it, fmax(rho, ch), tol, adv);
 }
 
 /* A refinement whose error estimate has not halved in this many cycles
@@ -387,6 +389,7 @@ static int refine(san_ls *c, double *x, const double *d, double *t, long max_cyc
             return 0;
         }
         if (since_best >= STAGNATION_CYCLES) {
+            char adv[96];
             if (err < FLOOR_HINT)
                 snprintf(info->msg, sizeof info->msg, "the refinement of %s stagnated at an "
                          "error estimate of %.2e (tol %.2e): the roundoff floor of this "
@@ -394,8 +397,8 @@ static int refine(san_ls *c, double *x, const double *d, double *t, long max_cyc
                          pow(10, ceil(log10(err * 10))));
             else
                 snprintf(info->msg, sizeof info->msg, "the refinement of %s stagnated at an "
-                         "error estimate of %.2e (tol %.2e); try --method direct, or raise "
-                         "--max-iter", san_method_name(info->method), err, tol);
+                         "error estimate of %.2e (tol %.2e); %s", san_method_name(info->method),
+                         err, tol, san_ls_advice(c, adv, sizeof adv));
             return 1;
         }
         if (max_cycles > 0 && it >= max_cycles) {
