@@ -781,13 +781,20 @@ int san_ls_auto_end(san_ls *c, int st)
     return st;
 }
 
-/* auto's method stopped short: the multilevel method (ml.c) takes its
- * best vector, with the tol the user asked for (not auto's tighter
- * kernel target) and a named method's checks.  Measured on the
- * repairable clusters of bench/models/cluster64.san: 64 workstations a
- * side, iad 269 cycles (4.6 s) where ml takes 24; 128 a side (597,012
- * states), auto refused (iad stagnated) where ml answers in 34 cycles. */
-static int ml_resort(san_ls *c, double *pi, int st)
+/* How a note names the method that answered. */
+static const char *method_words(san_method m)
+{
+    switch (m) {
+    case SAN_M_ML:    return "the multilevel method (ml)";
+    case SAN_M_GMRES: return "GMRES (gmres)";
+    default:          return san_method_name(m);
+    }
+}
+
+/* auto's method stopped short: method m takes its best vector, with the
+ * tol the user asked for (not auto's tighter kernel target) and a named
+ * method's checks. */
+int san_ls_resort(san_ls *c, double *pi, int st, san_method m, san_ls_kernel k)
 {
     san_solve_info *info = c->info;
     const int64_t n = c->op->n;
@@ -799,22 +806,23 @@ static int ml_resort(san_ls *c, double *pi, int st)
         return st;
     memcpy(first, pi, (size_t)n * sizeof *first);
     const san_solve_info was = *info;
-    info->method = SAN_M_ML;
+    info->method = m;
     info->msg[0] = info->note[0] = '\0';
     info->status = SAN_OK;
-    info->error_est = 0;            /* the first method's: not ml's vector */
+    info->error_est = 0;            /* the first method's: not m's vector */
     c->tol = c->o->tol * 0.9;
     c->settle = 0;
-    int st2 = checked_named(c, pi, san_ls_ml, san_ls_ml(c, pi));
+    c->tried |= 1u << m;
+    int st2 = checked_named(c, pi, k, k(c, pi));
     info->iterations += was.iterations;
     if (st2 == 0) {
         char q[121];
         snprintf(info->note, sizeof info->note, "%s stopped short (%s); the answer "
-                 "comes from the multilevel method (ml)", san_method_name(was.method),
-                 quote_words(q, sizeof q, was.msg));
+                 "comes from %s", san_method_name(was.method),
+                 quote_words(q, sizeof q, was.msg), method_words(m));
     } else if (st2 < 0 || !usable_vector(pi, n) || !(info->residual < was.residual)) {
         /* the better of the two vectors, with its own verdict: the
-         * first method's (its refusal also says more) unless ml got
+         * first method's (its refusal also says more) unless m got
          * closer */
         const long it = info->iterations, prod = info->products;
         *info = was;
@@ -826,6 +834,16 @@ static int ml_resort(san_ls *c, double *pi, int st)
     }
     free(first);
     return st2;
+}
+
+/* auto's method stopped short: the multilevel method (ml.c) takes its
+ * best vector.  Measured on the repairable clusters of
+ * bench/models/cluster64.san: 64 workstations a side, iad 269 cycles
+ * (4.6 s) where ml takes 24; 128 a side (597,012 states), auto refused
+ * (iad stagnated) where ml answers in 34 cycles. */
+static int ml_resort(san_ls *c, double *pi, int st)
+{
+    return san_ls_resort(c, pi, st, SAN_M_ML, san_ls_ml);
 }
 
 static int last_resort(san_ls *c, double *pi, int st)
@@ -858,6 +876,17 @@ static int last_resort(san_ls *c, double *pi, int st)
     return st2 < 0 ? st : st2;
 }
 
+/* auto's last try, when everything else stopped short: GMRES from the
+ * best vector (it converges on some chains where BiCGSTAB, the
+ * aggregation and the multilevel method stagnate; issue 34). */
+static int krylov_resort(san_ls *c, double *pi, int st)
+{
+    if (st != 1 || c->info->status == SAN_E_INTERRUPTED || c->final)
+        return st;
+    c->stagnation = 0;              /* the kernel's own window */
+    return san_ls_resort(c, pi, st, SAN_M_GMRES, san_ls_gmres);
+}
+
 static int run_method(san_ls *c, double *pi)
 {
     san_solve_info *info = c->info;
@@ -880,7 +909,7 @@ static int run_method(san_ls *c, double *pi)
         return san_ls_checked(c, pi, san_ls_gth, 1);
     }
     /* what auto runs, which its refusal does not advise */
-    c->tried = 1u << SAN_M_BICGSTAB | 1u << SAN_M_IAD | 1u << SAN_M_ML |
+    c->tried = 1u << SAN_M_BICGSTAB | 1u << SAN_M_IAD | 1u << SAN_M_ML | 1u << SAN_M_GMRES |
                (c->qt->n <= LAST_LU_MAX_N ? 1u << SAN_M_DIRECT : 0);
     int st;
     if (san_parts_coupling(c->parts) < SAN_NCD_COUPLING) {
@@ -891,7 +920,7 @@ static int run_method(san_ls *c, double *pi)
         c->stagnation = SAN_AUTO_STAGNATION;
         st = last_resort(c, pi, ml_resort(c, pi, san_ls_checked(c, pi, san_ls_bicgstab, 1)));
     }
-    return san_ls_auto_end(c, st);
+    return san_ls_auto_end(c, krylov_resort(c, pi, st));
 }
 
 int san_parts_add_csr(san_parts *P, const san_csr *qt, double budget)

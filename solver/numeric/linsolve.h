@@ -118,6 +118,11 @@ typedef int (*san_ls_kernel)(san_ls *c, double *pi);
  * the one that failed nor one already tried (c->tried); over the
  * descriptor the sparse storage too.  Into buf, which is returned. */
 const char *san_ls_advice(const san_ls *c, char *buf, size_t sz);
+/* auto's resort to method m (kernel k) after its method stopped short
+ * (st 1): run from the best vector with the checks of a named method;
+ * the better of the two answers is kept, with its verdict.  The new
+ * code. */
+int san_ls_resort(san_ls *c, double *pi, int st, san_method m, san_ls_kernel k);
 
 /* The end of auto (code st): a refusal whose message advises a method
  * auto ran gets san_ls_advice's advice instead.  Returns st. */
