@@ -151,14 +151,35 @@ static san_ls_kernel kernel_of(san_method m)
     }
 }
 
+/* auto's last try when its method and the aggregation stopped short:
+ * GMRES (from their best vector), which converges on some chains where
+ * BiCGSTAB and the aggregation stagnate (issue 34: a 2,005-state async
+ * pipeline refused by auto, answered by --method gmres in 29
+ * iterations).  Only when GMRES's vectors fit beside the others. */
+static int krylov_resort(ksolve *c, double *pi, int st)
+{
+    if (st != 1 || c->ls.info->status == SAN_E_INTERRUPTED || c->ls.final)
+        return st;
+    double room = san_ls_budget(c->ls.o) - c->d->bytes - 8.0 * c->d->n * 2 -
+                  (c->ls.parts ? c->ls.parts->bytes : 0);
+    if (method_vectors(SAN_M_GMRES, 0) * 8.0 * c->d->n > room)
+        return st;
+    c->ls.stagnation = 0;           /* the kernel's own window */
+    return san_ls_resort(&c->ls, pi, st, SAN_M_GMRES, san_ls_gmres);
+}
+
 static int run_method(ksolve *c, double *pi)
 {
     san_solve_info *info = c->ls.info;
-    int refining = info->method == SAN_M_AUTO || info->method == SAN_M_IAD;
-    if (info->method == SAN_M_AUTO) {
+    const int is_auto = info->method == SAN_M_AUTO;
+    int refining = is_auto || info->method == SAN_M_IAD;
+    if (is_auto) {
         info->method = san_parts_coupling(c->ls.parts) < SAN_NCD_COUPLING
                      ? SAN_M_IAD : auto_method(c);
         c->ls.stagnation = SAN_AUTO_STAGNATION;
+        /* what auto runs, which its refusal does not advise */
+        c->ls.tried = 1u << SAN_M_BICGSTAB | 1u << SAN_M_IAD | 1u << SAN_M_GMRES |
+                      1u << info->method;
     }
     san_ls_kernel k = kernel_of(info->method);
     if (!k && info->method != SAN_M_IAD) {
@@ -166,9 +187,13 @@ static int run_method(ksolve *c, double *pi)
                  "generator (--storage sparse); over the Kronecker descriptor "
                  "use power, jacobi, gmres, bicgstab or iad",
                  san_method_name(info->method));
+        info->status = SAN_E_USAGE;     /* the user's choice, not a failure */
         return -1;
     }
-    return san_ls_checked(&c->ls, pi, k, refining);
+    int st = san_ls_checked(&c->ls, pi, k, refining);
+    if (is_auto)
+        st = san_ls_auto_end(&c->ls, krylov_resort(c, pi, st));
+    return st;
 }
 
 /* The flows of an aggregation take one walk of the descriptor

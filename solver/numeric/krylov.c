@@ -77,6 +77,52 @@
  * SETTLE_ITERS: one residual check without halving. */
 #define SETTLE_ITERS (2 * SAN_LS_CHECK_EVERY)
 
+/* auto's BiCGSTAB whose residual has not halved in this many
+ * iterations (three residual checks) and that has left its best vector
+ * for good - its iterate is not a distribution (wandering()), or its
+ * residual has stayed above DRIFT times the best for as long - has
+ * lost its way: it stops there, not after c->stagnation.  Over the
+ * descriptor (Jacobi preconditioner) on the TSS variants, BiCGSTAB
+ * reaches a residual of 3.5e-3 by iteration 10 or 20 and then wanders
+ * (tss6: iterates whose negative entries carry 4 to 32 times their sum;
+ * tss9: residuals of 3e-2 to 8e-2), until the 100-iteration window
+ * stops it at 110; the aggregation that takes over needs as many cycles
+ * from that vector as from the uniform one (tss6: 41, tss9: 32).  The
+ * plateau of ms async 8/40, which the window must not cut (BiCGSTAB
+ * breaks through at iteration 110 and converges), stays within 2.1
+ * times its best residual, with iterates that are distributions up to
+ * their sign (minority sign 0 to 0.14 of the sum). */
+#define WANDER_ITERS (3 * SAN_LS_CHECK_EVERY)
+#define DRIFT 4.0
+/* The minority sign's mass over the net sum above which an iterate is
+ * not a distribution (wandering). */
+#define WANDER_SPREAD 1.0
+
+/* Does x carry more mass of its minority sign than WANDER_SPREAD times
+ * its net sum?  (x = pi / pi_k may be of either overall sign.) */
+static int wandering(const double *x, int64_t n, int64_t par_min)
+{
+    double pos = 0, neg = 0;
+    SAN_OMP(omp parallel for if(n >= par_min) schedule(static) reduction(+:pos, neg))
+    for (int64_t j = 0; j < n; j++) {
+        if (x[j] > 0)
+            pos += x[j];
+        else
+            neg -= x[j];
+    }
+    return !(fmin(pos, neg) <= WANDER_SPREAD * fabs(pos - neg));
+}
+
+/* SAN_DEBUG_KRYLOV: the true residual at every check, on stderr. */
+static void debug_krylov(const char *m, long it, double R)
+{
+    static int on = -1;
+    if (on < 0)
+        on = getenv("SAN_DEBUG_KRYLOV") != NULL;
+    if (on)
+        fprintf(stderr, "%s it %ld residual %.3e\n", m, it, R);
+}
+
 static long stagnation(const san_ls *c, double R)
 {
     if (c->settle > 0 && R <= c->settle)
@@ -627,17 +673,22 @@ static int bicgstab_solve(san_ls *c, double *pi)
         goto done;
     double rn = bicg_restart(&op, &w, pi, &R, &xs, &s);
     double stag = HUGE_VAL;
-    long stag_it = 0;
+    long stag_it = 0, near_it = 0;
     for (;;) {
         if (R <= tol && it > 0) {       /* never the start vector as is */
             st = 0;
             break;
         }
         san_ls_best_offer(&best, pi, R);
+        debug_krylov("bicgstab", it, R);
+        if (R <= DRIFT * stag)
+            near_it = it;
         if (R <= 0.5 * stag) {
             stag = R;
             stag_it = it;
-        } else if (it - stag_it >= stagnation(c, R)) {
+        } else if (it - stag_it >= stagnation(c, R) ||
+                   (c->stagnation > 0 && it - stag_it >= WANDER_ITERS &&
+                    (it - near_it >= WANDER_ITERS || wandering(pi, n, c->op->par_min)))) {
             R = san_ls_best_restore(&best, pi, R);
             snprintf(c->info->msg, sizeof c->info->msg, "BiCGSTAB stagnated at residual "
                      "%.2e after %ld iterations; try --method gmres or iad", R, it);

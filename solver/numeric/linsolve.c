@@ -633,6 +633,7 @@ int san_ls_checked(san_ls *c, double *pi, san_ls_kernel k, int refining)
     san_solve_info *info = c->info;
     const san_method asked = info->method;
     const int is_auto = c->o->method == SAN_M_AUTO;
+    c->tried |= 1u << asked | (refining ? 1u << SAN_M_IAD : 0);
     if (is_auto) {
         c->settle = c->tol;
         c->tol = fmax(c->tol * AUTO_KERNEL_TIGHTEN, fmin(c->tol, AUTO_KERNEL_FLOOR));
@@ -728,13 +729,72 @@ static int direct_cheap(san_ls *c, double *pi)
     return st == 2 ? -1 : st;
 }
 
-/* auto's method stopped short: the multilevel method (ml.c) takes its
- * best vector, with the tol the user asked for (not auto's tighter
- * kernel target) and a named method's checks.  Measured on the
- * repairable clusters of bench/models/cluster64.san: 64 workstations a
- * side, iad 269 cycles (4.6 s) where ml takes 24; 128 a side (597,012
- * states), auto refused (iad stagnated) where ml answers in 34 cycles. */
-static int ml_resort(san_ls *c, double *pi, int st)
+/* The methods a refusal may advise, in the order they are worth
+ * trying: on the sparse storage the direct solve first (it answers
+ * whatever the conditioning when it fits), on the descriptor the
+ * aggregation first (the sparse storage's methods are advised after). */
+static const san_method sparse_alternatives[] = {
+    SAN_M_DIRECT, SAN_M_ML, SAN_M_IAD, SAN_M_GMRES, SAN_M_BICGSTAB, SAN_M_GS
+};
+static const san_method kron_alternatives[] = {
+    SAN_M_IAD, SAN_M_GMRES, SAN_M_BICGSTAB
+};
+#define ADVISED_METHODS 2
+
+const char *san_ls_advice(const san_ls *c, char *buf, size_t sz)
+{
+    const int sparse = c->op && c->op->rows;
+    const san_method *alt = sparse ? sparse_alternatives : kron_alternatives;
+    const int nalt = sparse ? (int)(sizeof sparse_alternatives / sizeof *alt)
+                            : (int)(sizeof kron_alternatives / sizeof *alt);
+    const char *pick[ADVISED_METHODS];
+    int np = 0;
+    for (int i = 0; i < nalt && np < ADVISED_METHODS; i++)
+        if (alt[i] != c->info->method && !(c->tried & (1u << alt[i])))
+            pick[np++] = san_method_name(alt[i]);
+    const char *sp = sparse ? "" : np > 0 ? ", or --storage sparse (direct, ml)"
+                                          : "--storage sparse (direct, ml)";
+    if (np == 0)
+        snprintf(buf, sz, "try %sraise --max-iter, or a larger --tol", sparse ? "" : sp);
+    else if (np == 1)
+        snprintf(buf, sz, "try --method %s%s", pick[0], sp);
+    else
+        snprintf(buf, sz, "try --method %s or %s%s", pick[0], pick[1], sp);
+    if (np == 0 && !sparse)
+        snprintf(buf, sz, "try %s, raise --max-iter, or a larger --tol", sp);
+    return buf;
+}
+
+int san_ls_auto_end(san_ls *c, int st)
+{
+    san_solve_info *info = c->info;
+    if (st != 1 || info->status == SAN_E_INTERRUPTED)
+        return st;
+    char *t = strstr(info->msg, "; try ");
+    if (!t)
+        return st;
+    char adv[96];
+    san_ls_advice(c, adv, sizeof adv);
+    *t = '\0';
+    size_t len = strlen(info->msg);
+    snprintf(info->msg + len, sizeof info->msg - len, "; %s", adv);
+    return st;
+}
+
+/* How a note names the method that answered. */
+static const char *method_words(san_method m)
+{
+    switch (m) {
+    case SAN_M_ML:    return "the multilevel method (ml)";
+    case SAN_M_GMRES: return "GMRES (gmres)";
+    default:          return san_method_name(m);
+    }
+}
+
+/* auto's method stopped short: method m takes its best vector, with the
+ * tol the user asked for (not auto's tighter kernel target) and a named
+ * method's checks. */
+int san_ls_resort(san_ls *c, double *pi, int st, san_method m, san_ls_kernel k)
 {
     san_solve_info *info = c->info;
     const int64_t n = c->op->n;
@@ -746,22 +806,23 @@ static int ml_resort(san_ls *c, double *pi, int st)
         return st;
     memcpy(first, pi, (size_t)n * sizeof *first);
     const san_solve_info was = *info;
-    info->method = SAN_M_ML;
+    info->method = m;
     info->msg[0] = info->note[0] = '\0';
     info->status = SAN_OK;
-    info->error_est = 0;            /* the first method's: not ml's vector */
+    info->error_est = 0;            /* the first method's: not m's vector */
     c->tol = c->o->tol * 0.9;
     c->settle = 0;
-    int st2 = checked_named(c, pi, san_ls_ml, san_ls_ml(c, pi));
+    c->tried |= 1u << m;
+    int st2 = checked_named(c, pi, k, k(c, pi));
     info->iterations += was.iterations;
     if (st2 == 0) {
         char q[121];
         snprintf(info->note, sizeof info->note, "%s stopped short (%s); the answer "
-                 "comes from the multilevel method (ml)", san_method_name(was.method),
-                 quote_words(q, sizeof q, was.msg));
+                 "comes from %s", san_method_name(was.method),
+                 quote_words(q, sizeof q, was.msg), method_words(m));
     } else if (st2 < 0 || !usable_vector(pi, n) || !(info->residual < was.residual)) {
         /* the better of the two vectors, with its own verdict: the
-         * first method's (its refusal also says more) unless ml got
+         * first method's (its refusal also says more) unless m got
          * closer */
         const long it = info->iterations, prod = info->products;
         *info = was;
@@ -773,6 +834,16 @@ static int ml_resort(san_ls *c, double *pi, int st)
     }
     free(first);
     return st2;
+}
+
+/* auto's method stopped short: the multilevel method (ml.c) takes its
+ * best vector.  Measured on the repairable clusters of
+ * bench/models/cluster64.san: 64 workstations a side, iad 269 cycles
+ * (4.6 s) where ml takes 24; 128 a side (597,012 states), auto refused
+ * (iad stagnated) where ml answers in 34 cycles. */
+static int ml_resort(san_ls *c, double *pi, int st)
+{
+    return san_ls_resort(c, pi, st, SAN_M_ML, san_ls_ml);
 }
 
 static int last_resort(san_ls *c, double *pi, int st)
@@ -805,6 +876,17 @@ static int last_resort(san_ls *c, double *pi, int st)
     return st2 < 0 ? st : st2;
 }
 
+/* auto's last try, when everything else stopped short: GMRES from the
+ * best vector (it converges on some chains where BiCGSTAB, the
+ * aggregation and the multilevel method stagnate; issue 34). */
+static int krylov_resort(san_ls *c, double *pi, int st)
+{
+    if (st != 1 || c->info->status == SAN_E_INTERRUPTED || c->final)
+        return st;
+    c->stagnation = 0;              /* the kernel's own window */
+    return san_ls_resort(c, pi, st, SAN_M_GMRES, san_ls_gmres);
+}
+
 static int run_method(san_ls *c, double *pi)
 {
     san_solve_info *info = c->info;
@@ -826,13 +908,19 @@ static int run_method(san_ls *c, double *pi)
         info->method = SAN_M_DIRECT;
         return san_ls_checked(c, pi, san_ls_gth, 1);
     }
+    /* what auto runs, which its refusal does not advise */
+    c->tried = 1u << SAN_M_BICGSTAB | 1u << SAN_M_IAD | 1u << SAN_M_ML | 1u << SAN_M_GMRES |
+               (c->qt->n <= LAST_LU_MAX_N ? 1u << SAN_M_DIRECT : 0);
+    int st;
     if (san_parts_coupling(c->parts) < SAN_NCD_COUPLING) {
         info->method = SAN_M_IAD;
-        return last_resort(c, pi, ml_resort(c, pi, san_ls_checked(c, pi, NULL, 1)));
+        st = last_resort(c, pi, ml_resort(c, pi, san_ls_checked(c, pi, NULL, 1)));
+    } else {
+        info->method = SAN_M_BICGSTAB;
+        c->stagnation = SAN_AUTO_STAGNATION;
+        st = last_resort(c, pi, ml_resort(c, pi, san_ls_checked(c, pi, san_ls_bicgstab, 1)));
     }
-    info->method = SAN_M_BICGSTAB;
-    c->stagnation = SAN_AUTO_STAGNATION;
-    return last_resort(c, pi, ml_resort(c, pi, san_ls_checked(c, pi, san_ls_bicgstab, 1)));
+    return san_ls_auto_end(c, krylov_resort(c, pi, st));
 }
 
 int san_parts_add_csr(san_parts *P, const san_csr *qt, double budget)

@@ -94,6 +94,9 @@ typedef struct {
     int jacobi_min;             /* Jacobi sweeps per refinement cycle at
                                    least (verify.c raises it when the
                                    cycles contract slowly; 0: none) */
+    unsigned tried;             /* the methods this solve has run or
+                                   will run (1 << san_method): what a
+                                   refusal does not advise again */
     int final;                  /* set by a kernel whose failure no other
                                    method can mend (a reducible chain, a
                                    refusal the user must see) */
@@ -107,6 +110,23 @@ typedef struct {
 /* auto's Krylov method hands over to the refinement after this many
  * iterations without progress. */
 #define SAN_AUTO_STAGNATION 100
+
+typedef int (*san_ls_kernel)(san_ls *c, double *pi);
+
+/* What to try after the method of c->info failed, in words ("try
+ * --method direct or ml"): only methods this storage offers, neither
+ * the one that failed nor one already tried (c->tried); over the
+ * descriptor the sparse storage too.  Into buf, which is returned. */
+const char *san_ls_advice(const san_ls *c, char *buf, size_t sz);
+/* auto's resort to method m (kernel k) after its method stopped short
+ * (st 1): run from the best vector with the checks of a named method;
+ * the better of the two answers is kept, with its verdict.  The new
+ * code. */
+int san_ls_resort(san_ls *c, double *pi, int st, san_method m, san_ls_kernel k);
+
+/* The end of auto (code st): a refusal whose message advises a method
+ * auto ran gets san_ls_advice's advice instead.  Returns st. */
+int san_ls_auto_end(san_ls *c, int st);
 
 /* Frees what the verification allocated in c (agg, dneg). */
 void san_ls_free(san_ls *c);
@@ -267,7 +287,6 @@ int san_parts_add_csr(san_parts *P, const san_csr *qt, double budget);
  * -1 failed) with what its kernels recorded in info; into info->status
  * too. */
 san_status san_ls_status(int st, san_solve_info *info);
-typedef int (*san_ls_kernel)(san_ls *c, double *pi);
 /* Runs a kernel and makes its answer a promise (verify.c): a few
  * refinement cycles for the methods a user names (refining = 0), as
  * many as needed, with fallbacks, for auto, direct and iad.  The same

@@ -282,6 +282,15 @@ static double change_estimate(double ch, double prev)
  * the floor. */
 #define FLOOR_ACCEPT 1e-11
 
+/* "; try ..." (san_ls_advice) after what info->msg says. */
+static void append_advice(san_ls *c)
+{
+    char adv[96];
+    size_t len = strlen(c->info->msg);
+    snprintf(c->info->msg + len, sizeof c->info->msg - len, "; %s",
+             san_ls_advice(c, adv, sizeof adv));
+}
+
 static void fail_msg(san_ls *c, long it, double rho, double ch, double dmax, int worst)
 {
     san_solve_info *info = c->info;
@@ -295,13 +304,15 @@ static void fail_msg(san_ls *c, long it, double rho, double ch, double dmax, int
     else if (dmax > tol)
         snprintf(info->msg, sizeof info->msg, "the answer of %s fails the aggregation "
                  "test after %ld refinement cycles: over %.60s its error is %.2e (tol "
-                 "%.2e); try --method auto or iad",
+                 "%.2e)",
                  san_method_name(info->method), it, part_name(c, worst), dmax, tol);
     else
         snprintf(info->msg, sizeof info->msg, "the answer of %s fails the balance test "
                  "after %ld refinement cycles (a probability still moving by %.2e "
-                 "relative, tol %.2e); try --method auto or iad",
+                 "relative, tol %.2e)",
                  san_method_name(info->method), it, fmax(rho, ch), tol);
+    if (err >= FLOOR_HINT)
+        append_advice(c);
 }
 
 /* A refinement whose error estimate has not halved in this many cycles
@@ -393,9 +404,12 @@ static int refine(san_ls *c, double *x, const double *d, double *t, long max_cyc
                          "chain; try --tol %.0e", san_method_name(info->method), err, tol,
                          pow(10, ceil(log10(err * 10))));
             else
+            {
                 snprintf(info->msg, sizeof info->msg, "the refinement of %s stagnated at an "
-                         "error estimate of %.2e (tol %.2e); try --method direct, or raise "
-                         "--max-iter", san_method_name(info->method), err, tol);
+                         "error estimate of %.2e (tol %.2e)", san_method_name(info->method),
+                         err, tol);
+                append_advice(c);
+            }
             return 1;
         }
         if (max_cycles > 0 && it >= max_cycles) {
