@@ -281,6 +281,14 @@ san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
         return NULL;
     }
     const char *name = strcmp(path, "-") ? path : "<stdin>";
+    if (san_is_prism_path(path)) {     /* -D went to the importer */
+        if ((rc = cli_prism_to_san(name, &text, &len, defs)) != EXIT_OK) {
+            free(text);
+            *status = rc;
+            return NULL;
+        }
+        defs = NULL;
+    }
     san_model *m = cli_load_text(name, text, len, defs, status, quiet_warnings, dg);
     free(text);
     return m;
@@ -364,6 +372,14 @@ san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char 
         return NULL;
     }
     const char *name = strcmp(path, "-") ? path : "<stdin>";
+    if (san_is_prism_path(path)) {     /* -D went to the importer */
+        if ((rc = cli_prism_to_san(name, &text, &len, defs)) != EXIT_OK) {
+            free(text);
+            *status = rc;
+            return NULL;
+        }
+        defs = NULL;
+    }
     int variant = -1;
     for (int v = 0; v < 3 && variant < 0 && n > 0; v++)
         if (variant_fits(text, len, v, defs))
