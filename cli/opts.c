@@ -281,6 +281,7 @@ san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
         return NULL;
     }
     const char *name = strcmp(path, "-") ? path : "<stdin>";
+    cli_diag dq;
     if (san_is_prism_path(path)) {     /* -D went to the importer */
         if ((rc = cli_prism_to_san(name, &text, &len, defs)) != EXIT_OK) {
             free(text);
@@ -288,6 +289,10 @@ san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
             return NULL;
         }
         defs = NULL;
+        /* the user wrote PRISM: what PEPS would read differently is not theirs */
+        dq = dg ? *dg : (cli_diag){ 0 };
+        dq.no_peps_warnings = 1;
+        dg = &dq;
     }
     san_model *m = cli_load_text(name, text, len, defs, status, quiet_warnings, dg);
     free(text);
@@ -372,6 +377,7 @@ san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char 
         return NULL;
     }
     const char *name = strcmp(path, "-") ? path : "<stdin>";
+    cli_diag dq;
     if (san_is_prism_path(path)) {     /* -D went to the importer */
         if ((rc = cli_prism_to_san(name, &text, &len, defs)) != EXIT_OK) {
             free(text);
@@ -379,6 +385,9 @@ san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char 
             return NULL;
         }
         defs = NULL;
+        dq = dg ? *dg : (cli_diag){ 0 };
+        dq.no_peps_warnings = 1;
+        dg = &dq;
     }
     int variant = -1;
     for (int v = 0; v < 3 && variant < 0 && n > 0; v++)
