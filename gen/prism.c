@@ -407,7 +407,7 @@ static void put_var(ctx *c, gbuf *b, int v)
     if (c->v[v].lo == 0)
         gbuf_printf(b, "(st %s)", c->v[v].san);
     else
-        gbuf_printf(b, "(st %s %c %ld)", c->v[v].san, c->v[v].lo < 0 ? '-' : '+',
+        gbuf_printf(b, "((st %s) %c %ld)", c->v[v].san, c->v[v].lo < 0 ? '-' : '+',
                     labs(c->v[v].lo));
 }
 
@@ -762,6 +762,62 @@ static int never(ctx *c, const part *p, int np)
     return 0;
 }
 
+/* Does the target e of variable v follow from v's own value alone? */
+static int target_fixed(ctx *c, int v, const px_expr *e)
+{
+    double t;
+    int fixed = 1;
+    for (long k = c->v[v].lo; k <= c->v[v].hi && fixed; k++) {
+        c->env[v] = k;
+        fixed = fold(c, e, &t);
+    }
+    c->env[v] = ENV_FREE;
+    return fixed;
+}
+
+/* A local event whose target reads other variables (x' = min(N, x + y)):
+ * one event per target value j, of rate rate * (e == j), that moves x
+ * to j from every other value.  Routing probabilities would do as well,
+ * but they would need the self-loop j == x among the outcomes. */
+static void local_by_target(ctx *c, const char *base, int v, const px_expr *e,
+                            const char *rate, const part *p, int np)
+{
+    vinfo *w = &c->v[v];
+    for (long j = w->lo; j <= w->hi && !c->failed; j++) {
+        gbuf nb = { 0 };
+        gbuf_printf(&nb, "%s_", base);
+        val_name(&nb, w, j);
+        char *nm = gbuf_take(&nb);
+        if (!nm)
+            longjmp(c->m->oom, 1);
+        const char *name = san_name(c, nm);
+        free(nm);
+        int written = 0;
+        for (long k = w->lo; k <= w->hi; k++) {
+            double t;
+            if (k == j)
+                continue;
+            c->env[v] = k;
+            if (never(c, p, np) || (fold(c, e, &t) && t != j)) {
+                c->env[v] = ENV_FREE;
+                continue;
+            }
+            c->env[v] = ENV_FREE;
+            gbuf *b = &w->st[k - w->lo];
+            gbuf_printf(b, " to(");
+            val_name(b, w, j);
+            gbuf_printf(b, ") %s", name);
+            written++;
+        }
+        if (!written)
+            continue;
+        gbuf_printf(&c->events, "  loc %s (%s * ((", name, rate);
+        put_expr(c, &c->events, e);
+        gbuf_printf(&c->events, ") == %ld))\n", j);
+        c->nsan_events++;
+    }
+}
+
 /* The event of one combination of alternatives (np parts): its rate is
  * the product of their guards and rates; the variables they assign move. */
 static void emit_event(ctx *c, const char *base, part *p, int np)
@@ -830,8 +886,12 @@ static void emit_event(ctx *c, const char *base, part *p, int np)
     note_event(c, p[0].cmd->action, rate);
     if (nvars == 0)
         return;             /* no change: only its rewards count */
-    const char *name = san_name(c, base);
     int local = nvars == 1, written = 0;
+    if (local && !target_fixed(c, vars[0], as[0]->e)) {
+        local_by_target(c, base, vars[0], as[0]->e, rate, p, np);
+        return;
+    }
+    const char *name = san_name(c, base);
     for (int j = 0; j < nvars; j++) {
         vinfo *w = &c->v[vars[j]];
         for (long k = w->lo; k <= w->hi; k++) {
