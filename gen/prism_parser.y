@@ -399,11 +399,30 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, px_mode
     const PRISM_YYLTYPE *l = yypcontext_location(ctx);
     char buf[512];
     size_t k = 0;
-    if (n > 0 && n <= 6) {
+    /* after an operand every operator may follow: name the rest */
+    static const char *const ops[] = { "'+'", "'-'", "'*'", "'/'", "'<'", "<=", "'>'", ">=",
+                                       "'='", "!=", "'&'", "'|'", "=>", "<=>", "'?'", NULL };
+    int nops = 0;
+    for (int i = 0; i < n; i++)
+        for (int o = 0; ops[o]; o++)
+            if (!strcmp(yysymbol_name(all[i]), ops[o])) {
+                all[i] = YYSYMBOL_YYEMPTY;
+                nops++;
+                break;
+            }
+    int rest = n - nops;
+    if (rest > 0 && rest <= 6) {
         k += (size_t)snprintf(buf, sizeof buf, "expected ");
-        for (int i = 0; i < n && k < sizeof buf; i++)
+        for (int i = 0, j = 0; i < n && k < sizeof buf; i++) {
+            if (all[i] == YYSYMBOL_YYEMPTY)
+                continue;
             k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%s",
-                                  i == 0 ? "" : i == n - 1 ? " or " : ", ", yysymbol_name(all[i]));
+                                  j == 0 ? "" : j == rest - 1 && !nops ? " or " : ", ",
+                                  yysymbol_name(all[i]));
+            j++;
+        }
+        if (nops && k < sizeof buf)
+            k += (size_t)snprintf(buf + k, sizeof buf - k, " or an operator");
     } else {
         k += (size_t)snprintf(buf, sizeof buf, "syntax error");
     }
