@@ -1100,8 +1100,8 @@ static void put_factors(ctx *c, gbuf *b, const char *rate, const px_expr *guard,
 static void put_results(ctx *c, gbuf *b)
 {
     px_model *m = c->m;
-    if (!m->labels.n && !m->rewards.n)
-        return;
+    /* always a block, empty without labels and rewards: the model has
+     * none, there is nothing to warn about */
     gbuf_printf(b, "\nresults\n");
     for (int i = 0; i < m->labels.n; i++) {
         px_named *l = m->labels.p[i];
