@@ -222,6 +222,10 @@ QVBS = [
      {"s1": "((st s1) == 1) && !(((st s) == 0) && ((st a) == 1))"}),
     ("polling.4.prism", [], 96, {"s1": 0.14119036379818742},
      {"s1": "((st s1) == 1) && !(((st s) == 0) && ((st a) == 1))"}),
+    ("polling.5.prism", [], 240, {"s1": 0.14492709367584383},
+     {"s1": "((st s1) == 1) && !(((st s) == 0) && ((st a) == 1))"}),
+    ("polling.6.prism", [], 576, {"s1": 0.14573191126269974},
+     {"s1": "((st s1) == 1) && !(((st s) == 0) && ((st a) == 1))"}),
     # absorbing (no steady state): the state counts
     ("embedded.prism", ["MAX_COUNT=2"], 3478, {}, None),
     ("embedded.prism", ["MAX_COUNT=3"], 4323, {}, None),
