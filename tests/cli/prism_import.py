@@ -311,6 +311,27 @@ def check_transient():
                                                                     got, v))
 
 
+def check_sweep():
+    """san sweep MODEL.prism -D c=5,7: the model imported per variant."""
+    import csv
+    import io
+    rc, out, err = run(["sweep", os.path.join(DIR, "qvbs", "tandem.prism"), "-D", "c=5,7",
+                        "--format", "csv"])
+    if rc != 0:
+        fail("san sweep tandem.prism: exit %d: %s" % (rc, err.strip()[:300]))
+        return
+    rows = list(csv.DictReader(io.StringIO("\n".join(
+        l for l in out.splitlines() if not l.startswith("#")))))
+    want = {"5": (66, 5.679249959967679), "7": (120, 7.7465621853360425)}
+    for r in rows:
+        states, ref = want.pop(r["c"], (None, None))
+        if ref is None or int(r["reachable_states"]) != states or \
+                not close(float(r["customers"]), ref, 1e-9):
+            fail("san sweep tandem.prism: row %s" % r)
+    if want:
+        fail("san sweep tandem.prism: no row for c=%s" % ",".join(want))
+
+
 # ---- 3. bad input ----
 
 BAD = [
@@ -360,6 +381,7 @@ def check_bad():
 check_tiny()
 check_qvbs()
 check_transient()
+check_sweep()
 check_bad()
 if failures:
     print("%d failure(s)" % failures)
