@@ -311,6 +311,25 @@ def check_transient():
                                                                     got, v))
 
 
+def check_passage():
+    """toggle-switch: "change_state": P=? [ F[0,T] (TetR > 40) & (LacI < 20) ],
+    T = 2100: san passage --within, the target in .san terms (the ranges
+    start at 0).  QVBS: 99 states, 0.01349121251 (Storm's default engine,
+    10 digits: 1e-6)."""
+    rc, out, err = run(["passage", "--within", "2100", "--until",
+                        "(st TetR) > 40 && (st LacI) < 20",
+                        os.path.join(DIR, "qvbs", "toggle-switch.prism")])
+    line = [l for l in out.splitlines() if l.split()[:1] == ["2100"]]
+    got = float(line[0].split()[1]) if line else None
+    if rc != 0 or got is None or not close(got, 0.01349121251, 1e-6):
+        fail("toggle-switch change_state: exit %d, %r: %s" % (rc, got, err.strip()[:300]))
+    else:
+        print("toggle-switch: change_state = %.12g (published 0.01349121251)" % got)
+    rc, out, err = run(["check", os.path.join(DIR, "qvbs", "toggle-switch.prism")])
+    if "reachable states: 99," not in out:
+        fail("toggle-switch: not 99 reachable states: %s" % out[-300:])
+
+
 def check_sweep():
     """san sweep MODEL.prism -D c=5,7: the model imported per variant."""
     import csv
@@ -381,6 +400,7 @@ def check_bad():
 check_tiny()
 check_qvbs()
 check_transient()
+check_passage()
 check_sweep()
 check_bad()
 if failures:
