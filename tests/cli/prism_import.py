@@ -392,6 +392,11 @@ def check_bad():
         rc, out, err = run(["import", "prism", path, "-D", "Z=1"])
         if rc != 2 or "-D Z: the model has no constant 'Z'" not in err:
             fail("-D Z: exit %d, %r" % (rc, err))
+        # -D on the imported text: its constants are folded in
+        rc, text, err = run(["import", "prism", path])
+        rc, out, err = run(["solve", "-", "-D", "x=1"], stdin=text)
+        if rc != 2 or "imported from a PRISM model" not in err:
+            fail("-D on imported text: exit %d, %r" % (rc, err))
         rc, out, err = run(["import", "mdp", path])
         if rc != 2:
             fail("san import mdp: exit %d" % rc)
