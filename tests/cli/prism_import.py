@@ -88,11 +88,17 @@ def tiny_chain(N):
             t.append((0.7, (g, q, s, up, s2, 1), None))
         if g == 0:
             t.append((0.1, (1, q, s, up, s2, up2), None))
-        # serve: Queue x Server x Server2, every combination
+        # serve: Queue x Server x Server2, every combination of enabled
+        # commands (Queue has two, both enabled when q > 1)
+        queue = []
         if q > 0:
+            queue.append((mu, q - 1))
+        if q > 1:
+            queue.append((0.5, q - 2))
+        for r0, nq in queue:
             for r1, ns, nup in server(s, up):
                 for r2, ns2, nup2 in server(s2, up2):
-                    t.append((mu * r1 * r2, (g, q - 1, ns, nup, ns2, nup2), "serve"))
+                    t.append((r0 * r1 * r2, (g, nq, ns, nup, ns2, nup2), "serve"))
         return t
 
     init = (0, 0, 1, 1, 1, 1)
