@@ -236,6 +236,9 @@ QVBS = [
     ("embedded.prism", ["MAX_COUNT=2"], 3478, {}, None),
     ("embedded.prism", ["MAX_COUNT=3"], 4323, {}, None),
     ("mapk_cascade.prism", ["N=1"], 118, {}, None),
+    ("mapk_cascade.prism", ["N=2"], 2172, {}, None),
+    # Storm's default engine only: the state count
+    ("kanban.prism", ["t=2"], 4600, {}, None),
 ]
 
 
