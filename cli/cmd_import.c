@@ -77,7 +77,8 @@ static const cli_spec import_spec = {
     .intro =
         "Write a PRISM CTMC model (ctmc; constants, formulas, labels, global and\n"
         "module variables with ranges, renamed modules, commands and synchronized\n"
-        "actions, state and transition rewards, init ... endinit) as .san text.\n"
+        "actions, state and transition rewards, init ... endinit, system ... endsystem\n"
+        "composing all modules with ||) as .san text.\n"
         "Each variable becomes an automaton whose states are its values; each\n"
         "alternative of a command an event of rate guard * rate, and each\n"
         "combination of the commands of a synchronized action one event whose rate\n"

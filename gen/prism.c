@@ -1217,6 +1217,24 @@ static void translate(ctx *c, const char *name, const char *header, gbuf *out)
         if (d->base)
             instantiate(c, d);
     }
+    /* system M1 || M2 || ... endsystem: the default composition when it
+     * names every module once */
+    for (int i = 0; m->has_system && i < m->system.n && !c->failed; i++) {
+        px_named *x = m->system.p[i];
+        if (!find_module(m, x->name))
+            err_at(c, x->line, x->col, "'%s' in 'system ... endsystem' is not a module",
+                   x->name);
+        for (int j = 0; j < i && !c->failed; j++)
+            if (!strcmp(((px_named *)m->system.p[j])->name, x->name))
+                err_at(c, x->line, x->col, "module '%s' appears twice in 'system ... "
+                       "endsystem'", x->name);
+    }
+    for (int i = 0; m->has_system && i < m->modules.n && !c->failed; i++) {
+        px_module *d = m->modules.p[i];
+        if (!find_named(&m->system, d->name))
+            err_at(c, d->line, d->col, "module '%s' is left out of 'system ... endsystem': "
+                   "not supported (only the composition of all modules by ||)", d->name);
+    }
     for (int i = 0; i < m->labels.n; i++) {
         px_named *l = m->labels.p[i];
         l->e = expand(c, l->e, 0);

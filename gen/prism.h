@@ -119,6 +119,9 @@ typedef struct {
     int has_type;
     px_list consts, formulas, labels, globals, modules, rewards;
     px_expr *init;          /* init ... endinit; NULL: the variables' own */
+    px_list system;         /* system M1 || M2 ... endsystem: px_named*
+                               (the module names, their positions) */
+    int has_system;
     int init_line, init_col;
     /* the arena */
     void **blocks;

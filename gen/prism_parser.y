@@ -72,6 +72,7 @@ static px_var *new_var(px_model *m, const char *name, PRISM_YYLTYPE *l)
 %token PX_TOK_REWARDS "rewards" PX_TOK_ENDREWARDS "endrewards"
 %token PX_TOK_INIT "init" PX_TOK_ENDINIT "endinit"
 %token PX_TOK_TRUE "true" PX_TOK_FALSE "false" PX_TOK_FUNC "func"
+%token PX_TOK_SYSTEM "system" PX_TOK_ENDSYSTEM "endsystem"
 %token <str> PX_TOK_UNSUPPORTED "unsupported keyword"
 %token <num> PX_TOK_INTNUM "integer" PX_TOK_REALNUM "number"
 %token <str> PX_TOK_ID "identifier" PX_TOK_STRING "string"
@@ -88,7 +89,7 @@ static px_var *new_var(px_model *m, const char *name, PRISM_YYLTYPE *l)
 %left '=' PX_TOK_NE
 %left '<' PX_TOK_LE '>' PX_TOK_GE
 %left '+' '-'
-%left '*' '/'
+%left '*' '/' '{'
 %precedence UMINUS
 
 %type <e> expr
@@ -164,13 +165,53 @@ item
                 "'stochastic')", $1);
             YYABORT;
         }
+    | "system" sysexpr "endsystem"
+        {
+            if (m->has_system) {
+                ERR(@1, "a second 'system ... endsystem' block");
+                YYABORT;
+            }
+            m->has_system = 1;
+        }
     | PX_TOK_UNSUPPORTED
         {
-            if (!strcmp($1, "system"))
-                ERR(@1, "'system ... endsystem' is not supported: the importer composes "
-                    "all modules in parallel, synchronizing on their common actions");
-            else
-                ERR(@1, "'%s' is not supported in a CTMC", $1);
+            ERR(@1, "'%s' is not supported in a CTMC", $1);
+            YYABORT;
+        }
+    ;
+
+/* The composition: only ||, PRISM's default (all modules in parallel,
+ * synchronizing on their common actions); the other operators are
+ * refused where they stand. */
+sysexpr
+    : PX_TOK_ID
+        {
+            px_named *x = px_alloc(m, sizeof *x);
+            x->name = $1; x->line = @1.first_line; x->col = @1.first_column;
+            px_push(m, &m->system, x);
+        }
+    | '(' sysexpr ')'
+    | sysexpr '|' '|' sysexpr %prec '|'
+    | sysexpr '|' '|' '|' sysexpr %prec '|'
+        {
+            ERR(@2, "'|||' (interleaving) in 'system ... endsystem' is not supported: only "
+                "||, all modules in parallel synchronizing on their common actions");
+            YYABORT;
+        }
+    | sysexpr '|' '[' args ']' '|' sysexpr %prec '|'
+        {
+            ERR(@2, "'|[...]|' (synchronization on some actions) in 'system ... endsystem' "
+                "is not supported: only ||");
+            YYABORT;
+        }
+    | sysexpr '/' '{' args '}'
+        {
+            ERR(@2, "action hiding '/{...}' in 'system ... endsystem' is not supported");
+            YYABORT;
+        }
+    | sysexpr '{' renames '}'
+        {
+            ERR(@2, "action renaming '{...}' in 'system ... endsystem' is not supported");
             YYABORT;
         }
     ;

@@ -189,6 +189,15 @@ def check_tiny():
     count, ref = tiny_reference(2)
     if j and not all(close(j["results"][k], v, 1e-9) for k, v in ref.items()):
         fail("tiny through san import prism | san solve -: %s" % j["results"])
+    # system ... endsystem with ||: PRISM's default composition
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "tiny_system.prism")
+        with open(path, "w") as f:
+            f.write(open(tiny).read() + "\nsystem Queue || (Server || Server2) endsystem\n")
+        j = solve_json([path, "-D", "N=2"])
+        if j and (j["reachable_states"] != count or
+                  not all(close(j["results"][k], v, 1e-9) for k, v in ref.items())):
+            fail("tiny with system ... endsystem: %s" % j["results"])
     # init ... endinit: the initial states given by a predicate (two of
     # them here, in the one closed class): the same chain
     src = open(tiny).read()
@@ -373,8 +382,12 @@ BAD = [
      "2:11: error: constant 'N' has no value: give it one with -D N=VALUE"),
     ("ctmc\nmodule M\n  x : [0..2];\n  [] y < 2 -> (x'=x+1);\nendmodule\n",
      "4:6: error: unknown identifier 'y'"),
-    ("ctmc\nmodule M\n  x : [0..2];\n  [] x < 2 -> (x'=x+1);\nendmodule\nsystem M endsystem\n",
-     "6:1: error: 'system ... endsystem' is not supported"),
+    ("ctmc\nmodule M\n  x : [0..2];\n  [] x < 2 -> (x'=x+1);\nendmodule\n"
+     "module N = M [x=y] endmodule\nsystem M ||| N endsystem\n",
+     "7:10: error: '|||' (interleaving) in 'system ... endsystem' is not supported"),
+    ("ctmc\nmodule M\n  x : [0..2];\n  [] x < 2 -> (x'=x+1);\nendmodule\n"
+     "module N = M [x=y] endmodule\nsystem M endsystem\n",
+     "6:8: error: module 'N' is left out of 'system ... endsystem'"),
     ("ctmc\nmodule M\n  x : [0..2] init 5;\n  [] x < 2 -> (x'=x+1);\nendmodule\n",
      "3:19: error: the initial value 5 of 'x' is outside its range [0..2]"),
     ("ctmc\nmodule M\n  x : [0..2];\n  [] x < 2 -> (x'=x+1);\nendmodule\nmodule B = M [x=y, z=w]\n",
