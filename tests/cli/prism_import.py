@@ -329,6 +329,24 @@ def check_transient():
                                                                     got, v))
 
 
+def check_accumulated():
+    """cluster N=2, T=2000: "below_min": R{"time_not_min"}=? [ C<=T ] and
+    "repairs": R{"num_repairs"}=? [ C<=T ] (transition rewards: one per
+    repair) as san transient --rewards accumulates the results.  QVBS,
+    Storm's default engine (10 digits: 1e-6)."""
+    rc, out, err = run(["transient", "--rewards", "--time", "2000", "--format", "json",
+                        os.path.join(DIR, "qvbs", "cluster.prism"), "-D", "N=2"])
+    if rc != 0:
+        fail("cluster accumulated rewards: exit %d: %s" % (rc, err.strip()[:300]))
+        return
+    acc = json.loads(out)["times"][0]["accumulated"]["results"]
+    for k, v in (("time_not_min", 0.004659192406), ("num_repairs", 17.36977828)):
+        if not close(acc.get(k, float("nan")), v, 1e-6):
+            fail("cluster N=2 C<=2000 %s = %r, published %r" % (k, acc.get(k), v))
+        else:
+            print("cluster.prism N=2 C<=2000: %s = %.10g (published %.10g)" % (k, acc[k], v))
+
+
 def check_passage():
     """toggle-switch: "change_state": P=? [ F[0,T] (TetR > 40) & (LacI < 20) ],
     T = 2100: san passage --within, the target in .san terms (the ranges
@@ -427,6 +445,7 @@ def check_bad():
 check_tiny()
 check_qvbs()
 check_transient()
+check_accumulated()
 check_passage()
 check_sweep()
 check_bad()
