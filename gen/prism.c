@@ -143,6 +143,9 @@ typedef struct {
 } ctx;
 
 #define ENV_FREE LONG_MIN
+/* the most combinations of values a function of the state is tabulated
+ * over (put_table) */
+#define TABLE_MAX 4096
 
 static void err_at(ctx *c, int line, int col, const char *fmt, ...)
 #ifdef __GNUC__
@@ -411,6 +414,80 @@ static void put_var(ctx *c, gbuf *b, int v)
                     labs(c->v[v].lo));
 }
 
+/* The free variables of e (not bound in c->env), at most max: their
+ * count, or max + 1 when there are more. */
+static int free_vars(ctx *c, const px_expr *e, int *v, int n, int max)
+{
+    if (!e || n > max)
+        return n;
+    if (e->kind == PX_ID) {
+        int k = find_var(c, e->name);
+        if (k < 0 || (c->env && c->env[k] != ENV_FREE))
+            return n;
+        for (int i = 0; i < n; i++)
+            if (v[i] == k)
+                return n;
+        if (n == max)
+            return max + 1;
+        v[n] = k;
+        return n + 1;
+    }
+    n = free_vars(c, e->a, v, n, max);
+    n = free_vars(c, e->b, v, n, max);
+    n = free_vars(c, e->c, v, n, max);
+    for (int i = 0; i < e->nargs; i++)
+        n = free_vars(c, e->args[i], v, n, max);
+    return n;
+}
+
+/* A function .san does not have (floor, mod, ...) of the state, as a
+ * table over the values of the variables it reads when they have at
+ * most TABLE_MAX combinations: the sum of (x == i && y == j) * f(i, j)
+ * over the non-zero values.  0 when it does not fit. */
+static int put_table(ctx *c, gbuf *b, const px_expr *e)
+{
+    enum { MAXV = 4 };
+    int v[MAXV], n = free_vars(c, e, v, 0, MAXV);
+    if (!c->env || n == 0 || n > MAXV)
+        return 0;
+    long total = 1;
+    for (int i = 0; i < n; i++) {
+        total *= c->v[v[i]].hi - c->v[v[i]].lo + 1;
+        if (total > TABLE_MAX)
+            return 0;
+    }
+    long *env = c->env;
+    long val[MAXV];
+    for (int i = 0; i < n; i++)
+        val[i] = c->v[v[i]].lo;
+    int terms = 0;
+    gbuf_printf(b, "(");
+    for (long t = 0; t < total; t++) {
+        for (int i = 0; i < n; i++)
+            env[v[i]] = val[i];
+        double x;
+        int ok = fold(c, e, &x);
+        for (int i = 0; i < n; i++)
+            env[v[i]] = ENV_FREE;
+        if (!ok)
+            return 0;       /* c->failed says why */
+        if (x != 0) {
+            gbuf_printf(b, "%s(", terms++ ? " + " : "");
+            for (int i = 0; i < n; i++)
+                gbuf_printf(b, "%s((st %s) == %ld)", i ? " && " : "", c->v[v[i]].san,
+                            val[i] - c->v[v[i]].lo);
+            gbuf_printf(b, ") * ");
+            put_num(b, x);
+        }
+        for (int i = 0; i < n && ++val[i] > c->v[v[i]].hi; i++)
+            val[i] = c->v[v[i]].lo;
+    }
+    if (!terms)
+        gbuf_printf(b, "0");
+    gbuf_printf(b, ")");
+    return 1;
+}
+
 static void put_expr(ctx *c, gbuf *b, const px_expr *e)
 {
     double x;
@@ -498,9 +575,11 @@ static void put_expr(ctx *c, gbuf *b, const px_expr *e)
             gbuf_printf(b, ")");
             return;
         }
+        if (put_table(c, b, e))
+            return;
         err_at(c, e->line, e->col, "%s() of an expression that reads the state is not "
-               "supported (the .san language has no %s yet): only of constants", e->name,
-               e->name);
+               "supported (the .san language has no %s yet): only of constants, or of "
+               "variables with at most %d values together", e->name, e->name, TABLE_MAX);
         return;
     default:
         return;

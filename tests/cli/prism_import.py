@@ -329,6 +329,15 @@ def check_transient():
                                                                     got, v))
 
 
+def check_functions():
+    """floor, mod, pow of the state, tabulated: tests/prism/functions.prism,
+    P(x even) = 11/19 in closed form (the file says why)."""
+    j = solve_json([os.path.join(DIR, "functions.prism")])
+    if j and (j["reachable_states"] != 18 or not close(j["results"]["even"], 11 / 19, 1e-9)):
+        fail("functions.prism: %s states, even = %r, closed form 11/19"
+             % (j["reachable_states"], j["results"].get("even")))
+
+
 def check_accumulated():
     """cluster N=2, T=2000: "below_min": R{"time_not_min"}=? [ C<=T ] and
     "repairs": R{"num_repairs"}=? [ C<=T ] (transition rewards: one per
@@ -443,6 +452,7 @@ def check_bad():
 
 
 check_tiny()
+check_functions()
 check_qvbs()
 check_transient()
 check_accumulated()
