@@ -84,13 +84,13 @@ static const cli_spec import_spec = {
         "combination of the commands of a synchronized action one event whose rate\n"
         "is the product of theirs.  Labels become results (their probability),\n"
         "reward structures results (the long-run reward rate).  Every subcommand\n"
-        "reads a .prism, .sm or .pm file this way itself: san solve cluster.prism\n"
-        "-D N=4.\n",
+        "reads a .prism, .sm or .pm file this way itself.\n",
     .opts = import_options,
     .outro =
         "examples:\n"
-        "  san import prism cluster.prism -D N=4 -o cluster.san\n"
-        "  san import prism tandem.prism -D c=3 | san solve -\n"
+        "  san import prism models/mm1k.prism -D K=10 -o mm1k.san\n"
+        "  san import prism models/mm1k.prism -D K=10 | san solve -\n"
+        "  san solve models/mm1k.prism -D K=10\n"
         "\n"
         "exit status: 0 success, 2 a model outside the subset or wrong (its\n"
         "line and column named), 1 other failures.\n",
