@@ -96,6 +96,10 @@ san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char 
                                 const char *const *options, const char *const *exprs, int n,
                                 int *status, double max_input, double max_memory,
                                 const cli_diag *dg);
+/* A PRISM model's text (*text, *len; san_is_prism_path) replaced by its
+ * .san translation, the constants given by defs (cli/cmd_import.c).
+ * EXIT_OK, or the exit status after printing the diagnostics. */
+int cli_prism_to_san(const char *name, char **text, size_t *len, const cli_defines *defs);
 /* The same from text already in memory (generated models). */
 san_model *cli_load_text(const char *name, char *text, size_t len,
                          cli_defines *defs, int *status, int quiet_warnings,
@@ -228,6 +232,8 @@ int cmd_passage(int argc, char **argv);
 void help_passage(FILE *out);
 int cmd_gen(int argc, char **argv);
 void help_gen(FILE *out);
+int cmd_import(int argc, char **argv);
+void help_import(FILE *out);
 int cmd_sweep(int argc, char **argv);
 void help_sweep(FILE *out);
 int cmd_size_buffer(int argc, char **argv);

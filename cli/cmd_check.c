@@ -427,6 +427,16 @@ int cmd_check(int argc, char **argv)
     size_t len;
     char *text;
     int rc_read = cli_read_model(path, A.max_input, 0, &text, &len);
+    int prism = rc_read == EXIT_OK && san_is_prism_path(path);
+    if (prism) {
+        /* the -D are the PRISM constants: the importer's; what PEPS would
+         * read differently is not the user's text */
+        A.diag.no_peps_warnings = 1;
+        rc_read = cli_prism_to_san(strcmp(path, "-") ? path : "<stdin>", &text, &len, &defs);
+        cli_defines_free(&defs);
+        if (rc_read != EXIT_OK)
+            free(text);
+    }
     if (rc_read != EXIT_OK) {
         cli_defines_free(&defs);
         return rc_read;

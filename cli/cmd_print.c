@@ -113,9 +113,12 @@ int cmd_print(int argc, char **argv)
     char *text;
     san_model *m = NULL;
     status = cli_read_model(rest[0], A.max_input, 0, &text, &len);
+    int prism = status == EXIT_OK && san_is_prism_path(rest[0]);
+    if (prism)
+        status = cli_prism_to_san(rest[0], &text, &len, &A.defs);
     if (status == EXIT_OK)
-        m = cli_load_text(strcmp(rest[0], "-") ? rest[0] : "<stdin>", text, len, &A.defs,
-                          &status, !A.diag.peers, &A.diag);
+        m = cli_load_text(strcmp(rest[0], "-") ? rest[0] : "<stdin>", text, len,
+                          prism ? NULL : &A.defs, &status, !A.diag.peers, &A.diag);
     cli_defines_free(&A.defs);
     if (m)
         status = print_in_dialect(m, dialect, rest[0], A.output, text, len);

@@ -16,6 +16,7 @@ static const cli_command commands[] = {
     { "transient", cmd_transient, help_transient, "the distribution and indices at given times" },
     { "passage", cmd_passage, help_passage, "first-passage time into a set of states" },
     { "gen",   cmd_gen,   help_gen,   "generate a master/slave or pipeline model" },
+    { "import", cmd_import, help_import, "a PRISM CTMC model as .san text" },
     { "sweep", cmd_sweep, help_sweep, "solve every combination of flag values: table, plot" },
     { "size-buffer", cmd_size_buffer, help_size_buffer, "smallest buffer within a tolerance of its limit" },
     { "grain", cmd_grain, help_grain, "granularity indices and the recommended grain" },

@@ -7,6 +7,8 @@
 #                      model through the front end)
 #             sweep    (fuzz/fuzz_sweep.c: bytes as the value lists of san
 #                      sweep: ranges, lists, the expansion into variants)
+#             prism    (fuzz/fuzz_prism.c: bytes as a PRISM model through
+#                      san import prism, its .san text through the front end)
 #   SECONDS   how long to fuzz (libFuzzer -max_total_time)
 #
 # The target and libsan are compiled with clang
@@ -18,7 +20,8 @@
 # hold.  The fuzzer runs in one process on a copy of its seeds, so the
 # repository is not modified: for frontend and solve fuzz/corpus,
 # tests/corpus, models and tests/regress; for gen and sweep
-# fuzz/corpus-TARGET and tests/regress/TARGET.
+# fuzz/corpus-TARGET and tests/regress/TARGET; for prism tests/prism,
+# tests/prism/qvbs and tests/regress/prism.
 #
 # Exit status: 0 when the time ran out without a finding, 1 on a crash,
 # hang, leak or sanitizer report (the input is kept, see the message),
@@ -41,7 +44,7 @@ LC_ALL=C
 export LC_ALL
 
 usage() {
-    echo "usage: fuzz/run.sh frontend|solve|gen|sweep SECONDS" >&2
+    echo "usage: fuzz/run.sh frontend|solve|gen|sweep|prism SECONDS" >&2
     exit 2
 }
 [ $# -eq 2 ] || usage
@@ -55,6 +58,9 @@ case $target in
     gen|sweep)
         seed_dirs="fuzz/corpus-$target tests/regress/$target"
         regress=tests/regress/$target; dict=fuzz/flags.dict ;;
+    prism)
+        seed_dirs="tests/prism tests/prism/qvbs tests/regress/prism"
+        regress=tests/regress/prism; dict=fuzz/prism.dict ;;
     *) usage ;;
 esac
 case $seconds in
@@ -185,10 +191,12 @@ for s in $sources; do
     base=${base%.*}
     case $s in
         *.y)
-            c=$gen/parser.c
+            # lang/parser.y -> parser.c and parser.h, gen/prism_parser.y ->
+            # prism_parser.c and .h: the names the lexers include
+            c=$gen/$(basename "$s" .y).c
             bison -d -Wno-yacc -o "$c" "$srcdir/$s" || exit 2 ;;
         *.l)
-            c=$gen/lexer.c
+            c=$gen/$(basename "$s" .l).c
             flex -o "$c" "$srcdir/$s" || exit 2 ;;
         *.c)
             c=$srcdir/$s ;;

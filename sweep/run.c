@@ -232,7 +232,29 @@ san_model *sweep_compile(const san_sweep_spec *sp, const char *const *vals,
             defs[nd].name = sp->axis[a].flag;
             defs[nd++].value = strtod(vals[a], NULL);
         }
-    san_load_opts lo = { .defs = defs, .ndefs = nd, .peps_warnings = !(o && o->no_peps_warnings) };
+    /* a PRISM model: the values are its constants, which set the
+     * structure: imported per variant (gen/prism.c) */
+    char *imported = NULL;
+    if (!gen && defs && sp->path && san_is_prism_path(sp->path)) {
+        san_diag pd;
+        san_diag_init(&pd, sp->path, sp->text, sp->len);
+        if (san_import_prism(sp->path, sp->text, sp->len, defs, nd, NULL, &imported, &pd) !=
+            SAN_OK) {
+            if (pd.nerrors)
+                first_error(&pd, msg, n);
+            else
+                snprintf(msg, n, "out of memory");
+            san_diag_free(&pd);
+            free(defs);
+            return NULL;
+        }
+        san_diag_free(&pd);
+        text = imported;
+        len = strlen(imported);
+        nd = 0;
+    }
+    san_load_opts lo = { .defs = defs, .ndefs = nd,
+                         .peps_warnings = !(o && o->no_peps_warnings) && !imported };
     san_diag d;
     san_diag_init(&d, gen ? "<gen>" : sp->path, text, len);
     san_model *m = defs ? san_model_load(text, len, &d, &lo) : NULL;
@@ -255,6 +277,7 @@ san_model *sweep_compile(const san_sweep_spec *sp, const char *const *vals,
     san_diag_free(&d);
     free(defs);
     free(gen);
+    free(imported);
     return m;
 }
 

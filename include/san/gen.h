@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stddef.h>
 #include "san/base.h"
+#include "san/model.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,6 +32,19 @@ SAN_API san_status san_gen(int argc, char **argv, char **text, char **size, char
  * constant's own (--slaves 5 for N_slaves = 5), 0 when it is a list or
  * derived (P_2: --replicas).  NULL for any other name. */
 SAN_API const char *san_gen_structural(const char *tmpl, const char *name, int *scalar);
+/* A PRISM CTMC model (text of len bytes, file name for the network's
+ * name) as .san text (gen/prism.c): modules and variables become
+ * automata, commands and synchronized actions events, labels and reward
+ * structures results.  defs give the constants their values (all the
+ * undefined ones need one; a defined one is overridden); header (may be
+ * NULL) starts the text.  SAN_OK with the malloc'd text in *out; else
+ * SAN_E_MODEL with the errors, at their line and column, in d (made by
+ * san_diag_init on the PRISM text), or SAN_E_NOMEM. */
+SAN_API san_status san_import_prism(const char *name, const char *text, size_t len,
+                                    const san_define *defs, int ndefs, const char *header,
+                                    char **out, san_diag *d);
+/* Is path a PRISM model by its name (.prism, .sm, .pm)? */
+SAN_API int san_is_prism_path(const char *path);
 /* Describe the templates and their flags. */
 SAN_API void san_gen_help(FILE *out);
 
