@@ -175,6 +175,12 @@ int cli_plot_status(int rc);
  * exit status.  A failure of standard output is reported by main(). */
 int cli_write_output(const char *path, int (*writer)(const void *ctx, FILE *out),
                      const void *ctx);
+/* Output out of option ("--vector") against input in: when writing out
+ * would overwrite the file in names (san_out_overwrites: the same file,
+ * links followed), the usage error naming both, and its exit status;
+ * else 0.  Every output is checked so before anything is written (the
+ * option parser does it for the options it knows as files). */
+int cli_refuse_overwrite(const char *cmd, const char *option, const char *out, const char *in);
 /* Does an output path name standard output ("-", /dev/stdout, /dev/fd/1,
  * /proc/self/fd/1: the report's stream, where a table of another format
  * would not belong)? */

@@ -26,7 +26,7 @@ static const cli_option grain_options[] = {
                "slaves stay busy: efficiency within X (relative) of\n"
                "the best grain's", "0.01"),
     CLI_FORMAT(grain_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON, NULL),
-    CLI_STRING(0, "plot", "FILE", grain_args, plot,
+    CLI_OUTPUT(0, "plot", "FILE", grain_args, plot,
                "master_rx (or --y INDEX) against the slaves, one\n"
                "curve per grain, as .svg, .png or .pdf"),
     { .kind = CLI_OPT_STRING, .long_name = "y", .argh = "INDEX",

@@ -29,7 +29,7 @@ static const cli_option size_options[] = {
     CLI_INT(0, "max-buffer", "K", size_args, search.max_buffer, 2, 1e6, NULL,
             "give up past this size", "1024"),
     CLI_FORMAT(size_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON, NULL),
-    CLI_STRING(0, "plot", "FILE", size_args, plot,
+    CLI_OUTPUT(0, "plot", "FILE", size_args, plot,
                "the curves, index against K, as .svg, .png or .pdf"),
     CLI_FLAG('q', "quiet", size_args, quiet, 1,
              "no progress on stderr, no provenance header (text)"),

@@ -48,7 +48,7 @@ static const cli_option solve_options[] = {
     CLI_FORMAT(solve_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV, NULL),
     CLI_INT(0, "top", "N", solve_args, top, 0, 1000000, "an integer >= 0",
             "most probable states to list", "10"),
-    CLI_STRING(0, "vector", "FILE", solve_args, vector,
+    CLI_OUTPUT(0, "vector", "FILE", solve_args, vector,
                "write the whole distribution (CSV) to FILE (atomically:\n"
                "see OUTPUT FILES in san(1)); with - and --format json\n"
                "or csv, the report holds it (\"vector\" member, vector\n"
@@ -78,7 +78,7 @@ static const cli_spec solve_spec = {
         "probable global states.\n",
     .opts = solve_options,
     .outro = "Exit status: 0 solved, 2 bad model or usage, 1 not converged or failed.\n",
-    .flags = CLI_ABBREV,
+    .flags = CLI_ABBREV | CLI_OPERAND_FILES,
 };
 
 void help_solve(FILE *out)

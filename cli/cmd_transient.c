@@ -39,7 +39,7 @@ typedef struct {
     CLI_STRING(0, "initial", "'EXPR'", tr_args, initial,                                     \
                "uniform over the reachable states where EXPR is\n"                            \
                "non-zero (the syntax of the model's results)"),                               \
-    CLI_STRING(0, "from", "FILE", tr_args, from,                                             \
+    CLI_INPUT(0, "from", "FILE", tr_args, from,                                             \
                "a distribution as `san solve --vector` writes it\n"                           \
                "(index first, probability last)"),                                            \
     CLI_GROUP("numerics:"),                                                                  \
@@ -82,7 +82,7 @@ typedef struct {
              "text: a marginals line for each replica that differs\n"                           \
              "from the others (default: their minimum, mean and\n"                             \
              "maximum; JSON and CSV list each)"),                                              \
-    CLI_STRING(0, "plot", "FILE", tr_args, plot,                                              \
+    CLI_OUTPUT(0, "plot", "FILE", tr_args, plot,                                              \
                "plot over t into FILE (.svg, .png, .pdf): results\n"                          \
                "(transient; --y picks them) or P(T <= t) (passage)")
 
@@ -95,7 +95,7 @@ static const cli_option transient_options[] = {
              "also the integrals over [0, t]: accumulated results,\n"
              "expected time in each local state, expected firings"),
     TR_COMMON_OPTIONS,
-    CLI_STRING(0, "vector", "FILE", tr_args, vector,
+    CLI_OUTPUT(0, "vector", "FILE", tr_args, vector,
                "write pi at the last time (CSV, as solve --vector;\n"
                "not - with --format json or csv)"),
     CLI_STRING(0, "y", "NAMES", tr_args, ynames,
@@ -135,7 +135,7 @@ static const cli_spec transient_spec = {
         "results, marginals and throughputs at each time.\n",
     .opts = transient_options,
     .outro = "Exit status: 0 done, 2 bad model, usage or a limit, 1 failed or interrupted.\n",
-    .flags = CLI_ABBREV,
+    .flags = CLI_ABBREV | CLI_OPERAND_FILES,
 };
 
 static const cli_spec passage_spec = {
@@ -147,7 +147,7 @@ static const cli_spec passage_spec = {
         "T, and P(T <= t) at given times (the target made absorbing).\n",
     .opts = passage_options,
     .outro = "Exit status: 0 done, 2 bad model, usage or a limit, 1 failed or interrupted.\n",
-    .flags = CLI_ABBREV,
+    .flags = CLI_ABBREV | CLI_OPERAND_FILES,
 };
 
 void help_transient(FILE *out)

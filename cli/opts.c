@@ -455,6 +455,15 @@ char *cli_sweep_label(const san_sweep *s, int v, int except)
     return l;
 }
 
+int cli_refuse_overwrite(const char *cmd, const char *option, const char *out, const char *in)
+{
+    if (!san_out_overwrites(out, in))
+        return 0;
+    return cli_usage_error(cmd, "%s '%s' is the input '%s' (the same file): writing it would "
+                           "destroy the input; give another file", option, out ? out : "-",
+                           !strcmp(in, "-") ? "standard input" : in);
+}
+
 int cli_stdout_errno;
 
 int cli_names_stdout(const char *path)
