@@ -277,6 +277,20 @@ void cli_replica_stats_of(const double *v, int n, cli_replica_stats *st);
 void cli_text_marginals(const san_model *m, const san_solution *sol, int all,
                         const char *indent, int digits);
 
+/* --from FILE (cli/from.c), for transient and passage: a distribution
+ * as --vector writes it, read against m (the model as written): each
+ * row's index a state of m, its names (when given) those of that
+ * state, its probability a number in [0, 1]; a file without a row is
+ * an error.  EXIT_OK, or the exit status after saying why on stderr
+ * with the file's line ("san CMD: --from FILE:LINE: ..."). */
+typedef struct {
+    int64_t *idx;
+    double *p;
+    int64_t n, cap;
+} cli_from;
+int cli_read_from(const char *cmd, const char *path, const san_model *m, cli_from *v);
+void cli_from_free(cli_from *v);
+
 /* --vector FILE (cli/vector.c), for solve and transient: the states of sp
  * in the order of their global index (malloc'd; NULL after saying so,
  * as "san CMD: ...", when out of memory), and the CSV writer that
