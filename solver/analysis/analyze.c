@@ -178,9 +178,10 @@ static san_status build(const san_model *m, const san_analysis_opts *o, double t
     san_space_opts po = o->space;
     po.time_limit = time_left(o->time_limit, t0);
     /* pi(t) and passage times are defined whatever the closed classes
-     * (an absorbing success beside an absorbing failure); a steady state
-     * from the reachability function is not */
-    po.several_closed = o->kind != SAN_ANALYSIS_STEADY;
+     * (an absorbing success beside an absorbing failure), and so is the
+     * chain an export writes (space_only: no steady state is asked); a
+     * steady state from the reachability function is not */
+    po.several_closed = o->kind != SAN_ANALYSIS_STEADY || o->space_only;
     a->kron = o->storage == SAN_STORAGE_KRON;
     san_status st;
     double t_predict = 0;       /* a states-only exploration done for nothing */
