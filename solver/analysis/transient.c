@@ -874,9 +874,12 @@ static san_status passage_figures(run *r, const double *alpha, san_diag *d)
     int known = 0;
     T->reach_how = SAN_REACH_SERIES;
     if (have == 0) {
-        char msg[256];
-        int exact = 0;
         san_solve_info info;
+        /* the solver's own message (up to its 255 characters) after
+         * "the solve of the regenerative chain: ": whole, not cut
+         * mid-word ("raise --max-ite") */
+        char msg[sizeof info.msg + 128];
+        int exact = 0;
         const san_solve_opts so = solve_opts_of(r);
         if (san_passage_reach_solve(pr.sp, pr.alpha, pr.target, &so, &T->reach, &exact, &info,
                                     msg, sizeof msg) == 0) {
