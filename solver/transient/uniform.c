@@ -74,10 +74,13 @@ double san_unif_step(san_unif *u, const double *v, double *y)
 
 void san_unif_diverged_text(const san_unif *u, char *buf, size_t n)
 {
+    char mass[32] = "NaN";      /* past 1 by a hair: the excess, not a rounded 1 */
+    if (u->bad_mass == u->bad_mass)
+        snprintf(mass, sizeof mass, "1 %+.3g", u->bad_mass - 1);
     snprintf(buf, n, "the uniformization series left the probability distributions at "
-             "product %ld (total mass 1 %+.3g, an entry of %.3g) with rate %.6g: the rate is "
+             "product %ld (total mass %s, an entry of %.3g) with rate %.6g: the rate is "
              "below some state's exit rate, or the operator is not a generator; no result "
-             "is given", u->diverged_at, u->bad_mass - 1, u->bad_min, u->rate);
+             "is given", u->diverged_at, mass, u->bad_min, u->rate);
 }
 
 static void axpy(const san_op *op, double w, const double *x, double *acc)
