@@ -253,6 +253,18 @@ void help_map(FILE *out);
 int cmd_workrate(int argc, char **argv);
 void help_workrate(FILE *out);
 
+/* Every exit 1 says why on stderr, --quiet or not: the failed rows of a
+ * sweep (grain, compare, size-buffer) are named there too, each with
+ * its error ("san sweep: variant slaves=3 failed: ..."), the first
+ * three, then a count.  cli_say_failed: one (what: "variant", label
+ * may be NULL), counted in *said; returns EXIT_FAIL.  _end: the count
+ * of those not shown.  _variants: every failed row of s; EXIT_FAIL
+ * when one did, else EXIT_OK. */
+int cli_say_failed(const char *cmd, const char *what, const char *label, const char *error,
+                   int *said);
+void cli_say_failed_end(const char *cmd, const char *what, int said);
+int cli_say_failed_variants(const char *cmd, const san_sweep *s);
+
 /* Replicas in text reports (cli/replicas.c): does b name the replica after
  * a ("P[3]" then "P[4]")?  "P[0..9]" for the run first..last, written in
  * buf, or first itself when it is one name. */

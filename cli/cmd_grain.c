@@ -305,8 +305,8 @@ static int grain_main(grain_args *A, int nspec, char **spec)
             if (cli_plot_table(A->plot, &A->look, A->fmt != FMT_UNSET))
                 report(&G, A, stdout);
             fflush(stdout);
-            for (int v = 0; v < s->nvariants; v++)
-                status = s->rows[v].ok ? status : EXIT_FAIL;
+            if (cli_say_failed_variants("grain", s) != EXIT_OK)
+                status = EXIT_FAIL;
             if (A->plot) {
                 int prc = plot(s, G.axis, A);
                 status = prc ? prc : status;

@@ -740,10 +740,13 @@ int cmd_solve(int argc, char **argv)
         return EXIT_FAIL;
     if (rank0)
         san_diag_print(&d, stderr, cli_stderr_is_tty());
+    const int said = d.nerrors > 0;
     san_diag_free(&d);
     if (!a.have_indices) {
         if (rank0 && a.have_sol && a.sol.info.msg[0])
             fprintf(stderr, "san solve: %s\n", a.sol.info.msg);
+        else if (rank0 && !said && st != SAN_OK)    /* every failure says something */
+            fprintf(stderr, "san solve: %s\n", san_status_name(st));
         san_analysis_free(&a);
         san_model_free(m);
         free(rest);

@@ -235,6 +235,8 @@ static int report(const san_sweep *s, const sweep_args *A, char **only, int nonl
         fprintf(stderr, "san sweep: %d variant%s, %d solved, %d failed, %.2f s (%.2f variants/s)\n",
                 s->nvariants, s->nvariants == 1 ? "" : "s", s->nvariants - failed, failed, t,
                 t > 0 ? s->nvariants / t : 0.0);
+    if (failed)
+        cli_say_failed_variants("sweep", s);
     return status != EXIT_OK ? status : failed ? EXIT_FAIL : EXIT_OK;
 }
 
