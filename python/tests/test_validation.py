@@ -100,3 +100,35 @@ def test_good_edges_accepted(model):
             assert abs(s.results["empty"] - ref) < 1e-6, kw
     assert san.load(MM1K, defines={"lambda": "4"}).solve().results["empty"] > 0
     assert san.load(os.fsencode(MM1K)).name == "mm1k"
+
+
+CTRL_C = """
+import os, signal, sys, threading, time
+import san
+m = san.gen("ms --mode async --slaves 9 --buffer 12")
+def hit():
+    time.sleep(1.0)
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Thread(target=hit, daemon=True).start()
+t0 = time.time()
+try:
+    m.solve(method="gs", lump="off", tol=1e-14)
+    print("solved", time.time() - t0)
+except KeyboardInterrupt:
+    print("interrupted", time.time() - t0)
+"""
+
+
+def test_ctrl_c_interrupts_a_solve_within_a_second():
+    """SIGINT 1 s into a solve of ~10^5 states (lumping off, gs to
+    1e-14: many seconds): KeyboardInterrupt within a second of it."""
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=os.path.join(TOP, "python"))
+    p = subprocess.run([sys.executable, "-c", CTRL_C], capture_output=True, text=True,
+                       timeout=300, env=env)
+    words = p.stdout.split()
+    assert words, p.stderr
+    if words[0] == "solved":
+        pytest.skip(f"solved in {words[1]} s, before the signal")
+    assert words[0] == "interrupted" and float(words[1]) < 1.0 + 1.0, p.stdout + p.stderr
