@@ -7,7 +7,8 @@
 # its status (2 the user's, 1 the rest), print a non-empty stderr, and
 # name only options that exist (a message cut mid-word, "raise
 # --max-ite", fails).  Then the passage percentile plan: a level whose
-# march would pass --max-steps is refused before any product is spent.
+# march would pass --max-steps is refused before any product is spent,
+# and one 1.6e6 products away is answered (the guard allows rounding).
 #
 # Environment: SAN (the san binary), top_srcdir.  Exit 0 when everything
 # passes; the last line is "N passed, M failed".  VERBOSE=1 lists passes.
@@ -134,6 +135,21 @@ if [ "$rc" -eq 0 ] && grep -q '"50": [0-9]' "$tmp/out" && [ -n "$planned" ] \
     ok "percentile within the plan answered ($planned planned)"
 else
     not_ok "percentile within the plan: exit $rc, planned '$planned', stderr: $(head -c 300 "$tmp/err")"
+fi
+
+# a long march is answered, not refused by the guard: 1.6e6 products
+# drift past 1 + 1e-12 by rounding alone (refused as "left the
+# probability distributions" at product 475,949 before); a passage this
+# far is nearly exponential, so the 1% level is near -mean ln(0.99)
+run "$SAN" passage -q -f json --initial '(st queue) == s[0]' --until '(st queue) >= 12' -p 1 mm189.san
+if [ "$rc" -eq 0 ] && python3 -c '
+import json, math, sys
+d = json.load(open(sys.argv[1]))["passage"]
+p, m = d["percentiles"]["1"], d["mean"]
+sys.exit(0 if abs(p + m * math.log(0.99)) <= 0.01 * p else 1)' "$tmp/out"; then
+    ok "a percentile 1.6e6 products away answered"
+else
+    not_ok "long march: exit $rc, stderr: $(head -c 300 "$tmp/err")"
 fi
 
 echo "$pass passed, $fail failed"
