@@ -266,9 +266,12 @@ class Model:
         out = {}
 
         def work():
-            with _DiagScope(self.source) as d:
-                out["st"] = lib.san_analyze(self._m, byref(o), byref(a), byref(d))
-                out["msgs"] = _messages(d)
+            try:
+                with _DiagScope(self.source) as d:
+                    out["st"] = lib.san_analyze(self._m, byref(o), byref(a), byref(d))
+                    out["msgs"] = _messages(d)
+            except BaseException as e:      # raised in the caller's thread
+                out["exc"] = e
         t = threading.Thread(target=work, name="san_analyze", daemon=True)
         t.start()
         try:
@@ -279,6 +282,9 @@ class Model:
             t.join()
             lib.san_analysis_free(byref(a))
             raise
+        if "exc" in out:
+            lib.san_analysis_free(byref(a))
+            raise out["exc"]
         return out["st"], a, out["msgs"]
 
     def lumping(self):
