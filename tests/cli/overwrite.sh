@@ -174,6 +174,18 @@ for file in m.tra m.sta m.lab m1.srew m6.srew m.map.csv; do
 done
 written "export prism -o" p.tra export -f prism -o p m.san
 
+# ---- san import (PRISM), where the binary has it ----
+if "$SAN" import --help >/dev/null 2>&1; then
+    printf 'ctmc\nmodule m\n  s : [0..1] init 0;\n  [] s=0 -> 1 : (s\047=1);\n  [] s=1 -> 2 : (s\047=0);\nendmodule\n' > p.prism
+    cp p.prism pristine.prism
+    for out in p.prism ./p.prism "$tmp/p.prism"; do
+        refused "import -o -> $out" "$out" p.prism import prism -o "$out" p.prism
+        cmp -s p.prism pristine.prism || { not_ok "import -o $out: the PRISM model changed"; cp pristine.prism p.prism; }
+    done
+    written "import -o" new.san import prism -o new.san p.prism
+    tested="$tested|import --output"
+fi
+
 # ---- commands that read no file ----
 for cmd in "gen m.san -o m.san" "grain m.san --slices-per-node 1..2 --plot m.san" \
            "size-buffer m.san --plot m.san"; do
