@@ -23,6 +23,10 @@
  *     then copied into the target at the end, under flock(): a rename
  *     would cut the link.  Only that last copy is not atomic.
  *
+ * What is written must not be what was read: san_out_overwrites tells a
+ * command, before it writes anything, that an output is one of its
+ * inputs (the same file, whatever the links).
+ *
  * Every temporary file is recorded in a fixed table while it exists, so
  * that a signal handler can remove them all (san_out_cleanup), which is
  * async-signal-safe.
@@ -451,6 +455,28 @@ san_out *san_out_open(const char *path)
 FILE *san_out_file(const san_out *o)
 {
     return o->f;
+}
+
+/* ---- an output that is an input ---- */
+
+/* The file path names, links followed: "-" is standard output for an
+ * output and standard input for an input (dash_fd). */
+static int file_id(const char *path, int dash_fd, struct stat *st)
+{
+    if (!path || !strcmp(path, "-"))
+        return fstat(dash_fd, st);
+    return stat(path, st);
+}
+
+int san_out_overwrites(const char *out, const char *in)
+{
+    struct stat o, i;
+    if (!in || file_id(out, 1, &o) != 0 || file_id(in, 0, &i) != 0)
+        return 0;       /* nothing there yet: nothing to lose */
+    /* only a regular file holds what a write would destroy: reading and
+     * writing /dev/null, a FIFO or a terminal is no loss */
+    return S_ISREG(o.st_mode) && S_ISREG(i.st_mode) && o.st_dev == i.st_dev
+        && o.st_ino == i.st_ino;
 }
 
 /* ---- the end of a write ---- */

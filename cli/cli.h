@@ -179,6 +179,12 @@ int cli_plot_status(int rc);
  * exit status.  A failure of standard output is reported by main(). */
 int cli_write_output(const char *path, int (*writer)(const void *ctx, FILE *out),
                      const void *ctx);
+/* Output out of option ("--vector") against input in: when writing out
+ * would overwrite the file in names (san_out_overwrites: the same file,
+ * links followed), the usage error naming both, and its exit status;
+ * else 0.  Every output is checked so before anything is written (the
+ * option parser does it for the options it knows as files). */
+int cli_refuse_overwrite(const char *cmd, const char *option, const char *out, const char *in);
 /* Does an output path name standard output ("-", /dev/stdout, /dev/fd/1,
  * /proc/self/fd/1: the report's stream, where a table of another format
  * would not belong)? */
@@ -253,6 +259,18 @@ void help_map(FILE *out);
 int cmd_workrate(int argc, char **argv);
 void help_workrate(FILE *out);
 
+/* Every exit 1 says why on stderr, --quiet or not: the failed rows of a
+ * sweep (grain, compare, size-buffer) are named there too, each with
+ * its error ("san sweep: variant slaves=3 failed: ..."), the first
+ * three, then a count.  cli_say_failed: one (what: "variant", label
+ * may be NULL), counted in *said; returns EXIT_FAIL.  _end: the count
+ * of those not shown.  _variants: every failed row of s; EXIT_FAIL
+ * when one did, else EXIT_OK. */
+int cli_say_failed(const char *cmd, const char *what, const char *label, const char *error,
+                   int *said);
+void cli_say_failed_end(const char *cmd, const char *what, int said);
+int cli_say_failed_variants(const char *cmd, const san_sweep *s);
+
 /* Replicas in text reports (cli/replicas.c): does b name the replica after
  * a ("P[3]" then "P[4]")?  "P[0..9]" for the run first..last, written in
  * buf, or first itself when it is one name. */
@@ -276,6 +294,20 @@ void cli_replica_stats_of(const double *v, int n, cli_replica_stats *st);
  * replicas that differ by min/mean/max unless all (replicas.c). */
 void cli_text_marginals(const san_model *m, const san_solution *sol, int all,
                         const char *indent, int digits);
+
+/* --from FILE (cli/from.c), for transient and passage: a distribution
+ * as --vector writes it, read against m (the model as written): each
+ * row's index a state of m, its names (when given) those of that
+ * state, its probability a number in [0, 1]; a file without a row is
+ * an error.  EXIT_OK, or the exit status after saying why on stderr
+ * with the file's line ("san CMD: --from FILE:LINE: ..."). */
+typedef struct {
+    int64_t *idx;
+    double *p;
+    int64_t n, cap;
+} cli_from;
+int cli_read_from(const char *cmd, const char *path, const san_model *m, cli_from *v);
+void cli_from_free(cli_from *v);
 
 /* --vector FILE (cli/vector.c), for solve and transient: the states of sp
  * in the order of their global index (malloc'd; NULL after saying so,

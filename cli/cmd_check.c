@@ -85,7 +85,7 @@ static const cli_spec check_spec = {
     .outro =
         "MODEL may be - for standard input.  Exit status: 0 valid (warnings\n"
         "allowed), 2 errors in the model or bad usage, 1 other failures.\n",
-    .flags = CLI_ABBREV,
+    .flags = CLI_ABBREV | CLI_OPERAND_FILES,
 };
 
 void help_check(FILE *out)

@@ -360,6 +360,7 @@ static int compare_main(compare_args *A, int n, char **models)
     cli_seen_free(seen);
     A->run.progress = !A->quiet && cli_stderr_is_tty();
     if (san_compare_run(&c, &A->run, A->marginals) != SAN_OK) {
+        fprintf(stderr, "san compare: out of memory\n");
         status = EXIT_FAIL;
     } else {
         cli_run run = run_of(&c, &A->run);
@@ -371,8 +372,12 @@ static int compare_main(compare_args *A, int n, char **models)
             write_text(&c, stdout);
         fflush(stdout);
     }
+    int said = 0;
     for (int i = 0; i < c.n; i++)
-        status = c.model[i].row.ok ? status : EXIT_FAIL;
+        if (!c.model[i].row.ok)
+            status = cli_say_failed("compare", "model", c.model[i].name, c.model[i].row.error,
+                                    &said);
+    cli_say_failed_end("compare", "model", said);
     san_compare_free(&c);
     return status;
 }

@@ -70,7 +70,7 @@ static const cli_spec export_spec = {
         "mtx and dot say so in a comment, every format in a note on stderr.\n",
     .opts = export_options,
     .outro = "Exit status: 0 written, 2 bad model, usage or over a limit, 1 failed.\n",
-    .flags = CLI_ABBREV,
+    .flags = CLI_ABBREV | CLI_OPERAND_FILES,
 };
 
 void help_export(FILE *out)
@@ -158,32 +158,63 @@ static int write_file(export_job *j, const char *path)
     return rc;
 }
 
-/* The files of a PRISM export: the chain (.tra, .sta, .lab), one state
- * rewards file per reward structure, numbered from 1 as PRISM's
- * -importmodel BASE.all looks for them, and the map of the names. */
-static int write_prism(export_job *j, const char *base)
+/* File k of a PRISM export of nrew reward structures (k < 3 + nrew + 1):
+ * the chain (.tra, .sta, .lab), one state rewards file per reward
+ * structure, numbered from 1 as PRISM's -importmodel BASE.all looks for
+ * them, and the map of the names; malloc'd, NULL when out of memory.
+ * The part of the file into j when j is not NULL. */
+static char *prism_path(const char *base, int nrew, int k, export_job *j)
 {
     static const char *const chain[] = { "tra", "sta", "lab" };
+    char *path;
+    int len;
+    if (k < 3) {                    /* the chain */
+        if (j)
+            j->part = "tsl"[k];
+        len = asprintf(&path, "%s.%s", base, chain[k]);
+    } else if (k < 3 + nrew) {      /* reward structure k - 3, file k - 2 */
+        if (j) {
+            j->part = 'r';
+            j->reward = k - 3;
+        }
+        len = asprintf(&path, "%s%d.srew", base, k - 2);
+    } else {                        /* the names */
+        if (j)
+            j->part = 'm';
+        len = asprintf(&path, "%s.map.csv", base);
+    }
+    return len < 0 ? NULL : path;
+}
+
+static int write_prism(export_job *j, const char *base)
+{
     const int nrew = san_export_prism_nrewards(j->sp->m);
     int rc = EXIT_OK;
     for (int k = 0; k < 3 + nrew + 1 && rc == EXIT_OK; k++) {
-        char *path;
-        int len;
-        if (k < 3) {                    /* the chain */
-            j->part = "tsl"[k];
-            len = asprintf(&path, "%s.%s", base, chain[k]);
-        } else if (k < 3 + nrew) {      /* reward structure k - 3, file k - 2 */
-            j->part = 'r';
-            j->reward = k - 3;
-            len = asprintf(&path, "%s%d.srew", base, k - 2);
-        } else {                        /* the names */
-            j->part = 'm';
-            len = asprintf(&path, "%s.map.csv", base);
-        }
-        if (len < 0)
+        char *path = prism_path(base, nrew, k, j);
+        if (!path)
             return EXIT_FAIL;
         rc = write_file(j, path);
         free(path);
+    }
+    return rc;
+}
+
+/* No file of the export may be the model read (path): checked before
+ * the chain is built, for -o FILE and for each of PRISM's files. */
+static int refuse_overwrite(const export_args *A, export_format fmt, const san_model *m,
+                            const char *path)
+{
+    if (fmt != EXP_PRISM)
+        return cli_refuse_overwrite("export", "--output", A->output, path);
+    const int nrew = san_export_prism_nrewards(m);
+    int rc = EXIT_OK;
+    for (int k = 0; k < 3 + nrew + 1 && rc == EXIT_OK; k++) {
+        char *file = prism_path(A->output, nrew, k, NULL);
+        if (!file)
+            return EXIT_FAIL;
+        rc = cli_refuse_overwrite("export", "--output", file, path);
+        free(file);
     }
     return rc;
 }
@@ -288,6 +319,10 @@ int cmd_export(int argc, char **argv)
     free(rest);
     if (!m)
         return status;
+    if (!A.gen && (status = refuse_overwrite(&A, fmt, m, path)) != EXIT_OK) {
+        san_model_free(m);
+        return status;
+    }
     san_analysis a;
     memset(&a, 0, sizeof a);
     san_lumping *L = NULL;          /* dot: the lumped automata */

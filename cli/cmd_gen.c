@@ -18,7 +18,7 @@ typedef struct {
 
 static const cli_option gen_options[] = {
     CLI_GROUP("options:"),
-    CLI_STRING('o', "output", "FILE", gen_args, output,
+    CLI_OUTPUT('o', "output", "FILE", gen_args, output,
                "write the model to FILE instead of stdout (atomically:\n"
                "see OUTPUT FILES in san(1))"),
     CLI_FLAG(0, "size", gen_args, size, 1,

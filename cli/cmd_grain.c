@@ -32,7 +32,7 @@ static const cli_option grain_options[] = {
                "paper rule: slaves stay busy, efficiency within X\n"
                "(relative) of the best grain's", "0.01"),
     CLI_FORMAT(grain_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON, NULL),
-    CLI_STRING(0, "plot", "FILE", grain_args, plot,
+    CLI_OUTPUT(0, "plot", "FILE", grain_args, plot,
                "master_rx (or --y INDEX) against the slaves, one\n"
                "curve per grain, as .svg, .png or .pdf"),
     { .kind = CLI_OPT_STRING, .long_name = "y", .argh = "INDEX",
@@ -401,8 +401,8 @@ static int grain_main(grain_args *A, int nspec, char **spec)
             if (cli_plot_table(A->plot, &A->look, A->fmt != FMT_UNSET))
                 report(&G, A, stdout);
             fflush(stdout);
-            for (int v = 0; v < s->nvariants; v++)
-                status = s->rows[v].ok ? status : EXIT_FAIL;
+            if (cli_say_failed_variants("grain", s) != EXIT_OK)
+                status = EXIT_FAIL;
             if (A->plot) {
                 int prc = plot(s, G.axis, A);
                 status = prc ? prc : status;

@@ -18,7 +18,7 @@ static const cli_option print_options[] = {
     CLI_GROUP("options:"),
     CLI_CALLBACK('D', NULL, "NAME=VALUE", print_args, defs, cli_opt_define,
                  "override a constant (printed with its new value)"),
-    CLI_STRING('o', "output", "FILE", print_args, output,
+    CLI_OUTPUT('o', "output", "FILE", print_args, output,
                "write to FILE instead of standard output (atomically:\n"
                "see OUTPUT FILES in san(1))"),
     CLI_STRING(0, "dialect", "NAME", print_args, dialect,
@@ -38,7 +38,7 @@ static const cli_spec print_spec = {
         "expression fully parenthesized, one transition per line.  Printing a\n"
         "printed model gives the same text; both compile to the same model.\n",
     .opts = print_options,
-    .flags = CLI_ABBREV,
+    .flags = CLI_ABBREV | CLI_OPERAND_FILES,
 };
 
 void help_print(FILE *out)

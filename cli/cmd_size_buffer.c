@@ -30,7 +30,7 @@ static const cli_option size_options[] = {
     CLI_INT(0, "max-buffer", "K", size_args, search.max_buffer, 2, 1e6, NULL,
             "give up past this size", "1024"),
     CLI_FORMAT(size_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON, NULL),
-    CLI_STRING(0, "plot", "FILE", size_args, plot,
+    CLI_OUTPUT(0, "plot", "FILE", size_args, plot,
                "the curves, index against K, as .svg, .png or .pdf"),
     CLI_FLAG('q', "quiet", size_args, quiet, 1,
              "no progress on stderr, no provenance header (text)"),
@@ -318,9 +318,15 @@ static int size_main(size_args *A, int nspec, char **spec)
         status = EXIT_FAIL;
     } else {
         /* --plot alone: the plot is the output (cli_plot_table) */
+        int said = 0;
         for (int v = 0; v < b.sweep.nvariants; v++)
-            if (san_buffer_config_error(&b.config[v]))
-                status = EXIT_FAIL;
+            if (san_buffer_config_error(&b.config[v])) {
+                char *label = cli_sweep_label(&b.sweep, v, -1);
+                status = cli_say_failed("size-buffer", "configuration", label,
+                                        san_buffer_config_error(&b.config[v]), &said);
+                free(label);
+            }
+        cli_say_failed_end("size-buffer", "configuration", said);
         cli_run run = cli_run_asked(&A->run, status == EXIT_OK);
         if (cli_plot_table(A->plot, &A->look, A->fmt != FMT_UNSET))
             write_all(&b, &run, A->fmt == FMT_UNSET ? FMT_TEXT : A->fmt, stdout);

@@ -48,7 +48,7 @@ static const cli_option solve_options[] = {
     CLI_FORMAT(solve_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV, NULL),
     CLI_INT(0, "top", "N", solve_args, top, 0, 1000000, "an integer >= 0",
             "most probable states to list", "10"),
-    CLI_STRING(0, "vector", "FILE", solve_args, vector,
+    CLI_OUTPUT(0, "vector", "FILE", solve_args, vector,
                "write the whole distribution (CSV) to FILE (atomically:\n"
                "see OUTPUT FILES in san(1)); with - and --format json\n"
                "or csv, the report holds it (\"vector\" member, vector\n"
@@ -78,7 +78,7 @@ static const cli_spec solve_spec = {
         "probable global states.\n",
     .opts = solve_options,
     .outro = "Exit status: 0 solved, 2 bad model or usage, 1 not converged or failed.\n",
-    .flags = CLI_ABBREV,
+    .flags = CLI_ABBREV | CLI_OPERAND_FILES,
 };
 
 void help_solve(FILE *out)
@@ -740,10 +740,13 @@ int cmd_solve(int argc, char **argv)
         return EXIT_FAIL;
     if (rank0)
         san_diag_print(&d, stderr, cli_stderr_is_tty());
+    const int said = d.nerrors > 0;
     san_diag_free(&d);
     if (!a.have_indices) {
         if (rank0 && a.have_sol && a.sol.info.msg[0])
             fprintf(stderr, "san solve: %s\n", a.sol.info.msg);
+        else if (rank0 && !said && st != SAN_OK)    /* every failure says something */
+            fprintf(stderr, "san solve: %s\n", san_status_name(st));
         san_analysis_free(&a);
         san_model_free(m);
         free(rest);

@@ -22,13 +22,13 @@ static const cli_option sweep_options[] = {
     CLI_GROUP("output:"),
     CLI_FORMAT(sweep_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV,
                "text (only the varying parameters), json or csv"),
-    CLI_STRING('o', "output", "FILE", sweep_args, output,
+    CLI_OUTPUT('o', "output", "FILE", sweep_args, output,
                "write the table to FILE (atomically: see OUTPUT FILES\n"
                "in san(1))"),
     CLI_STRING(0, "index", "A,B", sweep_args, index, "only these result columns"),
     CLI_FLAG(0, "no-times", sweep_args, times, 0,
              "leave the timing column out (to compare runs)"),
-    CLI_STRING(0, "plot", "FILE", sweep_args, plot,
+    CLI_OUTPUT(0, "plot", "FILE", sweep_args, plot,
                "draw curves into FILE.svg, .png or .pdf, with:"),
     CLI_STRING(0, "x", "PARAM", sweep_args, x, "the parameter on the x axis (numeric)"),
     CLI_STRING(0, "y", "INDEX", sweep_args, y,
@@ -88,7 +88,7 @@ static const cli_spec sweep_spec = {
         "\n"
         "Exit status: 0 every variant solved, 1 some failed, 2 bad usage (bad\n"
         "range, unknown flag, index or parameter, every variant refused).\n",
-    .flags = CLI_PASS_UNKNOWN,
+    .flags = CLI_PASS_UNKNOWN | CLI_OPERAND_FILES,
 };
 
 void help_sweep(FILE *out)
@@ -235,6 +235,8 @@ static int report(const san_sweep *s, const sweep_args *A, char **only, int nonl
         fprintf(stderr, "san sweep: %d variant%s, %d solved, %d failed, %.2f s (%.2f variants/s)\n",
                 s->nvariants, s->nvariants == 1 ? "" : "s", s->nvariants - failed, failed, t,
                 t > 0 ? s->nvariants / t : 0.0);
+    if (failed)
+        cli_say_failed_variants("sweep", s);
     return status != EXIT_OK ? status : failed ? EXIT_FAIL : EXIT_OK;
 }
 

@@ -39,7 +39,7 @@ typedef struct {
     CLI_STRING(0, "initial", "'EXPR'", tr_args, initial,                                     \
                "uniform over the reachable states where EXPR is\n"                            \
                "non-zero (the syntax of the model's results)"),                               \
-    CLI_STRING(0, "from", "FILE", tr_args, from,                                             \
+    CLI_INPUT(0, "from", "FILE", tr_args, from,                                             \
                "a distribution as `san solve --vector` writes it\n"                           \
                "(index first, probability last)"),                                            \
     CLI_GROUP("numerics:"),                                                                  \
@@ -82,7 +82,7 @@ typedef struct {
              "text: a marginals line for each replica that differs\n"                           \
              "from the others (default: their minimum, mean and\n"                             \
              "maximum; JSON and CSV list each)"),                                              \
-    CLI_STRING(0, "plot", "FILE", tr_args, plot,                                              \
+    CLI_OUTPUT(0, "plot", "FILE", tr_args, plot,                                              \
                "plot over t into FILE (.svg, .png, .pdf): results\n"                          \
                "(transient; --y picks them) or P(T <= t) (passage)")
 
@@ -95,7 +95,7 @@ static const cli_option transient_options[] = {
              "also the integrals over [0, t]: accumulated results,\n"
              "expected time in each local state, expected firings"),
     TR_COMMON_OPTIONS,
-    CLI_STRING(0, "vector", "FILE", tr_args, vector,
+    CLI_OUTPUT(0, "vector", "FILE", tr_args, vector,
                "write pi at the last time (CSV, as solve --vector;\n"
                "not - with --format json or csv)"),
     CLI_STRING(0, "y", "NAMES", tr_args, ynames,
@@ -135,7 +135,7 @@ static const cli_spec transient_spec = {
         "results, marginals and throughputs at each time.\n",
     .opts = transient_options,
     .outro = "Exit status: 0 done, 2 bad model, usage or a limit, 1 failed or interrupted.\n",
-    .flags = CLI_ABBREV,
+    .flags = CLI_ABBREV | CLI_OPERAND_FILES,
 };
 
 static const cli_spec passage_spec = {
@@ -147,7 +147,7 @@ static const cli_spec passage_spec = {
         "T, and P(T <= t) at given times (the target made absorbing).\n",
     .opts = passage_options,
     .outro = "Exit status: 0 done, 2 bad model, usage or a limit, 1 failed or interrupted.\n",
-    .flags = CLI_ABBREV,
+    .flags = CLI_ABBREV | CLI_OPERAND_FILES,
 };
 
 void help_transient(FILE *out)
@@ -254,107 +254,6 @@ static int parse_levels(const char *list, dlist *l)
         rc = -1;
     if (rc == 0)
         qsort(l->v, l->n, sizeof *l->v, cmp_double);
-    return rc;
-}
-
-/* ---- the initial vector file ---- */
-
-typedef struct {
-    int64_t *idx;
-    double *p;
-    int64_t n, cap;
-    char *header;       /* the header line, or NULL */
-} ivec;
-
-static void ivec_free(ivec *v)
-{
-    free(v->idx);
-    free(v->p);
-    free(v->header);
-}
-
-/* "index,<names...>,probability" lines: the first and last fields. */
-static int read_vector(const char *path, ivec *v)
-{
-    FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-    if (!f) {
-        fprintf(stderr, "san: --from: cannot read '%s': %s\n", path, strerror(errno));
-        return EXIT_USAGE;
-    }
-    char *line = NULL;
-    size_t cap = 0;
-    long lineno = 0;
-    int status = EXIT_OK;
-    while (status == EXIT_OK && getline(&line, &cap, f) > 0) {
-        lineno++;
-        line[strcspn(line, "\r\n")] = '\0';
-        if (lineno == 1 && !strncmp(line, "index", 5)) {
-            v->header = strdup(line);   /* the header: checked against the model */
-            continue;
-        }
-        if (!*line)
-            continue;
-        char *comma = strchr(line, ','), *last = strrchr(line, ',');
-        double idx, p;
-        if (!comma || (*comma = '\0', san_parse_integer(line, 0, 9e18, &idx)) ||
-            san_parse_double(last + 1, 0, 1, &p)) {
-            fprintf(stderr, "san: --from: %s:%ld: expected 'index,...,probability'\n", path,
-                    lineno);
-            status = EXIT_USAGE;
-            break;
-        }
-        if (v->n == v->cap) {
-            int64_t c = v->cap ? 2 * v->cap : 1024;
-            int64_t *a = realloc(v->idx, c * sizeof *a);
-            double *b = a ? realloc(v->p, c * sizeof *b) : NULL;
-            if (a)
-                v->idx = a;
-            if (!b) {
-                status = EXIT_FAIL;
-                break;
-            }
-            v->p = b;
-            v->cap = c;
-        }
-        v->idx[v->n] = (int64_t)idx;
-        v->p[v->n++] = p;
-    }
-    free(line);
-    if (f != stdin)
-        fclose(f);
-    return status;
-}
-
-/* A header naming automata ("index,Server,Client[1..4],probability")
- * names m's, in order (a header of index and probability alone names
- * none: accepted).  A vector that `solve --vector` wrote over a lumped
- * chain is over occupancy states, whose indices are not m's: refused
- * with the way out, not read as m's states. */
-static int vector_header_check(const char *cmd, const san_model *m, const char *path,
-                               const char *header)
-{
-    if (!header)
-        return EXIT_OK;
-    char *copy = strdup(header);
-    if (!copy)
-        return EXIT_FAIL;
-    char *last = strrchr(copy, ','), *first = strchr(copy, ',');
-    int ok = 1;
-    if (first && last && last > first) {
-        *last = '\0';
-        char *save = NULL;
-        int a = 0;
-        for (char *f = strtok_r(first + 1, ",", &save); f && ok; f = strtok_r(NULL, ",", &save))
-            ok = a < m->naut && !strcmp(f, m->aut[a++].name);
-        ok = ok && a == m->naut;
-    }
-    int rc = ok ? EXIT_OK
-                : cli_usage_error(cmd, "--from %s: its columns (%.*s) are not the model's "
-                                  "automata; a vector `solve --vector` wrote over lumped "
-                                  "replicas is over occupancy states: write it with `san solve "
-                                  "--lump off --vector`", path, (int)(last - first - 1),
-                                  header + (first - copy) + 1);
-    free(copy);
     return rc;
 }
 
@@ -822,14 +721,14 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     if (rc == 0 && A.percentiles && parse_levels(A.percentiles, &levels) < 0)
         rc = cli_usage_error(cmd, "--percentiles: expected percents in (0, 100) separated by "
                              "commas, not '%s'", A.percentiles);
-    ivec iv = { 0 };
-    if (rc == 0 && A.from)
-        rc = read_vector(A.from, &iv);
+    /* one standard input cannot hold both */
+    if (rc == 0 && A.from && !strcmp(A.from, "-") && !strcmp(rest[0], "-"))
+        rc = cli_usage_error(cmd, "--from - and MODEL -: standard input cannot hold both");
+    cli_from iv = { 0 };
     if (rc) {
         free(rest);
         free(times.v);
         free(levels.v);
-        ivec_free(&iv);
         cli_defines_free(&A.defs);
         return rc == CLI_HELP_SHOWN ? EXIT_OK : rc;
     }
@@ -856,7 +755,7 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     if (m && A.until && status == EXIT_OK)
         status = state_expr_check(cmd, m, "--until", NAME_UNTIL, A.until);
     if (m && A.from && status == EXIT_OK)
-        status = vector_header_check(cmd, m, A.from, iv.header);
+        status = cli_read_from(cmd, A.from, m, &iv);
     if (m && status != EXIT_OK) {
         san_model_free(m);
         m = NULL;
@@ -865,7 +764,7 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
         free(rest);
         free(times.v);
         free(levels.v);
-        ivec_free(&iv);
+        cli_from_free(&iv);
         return status;
     }
     const int progress = !A.quiet && cli_stderr_is_tty();
@@ -951,7 +850,7 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     free(rest);
     free(times.v);
     free(levels.v);
-    ivec_free(&iv);
+    cli_from_free(&iv);
     return status;
 }
 

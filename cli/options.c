@@ -453,6 +453,47 @@ static int parse_short(const cli_parser *p, const flat_opt *f, int n, int argc, 
     return 0;
 }
 
+/* The value of a file option after parsing (the last given wins). */
+static const char *file_option(const flat_opt *f, const char *dest)
+{
+    return *(const char *const *)(dest + f->off);
+}
+
+/* Output out of option o against every input: the input options, and
+ * the operands when they may be files (those that are options passed
+ * through to a template are not); 0, or the exit status. */
+static int refuse_overwrite(const cli_parser *p, const cli_option *o, const char *out,
+                            const flat_opt *f, int nf, const char *dest, char **ops, int nops)
+{
+    char name[64];
+    opt_name(o, name, sizeof name);
+    for (int i = 0; i < nf; i++) {
+        const char *in = f[i].o->io == CLI_IO_INPUT ? file_option(&f[i], dest) : NULL;
+        if (in && cli_refuse_overwrite(p->cmd, name, out, in) != 0)
+            return EXIT_USAGE;
+    }
+    for (int i = 0; (p->spec->flags & CLI_OPERAND_FILES) && i < nops; i++) {
+        int passed = ops[i][0] == '-' && ops[i][1];
+        if (!passed && cli_refuse_overwrite(p->cmd, name, out, ops[i]) != 0)
+            return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* No output may replace an input: checked once, here, for every command
+ * and every output option, before anything is read or written (a slip
+ * of --vector onto the model's name used to replace the model). */
+static int refuse_overwrites(const cli_parser *p, const flat_opt *f, int nf, const char *dest,
+                             char **ops, int nops)
+{
+    for (int i = 0; i < nf; i++) {
+        const char *out = f[i].o->io == CLI_IO_OUTPUT ? file_option(&f[i], dest) : NULL;
+        if (out && refuse_overwrite(p, f[i].o, out, f, nf, dest, ops, nops) != 0)
+            return EXIT_USAGE;
+    }
+    return 0;
+}
+
 int cli_parse(const cli_spec *spec, int argc, char **argv, void *dest, char ***rest, int *nrest)
 {
     cli_parser p = { spec, spec->name };
@@ -489,6 +530,8 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, void *dest, char ***r
                 r[nr++] = argv[first];
         }
     }
+    if (rc == 0)
+        rc = refuse_overwrites(&p, f, nf, dest, r, nr);
     if (rc) {
         free(r);
         return rc;

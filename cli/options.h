@@ -43,6 +43,11 @@ typedef enum {
     CLI_OPT_CALLBACK        /* cb(parser, option, argument, destination) */
 } cli_opt_kind;
 
+/* A file option's direction: the parser refuses an output that is the
+ * same file as an input (an input option, or an operand with
+ * CLI_OPERAND_FILES) before the command reads or writes anything. */
+enum { CLI_IO_NONE = 0, CLI_IO_INPUT, CLI_IO_OUTPUT };
+
 /* Open ends of a CLI_OPT_DOUBLE range. */
 enum { CLI_OPEN_LO = 1, CLI_OPEN_HI = 2 };
 
@@ -72,6 +77,7 @@ struct cli_option {
     const char *def;        /* the default shown in the help; NULL: none */
     cli_opt_cb cb;
     const cli_option *group;/* CLI_OPT_INCLUDE */
+    int io;                 /* CLI_OPT_STRING: CLI_IO_INPUT, CLI_IO_OUTPUT */
 };
 
 #define CLI_MEMBER_SIZE(T, f) ((int)sizeof(((T *)0)->f))
@@ -99,6 +105,13 @@ struct cli_option {
     .help = (h), .def = "text" }
 #define CLI_STRING(s, l, a, T, f, h) { .kind = CLI_OPT_STRING, .short_name = (s), \
     .long_name = (l), .argh = (a), .offset = offsetof(T, f), .help = (h) }
+/* A file the command writes (-o, --vector, --plot) or reads (--from). */
+#define CLI_OUTPUT(s, l, a, T, f, h) { .kind = CLI_OPT_STRING, .short_name = (s), \
+    .long_name = (l), .argh = (a), .offset = offsetof(T, f), .help = (h), \
+    .io = CLI_IO_OUTPUT }
+#define CLI_INPUT(s, l, a, T, f, h) { .kind = CLI_OPT_STRING, .short_name = (s), \
+    .long_name = (l), .argh = (a), .offset = offsetof(T, f), .help = (h), \
+    .io = CLI_IO_INPUT }
 #define CLI_CALLBACK(s, l, a, T, f, fn, h) { .kind = CLI_OPT_CALLBACK, .short_name = (s), \
     .long_name = (l), .argh = (a), .offset = offsetof(T, f), .cb = (fn), .help = (h) }
 
@@ -130,7 +143,10 @@ extern const cli_option cli_diag_options[];     /* --no-peps-warnings, --peps */
 enum {
     CLI_PASS_UNKNOWN = 1,   /* leave unknown options to the caller, in order
                                (template flags); otherwise they are errors */
-    CLI_ABBREV = 2          /* accept unambiguous prefixes of long names */
+    CLI_ABBREV = 2,         /* accept unambiguous prefixes of long names */
+    CLI_OPERAND_FILES = 4   /* operands may be files the command reads (a
+                               model, or a template's name): no output
+                               may be one of them */
 };
 
 /* What a subcommand's help and parser are made of. */

@@ -490,6 +490,48 @@ char *cli_sweep_label(const san_sweep *s, int v, int except)
     return l;
 }
 
+int cli_refuse_overwrite(const char *cmd, const char *option, const char *out, const char *in)
+{
+    if (!san_out_overwrites(out, in))
+        return 0;
+    return cli_usage_error(cmd, "%s '%s' is the input '%s' (the same file): writing it would "
+                           "destroy the input; give another file", option, out ? out : "-",
+                           !strcmp(in, "-") ? "standard input" : in);
+}
+
+/* The most failed variants named one by one: a sweep of thousands
+ * says a few and counts the rest (every row has its error). */
+#define FAILED_SHOWN 3
+
+int cli_say_failed(const char *cmd, const char *what, const char *label, const char *error,
+                   int *said)
+{
+    if ((*said)++ < FAILED_SHOWN)
+        fprintf(stderr, "san %s: %s%s%s failed: %s\n", cmd, what, label ? " " : "",
+                label ? label : "", error ? error : "no reason given");
+    return EXIT_FAIL;
+}
+
+void cli_say_failed_end(const char *cmd, const char *what, int said)
+{
+    if (said > FAILED_SHOWN)
+        fprintf(stderr, "san %s: and %d more %ss failed (see their rows)\n", cmd,
+                said - FAILED_SHOWN, what);
+}
+
+int cli_say_failed_variants(const char *cmd, const san_sweep *s)
+{
+    int said = 0;
+    for (int v = 0; v < s->nvariants; v++)
+        if (!s->rows[v].ok) {
+            char *label = cli_sweep_label(s, v, -1);
+            cli_say_failed(cmd, "variant", label, s->rows[v].error, &said);
+            free(label);
+        }
+    cli_say_failed_end(cmd, "variant", said);
+    return said ? EXIT_FAIL : EXIT_OK;
+}
+
 int cli_stdout_errno;
 
 int cli_names_stdout(const char *path)

@@ -192,6 +192,13 @@ SAN_API FILE *san_out_file(const san_out *o);
 SAN_API int san_out_commit(san_out *o);
 /* Give up: the temporary file goes, the target stays as it was.  Frees o. */
 SAN_API void san_out_discard(san_out *o);
+/* Would writing out ("-" or NULL: standard output) overwrite the file
+ * in ("-": standard input) names?  1 when both name one regular file
+ * (the same device and inode, through symbolic and hard links), else 0
+ * (a path where nothing exists yet included): a command checks each of
+ * its outputs against each of its inputs before it writes anything, so
+ * that a slip of -o onto the model's name cannot replace the model. */
+SAN_API int san_out_overwrites(const char *out, const char *in);
 /* Remove every temporary file this process is writing: for signal
  * handlers (async-signal-safe), which then end the process. */
 SAN_API void san_out_cleanup(void);

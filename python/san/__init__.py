@@ -16,6 +16,7 @@ so sol.pi[k], row k of generator() and row k of states() are one state.
 import ctypes
 import itertools
 import os
+import threading
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from ctypes import POINTER, byref, c_char_p, c_int, c_void_p
@@ -75,10 +76,51 @@ class _DiagScope:
         lib.san_diag_free(byref(self.d))
 
 
+def _usage(message):
+    return SanError("usage", message=message)
+
+
+def _number(name, v, lo, hi, what, zero_ok=False):
+    """v as a float in [lo, hi] (0 too when zero_ok: "no limit"), as the
+    command's option parser takes it; else SanError("usage").  bool is
+    no number (True would be 1)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+        raise _usage(f"{name}: expected {what}, not {v!r}")
+    x = float(v)
+    if zero_ok and x == 0:
+        return 0.0
+    if not (lo <= x <= hi):     # NaN fails both
+        why = "not a number" if x != x else "infinite" if x in (float("inf"), float("-inf")) \
+            else "too small" if x < lo else "too large"
+        raise _usage(f"{name}: expected {what}, not {v!r} ({why})")
+    return x
+
+
+def _integer(name, v, lo, hi, what, zero_ok=False):
+    x = _number(name, v, lo, hi, what, zero_ok)
+    if x != int(x):
+        raise _usage(f"{name}: expected {what}, not {v!r} (not a whole number)")
+    return int(x)
+
+
 def _defines(defines, kw):
-    d = dict(defines or {})
+    """{name: value} of defines and keywords: every value a finite number,
+    as -D takes it (SanError, not ValueError, for anything else)."""
+    try:
+        d = dict(defines or {})
+    except (TypeError, ValueError):
+        raise _usage(f"defines: expected a mapping of names to numbers, not {defines!r}") from None
     d.update(kw)
-    return {str(k): float(v) for k, v in d.items()}
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, str):
+            try:
+                v = float(v)
+            except ValueError:
+                raise _usage(f"defines: {k}: {v!r} is not a number") from None
+        out[str(k)] = _number(f"defines: {k}", v, -1.7976931348623157e308,
+                              1.7976931348623157e308, "a finite number")
+    return out
 
 
 class Model:
@@ -181,37 +223,69 @@ class Model:
 
     def _analyze(self, space_only=False, method="auto", tol=None, storage="auto",
                  max_memory=None, max_states=0, time_limit=0, ntop=0, lump="auto"):
+        # every option checked as the command's parser checks it (the
+        # same ranges: san(1)), before anything is built: tol=inf once
+        # gave converged=True with an error of 9, max_memory=nan no limit
         o = _lib.AnalysisOpts()
         lib.san_analysis_opts_default(byref(o))
-        if lump not in _lib.LUMP:
-            raise SanError("usage", message=f"lump: auto or off, not '{lump}'")
+        if not isinstance(lump, str) or lump not in _lib.LUMP:
+            raise _usage(f"lump: auto or off, not {lump!r}")
         o.lump = _lib.LUMP[lump]
         meth = c_int()
-        if lib.san_method_parse(method.encode(), byref(meth)) != 0:
-            raise SanError("usage", message=f"unknown method '{method}'")
+        if not isinstance(method, str) or lib.san_method_parse(method.encode(), byref(meth)) != 0:
+            raise _usage(f"unknown method {method!r}")
         o.solve.method = meth.value
         if tol is not None:
-            o.solve.tol = float(tol)
-        if storage not in _lib.STORAGE:
-            raise SanError("usage", message=f"storage: auto, sparse or kron, not '{storage}'")
+            o.solve.tol = _number("tol", tol, 1e-300, 1, "a number in (0, 1]")
+        if not isinstance(storage, str) or storage not in _lib.STORAGE:
+            raise _usage(f"storage: auto, sparse or kron, not {storage!r}")
         o.storage = _lib.STORAGE[storage]
         if max_memory is not None:
             b = ctypes.c_double()
             if isinstance(max_memory, str):
                 if lib.san_parse_bytes(max_memory.encode(), byref(b)) != 0:
-                    raise SanError("usage", message=f"max_memory: not a size: '{max_memory}'")
+                    raise _usage(f"max_memory: not a size: {max_memory!r}")
                 o.space.max_memory = b.value
             else:
-                o.space.max_memory = float(max_memory)
-        o.space.max_states = int(max_states)
-        o.time_limit = float(time_limit)
-        o.ntop = int(ntop)
+                o.space.max_memory = _number("max_memory", max_memory, 1, 1e30,
+                                             "a size in bytes (>= 1)")
+        o.space.max_states = _integer("max_states", max_states, 1, 9e18,
+                                      "a positive integer (0: no limit)", zero_ok=True)
+        o.time_limit = _number("time_limit", time_limit, 1e-6, 1e9,
+                               "seconds > 0 (0: no limit)", zero_ok=True)
+        o.ntop = _integer("ntop", ntop, 0, 2**31 - 1, "a whole number >= 0")
         o.space_only = int(space_only)
         a = _lib.Analysis()
-        with _DiagScope(self.source) as d:
-            st = lib.san_analyze(self._m, byref(o), byref(a), byref(d))
-            msgs = _messages(d)
-        return st, a, msgs
+        # Ctrl-C: the solve runs in a thread (ctypes lets the interpreter
+        # go), the caller's thread waits where Python sees the signal
+        # and raises the library's interrupt flag, which every step of
+        # the solve looks at: the call ends within a step, not when the
+        # solve would have (4 s late on 717,008 states before)
+        stop = c_int(0)
+        o.space.interrupt = o.solve.interrupt = ctypes.addressof(stop)
+        out = {}
+
+        def work():
+            try:
+                with _DiagScope(self.source) as d:
+                    out["st"] = lib.san_analyze(self._m, byref(o), byref(a), byref(d))
+                    out["msgs"] = _messages(d)
+            except BaseException as e:      # raised in the caller's thread
+                out["exc"] = e
+        t = threading.Thread(target=work, name="san_analyze", daemon=True)
+        t.start()
+        try:
+            while t.is_alive():
+                t.join(0.05)
+        except KeyboardInterrupt:
+            stop.value = 1
+            t.join()
+            lib.san_analysis_free(byref(a))
+            raise
+        if "exc" in out:
+            lib.san_analysis_free(byref(a))
+            raise out["exc"]
+        return out["st"], a, out["msgs"]
 
     def lumping(self):
         """What a solve lumps (issue 28): the classes of interchangeable
@@ -422,11 +496,26 @@ def load(path=None, text=None, defines=None, **kw):
     if (path is None) == (text is None):
         raise TypeError("load: give path or text")
     if path is not None:
-        with open(path, "rb") as f:
-            text = f.read()
-        name = os.fspath(path)
+        # read by libsan's one reader (san_read_input), as the command
+        # reads: "/: is a directory" is SanError("input"), not an OSError
+        try:
+            name = os.fspath(path)
+        except TypeError:
+            raise _usage(f"load: path: expected a file name, not {path!r}") from None
+        name = name.decode() if isinstance(name, bytes) else name
+        buf, size = c_void_p(), ctypes.c_size_t()
+        msg = ctypes.create_string_buffer(1024)
+        st = lib.san_read_input(name.encode(), 0.0, byref(buf), byref(size), msg, len(msg))
+        if st != _lib.SAN_OK:
+            raise SanError(_status_name(st), message=msg.value.decode(errors="replace"))
+        try:
+            text = ctypes.string_at(buf.value, size.value) if size.value else b""
+        finally:
+            _lib.libc.free(buf)
     else:
         name = "<text>"
+        if not isinstance(text, (str, bytes)):
+            raise _usage(f"load: text: expected str or bytes, not {type(text).__name__}")
     return _compile(text, name, _defines(defines, kw))
 
 

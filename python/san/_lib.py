@@ -244,6 +244,8 @@ def _load():
                                 POINTER(Diag)]),
         "san_analysis_free": (None, [POINTER(Analysis)]),
         "san_parse_bytes": (c_int, [c_char_p, POINTER(c_double)]),
+        "san_read_input": (c_int, [c_char_p, c_double, POINTER(c_void_p), POINTER(c_size_t),
+                                   c_char_p, c_size_t]),
         "san_model_lump": (c_int, [POINTER(Model), POINTER(c_void_p), POINTER(Diag)]),
         "san_lumping_summary": (c_char_p, [c_void_p]),
         "san_lumping_free": (None, [c_void_p]),

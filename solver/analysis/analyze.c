@@ -178,9 +178,10 @@ static san_status build(const san_model *m, const san_analysis_opts *o, double t
     san_space_opts po = o->space;
     po.time_limit = time_left(o->time_limit, t0);
     /* pi(t) and passage times are defined whatever the closed classes
-     * (an absorbing success beside an absorbing failure); a steady state
-     * from the reachability function is not */
-    po.several_closed = o->kind != SAN_ANALYSIS_STEADY;
+     * (an absorbing success beside an absorbing failure), and so is the
+     * chain an export writes (space_only: no steady state is asked); a
+     * steady state from the reachability function is not */
+    po.several_closed = o->kind != SAN_ANALYSIS_STEADY || o->space_only;
     a->kron = o->storage == SAN_STORAGE_KRON;
     san_status st;
     double t_predict = 0;       /* a states-only exploration done for nothing */
@@ -234,6 +235,21 @@ static san_status build(const san_model *m, const san_analysis_opts *o, double t
     return st;
 }
 
+/* The solvers name the limit they were given ("time limit of 0.0093 s
+ * reached ..."), which is what the exploration left of --time-limit:
+ * the user asked 0.01 s and read of another limit.  Their message is
+ * kept but for that number, which becomes the limit asked. */
+static void name_time_limit(san_solve_info *info, double asked)
+{
+    static const char head[] = "time limit of ";
+    const char *rest = strstr(info->msg, " s reached");
+    if (!(asked > 0) || strncmp(info->msg, head, sizeof head - 1) || !rest)
+        return;
+    char buf[sizeof info->msg];
+    snprintf(buf, sizeof buf, "the time limit of %g s (--time-limit)%s", asked, rest + 2);
+    memcpy(info->msg, buf, sizeof buf);
+}
+
 /* Step 4 on a's space and storage: the solve, with what is left of the
  * time limit and of --max-memory beside the space. */
 static san_status solve_space(const san_analysis_opts *o, double t0, san_analysis *a,
@@ -259,6 +275,8 @@ static san_status solve_space(const san_analysis_opts *o, double t0, san_analysi
     else
         st = san_solve(&a->sp, &so, &a->sol);
     a->t_solve += san_now() - ts;
+    if (so.time_limit != o->solve.time_limit)
+        name_time_limit(&a->sol.info, o->time_limit);
     a->ranks = 1;
     a->have_sol = 1;
     return st;

@@ -664,14 +664,60 @@ static int bisect_level(run *r, double *xa, double *xb, double t0, double t1, do
     return 0;
 }
 
-/* The percentiles of T: march forward by a step of an eighth of the
- * mean (the CDF crosses each level within a few steps), then bisect the
- * step that crosses it.  When the target may never be reached the mean
- * is infinite and says nothing of the time scale, though every level
- * below the probability of reaching it has its percentile: the march
- * starts at one uniformization step and doubles its step, so that a
- * percentile t costs about 2 t rate products (every level came out NaN
- * there before). */
+/* The products the march to level q takes, planned before it starts as
+ * the series' are (plan_steps): a passage long enough for the plan to
+ * matter is nearly exponential (a far target is reached after many
+ * returns to where it started), its level q near t = -mean ln(1 - q);
+ * the march costs rate t products, the bisection of its last step of
+ * mean/8 about two steps more.  A plan, not a bound: the march keeps
+ * its own count against --max-steps. */
+static double percentile_plan(double rate, double mean, double q)
+{
+    return rate * mean * (-log1p(-q) + 0.25);
+}
+
+/* Levels from first on whose plan passes --max-steps: not computed,
+ * said before anything is marched (a 70-state chain of mean 2.1e7 once
+ * marched 215 s to find its median past the limit).  Returns the first
+ * level refused (nlevels: none); *planned gets the plan of the last
+ * level kept. */
+static int plan_percentiles(run *r, double *planned, san_diag *d)
+{
+    san_transient *T = &r->a->tr;
+    const san_transient_opts *o = &r->o->tr;
+    *planned = 0;
+    for (int i = 0; i < o->nlevels; i++) {
+        const double q = o->levels[i];
+        if (q >= T->reach * (1 - 1e-9))
+            break;              /* infinite: no march */
+        const double p = percentile_plan(T->rate, T->mean, q);
+        if (p > o->max_steps) {
+            san_diag_add(d, SAN_WARNING, 0, 0, "percentiles from %g%%: not computed: the "
+                         "march to them would need about %.3g products (rate %.6g x about t "
+                         "= -mean ln(1 - %g) = %.3g, and the bisection), over the limit of "
+                         "%.3g (--max-steps)", 100 * q, p, T->rate, q, -T->mean * log1p(-q),
+                         o->max_steps);
+            for (int k = i; k < o->nlevels; k++)
+                if (!isinf(T->pct[k]))
+                    T->pct[k] = NAN;
+            T->incomplete = 1;
+            return i;
+        }
+        *planned = p;
+    }
+    return o->nlevels;
+}
+
+/* The percentiles of T: march forward from one uniformization step,
+ * doubling the step up to an eighth of the mean (the CDF crosses each
+ * level within a few steps), then bisect the step that crosses it;
+ * the levels whose march is planned past --max-steps are refused
+ * before it starts (plan_percentiles).  When the target may never be
+ * reached the mean is infinite and says nothing of the time scale,
+ * though every level below the probability of reaching it has its
+ * percentile: the step doubles without end, so that a percentile t
+ * costs about 2 t rate products (every level came out NaN there
+ * before), and the march's own count is the only bound. */
 static san_status passage_percentiles(run *r, const double *alpha, san_diag *d)
 {
     san_transient *T = &r->a->tr;
@@ -698,10 +744,16 @@ static san_status passage_percentiles(run *r, const double *alpha, san_diag *d)
         return SAN_E_NOMEM;
     }
     memcpy(xa, alpha, n * sizeof *xa);
-    double h = doubling ? 1 / T->rate : T->mean / 8;
-    double t = 0;
+    /* the step starts at one uniformization step and doubles up to an
+     * eighth of the mean: a level reached early (most passages short,
+     * a few very long) costs about twice its time, not a step of mean/8 */
+    const double hmax = doubling ? HUGE_VAL : T->mean / 8;
+    double h = fmin(1 / T->rate, hmax);
+    double t = 0, planned = 0;
     int rc = 0;
-    for (int i = 0; i < o->nlevels && rc == 0; i++) {
+    const int nlevels = doubling ? o->nlevels : plan_percentiles(r, &planned, d);
+    T->steps_planned += planned;
+    for (int i = 0; i < nlevels && rc == 0; i++) {
         const double q = o->levels[i];
         /* at or above P(reach) (within its rounding) the CDF never gets
          * to q: the percentile, inf{t : P(T <= t) >= q}, is infinite (a
@@ -721,14 +773,14 @@ static san_status passage_percentiles(run *r, const double *alpha, san_diag *d)
             const double more = lam > 1e15 ? HUGE_VAL : (double)san_fg_right(lam, r->o->tr.eps,
                                                                             NULL);
             if ((double)(r->u.steps - before) + 2 * more > o->max_steps) {
-                for (int k = i; k < o->nlevels; k++)
+                for (int k = i; k < nlevels; k++)
                     if (isnan(T->pct[k]) || !isinf(T->pct[k]))
                         T->pct[k] = NAN;
                 san_diag_add(d, SAN_WARNING, 0, 0, "percentiles from %g%%: not computed: the "
                              "march to them would pass %.3g products (--max-steps) at t = "
                              "%.6g", 100 * q, o->max_steps, t + h);
                 T->incomplete = 1;
-                i = o->nlevels;
+                i = nlevels;
                 break;
             }
             memcpy(xb, xa, n * sizeof *xb);
@@ -744,8 +796,7 @@ static san_status passage_percentiles(run *r, const double *alpha, san_diag *d)
             }
             memcpy(xa, xb, n * sizeof *xa);
             t += h;
-            if (doubling)
-                h *= 2;
+            h = fmin(2 * h, hmax);
         }
     }
     T->pct_steps = r->u.steps - before;
@@ -823,9 +874,12 @@ static san_status passage_figures(run *r, const double *alpha, san_diag *d)
     int known = 0;
     T->reach_how = SAN_REACH_SERIES;
     if (have == 0) {
-        char msg[256];
-        int exact = 0;
         san_solve_info info;
+        /* the solver's own message (up to its 255 characters) after
+         * "the solve of the regenerative chain: ": whole, not cut
+         * mid-word ("raise --max-ite") */
+        char msg[sizeof info.msg + 128];
+        int exact = 0;
         const san_solve_opts so = solve_opts_of(r);
         if (san_passage_reach_solve(pr.sp, pr.alpha, pr.target, &so, &T->reach, &exact, &info,
                                     msg, sizeof msg) == 0) {

@@ -8,8 +8,21 @@
 #ifndef SAN_KRON_INT_H
 #define SAN_KRON_INT_H
 
+#include <math.h>
 #include <stdint.h>
 #include "kron.h"
+
+/* A rate or a routing probability as the descriptor holds it: a value
+ * that is not finite becomes 0.  The exploration refuses the model
+ * where such a value matters (an event enabled in a reachable state:
+ * solver/space/succ.c); anywhere else it belongs to an event of rate 0
+ * there (p = 1 / (st B) where B disables the event), which the sparse
+ * path skips and which the descriptor's rate x probability turned into
+ * 0 x inf = NaN ("best residual inf", a wrong number printed). */
+static inline double kron_finite(double v)
+{
+    return isfinite(v) ? v : 0;
+}
 
 /* ------------------------------------------------------------------ */
 /* Terms (terms.c) and functions as the kernels read them (tables.c)   */

@@ -140,7 +140,7 @@ static inline double fn_at(const kron_fn *f, int64_t di, int64_t sr, const int *
         return f->pval[f->pcode[sr]];
     if (f->pst)
         return f->pst[sr];
-    return f->e ? san_expr_eval(f->e, src) : f->c;
+    return f->e ? kron_finite(san_expr_eval(f->e, src)) : f->c;
 }
 
 /* sr: the source's leaf, when the path has reached the leaves. */
@@ -261,7 +261,7 @@ static void fn_scale(double *restrict cv, int n, const kron_fn *f, int64_t di,
     } else if (f->e) {
         for (int w = 0; w < n; w++) {
             c->src[a] = w;
-            cv[w] *= san_expr_eval(f->e, c->src);
+            cv[w] *= kron_finite(san_expr_eval(f->e, c->src));
         }
     } else if (f->c != 1) {
         for (int w = 0; w < n; w++)

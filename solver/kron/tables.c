@@ -54,7 +54,7 @@ static int table_per_state(tab_key *k, const san_model *m, const san_expr *e,
     uint8_t *code = (uint8_t *)(val + KRON_CODES);
     for (int64_t i = 0; i < n; i++) {
         san_state_decode(m, tc->keys ? tc->keys[i] : i, s);
-        const double v = san_expr_eval(e, s);
+        const double v = kron_finite(san_expr_eval(e, s));
         if (pst) {
             pst[i] = v;
             continue;
@@ -116,7 +116,7 @@ static double *table_build(const san_model *m, const san_expr *e,
         return NULL;
     }
     for (int64_t i = 0; i < size; i++) {
-        tab[i] = san_expr_eval(e, s);
+        tab[i] = kron_finite(san_expr_eval(e, s));
         for (int a = m->naut - 1; a >= 0; a--) {
             if (!dstride[a])
                 continue;
@@ -135,7 +135,7 @@ int kron_fn_make(kron_fn *f, const san_expr *e, const kron_term *t,
 {
     memset(f, 0, sizeof *f);
     if (!e || san_expr_is_const(e)) {
-        f->c = e ? san_expr_const(e) : 1.0;
+        f->c = e ? kron_finite(san_expr_const(e)) : 1.0;
         return 0;
     }
     /* read at the leaves, a table per state is the smaller one when the

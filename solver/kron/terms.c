@@ -99,7 +99,7 @@ static int term_part(kron_term *t, const san_model *m, int k, int64_t size,
                     return -1;
                 mv.fp = t->nfp++;
             } else if (tr->prob) {
-                mv.p *= san_expr_const(tr->prob);
+                mv.p *= kron_finite(san_expr_const(tr->prob));
             }
             if (mv.p == 0)
                 continue;       /* dropped, as on the sparse path */
@@ -182,7 +182,7 @@ int kron_term_build(kron_term *t, const san_model *m, const int *evs, int nev,
         for (int i = 0; i < nev; i++) {
             const san_expr *r = m->ev[evs[i]].rate;
             if (!r || san_expr_is_const(r)) {
-                rc[i] = r ? san_expr_const(r) : 1.0;
+                rc[i] = r ? kron_finite(san_expr_const(r)) : 1.0;
                 continue;
             }
             if (kron_fn_make(&t->fprob[t->nfp], r, t, size, tc, m) < 0)

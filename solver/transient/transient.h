@@ -13,6 +13,7 @@
 #ifndef SAN_TRANSIENT_H
 #define SAN_TRANSIENT_H
 
+#include <float.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "op.h"
@@ -99,6 +100,11 @@ typedef struct {
  * n DBL_EPSILON (the sum's own rounding).  A rate L below an exit rate
  * makes P negative there, and the first step already goes past it. */
 #define SAN_UNIF_ROUNDOFF 1e-12
+/* What each product may add to the total by rounding (4 eps: the
+ * entries' own rounding, the self-loops' 1 - q/L), counted over every
+ * product of the run: the guard's total is 1 + SAN_UNIF_ROUNDOFF + the
+ * products so far times this. */
+#define SAN_UNIF_DRIFT (4 * DBL_EPSILON)
 
 /* A short text of what the guard saw (u->diverged set), for messages. */
 void san_unif_diverged_text(const san_unif *u, char *buf, size_t n);
