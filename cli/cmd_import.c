@@ -64,7 +64,7 @@ static const cli_option import_options[] = {
     CLI_CALLBACK('D', NULL, "NAME=VALUE", import_args, defs, cli_opt_define,
                  "give a PRISM constant its value (every undefined one\n"
                  "needs one; a defined one is overridden)"),
-    CLI_STRING('o', "output", "FILE", import_args, output,
+    CLI_OUTPUT('o', "output", "FILE", import_args, output,
                "write the model to FILE instead of stdout (atomically:\n"
                "see OUTPUT FILES in san(1))"),
     CLI_MAX_INPUT(import_args, max_input),
@@ -94,7 +94,7 @@ static const cli_spec import_spec = {
         "\n"
         "exit status: 0 success, 2 a model outside the subset or wrong (its\n"
         "line and column named), 1 other failures.\n",
-    .flags = CLI_ABBREV,
+    .flags = CLI_ABBREV | CLI_OPERAND_FILES,
 };
 
 void help_import(FILE *out)
