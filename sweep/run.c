@@ -173,9 +173,9 @@ static int keep_marginals(san_sweep_row *r, const san_model *m, double *const *m
     return 0;
 }
 
-/* Analyze a compiled model (solver/analyze.c: the same pipeline as san
- * solve, the tensor fallback included) and keep what the table needs in
- * the row; vals: the variant's values, for the warm start. */
+/* Analyze a compiled model (solver/analysis/analyze.c: the same pipeline
+ * as san solve, the tensor fallback included) and keep what the table
+ * needs in the row; vals: the variant's values, for the warm start. */
 static void solve_model(const san_model *m, const san_sweep_opts *o, const char *const *vals,
                         san_sweep_row *r)
 {
