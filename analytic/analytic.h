@@ -11,6 +11,8 @@
 #include "san.h"
 #include "san/analytic.h"
 
+/* ---- results.c ---- */
+
 /* printf into err (when err is not NULL). */
 void analytic_err(char *err, size_t n, const char *fmt, ...)
 #ifdef __GNUC__

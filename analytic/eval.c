@@ -1,11 +1,9 @@
 /*
  * eval.c - the analytic models as templates of san sweep and san
  * compare: a line names a model and its flags; its evaluation gives
- * named results, as a solved SAN does.
+ * named results, as a solved SAN does.  The dispatcher, on top of the
+ * models and of their results (results.c).
  */
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "analytic.h"
 
@@ -17,41 +15,6 @@ static const struct {
     { "cluster", analytic_cluster_line },
 };
 enum { NMODELS = sizeof models / sizeof models[0] };
-
-void analytic_err(char *err, size_t n, const char *fmt, ...)
-{
-    if (!err || !n)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-}
-
-int analytic_results_add(san_analytic_results *r, const char *name, double v)
-{
-    char **nn = realloc(r->name, (r->n + 1) * sizeof *nn);
-    if (!nn)
-        return -1;
-    r->name = nn;
-    double *vv = realloc(r->value, (r->n + 1) * sizeof *vv);
-    if (!vv)
-        return -1;
-    r->value = vv;
-    if (!(nn[r->n] = strdup(name)))
-        return -1;
-    vv[r->n++] = v;
-    return 0;
-}
-
-void san_analytic_results_free(san_analytic_results *r)
-{
-    for (int i = 0; i < r->n; i++)
-        free(r->name[i]);
-    free(r->name);
-    free(r->value);
-    memset(r, 0, sizeof *r);
-}
 
 int san_analytic_is_model(const char *name)
 {

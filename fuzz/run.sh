@@ -21,7 +21,7 @@
 # repository is not modified: for frontend and solve fuzz/corpus,
 # tests/corpus, models and tests/regress; for gen and sweep
 # fuzz/corpus-TARGET and tests/regress/TARGET; for prism tests/prism,
-# tests/prism/qvbs and tests/regress/prism.
+# tests/prism/qvbs and the regress folder of its findings (TARGET prism).
 #
 # Exit status: 0 when the time ran out without a finding, 1 on a crash,
 # hang, leak or sanitizer report (the input is kept, see the message),
@@ -192,7 +192,7 @@ for s in $sources; do
     case $s in
         *.y)
             # lang/parser.y -> parser.c and parser.h, gen/prism_parser.y ->
-            # prism_parser.c and .h: the names the lexers include
+            # its .c and .h beside it: the names the lexers include
             c=$gen/$(basename "$s" .y).c
             bison -d -Wno-yacc -o "$c" "$srcdir/$s" || exit 2 ;;
         *.l)

@@ -180,7 +180,8 @@ char *gen_pipeline(int argc, char **argv, char **size, char *err, size_t n);
 void gen_ms_help(FILE *out);
 void gen_pipeline_help(FILE *out);
 
-/* The dispatcher behind san_gen, with the size formula as well. */
+/* The dispatcher behind san_gen, with the size formula as well
+ * (dispatch.c). */
 char *gen_run(int argc, char **argv, char **size, char *err, size_t n);
 
 #endif

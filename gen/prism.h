@@ -1,5 +1,5 @@
 /*
- * prism.h - the importer of PRISM CTMC models (gen/prism_*.c): the syntax
+ * prism.h - the importer of PRISM CTMC models (gen/prism.c): the syntax
  * tree its parser builds and the translation reads.
  *
  * `san import prism` writes .san text from a PRISM model the way `san gen`

@@ -1,7 +1,7 @@
 /*
  * expr_range.c - bounds of an expression over a box of states.
  *
- * The state space scan (solver/space.c) fixes the automata one by one,
+ * The state space scan (solver/space/reach_walk.c) fixes the automata one by one,
  * most significant first, and asks whether the reachability function
  * can still be true somewhere below: `nb using <= R` is false for every
  * extension of a prefix that already has more than R users, so a whole

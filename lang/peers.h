@@ -1,6 +1,7 @@
 /*
  * peers.h - how PEPS 2003 and GTAexpress read names, shared by the
- * dialect printer (dialect.c) and the compatibility lint (compat.c).
+ * dialect printer (dialect.c) and the compatibility lint (compat.c);
+ * peers.c unless said otherwise.
  * Internal to lang/.
  */
 #ifndef SAN_PEERS_H
@@ -15,6 +16,9 @@ int peers_const(const san_model *m, const ast_expr *e, double *v);
 int peers_find_aut(const san_model *m, const ast_ref *r);
 /* States [*lo, *hi] of automaton a that r names; 0 if none. */
 int peers_find_states(const san_model *m, int a, const ast_ref *r, int *lo, int *hi);
+/* The automata [*a0, *a1] an nb/sum_rw/prod_rw ranges over (all without
+ * a range); 0 if its bounds name none. */
+int peers_range(const san_model *m, const ast_expr *e, int *a0, int *a1);
 /* Do the peers, which look a state name up in the first automaton of the
  * model that declares it, count the same states as san in every
  * automaton of this nb/sum_rw/prod_rw's range? */

@@ -170,24 +170,4 @@ void check_index_var(sema *S, const ast_domain *dom, const char *what)
             "choose another", dom->var, what);
 }
 
-/* The automaton or event whose index variable is name, for the message
- * of a use outside it; NULL if none. */
-const char *index_var_owner(sema *S, const char *name, ast_pos *at)
-{
-    const ast_file *f = S->f;
-    for (int a = 0; a < f->nauts; a++) {
-        const ast_domain *d = f->auts[a].dom;
-        if (f->auts[a].name && d && d->var && !strcmp(d->var, name)) {
-            *at = d->var_pos;
-            return f->auts[a].name;
-        }
-    }
-    for (int e = 0; e < f->nevents; e++) {
-        const ast_domain *d = f->events[e].dom;
-        if (d && d->var && !strcmp(d->var, name)) {
-            *at = d->var_pos;
-            return f->events[e].name;
-        }
-    }
-    return NULL;
-}
+//END

@@ -1,32 +1,16 @@
 /*
- * sema_expr.c - the semantic pass, its expression side: lookups of
- * names, constant evaluation and domains, the identifiers (phase 1),
- * the compilation of expressions (st, nb, rw, sum_rw, functions, state
- * names), and the warnings on PEPS's left-to-right reading.  The phases
- * that build the model are in sema.c.
+ * sema_expr.c - the semantic pass, its expression side: the lookups of
+ * values in domains and results, constant evaluation and domains, the
+ * identifiers (phase 1), the compilation of expressions (st, nb, rw,
+ * sum_rw, functions, state names), and the warnings on PEPS's
+ * left-to-right reading.  The phases that build the model are in sema.c,
+ * the lookups of names in sema_lookup.c.
  */
 #include "sema_int.h"
 
 /* ---------------------------------------------------------------- */
 /* Lookups                                                            */
 /* ---------------------------------------------------------------- */
-
-s_ident *find_ident(sema *S, const char *name)
-{
-    int i = symtab_find(&S->id_names, name, 0);
-    return i < 0 ? NULL : &S->ids[i];
-}
-
-s_group *find_group(sema *S, const char *name)
-{
-    int g = symtab_find(&S->group_names, name, 0);
-    return g < 0 ? NULL : &S->groups[g];
-}
-
-int event_declared(sema *S, const char *name)
-{
-    return symtab_find(&S->event_names, name, 0) >= 0;
-}
 
 static int result_index(sema *S, const char *name)
 {
@@ -63,48 +47,6 @@ static int dom_pos(sema *S, const int *vals, int n, int **by_value, int v)
         else
             hi = mid - 1;
     }
-    return -1;
-}
-
-/* Which group does model automaton a belong to?  Groups hold ascending
- * runs of automata: bisection. */
-s_group *group_of(sema *S, int a)
-{
-    int lo = 0, hi = S->ngroups - 1;
-    while (lo <= hi) {
-        int mid = lo + (hi - lo) / 2;
-        s_group *G = &S->groups[mid];
-        if (a < G->first)
-            hi = mid - 1;
-        else if (a >= G->first + G->n)
-            lo = mid + 1;
-        else
-            return G;
-    }
-    return NULL;
-}
-
-s_block *find_block(sema *S, s_group *G, const char *name)
-{
-    if (G->ast->nstates > SEMA_SCAN_BLOCKS) {
-        int b = symtab_find(&S->block_names, name, G - S->groups);
-        return b < 0 ? NULL : &G->blocks[b];
-    }
-    for (int b = 0; b < G->nblocks; b++)
-        if (!strcmp(G->blocks[b].ast->name, name))
-            return &G->blocks[b];
-    return NULL;
-}
-
-/* Block b of G, just laid out, becomes findable by name; returns -1, or
- * the block that already has the name. */
-int add_block_name(sema *S, s_group *G, int b)
-{
-    if (G->ast->nstates > SEMA_SCAN_BLOCKS)
-        return symtab_add(&S->block_names, G->blocks[b].ast->name, G - S->groups, b);
-    for (int k = 0; k < b; k++)
-        if (!strcmp(G->blocks[k].ast->name, G->blocks[b].ast->name))
-            return k;
     return -1;
 }
 

@@ -1,8 +1,8 @@
 /*
- * sema_int.h - what the two files of the semantic pass share (internal to
+ * sema_int.h - what the files of the semantic pass share (internal to
  * lang/): its tables, its allocation helpers (every allocation goes to
- * the load's recovery point: oom.h) and the lookups and expression
- * compiler of sema_expr.c that the phases of sema.c use.
+ * the load's recovery point: oom.h), the lookups of sema_lookup.c and
+ * the expression compiler of sema_expr.c that the phases of sema.c use.
  */
 #ifndef SAN_SEMA_INT_H
 #define SAN_SEMA_INT_H
@@ -245,14 +245,17 @@ static inline void tick(sema *S, const char *what, long i, long n)
         S->progress->interval = 0.25;
 }
 
-/* ---- sema_expr.c: lookups, constants, identifiers, expressions ---- */
-int cmp_int(const void *x, const void *y);
+/* ---- sema_lookup.c: names (a leaf of the pass) ---- */
 s_ident *find_ident(sema *S, const char *name);
 s_group *find_group(sema *S, const char *name);
 int event_declared(sema *S, const char *name);
 s_group *group_of(sema *S, int a);
 s_block *find_block(sema *S, s_group *G, const char *name);
 int add_block_name(sema *S, s_group *G, int b);
+const char *index_var_owner(sema *S, const char *name, ast_pos *at);
+
+/* ---- sema_expr.c: constants, identifiers, expressions ---- */
+int cmp_int(const void *x, const void *y);
 san_expr *compile_one(sema *S, const ast_expr *e, int ctx_aut, int *div0);
 int const_int(sema *S, const ast_expr *e, int *out, const char *what);
 int eval_domain(sema *S, const ast_domain *dom, int **vals, int *n);
@@ -273,7 +276,6 @@ s_event *find_event(sema *S, const char *name, int has_index, int index);
 s_event *label_event(sema *S, const ast_ref *r);
 int label_targets(sema *S, s_group *G, const ast_ref *r, s_targets *t);
 void check_index_var(sema *S, const ast_domain *dom, const char *what);
-const char *index_var_owner(sema *S, const char *name, ast_pos *at);
 
 /* ---- sema_suggest.c: "; did you mean 'x'?" (or "") for a name that
  * is none of the kind expected there; the text lives until the next

@@ -3,7 +3,7 @@
  * of work of the threads and the MPI ranks.
  *
  * With --warm a variant starts from the answer of its neighbour
- * (solver/warm.c), and its answer then depends, in the last digits, on
+ * (solver/space/warm.c), and its answer then depends, in the last digits, on
  * that start.  So that a table does not depend on the number of threads
  * or ranks, each variant's neighbour is fixed by the sweep alone: the
  * variants that differ only in the chain axis form a chain, solved by one

@@ -20,7 +20,7 @@ static int has_flags(char **words, int nw)
 }
 
 /* A model argument as words: an existing path is one word whatever it
- * holds (blanks, quotes: "my models/a.san"); a line with flags is a
+ * holds (blanks, quotes: "my model's copy.san"); a line with flags is a
  * generator line or a file with its -D, split as a shell would (quotes
  * group words); anything else is one word, a template or a file name
  * that the sweep reads or names in its message.  *copy keeps the words'

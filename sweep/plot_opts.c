@@ -2,7 +2,7 @@
  * plot_opts.c - what every plot must satisfy, with cairo or without
  * (plot.c, plot_none.c): the page within bounds, text that is UTF-8 (a
  * <text> element and cairo both need it), every value on a log axis
- * above zero; and the first entry point, san_plot, kept for its callers.
+ * above zero.  A leaf: the drawing (plot.c, plot_none.c) checks with it.
  */
 #include <math.h>
 #include <string.h>
@@ -96,16 +96,4 @@ int sweep_plot_check(const san_plot_opts *o, const san_plot_series *s, int ns, c
         if (text_check("a series' label", s[k].label, err, n) || log_check(o, &s[k], err, n))
             return -1;
     return 0;
-}
-
-int san_plot(const char *file, const char *title, const char *xlabel,
-             const char *ylabel, const san_plot_series *s, int ns,
-             char *err, size_t n)
-{
-    san_plot_opts o;
-    san_plot_opts_default(&o);
-    o.title = title;
-    o.xlabel = xlabel;
-    o.ylabel = ylabel;
-    return san_plot_ex(file, &o, s, ns, err, n);
 }

@@ -1,13 +1,48 @@
 /*
- * row.c - a row as lines of text and back, for sending it between MPI
- * ranks.  Numbers are written with 17 significant digits, which read back
- * to the same double: the gathered table equals the serial one.
- * Marginals are not carried (a sweep does not keep them).
+ * row.c - a row of the table: its release, its results by name, and the
+ * row as lines of text and back, for sending it between MPI ranks.
+ * Numbers are written with 17 significant digits, which read back to the
+ * same double: the gathered table equals the serial one.  Marginals are
+ * not carried (a sweep does not keep them).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sweep.h"
+
+void san_sweep_row_free(san_sweep_row *r)
+{
+    free(r->pick);
+    free(r->command);
+    free(r->error);
+    free(r->product);
+    for (int i = 0; r->res_name && i < r->nres; i++)
+        free(r->res_name[i]);
+    free(r->res_name);
+    free(r->res);
+    for (int a = 0; a < r->naut; a++) {
+        free(r->aut_name ? r->aut_name[a] : NULL);
+        for (int k = 0; r->state_name && r->state_name[a] && k < r->nstates[a]; k++)
+            free(r->state_name[a][k]);
+        free(r->state_name ? r->state_name[a] : NULL);
+        free(r->marginal ? r->marginal[a] : NULL);
+    }
+    free(r->aut_name);
+    free(r->nstates);
+    free(r->state_name);
+    free(r->marginal);
+    memset(r, 0, sizeof *r);
+}
+
+int san_sweep_row_result(const san_sweep_row *r, const char *name, double *v)
+{
+    for (int i = 0; r->ok && i < r->nres; i++)
+        if (!strcmp(r->res_name[i], name)) {
+            *v = r->res[i];
+            return 1;
+        }
+    return 0;
+}
 
 typedef struct {
     char *s;

@@ -3,9 +3,9 @@
  *
  * A sweep is a template (or a model file) with some flags given several
  * values.  spec.c parses the flags and expands the cartesian product,
- * run.c solves one variant in-process, pool.c runs many on threads with
- * a progress bar, mpi.c spreads them over MPI ranks, output.c writes the
- * table and plot.c draws it with cairo.
+ * variant.c compiles one variant, run.c solves it in-process, pool.c
+ * runs many on threads with a progress bar, mpi.c spreads them over MPI
+ * ranks, output.c writes the table and plot.c draws it with cairo.
  */
 #ifndef SAN_SWEEP_H
 #define SAN_SWEEP_H
@@ -41,6 +41,9 @@ int sweep_applies(const san_sweep_spec *sp, int axis, const char *const *vals);
  * keep->warnings when they are not there yet (keep NULL: dropped). */
 san_model *sweep_compile(const san_sweep_spec *sp, const char *const *vals,
                          const san_sweep_opts *o, san_sweep *keep, char *msg, size_t n);
+
+/* The first error of a diagnostic list, with its position, into msg. */
+void sweep_first_error(const san_diag *d, char *msg, size_t n);
 
 /* Is the sweep's template one of the closed forms of analytic/ (mw,
  * cluster)?  Its variants are evaluated, not solved. */

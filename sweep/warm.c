@@ -1,6 +1,7 @@
 /*
  * warm.c - the solved variants a sweep keeps, to start each new variant
- * from its nearest solved neighbour (solver/warm.c maps the states).
+ * from its nearest solved neighbour (solver/space/warm.c maps the
+ * states).
  *
  * Variants run on several threads, largest first: a variant looks for
  * the nearest one already solved when it starts.  Nearest: the fewest

@@ -16,7 +16,8 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------------------------ */
-/* The analysis pipeline (solver/analyze.c): model -> space -> solution  */
+/* The analysis pipeline (solver/analysis/analyze.c): model -> space ->  */
+/* solution                                                             */
 /* ------------------------------------------------------------------ */
 
 typedef enum {

@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------------------------ */
-/* State space and generator (solver/space.c)                           */
+/* State space and generator (solver/space/space.c)                     */
 /* ------------------------------------------------------------------ */
 
 typedef struct {
@@ -81,7 +81,8 @@ SAN_API san_status san_space_build(const san_model *m, const san_space_opts *o, 
 SAN_API void san_space_free(san_space *sp);
 
 /* ------------------------------------------------------------------ */
-/* Steady-state solution and its indices (solver/report.c)             */
+/* Steady-state solution and its indices (solver/analysis/solve.c,      */
+/* indices.c)                                                           */
 /* ------------------------------------------------------------------ */
 
 typedef struct {
@@ -108,7 +109,7 @@ SAN_API san_status san_solution_indices(const san_space *sp, san_solution *sol, 
                                 san_diag *d);
 SAN_API void san_solution_free(const san_model *m, san_solution *sol);
 
-/* ---- warm starts (solver/warm.c) ---- */
+/* ---- warm starts (solver/space/warm.c) ---- */
 
 /* A solved distribution kept to start another solve from: the states
  * are matched by automaton and local state names, so that a variant

@@ -10,7 +10,7 @@
  * else the product space is the (upper) bound.
  *
  * The nonzeros per state: the distinct successors of a state other than
- * itself, plus the diagonal, as solver/space.c writes the rows of Q;
+ * itself, plus the diagonal, as solver/space/ writes the rows of Q;
  * averaged over every accepted state when there are few, else over a
  * sample drawn with a fixed seed (the output is deterministic).
  */
@@ -422,7 +422,7 @@ out:
     return rc;
 }
 
-/* The sparse path's peak (solver/space.c, then solver/report.c):
+/* The sparse path's peak (solver/space/, then solver/analysis/solve.c):
  *   exploring: the index and the row pointer of each state (16 bytes),
  *     each nonzero of Q (column and value, 12 bytes), and the map from
  *     index to state number (idmap.h: 4 bytes per product state, or a

@@ -3,7 +3,7 @@
  * (internal to libsan; used by `san check`).
  *
  * Two ways of storing the generator are compared: the sparse path
- * (solver/space.c: every nonzero of Q and of its transpose) and the
+ * (solver/space/: every nonzero of Q and of its transpose) and the
  * tensor descriptor (solver/kron/).  Both depend on how many states are
  * reachable and the sparse one on the nonzeros per row, neither of which
  * is known before the exploration; they are estimated cheaply from the

@@ -5,12 +5,11 @@
  * validates the transposed generator, chooses a method, and checks and
  * normalizes whatever vector the kernel returns, so that every method
  * obeys the same contract (non-negative, sums to one, residual recomputed
- * from the returned vector).  It also holds the services the kernels
- * share: the residual, the clock and progress line, the best-vector copy,
- * and the CSR transpose.
+ * from the returned vector).  The services the kernels share are leaves
+ * below it: the options and method names (solve_opts.c), vectors and the
+ * residual (vec.c), the clock, progress line and best vector (stop.c).
  */
 #define _POSIX_C_SOURCE 200809L
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,260 +24,6 @@
 /* Negative entries smaller than this (relative to the largest entry) are
  * roundoff, set to zero whatever happens. */
 #define NEG_ROUNDOFF 1e-13
-
-/* ------------------------------------------------------------------ */
-/* Options and method names                                             */
-/* ------------------------------------------------------------------ */
-
-void san_solve_opts_default(san_solve_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    o->method = SAN_M_AUTO;
-    o->tol = 1e-10;
-    o->max_iter = 10000;
-    o->omega = 1.0;
-    o->restart = 30;
-    o->precond = SAN_PC_ILU0;
-    o->time_limit = 0;
-    o->progress = 0;
-    o->interrupt = NULL;
-    o->max_memory = 0;
-}
-
-double san_ls_budget(const san_solve_opts *o)
-{
-    return o && o->max_memory > 0 ? o->max_memory : san_default_max_memory();
-}
-
-static const char *const method_names[] = {
-    "auto", "direct", "power", "jacobi", "gs", "gmres", "bicgstab", "iad", "ml"
-};
-#define N_METHODS ((int)(sizeof method_names / sizeof method_names[0]))
-
-const char *san_method_name(san_method m)
-{
-    if ((int)m < 0 || (int)m >= N_METHODS)
-        return "?";
-    return method_names[m];
-}
-
-double san_solve_reached_estimate(const san_solve_info *info)
-{
-    const double e = info->error_est;
-    if (info->converged || (e > 0 && isfinite(e)))
-        return e;
-    return NAN;
-}
-
-static int same_word(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++)
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-            return 0;
-    return *a == *b;
-}
-
-int san_method_parse(const char *s, san_method *m)
-{
-    if (!s)
-        return -1;
-    for (int i = 0; i < N_METHODS; i++)
-        if (same_word(s, method_names[i])) {
-            *m = (san_method)i;
-            return 0;
-        }
-    return -1;
-}
-
-/* ------------------------------------------------------------------ */
-/* Vectors and residuals                                                */
-/* ------------------------------------------------------------------ */
-
-double san_ls_sum(const double *x, int64_t n)
-{
-    double s = 0;
-    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(+:s))
-    for (int64_t i = 0; i < n; i++)
-        s += x[i];
-    return s;
-}
-
-void san_ls_scale(double *x, int64_t n, double a)
-{
-    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static))
-    for (int64_t i = 0; i < n; i++)
-        x[i] *= a;
-}
-
-double san_ls_tame(double *x, int64_t n)
-{
-    const double f = 1.0 / SAN_LS_HUGE;
-    san_ls_scale(x, n, f);
-    return f;
-}
-
-/* The largest |q_jj| over the rows that have a diagonal. */
-static double csr_maxd(const san_csr *qt)
-{
-    const int64_t n = qt->n;
-    double md = 0;
-    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(max:md))
-    for (int64_t j = 0; j < n; j++) {
-        int64_t p = san_ls_diag_pos(qt, j);
-        double d = p >= 0 ? fabs(qt->val[p]) : 0;
-        md = d > md ? d : md;
-    }
-    return md;
-}
-
-/* The residual every method is judged by (op.c: san_resid_value). */
-double san_ctmc_residual(const san_csr *qt, const double *pi)
-{
-    san_op op;
-    san_op_csr(&op, qt, csr_maxd(qt));
-    return san_op_residual(&op, pi, NULL);
-}
-
-int64_t san_ls_pick_fixed(const san_csr *qt, const double *guess)
-{
-    int64_t best = 0;
-    double bw = -1;
-    for (int64_t j = 0; j < qt->n; j++) {
-        int64_t p = san_ls_diag_pos(qt, j);
-        double w = p >= 0 ? fabs(qt->val[p]) : 0;
-        if (guess)
-            w *= guess[j];
-        if (w > bw) {
-            bw = w;
-            best = j;
-        }
-    }
-    return best;
-}
-
-/* ------------------------------------------------------------------ */
-/* Best vector                                                          */
-/* ------------------------------------------------------------------ */
-
-void san_ls_best_init(san_ls_best *b, int64_t n)
-{
-    b->n = n;
-    b->res = HUGE_VAL;
-    b->x = malloc((size_t)n * sizeof *b->x);
-}
-
-void san_ls_best_offer(san_ls_best *b, const double *x, double res)
-{
-    if (!b->x || !(res < b->res))
-        return;
-    memcpy(b->x, x, (size_t)b->n * sizeof *x);
-    b->res = res;
-}
-
-double san_ls_best_restore(san_ls_best *b, double *x, double res)
-{
-    if (!b->x || !(b->res < res || (res != res && b->res < HUGE_VAL)))
-        return res;
-    memcpy(x, b->x, (size_t)b->n * sizeof *x);
-    return b->res;
-}
-
-double san_ls_give_up(san_ls *c, san_ls_best *b, double *x, san_ls_stop why, long iter,
-                      double res, const char *hint)
-{
-    res = san_ls_best_restore(b, x, res);
-    san_ls_stop_msg(c, why, iter, res, hint);
-    return res;
-}
-
-void san_ls_best_free(san_ls_best *b)
-{
-    free(b->x);
-    b->x = NULL;
-}
-
-/* ------------------------------------------------------------------ */
-/* Clock, interrupt, progress                                           */
-/* ------------------------------------------------------------------ */
-
-
-san_ls_stop san_ls_poll(san_ls *c, long iter, double res)
-{
-    const san_solve_opts *o = c->o;
-    if (o->interrupt && *o->interrupt)
-        return SAN_LS_INTR;
-    if (o->max_iter > 0 && iter >= o->max_iter)
-        return SAN_LS_MAXIT;
-    if (!(o->time_limit > 0) && !o->progress)
-        return SAN_LS_GO;
-    /* Looking at the clock costs ~20 ns: on tiny chains only now and
-     * then, on real ones (one iteration >> 1 us) every time. */
-    if (c->clock_skip > 1 && iter % c->clock_skip != 0)
-        return SAN_LS_GO;
-    double t = san_ls_now();
-    if (o->time_limit > 0 && t - c->t0 >= o->time_limit)
-        return SAN_LS_TIME;
-    if (o->progress && t - c->last_print >= SAN_LS_PROGRESS_DT) {
-        if (res >= 0)
-            fprintf(stderr, "\r  iter %ld  residual %.3e   ", iter, res);
-        else
-            fprintf(stderr, "\r  iter %ld   ", iter);
-        fflush(stderr);
-        c->last_print = t;
-        c->printed = 1;
-    }
-    return SAN_LS_GO;
-}
-
-san_ls_stop san_ls_clock(const san_ls *c)
-{
-    const san_solve_opts *o = c->o;
-    if (o->interrupt && *o->interrupt)
-        return SAN_LS_INTR;
-    if (o->time_limit > 0 && san_ls_now() - c->t0 >= o->time_limit)
-        return SAN_LS_TIME;
-    return SAN_LS_GO;
-}
-
-void san_ls_progress_end(san_ls *c)
-{
-    if (c->printed) {
-        fputc('\n', stderr);
-        c->printed = 0;
-    }
-}
-
-void san_ls_stop_say(san_ls *c, san_ls_stop why, long iter, const char *what,
-                     double value, const char *hint)
-{
-    char *m = c->info->msg, v[64];
-    size_t sz = sizeof c->info->msg;
-    if (value < HUGE_VAL)
-        snprintf(v, sizeof v, "%s %.2e", what, value);
-    else
-        snprintf(v, sizeof v, "no %s yet", what);
-    switch (why) {
-    case SAN_LS_TIME:
-        c->info->status = SAN_E_INTERRUPTED;
-        snprintf(m, sz, "time limit of %g s reached after %ld iterations (%s); raise "
-                 "--time-limit", c->o->time_limit, iter, v);
-        break;
-    case SAN_LS_INTR:
-        c->info->status = SAN_E_INTERRUPTED;
-        snprintf(m, sz, "interrupted after %ld iterations (%s)", iter, v);
-        break;
-    default:
-        snprintf(m, sz, "not converged after %ld iterations (%s)%s%s", iter, v,
-                 hint ? "; " : "", hint ? hint : "");
-        break;
-    }
-}
-
-void san_ls_stop_msg(san_ls *c, san_ls_stop why, long iter, double best,
-                     const char *hint)
-{
-    san_ls_stop_say(c, why, iter, "best residual", best, hint);
-}
 
 /* ------------------------------------------------------------------ */
 /* Validation of the generator                                          */
@@ -729,42 +474,6 @@ static int direct_cheap(san_ls *c, double *pi)
     return st == 2 ? -1 : st;
 }
 
-/* The methods a refusal may advise, in the order they are worth
- * trying: on the sparse storage the direct solve first (it answers
- * whatever the conditioning when it fits), on the descriptor the
- * aggregation first (the sparse storage's methods are advised after). */
-static const san_method sparse_alternatives[] = {
-    SAN_M_DIRECT, SAN_M_ML, SAN_M_IAD, SAN_M_GMRES, SAN_M_BICGSTAB, SAN_M_GS
-};
-static const san_method kron_alternatives[] = {
-    SAN_M_IAD, SAN_M_GMRES, SAN_M_BICGSTAB
-};
-#define ADVISED_METHODS 2
-
-const char *san_ls_advice(const san_ls *c, char *buf, size_t sz)
-{
-    const int sparse = c->op && c->op->rows;
-    const san_method *alt = sparse ? sparse_alternatives : kron_alternatives;
-    const int nalt = sparse ? (int)(sizeof sparse_alternatives / sizeof *alt)
-                            : (int)(sizeof kron_alternatives / sizeof *alt);
-    const char *pick[ADVISED_METHODS];
-    int np = 0;
-    for (int i = 0; i < nalt && np < ADVISED_METHODS; i++)
-        if (alt[i] != c->info->method && !(c->tried & (1u << alt[i])))
-            pick[np++] = san_method_name(alt[i]);
-    const char *sp = sparse ? "" : np > 0 ? ", or --storage sparse (direct, ml)"
-                                          : "--storage sparse (direct, ml)";
-    if (np == 0)
-        snprintf(buf, sz, "try %sraise --max-iter, or a larger --tol", sparse ? "" : sp);
-    else if (np == 1)
-        snprintf(buf, sz, "try --method %s%s", pick[0], sp);
-    else
-        snprintf(buf, sz, "try --method %s or %s%s", pick[0], pick[1], sp);
-    if (np == 0 && !sparse)
-        snprintf(buf, sz, "try %s, raise --max-iter, or a larger --tol", sp);
-    return buf;
-}
-
 int san_ls_auto_end(san_ls *c, int st)
 {
     san_solve_info *info = c->info;
@@ -969,7 +678,7 @@ int san_ctmc_solve_parts(const san_csr *qt, double *pi, const san_solve_opts *o,
         info->status = SAN_E_USAGE;
         return -1;
     }
-    if ((int)o->method < 0 || (int)o->method >= N_METHODS) {
+    if (!strcmp(san_method_name(o->method), "?")) {
         snprintf(info->msg, sizeof info->msg, "unknown method %d",
                  (int)o->method);
         info->status = SAN_E_USAGE;

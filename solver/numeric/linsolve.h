@@ -140,7 +140,7 @@ typedef struct {
     int64_t n;
 } san_ls_best;
 
-/* ---- linsolve.c: services for the kernels ---- */
+/* ---- services for the kernels (solve_opts.c, vec.c, stop.c) ---- */
 /* The bytes a solve may allocate: o->max_memory, or the default. */
 double san_ls_budget(const san_solve_opts *o);
 static inline double san_ls_now(void) { return san_now(); }

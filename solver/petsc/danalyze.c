@@ -66,38 +66,6 @@ int san_petsc_rank(int *size)
     return r;
 }
 
-san_status dagree(const dctx *c, san_status st, const char *msg, san_diag *d)
-{
-    char buf[1024];
-    if (st == SAN_OK && c->interrupt && *c->interrupt) {
-        st = SAN_E_INTERRUPTED;
-        snprintf(buf, sizeof buf, "interrupted (Ctrl-C on rank %d)", c->rank);
-        msg = buf;
-    } else if (st == SAN_OK && c->deadline > 0 && san_now() > c->deadline) {
-        st = SAN_E_INTERRUPTED;
-        snprintf(buf, sizeof buf, "time limit of %g s reached before the answer (on rank "
-                 "%d); raise --time-limit", c->time_limit, c->rank);
-        msg = buf;
-    }
-    int mine = st != SAN_OK ? c->rank : c->size, first = c->size;
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD);
-    if (first == c->size)
-        return SAN_OK;
-    struct {
-        int st;
-        char msg[1024];
-    } w;
-    memset(&w, 0, sizeof w);
-    if (c->rank == first) {
-        w.st = (int)st;
-        snprintf(w.msg, sizeof w.msg, "%s", msg ? msg : "");
-    }
-    MPI_Bcast(&w, (int)sizeof w, MPI_BYTE, first, PETSC_COMM_WORLD);
-    if (w.msg[0])
-        san_diag_add(d, SAN_ERROR, 0, 0, "%s", w.msg);
-    return (san_status)w.st;
-}
-
 /* The KSP's vectors and preconditioner, held against the rank's limit
  * before they are made: BiCGSTAB keeps 8 vectors and the solve 6 more
  * (20 counted, for some room); ILU(0) of the diagonal block is as

@@ -46,40 +46,6 @@
  * enough that a round's collectives cost little beside its work. */
 #define ARC_QUOTA (1 << 18)
 
-double dspace_bytes(const dspace *s)
-{
-    return 20.0 * s->cap + 20.0 * s->caparc + idmap_bytes(&s->map, s->m) + s->buf_bytes;
-}
-
-void dspace_free(dspace *s)
-{
-    free(s->index);
-    free(s->exit);
-    free(s->rel);
-    idmap_free(&s->map);
-    free(s->arow);
-    free(s->asrank);
-    free(s->aslocal);
-    free(s->aval);
-    free(s->offset);
-    free(s->split);
-    free(s->kstride);
-    free(s->moves);
-    memset(s, 0, sizeof *s);
-}
-
-void dspace_drop_arcs(dspace *s)
-{
-    free(s->arow);
-    free(s->asrank);
-    free(s->aslocal);
-    free(s->aval);
-    s->arow = s->asrank = s->aslocal = NULL;
-    s->aval = NULL;
-    s->narc = s->caparc = 0;
-    s->buf_bytes = 0;
-}
-
 /* Room for need states, doubling; the new size is held against the
  * rank's limit before it is allocated.  0, -1 (no memory), -3 (limit). */
 static int reserve_states(const dctx *c, dspace *s, int64_t need)

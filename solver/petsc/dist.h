@@ -10,8 +10,12 @@
  *   dclasses.c   the closed class, by reachability over the matrix
  *   dsolve.c     KSP on the pinned system, the balance residual
  *   dindices.c   results, marginals, throughputs reduced; top states
- *   danalyze.c   the phases, the agreement of every rank on a failure
+ *   danalyze.c   the phases, on top of them all
  *   dchain.c     the chain handed to the time-dependent analyses
+ *
+ * and the leaves they share: dspace.c (a rank's part of the space),
+ * dagree.c (the agreement of every rank on a failure), dfixrow.c (the
+ * pinned row).
  */
 #ifndef SAN_DIST_H
 #define SAN_DIST_H
@@ -112,12 +116,13 @@ void dspace_drop_arcs(dspace *s);
  * 0 or -1 (memory). */
 int dspace_remap(const dctx *c, dspace *s);
 
-/* Bytes this rank holds for its part of the space. */
+/* Bytes this rank holds for its part of the space (dspace.c, with
+ * dspace_drop_arcs and dspace_free). */
 double dspace_bytes(const dspace *s);
 void dspace_free(dspace *s);
 
-/* Every rank agrees on the worst status: st and msg are this rank's
- * (SAN_OK: nothing to say); the lowest failing rank's status and
+/* Every rank agrees on the worst status (dagree.c): st and msg are this
+ * rank's (SAN_OK: nothing to say); the lowest failing rank's status and
  * message become everybody's (its message added to d).  A Ctrl-C on
  * any rank, or the deadline passed, counts as a failure
  * (SAN_E_INTERRUPTED) here.  Collective. */
@@ -217,7 +222,7 @@ san_status dvector_keep(const dctx *c, const dspace *s, Vec x, Vec in, void **ou
 san_status dvector_keep_array(const dctx *c, const dspace *s, const double *x,
                               const char *dropped, void **out, san_diag *d);
 
-/* The pinned row of the solve (dsolve.c): its entries as they were (the
+/* The pinned row of the solve (dfixrow.c): its entries as they were (the
  * row is an identity row in the matrix), on its owner, and a scatter of
  * the values at its columns (collective; nothing on the other ranks). */
 typedef struct {
@@ -227,8 +232,14 @@ typedef struct {
     Vec xs;
     VecScatter sc;
 } fixrow;
+/* Keep row fix of A aside before the solve pins it, with a scatter of
+ * the x values it reads onto its owner.  Collective. */
+PetscErrorCode fixrow_save(Mat A, Vec x, PetscInt fix, fixrow *f);
+/* The kept row times x, on its owner.  Collective. */
+PetscErrorCode fixrow_apply(fixrow *f, Vec x, double *y);
 /* v's values at the pinned row's columns into out (len).  Collective. */
 PetscErrorCode fixrow_values(fixrow *f, Vec v, double *out);
+PetscErrorCode fixrow_free(fixrow *f);
 
 /* The aggregation check (dagg.c): partitions per automaton and by the
  * components of the fast transitions, made before the solve pins rows;

@@ -26,6 +26,12 @@ must not use each other.  The check reads `nm` of every object of libsan
 and of the `san` program: an undefined symbol is resolved to the folder
 that defines it, and that folder must sit lower (or be the same).
 
+Inside a folder the files form a graph of their own (a file that uses a
+symbol another file of the folder defines depends on it): that graph
+must have no cycle either.  Shared services live in leaf files, the
+entry file (the dispatcher) on top; a cycle is listed with its files and
+the symbols that make each of its edges.
+
 It also checks that the exported API is the declared one: the dynamic
 symbols of the shared libsan (built with hidden visibility) are the
 functions declared in include/, and nothing else.
@@ -126,6 +132,98 @@ def check_layers():
     return len(objs), bad
 
 
+# Cycles a folder keeps on purpose, as {folder: {file, ...}}: the files
+# of one cycle that may stay.  Empty: every folder is a DAG of files.
+# (Issue 30 allowed one for gen's dispatcher; with the dispatcher in
+# gen/dispatch.c over the templates, gen needs none.)
+CYCLE_OK = {}
+
+
+def source_of(obj):
+    """The source file an object was built from, relative to the tree."""
+    rel = os.path.relpath(obj, BUILD)
+    d, f = os.path.split(rel)
+    f = re.sub(r"^(libsan_la-|san-)", "", f)
+    return os.path.join(d, f[:-2] + ".c")
+
+
+def strong_components(graph):
+    """Tarjan's strongly connected components of {node: {succ, ...}},
+    iteratively (a folder may hold more files than Python's recursion
+    limit would like); only the components with a cycle."""
+    index, low, on, stack, out = {}, {}, set(), [], []
+    counter = [0]
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter[0]
+        counter[0] += 1
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = counter[0]
+                    counter[0] += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph.get(w, ())))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+    return out
+
+
+def check_cycles(objs=None):
+    """Cycles among the files of one folder: [(folder, files, edges)],
+    edges as {(a, b): [symbol, ...]} inside the cycle."""
+    objs = objects() if objs is None else objs
+    defs, undef = {}, {}
+    for o in objs:
+        d, u = symbols(o)
+        undef[o] = u
+        for s in d:
+            defs.setdefault((folder_of(o), s), set()).add(o)
+    edges = {}
+    for o, u in undef.items():
+        fo = folder_of(o)
+        for s in u:
+            for b in defs.get((fo, s), ()):
+                if b != o:
+                    edges.setdefault((source_of(o), source_of(b)), []).append(s)
+    bad = []
+    for f in sorted(LAYERS):
+        graph = {}
+        for (a, b) in edges:
+            if folder_of(os.path.join(BUILD, a)) == f:
+                graph.setdefault(a, set()).add(b)
+                graph.setdefault(b, set())
+        for comp in strong_components(graph):
+            allowed = CYCLE_OK.get(f, set())
+            if set(comp) <= allowed:
+                continue
+            inside = {(a, b): sorted(edges[(a, b)]) for (a, b) in edges
+                      if a in comp and b in comp}
+            bad.append((f, comp, inside))
+    return bad
+
+
 def declared_api():
     """The function names declared in include/ (san_*)."""
     names = set()
@@ -211,6 +309,12 @@ def main():
     for b in bad:
         print("FAIL - layering:", b)
     failed += len(bad)
+    cycles = check_cycles()
+    for f, comp, edges in cycles:
+        print(f"FAIL - cycle inside {f} ({len(comp)} files): {' '.join(comp)}")
+        for (a, b), syms in sorted(edges.items()):
+            print(f"    {a} -> {b}: {' '.join(syms)}")
+    failed += len(cycles)
     ne, extra = check_exports()
     if ne is None:
         print("skip: no shared libsan (configure --enable-shared) to check the exports of")
@@ -224,8 +328,8 @@ def main():
     for b in statics:
         print("FAIL - thread safety:", b)
     failed += len(statics)
-    print(f"{n} objects, {0 if ne is None else ne} exported symbols: "
-          f"{n + (ne or 0) - failed} passed, {failed} failed")
+    print(f"{n} objects, {0 if ne is None else ne} exported symbols, "
+          f"{len(LAYERS)} folders: {n + (ne or 0) + len(LAYERS) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/gen.sh - the model generators (`san gen`): every variant compiles
+# tests/cli/gen.sh - the model generators (`san gen`): every variant compiles
 # cleanly, bad flags are refused with exit 2 and a message naming the flag,
 # --size agrees with the documented formulas, and solved models agree with
 # independent references (tests/cli/gen_ref.py builds the CTMCs from the rules

@@ -8,7 +8,7 @@
 #
 #   SAN            the san binary (default ./san)
 #   SHARED_MODELS  the shared models folder (peps/*.san inside)
-#   top_srcdir     the source tree (models/, tests/models/)
+#   top_srcdir     the source tree (models/)
 #   KRON_DRIVER    optional: a program taking the same arguments as
 #                  'san solve MODEL --storage S -m M --tol T -f json'
 #                  (used before --storage is wired into san solve)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/sweep.sh - design sweeps: `san sweep`, `size-buffer`, `grain`,
+# tests/cli/sweep.sh - design sweeps: `san sweep`, `size-buffer`, `grain`,
 # `compare`, plots, and the MPI distribution when built with it.
 #
 # - every sweep row equals the single `san solve` of its command (JSON,

@@ -1,7 +1,7 @@
 /*
  * dense_ref.c - the stationary distribution of a small CTMC by GTH
  * (Grassmann-Taksar-Heyman) elimination, in long double: the reference
- * of tests/difftest.py.  It shares no code with libsan on purpose.
+ * of tests/difftest/difftest.py.  It shares no code with libsan on purpose.
  *
  * Input (stdin):  n
  *                 i j rate        (one off-diagonal rate a line; 0-based,

@@ -1,8 +1,8 @@
 /*
  * test_expr_range.c - san_expr_range (lang/expr_range.c), the bounds of a
  * compiled expression over a box of global states, and the pruned scan
- * of the reachability function built on it (solver/reach_walk.c, used
- * by san_space_build in solver/space.c).
+ * of the reachability function built on it (solver/space/reach_walk.c,
+ * used by san_space_build in solver/space/space.c).
  *
  * Nothing here trusts san_expr_range for an expected value:
  *

@@ -1,0 +1,162 @@
+/*
+ * stop.c - when and how a kernel stops short: the clock, the interrupt
+ * flag and the progress line it polls, the best vector it keeps and
+ * gives back, and the message that says why (with the advice of a
+ * refusal: the methods worth trying next).  A leaf of solver/numeric/.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "linsolve.h"
+
+void san_ls_best_init(san_ls_best *b, int64_t n)
+{
+    b->n = n;
+    b->res = HUGE_VAL;
+    b->x = malloc((size_t)n * sizeof *b->x);
+}
+
+void san_ls_best_offer(san_ls_best *b, const double *x, double res)
+{
+    if (!b->x || !(res < b->res))
+        return;
+    memcpy(b->x, x, (size_t)b->n * sizeof *x);
+    b->res = res;
+}
+
+double san_ls_best_restore(san_ls_best *b, double *x, double res)
+{
+    if (!b->x || !(b->res < res || (res != res && b->res < HUGE_VAL)))
+        return res;
+    memcpy(x, b->x, (size_t)b->n * sizeof *x);
+    return b->res;
+}
+
+double san_ls_give_up(san_ls *c, san_ls_best *b, double *x, san_ls_stop why, long iter,
+                      double res, const char *hint)
+{
+    res = san_ls_best_restore(b, x, res);
+    san_ls_stop_msg(c, why, iter, res, hint);
+    return res;
+}
+
+void san_ls_best_free(san_ls_best *b)
+{
+    free(b->x);
+    b->x = NULL;
+}
+
+san_ls_stop san_ls_poll(san_ls *c, long iter, double res)
+{
+    const san_solve_opts *o = c->o;
+    if (o->interrupt && *o->interrupt)
+        return SAN_LS_INTR;
+    if (o->max_iter > 0 && iter >= o->max_iter)
+        return SAN_LS_MAXIT;
+    if (!(o->time_limit > 0) && !o->progress)
+        return SAN_LS_GO;
+    /* Looking at the clock costs ~20 ns: on tiny chains only now and
+     * then, on real ones (one iteration >> 1 us) every time. */
+    if (c->clock_skip > 1 && iter % c->clock_skip != 0)
+        return SAN_LS_GO;
+    double t = san_ls_now();
+    if (o->time_limit > 0 && t - c->t0 >= o->time_limit)
+        return SAN_LS_TIME;
+    if (o->progress && t - c->last_print >= SAN_LS_PROGRESS_DT) {
+        if (res >= 0)
+            fprintf(stderr, "\r  iter %ld  residual %.3e   ", iter, res);
+        else
+            fprintf(stderr, "\r  iter %ld   ", iter);
+        fflush(stderr);
+        c->last_print = t;
+        c->printed = 1;
+    }
+    return SAN_LS_GO;
+}
+
+san_ls_stop san_ls_clock(const san_ls *c)
+{
+    const san_solve_opts *o = c->o;
+    if (o->interrupt && *o->interrupt)
+        return SAN_LS_INTR;
+    if (o->time_limit > 0 && san_ls_now() - c->t0 >= o->time_limit)
+        return SAN_LS_TIME;
+    return SAN_LS_GO;
+}
+
+void san_ls_progress_end(san_ls *c)
+{
+    if (c->printed) {
+        fputc('\n', stderr);
+        c->printed = 0;
+    }
+}
+
+void san_ls_stop_say(san_ls *c, san_ls_stop why, long iter, const char *what,
+                     double value, const char *hint)
+{
+    char *m = c->info->msg, v[64];
+    size_t sz = sizeof c->info->msg;
+    if (value < HUGE_VAL)
+        snprintf(v, sizeof v, "%s %.2e", what, value);
+    else
+        snprintf(v, sizeof v, "no %s yet", what);
+    switch (why) {
+    case SAN_LS_TIME:
+        c->info->status = SAN_E_INTERRUPTED;
+        snprintf(m, sz, "time limit of %g s reached after %ld iterations (%s); raise "
+                 "--time-limit", c->o->time_limit, iter, v);
+        break;
+    case SAN_LS_INTR:
+        c->info->status = SAN_E_INTERRUPTED;
+        snprintf(m, sz, "interrupted after %ld iterations (%s)", iter, v);
+        break;
+    default:
+        snprintf(m, sz, "not converged after %ld iterations (%s)%s%s", iter, v,
+                 hint ? "; " : "", hint ? hint : "");
+        break;
+    }
+}
+
+void san_ls_stop_msg(san_ls *c, san_ls_stop why, long iter, double best,
+                     const char *hint)
+{
+    san_ls_stop_say(c, why, iter, "best residual", best, hint);
+}
+
+/* The methods a refusal may advise, in the order they are worth
+ * trying: on the sparse storage the direct solve first (it answers
+ * whatever the conditioning when it fits), on the descriptor the
+ * aggregation first (the sparse storage's methods are advised after). */
+static const san_method sparse_alternatives[] = {
+    SAN_M_DIRECT, SAN_M_ML, SAN_M_IAD, SAN_M_GMRES, SAN_M_BICGSTAB, SAN_M_GS
+};
+static const san_method kron_alternatives[] = {
+    SAN_M_IAD, SAN_M_GMRES, SAN_M_BICGSTAB
+};
+#define ADVISED_METHODS 2
+
+const char *san_ls_advice(const san_ls *c, char *buf, size_t sz)
+{
+    const int sparse = c->op && c->op->rows;
+    const san_method *alt = sparse ? sparse_alternatives : kron_alternatives;
+    const int nalt = sparse ? (int)(sizeof sparse_alternatives / sizeof *alt)
+                            : (int)(sizeof kron_alternatives / sizeof *alt);
+    const char *pick[ADVISED_METHODS];
+    int np = 0;
+    for (int i = 0; i < nalt && np < ADVISED_METHODS; i++)
+        if (alt[i] != c->info->method && !(c->tried & (1u << alt[i])))
+            pick[np++] = san_method_name(alt[i]);
+    const char *sp = sparse ? "" : np > 0 ? ", or --storage sparse (direct, ml)"
+                                          : "--storage sparse (direct, ml)";
+    if (np == 0)
+        snprintf(buf, sz, "try %sraise --max-iter, or a larger --tol", sparse ? "" : sp);
+    else if (np == 1)
+        snprintf(buf, sz, "try --method %s%s", pick[0], sp);
+    else
+        snprintf(buf, sz, "try --method %s or %s%s", pick[0], pick[1], sp);
+    if (np == 0 && !sparse)
+        snprintf(buf, sz, "try %s, raise --max-iter, or a larger --tol", sp);
+    return buf;
+}
