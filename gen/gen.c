@@ -64,6 +64,9 @@ char *gbuf_take(gbuf *b)
         return NULL;
     }
     char *s = b->s;
+    s[b->len] = '\0';      /* a buffer nothing was printed to (the PRISM
+                               importer's rate of a command whose guard
+                               failed) is still a string */
     b->s = NULL;
     b->len = b->cap = 0;
     return s;
