@@ -24,6 +24,10 @@ need_san overwrite.sh
 
 OMP_NUM_THREADS=1
 export OMP_NUM_THREADS
+# Under AddressSanitizer: fontconfig's process-long cache (--plot) is not
+# ours (as plot.sh).
+LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/cli/sweep_lsan.supp"
+export LSAN_OPTIONS
 cd "$tmp" || exit 1
 cp "$top_srcdir/models/mm1k.san" m.san
 cp m.san pristine.san
