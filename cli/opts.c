@@ -323,31 +323,39 @@ int cli_prism_to_san(const char *name, char **text, size_t *len, const cli_defin
     return EXIT_OK;
 }
 
+/* The text of a model file as .san: a PRISM model imported, the -D
+ * given to the importer (*defs then NULL) and its PEPS lint off (*dg
+ * pointed at dq): the user wrote PRISM, what PEPS would read
+ * differently is not theirs.  EXIT_OK with text, or the exit status. */
+static int read_as_san(const char *path, const char *name, double max_input, double max_memory,
+                       cli_defines **defs, const cli_diag **dg, cli_diag *dq, char **text,
+                       size_t *len)
+{
+    int rc = cli_read_model(path, max_input, max_memory, text, len);
+    if (rc != EXIT_OK || !san_is_prism_path(path))
+        return rc;
+    if ((rc = cli_prism_to_san(name, text, len, *defs)) != EXIT_OK) {
+        free(*text);
+        return rc;
+    }
+    *defs = NULL;
+    *dq = *dg ? **dg : (cli_diag){ 0 };
+    dq->no_peps_warnings = 1;
+    *dg = dq;
+    return EXIT_OK;
+}
+
 san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
                           int quiet_warnings, double max_input, double max_memory,
                           const cli_diag *dg)
 {
     size_t len;
     char *text;
-    int rc = cli_read_model(path, max_input, max_memory, &text, &len);
-    if (rc != EXIT_OK) {
-        *status = rc;
-        return NULL;
-    }
-    const char *name = strcmp(path, "-") ? path : "<stdin>";
     cli_diag dq;
-    if (san_is_prism_path(path)) {     /* -D went to the importer */
-        if ((rc = cli_prism_to_san(name, &text, &len, defs)) != EXIT_OK) {
-            free(text);
-            *status = rc;
-            return NULL;
-        }
-        defs = NULL;
-        /* the user wrote PRISM: what PEPS would read differently is not theirs */
-        dq = dg ? *dg : (cli_diag){ 0 };
-        dq.no_peps_warnings = 1;
-        dg = &dq;
-    }
+    const char *name = strcmp(path, "-") ? path : "<stdin>";
+    if ((*status = read_as_san(path, name, max_input, max_memory, &defs, &dg, &dq, &text,
+                               &len)) != EXIT_OK)
+        return NULL;
     san_model *m = cli_load_text(name, text, len, defs, status, quiet_warnings, dg);
     free(text);
     return m;
@@ -425,24 +433,11 @@ san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char 
     }
     size_t len;
     char *text;
-    int rc = cli_read_model(path, max_input, max_memory, &text, &len);
-    if (rc != EXIT_OK) {
-        *status = rc;
-        return NULL;
-    }
-    const char *name = strcmp(path, "-") ? path : "<stdin>";
     cli_diag dq;
-    if (san_is_prism_path(path)) {     /* -D went to the importer */
-        if ((rc = cli_prism_to_san(name, &text, &len, defs)) != EXIT_OK) {
-            free(text);
-            *status = rc;
-            return NULL;
-        }
-        defs = NULL;
-        dq = dg ? *dg : (cli_diag){ 0 };
-        dq.no_peps_warnings = 1;
-        dg = &dq;
-    }
+    const char *name = strcmp(path, "-") ? path : "<stdin>";
+    if ((*status = read_as_san(path, name, max_input, max_memory, &defs, &dg, &dq, &text,
+                               &len)) != EXIT_OK)
+        return NULL;
     int variant = -1;
     for (int v = 0; v < 3 && variant < 0 && n > 0; v++)
         if (variant_fits(text, len, v, defs))
