@@ -361,65 +361,6 @@ san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
     return m;
 }
 
-/* The model text with results appended in one of the three places a
- * results entry can go: a new block (the model has none), after a last
- * entry ended by ';', or after one that is not (the grammar allows the
- * last without it).  variant 0, 1, 2; NULL when out of memory. */
-static char *with_results(const char *text, size_t len, int variant, const char *const *names,
-                          const char *const *exprs, int n, size_t *outlen, expr_origin *xo)
-{
-    static const char *const head[3] = { "\nresults\n", "\n", ";\n" };
-    size_t need = len + 16;
-    for (int i = 0; i < n; i++)
-        need += strlen(names[i]) + strlen(exprs[i]) + 16;
-    char *t = malloc(need);
-    if (!t)
-        return NULL;
-    memcpy(t, text, len);
-    size_t k = len;
-    k += (size_t)sprintf(t + k, "%s", head[variant]);
-    int line = 1;
-    for (size_t c = 0; c < k; c++)
-        line += t[c] == '\n';
-    for (int i = 0; i < n; i++) {
-        int lead = sprintf(t + k, "  %s = (", names[i]);
-        if (xo) {
-            xo[i].text = exprs[i];
-            xo[i].line = line;
-            xo[i].col = lead + 1;
-        }
-        k += (size_t)sprintf(t + k, "  %s = (%s);\n", names[i], exprs[i]);
-        for (const char *c = exprs[i]; *c; c++)
-            line += *c == '\n';
-        line++;
-    }
-    *outlen = k;
-    return t;
-}
-
-/* Does the text compile with constant results in this variant? */
-static int variant_fits(const char *text, size_t len, int variant, cli_defines *defs)
-{
-    static const char *const probe_name[1] = { "__san_probe" }, *const probe[1] = { "0" };
-    size_t l;
-    char *t = with_results(text, len, variant, probe_name, probe, 1, &l, NULL);
-    if (!t)
-        return 0;
-    san_diag d;
-    san_diag_init(&d, "", t, l);
-    san_load_opts opt = { 0 };
-    if (defs) {
-        opt.defs = defs->defs;
-        opt.ndefs = defs->n;
-    }
-    san_model *m = san_model_load(t, l, &d, &opt);
-    int ok = m != NULL;
-    san_model_free(m);
-    san_diag_free(&d);
-    free(t);
-    return ok;
-}
-
 san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char *const *names,
                                 const char *const *options, const char *const *exprs, int n,
                                 int *status, double max_input, double max_memory,
@@ -438,24 +379,32 @@ san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char 
     if ((*status = read_as_san(path, name, max_input, max_memory, &defs, &dg, &dq, &text,
                                &len)) != EXIT_OK)
         return NULL;
-    int variant = -1;
-    for (int v = 0; v < 3 && variant < 0 && n > 0; v++)
-        if (variant_fits(text, len, v, defs))
-            variant = v;
-    if (variant < 0) {          /* no expression, or the model itself is wrong */
+    san_load_opts opt = { 0 };
+    if (defs) {
+        opt.defs = defs->defs;
+        opt.ndefs = defs->n;
+    }
+    size_t l;
+    char *t = NULL;
+    san_text_pos at[2];
+    san_status st = n > 0 ? san_text_with_results(text, len, &opt, names, exprs, n, &t, &l, at)
+                          : SAN_E_MODEL;
+    if (st == SAN_E_MODEL) {    /* no expression, or the model itself is wrong */
         san_model *m = cli_load_text(name, text, len, defs, status, 0, dg);
         free(text);
         return m;
     }
-    size_t l;
-    char *t = with_results(text, len, variant, names, exprs, n, &l, xo);
     free(text);
-    if (!t) {
+    if (st != SAN_OK) {
         *status = EXIT_FAIL;
         return NULL;
     }
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         xo[i].option = options[i];
+        xo[i].text = exprs[i];
+        xo[i].line = at[i].line;
+        xo[i].col = at[i].col;
+    }
     san_model *m = load_text(name, t, l, defs, status, 0, dg, xo, n);
     free(t);
     return m;

@@ -128,6 +128,23 @@ SAN_API san_status san_model_compile(const char *text, size_t len, const san_loa
 SAN_API san_model *san_model_load(const char *text, size_t len, san_diag *d,
                                   const san_load_opts *opt);
 SAN_API void san_model_free(san_model *m);
+
+/* Where a piece of text starts in a larger one (1-based). */
+typedef struct {
+    int line, col;
+} san_text_pos;
+
+/* The model text with n expressions appended as results names[i] =
+ * (exprs[i]), compiled in the model's scope when the result is loaded
+ * (san transient --until 'EXPR' and Python's until= are these), into
+ * *out (malloc'd, NUL-terminated, *outlen bytes); at[i] (at may be NULL)
+ * is where expression i starts in it, to point its diagnostics into the
+ * expression.  The model's own lines keep their numbers.  SAN_OK;
+ * SAN_E_MODEL when the text does not compile with a result appended
+ * anywhere (compile the text alone for its diagnostics); SAN_E_NOMEM. */
+SAN_API san_status san_text_with_results(const char *text, size_t len, const san_load_opts *opt,
+                                         const char *const *names, const char *const *exprs,
+                                         int n, char **out, size_t *outlen, san_text_pos *at);
 /* Why a definition -D name=value that the compile left unused
  * (san_define.used 0) set nothing, for "-D NAME: <why>": a domain (with
  * how to make its bound a constant), an automaton, event or result, or
