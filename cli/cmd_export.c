@@ -276,23 +276,6 @@ static int lump_model(const export_args *A, const san_model *m, const char *path
     return cli_exit_status(st);
 }
 
-/* What was lumped, for the files that take comments (two lines) and
- * for stderr (the first); NULL when nothing was, or out of memory. */
-static char *lump_note(const san_lumping *L, const san_model *m, const san_space *sp)
-{
-    if (!L)
-        return NULL;
-    char *note = NULL, states[64] = "";
-    if (sp)
-        snprintf(states, sizeof states, ": %lld states", (long long)sp->n);
-    if (asprintf(&note, "san export: lumped %s into counts%s (the model as written has a "
-                 "product of %s)\nstates are occupancy vectors, (s:k ...): k replicas in "
-                 "local state s; --lump off: the chain as written",
-                 san_lumping_summary(L), states, m->product_str) < 0)
-        return NULL;
-    return note;
-}
-
 int cmd_export(int argc, char **argv)
 {
     export_args A;
@@ -328,7 +311,8 @@ int cmd_export(int argc, char **argv)
     san_lumping *L = NULL;          /* dot: the lumped automata */
     status = fmt == EXP_DOT ? lump_model(&A, m, path, &L) : build_space(&A, m, path, fmt, &a);
     const san_lumping *lumped = fmt == EXP_DOT ? L : a.lumping;
-    char *note = status == EXIT_OK ? lump_note(lumped, m, fmt == EXP_DOT ? NULL : &a.sp) : NULL;
+    char *note = status == EXIT_OK ? san_export_lump_note(lumped, m, fmt == EXP_DOT ? -1 : a.sp.n)
+                                   : NULL;
     if (note)       /* its first line: on stderr whatever the format */
         fprintf(stderr, "%.*s\n", (int)strcspn(note, "\n"), note);
     if (status == EXIT_OK) {

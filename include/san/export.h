@@ -89,6 +89,13 @@ SAN_API san_status san_export_prism_map(const san_model *m, FILE *out);
  * events drawn bold.  SAN_OK or SAN_E_NOMEM. */
 SAN_API san_status san_export_dot_automata(const san_model *m, FILE *out);
 
+/* What an export of a lumped chain says in the files that take comments
+ * (san_export_mtx_note, DOT's // lines): the classes lumped, the states
+ * when counted (states < 0: not, as for the automata) and the product of
+ * the model as written; two lines, malloc'd.  NULL when L is NULL (not
+ * lumped) or out of memory. */
+SAN_API char *san_export_lump_note(const san_lumping *L, const san_model *m, int64_t states);
+
 /* Graphviz DOT of the reachable chain: one node per state (its local
  * states as label), one edge per pair of states with the events that
  * lead there and the total rate.  Over max_states states (0: 1000) it
