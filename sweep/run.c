@@ -23,6 +23,24 @@ void san_sweep_opts_default(san_sweep_opts *o)
     san_solve_opts_default(&o->solve);
 }
 
+san_sweep_opts *san_sweep_opts_new(void)
+{
+    san_sweep_opts *o = malloc(sizeof *o);
+    if (o)
+        san_sweep_opts_default(o);
+    return o;
+}
+
+void san_sweep_opts_delete(san_sweep_opts *o)
+{
+    free(o);
+}
+
+void san_sweep_opts_interrupt(san_sweep_opts *o, volatile int *flag)
+{
+    o->interrupt = flag;
+}
+
 int san_sweep_opts_set(san_sweep_opts *o, const char *flag, const char *val,
                        char *err, size_t n)
 {

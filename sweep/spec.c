@@ -456,6 +456,19 @@ int san_sweep_init_line(san_sweep *s, const char *line, const san_sweep_opts *o,
     return rc;
 }
 
+san_sweep *san_sweep_new(void)
+{
+    return calloc(1, sizeof(san_sweep));
+}
+
+void san_sweep_delete(san_sweep *s)
+{
+    if (s) {
+        san_sweep_free(s);
+        free(s);
+    }
+}
+
 void san_sweep_free(san_sweep *s)
 {
     san_sweep_spec *sp = &s->spec;

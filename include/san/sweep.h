@@ -125,6 +125,13 @@ typedef struct {
 } san_sweep;
 
 SAN_API void san_sweep_opts_default(san_sweep_opts *o);
+/* For bindings that hold the options by pointer (Python): a malloc'd
+ * san_sweep_opts with the defaults (NULL when out of memory), freed by
+ * san_sweep_opts_delete; set by san_sweep_opts_set and, for the flag
+ * that stops the remaining variants, san_sweep_opts_interrupt. */
+SAN_API san_sweep_opts *san_sweep_opts_new(void);
+SAN_API void san_sweep_opts_delete(san_sweep_opts *o);
+SAN_API void san_sweep_opts_interrupt(san_sweep_opts *o, volatile int *flag);
 /* A run option by its long name and value: --jobs, --method, --tol,
  * --max-iter, --time-limit, --max-states, --max-memory.  Returns 0 when
  * set, 1 when flag is not a run option, -1 with err naming the flag. */
@@ -158,6 +165,10 @@ SAN_API int san_sweep_init_line(san_sweep *s, const char *line, const san_sweep_
  * or space.max_memory when that is set and smaller. */
 SAN_API double san_sweep_input_limit(const san_sweep_opts *o);
 SAN_API void san_sweep_free(san_sweep *s);
+/* A zeroed san_sweep on the heap for san_sweep_init (NULL when out of
+ * memory); san_sweep_delete frees what it holds and itself. */
+SAN_API san_sweep *san_sweep_new(void);
+SAN_API void san_sweep_delete(san_sweep *s);
 
 /* Solve every variant, largest first, opts->jobs at a time, each one on a
  * single thread.  Under mpirun (built --with-mpi) the variants go to the
