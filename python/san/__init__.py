@@ -26,7 +26,8 @@ import numpy as np
 from . import _lib
 from ._lib import lib
 
-__all__ = ["SanError", "Model", "Solution", "load", "gen", "sweep", "version"]
+__all__ = ["SanError", "Model", "Solution", "Transient", "Passage", "load", "gen", "sweep",
+           "version"]
 
 
 def version():
@@ -127,10 +128,14 @@ class Model:
     """A compiled model (san_model).  Read-only; solve it as often as
     needed, from several threads at once."""
 
-    def __init__(self, ptr, source, warnings_=()):
+    def __init__(self, ptr, source, warnings_=(), text=None, defines=None):
         self._m = ptr
         self.source = source
         self.warnings = list(warnings_)
+        # what it was compiled from: transient() and passage() compile
+        # their state selections in the model's scope (as the command does)
+        self._text = text
+        self._defines = dict(defines or {})
 
     def __del__(self):
         m, self._m = getattr(self, "_m", None), None
@@ -222,7 +227,8 @@ class Model:
     # ---- analyses ----
 
     def _analyze(self, space_only=False, method="auto", tol=None, storage="auto",
-                 max_memory=None, max_states=0, time_limit=0, ntop=0, lump="auto"):
+                 max_memory=None, max_states=0, time_limit=0, ntop=0, lump="auto",
+                 setup=None):
         # every option checked as the command's parser checks it (the
         # same ranges: san(1)), before anything is built: tol=inf once
         # gave converged=True with an error of 9, max_memory=nan no limit
@@ -255,6 +261,8 @@ class Model:
                                "seconds > 0 (0: no limit)", zero_ok=True)
         o.ntop = _integer("ntop", ntop, 0, 2**31 - 1, "a whole number >= 0")
         o.space_only = int(space_only)
+        if setup:
+            setup(o)        # what one kind of analysis adds (transient, passage)
         a = _lib.Analysis()
         # Ctrl-C: the solve runs in a thread (ctypes lets the interpreter
         # go), the caller's thread waits where Python sees the signal
@@ -380,6 +388,270 @@ class Model:
         return m[order][:, order].tocsr()
 
 
+    # ---- time-dependent analyses (san transient, san passage) ----
+
+    def _with_selections(self, sel):
+        """This model recompiled with the state selections sel
+        {option: expression text} as hidden results (san_text_with_results,
+        what the command does for --initial and --until): (model, {option:
+        result number}).  A mistake in an expression raises
+        SanError("usage") naming the option, line and column within it."""
+        if self._text is None:
+            raise _usage("this model has no text to compile a state selection in")
+        names, exprs = [], []
+        for opt, e in sel.items():
+            if not isinstance(e, str) or not e.strip():
+                raise _usage(f"{opt}: expected an expression over the state, not {e!r}")
+            names.append(f"__san_{opt}".encode())
+            exprs.append(e.encode())
+        n = len(names)
+        defs = (_lib.Define * max(1, len(self._defines)))()
+        keep = [k.encode() for k in self._defines]
+        for k, (name, v) in enumerate(self._defines.items()):
+            defs[k].name, defs[k].value = keep[k], v
+        opts = _lib.LoadOpts(defs, len(self._defines), 0)
+        at = (_lib.TextPos * n)()
+        out, size = c_void_p(), ctypes.c_size_t()
+        st = lib.san_text_with_results(self._text, len(self._text), byref(opts),
+                                       (c_char_p * n)(*names), (c_char_p * n)(*exprs), n,
+                                       byref(out), byref(size), at)
+        if st != _lib.SAN_OK:
+            raise SanError(_status_name(st), message=f"{self.source}: cannot add {', '.join(sel)}")
+        try:
+            text = ctypes.string_at(out.value, size.value)
+        finally:
+            _lib.libc.free(out)
+        ptr = POINTER(_lib.Model)()
+        with _DiagScope(self.source, text) as d:
+            st = lib.san_model_compile(text, len(text), byref(opts), byref(ptr), byref(d))
+            errs = []
+            for k in range(d.n):
+                it = d.items[k]
+                if it.sev != 2:
+                    continue
+                where = self.source
+                line = it.line
+                for i, opt in enumerate(sel):
+                    lines = exprs[i].count(b"\n") + 1
+                    if at[i].line <= it.line < at[i].line + lines:
+                        rel = it.line - at[i].line + 1
+                        col = it.col - at[i].col + 1 if rel == 1 else it.col
+                        where, line = opt, rel
+                        it_col = max(col, 1)
+                        break
+                else:
+                    it_col = it.col
+                errs.append(f"{where}:{line}:{it_col}: error: {it.msg.decode()}")
+        if st != _lib.SAN_OK:
+            raise SanError("usage", errs)
+        m = Model(ptr, self.source, (), text, self._defines)
+        c = m._c
+        idx = {}
+        for opt in sel:
+            k = next(i for i in range(c.nres) if c.res[i].name == f"__san_{opt}".encode())
+            if c.res[k].derived:
+                raise _usage(f"{opt} {sel[opt]!r}: names a result or thr(), values of the "
+                             "solution; a state selection reads the state only")
+            idx[opt] = k
+        return m, idx
+
+    def _time_opts(self, o, times, eps, max_steps, m, idx):
+        """The time-dependent options common to transient and passage."""
+        try:
+            ts = [float(t) for t in (times if np.iterable(times) else [times])]
+        except (TypeError, ValueError):
+            raise _usage(f"times: expected numbers >= 0, not {times!r}") from None
+        if any(not (0 <= t < float("inf")) for t in ts):
+            raise _usage(f"times: expected finite numbers >= 0, not {times!r}")
+        ts = sorted(set(ts))
+        arr = (ctypes.c_double * max(1, len(ts)))(*ts)
+        o.tr.times, o.tr.ntimes = ctypes.cast(arr, POINTER(ctypes.c_double)), len(ts)
+        o.tr.eps = _number("eps", eps, 1e-300, 0.5, "a truncation mass in (0, 0.5]")
+        o.tr.max_steps = _number("max_steps", max_steps, 1, 1e18, "a product count >= 1")
+        if "initial" in idx:
+            o.tr.initial = m._c.res[idx["initial"]].expr
+        if "until" in idx:
+            o.tr.until = m._c.res[idx["until"]].expr
+        return arr
+
+    def _run_time(self, kind, times, initial, until, eps, max_steps, fill, **kw):
+        sel = {k: v for k, v in (("initial", initial), ("until", until)) if v is not None}
+        m, idx = self._with_selections(sel) if sel else (self, {})
+        keep = []
+
+        def setup(o):
+            o.kind = kind
+            keep.append(m._time_opts(o, times, eps, max_steps, m, idx))
+            fill(o, keep)
+        st, a, msgs = m._analyze(setup=setup, **kw)
+        try:
+            if not a.have_tr:
+                raise SanError(_status_name(st), msgs)
+            return m, a, st, msgs
+        except BaseException:
+            lib.san_analysis_free(byref(a))
+            raise
+
+    def transient(self, times, initial=None, rewards=False, storage="auto", lump="auto",
+                  eps=1e-13, max_steps=1e8, max_memory=None, max_states=0, time_limit=0):
+        """pi(t) at the given times, by uniformization (san transient
+        --time T1,T2,... [--initial EXPR] [--rewards]): a Transient whose
+        results, marginals and throughputs at each time are those of
+        `san transient -f json`.  initial: an expression over the state
+        selecting where the chain starts, uniformly (default: the states
+        the model's reachability function accepts); rewards=True: also
+        the integrals over [0, t] (accumulated)."""
+        def fill(o, keep):
+            o.tr.rewards = int(bool(rewards))
+        m, a, st, msgs = self._run_time(_lib.ANALYSIS["transient"], times, initial, None, eps,
+                                        max_steps, fill, storage=storage, lump=lump,
+                                        max_memory=max_memory, max_states=max_states,
+                                        time_limit=time_limit)
+        try:
+            out = Transient(m, a, st, msgs, eps)
+        finally:
+            lib.san_analysis_free(byref(a))
+        if st != _lib.SAN_OK:
+            warnings.warn(f"{self.source}: {_status_name(st)}: " + "; ".join(msgs))
+        return out
+
+    def passage(self, until, initial=None, times=(), percentiles=(), storage="auto",
+                lump="auto", tol=None, eps=1e-13, max_steps=1e8, max_memory=None,
+                max_states=0, time_limit=0):
+        """The time until the chain first enters the states where `until`
+        holds (san passage --until EXPR [--time ...] [--percentiles ...]):
+        a Passage with P(reach), the mean, P(T <= t) at the given times
+        and the percentiles asked (in percent, as the command takes
+        them), the numbers of `san passage -f json`."""
+        try:
+            levels = sorted(set(float(p) for p in percentiles))
+        except (TypeError, ValueError):
+            raise _usage(f"percentiles: expected percents in (0, 100), not {percentiles!r}") \
+                from None
+        if any(not (0 < p < 100) for p in levels):
+            raise _usage(f"percentiles: expected percents in (0, 100), not {percentiles!r}")
+
+        def fill(o, keep):
+            lv = (ctypes.c_double * max(1, len(levels)))(*[p / 100 for p in levels])
+            keep.append(lv)
+            o.tr.levels, o.tr.nlevels = ctypes.cast(lv, POINTER(ctypes.c_double)), len(levels)
+            if tol is not None:
+                o.tr.mean_tol = o.solve.tol
+        m, a, st, msgs = self._run_time(_lib.ANALYSIS["passage"], times, initial, until, eps,
+                                        max_steps, fill, storage=storage, lump=lump, tol=tol,
+                                        max_memory=max_memory, max_states=max_states,
+                                        time_limit=time_limit)
+        try:
+            out = Passage(m, a, st, msgs, eps, levels)
+        finally:
+            lib.san_analysis_free(byref(a))
+        if st != _lib.SAN_OK:
+            warnings.warn(f"{self.source}: {_status_name(st)}: " + "; ".join(msgs))
+        return out
+
+    # ---- exports (san export) ----
+
+    def export(self, path, format, lump="auto", max_memory=None, max_states=0):
+        """Write the chain as `san export --format FORMAT -o PATH` writes
+        it: "mtx" (Matrix Market, the generator), "states" (CSV), "dot"
+        (the automata, Graphviz) or "prism" (PATH is the base:
+        PATH.tra, .sta, .lab, PATH1.srew ... per reward structure and
+        PATH.map.csv).  Each file is written whole or not at all (a
+        temporary file renamed).  Returns the list of files written."""
+        formats = ("mtx", "states", "prism", "dot")
+        if format not in formats:
+            raise _usage(f"format: expected one of {', '.join(formats)}, not {format!r}")
+        base = os.fspath(path)
+        if format == "dot":
+            return self._export_dot(base, lump)
+        a = self._space("auto" if format == "states" else "sparse", max_memory, max_states, lump)
+        try:
+            sp = byref(a.sp)
+            note = _lump_note(a.lumping, self._m, a.sp.n)
+            err = ctypes.create_string_buffer(1024)
+            if format == "mtx":
+                jobs = [(base, lambda f: lib.san_export_mtx_note(sp, note, f, err, len(err)))]
+            elif format == "states":
+                jobs = [(base, lambda f: lib.san_export_states(sp, f))]
+            else:
+                sm = a.sp.m
+                nrew = lib.san_export_prism_nrewards(sm)
+                jobs = [(base + ".tra", lambda f: lib.san_export_prism_tra(sp, f, err, len(err))),
+                        (base + ".sta", lambda f: lib.san_export_prism_sta(sp, f)),
+                        (base + ".lab", lambda f: lib.san_export_prism_lab(sp, f))]
+                jobs += [(f"{base}{k + 1}.srew",
+                          lambda f, k=k: lib.san_export_prism_srew(sp, k, f, err, len(err)))
+                         for k in range(nrew)]
+                jobs.append((base + ".map.csv", lambda f: lib.san_export_prism_map(sm, f)))
+            for file, write in jobs:
+                _write_atomic(file, write, err)
+        finally:
+            lib.san_analysis_free(byref(a))
+        return [file for file, _ in jobs]
+
+    def _export_dot(self, path, lump):
+        if lump not in _lib.LUMP:
+            raise _usage(f"lump: auto or off, not {lump!r}")
+        L = c_void_p()
+        if lump == "auto":
+            with _DiagScope(self.source) as d:
+                st = lib.san_model_lump(self._m, byref(L), byref(d))
+                msgs = _messages(d)
+            if st != _lib.SAN_OK:
+                raise SanError(_status_name(st), msgs)
+        try:
+            m = lib.san_lumping_model(L) if L.value else self._m
+            note = _lump_note(L, self._m, -1)
+
+            def write(f):
+                # the note as DOT's // comment lines, as the command writes it
+                for line in (note or b"").decode().splitlines():
+                    _lib.libc.fputs(f"// {line}\n".encode(), f)
+                return lib.san_export_dot_automata(m, f)
+            _write_atomic(path, write, None)
+        finally:
+            if L.value:
+                lib.san_lumping_free(L)
+        return [path]
+
+
+def _lump_note(L, m, states):
+    """san_export_lump_note's text (bytes), or None when not lumped."""
+    if not L:
+        return None
+    p = lib.san_export_lump_note(L, m, states)
+    if not p:
+        raise MemoryError("san_export_lump_note")
+    try:
+        return ctypes.string_at(p)
+    finally:
+        _lib.libc.free(p)
+
+
+def _write_atomic(path, write, err):
+    """write(FILE *) into a temporary file beside path, renamed over it
+    when whole (the command's atomic output)."""
+    d = os.path.dirname(os.path.abspath(path))
+    tmp = os.path.join(d, f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    f = _lib.libc.fopen(tmp.encode(), b"w")
+    if not f:
+        raise SanError("io", message=f"{tmp}: cannot write: {os.strerror(ctypes.get_errno())}")
+    try:
+        st = write(f)
+        ok = _lib.libc.fclose(f) == 0
+        f = None
+        if st != _lib.SAN_OK or not ok:
+            why = err.value.decode() if err is not None and err.value else _status_name(st)
+            raise SanError(_status_name(st) if st != _lib.SAN_OK else "io",
+                           message=f"{path}: {why if st != _lib.SAN_OK else 'write failed'}")
+        os.replace(tmp, path)
+    finally:
+        if f:
+            _lib.libc.fclose(f)
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
 def _automata(m):
     """[(name, [local state names], stride)] of a C model (the space's:
     the lumped model's when lumped), copied out before it is freed."""
@@ -459,6 +731,113 @@ class Solution:
                 f"{'converged' if self.converged else 'NOT converged'}>")
 
 
+def _indices(m, S):
+    """results, marginals, throughputs of one san_solution over model m,
+    as the command's JSON names them (hidden selections left out)."""
+    return {"results": {m.res[i].name.decode(): S.results[i] for i in range(m.nres)
+                        if not m.res[i].name.startswith(b"__san_")},
+            "marginals": {m.aut[k].name.decode(): {m.aut[k].states[s].decode(): S.marginal[k][s]
+                                                   for s in range(m.aut[k].nstates)}
+                          for k in range(m.naut)},
+            "throughputs": {m.ev[e].name.decode(): S.throughput[e] for e in range(m.nev)}}
+
+
+def _uniformization(T, eps):
+    return {"rate": T.rate, "products": T.steps, "products_planned": T.steps_planned,
+            "eps": eps, "truncated_mass": T.trunc,
+            "steady_state_at": T.ss_at if T.ss_at >= 0 else None}
+
+
+class Transient:
+    """pi(t) at the times asked (Model.transient), copied out of libsan:
+        times          [t, ...] (ascending, each once)
+        at             [{"t", "results", "marginals", "throughputs"
+                         [, "accumulated": {...}]}, ...]: the "times" of
+                       `san transient -f json`, member for member
+        results        DataFrame: one row per time (index t), a column
+                       per result; throughputs likewise
+        marginals      {automaton: DataFrame, a row per time, a column
+                       per local state}
+        accumulated    the same three over [0, t] when rewards=True
+        states, initial_states, storage, lumped, complete, uniformization
+    """
+
+    def __init__(self, m, a, st, msgs, eps):
+        c = m._c
+        T = a.tr
+        self.model = m
+        self.states = a.sp.n
+        self.initial_states = T.ninit
+        self.storage = "kron" if a.kron else "sparse"
+        self.lumped = _lumped(a)
+        self.complete = st == _lib.SAN_OK
+        self.messages = list(msgs)
+        self.uniformization = _uniformization(T, eps)
+        self.times = [T.times[k] for k in range(T.ntimes)]
+        self.at = []
+        for k in range(T.ntimes):
+            row = {"t": T.times[k], **_indices(c, T.at[k])}
+            if T.acc:
+                row["accumulated"] = _indices(c, T.acc[k])
+            self.at.append(row)
+        self.results, self.throughputs, self.marginals = self._frames(None)
+        self.accumulated = None
+        if T.acc:
+            r, th, mg = self._frames("accumulated")
+            self.accumulated = {"results": r, "throughputs": th, "marginals": mg}
+
+    def _frames(self, key):
+        import pandas as pd
+        rows = [r[key] if key else r for r in self.at]
+        idx = pd.Index(self.times, name="t")
+        res = pd.DataFrame([r["results"] for r in rows], index=idx)
+        thr = pd.DataFrame([r["throughputs"] for r in rows], index=idx)
+        auts = rows[0]["marginals"] if rows else {}
+        mar = {a: pd.DataFrame([r["marginals"][a] for r in rows], index=idx) for a in auts}
+        return res, thr, mar
+
+    def __repr__(self):
+        return (f"<san.Transient {self.model.name}: {self.states} states, "
+                f"{len(self.times)} times, {self.uniformization['products']} products>")
+
+
+class Passage:
+    """The first passage time into a set of states (Model.passage), the
+    members of `san passage -f json`'s "passage" and "times":
+        reach, p_initial, mean, reach_method ("graph", "solve", "series"),
+        mean_method ("solve", "series"), mean_error_estimate (None: not
+        verified), target_states, percentiles {percent: time} (inf: never
+        attained), cdf (DataFrame: t, cdf)
+    """
+
+    def __init__(self, m, a, st, msgs, eps, levels):
+        import pandas as pd
+        T = a.tr
+        self.model = m
+        self.states = a.sp.n
+        self.initial_states = T.ninit
+        self.storage = "kron" if a.kron else "sparse"
+        self.lumped = _lumped(a)
+        self.complete = st == _lib.SAN_OK
+        self.messages = list(msgs)
+        self.uniformization = _uniformization(T, eps)
+        self.target_states = T.ntarget
+        self.reach = T.reach
+        self.p_initial = T.p_init
+        self.mean = T.mean
+        self.reach_method = {0: "series", 1: "graph", 2: "solve"}[T.reach_how]
+        self.mean_method = "solve" if T.mean_solved else "series"
+        self.mean_error_estimate = None if T.mean_error_est != T.mean_error_est \
+            else T.mean_error_est
+        self.percentiles = {p: T.pct[k] for k, p in enumerate(levels)}
+        self.cdf = pd.DataFrame({"t": [T.times[k] for k in range(T.ntimes)],
+                                 "cdf": [T.cdf[k] for k in range(T.ntimes)]})
+
+    def __repr__(self):
+        return (f"<san.Passage {self.model.name}: P(reach) {self.reach:.6g}, "
+                f"mean {self.mean:.6g}>")
+
+
 # ---- loading ----
 
 def _compile(text, name, defines):
@@ -487,7 +866,7 @@ def _compile(text, name, defines):
             why.append(f"{n}: {buf.value.decode()}")
         lib.san_model_free(ptr)
         raise SanError("usage", message=f"{name}: " + "; ".join(why))
-    return Model(ptr, name, msgs)
+    return Model(ptr, name, msgs, data, defines)
 
 
 def load(path=None, text=None, defines=None, **kw):
@@ -547,35 +926,113 @@ def _axes(kw):
     return out
 
 
-def sweep(model, jobs=None, method="auto", tol=None, **axes):
-    """Solve every combination of the axes' values into a DataFrame, one
-    row per variant: the axes, the reachable states, converged, every
-    result.  model is a template ("ms", "pipeline"; the axes are its
-    flags, slices_per_node for --slices-per-node) or a .san file (the
-    axes are -D constants).  Variants run on `jobs` threads (default:
-    the cores); libsan releases the interpreter while it solves."""
+_MODEL_SUFFIXES = (".san", ".prism", ".sm", ".pm")
+
+
+def _axis_text(name, values):
+    """One axis's values as the command takes them: "1,5,10"; ';' between
+    values whose own text holds a comma (list-valued flags)."""
+    words = []
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, (str, bytes, int, float, np.integer,
+                                                     np.floating)):
+            raise _usage(f"{name}: expected numbers or words, not {v!r}")
+        words.append(v.decode() if isinstance(v, bytes) else str(v))
+    if not words:
+        raise _usage(f"{name}: no values")
+    return (";" if any("," in w for w in words) else ",").join(words)
+
+
+def sweep(model, jobs=None, method="auto", tol=None, storage="auto", lump="auto",
+          max_memory=None, max_states=0, time_limit=0, **axes):
+    """Solve every variant of `san sweep` into a DataFrame: the same rows
+    and the same columns as `san sweep ... -f csv` (variant, the axes by
+    their flag names, product_states, reachable_states, method,
+    iterations, residual, error_estimate, converged, time_s, the
+    results, error), by libsan's own sweep (san_sweep_run): a sync
+    variant of ms has no buffer (its cell is empty), a template's own
+    rules drop what does not apply, failed variants are rows with their
+    error.  model is a template ("ms", "pipeline"; each keyword is a flag:
+    slices_per_node for --slices-per-node) or a model file (.san, .prism;
+    each keyword a -D constant).  A keyword's value is one value or an
+    iterable of values.  Variants run on `jobs` threads (default: the
+    cores).  df.attrs["command"] is the equivalent command line."""
+    import io
     import pandas as pd
-    ax = _axes(axes)
-    names = list(ax)
-    combos = list(itertools.product(*(ax[n] for n in names)))
-    is_file = model.endswith(".san") or os.path.sep in model
-
-    def one(values):
-        p = dict(zip(names, values))
+    if not isinstance(model, str) or not model:
+        raise _usage(f"sweep: model: expected a template name or a model file, not {model!r}")
+    is_file = model.endswith(_MODEL_SUFFIXES) or os.path.sep in model or os.path.exists(model)
+    argv = [model]
+    for name, v in _axes(axes).items():
+        text = _axis_text(name, v)
         if is_file:
-            m = load(model, defines=p)
+            argv += ["-D", f"{name}={text}"]
         else:
-            flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in p.items())
-            m = gen(f"{model} {flags}")
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            s = m.solve(method=method, tol=tol)
-        row = dict(p)
-        row["states"] = len(s.pi)
-        row["converged"] = s.converged
-        row.update(s.results)
-        return row
-
-    with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as ex:
-        rows = list(ex.map(one, combos))
-    return pd.DataFrame(rows)
+            argv += [f"--{name.replace('_', '-')}", text]
+    run = [("--method", method), ("--storage", storage), ("--lump", lump)]
+    if jobs is not None:
+        run.append(("--jobs", str(_integer("jobs", jobs, 1, 4096, "a positive integer"))))
+    if tol is not None:
+        run.append(("--tol", repr(_number("tol", tol, 1e-300, 1, "a number in (0, 1]"))))
+    if max_memory is not None:
+        run.append(("--max-memory", str(max_memory)))
+    if max_states:
+        run.append(("--max-states", str(_integer("max_states", max_states, 1, 9e18,
+                                                 "a positive integer"))))
+    if time_limit:
+        run.append(("--time-limit", repr(_number("time_limit", time_limit, 1e-6, 1e9,
+                                                  "seconds > 0"))))
+    o = lib.san_sweep_opts_new()
+    s = lib.san_sweep_new()
+    if not o or not s:
+        lib.san_sweep_opts_delete(o)
+        lib.san_sweep_delete(s)
+        raise MemoryError("san_sweep")
+    stop = c_int(0)
+    try:
+        err = ctypes.create_string_buffer(1024)
+        for flag, val in run:
+            if not isinstance(val, str) or lib.san_sweep_opts_set(o, flag.encode(), val.encode(),
+                                                                  err, len(err)) != 0:
+                raise _usage(err.value.decode() or f"{flag[2:]}: {val!r}")
+        lib.san_sweep_opts_interrupt(o, byref(stop))
+        words = (c_char_p * (len(argv) + 1))(*[w.encode() for w in argv], None)
+        rc = lib.san_sweep_init(s, len(argv), words, o, err, len(err))
+        if rc != 0:
+            raise SanError({-2: "usage", -3: "input"}.get(rc, "nomem"),
+                           message=err.value.decode())
+        out = {}
+        t = threading.Thread(target=lambda: out.update(rc=lib.san_sweep_run(s, o)),
+                             name="san_sweep", daemon=True)
+        t.start()
+        try:
+            while t.is_alive():
+                t.join(0.05)
+        except KeyboardInterrupt:
+            stop.value = 1
+            t.join()
+            raise
+        if out.get("rc") != 0:
+            raise MemoryError("san_sweep_run")
+        buf, size = c_void_p(), ctypes.c_size_t()
+        f = _lib.libc.open_memstream(byref(buf), byref(size))
+        if not f:
+            raise MemoryError("open_memstream")
+        lib.san_sweep_write(s, 1, None, 0, 1, f)       # SAN_SWEEP_CSV
+        _lib.libc.fclose(f)
+        try:
+            text = ctypes.string_at(buf.value, size.value).decode()
+        finally:
+            _lib.libc.free(buf)
+    finally:
+        lib.san_sweep_delete(s)
+        lib.san_sweep_opts_delete(o)
+    df = pd.read_csv(io.StringIO(text), keep_default_na=False, na_values=[""])
+    if "converged" in df:
+        df["converged"] = df["converged"].fillna(0).astype(bool)
+    if "error" in df:
+        df["error"] = df["error"].fillna("").astype(str)
+    df.attrs["command"] = "san sweep " + " ".join(
+        w if w and not set(w) & set(" '\";&|<>()*?$") else "'" + w + "'"
+        for w in argv + [x for fv in run for x in fv])
+    return df

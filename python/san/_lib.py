@@ -131,6 +131,7 @@ class Solution(Structure):
 # ---- analyze.h ----
 
 STORAGE = {"auto": 0, "sparse": 1, "kron": 2}
+ANALYSIS = {"steady": 0, "transient": 1, "passage": 2}
 
 
 class TransientOpts(Structure):
@@ -183,6 +184,10 @@ class Analysis(Structure):
                 ("engine", c_void_p), ("lumping", c_void_p)]
 
 
+class TextPos(Structure):
+    _fields_ = [("line", c_int), ("col", c_int)]
+
+
 class AuditOpts(Structure):
     _fields_ = [("explore", c_int), ("max_states", c_int64), ("max_memory", c_double),
                 ("progress", c_int), ("interrupt", c_void_p)]
@@ -206,7 +211,8 @@ STRUCTS = [("san_diag_item", DiagItem), ("san_diag", Diag), ("san_trans", Trans)
            ("san_transient_opts", TransientOpts), ("san_transient", Transient),
            ("san_analysis_opts", AnalysisOpts), ("san_storage_choice", StorageChoice),
            ("san_analysis", Analysis),
-           ("san_audit_opts", AuditOpts), ("san_audit", Audit)]
+           ("san_audit_opts", AuditOpts), ("san_audit", Audit),
+           ("san_text_pos", TextPos)]
 
 
 def _find():
@@ -251,6 +257,31 @@ def _load():
         "san_lumping_free": (None, [c_void_p]),
         "san_audit_model": (c_int, [POINTER(Model), POINTER(AuditOpts), POINTER(Audit),
                                     POINTER(Diag)]),
+        "san_text_with_results": (c_int, [c_char_p, c_size_t, POINTER(LoadOpts),
+                                          POINTER(c_char_p), POINTER(c_char_p), c_int,
+                                          POINTER(c_void_p), POINTER(c_size_t),
+                                          POINTER(TextPos)]),
+        "san_export_mtx_note": (c_int, [POINTER(Space), c_char_p, c_void_p, c_char_p, c_size_t]),
+        "san_export_states": (c_int, [POINTER(Space), c_void_p]),
+        "san_export_prism_tra": (c_int, [POINTER(Space), c_void_p, c_char_p, c_size_t]),
+        "san_export_prism_sta": (c_int, [POINTER(Space), c_void_p]),
+        "san_export_prism_lab": (c_int, [POINTER(Space), c_void_p]),
+        "san_export_prism_nrewards": (c_int, [POINTER(Model)]),
+        "san_export_prism_srew": (c_int, [POINTER(Space), c_int, c_void_p, c_char_p, c_size_t]),
+        "san_export_prism_map": (c_int, [POINTER(Model), c_void_p]),
+        "san_export_dot_automata": (c_int, [POINTER(Model), c_void_p]),
+        "san_lumping_model": (POINTER(Model), [c_void_p]),
+        "san_export_lump_note": (c_void_p, [c_void_p, POINTER(Model), c_int64]),
+        "san_sweep_opts_new": (c_void_p, []),
+        "san_sweep_opts_delete": (None, [c_void_p]),
+        "san_sweep_opts_set": (c_int, [c_void_p, c_char_p, c_char_p, c_char_p, c_size_t]),
+        "san_sweep_opts_interrupt": (None, [c_void_p, POINTER(c_int)]),
+        "san_sweep_new": (c_void_p, []),
+        "san_sweep_delete": (None, [c_void_p]),
+        "san_sweep_init": (c_int, [c_void_p, c_int, POINTER(c_char_p), c_void_p, c_char_p,
+                                   c_size_t]),
+        "san_sweep_run": (c_int, [c_void_p, c_void_p]),
+        "san_sweep_write": (None, [c_void_p, c_int, c_void_p, c_int, c_int, c_void_p]),
     }
     for name, (res, args) in sig.items():
         f = getattr(lib, name)
@@ -264,3 +295,13 @@ lib = _load()
 libc = ctypes.CDLL(None)
 libc.free.argtypes = [c_void_p]
 libc.free.restype = None
+libc.fopen.argtypes = [c_char_p, c_char_p]
+libc.fopen.restype = c_void_p
+libc.fclose.argtypes = [c_void_p]
+libc.fclose.restype = c_int
+libc.fflush.argtypes = [c_void_p]
+libc.fflush.restype = c_int
+libc.open_memstream.argtypes = [POINTER(c_void_p), POINTER(c_size_t)]
+libc.open_memstream.restype = c_void_p
+libc.fputs.argtypes = [c_char_p, c_void_p]
+libc.fputs.restype = c_int

@@ -1,0 +1,153 @@
+"""Python at parity with the command (issue 33 item 3): transient,
+passage, export and sweep give what `san ... -f json|csv` and `san
+export` give, number for number and byte for byte, and the transient
+numbers are right against an independent matrix exponential."""
+import io
+import json
+import os
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.linalg
+
+import san
+from conftest import MODELS, SAN
+
+MM1K = os.path.join(MODELS, "mm1k.san")
+
+
+def run(*args):
+    p = subprocess.run([SAN, *args], capture_output=True, text=True, check=True, timeout=120)
+    return p.stdout
+
+
+def cli_json(*args):
+    return json.loads(run(*args, "-f", "json"))
+
+
+# ---- transient ----
+
+def test_transient_is_the_commands_json():
+    tr = san.load(MM1K).transient([0.5, 1, 3], rewards=True)
+    ref = cli_json("transient", MM1K, "--time", "0.5,1,3", "--rewards")
+    assert tr.at == ref["times"]            # every index at every time, exactly
+    assert tr.states == ref["reachable_states"]
+    assert tr.initial_states == ref["initial_states"]
+    u = dict(ref["uniformization"])
+    u.pop("product_s")
+    assert tr.uniformization == u
+    assert list(tr.results.index) == [0.5, 1, 3]
+    assert tr.results.loc[1, "empty"] == ref["times"][1]["results"]["empty"]
+    assert tr.accumulated["results"].loc[3, "busy"] == \
+        ref["times"][2]["accumulated"]["results"]["busy"]
+
+
+def test_transient_against_expm():
+    m = san.load(MM1K, defines={"lambda": 2.5, "mu": 3.5})
+    q = m.generator(lump="off").toarray()
+    states = m.states(lump="off")
+    start = (states["queue"] == "s[2]").to_numpy().astype(float)
+    tr = m.transient([0.7, 2.0], initial="st queue == 2")
+    for k, t in enumerate([0.7, 2.0]):
+        p = start @ scipy.linalg.expm(q * t)
+        for j, name in enumerate(states["queue"]):
+            assert tr.marginals["queue"].loc[t, name] == pytest.approx(p[j], rel=1e-9, abs=1e-15)
+
+
+def test_transient_selection_errors_point_into_the_expression():
+    m = san.load(MM1K)
+    with pytest.raises(san.SanError) as e:
+        m.transient([1], initial="st queu == 2")
+    assert e.value.status == "usage"
+    assert e.value.diagnostics[0].startswith("initial:1:4: error: unknown automaton 'queu'")
+    with pytest.raises(san.SanError) as e:
+        m.transient([1], initial="empty > 0")       # a result: a value, not a state
+    assert e.value.status == "usage"
+    with pytest.raises(san.SanError):
+        m.transient([-1])
+
+
+# ---- passage ----
+
+def test_passage_is_the_commands_json():
+    p = san.load(MM1K).passage("st queue == 10", times=[1, 2], percentiles=[50, 90],
+                               initial="st queue == 0")
+    ref = cli_json("passage", MM1K, "--until", "st queue == 10", "--time", "1,2",
+                   "--percentiles", "50,90", "--initial", "st queue == 0")
+    r = ref["passage"]
+    assert (p.reach, p.p_initial, p.mean, p.reach_method, p.mean_method, p.target_states) == \
+        (r["reach"], r["p_initial"], r["mean"], r["reach_method"], r["mean_method"],
+         r["target_states"])
+    assert p.mean_error_estimate == r["mean_error_estimate"]
+    assert {f"{k:g}": v for k, v in p.percentiles.items()} == r["percentiles"]
+    assert p.cdf.to_dict("records") == ref["times"]
+
+
+def test_passage_mean_closed_form():
+    # M/M/1/K from empty to full: the mean first passage time of a
+    # birth-death chain, sum over levels of the expected time to climb
+    lam, mu, k = 4.0, 3.0, 10
+    p = san.load(MM1K, defines={"lambda": lam, "mu": mu}).passage(
+        "st queue == 10", initial="st queue == 0")
+    up = [1 / lam]                          # E[time from n to n+1]
+    for n in range(1, k):
+        up.append(1 / lam + mu / lam * up[-1])
+    assert p.reach == 1
+    assert p.mean == pytest.approx(sum(up), rel=1e-9)
+
+
+# ---- export ----
+
+@pytest.mark.parametrize("fmt", ["mtx", "states", "dot", "prism"])
+def test_export_files_are_the_commands(tmp_path, fmt):
+    ms = ["--gen", "ms --mode async --slaves 3 --buffer 2"]
+    m = san.gen("ms --mode async --slaves 3 --buffer 2")
+    mine = m.export(tmp_path / f"py.{fmt}", fmt)
+    subprocess.run([SAN, "export", *ms, "--format", fmt, "-o", str(tmp_path / f"cli.{fmt}")],
+                   check=True, capture_output=True)
+    assert mine
+    for f in mine:
+        other = f.replace(f"py.{fmt}", f"cli.{fmt}")
+        assert open(f, "rb").read() == open(other, "rb").read(), f
+
+
+def test_export_refuses_unknown_format(tmp_path):
+    with pytest.raises(san.SanError) as e:
+        san.load(MM1K).export(tmp_path / "x", "csv")
+    assert e.value.status == "usage"
+    assert not os.listdir(tmp_path)
+
+
+# ---- sweep ----
+
+def test_sweep_rows_and_columns_are_the_commands():
+    df = san.sweep("ms", mode=["sync", "async"], buffer=[1, 4], slaves=[2, 3],
+                   slices_per_node=2, jobs=2)
+    out = run("sweep", "ms", "--mode", "sync,async", "--buffer", "1,4", "--slaves", "2,3",
+              "--slices-per-node", "2", "-f", "csv", "-q", "--jobs", "2")
+    ref = pd.read_csv(io.StringIO(out), comment="#", keep_default_na=False, na_values=[""])
+    assert list(df.columns) == list(ref.columns)
+    assert "slices-per-node" in df.columns and "reachable_states" in df.columns
+    assert len(df) == len(ref) == 6         # a sync variant has no buffer: 2, not 4
+    assert df[df["mode"] == "sync"]["buffer"].isna().all()
+    for col in ref.columns:
+        if col in ("time_s", "converged", "error"):
+            continue
+        a, b = df[col], ref[col]
+        if b.dtype.kind == "f":
+            assert np.allclose(a, b, rtol=0, atol=0, equal_nan=True), col
+        else:
+            assert (a == b).all(), col
+    assert df.converged.dtype == bool and df.converged.all()
+    assert df.attrs["command"].startswith("san sweep ms --mode sync,async")
+
+
+def test_sweep_errors_are_the_commands():
+    with pytest.raises(san.SanError) as e:
+        san.sweep("ms", slaves=0)
+    assert e.value.status == "usage" and "--slaves" in str(e.value)
+    with pytest.raises(san.SanError) as e:
+        san.sweep("ms", slaves=2, method="newton")
+    assert e.value.status == "usage"
