@@ -147,12 +147,6 @@ void cli_json_marginal_members(FILE *out, const san_model *m, const san_solution
  * san_json_num writes it ("inf" included). */
 void cli_json_figure(FILE *out, double v);
 
-/* "slaves=2, mode=async": the parameters of variant v that vary (more
- * than one value, applicable to v), but axis except (-1: none); the
- * template's name (or "model") when none does.  malloc'd; NULL when out
- * of memory. */
-char *cli_sweep_label(const san_sweep *s, int v, int except);
-
 /* The plot options every command that plots takes (cli_plot_options in
  * cli/options.c): the look, and --table. */
 typedef struct {

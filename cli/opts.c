@@ -458,26 +458,6 @@ void cli_json_marginal_members(FILE *out, const san_model *m, const san_solution
     }
 }
 
-char *cli_sweep_label(const san_sweep *s, int v, int except)
-{
-    char *l = strdup("");
-    for (int a = 0; l && a < s->spec.naxes; a++) {
-        const san_sweep_axis *ax = &s->spec.axis[a];
-        if (a == except || ax->nvalues < 2 || s->pick[v][a] < 0)
-            continue;
-        char *t;
-        if (asprintf(&t, "%s%s%s=%s", l, *l ? ", " : "", ax->name, ax->values[s->pick[v][a]]) < 0)
-            t = NULL;
-        free(l);
-        l = t;
-    }
-    if (l && !*l) {
-        free(l);
-        l = strdup(s->spec.tmpl ? s->spec.tmpl : "model");
-    }
-    return l;
-}
-
 int cli_refuse_overwrite(const char *cmd, const char *option, const char *out, const char *in)
 {
     if (!san_out_overwrites(out, in))
@@ -512,7 +492,7 @@ int cli_say_failed_variants(const char *cmd, const san_sweep *s)
     int said = 0;
     for (int v = 0; v < s->nvariants; v++)
         if (!s->rows[v].ok) {
-            char *label = cli_sweep_label(s, v, -1);
+            char *label = san_sweep_label(s, v, -1);
             cli_say_failed(cmd, "variant", label, s->rows[v].error, &said);
             free(label);
         }

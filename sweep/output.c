@@ -212,9 +212,7 @@ static void json_num(FILE *out, double v)
     san_json_num(out, v);
 }
 
-/* A solver figure of a row: NaN is "not computed" there (the variant
- * stopped before its solve), written null; infinities are numbers. */
-static void json_figure(FILE *out, double v)
+void sweep_json_figure(FILE *out, double v)
 {
     if (isnan(v))
         fputs("null", out);
@@ -263,9 +261,9 @@ static void json_row(const san_sweep *s, const san_sweep_row *r, columns rc, int
     else
         fputs("null", out);
     fprintf(out, ", \"iterations\": %ld, \"residual\": ", r->iterations);
-    json_figure(out, r->residual);
+    sweep_json_figure(out, r->residual);
     fprintf(out, ", \"converged\": %s, \"error_estimate\": ", r->ok ? "true" : "false");
-    json_figure(out, r->error_est);
+    sweep_json_figure(out, r->error_est);
     if (times)
         fprintf(out, ", \"time_s\": %.6f", r->time_s);
     fputs(" },\n      \"results\": {", out);

@@ -28,6 +28,11 @@ char *sweep_strf(const char *fmt, ...)
 #endif
     ;
 
+/* A figure of a report that may not exist: NaN ("not computed": a
+ * variant stopped before its solve, an index the model lacks) is written
+ * null; infinities are numbers (san_json_num).  sweep/output.c. */
+void sweep_json_figure(FILE *out, double v);
+
 /* Does the flag of this template hold a comma list of its own
  * (pipeline --stages 1,2,1)?  Its sweep values are then split on ';'. */
 int sweep_list_valued(const char *tmpl, const char *flag);

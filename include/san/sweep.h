@@ -197,6 +197,10 @@ SAN_API int san_sweep_mpi(void);
 
 /* Lookups by name: an axis ("slaves", "--slaves", "K") or a result;
  * -1 when absent. */
+/* Variant v's name for people: "mode=async, slaves=3", the axes with
+ * more than one value but axis `except` (-1: none); the template's name
+ * when none varies.  malloc'd; NULL when out of memory. */
+SAN_API char *san_sweep_label(const san_sweep *s, int v, int except);
 SAN_API int san_sweep_find_axis(const san_sweep *s, const char *name);
 SAN_API int san_sweep_find_result(const san_sweep *s, const char *name);
 /* The value of axis a in row r as a number (NAN when absent or text). */
@@ -303,6 +307,11 @@ SAN_API const san_buffer_point *san_buffer_sizing_at(const san_buffer_sizing *z,
 /* The first error of a configuration's searches; NULL when it was sized. */
 SAN_API const char *san_buffer_config_error(const san_buffer_config *c);
 SAN_API void san_size_buffer_free(san_size_buffer *b);
+/* The report of san size-buffer, as text or JSON (doc/output.md;
+ * SAN_SWEEP_CSV: text), with the caller's provenance written by pre
+ * where the format takes it (as san_sweep_write_ex; NULL: none). */
+SAN_API void san_size_buffer_write(const san_size_buffer *b, san_sweep_format f,
+                                   san_sweep_preamble pre, const void *ctx, FILE *out);
 
 /* ------------------------------------------------------------------ */
 /* Granularity (sweep/grain.c): san grain                               */
@@ -362,6 +371,25 @@ SAN_API san_status san_grain_by(san_grain *g, const char *by, char *err, size_t 
  * variants are rows with their error), SAN_E_NOMEM. */
 SAN_API san_status san_grain_run(san_grain *g, const san_sweep_opts *o, double busy);
 SAN_API void san_grain_free(san_grain *g);
+/* The report of san grain, as text or JSON (doc/output.md; CSV: text),
+ * the caller's provenance written by pre where the format takes it (as
+ * san_sweep_write_ex; NULL: none). */
+SAN_API void san_grain_write(const san_grain *G, san_sweep_format f, san_sweep_preamble pre,
+                             const void *ctx, FILE *out);
+
+/* For bindings (sweep/bind.c): san size-buffer and san grain in one call
+ * each under the run options o, the report as the JSON document `-f
+ * json` prints without its provenance block, malloc'd into *json.
+ * index NULL or "": the template's throughput; within and max_buffer as
+ * --within and --max-buffer; by and busy as --by (NULL or "": the
+ * default) and --busy.  SAN_OK (failed configurations and variants
+ * carry their error in the document); SAN_E_USAGE with err for what the
+ * command refuses with exit 2; SAN_E_IO or SAN_E_NOMEM with err. */
+SAN_API san_status san_size_buffer_json(int argc, char **argv, const char *index, double within,
+                                        long max_buffer, const san_sweep_opts *o, char **json,
+                                        char *err, size_t n);
+SAN_API san_status san_grain_json(int argc, char **argv, const char *by, double busy,
+                                  const san_sweep_opts *o, char **json, char *err, size_t n);
 
 /* ------------------------------------------------------------------ */
 /* Comparison (sweep/compare.c): san compare                            */
