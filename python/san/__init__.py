@@ -27,7 +27,7 @@ from . import _lib
 from ._lib import lib
 
 __all__ = ["SanError", "Model", "Solution", "Transient", "Passage", "load", "gen", "sweep",
-           "version"]
+           "size_buffer", "grain", "version"]
 
 
 def version():
@@ -943,6 +943,147 @@ def _axis_text(name, values):
     return (";" if any("," in w for w in words) else ",").join(words)
 
 
+def _variants_argv(model, axes):
+    """argv of san_sweep_init for a template and its flags, or a model
+    file and its -D constants (the keywords of sweep, size_buffer and
+    grain)."""
+    if not isinstance(model, str) or not model:
+        raise _usage(f"model: expected a template name or a model file, not {model!r}")
+    is_file = model.endswith(_MODEL_SUFFIXES) or os.path.sep in model or os.path.exists(model)
+    argv = [model]
+    for name, v in _axes(axes).items():
+        text = _axis_text(name, v)
+        if is_file:
+            argv += ["-D", f"{name}={text}"]
+        else:
+            argv += [f"--{name.replace('_', '-')}", text]
+    return argv
+
+
+def _run_options(jobs, method, tol, storage, lump, max_memory, max_states, time_limit):
+    """The run options as (flag, text) pairs for san_sweep_opts_set, which
+    checks them as the command does."""
+    run = [("--method", method), ("--storage", storage), ("--lump", lump)]
+    if jobs is not None:
+        run.append(("--jobs", str(_integer("jobs", jobs, 1, 4096, "a positive integer"))))
+    if tol is not None:
+        run.append(("--tol", repr(_number("tol", tol, 1e-300, 1, "a number in (0, 1]"))))
+    if max_memory is not None:
+        run.append(("--max-memory", str(max_memory)))
+    if max_states:
+        run.append(("--max-states", str(_integer("max_states", max_states, 1, 9e18,
+                                                 "a positive integer"))))
+    if time_limit:
+        run.append(("--time-limit", repr(_number("time_limit", time_limit, 1e-6, 1e9,
+                                                  "seconds > 0"))))
+    return run
+
+
+class _SweepOpts:
+    """A san_sweep_opts on the heap, set from (flag, text) pairs, with the
+    interrupt flag Ctrl-C raises; freed on exit."""
+
+    def __init__(self, run):
+        self.run = run
+        self.stop = c_int(0)
+
+    def __enter__(self):
+        self.o = lib.san_sweep_opts_new()
+        if not self.o:
+            raise MemoryError("san_sweep_opts_new")
+        err = ctypes.create_string_buffer(1024)
+        for flag, val in self.run:
+            if not isinstance(val, str) or lib.san_sweep_opts_set(
+                    self.o, flag.encode(), val.encode(), err, len(err)) != 0:
+                lib.san_sweep_opts_delete(self.o)
+                raise _usage(err.value.decode() or f"{flag[2:]}: {val!r}")
+        lib.san_sweep_opts_interrupt(self.o, byref(self.stop))
+        return self
+
+    def __exit__(self, *exc):
+        lib.san_sweep_opts_delete(self.o)
+
+    def call(self, fn, *args):
+        """fn(*args) in a thread of its own while this one waits where
+        Python sees Ctrl-C, which raises the library's interrupt flag."""
+        out = {}
+        t = threading.Thread(target=lambda: out.update(rc=fn(*args)), name="san", daemon=True)
+        t.start()
+        try:
+            while t.is_alive():
+                t.join(0.05)
+        except KeyboardInterrupt:
+            self.stop.value = 1
+            t.join()
+            raise
+        return out["rc"]
+
+
+def _command(kind, argv, run):
+    """The equivalent command line, quoted for a shell."""
+    return f"san {kind} " + " ".join(
+        w if w and not set(w) & set(" '\";&|<>()*?$") else "'" + w + "'"
+        for w in argv + [x for fv in run for x in fv])
+
+
+def _report_json(kind, fn, argv, run, *args):
+    """One of san_size_buffer_json, san_grain_json: the report as a dict."""
+    import json
+    words = (c_char_p * (len(argv) + 1))(*[w.encode() for w in argv], None)
+    err = ctypes.create_string_buffer(1024)
+    out = c_void_p()
+    with _SweepOpts(run) as so:
+        st = so.call(fn, len(argv), words, *args, so.o, byref(out), err, len(err))
+    if st != _lib.SAN_OK:
+        raise SanError(_status_name(st), message=f"{kind}: {err.value.decode()}")
+    try:
+        return json.loads(ctypes.string_at(out.value).decode())
+    finally:
+        _lib.libc.free(out)
+
+
+def size_buffer(model="ms", index=None, within=0.01, max_buffer=1024, jobs=None,
+                method="auto", tol=None, storage="auto", lump="auto", max_memory=None,
+                max_states=0, time_limit=0, **flags):
+    """The smallest buffer that suffices (san size-buffer MODEL --flags
+    ... [--index I] [--within X]): the JSON document `san size-buffer -f
+    json` prints, as a dict, its provenance block replaced by "command"
+    (the equivalent command line): "index", "throughput", "within",
+    "configurations" (one per combination of the flags' values: its
+    "buffer", "value", "limit", "at_buffer", "at_next", "at_limit",
+    "curve", "error").  model is "ms" or "pipeline"; the keywords are
+    its flags (slaves=range(2, 8)), several values allowed."""
+    if index is not None and not isinstance(index, str):
+        raise _usage(f"index: expected an index name, not {index!r}")
+    w = _number("within", within, 1e-12, 10, "a relative tolerance in [1e-12, 10]")
+    k = _integer("max_buffer", max_buffer, 2, 1e6, "a size in [2, 1000000]")
+    argv = _variants_argv(model, flags)
+    run = _run_options(jobs, method, tol, storage, lump, max_memory, max_states, time_limit)
+    doc = _report_json("size-buffer", lib.san_size_buffer_json, argv, run,
+                       index.encode() if index else None, w, k)
+    asked = [("--index", index)] if index else []
+    doc["command"] = _command("size-buffer", argv, run + asked + [("--within", repr(w))])
+    return doc
+
+
+def grain(model="ms", by=None, busy=0.01, jobs=None, method="auto", tol=None,
+          storage="auto", lump="auto", max_memory=None, max_states=0, time_limit=0, **flags):
+    """The grain to use (san grain MODEL --flags ... [--by B] [--busy X]):
+    the JSON document `san grain -f json` prints, as a dict, its
+    provenance block replaced by "command": "grain" (the axis), "by",
+    "rule", "busy", "configurations" (each with "recommended",
+    "fastest", "paper_rule" and its "grains" table)."""
+    if by is not None and not isinstance(by, str):
+        raise _usage(f"by: expected an objective (execution_time, paper, ...), not {by!r}")
+    b = _number("busy", busy, 0, 1 - 2 ** -53, "a fraction in [0, 1)", zero_ok=True)
+    argv = _variants_argv(model, flags)
+    run = _run_options(jobs, method, tol, storage, lump, max_memory, max_states, time_limit)
+    doc = _report_json("grain", lib.san_grain_json, argv, run, by.encode() if by else None, b)
+    asked = [("--by", by)] if by else []
+    doc["command"] = _command("grain", argv, run + asked + [("--busy", repr(b))])
+    return doc
+
+
 def sweep(model, jobs=None, method="auto", tol=None, storage="auto", lump="auto",
           max_memory=None, max_states=0, time_limit=0, **axes):
     """Solve every variant of `san sweep` into a DataFrame: the same rows
@@ -959,61 +1100,21 @@ def sweep(model, jobs=None, method="auto", tol=None, storage="auto", lump="auto"
     cores).  df.attrs["command"] is the equivalent command line."""
     import io
     import pandas as pd
-    if not isinstance(model, str) or not model:
-        raise _usage(f"sweep: model: expected a template name or a model file, not {model!r}")
-    is_file = model.endswith(_MODEL_SUFFIXES) or os.path.sep in model or os.path.exists(model)
-    argv = [model]
-    for name, v in _axes(axes).items():
-        text = _axis_text(name, v)
-        if is_file:
-            argv += ["-D", f"{name}={text}"]
-        else:
-            argv += [f"--{name.replace('_', '-')}", text]
-    run = [("--method", method), ("--storage", storage), ("--lump", lump)]
-    if jobs is not None:
-        run.append(("--jobs", str(_integer("jobs", jobs, 1, 4096, "a positive integer"))))
-    if tol is not None:
-        run.append(("--tol", repr(_number("tol", tol, 1e-300, 1, "a number in (0, 1]"))))
-    if max_memory is not None:
-        run.append(("--max-memory", str(max_memory)))
-    if max_states:
-        run.append(("--max-states", str(_integer("max_states", max_states, 1, 9e18,
-                                                 "a positive integer"))))
-    if time_limit:
-        run.append(("--time-limit", repr(_number("time_limit", time_limit, 1e-6, 1e9,
-                                                  "seconds > 0"))))
-    o = lib.san_sweep_opts_new()
+    argv = _variants_argv(model, axes)
+    run = _run_options(jobs, method, tol, storage, lump, max_memory, max_states, time_limit)
     s = lib.san_sweep_new()
-    if not o or not s:
-        lib.san_sweep_opts_delete(o)
-        lib.san_sweep_delete(s)
-        raise MemoryError("san_sweep")
-    stop = c_int(0)
+    if not s:
+        raise MemoryError("san_sweep_new")
     try:
-        err = ctypes.create_string_buffer(1024)
-        for flag, val in run:
-            if not isinstance(val, str) or lib.san_sweep_opts_set(o, flag.encode(), val.encode(),
-                                                                  err, len(err)) != 0:
-                raise _usage(err.value.decode() or f"{flag[2:]}: {val!r}")
-        lib.san_sweep_opts_interrupt(o, byref(stop))
-        words = (c_char_p * (len(argv) + 1))(*[w.encode() for w in argv], None)
-        rc = lib.san_sweep_init(s, len(argv), words, o, err, len(err))
-        if rc != 0:
-            raise SanError({-2: "usage", -3: "input"}.get(rc, "nomem"),
-                           message=err.value.decode())
-        out = {}
-        t = threading.Thread(target=lambda: out.update(rc=lib.san_sweep_run(s, o)),
-                             name="san_sweep", daemon=True)
-        t.start()
-        try:
-            while t.is_alive():
-                t.join(0.05)
-        except KeyboardInterrupt:
-            stop.value = 1
-            t.join()
-            raise
-        if out.get("rc") != 0:
-            raise MemoryError("san_sweep_run")
+        with _SweepOpts(run) as so:
+            err = ctypes.create_string_buffer(1024)
+            words = (c_char_p * (len(argv) + 1))(*[w.encode() for w in argv], None)
+            rc = lib.san_sweep_init(s, len(argv), words, so.o, err, len(err))
+            if rc != 0:
+                raise SanError({-2: "usage", -3: "input"}.get(rc, "nomem"),
+                               message=err.value.decode())
+            if so.call(lib.san_sweep_run, s, so.o) != 0:
+                raise MemoryError("san_sweep_run")
         buf, size = c_void_p(), ctypes.c_size_t()
         f = _lib.libc.open_memstream(byref(buf), byref(size))
         if not f:
@@ -1026,13 +1127,10 @@ def sweep(model, jobs=None, method="auto", tol=None, storage="auto", lump="auto"
             _lib.libc.free(buf)
     finally:
         lib.san_sweep_delete(s)
-        lib.san_sweep_opts_delete(o)
     df = pd.read_csv(io.StringIO(text), keep_default_na=False, na_values=[""])
     if "converged" in df:
         df["converged"] = df["converged"].fillna(0).astype(bool)
     if "error" in df:
         df["error"] = df["error"].fillna("").astype(str)
-    df.attrs["command"] = "san sweep " + " ".join(
-        w if w and not set(w) & set(" '\";&|<>()*?$") else "'" + w + "'"
-        for w in argv + [x for fv in run for x in fv])
+    df.attrs["command"] = _command("sweep", argv, run)
     return df

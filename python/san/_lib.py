@@ -282,6 +282,10 @@ def _load():
                                    c_size_t]),
         "san_sweep_run": (c_int, [c_void_p, c_void_p]),
         "san_sweep_write": (None, [c_void_p, c_int, c_void_p, c_int, c_int, c_void_p]),
+        "san_size_buffer_json": (c_int, [c_int, POINTER(c_char_p), c_char_p, c_double, c_long,
+                                         c_void_p, POINTER(c_void_p), c_char_p, c_size_t]),
+        "san_grain_json": (c_int, [c_int, POINTER(c_char_p), c_char_p, c_double, c_void_p,
+                                   POINTER(c_void_p), c_char_p, c_size_t]),
     }
     for name, (res, args) in sig.items():
         f = getattr(lib, name)

@@ -151,3 +151,48 @@ def test_sweep_errors_are_the_commands():
     with pytest.raises(san.SanError) as e:
         san.sweep("ms", slaves=2, method="newton")
     assert e.value.status == "usage"
+
+
+# ---- size-buffer and grain ----
+
+def _without_provenance(doc):
+    doc = dict(doc)
+    doc.pop("schema")
+    doc.pop("meta")
+    return doc
+
+
+def test_size_buffer_is_the_commands_json():
+    mine = san.size_buffer("ms", slaves=[2, 3], within=0.02)
+    ref = cli_json("size-buffer", "-q", "ms", "--slaves", "2,3", "--within", "0.02")
+    assert mine.pop("command").startswith("san size-buffer ms --slaves 2,3")
+    assert mine == _without_provenance(ref)
+    # what the numbers mean, checked on the document itself: the chosen
+    # buffer is the smallest of the curve within 2% of the limit
+    for cf in mine["configurations"]:
+        within = [k for k, v in cf["curve"] if abs(v - cf["limit"]) <= 0.02 * abs(cf["limit"])]
+        assert cf["buffer"] == min(within)
+
+
+def test_grain_is_the_commands_json():
+    flags = dict(mode="async", work="slices", slaves=[2, 3], slices_per_node=[1, 2, 3], buffer=10)
+    mine = san.grain(by="execution_time", **flags)
+    ref = cli_json("grain", "-q", "ms", "--mode", "async", "--work", "slices", "--slaves", "2,3",
+                   "--slices-per-node", "1,2,3", "--buffer", "10", "--by", "execution_time")
+    mine.pop("command")
+    assert mine == _without_provenance(ref)
+    for cf in mine["configurations"]:
+        best = min(cf["grains"], key=lambda g: g["execution_time"])
+        assert cf["recommended"] == best["grain"]
+
+
+def test_size_buffer_and_grain_refuse_as_the_command():
+    with pytest.raises(san.SanError) as e:
+        san.size_buffer("ms", slaves=2, index="nope")
+    assert e.value.status == "usage" and "nope" in str(e.value)
+    with pytest.raises(san.SanError) as e:
+        san.size_buffer("ms", slaves=2, within=0)
+    assert e.value.status == "usage"
+    with pytest.raises(san.SanError) as e:
+        san.grain("ms", mode="async", slaves=2, slices_per_node=[1, 2], by="bogus")
+    assert e.value.status == "usage" and "--by" in str(e.value)
