@@ -219,10 +219,9 @@ static int scaled_rows(const san_csr *qt, const double *y, san_csr *fq, double *
 #define CONTRACTED 0.99
 /* Changes this small are the roundoff of the correction itself. */
 #define NOISE_FLOOR 1e-15
-/* No estimate below this: the nearest double to a probability and the
- * roundoff of the corrections leave a few epsilon (6.6e-16 and 2.3e-15
- * measured where the last change was 2.8e-16 and 1e-15). */
-#define EST_FLOOR 5e-15
+/* No estimate below SAN_EST_FLOOR: the nearest double to a probability
+ * and the roundoff of the corrections leave a few epsilon (6.6e-16 and
+ * 2.3e-15 measured where the last change was 2.8e-16 and 1e-15). */
 
 /* The error left after a correction that moved ch (the one before it,
  * prev): a linear contraction r = ch / prev leaves ch r / (1 - r) (the
@@ -324,7 +323,7 @@ static int correct_chain(san_ls *c, const san_csr *qt, double *y, double *est, d
         double noise = ch < HUGE_VAL ? noise_floor(f, qt, out, y, b, u) : HUGE_VAL;
 
         if (ch < HUGE_VAL && prev < HUGE_VAL && noise < HUGE_VAL) {
-            *est = fmax(fmax(estimate(ch, prev), noise), EST_FLOOR);
+            *est = fmax(fmax(estimate(ch, prev), noise), SAN_EST_FLOOR);
             rc = 0;
         } else {
             memcpy(y, y0, (size_t)n * sizeof *y);

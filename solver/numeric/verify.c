@@ -494,6 +494,9 @@ int san_ls_verify(san_ls *c, double *x, long max_cycles)
     int st = refine(c, x, d, t, max_cycles);
     if (st >= 0)
         st = measured(c, x, t, st);
+    /* the checks of a small chain can say 0: its doubles cannot */
+    if (st == 0 && !(c->info->error_est >= SAN_EST_FLOOR))
+        c->info->error_est = SAN_EST_FLOOR;
     free(t);
     return st;
 }
