@@ -2,9 +2,10 @@
 # The error estimate against the true error (tests/difftest/boundtest.py):
 # one model of each family (long birth-death, queue beside independent
 # automata, slow modes under a fast automaton, quasi-birth-death, tandem
-# with blocking), every method on both storages at tol 1e-4, 1e-6, 1e-10;
-# a converged run whose true error of a probability, marginal or
-# throughput exceeds its reported estimate fails.  More models:
+# with blocking, random nearly decomposable SANs), every method on both
+# storages at tol 1e-4, 1e-6, 1e-10; a converged run whose true error of
+# a probability, marginal, throughput or result exceeds its reported
+# estimate fails.  More models:
 # BOUNDTEST_COUNT=5.
 top=${top_srcdir:-.}
 exec python3 "$top/tests/difftest/boundtest.py" --count "${BOUNDTEST_COUNT:-1}" --seed "${BOUNDTEST_SEED:-29}"
