@@ -86,8 +86,10 @@ typedef struct {
     int polish;             /* polishing sweeps the check made */
     long refine_cycles;     /* aggregation cycles (auto, direct, iad) */
     san_status status;      /* what the call returned (SAN_OK, ...) */
-    char msg[256];          /* why it failed or stopped, "" otherwise */
-    char note[256];         /* what was done besides the method, when it
+    char msg[1024];         /* why it failed or stopped, "" otherwise
+                               (room for a partition's name, a quoted
+                               message and the advice: never cut) */
+    char note[1024];        /* what was done besides the method, when it
                                matters: a fallback, a refinement */
     int64_t underflow;      /* states of the chain whose probability is
                                below DBL_MIN (2.2e-308), reported as 0

@@ -303,7 +303,7 @@ static void fail_msg(san_ls *c, long it, double rho, double ch, double dmax, int
                  pow(10, ceil(log10(err * 10))));
     else if (dmax > tol)
         snprintf(info->msg, sizeof info->msg, "the answer of %s fails the aggregation "
-                 "test after %ld refinement cycles: over %.60s its error is %.2e (tol "
+                 "test after %ld refinement cycles: over %s its error is %.2e (tol "
                  "%.2e)",
                  san_method_name(info->method), it, part_name(c, worst), dmax, tol);
     else
