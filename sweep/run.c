@@ -209,7 +209,7 @@ static void solve_model(const san_model *m, const san_sweep_opts *o, const char 
     ao.lump = o->lump;
     if (o->warm)
         ao.solve.warm = san_warm_cache_nearest(o->warm, vals);
-    char msg[512];
+    char msg[sizeof ((san_solve_info *)0)->msg + 32];   /* the solver's, whole */
     san_diag d;
     san_diag_init(&d, "<space>", NULL, 0);
     san_analysis a;

@@ -86,8 +86,10 @@ typedef struct {
     int polish;             /* polishing sweeps the check made */
     long refine_cycles;     /* aggregation cycles (auto, direct, iad) */
     san_status status;      /* what the call returned (SAN_OK, ...) */
-    char msg[256];          /* why it failed or stopped, "" otherwise */
-    char note[256];         /* what was done besides the method, when it
+    char msg[1024];         /* why it failed or stopped, "" otherwise
+                               (room for a partition's name, a quoted
+                               message and the advice: never cut) */
+    char note[1024];        /* what was done besides the method, when it
                                matters: a fallback, a refinement */
     int64_t underflow;      /* states of the chain whose probability is
                                below DBL_MIN (2.2e-308), reported as 0
@@ -108,6 +110,17 @@ typedef struct {
  * check (an iterative method out of --max-iter, a time limit), and the
  * report says "no error estimate yet" (JSON null). */
 SAN_API double san_solve_reached_estimate(const san_solve_info *info);
+
+/* 1 when a converged answer's error estimate was measured, and so bounds
+ * the error of every state probability above 1e-14 (san(1) ACCURACY): a
+ * correction by the LU of the generator was made (lu_correction >= 0),
+ * or the solve ran over at most 256 positions (n: the reachable states,
+ * or the product states on the descriptor), checked against GTH over
+ * every state.  0 when it comes from the checks' indicators, which a
+ * long chain's error exceeds (5.8 times on a queue of 3,000 levels
+ * beside a two-state automaton over the descriptor), or the answer did
+ * not converge. */
+SAN_API int san_solve_estimate_measured(const san_solve_info *info, int64_t n);
 
 SAN_API void san_solve_opts_default(san_solve_opts *o);
 SAN_API const char *san_method_name(san_method m);

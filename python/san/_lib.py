@@ -97,7 +97,7 @@ class SolveInfo(Structure):
                 ("converged", c_int), ("time_s", c_double), ("products", c_long),
                 ("product_s", c_double), ("balance", c_double), ("agg_error", c_double),
                 ("error_est", c_double), ("polish", c_int), ("refine_cycles", c_long),
-                ("status", c_int), ("msg", c_char * 256), ("note", c_char * 256),
+                ("status", c_int), ("msg", c_char * 1024), ("note", c_char * 1024),
                 ("underflow", ctypes.c_int64), ("lu_correction", c_double)]
 
 

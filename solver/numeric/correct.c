@@ -20,9 +20,10 @@
  * correction from the same factors measures its error: the estimate.
  *
  * It is done where the LU costs less than the iterations it checks:
- * chains stored up to CORRECT_MAX_N states with a factorization under
- * CORRECT_MAX_FLOPS, and chains on the descriptor up to PROBE_MAX_N
- * states, whose generator is read by one product per state.
+ * chains stored up to CORRECT_MAX_N states (or more, when their band
+ * says the LU is cheap) with a factorization under CORRECT_MAX_FLOPS,
+ * and chains on the descriptor up to PROBE_MAX_N states, whose
+ * generator is read by one product per state.
  */
 #include <float.h>
 #include <math.h>
@@ -219,10 +220,9 @@ static int scaled_rows(const san_csr *qt, const double *y, san_csr *fq, double *
 #define CONTRACTED 0.99
 /* Changes this small are the roundoff of the correction itself. */
 #define NOISE_FLOOR 1e-15
-/* No estimate below this: the nearest double to a probability and the
- * roundoff of the corrections leave a few epsilon (6.6e-16 and 2.3e-15
- * measured where the last change was 2.8e-16 and 1e-15). */
-#define EST_FLOOR 5e-15
+/* No estimate below SAN_EST_FLOOR: the nearest double to a probability
+ * and the roundoff of the corrections leave a few epsilon (6.6e-16 and
+ * 2.3e-15 measured where the last change was 2.8e-16 and 1e-15). */
 
 /* The error left after a correction that moved ch (the one before it,
  * prev): a linear contraction r = ch / prev leaves ch r / (1 - r) (the
@@ -324,7 +324,7 @@ static int correct_chain(san_ls *c, const san_csr *qt, double *y, double *est, d
         double noise = ch < HUGE_VAL ? noise_floor(f, qt, out, y, b, u) : HUGE_VAL;
 
         if (ch < HUGE_VAL && prev < HUGE_VAL && noise < HUGE_VAL) {
-            *est = fmax(fmax(estimate(ch, prev), noise), EST_FLOOR);
+            *est = fmax(fmax(estimate(ch, prev), noise), SAN_EST_FLOOR);
             rc = 0;
         } else {
             memcpy(y, y0, (size_t)n * sizeof *y);
@@ -339,6 +339,23 @@ static int correct_chain(san_ls *c, const san_csr *qt, double *y, double *est, d
     return rc;
 }
 
+/* The flops of a banded LU of qt in its own order, n bw^2, an upper
+ * bound of the factorization's (its fill-reducing order does no worse on
+ * a band): a long thin chain is cheap to factor however many states it
+ * has, and exactly where the checks see least (a queue of 12,000 levels
+ * beside a two-state automaton, 24,002 states, bandwidth 2: its error
+ * was 22 times their estimate).  One pass over the nonzeros. */
+static double banded_flops(const san_csr *qt)
+{
+    int64_t bw = 0;
+    for (int64_t j = 0; j < qt->n; j++)
+        for (int64_t p = qt->rowptr[j]; p < qt->rowptr[j + 1]; p++) {
+            int64_t d = qt->col[p] > j ? qt->col[p] - j : j - qt->col[p];
+            bw = d > bw ? d : bw;
+        }
+    return (double)qt->n * (double)bw * (double)bw;
+}
+
 int san_ls_lu_correct(san_ls *c, double *x, double *est, double *first)
 {
     const int64_t n = c->op->n;
@@ -349,7 +366,7 @@ int san_ls_lu_correct(san_ls *c, double *x, double *est, double *first)
      * 1e-8) */
     if (n <= SAN_PART_WHOLE_MAX)
         return 1;
-    if (c->qt && n <= CORRECT_MAX_N) {
+    if (c->qt && (n <= CORRECT_MAX_N || banded_flops(c->qt) <= CORRECT_MAX_FLOPS)) {
         double s = san_ls_sum(x, n);
         if (!(s > 0))
             return -1;

@@ -29,12 +29,17 @@
  * states: its check is then an independent dense solve, ~3 ms. */
 #define SAN_PART_WHOLE_MAX 256
 
+/* Room for a partition's name in messages: an automaton's, or a group's
+ * ("automata A, B (event sync1)", "... in runs of 6"), whole (a name cut
+ * at 60 characters left "over automaton Aaaa its error"). */
+#define SAN_PART_WHAT 512
+
 typedef struct {
     int nblk;               /* blocks, numbered 0 .. nblk-1 */
     uint16_t *blk;          /* per vector position: its block (any value
                                where the vector is zero for good:
                                positions outside the chain) */
-    char what[96];          /* for messages: "automaton Buffer",
+    char what[SAN_PART_WHAT]; /* for messages: "automaton Buffer",
                                "automata A, B (event sync1)", ... */
     double coupling;        /* fast components: the largest rate
                                between two of them, over its source's

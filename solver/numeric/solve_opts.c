@@ -47,6 +47,11 @@ double san_solve_reached_estimate(const san_solve_info *info)
     return NAN;
 }
 
+int san_solve_estimate_measured(const san_solve_info *info, int64_t n)
+{
+    return info->converged && (info->lu_correction >= 0 || n <= SAN_PART_WHOLE_MAX);
+}
+
 static int same_word(const char *a, const char *b)
 {
     for (; *a && *b; a++, b++)

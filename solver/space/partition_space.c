@@ -83,7 +83,7 @@ static int add_group(san_parts *P, const san_model *m, int64_t n, const int64_t 
     }
     int nblk = compress(blk, n, nraw, map);
     free(map);
-    char runs[160];
+    char runs[SAN_PART_WHAT];
     if (nblk >= COARSEN_MIN && (nblk > SAN_PART_MAX_BLOCKS || nblk >= n)) {
         int r = coarsen(blk, n, &nblk);
         snprintf(runs, sizeof runs, "%s in runs of %d", what, r);
@@ -132,6 +132,25 @@ static int coupled(const san_model *m, int e, int *g, char *in)
     return k;
 }
 
+/* "automata A, B (event e)" into out: the names that fit whole, then
+ * "..." for the rest, never a name cut in the middle. */
+static void group_name(const san_model *m, const int *g, int k, const char *ev, char *out,
+                       size_t size)
+{
+    const size_t tail = strlen(ev) + 16;        /* ", ..." and " (event e)" */
+    size_t len = (size_t)snprintf(out, size, "automata");
+    for (int i = 0; i < k; i++) {
+        const char *nm = m->aut[g[i]].name;
+        if (len + strlen(nm) + 2 + tail >= size) {
+            len += (size_t)snprintf(out + len, size - len, ", ...");
+            break;
+        }
+        len += (size_t)snprintf(out + len, size - len, "%s %s", i ? "," : "", nm);
+    }
+    if (len < size)
+        snprintf(out + len, size - len, " (event %s)", ev);
+}
+
 static int same_group(const int *a, int na, const int *b, int nb)
 {
     return na == nb && memcmp(a, b, na * sizeof *a) == 0;
@@ -140,7 +159,7 @@ static int same_group(const int *a, int na, const int *b, int nb)
 int san_parts_add_model(san_parts *P, const san_model *m, int64_t n,
                         const int64_t *idx, double budget)
 {
-    char what[96];
+    char what[SAN_PART_WHAT - 32];  /* room for " in runs of N" */
     for (int a = 0; a < m->naut; a++) {
         if (P->bytes + 2.0 * n > budget || san_parts_late(P))
             return 0;
@@ -167,12 +186,7 @@ int san_parts_add_model(san_parts *P, const san_model *m, int64_t n,
             continue;
         memcpy(seen + (size_t)ns * (m->naut + 1), g, k * sizeof *g);
         nseen[ns++] = k;
-        int len = snprintf(what, sizeof what, "automata");
-        for (int i = 0; i < k && len < (int)sizeof what; i++)
-            len += snprintf(what + len, sizeof what - len, "%s %s", i ? "," : "",
-                            m->aut[g[i]].name);
-        if (len < (int)sizeof what)
-            snprintf(what + len, sizeof what - len, " (event %s)", m->ev[e].name);
+        group_name(m, g, k, m->ev[e].name, what, sizeof what);
         rc = add_group(P, m, n, idx, g, k, what);
     }
     free(g);
