@@ -252,7 +252,7 @@ int cmd_props(int argc, char **argv)
         san_diag_free(&d);
     }
     const san_space *sp = san_checker_space(C);
-    cli_run run = { .method = "props", .tol = o.eps, .storage = "sparse", .converged = 1 };
+    cli_run run = { .method = "csl", .tol = o.eps, .storage = "sparse", .converged = 1 };
     if (A.fmt == FMT_JSON) {
         printf("{\n  ");
         cli_meta_json(stdout, &run);
