@@ -197,10 +197,13 @@ int cmd_props(int argc, char **argv)
         if (status != EXIT_OK)
             goto out;
         int prism = san_is_prism_path(rest[0]);
-        if (prism)
+        cli_diag dq = A.diag;
+        if (prism) {
             status = cli_prism_to_san_flags(name, &text, &len, &mdefs, SAN_IMPORT_PROPS);
+            dq.no_peps_warnings = 1;    /* the importer's text, not the user's */
+        }
         if (status == EXIT_OK)
-            m = cli_load_text(name, text, len, prism ? NULL : &mdefs, &status, 0, &A.diag);
+            m = cli_load_text(name, text, len, prism ? NULL : &mdefs, &status, 0, &dq);
         free(text);
         if (!m)
             goto out;
@@ -231,6 +234,23 @@ int cmd_props(int argc, char **argv)
     san_prop_answer *ans = calloc((size_t)np, sizeof *ans);
     if (!ans) {
         status = cli_exit_status(SAN_E_NOMEM);
+        goto out;
+    }
+    /* every name first: the errors of all the properties before any
+     * long computation */
+    for (int i = 0; i < np; i++) {
+        size_t len;
+        const char *file;
+        const char *src = san_props_source(P, i, &len, &file);
+        san_diag_init(&d, file, src, len);
+        if (san_checker_validate(C, P, i, &d) != SAN_OK) {
+            print_diag(&d);
+            status = cli_exit_status(SAN_E_MODEL);
+        }
+        san_diag_free(&d);
+    }
+    if (status != EXIT_OK) {
+        free(ans);
         goto out;
     }
     for (int i = 0; i < np; i++) {

@@ -88,6 +88,11 @@ typedef struct {
     int64_t classes;        /* closed classes weighted (S, R[S]) */
 } san_prop_answer;
 
+/* The names of property i (labels, variables, constants, the reward
+ * structure) against the model, before anything is computed: SAN_OK,
+ * or SAN_E_MODEL with each error at its position in d. */
+SAN_API san_status san_checker_validate(san_checker *c, const san_props *p, int i,
+                                        san_diag *d);
 /* Check property i.  SAN_OK; SAN_E_MODEL (a name the model does not
  * have, at its position in the property's text, in d, which the caller
  * made with san_diag_init on that text); SAN_E_USAGE (an operator

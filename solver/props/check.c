@@ -179,7 +179,8 @@ static void suggest_names(env *e, const pnode *n, int label)
     san_suggest_init(&sg, n->name);
     if (label) {
         for (int i = 0; i < m->nres; i++)
-            san_suggest_add(&sg, m->res[i].name);
+            if (strncmp(m->res[i].name, "__", 2))   /* not the hidden ones */
+                san_suggest_add(&sg, m->res[i].name);
     } else {
         for (int i = 0; i < m->naut; i++)
             san_suggest_add(&sg, m->aut[i].name);
@@ -824,6 +825,19 @@ static int reward_result(env *e, const pquery *q)
     san_diag_add(e->d, SAN_ERROR, q->line, q->col, "R=? without a name, and the model has %d "
                  "results: name the reward structure, R{\"name\"}=?", count);
     return -1;
+}
+
+san_status san_checker_validate(san_checker *c, const san_props *p, int i, san_diag *d)
+{
+    pquery *q = &p->q[i];
+    env e = { c, p, d, 0 };
+    resolve(&e, q->a);
+    e.failed = 0;               /* one error per formula */
+    resolve(&e, q->b);
+    int bad = d->nerrors > 0;
+    if (q->kind >= PQ_R_S && reward_result(&e, q) < 0)
+        bad = 1;
+    return bad ? SAN_E_MODEL : SAN_OK;
 }
 
 san_status san_checker_eval(san_checker *c, const san_props *p, int i, san_prop_answer *a,

@@ -376,5 +376,14 @@ for p, pos, msg in bad:
     else:
         print("ok   refused %r" % p)
 
+# every name checked before anything is computed: all the errors at once
+pf = os.path.join(os.environ.get("TMPDIR", "/tmp"), "san_props_bad_%d.props" % os.getpid())
+with open(pf, "w") as f:
+    f.write('P=? [ F<=2 "full" ]\n"b": P=? [ F "nofull" ]\nR{"cst"}=? [ S ]\n')
+rc, out, err = run(["props", MODEL, pf])
+os.unlink(pf)
+if rc != 2 or out or ":2:16: error: label 'nofull'" not in err or ":3:1: error: reward" not in err:
+    fail("errors of a file: rc %d, out %r, err %r" % (rc, out, err))
+
 print("%d failure(s)" % failures)
 sys.exit(1 if failures else 0)
