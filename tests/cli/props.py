@@ -382,7 +382,7 @@ with open(pf, "w") as f:
     f.write('P=? [ F<=2 "full" ]\n"b": P=? [ F "nofull" ]\nR{"cst"}=? [ S ]\n')
 rc, out, err = run(["props", MODEL, pf])
 os.unlink(pf)
-if rc != 2 or out or ":2:16: error: label 'nofull'" not in err or ":3:1: error: reward" not in err:
+if rc != 2 or out or ":2:14: error: label 'nofull'" not in err or ":3:1: error: reward" not in err:
     fail("errors of a file: rc %d, out %r, err %r" % (rc, out, err))
 
 print("%d failure(s)" % failures)
