@@ -892,6 +892,8 @@ san_status san_checker_eval(san_checker *c, const san_props *p, int i, san_prop_
         st = prob_until(c, sa, sb, lo, hi, a, d);
         if (q->kind == PQ_P_G)
             a->value = 1 - a->value;
+        /* a sum of probabilities rounds past 1 by an ulp or two */
+        a->value = fmin(1, fmax(0, a->value));
         break;
     default: {
         a->kind = "expected reward";

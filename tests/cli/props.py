@@ -10,7 +10,8 @@
    classes' reach probabilities by Gaussian elimination, the stationary
    vectors likewise.  1e-9 relative (1e-10 absolute for probabilities).
 2. A QVBS model with its published value (tests/prism/qvbs).
-3. Bad properties: position and what was expected, exit 2.
+3. Bad properties: position and what was expected, exit 2; the
+   findings of fuzz/fuzz_props.c (tests/regress/props) replayed.
 """
 import json
 import math
@@ -384,6 +385,20 @@ rc, out, err = run(["props", MODEL, pf])
 os.unlink(pf)
 if rc != 2 or out or ":2:14: error: label 'nofull'" not in err or ":3:1: error: reward" not in err:
     fail("errors of a file: rc %d, out %r, err %r" % (rc, out, err))
+
+# the fuzzer's findings (tests/regress/props): answered or refused, never
+# a probability outside [0, 1]
+REG = os.path.join(TOP, "tests", "regress", "props")
+for f in sorted(os.listdir(REG)):
+    if f.endswith(".txt"):
+        continue
+    rc, out, err = run(["props", MODEL, os.path.join(REG, f), "-D", "K=2", "-f", "json"])
+    if rc not in (0, 2):
+        fail("regress %s: rc %d: %s" % (f, rc, err))
+    elif rc == 0:
+        for p in json.loads(out)["properties"]:
+            if p["kind"] == "probability" and not 0 <= p["value"] <= 1:
+                fail("regress %s: %s = %r" % (f, p["property"], p["value"]))
 
 print("%d failure(s)" % failures)
 sys.exit(1 if failures else 0)
