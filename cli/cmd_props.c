@@ -86,8 +86,9 @@ static const cli_spec props_spec = {
         "reaching each (doc/props.md).\n",
     .outro =
         "examples:\n"
-        "  san props cluster.prism cluster.props -D N=16\n"
-        "  san props tandem.prism -D c=7 --property 'S=? [ sc=c ]' -f json\n",
+        "  san props models/mm1k.prism models/mm1k.props -D K=10\n"
+        "  san props models/mm1k.prism -D K=10 -D T=2 --props models/mm1k.props \\\n"
+        "      --property 'P=? [ !\"full\" U<=T n=0 ]' -f json\n",
     .opts = props_options,
     .flags = CLI_ABBREV | CLI_OPERAND_FILES,
 };
