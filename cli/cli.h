@@ -100,6 +100,10 @@ san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char 
  * .san translation, the constants given by defs (cli/cmd_import.c).
  * EXIT_OK, or the exit status after printing the diagnostics. */
 int cli_prism_to_san(const char *name, char **text, size_t *len, const cli_defines *defs);
+/* The same with san_import_prism_flags's flags (san props: the hidden
+ * results of SAN_IMPORT_PROPS). */
+int cli_prism_to_san_flags(const char *name, char **text, size_t *len, const cli_defines *defs,
+                           unsigned flags);
 /* The same from text already in memory (generated models). */
 san_model *cli_load_text(const char *name, char *text, size_t len,
                          cli_defines *defs, int *status, int quiet_warnings,
@@ -251,6 +255,8 @@ void help_export(FILE *out);
 int cmd_map(int argc, char **argv);
 void help_map(FILE *out);
 int cmd_workrate(int argc, char **argv);
+int cmd_props(int argc, char **argv);
+void help_props(FILE *out);
 void help_workrate(FILE *out);
 
 /* Every exit 1 says why on stderr, --quiet or not: the failed rows of a

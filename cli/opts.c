@@ -283,6 +283,12 @@ int cli_read_model(const char *path, double max_input, double max_memory, char *
  * it came from. */
 int cli_prism_to_san(const char *name, char **text, size_t *len, const cli_defines *defs)
 {
+    return cli_prism_to_san_flags(name, text, len, defs, 0);
+}
+
+int cli_prism_to_san_flags(const char *name, char **text, size_t *len, const cli_defines *defs,
+                           unsigned flags)
+{
     /* the header records where the text came from */
     char *hdr = NULL;
     size_t hl = 0;
@@ -305,8 +311,8 @@ int cli_prism_to_san(const char *name, char **text, size_t *len, const cli_defin
     san_diag d;
     san_diag_init(&d, name, *text, *len);
     char *out = NULL;
-    san_status st = san_import_prism(name, *text, *len, defs ? defs->defs : NULL,
-                                     defs ? defs->n : 0, hdr, &out, &d);
+    san_status st = san_import_prism_flags(name, *text, *len, defs ? defs->defs : NULL,
+                                           defs ? defs->n : 0, hdr, flags, &out, &d);
     free(hdr);
     if (st != SAN_OK) {
         if (d.n)

@@ -15,6 +15,7 @@ static const cli_command commands[] = {
     { "solve", cmd_solve, help_solve, "solve a model for its steady state and report" },
     { "transient", cmd_transient, help_transient, "the distribution and indices at given times" },
     { "passage", cmd_passage, help_passage, "first-passage time into a set of states" },
+    { "props", cmd_props, help_props, "CSL properties (PRISM's language): S, P, R queries" },
     { "gen",   cmd_gen,   help_gen,   "generate a master/slave or pipeline model" },
     { "import", cmd_import, help_import, "a PRISM CTMC model as .san text" },
     { "sweep", cmd_sweep, help_sweep, "solve every combination of flag values: table, plot" },

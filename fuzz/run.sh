@@ -9,6 +9,8 @@
 #                      sweep: ranges, lists, the expansion into variants)
 #             prism    (fuzz/fuzz_prism.c: bytes as a PRISM model through
 #                      san import prism, its .san text through the front end)
+#             props    (fuzz/fuzz_props.c: bytes as a property file, parsed
+#                      and checked on a small chain)
 #   SECONDS   how long to fuzz (libFuzzer -max_total_time)
 #
 # The target and libsan are compiled with clang
@@ -44,7 +46,7 @@ LC_ALL=C
 export LC_ALL
 
 usage() {
-    echo "usage: fuzz/run.sh frontend|solve|gen|sweep|prism SECONDS" >&2
+    echo "usage: fuzz/run.sh frontend|solve|gen|sweep|prism|props SECONDS" >&2
     exit 2
 }
 [ $# -eq 2 ] || usage
@@ -61,6 +63,9 @@ case $target in
     prism)
         seed_dirs="tests/prism tests/prism/qvbs tests/regress/prism"
         regress=tests/regress/prism; dict=fuzz/prism.dict ;;
+    props)
+        seed_dirs="fuzz/corpus-props tests/regress/props"
+        regress=tests/regress/props; dict=fuzz/props.dict ;;
     *) usage ;;
 esac
 case $seconds in
@@ -266,7 +271,7 @@ if [ -n "$found" ]; then
     echo "fuzz: input: $found" >&2
     echo "fuzz: reproduce with: $bin $found" >&2
     case $target in
-        gen|sweep) keep=$regress/NAME ;;
+        gen|sweep|props) keep=$regress/NAME ;;
         *) keep=$regress/NAME.san ;;
     esac
     echo "fuzz: keep it as a regression test: cp $found $keep" >&2

@@ -82,6 +82,7 @@ typedef struct {
     int nev, capev;
     int nsan_events;
     int failed;
+    unsigned flags;         /* SAN_IMPORT_PROPS: the hidden results */
 } ctx;
 
 #define ENV_FREE LONG_MIN
@@ -1118,6 +1119,39 @@ static void put_factors(ctx *c, gbuf *b, const char *rate, const px_expr *guard,
         gbuf_printf(b, "1");
 }
 
+/* What the properties read beside the results (SAN_IMPORT_PROPS):
+ * each constant's value, and each reward structure's state rewards
+ * alone (R=? [I=t] counts no transition reward). */
+static void put_hidden(ctx *c, gbuf *b)
+{
+    px_model *m = c->m;
+    for (int i = 0; i < c->nc; i++)
+        gbuf_printf(b, "  %s%s = %.17g;\n", SAN_IMPORT_CONST_PREFIX, c->c[i].name,
+                    c->c[i].v);
+    for (int i = 0; i < m->rewards.n; i++) {
+        px_rewards *r = m->rewards.p[i];
+        char fb[32];
+        snprintf(fb, sizeof fb, "rewards_%d", i + 1);
+        gbuf_printf(b, "  %s", SAN_IMPORT_STATE_PREFIX);
+        for (const char *s = r->name ? r->name : fb; *s; s++)
+            gbuf_printf(b, "%c", isalnum((unsigned char)*s) || *s == '_' ? *s : '_');
+        gbuf_printf(b, " =");
+        int terms = 0;
+        for (int k = 0; k < r->items.n; k++) {
+            px_ritem *it = r->items.p[k];
+            double g, v;
+            if (it->has_action || (fold(c, it->guard, &g) && g == 0) ||
+                (fold(c, it->val, &v) && v == 0))
+                continue;
+            gbuf_printf(b, "%s ", terms++ ? " +" : "");
+            put_factors(c, b, NULL, it->guard, it->val);
+        }
+        if (!terms)
+            gbuf_printf(b, " 0");
+        gbuf_printf(b, ";\n");
+    }
+}
+
 static void put_results(ctx *c, gbuf *b)
 {
     px_model *m = c->m;
@@ -1161,6 +1195,8 @@ static void put_results(ctx *c, gbuf *b)
             gbuf_printf(b, " 0");
         gbuf_printf(b, ";\n");
     }
+    if (c->flags & SAN_IMPORT_PROPS)
+        put_hidden(c, b);
 }
 
 static void translate(ctx *c, const char *name, const char *header, gbuf *out)
@@ -1338,6 +1374,13 @@ san_status san_import_prism(const char *name, const char *text, size_t len,
                             const san_define *defs, int ndefs, const char *header,
                             char **out, san_diag *d)
 {
+    return san_import_prism_flags(name, text, len, defs, ndefs, header, 0, out, d);
+}
+
+san_status san_import_prism_flags(const char *name, const char *text, size_t len,
+                                  const san_define *defs, int ndefs, const char *header,
+                                  unsigned flags, char **out, san_diag *d)
+{
     *out = NULL;
     px_model *m = calloc(1, sizeof *m);
     ctx *c = calloc(1, sizeof *c);
@@ -1352,6 +1395,7 @@ san_status san_import_prism(const char *name, const char *text, size_t len,
     c->d = d;
     c->defs = defs;
     c->ndefs = ndefs;
+    c->flags = flags;
     volatile san_status st = SAN_OK;
     if (setjmp(m->oom)) {
         st = SAN_E_NOMEM;

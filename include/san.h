@@ -14,6 +14,7 @@
  *                  multi-cluster bound, pipeline mapping, finite jobs, work rate)
  *   san/export.h   the chain and the automata for other tools (Matrix
  *                  Market, PRISM, CSV, Graphviz DOT)
+ *   san/props.h    CSL properties of PRISM's property language
  *
  * Every structure is plain data that a caller can read directly; every
  * function that can fail returns a san_status (or NULL) and leaves its
@@ -31,5 +32,6 @@
 #include "san/sweep.h"
 #include "san/analytic.h"
 #include "san/export.h"
+#include "san/props.h"
 
 #endif

@@ -43,6 +43,18 @@ SAN_API const char *san_gen_structural(const char *tmpl, const char *name, int *
 SAN_API san_status san_import_prism(const char *name, const char *text, size_t len,
                                     const san_define *defs, int ndefs, const char *header,
                                     char **out, san_diag *d);
+/* The same with flags: SAN_IMPORT_PROPS adds, for the properties of
+ * san/props.h, a result SAN_IMPORT_CONST_PREFIX NAME per constant (its
+ * value: the model's constants are folded into the text) and a result
+ * SAN_IMPORT_STATE_PREFIX R per reward structure R (its state rewards
+ * alone, for R=? [I=t]). */
+#define SAN_IMPORT_PROPS 1u
+#define SAN_IMPORT_CONST_PREFIX "__prism_const_"
+#define SAN_IMPORT_STATE_PREFIX "__prism_state_"
+SAN_API san_status san_import_prism_flags(const char *name, const char *text, size_t len,
+                                          const san_define *defs, int ndefs,
+                                          const char *header, unsigned flags, char **out,
+                                          san_diag *d);
 /* Is path a PRISM model by its name (.prism, .sm, .pm)? */
 SAN_API int san_is_prism_path(const char *path);
 /* Describe the templates and their flags. */

@@ -18,6 +18,7 @@ its own folder and of the layers below it, never of one above:
     solver/transient    uniformization, Fox-Glynn: x e^{Qt} on an operator
     solver/analysis     the one pipeline: model -> space -> solution -> indices
     solver/export       the chain and the automata in other tools' formats
+    solver/props        CSL properties on the reachable chain (beside analysis)
     sweep               families of variants, buffer sizing, grain
     cli                 the `san` command, over the public API only
 
@@ -62,6 +63,7 @@ LAYERS = {
     "solver/transient": 2,
     "solver/analysis": 4,
     "solver/export": 4,
+    "solver/props": 4,
     "sweep": 5,
     "cli": 6,
 }

@@ -144,6 +144,10 @@ RUNS = [
     ("map", ["map", "-f", "json", "--stages", "1,2,3", "-P", "3", "--items", "10"]),
     ("map-batch", ["map", "-f", "json", "--batch", batch, "-P", "3"]),
     ("workrate", ["workrate", "-f", "json", os.path.join(MODELS, "grid4.json")]),
+    ("props", ["props", "-f", "json", os.path.join(TOP, "tests", "prism", "props_chain.prism"),
+               "--property", 'S=? [ "full" ]', "--property", '"r": R{"xr"}=? [ F y=1 ]',
+               "--property", 'P=? [ F<=1 "full" ]']),
+    ("props", ["props", "-f", "json", MM1K, "--property", 'R{"length"}=? [ C<=2 ]']),
 ]
 # the paths where figures are not computed (null): an invalid model, an
 # unverified answer, variants that fail
@@ -291,7 +295,8 @@ for args in (["solve", "-q", "-f", "csv", MM1K],
              ["cluster", "-f", "csv", "--perf", "1e9", "--oper", "1e9", "--task-size", "1e6",
               "--result-size", "1e5"],
              ["map", "-f", "csv", "--stages", "1,2", "-P", "2"],
-             ["workrate", "-f", "csv", os.path.join(MODELS, "grid4.json")]):
+             ["workrate", "-f", "csv", os.path.join(MODELS, "grid4.json")],
+             ["props", "-f", "csv", MM1K, "--property", 'S=? [ "full" ]']):
     rc, out, err = run(args)
     lines = out.splitlines()
     comments = [l for l in lines if l.startswith("#")]

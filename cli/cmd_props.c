@@ -1,0 +1,363 @@
+/*
+ * cmd_props.c - `san props MODEL [PROPS-FILE] [--props FILE]
+ * [--property 'P=? [...]']...`: CSL properties of PRISM's property
+ * language checked on a model's chain (san/props.h), as `prism MODEL
+ * PROPS` does for a CTMC.  This file reads the options and the property
+ * texts and writes the table; parsing and checking are the library's.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "options.h"
+
+typedef struct {
+    cli_strings props, property;
+    cli_defines defs;
+    cli_format fmt;
+    double max_memory, max_input, eps, max_steps, tol;
+    int64_t max_states;
+    int quiet;
+    cli_diag diag;
+} props_args;
+
+static int add_string(const cli_parser *p, const cli_option *o, const char *arg, void *dest)
+{
+    (void)o;
+    cli_strings *s = dest;
+    if (s->n == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 8;
+        const char **v = realloc(s->v, (size_t)cap * sizeof *v);
+        if (!v) {
+            fprintf(stderr, "san %s: out of memory\n", p->cmd);
+            return EXIT_FAIL;
+        }
+        s->v = v;
+        s->cap = cap;
+    }
+    s->v[s->n++] = arg;
+    return 0;
+}
+
+static const cli_option props_options[] = {
+    CLI_GROUP("properties (PRISM's property language, CTMC fragment):"),
+    CLI_CALLBACK(0, "props", "FILE", props_args, props, add_string,
+                 "a .props/.csl file: one property per line or\n"
+                 "';'-separated, \"name\": before a property, const\n"
+                 "declarations, // comments (repeatable; a second\n"
+                 "operand is read the same way)"),
+    CLI_CALLBACK(0, "property", "'P'", props_args, property, add_string,
+                 "one property, e.g. 'S=? [ \"full\" ]' (repeatable)"),
+    CLI_GROUP("numerics:"),
+    CLI_DOUBLE(0, "eps", "X", props_args, eps, 1e-300, 1e-3, 0, "a number in (0, 1e-3]",
+               "Poisson mass cut of uniformization (Fox-Glynn)", "1e-13"),
+    CLI_DOUBLE(0, "max-steps", "N", props_args, max_steps, 1, 1e15, 0, "a number >= 1",
+               "refuse when uniformization needs more products", "1e8"),
+    CLI_DOUBLE(0, "tol", "X", props_args, tol, 1e-300, 1e-2, 0, "a number in (0, 1e-2]",
+               "accuracy of the steady-state solves (S, R[S])", "1e-10"),
+    CLI_GROUP("limits:"),
+    CLI_BYTES(0, "max-memory", "M", props_args, max_memory,
+              "refuse models needing more (e.g. 4G, 512M)", NULL),
+    CLI_INT(0, "max-states", "N", props_args, max_states, 1, 9e18, "a positive integer",
+            "refuse more reachable states than N", NULL),
+    CLI_MAX_INPUT(props_args, max_input),
+    CLI_GROUP("model:"),
+    CLI_CALLBACK('D', NULL, "NAME=VALUE", props_args, defs, cli_opt_define,
+                 "a constant of the model or of the properties"),
+    CLI_INCLUDE(cli_diag_options, props_args, diag),
+    CLI_GROUP("output:"),
+    CLI_FORMAT(props_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV, NULL),
+    CLI_FLAG('q', "quiet", props_args, quiet, 1, "no provenance header (text)"),
+    CLI_END
+};
+
+static const cli_spec props_spec = {
+    .name = "props",
+    .usage = "usage: san props [options] MODEL [PROPS-FILE] [--property 'P']...\n",
+    .intro =
+        "Check CSL properties on the model's chain, as PRISM does for a CTMC:\n"
+        "S=? [phi], P=? [F phi], P=? [F<=t phi], P=? [F[a,b] phi], P=? [a U b],\n"
+        "P=? [a U<=t b], P=? [G phi], R{\"r\"}=? [S], R=? [C<=t], R=? [I=t],\n"
+        "R=? [F phi].  phi: labels \"name\" (the model's results or functions),\n"
+        "variables (automata), constants, ! & | => <=>, comparisons.  The\n"
+        "answer is from the initial distribution (uniform over the initial\n"
+        "states); several closed classes are weighted by the probability of\n"
+        "reaching each (doc/props.md).\n",
+    .outro =
+        "examples:\n"
+        "  san props models/mm1k.prism models/mm1k.props -D K=10\n"
+        "  san props models/mm1k.prism -D K=10 -D T=2 --props models/mm1k.props \\\n"
+        "      --property 'P=? [ !\"full\" U<=T n=0 ]' -f json\n",
+    .opts = props_options,
+    .flags = CLI_ABBREV | CLI_OPERAND_FILES,
+};
+
+void help_props(FILE *out)
+{
+    cli_help(out, &props_spec);
+}
+
+static void print_diag(san_diag *d)
+{
+    san_diag_print(d, stderr, isatty(2));
+}
+
+/* Parse every property source into *P: EXIT_OK or the exit status. */
+static int read_props(const props_args *A, const char *file, san_props **P)
+{
+    int status = EXIT_OK;
+    int nf = A->props.n + (file != NULL);
+    for (int i = 0; i < nf && status == EXIT_OK; i++) {
+        const char *path = i < A->props.n ? A->props.v[i] : file;
+        char *text;
+        size_t len;
+        status = cli_read_model(path, A->max_input, 0, &text, &len);
+        if (status != EXIT_OK)
+            return status;
+        san_diag d;
+        san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", text, len);
+        san_status st = san_props_parse(text, len, A->defs.defs, A->defs.n, P, &d);
+        if (st != SAN_OK) {
+            print_diag(&d);
+            status = cli_exit_status(st);
+        }
+        san_diag_free(&d);
+        free(text);
+    }
+    for (int i = 0; i < A->property.n && status == EXIT_OK; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "--property %d", i + 1);
+        const char *t = A->property.v[i];
+        san_diag d;
+        san_diag_init(&d, A->property.n == 1 ? "--property" : name, t, strlen(t));
+        san_status st = san_props_parse(t, strlen(t), A->defs.defs, A->defs.n, P, &d);
+        if (st != SAN_OK) {
+            print_diag(&d);
+            status = cli_exit_status(st);
+        }
+        san_diag_free(&d);
+    }
+    return status;
+}
+
+static void text_value(double v)
+{
+    if (isinf(v))
+        printf("%s", v > 0 ? "inf" : "-inf");
+    else
+        printf("%.12g", v);
+}
+
+int cmd_props(int argc, char **argv)
+{
+    props_args A;
+    memset(&A, 0, sizeof A);
+    char **rest;
+    int nrest;
+    int rc = cli_parse(&props_spec, argc, argv, &A, &rest, &nrest);
+    if (rc) {
+        cli_defines_free(&A.defs);
+        free(A.props.v);
+        free(A.property.v);
+        return rc == CLI_HELP_SHOWN ? EXIT_OK : rc;
+    }
+    int status = EXIT_OK;
+    san_props *P = NULL;
+    san_model *m = NULL;
+    san_checker *C = NULL;
+    cli_defines mdefs = { 0 };
+    if (nrest < 1 || nrest > 2) {
+        status = cli_usage_error("props", "%s", nrest ? "expected MODEL and at most one "
+                                 "PROPS-FILE" : "missing MODEL");
+        goto out;
+    }
+    if (nrest == 1 && !A.props.n && !A.property.n) {
+        status = cli_usage_error("props", "no property: give a PROPS-FILE, --props FILE or "
+                                 "--property 'P=? [...]'");
+        goto out;
+    }
+    status = read_props(&A, nrest == 2 ? rest[1] : NULL, &P);
+    if (status != EXIT_OK)
+        goto out;
+    /* the -D that set constants of the properties are not the model's */
+    for (int i = 0; i < A.defs.n; i++)
+        if (!san_props_has_const(P, A.defs.defs[i].name) &&
+            cli_define_add(&mdefs, A.defs.defs[i].name, strlen(A.defs.defs[i].name),
+                           A.defs.defs[i].value) < 0) {
+            status = cli_exit_status(SAN_E_NOMEM);
+            goto out;
+        }
+    {
+        /* as cli_load_model, a PRISM model with the results its
+         * properties read (its constants, its state rewards) */
+        char *text;
+        size_t len;
+        const char *name = strcmp(rest[0], "-") ? rest[0] : "<stdin>";
+        status = cli_read_model(rest[0], A.max_input, A.max_memory, &text, &len);
+        if (status != EXIT_OK)
+            goto out;
+        int prism = san_is_prism_path(rest[0]);
+        cli_diag dq = A.diag;
+        if (prism) {
+            status = cli_prism_to_san_flags(name, &text, &len, &mdefs, SAN_IMPORT_PROPS);
+            dq.no_peps_warnings = 1;    /* the importer's text, not the user's */
+        }
+        if (status == EXIT_OK)
+            m = cli_load_text(name, text, len, prism ? NULL : &mdefs, &status, 0, &dq);
+        free(text);
+        if (!m)
+            goto out;
+    }
+    san_props_opts o;
+    san_props_opts_default(&o);
+    o.space.max_memory = A.max_memory;
+    o.space.max_states = A.max_states;
+    o.space.interrupt = cli_interrupt("props", CLI_SOLVE_GRACE);
+    o.solve.interrupt = o.space.interrupt;
+    if (A.tol > 0)
+        o.solve.tol = A.tol;
+    if (A.eps > 0)
+        o.eps = A.eps;
+    if (A.max_steps > 0)
+        o.max_steps = A.max_steps;
+    san_diag d;
+    san_diag_init(&d, rest[0], NULL, 0);
+    san_status st = san_checker_new(m, &o, &C, &d);
+    if (st != SAN_OK) {
+        print_diag(&d);
+        san_diag_free(&d);
+        status = cli_exit_status(st);
+        goto out;
+    }
+    san_diag_free(&d);
+    int np = san_props_count(P);
+    san_prop_answer *ans = calloc((size_t)np, sizeof *ans);
+    if (!ans) {
+        status = cli_exit_status(SAN_E_NOMEM);
+        goto out;
+    }
+    /* every name first: the errors of all the properties before any
+     * long computation */
+    for (int i = 0; i < np; i++) {
+        size_t len;
+        const char *file;
+        const char *src = san_props_source(P, i, &len, &file);
+        san_diag_init(&d, file, src, len);
+        if (san_checker_validate(C, P, i, &d) != SAN_OK) {
+            print_diag(&d);
+            status = cli_exit_status(SAN_E_MODEL);
+        }
+        san_diag_free(&d);
+    }
+    if (status != EXIT_OK) {
+        free(ans);
+        goto out;
+    }
+    for (int i = 0; i < np; i++) {
+        size_t len;
+        const char *file;
+        const char *src = san_props_source(P, i, &len, &file);
+        san_diag_init(&d, file, src, len);
+        st = san_checker_eval(C, P, i, &ans[i], &d);
+        if (st != SAN_OK) {
+            if (!d.n)
+                san_diag_add(&d, SAN_ERROR, 0, 0, "%s: %s", san_props_text(P, i),
+                             san_status_name(st));
+            print_diag(&d);
+            san_diag_free(&d);
+            status = cli_exit_status(st);
+            free(ans);
+            goto out;
+        }
+        san_diag_free(&d);
+    }
+    const san_space *sp = san_checker_space(C);
+    cli_run run = { .method = "csl", .tol = o.eps, .storage = "sparse", .converged = 1 };
+    if (A.fmt == FMT_JSON) {
+        printf("{\n  ");
+        cli_meta_json(stdout, &run);
+        printf("\"states\": %lld,\n  \"initial_states\": %lld,\n  \"closed_classes\": %lld,\n"
+               "  \"properties\": [", (long long)sp->n, (long long)san_checker_initial(C),
+               (long long)(sp->cls ? sp->nclasses : 1));
+        for (int i = 0; i < np; i++) {
+            const san_prop_answer *a = &ans[i];
+            printf("%s\n    {\"name\": ", i ? "," : "");
+            if (san_props_name(P, i))
+                san_json_string(stdout, san_props_name(P, i));
+            else
+                printf("null");
+            printf(", \"property\": ");
+            san_json_string(stdout, san_props_text(P, i));
+            printf(", \"value\": ");
+            san_json_num(stdout, a->value);
+            printf(", \"kind\": ");
+            san_json_string(stdout, a->kind);
+            printf(", \"method\": ");
+            san_json_string(stdout, a->method ? a->method : "");
+            printf(", \"error_bound\": ");
+            if (isnan(a->error_bound))
+                printf("null");
+            else
+                san_json_num(stdout, a->error_bound);
+            printf(", \"target_states\": ");
+            if (a->target >= 0)
+                printf("%lld", (long long)a->target);
+            else
+                printf("null");
+            printf(", \"products\": %ld}", a->steps);
+        }
+        printf("\n  ]\n}\n");
+    } else if (A.fmt == FMT_CSV) {
+        cli_meta_csv(stdout, &run);
+        printf("name,property,value,kind,method,error_bound,target_states,products\n");
+        for (int i = 0; i < np; i++) {
+            const san_prop_answer *a = &ans[i];
+            san_csv_field(stdout, san_props_name(P, i) ? san_props_name(P, i) : "");
+            printf(",");
+            san_csv_field(stdout, san_props_text(P, i));
+            printf(",%.17g,", a->value);
+            san_csv_field(stdout, a->kind);
+            printf(",");
+            san_csv_field(stdout, a->method ? a->method : "");
+            printf(",");
+            if (!isnan(a->error_bound))
+                printf("%.17g", a->error_bound);
+            printf(",");
+            if (a->target >= 0)
+                printf("%lld", (long long)a->target);
+            printf(",%ld\n", a->steps);
+        }
+    } else {
+        if (A.quiet)
+            cli_meta_quiet();
+        cli_meta_text(stdout);
+        printf("chain: %lld states, %lld initial, %lld closed class%s\n", (long long)sp->n,
+               (long long)san_checker_initial(C), (long long)(sp->cls ? sp->nclasses : 1),
+               (sp->cls ? sp->nclasses : 1) == 1 ? "" : "es");
+        for (int i = 0; i < np; i++) {
+            const san_prop_answer *a = &ans[i];
+            if (san_props_name(P, i))
+                printf("\"%s\": ", san_props_name(P, i));
+            printf("%s = ", san_props_text(P, i));
+            text_value(a->value);
+            printf("  (%s; %s", a->kind, a->method ? a->method : "");
+            if (a->steps)
+                printf(", %ld products", a->steps);
+            if (!isnan(a->error_bound) && a->error_bound > 0)
+                printf(", error <= %.2g", a->error_bound);
+            printf(")\n");
+        }
+    }
+    free(ans);
+out:
+    san_checker_free(C);
+    san_model_free(m);
+    san_props_free(P);
+    cli_defines_free(&mdefs);
+    cli_defines_free(&A.defs);
+    free(A.props.v);
+    free(A.property.v);
+    free(rest);
+    return status;
+}
