@@ -31,5 +31,6 @@
 #include "san/sweep.h"
 #include "san/analytic.h"
 #include "san/export.h"
+#include "san/report.h"
 
 #endif

@@ -19,6 +19,7 @@ its own folder and of the layers below it, never of one above:
     solver/analysis     the one pipeline: model -> space -> solution -> indices
     solver/export       the chain and the automata in other tools' formats
     sweep               families of variants, buffer sizing, grain
+    report              a study's reports as one HTML page (san report)
     cli                 the `san` command, over the public API only
 
 Two folders of one layer (gen beside lang's users, numeric beside space)
@@ -63,7 +64,8 @@ LAYERS = {
     "solver/analysis": 4,
     "solver/export": 4,
     "sweep": 5,
-    "cli": 6,
+    "report": 6,
+    "cli": 7,
 }
 
 
