@@ -237,6 +237,26 @@ static int run_analysis(const san_study_analysis *a, run_out *r)
     return 0;
 }
 
+/* The page must not replace a model an analysis reads: its arguments
+ * that name files (a compare line's first word too), before any runs. */
+static int refuse_overwrite(const char *output, const san_study *st)
+{
+    for (int i = 0; output && i < st->n; i++)
+        for (int k = 0; k < st->a[i].nargs; k++) {
+            char word[4096];
+            snprintf(word, sizeof word, "%s", st->a[i].args[k]);
+            word[strcspn(word, " \t")] = '\0';
+            const char *in[2] = { st->a[i].args[k], word };
+            for (int j = 0; j < 2; j++) {
+                int rc = in[j][0] && in[j][0] != '-' && access(in[j], F_OK) == 0
+                             ? cli_refuse_overwrite("report", "--output", output, in[j]) : 0;
+                if (rc)
+                    return rc;
+            }
+        }
+    return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* --from-json: reports already written                                 */
 /* ------------------------------------------------------------------ */
@@ -319,6 +339,8 @@ static int report_main(const report_args *A, int nops, char **ops)
             status = cli_exit_status(rc);
             goto done;
         }
+        if ((status = refuse_overwrite(A->output, &st)) != 0)
+            goto done;
         ro = calloc(st.n, sizeof *ro);
         if (!ro)
             goto oom;
