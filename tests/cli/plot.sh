@@ -109,6 +109,10 @@ check "SVG: <text> with the title, labels and legend title" python3 "$HELP" text
 check "SVG: the legend's title is the parameter" python3 "$HELP" texts "$tmp/lt.svg" \
     'buffer' '1' '5'
 if grep -q 'buffer=' "$tmp/lt.svg"; then bad "SVG: a legend entry repeats 'buffer='"; else ok; fi
+"$SAN" size-buffer -q ms --mode async --slaves 2..3 --within 0.05 --plot "$tmp/lb.svg" > /dev/null
+check "size-buffer SVG: the legend's title is the parameter" python3 "$HELP" texts "$tmp/lb.svg" \
+    'slaves' '2' '3'
+if grep -q 'slaves=' "$tmp/lb.svg"; then bad "size-buffer SVG: a legend entry repeats 'slaves='"; else ok; fi
 check "SVG: width and height = --size 420x300 (pt)" python3 "$HELP" size "$tmp/l.svg" 420 300
 "$SAN" $SW --slaves 2..3 --buffer 1,5 --plot "$tmp/d.svg" --x slaves --y slave_transmitting \
     > /dev/null
