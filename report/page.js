@@ -369,6 +369,14 @@
     ];
   }
 
+  /* A study's key naming what the report has not: said, not ignored. */
+  function unknown(out, key, asked, known, what) {
+    asked.filter(function (n) { return known.indexOf(n) < 0; }).forEach(function (n) {
+      out.appendChild(el("div", { "class": "warn" }, key + " = " + n + ": not one of the " + what +
+                         " of this report (" + known.join(", ") + ")"));
+    });
+  }
+
   function sweepSection(a, doc, out) {
     var rows = doc.rows;
     rows.forEach(function (r) { r.__id = r.variant; });
@@ -385,6 +393,9 @@
     var ys = words(a.plot);
     if (!ys.length && doc.results.length) ys = [doc.results[0]];
     var series = a.series ? words(a.series) : varying.filter(function (p) { return p !== x; });
+    unknown(out, "x", a.x ? [a.x] : [], doc.parameters, "parameters");
+    unknown(out, "series", series, doc.parameters, "parameters");
+    unknown(out, "plot", ys, doc.results, "results");
     if (x) {
       var figs = el("div");
       ys.forEach(function (y) {
@@ -499,6 +510,7 @@
     });
     var names = Object.keys(figs);
     var ys = words(a.plot);
+    unknown(out, "plot", ys, names, "indices");
     if (!ys.length) ys = [doc.by !== "paper" && figs[doc.by] ? doc.by : names[0]].filter(Boolean);
     var lg = legendOf(confs.map(function (c) { return c.configuration; }), "configuration");
     /* x = a parameter of the configurations ("slaves"): one curve per
@@ -506,6 +518,9 @@
      * configuration against the grain. */
     var xs = a.x ? confs.map(function (c) { return paramOf(c.configuration, a.x); }) : [];
     var byParam = a.x && xs.every(isNum);
+    if (a.x && !byParam)
+      out.appendChild(el("div", { "class": "warn" }, "x = " + a.x + ": not a numeric parameter of every configuration (" +
+                         confs.map(function (c) { return c.configuration; }).join("; ") + ")"));
     ys.forEach(function (y) {
       var series;
       if (byParam) {
