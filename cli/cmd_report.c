@@ -261,17 +261,21 @@ static int refuse_overwrite(const char *output, const san_study *st)
 /* --from-json: reports already written                                 */
 /* ------------------------------------------------------------------ */
 
-/* The subcommand that wrote a report, by the members only it has. */
+/* The subcommand that wrote a report, by two members only it has
+ * (doc/output.md's table); NULL for another report or no report. */
 static const char *kind_of(const char *json)
 {
-    if (strstr(json, "\"rows\": ["))
-        return "sweep";
-    if (strstr(json, "\"within\": "))
-        return "size-buffer";
-    if (strstr(json, "\"rule\": "))
-        return "grain";
-    if (strstr(json, "\"marginals\": "))
-        return "compare";
+    static const char *const kinds[][3] = {
+        { "sweep", "\"sweep\": ", "\"rows\": [" },
+        { "size-buffer", "\"within\": ", "\"configurations\": [" },
+        { "grain", "\"by\": ", "\"configurations\": [" },
+        { "compare", "\"differences\": ", "\"models\": [" },
+    };
+    if (!strstr(json, "\"schema\": \"san-output/"))
+        return NULL;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strstr(json, kinds[i][1]) && strstr(json, kinds[i][2]))
+            return kinds[i][0];
     return NULL;
 }
 

@@ -86,6 +86,11 @@ if python3 "$CHECK" "$SAN" "$tmp/page.html" "$tmp/dom.html" "$tmp/console.log" "
 "$SAN" sweep -q ms --mode async --slaves 2..3 --buffer 1,2 -f json > "$tmp/sw.json"
 if "$SAN" report --from-json "$tmp/sw.json" -o "$tmp/from.html" 2> "$tmp/err" \
         && grep -q '"kind":"sweep"' "$tmp/from.html"; then ok; else bad "--from-json"; fi
+"$SAN" solve -q "$top_srcdir/models/mm1k.san" -f json > "$tmp/solve.json"
+"$SAN" report --from-json "$tmp/solve.json" -o "$tmp/from2.html" 2> "$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "not a -f json report of sweep" "$tmp/err" && [ ! -e "$tmp/from2.html" ]; then
+    ok; else bad "--from-json of a solve: exit $rc"; fi
 
 # bad study files: where, and what was expected
 refused() {
