@@ -7,6 +7,7 @@ usage: report_check.py SAN PAGE.html DOM.html CONSOLE.log SHOT.png
   block) parses, and each analysis' report equals a fresh run of its
   command line (`san KIND ARGS -f json -q`) but for the timings and the
   command line's argv[0];
+- the heading is the study's title, its <, & and quotes intact;
 - the page loads nothing from elsewhere (no src/href to a URL, no <link>,
   no @import);
 - DOM.html, the DOM chromium dumped after the page's script ran: the
@@ -89,6 +90,8 @@ class Dom(HTMLParser):
         self.section = None
         self.in_text = False
         self.external = []
+        self.h1 = None
+        self.in_h1 = False
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -104,6 +107,7 @@ class Dom(HTMLParser):
         if tag == "svg" and self.section:
             self.figures[self.section] += 1
         self.in_text = tag == "text" and self.section is not None
+        self.in_h1 = tag == "h1"
         for k in ("src", "href"):
             if re.match(r"\s*(https?:)?//", a.get(k) or ""):
                 self.external.append("<%s %s=%s>" % (tag, k, a[k]))
@@ -111,12 +115,16 @@ class Dom(HTMLParser):
             self.external.append("<link>")
 
     def handle_data(self, data):
+        if self.in_h1:
+            self.h1 = (self.h1 or "") + data
         if self.in_text:
             self.texts[self.section].append(data)
 
     def handle_endtag(self, tag):
         if tag == "text":
             self.in_text = False
+        if tag == "h1":
+            self.in_h1 = False
 
 
 def check_cells(name, cells, expect):
@@ -248,6 +256,8 @@ def main():
         fail("the page's script did not finish (data-san-ready=%r)" % dom.body.get("data-san-ready"))
     if dom.body.get("data-san-errors") != "0":
         fail("the page's script reported %s errors" % dom.body.get("data-san-errors"))
+    if dom.h1 != data["title"]:
+        fail("the heading reads %r, the study's title is %r" % (dom.h1, data["title"]))
     if dom.external:
         fail("the page loads from elsewhere: %s" % dom.external[:3])
     if re.search(r"<link\b|@import|\bsrc=\"https?:", page):
