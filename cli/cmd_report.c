@@ -17,7 +17,7 @@
 
 typedef struct {
     const char *output, *title;
-    int from_json;
+    int from_json, quiet;
     int argc;
     char **argv;            /* the command line, "san" first, for the page */
 } report_args;
@@ -28,6 +28,8 @@ static const cli_option report_options[] = {
                "write the page to FILE (default: standard output)"),
     CLI_STRING(0, "title", "TEXT", report_args, title,
                "the page's title (default: the study's title)"),
+    CLI_FLAG('q', "quiet", report_args, quiet, 1,
+             "no progress on stderr (it is shown on a terminal only)"),
     CLI_FLAG(0, "from-json", report_args, from_json, 1,
              "the operands are -f json reports of sweep, size-buffer,\n"
              "grain or compare: a page of them, nothing solved"),
@@ -37,7 +39,7 @@ static const cli_option report_options[] = {
 static const cli_spec report_spec = {
     .name = "report",
     .usage =
-        "usage: san report STUDY [-o PAGE.html] [--title TEXT]\n"
+        "usage: san report STUDY [-o PAGE.html] [--title TEXT] [-q]\n"
         "       san report --from-json REPORT.json... [-o PAGE.html]\n",
     .intro =
         "Run the analyses of a study file and write one HTML page that holds\n"
@@ -214,7 +216,7 @@ static void find_model(const san_study_analysis *a, run_out *r)
     free(line);
 }
 
-static int run_analysis(const san_study_analysis *a, run_out *r)
+static int run_analysis(const san_study_analysis *a, run_out *r, int progress)
 {
     r->argc = a->nargs + 5;
     r->argv = calloc(r->argc + 1, sizeof *r->argv);
@@ -227,7 +229,8 @@ static int run_analysis(const san_study_analysis *a, run_out *r)
     r->argv[a->nargs + 2] = "-f";
     r->argv[a->nargs + 3] = "json";
     r->argv[a->nargs + 4] = "-q";
-    fprintf(stderr, "san report: [%s] san %s ...\n", a->name, a->kind);
+    if (progress)
+        fprintf(stderr, "san report: [%s] san %s ...\n", a->name, a->kind);
     double t0 = san_now();
     r->status = run_self(r->argv, &r->json, &r->log);
     r->seconds = san_now() - t0;
@@ -349,7 +352,7 @@ static int report_main(const report_args *A, int nops, char **ops)
         if (!ro)
             goto oom;
         for (int i = 0; i < st.n; i++, nruns++) {
-            if (run_analysis(&st.a[i], &ro[i]) != 0) {
+            if (run_analysis(&st.a[i], &ro[i], !A->quiet && isatty(2)) != 0) {
                 fprintf(stderr, "san report: [%s]: cannot run san %s\n", st.a[i].name, st.a[i].kind);
                 status = EXIT_FAIL;
                 goto done;
