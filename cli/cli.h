@@ -240,6 +240,8 @@ int cmd_import(int argc, char **argv);
 void help_import(FILE *out);
 int cmd_sweep(int argc, char **argv);
 void help_sweep(FILE *out);
+int cmd_report(int argc, char **argv);
+void help_report(FILE *out);
 int cmd_size_buffer(int argc, char **argv);
 void help_size_buffer(FILE *out);
 int cmd_grain(int argc, char **argv);

@@ -89,6 +89,41 @@ static void preamble(FILE *out, san_sweep_format f, const void *ctx)
         cli_meta_text(out);
 }
 
+/* Legend entries without repetition: when every label is "slaves=2",
+ * "slaves=3" (the same names in the same order), the labels become the
+ * values and title the names ("slaves"); 0 when they are not alike. */
+static int legend_values(san_plot_series *ps, int n, char *title, size_t tn)
+{
+    char names[256];
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++) {
+            char keys[256], vals[256];
+            size_t kn = 0, vn = 0;
+            const char *p = ps[i].label;
+            while (p && *p) {
+                const char *eq = strchr(p, '='), *end = strstr(p, ", ");
+                if (!end)
+                    end = p + strlen(p);
+                if (!eq || eq > end || eq == p)
+                    return 0;
+                kn += snprintf(keys + kn, kn < sizeof keys ? sizeof keys - kn : 0, "%s%.*s",
+                               kn ? ", " : "", (int)(eq - p), p);
+                vn += snprintf(vals + vn, vn < sizeof vals ? sizeof vals - vn : 0, "%s%.*s",
+                               vn ? ", " : "", (int)(end - eq - 1), eq + 1);
+                p = *end ? end + 2 : end;
+            }
+            if (!kn || kn >= sizeof keys || vn >= sizeof vals)
+                return 0;
+            if (pass == 0 && (i == 0 ? (snprintf(names, sizeof names, "%s", keys), 0)
+                                     : strcmp(names, keys) != 0))
+                return 0;
+            if (pass == 1)
+                strcpy(ps[i].label, vals);      /* shorter than the label */
+        }
+    snprintf(title, tn, "%s", n ? names : "");
+    return n > 0;
+}
+
 static int plot_curves(const san_size_buffer *b, const char *file, const san_plot_opts *look)
 {
     const san_buffer_config *cf = b->config;
@@ -114,6 +149,9 @@ static int plot_curves(const san_size_buffer *b, const char *file, const san_plo
     snprintf(title, sizeof title, "%s against the buffer size (ringed: the smallest within "
              "%g%% of the limit)", b->index, 100 * b->within);
     san_plot_opts o = *look;
+    char legend[256];
+    if (!o.legend_title && legend_values(ps, n, legend, sizeof legend))
+        o.legend_title = legend;
     o.title = o.title ? o.title : title;
     o.xlabel = o.xlabel ? o.xlabel : b->pipeline ? "K (every buffer)" : "K";
     o.ylabel = o.ylabel ? o.ylabel : b->index;

@@ -21,6 +21,7 @@ static const cli_command commands[] = {
     { "sweep", cmd_sweep, help_sweep, "solve every combination of flag values: table, plot" },
     { "size-buffer", cmd_size_buffer, help_size_buffer, "smallest buffer within a tolerance of its limit" },
     { "grain", cmd_grain, help_grain, "granularity indices and the recommended grain" },
+    { "report", cmd_report, help_report, "a study's analyses as one self-contained HTML page" },
     { "compare", cmd_compare, help_compare, "models or generator lines side by side" },
     { "mw", cmd_mw, help_mw, "master/worker closed form: time, efficiency, optimum" },
     { "cluster", cmd_cluster, help_cluster, "steady bound of a master/worker run on clusters" },

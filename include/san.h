@@ -33,5 +33,6 @@
 #include "san/analytic.h"
 #include "san/export.h"
 #include "san/props.h"
+#include "san/report.h"
 
 #endif

@@ -1,13 +1,15 @@
 #!/bin/sh
 # Set up a fresh Debian 12 machine and build san: install the Debian
-# packages the build needs (when missing), generate the build system,
+# packages the build and its tests need (when missing; chromium renders
+# the page of `san report` in make check), generate the build system,
 # configure and compile.  Idempotent: a second run only rebuilds.
 set -eu
 cd "$(dirname "$0")/.."
 
 PACKAGES="build-essential autoconf automake libtool pkg-config flex bison \
 libsuitesparse-dev libopenblas-dev libcairo2-dev python3 \
-python3-numpy python3-pandas python3-scipy python3-pytest python3-jsonschema"
+python3-numpy python3-pandas python3-scipy python3-pytest python3-jsonschema \
+chromium"
 
 missing=""
 for p in $PACKAGES; do

@@ -87,7 +87,8 @@ static int series_axes(const san_sweep *s, int ax, const char *series, int *out,
     return k;
 }
 
-/* "mode=async, buffer=5" */
+/* "async, 5": the values only, the parameters' names are the legend's
+ * title (legend_title), not repeated on every entry. */
 static char *series_label(const san_sweep *s, const san_sweep_row *r, const int *sa, int nsa,
                           const char *y)
 {
@@ -98,10 +99,19 @@ static char *series_label(const san_sweep *s, const san_sweep_row *r, const int 
         int a = sa[i];
         if (r->pick[a] < 0)
             continue;
-        k += snprintf(buf + k, sizeof buf - k, "%s%s=%s", k ? ", " : "", s->spec.axis[a].name,
+        k += snprintf(buf + k, sizeof buf - k, "%s%s", k ? ", " : "",
                       s->spec.axis[a].values[r->pick[a]]);
     }
     return strdup(k ? buf : y);
+}
+
+/* "mode, buffer": the names of the series' parameters. */
+static void legend_title(const san_sweep *s, const int *sa, int nsa, char *buf, size_t n)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < nsa && k < n; i++)
+        k += snprintf(buf + k, n - k, "%s%s", k ? ", " : "", s->spec.axis[sa[i]].name);
 }
 
 static int add_point(san_plot_series *c, double x, double y)
@@ -231,11 +241,15 @@ int san_sweep_plot_ex(const san_sweep *s, const char *file, const char *x,
     }
     san_plot_series *c = NULL;
     int nc = build_curves(s, ax, y, sa, nsa, &c);
+    char legend[512];
+    legend_title(s, sa, nsa, legend, sizeof legend);
     free(sa);
     if (nc < 0)
         return -1;
     char title[256];
     san_plot_opts look = with_defaults(s, ax, y, o, title, sizeof title);
+    if (!look.legend_title && legend[0])
+        look.legend_title = legend;
     int rc = san_plot_ex(file, &look, c, nc, err, n);
     free_curves(c, nc);
     return rc;

@@ -20,6 +20,7 @@ its own folder and of the layers below it, never of one above:
     solver/export       the chain and the automata in other tools' formats
     solver/props        CSL properties on the reachable chain (beside analysis)
     sweep               families of variants, buffer sizing, grain
+    report              a study's reports as one HTML page (san report)
     cli                 the `san` command, over the public API only
 
 Two folders of one layer (gen beside lang's users, numeric beside space)
@@ -65,7 +66,8 @@ LAYERS = {
     "solver/export": 4,
     "solver/props": 4,
     "sweep": 5,
-    "cli": 6,
+    "report": 6,
+    "cli": 7,
 }
 
 

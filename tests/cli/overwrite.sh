@@ -40,7 +40,7 @@ cp d.csv pristine.csv
 # What the test covers: "CMD FLAG" for every output flag, and the flags
 # that are inputs (checked against, never written).
 tested="print --output|solve --vector|transient --vector|transient --plot|passage --plot|\
-sweep --output|sweep --plot|export --output"
+sweep --output|sweep --plot|export --output|report --output"
 inputs="transient --from|passage --from|map --batch"
 # commands with outputs that read no file (templates only): a model's
 # name where the template goes is refused as no template
@@ -128,6 +128,12 @@ written "transient --vector" new.csv transient -t 1 --vector new.csv m.san
 written "transient --plot" new.svg transient -t 1 --plot new.svg m.san
 written "passage --plot" new.svg passage --until "$until_expr" -t 1,2 --plot new.svg m.san
 written "sweep -o" new.txt sweep m.san -D lambda=1,2 -o new.txt
+# san report: the study file, and the models its analyses read
+every_name "report -o" report m.san -o @
+printf '[a]\nrun = sweep m.san -D lambda=1,2\n[b]\nrun = compare "m.san -D lambda=3" m.san\n' > s.study
+refused "report -o -> a model of the study" m.san m.san report s.study -o m.san
+written "report -o" new.html report s.study -o new.html
+rm -f s.study
 written "sweep --plot" new.svg sweep m.san -D lambda=1,2 --plot new.svg --x lambda --y busy
 for fmt in mtx states dot dot-reach; do
     written "export $fmt -o" new.out export -f "$fmt" -o new.out m.san

@@ -3,6 +3,8 @@
 #
 # - SVG text is editable: <text> elements with the title, the axes' and
 #   the legend's labels given; the page is --size (points);
+# - a legend names its parameter once, as its title ("buffer"), and
+#   its values as entries ("1", "5"; issue 32);
 # - ticks: whole numbers on an axis of whole numbers (no 2.5 slaves);
 #   powers of 10 on --logx/--logy axes;
 # - a value <= 0 on a log axis is refused, exit 2, the series named;
@@ -99,7 +101,18 @@ SW="sweep -q ms --mode async"
     --title 'Fig. 13' --xlabel 'slaves (count)' --ylabel 'P(transmitting) & <idle>' \
     --legend-title 'buffer K' --size 420x300 > /dev/null
 check "SVG: <text> with the title, labels and legend title" python3 "$HELP" texts "$tmp/l.svg" \
-    'Fig. 13' 'slaves (count)' 'P(transmitting) & <idle>' 'buffer K' 'buffer=1' 'buffer=5'
+    'Fig. 13' 'slaves (count)' 'P(transmitting) & <idle>' 'buffer K' '1' '5'
+# the legend names the parameter once, as its title, and its values
+# as entries (issue 32): 'buffer' over '1', '5', never 'buffer=1'
+"$SAN" $SW --slaves 2..3 --buffer 1,5 --plot "$tmp/lt.svg" --x slaves --y slave_transmitting \
+    > /dev/null
+check "SVG: the legend's title is the parameter" python3 "$HELP" texts "$tmp/lt.svg" \
+    'buffer' '1' '5'
+if grep -q 'buffer=' "$tmp/lt.svg"; then bad "SVG: a legend entry repeats 'buffer='"; else ok; fi
+"$SAN" size-buffer -q ms --mode async --slaves 2..3 --within 0.05 --plot "$tmp/lb.svg" > /dev/null
+check "size-buffer SVG: the legend's title is the parameter" python3 "$HELP" texts "$tmp/lb.svg" \
+    'slaves' '2' '3'
+if grep -q 'slaves=' "$tmp/lb.svg"; then bad "size-buffer SVG: a legend entry repeats 'slaves='"; else ok; fi
 check "SVG: width and height = --size 420x300 (pt)" python3 "$HELP" size "$tmp/l.svg" 420 300
 "$SAN" $SW --slaves 2..3 --buffer 1,5 --plot "$tmp/d.svg" --x slaves --y slave_transmitting \
     > /dev/null
