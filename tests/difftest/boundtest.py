@@ -51,7 +51,7 @@ from difftest_models import find_dense_ref, find_san  # noqa: E402
 decimal.getcontext().prec = 40
 FAMILIES = ["mm1k", "mm1k_flip", "slow3", "qbd", "tandem"]
 METHODS = ["auto", "direct", "power", "jacobi", "gs", "gmres", "bicgstab", "iad", "ml"]
-KRON_METHODS = ["auto", "power", "jacobi", "gmres", "bicgstab", "iad"]
+KRON_METHODS = ["auto", "power", "jacobi", "gmres", "bicgstab", "iad", "ml"]
 TOLS = [1e-4, 1e-6, 1e-10]
 FLOOR = 1e-14                   # below it a probability is held absolutely
 PRINT_SLACK = 1e-9              # the report's digits
