@@ -18,7 +18,7 @@ const cli_option cli_solver_options[] = {
                "auto, direct (UMFPACK), power, jacobi,\n"
                "gs (Gauss-Seidel/SOR), gmres, bicgstab, iad\n"
                "(aggregation: stiff and nearly decomposable chains),\n"
-               "ml (multilevel aggregation, sparse storage)", "auto"),
+               "ml (multilevel aggregation; over kron: by automata)", "auto"),
     CLI_DOUBLE(0, "tol", "X", san_sweep_opts, solve.tol, 1e-300, 1, 0, "a number in (0, 1]",
                "accuracy: every state's flows in balance to X\n"
                "relative, and every block of states (automaton,\n"
@@ -41,7 +41,7 @@ const cli_option cli_solver_options[] = {
                "or memory when within 1.5x the time (the report\n"
                "says why);\n"
                "sparse; kron (Q never stored: power, jacobi, gmres,\n"
-               "bicgstab, iad; not gs, direct, ml)", "auto"),
+               "bicgstab, iad, ml; not gs, direct)", "auto"),
     CLI_CHOICE(CLI_OPT_LUMP, 0, "lump", "L", san_sweep_opts, lump,
                "auto: interchangeable replicas solved as counts\n"
                "(exact; the report says what was lumped); off:\n"

@@ -258,7 +258,7 @@ int kron_build(kron_desc *d, const san_space *sp, kron_mode mode,
         rc = make_windows(d);
     if (rc == 0)
         rc = make_diag(d, sp);
-    if (rc == 0)
+    if (rc == 0 && !d->tune.keep_levels)
         drop_levels(d, sp, &keys);
     free(keys);
     if (rc) {

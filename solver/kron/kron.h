@@ -87,6 +87,11 @@ typedef struct {
                                leaves) */
     int run_min;            /* explicit region levels: shorter runs are
                                kept as single updates */
+    int keep_levels;        /* keep the explicit levels even when every
+                               term runs from calls (build.c drops them
+                               then): the flows walk from the sources on
+                               them (kron_flows), which the multilevel
+                               method needs at every cycle */
 } kron_tuning;
 
 extern const kron_tuning kron_tuning_default;
@@ -163,6 +168,18 @@ void kron_op(struct san_op *op, const kron_desc *d, double *w);
 int kron_flows_ok(const kron_desc *d);
 int kron_flows(const kron_desc *d, const uint16_t *blk, int B, const char *lev,
                const double *x, double *F);
+
+/* The flows of kron_flows kept sparse, for partitions of many blocks
+ * (the coarse levels of the multilevel method, multilevel.c): first
+ * the pattern, the pairs S != T with a transition from S to T, as rows
+ * by source block (ptr B + 1, col ascending; x only needs to be
+ * positive where the chain is); then, per vector x, F[k] the flow of
+ * pair k.  Both take one walk of every term; 0, 1 (cannot walk, as
+ * kron_flows), -1 out of memory. */
+int kron_flows_pattern(const kron_desc *d, const uint16_t *blk, int B, const double *x,
+                       int64_t **ptr, int32_t **col);
+int kron_flows_sparse(const kron_desc *d, const uint16_t *blk, int B, const int64_t *ptr,
+                      const int32_t *col, const double *x, double *F);
 
 /* Vector position of a mixed-radix index, -1 when not in the set. */
 int64_t kron_rank(const kron_desc *d, int64_t idx);

@@ -320,4 +320,14 @@ void kron_exit_rates(const kron_desc *d, double *y);
  * cs->err set when out of memory. */
 void kron_walk_calls(const kron_desc *d, const kron_term *t, struct callset *cs);
 
+/* ------------------------------------------------------------------ */
+/* The multilevel method (multilevel.c), a kernel of solve.c            */
+/* ------------------------------------------------------------------ */
+
+/* Cycles of multilevel aggregation over the automata from pi (the
+ * descriptor d of sp's chain is c->op): returns as the kernels of
+ * numeric/linsolve.h. */
+#include "linsolve.h"
+int kron_ml(san_ls *c, double *pi, const kron_desc *d, const san_space *sp);
+
 #endif

@@ -110,7 +110,72 @@ typedef struct {
     const uint16_t *blk;
     double *F;
     int64_t B;
+    /* Sparse flows (kron_flows_sparse): F holds one value per entry of
+     * the pattern sptr/scol (by source block, columns ascending); the
+     * pattern pass (kron_flows_pattern) records the pairs into pset. */
+    const int64_t *sptr;
+    const int32_t *scol;
+    struct kron_pairset *pset;
 } kctx;
+
+/* A set of (source, destination) block pairs: open addressing on
+ * bs * 65536 + bd + 1 (0: empty), grown at half load. */
+struct kron_pairset {
+    uint64_t *k;
+    size_t cap, n;
+    int oom;
+};
+
+static void pairset_add(struct kron_pairset *s, uint64_t key)
+{
+    if (2 * (s->n + 1) > s->cap) {
+        size_t nc = s->cap ? 2 * s->cap : 1024;
+        uint64_t *nk = calloc(nc, sizeof *nk);
+        if (!nk) {
+            s->oom = 1;
+            return;
+        }
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->k[i]) {
+                size_t h = (size_t)(s->k[i] * 0x9E3779B97F4A7C15ull) & (nc - 1);
+                while (nk[h])
+                    h = (h + 1) & (nc - 1);
+                nk[h] = s->k[i];
+            }
+        free(s->k);
+        s->k = nk;
+        s->cap = nc;
+    }
+    size_t h = (size_t)(key * 0x9E3779B97F4A7C15ull) & (s->cap - 1);
+    while (s->k[h]) {
+        if (s->k[h] == key)
+            return;
+        h = (h + 1) & (s->cap - 1);
+    }
+    s->k[h] = key;
+    s->n++;
+}
+
+/* The flow of one pair into the sparse F (pairs outside the pattern
+ * cannot occur: the pattern pass walked the same terms). */
+static inline void flow_sparse(kctx *c, int bs, int bd, double f)
+{
+    if (c->pset) {
+        if (!c->pset->oom)
+            pairset_add(c->pset, (uint64_t)bs * 65536u + (uint64_t)bd + 1);
+        return;
+    }
+    int64_t lo = c->sptr[bs], hi = c->sptr[bs + 1];
+    while (lo < hi) {
+        int64_t mid = (lo + hi) >> 1;
+        if (c->scol[mid] < bd)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < c->sptr[bs + 1] && c->scol[lo] == bd)
+        c->F[lo] += f;
+}
 
 /* Does the walk follow the other node (the source of a product, the
  * destination of a flow walk)? */
@@ -127,7 +192,11 @@ static inline void flow_range(kctx *c, int64_t lo, int64_t hi, int64_t off, doub
     double *restrict F = c->F;
     for (int64_t i = lo; i < hi; i++) {
         const int bs = blk[i], bd = blk[i + off];
-        if (bs != bd)
+        if (bs == bd)
+            continue;
+        if (c->sptr || c->pset)
+            flow_sparse(c, bs, bd, v * x[i]);
+        else
             F[bs * c->B + bd] += v * x[i];
     }
 }
@@ -779,7 +848,7 @@ static void run_window(const kron_desc *d, const double *x, double *y,
 {
     const int na1 = d->m->naut + 1;
     kctx c = { d, NULL, x, y, lo, hi, scratch, scratch + na1, scratch + 2 * na1, cv, NULL,
-               NULL, NULL, NULL, 0 };
+               NULL, NULL, NULL, 0, NULL, NULL, NULL };
     if (x)
         for (int64_t i = lo; i < hi; i++)
             y[i] = d->diag[i] * x[i];
@@ -824,7 +893,7 @@ void kron_walk_calls(const kron_desc *d, const kron_term *t, struct callset *cs)
     const int na = d->tree.naut;
     int scratch[3 * (na + 1)];
     kctx c = { d, t, no_x, NULL, 0, d->n, scratch, scratch + na + 1,
-               scratch + 2 * (na + 1), NULL, cs, NULL, NULL, NULL, 0 };
+               scratch + 2 * (na + 1), NULL, cs, NULL, NULL, NULL, 0, NULL, NULL, NULL };
     for (int k = 0; k < t->np; k++)
         c.fsel[k] = c.rsel[k] = -1;
     kpath p = { 0, 1.0, 0 };
@@ -860,11 +929,12 @@ static int term_moves(const kron_term *t, const char *lev, int naut)
  * of lev walked from the sources, its flows into F. */
 static void flows_window(const kron_desc *d, const char *lev, const uint16_t *blk, int B,
                          const double *x, double *F, int64_t lo, int64_t hi, int *scratch,
-                         double *cv)
+                         double *cv, const int64_t *sptr, const int32_t *scol,
+                         struct kron_pairset *pset)
 {
     const int na1 = d->m->naut + 1;
     kctx c = { d, NULL, NULL, NULL, lo, hi, scratch, scratch + na1, scratch + 2 * na1, cv,
-               NULL, x, blk, F, B };
+               NULL, x, blk, F, B, sptr, scol, pset };
     for (int e = 0; e < d->nterms; e++) {
         const kron_term *t = &d->term[e];
         if (!term_moves(t, lev, d->tree.naut))
@@ -896,11 +966,112 @@ int kron_flows(const kron_desc *d, const uint16_t *blk, int B, const char *lev,
         tid = omp_get_thread_num();
 #endif
         flows_window(d, lev, blk, B, x, tf ? tf + (size_t)tid * BB : F, d->win[w],
-                     d->win[w + 1], scratch, d->cv + (size_t)tid * d->cvlen);
+                     d->win[w + 1], scratch, d->cv + (size_t)tid * d->cvlen, NULL, NULL, NULL);
     }
     for (int t = 0; tf && t < nt; t++)
         for (size_t k = 0; k < BB; k++)
             F[k] += tf[(size_t)t * BB + k];
+    free(tf);
+    return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int kron_flows_pattern(const kron_desc *d, const uint16_t *blk, int B, const double *x,
+                       int64_t **ptr, int32_t **col)
+{
+    *ptr = NULL;
+    *col = NULL;
+    if (!kron_flows_ok(d))
+        return 1;
+    const int64_t nw = d->nwin;
+    const int nt = nw > 1 ? d->nthreads : 1;
+    struct kron_pairset *ps = calloc((size_t)nt, sizeof *ps);
+    if (!ps)
+        return -1;
+    /* one walk, one set per thread (each window walked by one thread) */
+    SAN_OMP(omp parallel for schedule(dynamic, 1) if(nt > 1) num_threads(nt))
+    for (int64_t w = 0; w < nw; w++) {
+        int scratch[3 * (d->m->naut + 1)];
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        flows_window(d, NULL, blk, B, x, NULL, d->win[w], d->win[w + 1], scratch,
+                     d->cv + (size_t)tid * d->cvlen, NULL, NULL, &ps[tid]);
+    }
+    size_t tot = 0;
+    int oom = 0;
+    for (int t = 0; t < nt; t++) {
+        tot += ps[t].n;
+        oom |= ps[t].oom;
+    }
+    uint64_t *all = oom ? NULL : malloc((tot ? tot : 1) * sizeof *all);
+    int64_t *p = calloc((size_t)B + 1, sizeof *p);
+    size_t m = 0;
+    for (int t = 0; t < nt; t++) {
+        for (size_t i = 0; all && i < ps[t].cap; i++)
+            if (ps[t].k[i])
+                all[m++] = ps[t].k[i] - 1;
+        free(ps[t].k);
+    }
+    free(ps);
+    if (!all || !p) {
+        free(all);
+        free(p);
+        return -1;
+    }
+    qsort(all, m, sizeof *all, cmp_u64);
+    size_t u = 0;
+    for (size_t i = 0; i < m; i++)
+        if (u == 0 || all[i] != all[u - 1])
+            all[u++] = all[i];
+    int32_t *c = malloc((u ? u : 1) * sizeof *c);
+    if (!c) {
+        free(all);
+        free(p);
+        return -1;
+    }
+    for (size_t i = 0; i < u; i++) {
+        p[(all[i] >> 16) + 1]++;
+        c[i] = (int32_t)(all[i] & 0xFFFF);
+    }
+    for (int b = 0; b < B; b++)
+        p[b + 1] += p[b];
+    free(all);
+    *ptr = p;
+    *col = c;
+    return 0;
+}
+
+int kron_flows_sparse(const kron_desc *d, const uint16_t *blk, int B, const int64_t *ptr,
+                      const int32_t *col, const double *x, double *F)
+{
+    if (!kron_flows_ok(d))
+        return 1;
+    const int64_t nw = d->nwin, nnz = ptr[B];
+    const int nt = nw > 1 ? d->nthreads : 1;
+    double *tf = nt > 1 ? calloc((size_t)nt * (size_t)nnz, sizeof *tf) : NULL;
+    if (nt > 1 && !tf)
+        return -1;
+    memset(F, 0, (size_t)nnz * sizeof *F);
+    SAN_OMP(omp parallel for schedule(dynamic, 1) if(nt > 1) num_threads(nt))
+    for (int64_t w = 0; w < nw; w++) {
+        int scratch[3 * (d->m->naut + 1)];
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        flows_window(d, NULL, blk, B, x, tf ? tf + (size_t)tid * nnz : F, d->win[w],
+                     d->win[w + 1], scratch, d->cv + (size_t)tid * d->cvlen, ptr, col, NULL);
+    }
+    for (int t = 0; tf && t < nt; t++)
+        for (int64_t k = 0; k < nnz; k++)
+            F[k] += tf[(size_t)t * nnz + k];
     free(tf);
     return 0;
 }

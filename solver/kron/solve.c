@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kron.h"
+#include "kron_int.h"
 #include "linsolve.h"
 #include "partition_space.h"
 
@@ -34,6 +34,7 @@ typedef struct {
     san_ls ls;              /* clock, options, info (ls.qt unused) */
     san_op op;
     const kron_desc *d;
+    const san_space *sp;
 } ksolve;
 
 /* y = x Q: one walk of the descriptor (threads over windows of y). */
@@ -102,6 +103,8 @@ static double method_vectors(san_method m, int restart)
     case SAN_M_POWER:
     case SAN_M_JACOBI:   return 3;
     case SAN_M_BICGSTAB: return 9;
+    case SAN_M_ML:       return 4;     /* the smoother's, x's last, the
+                                          balance's, best; the blocks */
     default:             return (restart > 0 ? restart : SAN_LS_DEFAULT_RESTART) + 5;
     }
 }
@@ -140,6 +143,14 @@ static int over_budget(const kron_desc *d, const san_solve_opts *o, san_solve_in
     return 1;
 }
 
+/* The multilevel method (multilevel.c) needs the descriptor and the
+ * space: c->ls is the first member of the ksolve that holds them. */
+static int ml_kernel(san_ls *ls, double *pi)
+{
+    const ksolve *c = (const ksolve *)ls;
+    return kron_ml(ls, pi, c->d, c->sp);
+}
+
 static san_ls_kernel kernel_of(san_method m)
 {
     switch (m) {
@@ -147,6 +158,7 @@ static san_ls_kernel kernel_of(san_method m)
     case SAN_M_JACOBI:   return san_ls_jacobi;
     case SAN_M_GMRES:    return san_ls_gmres;
     case SAN_M_BICGSTAB: return san_ls_bicgstab;
+    case SAN_M_ML:       return ml_kernel;
     default:             return NULL;
     }
 }
@@ -185,7 +197,7 @@ static int run_method(ksolve *c, double *pi)
     if (!k && info->method != SAN_M_IAD) {
         snprintf(info->msg, sizeof info->msg, "method %s needs the sparse "
                  "generator (--storage sparse); over the Kronecker descriptor "
-                 "use power, jacobi, gmres, bicgstab or iad",
+                 "use power, jacobi, gmres, bicgstab, iad or ml",
                  san_method_name(info->method));
         info->status = SAN_E_USAGE;     /* the user's choice, not a failure */
         return -1;
@@ -354,7 +366,10 @@ int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
         fprintf(stderr, "\r  building the tensor descriptor (%lld states)   ", (long long)sp->n);
         fflush(stderr);
     }
-    int built = kron_build(&d, sp, (kron_mode)mode, tune, info->msg, sizeof info->msg);
+    kron_tuning tml = tune ? *tune : kron_tuning_default;
+    tml.keep_levels = 1;        /* ml walks the flows at every cycle */
+    int built = kron_build(&d, sp, (kron_mode)mode, o->method == SAN_M_ML ? &tml : tune,
+                           info->msg, sizeof info->msg);
     if (o->progress)
         fprintf(stderr, "\r%70s\r", "");
     if (built < 0)
@@ -376,7 +391,7 @@ int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
         info->time_s = san_ls_now() - t0;
         return 1;
     }
-    ksolve c = { .d = &d };
+    ksolve c = { .d = &d, .sp = sp };
     double *w = malloc(d.n * sizeof *w), *x = malloc(d.n * sizeof *x);
     int st = -1;
     kron_op(&c.op, &d, w);

@@ -57,7 +57,7 @@ FAMILIES = ["mm1k", "mm1k_flip", "slow3", "qbd", "tandem", "ncd"]
 # not in the default run (24,002 states: a few methods only)
 LONG_FAMILIES = ["mm1k_long", "mm1k_kronlong"]
 METHODS = ["auto", "direct", "power", "jacobi", "gs", "gmres", "bicgstab", "iad", "ml"]
-KRON_METHODS = ["auto", "power", "jacobi", "gmres", "bicgstab", "iad"]
+KRON_METHODS = ["auto", "power", "jacobi", "gmres", "bicgstab", "iad", "ml"]
 TOLS = [1e-4, 1e-6, 1e-10]
 FLOOR = 1e-14                   # below it a probability is held absolutely
 PRINT_SLACK = 1e-9              # the report's digits

@@ -111,7 +111,7 @@ FAMILIES = ["plain", "span4", "span6", "decades", "ncd", "repl", "sym"]
 LUMPED_FAMILIES = {"sym"}
 METHODS = ["auto", "direct", "power", "jacobi", "gs", "gmres", "bicgstab", "iad", "ml"]
 STORAGES = ["sparse", "kron"]
-KRON_METHODS = {"auto", "power", "jacobi", "gmres", "bicgstab", "iad"}
+KRON_METHODS = {"auto", "power", "jacobi", "gmres", "bicgstab", "iad", "ml"}
 # The distributed engine (a --with-petsc build): `mpirun -n 2 san solve
 # --engine petsc`, assembled or matrix-free; its own KSP, so only the
 # method auto is run (not asked for: the engine has no --method).
