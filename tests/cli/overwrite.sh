@@ -41,7 +41,7 @@ cp d.csv pristine.csv
 # that are inputs (checked against, never written).
 tested="print --output|solve --vector|transient --vector|transient --plot|passage --plot|\
 sweep --output|sweep --plot|export --output|report --output"
-inputs="transient --from|passage --from|map --batch"
+inputs="transient --from|passage --from|map --batch|props --props"
 # commands with outputs that read no file (templates only): a model's
 # name where the template goes is refused as no template
 no_input="gen --output|grain --plot|size-buffer --plot"
