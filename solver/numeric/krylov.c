@@ -473,6 +473,8 @@ static int gmres_solve(san_ls *c, double *pi)
     san_ls_stop why = SAN_LS_GO;
     long it = 0;
     int st = -1, hit = 0;
+    san_ls_stall stall;
+    san_ls_stall_init(&stall);
 
     /* The basis goes to dgemv whole, with int lengths. */
     if (n > INT32_MAX) {
@@ -502,6 +504,14 @@ static int gmres_solve(san_ls *c, double *pi)
             break;
         }
         san_ls_best_offer(&best, pi, R);
+        debug_krylov("gmres", it, R);
+        if (!why && san_ls_stalled(c, &stall, it, R, SETTLE_ITERS)) {
+            R = san_ls_best_restore(&best, pi, R);
+            snprintf(c->info->msg, sizeof c->info->msg, "GMRES stopped at its roundoff "
+                     "floor (residual %.2e) after %ld iterations", R, it);
+            st = 1;
+            break;
+        }
         if (R <= 0.5 * stag) {
             stag = R;
             stag_it = it;
@@ -673,6 +683,8 @@ static int bicgstab_solve(san_ls *c, double *pi)
     double rn = bicg_restart(&op, &w, pi, &R, &xs, &s);
     double stag = HUGE_VAL;
     long stag_it = 0, near_it = 0;
+    san_ls_stall stall;
+    san_ls_stall_init(&stall);
     for (;;) {
         if (R <= tol && it > 0) {       /* never the start vector as is */
             st = 0;
@@ -680,6 +692,13 @@ static int bicgstab_solve(san_ls *c, double *pi)
         }
         san_ls_best_offer(&best, pi, R);
         debug_krylov("bicgstab", it, R);
+        if (san_ls_stalled(c, &stall, it, R, SETTLE_ITERS)) {
+            R = san_ls_best_restore(&best, pi, R);
+            snprintf(c->info->msg, sizeof c->info->msg, "BiCGSTAB stopped at its roundoff "
+                     "floor (residual %.2e) after %ld iterations", R, it);
+            st = 1;
+            break;
+        }
         if (R <= DRIFT * stag)
             near_it = it;
         if (R <= 0.5 * stag) {

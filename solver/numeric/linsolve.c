@@ -306,12 +306,27 @@ static int has_mass(const double *x, int64_t n)
     return s > 0 && isfinite(s);
 }
 
+/* A named kernel that stopped at its roundoff floor (san_ls_stalled)
+ * hands its best vector to the checks, which give the verdict; its
+ * message becomes a note should they pass. */
+static int stalled_to_checks(san_ls *c, int st)
+{
+    if (st != 1 || !c->stalled)
+        return st;
+    c->stalled = 0;
+    if (!c->info->note[0])
+        snprintf(c->info->note, sizeof c->info->note, "%s", c->info->msg);
+    c->info->msg[0] = '\0';
+    return 0;
+}
+
 static int checked_named(san_ls *c, double *pi, san_ls_kernel k, int st)
 {
     san_solve_info *info = c->info;
     if (st == 1 && !has_mass(pi, c->op->n))
         return -1;                      /* no best vector to show: the kernel's
                                            message says what to try */
+    st = stalled_to_checks(c, st);
     for (int retry = 0; st == 0; retry++) {
         if (not_a_distribution(c, pi))
             return -1;
@@ -332,6 +347,7 @@ static int checked_named(san_ls *c, double *pi, san_ls_kernel k, int st)
         info->iterations += it;         /* the kernel counts its own */
         if (st == 1 && !has_mass(pi, c->op->n))
             return -1;
+        st = stalled_to_checks(c, st);
         if (st == 1)                    /* the check says more than "not converged" */
             memcpy(info->msg, why, sizeof why);
     }
@@ -379,6 +395,10 @@ int san_ls_checked(san_ls *c, double *pi, san_ls_kernel k, int refining)
     const san_method asked = info->method;
     const int is_auto = c->o->method == SAN_M_AUTO;
     c->tried |= 1u << asked | (refining ? 1u << SAN_M_IAD : 0);
+    /* named methods stop at their roundoff floor (tol 0 asks to run
+     * until a limit stops the kernel) */
+    c->stall_watch = !is_auto && c->o->tol > 0;
+    c->stalled = 0;
     if (is_auto) {
         c->settle = c->tol;
         c->tol = fmax(c->tol * AUTO_KERNEL_TIGHTEN, fmin(c->tol, AUTO_KERNEL_FLOOR));

@@ -16,6 +16,7 @@
 #ifndef SAN_LINSOLVE_H
 #define SAN_LINSOLVE_H
 
+#include <float.h>
 #include <stdint.h>
 #include "san.h"
 #include "base.h"
@@ -103,6 +104,10 @@ typedef struct {
     unsigned tried;             /* the methods this solve has run or
                                    will run (1 << san_method): what a
                                    refusal does not advise again */
+    int stall_watch;            /* named methods: stop at the roundoff
+                                   floor (san_ls_stalled) */
+    int stalled;                /* set by a kernel that stopped there: its
+                                   best vector goes to the checks */
     int final;                  /* set by a kernel whose failure no other
                                    method can mend (a reducible chain, a
                                    refusal the user must see) */
@@ -188,6 +193,33 @@ double san_ls_best_restore(san_ls_best *b, double *x, double res);
 double san_ls_give_up(san_ls *c, san_ls_best *b, double *x, san_ls_stop why, long iter,
                       double res, const char *hint);
 void san_ls_best_free(san_ls_best *b);
+
+/* A residual this small is at the roundoff floor of the operator: the
+ * normwise residual of a vector rounded to doubles and multiplied by the
+ * generator or the descriptor, where a Krylov method's true residual
+ * bounces without halving: 1.3e-12 to 1.8e-12 (6,000 epsilon) on
+ * M/M/1/300, rho 0.99, over the descriptor; 3.2e-12 to 1.1e-11 (14,500
+ * epsilon and up) on cluster64.san over the descriptor; 1e-14 to 4e-13
+ * on rs 20/9.  It only matters to a --tol below it.  Not higher: at
+ * 1e5 epsilon, BiCGSTAB over cluster64.san's descriptor (tol 1e-12)
+ * stopped at 3.2e-12 at iteration 550, and its vector failed the
+ * balance test where the run to iteration 580 (residual below 0.9e-12)
+ * passes it. */
+#define SAN_LS_ROUNDOFF_FLOOR (1e4 * DBL_EPSILON)
+
+/* The roundoff watch of a named method's kernel: its residual has not
+ * halved since anchor_it, and the least seen is low. */
+typedef struct {
+    double anchor, least;
+    long anchor_it;
+} san_ls_stall;
+
+void san_ls_stall_init(san_ls_stall *s);
+/* Feeds the residual res of iteration it; returns 1 (and sets
+ * c->stalled) when c->stall_watch is on, res has not halved in window
+ * iterations and the least residual seen is at the roundoff floor: the
+ * kernel stops with its best vector, which the checks judge. */
+int san_ls_stalled(san_ls *c, san_ls_stall *s, long it, double res, long window);
 
 /* ---- the final vector ---- */
 /* The final vector of any method (sparse or tensor path): NaN or a

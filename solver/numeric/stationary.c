@@ -107,6 +107,22 @@ static int diverged(san_ls *c, san_ls_best *best, double *x, long it,
     return 1;
 }
 
+/* A stationary method's residual (looked at every SAN_LS_CHECK_EVERY
+ * sweeps) that has not halved in this many sweeps while at the roundoff
+ * floor will not reach a tol below it: the best vector goes to the
+ * checks (san_ls_stalled). */
+#define STALL_ITERS (5 * SAN_LS_CHECK_EVERY)
+
+/* The kernel stops at its roundoff floor with its best vector in x. */
+static int stalled(san_ls *c, san_ls_best *best, double *x, long it)
+{
+    double res = san_ls_best_restore(best, x, HUGE_VAL);
+    snprintf(c->info->msg, sizeof c->info->msg, "%s stopped at its roundoff floor "
+             "(residual %.2e) after %ld iterations", san_method_name(c->info->method),
+             res, it);
+    return 1;
+}
+
 /* Power and Jacobi: two buffers, each pass also measuring its input. */
 static int two_buffer_iterate(san_ls *c, double *pi, int jacobi, double a)
 {
@@ -126,6 +142,8 @@ static int two_buffer_iterate(san_ls *c, double *pi, int jacobi, double a)
         c->info->status = SAN_E_NOMEM;
         return -1;
     }
+    san_ls_stall stall;
+    san_ls_stall_init(&stall);
     san_ls_best_init(&best, n);
     sx = san_op_sum(op, x);
     for (;;) {
@@ -140,8 +158,13 @@ static int two_buffer_iterate(san_ls *c, double *pi, int jacobi, double a)
             rc = diverged(c, &best, x, it, st.ysum);
             break;
         }
-        if (it % SAN_LS_CHECK_EVERY == 0)
+        if (it % SAN_LS_CHECK_EVERY == 0) {
             san_ls_best_offer(&best, x, res);
+            if (san_ls_stalled(c, &stall, it, res, STALL_ITERS)) {
+                rc = stalled(c, &best, x, it);
+                break;
+            }
+        }
         double *t = x;
         x = y;
         y = t;
@@ -205,6 +228,8 @@ int san_ls_gs(san_ls *c, double *pi)
                  "(0, 2): SOR cannot converge", w);
         return -1;
     }
+    san_ls_stall stall;
+    san_ls_stall_init(&stall);
     san_ls_best_init(&best, n);
     for (;;) {
         sor_sweep(qt, pi, w, it % 2 == 1);
@@ -226,6 +251,10 @@ int san_ls_gs(san_ls *c, double *pi)
              * then so that the iterate can neither overflow nor vanish. */
             san_ls_scale(pi, n, 1.0 / xs.xsum);
             san_ls_best_offer(&best, pi, res);
+            if (san_ls_stalled(c, &stall, it, res, STALL_ITERS)) {
+                st = stalled(c, &best, pi, it);
+                break;
+            }
         }
         san_ls_stop why = san_ls_poll(c, it, res);
         if (why) {

@@ -47,6 +47,29 @@ void san_ls_best_free(san_ls_best *b)
     b->x = NULL;
 }
 
+void san_ls_stall_init(san_ls_stall *s)
+{
+    s->anchor = s->least = HUGE_VAL;
+    s->anchor_it = 0;
+}
+
+int san_ls_stalled(san_ls *c, san_ls_stall *s, long it, double res, long window)
+{
+    if (!(res == res))
+        return 0;
+    if (res < s->least)
+        s->least = res;
+    if (res <= 0.5 * s->anchor) {
+        s->anchor = res;
+        s->anchor_it = it;
+        return 0;
+    }
+    if (!c->stall_watch || it - s->anchor_it < window || !(s->least <= SAN_LS_ROUNDOFF_FLOOR))
+        return 0;
+    c->stalled = 1;
+    return 1;
+}
+
 san_ls_stop san_ls_poll(san_ls *c, long iter, double res)
 {
     const san_solve_opts *o = c->o;

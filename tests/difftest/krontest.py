@@ -23,10 +23,15 @@ and the state orders differ, so agreement to 1e-9 on every state is
 evidence, and a refusal on one side only is the failure the issue
 counts.
 
+With --repair N, N random repairable systems follow (repair_draw():
+pools of components failing at 1e-3..1e-2 and repaired at 1..10, a
+shared repair unit or per-component repair, coupled by a synchronizing
+common cause or a load-sharing rate; 10^3..10^4 states), judged alike.
+
 Exit status 1 when a model FAILs, 99 when the tester cannot run, else 0.
 
 Examples:
-  tests/difftest/krontest.py --count 60
+  tests/difftest/krontest.py --count 60 --repair 6
   tests/difftest/krontest.py --count 1000 --seed 5 --keep /tmp/krontest_fail
 """
 
@@ -81,6 +86,98 @@ def ms_args(rng):
     return a
 
 
+# ---------------------------------------------------------------------------
+# The repairable family (issue 27): a few automata, pools of identical
+# components (a count automaton each) and single units, failing at
+# 1e-3..1e-2 per component and repaired at 1..10, either by one shared
+# repair unit (a synchronizing event per component kind) or each by its
+# own repair, coupled by a common-cause failure (a synchronizing event)
+# or a load-sharing rate (a function of another automaton's state).
+# Rates span four decades; 10^3..10^4 product states.  Written as .san
+# text here: no san gen template has this shape.
+# ---------------------------------------------------------------------------
+
+REPAIR_PRODUCT = (1000, 12000)      # the product space the draw aims at
+
+
+def repair_draw(rng):
+    """(model text, a one-line description) of a random repairable system."""
+    while True:
+        pools = [rng.randint(2, 30) for _ in range(rng.randint(1, 3))]
+        units = rng.randint(0 if len(pools) > 1 else 1, 3)
+        shared = rng.random() < 0.5
+        product = 1
+        for n in pools:
+            product *= n + 1
+        product *= 2 ** units * ((1 + len(pools) + units) if shared else 1)
+        if REPAIR_PRODUCT[0] <= product <= REPAIR_PRODUCT[1]:
+            break
+
+    def r(lo, hi):
+        return "%.4g" % (lo * (hi / lo) ** rng.random())
+    coupling = rng.choice(["sync", "rate", "both"])
+    kinds = ["P%d" % i for i in range(len(pools))] + ["U%d" % i for i in range(units)]
+    other = kinds[1] if len(kinds) > 1 else None    # coupled to pool 0
+    ident, events, auts = [], [], []
+    for i, n in enumerate(pools):
+        p = "P%d" % i
+        ident.append("K%d = [0..%d];" % (i, n))
+        fail = "%s * (st %s)" % (r(1e-3, 1e-2), p)
+        if i == 0 and other and coupling in ("rate", "both"):
+            # load sharing: pool 0 fails faster while the other kind is down
+            down = ("((st %s) < %d)" % (other, pools[1]) if other[0] == "P"
+                    else "((st %s) == down)" % other)
+            fail = "(%s) * (1 + (%s * %s))" % (fail, r(1, 10), down)
+        events.append("loc fail%s (%s)" % (p, fail))
+        rate = r(1, 10)
+        if shared:
+            events.append("loc start%s (%s * ((st %s) < %d))" % (p, r(1, 10), p, n))
+            events.append("syn rep%s (%s) {%s, Rep}" % (p, rate, p))
+        elif rng.random() < 0.5:    # one repairer per failed component
+            events.append("loc rep%s (%s * (%d - (st %s)))" % (p, rate, n, p))
+        else:                       # one repairer for the pool
+            events.append("loc rep%s (%s * ((st %s) < %d))" % (p, rate, p, n))
+        auts.append(["  aut %s" % p, "    stt w[K%d]" % i,
+                     "      to(--) fail%s" % p, "      to(++) rep%s" % p])
+    for i in range(units):
+        u = "U%d" % i
+        events.append("loc fail%s (%s)" % (u, r(1e-3, 1e-2)))
+        rate = r(1, 10)
+        if shared:
+            events.append("loc start%s (%s * ((st %s) == down))" % (u, r(1, 10), u))
+            events.append("syn rep%s (%s) {%s, Rep}" % (u, rate, u))
+        else:
+            events.append("loc rep%s (%s)" % (u, rate))
+        auts.append(["  aut %s" % u, "    stt up    to(down) fail%s" % u,
+                     "    stt down  to(up) rep%s" % u])
+    common = other and coupling in ("sync", "both")
+    if common:
+        # a common cause fails a component of pool 0 and one of the other kind
+        events.append("syn cc (%s) {P0, %s}" % (r(1e-3, 1e-2), other))
+        auts[0].append("      to(--) cc")
+        j = kinds.index(other)
+        if other[0] == "P":
+            auts[j].append("      to(--) cc")
+        else:
+            auts[j][1] += "  to(down) cc"
+    if shared:
+        auts.append(["  aut Rep", "    stt idle " + " ".join("to(r%s) start%s" % (k, k) for k in kinds)]
+                    + ["    stt r%s  to(idle) rep%s" % (k, k) for k in kinds])
+    up = (["((st P%d) == %d)" % (i, n) for i, n in enumerate(pools)] +
+          ["((st U%d) == up)" % i for i in range(units)])
+    init = up + (["((st Rep) == idle)"] if shared else [])
+    text = "\n".join(["// krontest's repairable family", "identifiers"] +
+                     ["  " + x for x in ident] + ["", "events"] + ["  " + x for x in events] +
+                     ["", "partial reachability = %s;" % " && ".join(init), "",
+                      "network repair (continuous)"] + ["\n".join(a) for a in auts] +
+                     ["", "results", "  all_up = %s;" % " && ".join(up), ""])
+    what = "repair pools %s units %d, %s repair%s%s, product %d" % (
+        ",".join(map(str, pools)), units, "shared" if shared else "own",
+        ", common cause" if common else "",
+        ", load sharing" if other and coupling in ("rate", "both") else "", product)
+    return text, what
+
+
 def draw(rng):
     return pipeline_args(rng) if rng.random() < 0.6 else ms_args(rng)
 
@@ -125,13 +222,17 @@ def compare(va, vb):
     return worst, where
 
 
-def judge(san, args, tmp, timeout, max_states):
+def judge(san, source, tmp, timeout, max_states):
+    """source: san gen's arguments (a list) or the model's text."""
     model = os.path.join(tmp, "m.san")
     with open(model, "w") as f:
-        g = subprocess.run([san, "gen"] + args, capture_output=True, text=True)
-        if g.returncode != 0:
-            return "skip", "gen refused: " + g.stderr.strip()[-200:]
-        f.write(g.stdout)
+        if isinstance(source, str):
+            f.write(source)
+        else:
+            g = subprocess.run([san, "gen"] + source, capture_output=True, text=True)
+            if g.returncode != 0:
+                return "skip", "gen refused: " + g.stderr.strip()[-200:]
+            f.write(g.stdout)
     runs = {}
     for st in ("sparse", "kron"):
         vec = os.path.join(tmp, st + ".csv")
@@ -158,6 +259,8 @@ def judge(san, args, tmp, timeout, max_states):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--count", type=int, default=60, help="models (60)")
+    ap.add_argument("--repair", type=int, default=0, metavar="N",
+                    help="then N models of the repairable family (0)")
     ap.add_argument("--seed", type=int, default=1, help="random seed (1)")
     ap.add_argument("--timeout", type=float, default=300, help="seconds per san run (300)")
     ap.add_argument("--max-states", type=int, default=MAX_STATES,
@@ -170,15 +273,20 @@ def main():
         print("krontest: no san binary (set SAN)", file=sys.stderr)
         return 99
     rng = random.Random(a.seed)
+    rng_repair = random.Random(a.seed)     # its own draws: the others' stay as they were
     counts = {}
     fails = 0
     tmp = tempfile.mkdtemp(prefix="krontest.")
     try:
-        for i in range(a.count):
-            args = draw(rng)
-            verdict, why = judge(san, args, tmp, a.timeout, a.max_states)
+        for i in range(a.count + a.repair):
+            if i < a.count:
+                source = draw(rng)
+                what = "san gen " + " ".join(source)
+            else:
+                source, what = repair_draw(rng_repair)
+            verdict, why = judge(san, source, tmp, a.timeout, a.max_states)
             counts[verdict] = counts.get(verdict, 0) + 1
-            line = "krontest %d: %s: san gen %s: %s" % (i, verdict, " ".join(args), why)
+            line = "krontest %d: %s: %s: %s" % (i, verdict, what, why)
             if verdict == "FAIL":
                 fails += 1
                 print(line)
@@ -189,7 +297,7 @@ def main():
                 print(line)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("krontest: seed %d, %d models: %s" % (a.seed, a.count, ", ".join(
+    print("krontest: seed %d, %d models: %s" % (a.seed, a.count + a.repair, ", ".join(
         "%s %d" % kv for kv in sorted(counts.items()))))
     return 1 if fails else 0
 

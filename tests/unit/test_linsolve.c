@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "san.h"
+#include "../../solver/numeric/linsolve.h"
 
 #include "check.h"
 
@@ -1058,9 +1059,52 @@ static void test_special(void)
     san_csr_free(&qt);
 }
 
+/* The roundoff watch of the named methods (stop.c): a residual that has
+ * not halved in the window stops the kernel only at the roundoff floor,
+ * only when the watch is on, and a halving restarts the window. */
+static void test_roundoff_stall(void)
+{
+    san_ls c;
+    san_ls_stall s;
+    memset(&c, 0, sizeof c);
+    c.stall_watch = 1;
+    const double fl = SAN_LS_ROUNDOFF_FLOOR;
+    /* down to the floor at 20, then bouncing: stops at 40, not before */
+    const double r1[] = {1e-3, 1e-6, 0.5 * fl, 0.6 * fl, 0.9 * fl, 0.7 * fl};
+    san_ls_stall_init(&s);
+    for (int i = 0; i < 6; i++) {
+        int got = san_ls_stalled(&c, &s, 10L * i, r1[i], 20);
+        CHECK(got == (i >= 4), "stall at the floor: iteration %d gave %d", 10 * i, got);
+    }
+    CHECK(c.stalled == 1, "stall sets c->stalled");
+    /* a plateau above the floor is not roundoff: never */
+    c.stalled = 0;
+    san_ls_stall_init(&s);
+    int any = 0;
+    for (int i = 0; i < 50; i++)
+        any |= san_ls_stalled(&c, &s, 10L * i, i == 0 ? 1e-3 : 20 * fl, 20);
+    CHECK(!any && !c.stalled, "no stall above the floor");
+    /* a halving at the floor restarts the window */
+    san_ls_stall_init(&s);
+    const double r2[] = {1e-3, 0.8 * fl, 0.3 * fl, 0.35 * fl, 0.32 * fl, 0.31 * fl};
+    for (int i = 0; i < 6; i++) {
+        int got = san_ls_stalled(&c, &s, 10L * i, r2[i], 20);
+        CHECK(got == (i >= 4), "halving restarts the window: iteration %d gave %d", 10 * i, got);
+    }
+    /* the watch off (auto, tol 0): never */
+    c.stall_watch = 0;
+    c.stalled = 0;
+    san_ls_stall_init(&s);
+    any = 0;
+    for (int i = 0; i < 50; i++)
+        any |= san_ls_stalled(&c, &s, 10L * i, i == 0 ? 1e-3 : 0.5 * fl, 20);
+    CHECK(!any && !c.stalled, "no stall with the watch off");
+}
+
 int main(void)
 {
     test_names();
+    test_roundoff_stall();
     test_transpose();
     test_residual();
     test_closed_forms();
