@@ -127,6 +127,8 @@ static rng mod_range(rng x, rng y)
 {
     if (!x.known || !y.known || (y.lo <= 0 && y.hi >= 0))
         return UNKNOWN;
+    if (x.lo == x.hi && y.lo == y.hi)
+        return point(san_mod(x.lo, y.lo));
     if (y.lo > 0 && x.lo >= 0 && x.hi < y.lo)
         return x;
     return y.lo > 0 ? (rng){ 0, y.hi, 1 } : (rng){ y.lo, 0, 1 };

@@ -887,7 +887,7 @@ static void compile_fn(sema *S, xbuild *b, const ast_expr *e)
         compile(S, b, e->args[k], -1);
     const xins *last = &b->e->code[b->e->ncode - 1];
     if (e->fn == FN_MOD && last->op == X_CONST && last->v == 0)
-        ERR(S, e->args[1]->pos, "mod(...): the divisor is 0 (mod(a, 0) is not a number)");
+        ERR(S, e->pos, "mod(...): the divisor is 0 (mod(a, 0) is not a number)");
     xb_emit(b, code[e->fn], 0, 0, 0);
     xb_fold(b, NULL);
 }
