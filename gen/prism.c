@@ -383,7 +383,7 @@ static int free_vars(ctx *c, const px_expr *e, int *v, int n, int max)
     return n;
 }
 
-/* A function .san does not have (floor, mod, ...) of the state, as a
+/* A function .san does not have (log) of the state, as a
  * table over the values of the variables it reads when they have at
  * most TABLE_MAX combinations: the sum of (x == i && y == j) * f(i, j)
  * over the non-zero values.  0 when it does not fit. */
@@ -508,20 +508,30 @@ static void put_expr(ctx *c, gbuf *b, const px_expr *e)
             gbuf_printf(b, ")");
             return;
         }
-        if (!strcmp(e->name, "pow") && e->nargs == 2 && fold(c, e->args[1], &x) &&
-            x == floor(x) && x >= 0 && x <= 16) {
-            gbuf_printf(b, "(1");
-            for (int i = 0; i < (int)x; i++) {
-                gbuf_printf(b, " * ");
-                put_expr(c, b, e->args[0]);
+        /* .san's floor, ceil, mod, pow (san(5)); its mod agrees with
+         * PRISM's for the positive divisors PRISM accepts */
+        int arity = !strcmp(e->name, "floor") || !strcmp(e->name, "ceil") ? 1
+                    : !strcmp(e->name, "mod") || !strcmp(e->name, "pow") ? 2 : -1;
+        if (e->nargs == arity) {
+            gbuf_printf(b, "%s(", e->name);
+            for (int i = 0; i < e->nargs; i++) {
+                if (i)
+                    gbuf_printf(b, ", ");
+                put_expr(c, b, e->args[i]);
             }
             gbuf_printf(b, ")");
+            return;
+        }
+        if (!strcmp(e->name, "round") && e->nargs == 1) {  /* PRISM: floor(x + 0.5) */
+            gbuf_printf(b, "floor(");
+            put_expr(c, b, e->args[0]);
+            gbuf_printf(b, " + 0.5)");
             return;
         }
         if (put_table(c, b, e))
             return;
         err_at(c, e->line, e->col, "%s() of an expression that reads the state is not "
-               "supported (the .san language has no %s yet): only of constants, or of "
+               "supported (the .san language has no %s): only of constants, or of "
                "variables with at most %d values together", e->name, e->name, TABLE_MAX);
         return;
     default:

@@ -84,7 +84,7 @@ int ast_uses_name(const ast_expr *e, const char *name)
         return ast_uses_name(e->a, name);
     case AE_BIN:
         return ast_uses_name(e->a, name) || ast_uses_name(e->b, name);
-    case AE_MIN: case AE_MAX:
+    case AE_MIN: case AE_MAX: case AE_FN:
         for (int k = 0; k < e->nargs; k++)
             if (ast_uses_name(e->args[k], name))
                 return 1;
@@ -92,4 +92,27 @@ int ast_uses_name(const ast_expr *e, const char *name)
     default:
         return 0;
     }
+}
+
+static const struct { const char *name; int arity; } fn_table[FN_COUNT] = {
+    [FN_FLOOR] = { "floor", 1 }, [FN_CEIL] = { "ceil", 1 },
+    [FN_MOD] = { "mod", 2 }, [FN_POW] = { "pow", 2 },
+};
+
+const char *ast_fn_name(ast_fn fn)
+{
+    return fn_table[fn].name;
+}
+
+int ast_fn_arity(ast_fn fn)
+{
+    return fn_table[fn].arity;
+}
+
+int ast_fn_find(const char *name)
+{
+    for (int k = 0; k < FN_COUNT; k++)
+        if (!strcmp(fn_table[k].name, name))
+            return k;
+    return -1;
 }

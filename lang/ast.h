@@ -30,8 +30,14 @@ typedef enum {
     AE_NB, AE_SUMRW, AE_PRODRW,
     AE_NEG, AE_NOT,
     AE_BIN, AE_MIN, AE_MAX,
-    AE_THR                  /* thr(e): an event's throughput (results only) */
+    AE_THR,                 /* thr(e): an event's throughput (results only) */
+    AE_FN                   /* floor, ceil, mod, pow: fn names which */
 } ast_expr_kind;
+
+/* The functions of fixed arity (extension): floor(x), ceil(x) as in C;
+ * mod(a, b) = a - b * floor(a / b), the sign of b, NaN for b = 0;
+ * pow(a, b) as C's pow. */
+typedef enum { FN_FLOOR, FN_CEIL, FN_MOD, FN_POW, FN_COUNT } ast_fn;
 
 typedef enum {
     OP_MUL, OP_DIV, OP_ADD, OP_SUB,
@@ -51,8 +57,9 @@ struct ast_expr {
     ast_ref lo, hi;
     ast_binop op;           /* AE_BIN */
     ast_expr *a, *b;        /* operands */
-    ast_expr **args;        /* AE_MIN, AE_MAX */
+    ast_expr **args;        /* AE_MIN, AE_MAX, AE_FN */
     int nargs;
+    ast_fn fn;              /* AE_FN */
     /* AE_THR: ref is the event, e or e[k]; thr_all: e[*], every index;
      * thr_at.name: e@A, the copy of a local event in automaton A only */
     int thr_all;
@@ -153,6 +160,11 @@ void ast_file_free(ast_file *f);
 /* Does e mention name as a value (an index variable, say), outside the
  * names of states and automata? */
 int ast_uses_name(const ast_expr *e, const char *name);
+/* A function's name as written, its number of arguments, and the
+ * function a name is (-1: none). */
+const char *ast_fn_name(ast_fn fn);
+int ast_fn_arity(ast_fn fn);
+int ast_fn_find(const char *name);
 
 /* The rate of the compiled event e of m as its declaration writes it
  * (print.c): "(lambda * (st B == s[0]))"; what the DOT export labels a

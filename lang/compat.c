@@ -87,6 +87,9 @@ static void walk(lint *L, const ast_expr *e)
     if (e->kind == AE_THR)
         warn(L, e->pos, BOTH " have no throughputs in expressions (thr(%s)); --dialect "
              "peps2003 refuses the model: write the expectation of rate x enabling", e->ref.name);
+    if (e->kind == AE_FN)
+        warn(L, e->pos, BOTH " have no %s(...); --dialect peps2003 refuses the model",
+             ast_fn_name(e->fn));
     if (e->kind == AE_NB && !e->has_range && L->in_used_function)
         warn(L, e->pos, BOTH " misread nb without an automaton range (nb %s) in a function "
              "that another function uses; --dialect peps2003 writes the range", e->ref.name);

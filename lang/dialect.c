@@ -448,6 +448,23 @@ static void expr_out(dctx *c, const ast_expr *e, int ctx_aut)
         }
         fputc(')', o);
         break;
+    case AE_FN:
+        /* their grammar has min and max only; an expansion (floor by
+         * comparisons over a state's range) would hide a model's intent */
+        if (c->peps) {
+            fail(c, "%d:%d: %s(...): PEPS has no %s; write its values by state (a constant "
+                 "per state, or comparisons st A == k)", e->pos.line, e->pos.col,
+                 ast_fn_name(e->fn), ast_fn_name(e->fn));
+            break;
+        }
+        fprintf(o, "%s(", ast_fn_name(e->fn));
+        for (int k = 0; k < e->nargs; k++) {
+            if (k)
+                fputs(", ", o);
+            expr_out(c, e->args[k], -1);
+        }
+        fputc(')', o);
+        break;
     case AE_THR:
         /* PEPS's results are expectations of functions of the state */
         fail(c, "%d:%d: thr(%s): PEPS has no throughputs in expressions; write the result as "

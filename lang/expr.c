@@ -32,7 +32,7 @@ int xop_arity(const xins *i)
     case X_CONST: case X_ST: case X_RW: case X_NB: case X_SUMRW:
     case X_PRODRW: case X_RESULT: case X_THR: case X_CALL:
         return 0;
-    case X_NEG: case X_NOT:
+    case X_NEG: case X_NOT: case X_FLOOR: case X_CEIL:
         return 1;
     case X_MIN: case X_MAX:
         return i->n;
@@ -85,6 +85,19 @@ int xb_call(xbuild *b, const san_expr *fn)
     return e->ncalls++;
 }
 
+/* fmod is exact (its result is representable), so only the sign needs
+ * mending: fmod takes the sign of a, mod that of b.  The sum r + b may
+ * round to b itself when r is tiny (mod(-1e-20, 1) is 1). */
+double san_mod(double a, double b)
+{
+    if (b == 0)
+        return NAN;
+    double r = fmod(a, b);
+    if (r != 0 && (r < 0) != (b < 0))
+        r += b;
+    return r;
+}
+
 /* The operators on plain values; shared by folding and evaluation. */
 static double apply2(int op, double x, double y)
 {
@@ -104,6 +117,8 @@ static double apply2(int op, double x, double y)
     case X_OR:  return (x != 0) || (y != 0);
     case X_IMP: return (x == 0) || (y != 0);
     case X_EQV: return (x != 0) == (y != 0);
+    case X_MOD: return san_mod(x, y);
+    case X_POW: return pow(x, y);
     }
     return NAN;
 }
@@ -123,13 +138,15 @@ void xb_fold(xbuild *b, int *div_by_zero)
     switch (top->op) {
     case X_NEG: r = -arg[0].v; break;
     case X_NOT: r = arg[0].v == 0; break;
+    case X_FLOOR: r = floor(arg[0].v); break;
+    case X_CEIL: r = ceil(arg[0].v); break;
     case X_MIN: case X_MAX:
         r = arg[0].v;
         for (int k = 1; k < m; k++)
             r = top->op == X_MIN ? fmin(r, arg[k].v) : fmax(r, arg[k].v);
         break;
     default:
-        if (top->op == X_DIV && arg[1].v == 0 && div_by_zero)
+        if ((top->op == X_DIV || top->op == X_MOD) && arg[1].v == 0 && div_by_zero)
             *div_by_zero = 1;
         r = apply2(top->op, arg[0].v, arg[1].v);
     }
@@ -297,6 +314,12 @@ static double run(const san_expr *e, const int *s, const double *results, const 
             break;
         case X_NOT:
             st[sp - 1] = st[sp - 1] == 0;
+            break;
+        case X_FLOOR:
+            st[sp - 1] = floor(st[sp - 1]);
+            break;
+        case X_CEIL:
+            st[sp - 1] = ceil(st[sp - 1]);
             break;
         case X_ADD: sp--; st[sp - 1] += st[sp]; break;
         case X_SUB: sp--; st[sp - 1] -= st[sp]; break;

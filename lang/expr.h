@@ -31,7 +31,9 @@ typedef enum {
     X_ADD, X_SUB, X_MUL, X_DIV,
     X_LT, X_LE, X_GT, X_GE, X_EQ, X_NE,
     X_AND, X_XOR, X_OR, X_IMP, X_EQV,
-    X_MIN, X_MAX    /* pop n, push min / max */
+    X_MIN, X_MAX,   /* pop n, push min / max */
+    X_FLOOR, X_CEIL,    /* unary */
+    X_MOD, X_POW        /* binary: a - b floor(a / b) (NaN for b = 0), pow */
 } xop;
 
 typedef struct {
@@ -107,6 +109,8 @@ void san_expr_tabulate(san_expr *e, const san_model *m, int64_t max_entries, int
  * automaton a (expr_range.c): 1 and bounds[0] <= e <= bounds[1] for
  * each of them, or 0 when some value may be NaN or is not bounded. */
 int san_expr_range(const san_expr *e, const int *lo, const int *hi, double bounds[2]);
+/* mod(a, b) = a - b floor(a / b): the sign of b, NaN for b = 0. */
+double san_mod(double a, double b);
 /* Number of operands an instruction pops. */
 int xop_arity(const xins *i);
 

@@ -12,10 +12,12 @@
  * The bounds are sound for the floating-point evaluation itself, not
  * only for the real numbers: +, -, *, / rounded to nearest are monotone
  * in each operand, so the same operations on the interval's ends bound
- * every value the interpreter can produce.  Known intervals are finite:
- * an end that overflows to an infinity makes the interval unknown, for
- * a NaN may hide inside it (x, y in [0, inf]: x - y is NaN at x = y =
- * inf, though the ends give [-inf, inf]; 0 * inf likewise).  So does a
+ * every value the interpreter can produce; floor and ceil are exact,
+ * mod is bounded by its divisor, pow is known only at a point.  Known
+ * intervals are finite: an end that overflows to an infinity makes the
+ * interval unknown, for a NaN may hide inside it (x, y in [0, inf]:
+ * x - y is NaN at x = y = inf, though the ends give [-inf, inf]; 0 * inf
+ * likewise).  So does a
  * division by an interval holding 0, and a derived result.  An unknown
  * interval never prunes anything.
  */
@@ -118,6 +120,20 @@ static rng arith(int op, rng x, rng y)
     return UNKNOWN;
 }
 
+/* mod(x, y) for y of one sign: x itself where 0 <= x < y (fmod is
+ * exact), else between 0 and y, both included (r + y may round to y);
+ * a divisor interval holding 0 may give NaN. */
+static rng mod_range(rng x, rng y)
+{
+    if (!x.known || !y.known || (y.lo <= 0 && y.hi >= 0))
+        return UNKNOWN;
+    if (x.lo == x.hi && y.lo == y.hi)
+        return point(san_mod(x.lo, y.lo));
+    if (y.lo > 0 && x.lo >= 0 && x.hi < y.lo)
+        return x;
+    return y.lo > 0 ? (rng){ 0, y.hi, 1 } : (rng){ y.lo, 0, 1 };
+}
+
 /* The values table t (indexed by state) takes over states [lo, hi]. */
 static rng table_range(const double *t, int lo, int hi)
 {
@@ -198,6 +214,20 @@ static rng eval_range(const san_expr *e, const int *lo, const int *hi, rng *st)
             st[sp - 1] = of_truth(t < 0 ? -1 : !t);
             break;
         }
+        case X_FLOOR: case X_CEIL:     /* exact and monotone */
+            if (st[sp - 1].known)
+                st[sp - 1] = i->op == X_FLOOR ? hull2(floor(st[sp - 1].lo), floor(st[sp - 1].hi))
+                                              : hull2(ceil(st[sp - 1].lo), ceil(st[sp - 1].hi));
+            break;
+        case X_MOD:
+            sp--;
+            st[sp - 1] = mod_range(st[sp - 1], st[sp]);
+            break;
+        case X_POW:             /* C's pow need not be monotone once rounded */
+            sp--;
+            st[sp - 1] = st[sp - 1].known && st[sp].known && st[sp - 1].lo == st[sp - 1].hi &&
+                         st[sp].lo == st[sp].hi ? point(pow(st[sp - 1].lo, st[sp].lo)) : UNKNOWN;
+            break;
         case X_MIN: case X_MAX: {
             sp -= i->n;
             rng r = st[sp];

@@ -61,6 +61,28 @@ static ast_expr *mk(ast_file *f, ast_expr_kind k, SAN_YYLTYPE l)
     return e;
 }
 static ast_expr *mk_bin(ast_file *f, san_diag *d, ast_binop op, ast_expr *a, ast_expr *b, SAN_YYLTYPE l);
+/* floor(x), ceil(x), mod(a, b), pow(a, b): the count of arguments is
+ * checked here, where the call is still as written. */
+static ast_expr *mk_fn(ast_file *f, san_diag *d, const char *name, ast_expr **args, int n,
+                       SAN_YYLTYPE l)
+{
+    ast_expr *e = mk(f, AE_FN, l);
+    e->fn = (ast_fn)ast_fn_find(name);
+    e->args = args;
+    e->nargs = n;
+    int want = ast_fn_arity(e->fn);
+    if (n != want)
+        san_diag_add(d, SAN_ERROR, l.first_line, l.first_column,
+                     "%s(...): expected %d argument%s, got %d", name, want, want > 1 ? "s" : "", n);
+    for (int k = 0; k < n; k++)
+        if (args[k]->depth + 1 > e->depth)
+            e->depth = args[k]->depth + 1;
+    if (e->depth == MAX_EXPR_DEPTH + 1)
+        san_diag_add(d, SAN_ERROR, l.first_line, l.first_column,
+                     "expression too deep (more than %d nested operations)", MAX_EXPR_DEPTH);
+    return e;
+}
+
 static ast_expr *mk_un(ast_file *f, san_diag *d, ast_expr_kind k, ast_expr *a, SAN_YYLTYPE l);
 static int rel_offset(san_diag *d, double k, SAN_YYLTYPE l);
 static ast_ref mk_ref(char *name, ast_expr *index, SAN_YYLTYPE l)
@@ -89,6 +111,7 @@ static void parse_tick(ast_file *f, SAN_YYLTYPE l)
 %token T_MIN "min" T_MAX "max" T_ST "st" T_NB "nb" T_RW "rw"
 %token T_SUMRW "sum_rw" T_PRODRW "prod_rw"
 %token <str> T_ID "identifier"
+%token <str> T_FN "function"
 %token <num> T_NUM "number"
 %token T_EQ "==" T_NE "!=" T_LE "<=" T_GE ">=" T_AND "&&" T_OR "||"
 %token T_EQV "<->" T_IMP "->" T_DOTDOT ".."
@@ -364,12 +387,13 @@ primary
           $$->ref = $7; $$->has_state = 1; }
     | "min" '(' args ')'    { $$ = mk(f, AE_MIN, @1); $$->args = $3.v; $$->nargs = $3.n; }
     | "max" '(' args ')'    { $$ = mk(f, AE_MAX, @1); $$->args = $3.v; $$->nargs = $3.n; }
+    | T_FN '(' args ')'     { $$ = mk_fn(f, d, $1, $3.v, $3.n, @1); }
     | '(' expr ')'          { $$ = $2; $$->paren = 1; }
     | T_ID '(' thr_event ')'
         { $$ = $3; $$->pos = P(@1);
           if (strcmp($1, "thr"))    /* not a keyword: models may name a constant thr */
               san_diag_add(d, SAN_ERROR, @1.first_line, @1.first_column,
-                           "unknown function '%s' (the functions are min, max and thr)", $1); }
+                           "unknown function '%s' (the functions are min, max, floor, ceil, mod, pow and thr)", $1); }
     ;
 /* The event of thr(): e, e[k], e[*] (every index), each with an
  * optional @A (the copy of a local event in replica A: its name in the

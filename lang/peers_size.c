@@ -117,7 +117,7 @@ static long len_rec(const san_model *m, const ast_expr *e, int *budget)
     case AE_BIN:
         n = add(len_rec(m, e->a, budget), len_rec(m, e->b, budget));
         return add(n, 4);
-    case AE_MIN: case AE_MAX:
+    case AE_MIN: case AE_MAX: case AE_FN:
         for (int k = 0; k < e->nargs; k++)
             n = add(n, add(len_rec(m, e->args[k], budget), k ? 4 : 0));
         return n;

@@ -108,6 +108,15 @@ static void print_expr(FILE *out, const ast_expr *e)
         }
         fputc(')', out);
         break;
+    case AE_FN:
+        fprintf(out, "%s(", ast_fn_name(e->fn));
+        for (int k = 0; k < e->nargs; k++) {
+            if (k)
+                fputs(", ", out);
+            print_expr(out, e->args[k]);
+        }
+        fputc(')', out);
+        break;
     case AE_THR:
         fputs("thr(", out);
         print_ref(out, &e->ref);

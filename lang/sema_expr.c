@@ -299,7 +299,7 @@ static void add_refs(sema *S, int from, const ast_expr *e)
         add_refs(S, from, e->a);
         add_refs(S, from, e->b);
         return;
-    case AE_MIN: case AE_MAX:
+    case AE_MIN: case AE_MAX: case AE_FN:
         for (int k = 0; k < e->nargs; k++)
             add_refs(S, from, e->args[k]);
         return;
@@ -869,6 +869,29 @@ static void compile_thr(sema *S, xbuild *b, const ast_expr *e)
     xb_emit(b, X_CONST, 0, 0, 0);
 }
 
+static void compile(sema *S, xbuild *b, const ast_expr *e, int ctx_aut);
+
+/* floor, ceil, mod, pow (their arity was checked by the parser; a
+ * wrong count compiles to 0).  A divisor of mod that folds to 0 is an
+ * error here, whatever the dividend: mod(a, 0) is NaN in every state. */
+static void compile_fn(sema *S, xbuild *b, const ast_expr *e)
+{
+    static const xop code[FN_COUNT] = {
+        [FN_FLOOR] = X_FLOOR, [FN_CEIL] = X_CEIL, [FN_MOD] = X_MOD, [FN_POW] = X_POW,
+    };
+    if (e->nargs != ast_fn_arity(e->fn)) {
+        xb_emit(b, X_CONST, 0, 0, 0);
+        return;
+    }
+    for (int k = 0; k < e->nargs; k++)
+        compile(S, b, e->args[k], -1);
+    const xins *last = &b->e->code[b->e->ncode - 1];
+    if (e->fn == FN_MOD && last->op == X_CONST && last->v == 0)
+        ERR(S, e->pos, "mod(...): the divisor is 0 (mod(a, 0) is not a number)");
+    xb_emit(b, code[e->fn], 0, 0, 0);
+    xb_fold(b, NULL);
+}
+
 static void compile(sema *S, xbuild *b, const ast_expr *e, int ctx_aut)
 {
     switch (e->kind) {
@@ -910,6 +933,9 @@ static void compile(sema *S, xbuild *b, const ast_expr *e, int ctx_aut)
             compile(S, b, e->args[k], -1);
         xb_emit(b, e->kind == AE_MIN ? X_MIN : X_MAX, 0, e->nargs, 0);
         xb_fold(b, NULL);
+        return;
+    case AE_FN:
+        compile_fn(S, b, e);
         return;
     case AE_THR:
         compile_thr(S, b, e);
@@ -981,7 +1007,7 @@ static ast_expr *peps_reading(ast_file *f, const ast_expr *e)
     case AE_NEG: case AE_NOT:
         c->a = peps_reading(f, e->a);
         return c;
-    case AE_MIN: case AE_MAX:
+    case AE_MIN: case AE_MAX: case AE_FN:
         c->args = ast_alloc(f, (e->nargs ? e->nargs : 1) * sizeof *c->args);
         for (int k = 0; k < e->nargs; k++)
             c->args[k] = peps_reading(f, e->args[k]);
@@ -1000,6 +1026,10 @@ static int same_tree(const ast_expr *x, const ast_expr *y)
         return x->op == y->op && same_tree(x->a, y->a) && same_tree(x->b, y->b);
     case AE_NEG: case AE_NOT:
         return same_tree(x->a, y->a);
+    case AE_FN:
+        if (x->fn != y->fn)
+            return 0;
+        /* fall through */
     case AE_MIN: case AE_MAX:
         for (int k = 0; k < x->nargs; k++)
             if (!same_tree(x->args[k], y->args[k]))
@@ -1070,7 +1100,7 @@ static int has_chain(const ast_expr *e)
         return has_chain(e->a) || has_chain(e->b);
     case AE_NEG: case AE_NOT:
         return has_chain(e->a);
-    case AE_MIN: case AE_MAX:
+    case AE_MIN: case AE_MAX: case AE_FN:
         for (int k = 0; k < e->nargs; k++)
             if (has_chain(e->args[k]))
                 return 1;

@@ -330,8 +330,13 @@ def check_transient():
 
 
 def check_functions():
-    """floor, mod, pow of the state, tabulated: tests/prism/functions.prism,
-    P(x even) = 11/19 in closed form (the file says why)."""
+    """floor, mod, pow of the state, written as .san's functions (not
+    tabulated): tests/prism/functions.prism, P(x even) = 11/19 in closed
+    form (the file says why)."""
+    rc, out, err = run(["import", "prism", os.path.join(DIR, "functions.prism")])
+    for want in ("mod((st x), 2)", "floor(((st x) / 2))", "pow(2, (st x))"):
+        if rc != 0 or want not in out:
+            fail("import of functions.prism: exit %d, no %s in the text" % (rc, want))
     j = solve_json([os.path.join(DIR, "functions.prism")])
     if j and (j["reachable_states"] != 18 or not close(j["results"]["even"], 11 / 19, 1e-9)):
         fail("functions.prism: %s states, even = %r, closed form 11/19"

@@ -290,6 +290,20 @@ static void test_precedence(void)
     evc("min(2 + 3, 4)", 4);
     evc("max(-1, -2)", -1);
     evc("max(1, 2) * 3", 6);
+    /* floor, ceil, mod (the sign of the divisor), pow, folded */
+    evc("floor(2.5)", 2);
+    evc("floor(-2.5)", -3);
+    evc("ceil(2.1)", 3);
+    evc("ceil(-2.9)", -2);
+    evc("mod(7, 3)", 1);
+    evc("mod(-1, 3)", 2);
+    evc("mod(1, -3)", -2);
+    evc("mod(-7, -3)", -1);
+    evc("mod(7.5, 2)", 1.5);
+    evc("mod(6, 3)", 0);
+    evc("pow(2, 10)", 1024);
+    evc("pow(4, 0.5) + 1", 3);
+    evc("2 * floor (7 / 2)", 6);
     /* identifiers folded into constants */
     evc("c7", 7);
     evc("c7 * 2", 14);
@@ -312,6 +326,9 @@ static void test_state_exprs(void)
     ev1("-st B", A, B, C, -4);
     ev1("-st B + 10", A, B, C, 6);
     ev1("st A <-> st C", A, B, C, 1);
+    ev1("floor(st B / 3) + ceil(st B / 3)", A, B, C, 3);
+    ev1("mod(st B, st A + 1) - mod(st C - st B - 1, 3)", A, B, C, -1);
+    ev1("pow(st A, st B) - pow(st C, -1)", A, B, C, 15);
     /* st and @ */
     ev1("st A", A, B, C, 2);
     ev1("@A", A, B, C, 2);

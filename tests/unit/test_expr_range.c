@@ -177,6 +177,18 @@ static const case_t CASES[] = {
     { "max(st A, rw D, 1)", PTS | TIGHT },
     { "min(f, g, 3)", PTS },
     { "max(-st A, st C)", PTS | TIGHT },
+    /* floor, ceil, mod, pow */
+    { "floor(st B / 2)", PTS | TIGHT },
+    { "ceil(st B / 3 - rw A)", PTS },
+    { "mod(st A, 4)", PTS | TIGHT },        /* the dividend itself */
+    { "mod(st B, 3)", PTS },
+    { "mod(st A - st B, st D + 1)", PTS },
+    { "mod(st B, -2)", PTS },
+    { "mod(st B, st D - 1)", 0 },           /* NaN at D = u[0] */
+    { "mod(st A, st B) > 5", 0 },           /* NaN at B = z */
+    { "pow(st A, 2)", PTS },
+    { "pow(2, st B) - pow(st A, 0.5)", PTS },
+    { "pow(st A - 1, -1)", 0 },             /* inf at A = a1 */
     /* constants, folded and not */
     { "3.5", PTS | TIGHT },
     { "st A * 0 + 2", PTS | TIGHT },
