@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """lang_functions.py - floor, ceil, mod, pow in .san expressions (san(5)).
 
 1. A birth-death chain on 0..N whose birth and death rates are floor,
