@@ -142,8 +142,6 @@ void cli_signals_init(void);
 /* Does stderr go to a terminal (progress is shown only then)? */
 int cli_stderr_is_tty(void);
 
-/* JSON string output with escaping. */
-void cli_json_string(FILE *out, const char *s);
 void cli_json_marginal_members(FILE *out, const san_model *m, const san_solution *sol,
                                const char *first, const char *sep);
 /* A figure of a report where NaN stands for "not computed" (a failed

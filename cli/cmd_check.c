@@ -136,7 +136,7 @@ static void json_memory(const san_estimate *e)
     printf(",\n  \"memory\": {");
     if (!e->ok) {
         printf("\"error\": ");
-        cli_json_string(stdout, e->why);
+        san_json_string(stdout, e->why);
         printf("}");
         return;
     }
@@ -278,7 +278,7 @@ static void json_audit(const san_audit *r)
            (long long)r->states);
     if (!r->complete) {
         printf(", \"why\": ");
-        cli_json_string(stdout, r->why);
+        san_json_string(stdout, r->why);
     }
     printf("}");
 }
@@ -324,7 +324,7 @@ static void json_diags(const san_diag *d, san_severity sev)
         if (it->sev != sev)
             continue;
         printf("%s\n    {\"line\": %d, \"col\": %d, \"message\": ", first ? "" : ",", it->line, it->col);
-        cli_json_string(stdout, it->msg);
+        san_json_string(stdout, it->msg);
         printf("}");
         first = 0;
     }
@@ -337,9 +337,9 @@ static void json_summary(const san_model *m, const san_lumping *L, const san_dia
     printf("{\n  ");
     cli_meta_json(stdout, NULL);
     printf("\"model\": ");
-    cli_json_string(stdout, m ? m->name : "");
+    san_json_string(stdout, m ? m->name : "");
     printf(",\n  \"file\": ");
-    cli_json_string(stdout, d->file);
+    san_json_string(stdout, d->file);
     printf(",\n  \"valid\": %s", m && !d->nerrors ? "true" : "false");
     if (m) {
         printf(",\n  \"product_states\": ");
@@ -347,7 +347,7 @@ static void json_summary(const san_model *m, const san_lumping *L, const san_dia
         printf(",\n  \"product_states_log10\": %.6f", m->product_log10);
         if (L) {
             printf(",\n  \"lumped\": {\"classes\": ");
-            cli_json_string(stdout, san_lumping_summary(L));
+            san_json_string(stdout, san_lumping_summary(L));
             printf(", \"product_states\": ");
             san_json_size(stdout, san_lumping_model(L)->product_str);
             printf("}");
@@ -357,11 +357,11 @@ static void json_summary(const san_model *m, const san_lumping *L, const san_dia
         printf(",\n  \"automata\": [");
         for (int a = 0; a < m->naut; a++) {
             printf("%s\n    {\"name\": ", a ? "," : "");
-            cli_json_string(stdout, m->aut[a].name);
+            san_json_string(stdout, m->aut[a].name);
             printf(", \"states\": [");
             for (int s = 0; s < m->aut[a].nstates; s++) {
                 printf("%s", s ? ", " : "");
-                cli_json_string(stdout, m->aut[a].states[s]);
+                san_json_string(stdout, m->aut[a].states[s]);
             }
             printf("]}");
         }
@@ -369,7 +369,7 @@ static void json_summary(const san_model *m, const san_lumping *L, const san_dia
         for (int e = 0; e < m->nev; e++) {
             const san_event *E = &m->ev[e];
             printf("%s\n    {\"name\": ", e ? "," : "");
-            cli_json_string(stdout, E->name);
+            san_json_string(stdout, E->name);
             printf(", \"type\": \"%s\", \"rate\": ", E->sync ? "syn" : "loc");
             if (san_expr_is_const(E->rate))
                 san_json_num(stdout, san_expr_const(E->rate));
@@ -378,7 +378,7 @@ static void json_summary(const san_model *m, const san_lumping *L, const san_dia
             printf(", \"automata\": [");
             for (int k = 0; k < E->nparts; k++) {
                 printf("%s", k ? ", " : "");
-                cli_json_string(stdout, m->aut[E->parts[k]].name);
+                san_json_string(stdout, m->aut[E->parts[k]].name);
             }
             printf("]}");
         }
@@ -387,13 +387,13 @@ static void json_summary(const san_model *m, const san_lumping *L, const san_dia
         for (int i = 0; i < m->nid; i++)
             if (m->id[i].is_function) {
                 printf("%s", first ? "" : ", ");
-                cli_json_string(stdout, m->id[i].name);
+                san_json_string(stdout, m->id[i].name);
                 first = 0;
             }
         printf("],\n  \"results\": [");
         for (int r = 0; r < m->nres; r++) {
             printf("%s", r ? ", " : "");
-            cli_json_string(stdout, m->res[r].name);
+            san_json_string(stdout, m->res[r].name);
         }
         printf("]");
     }

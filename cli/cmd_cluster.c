@@ -190,7 +190,7 @@ static void write_json(const report *r, FILE *out)
     fputs("{\n  ", out);
     cli_meta_json(out, NULL);
     fputs("\"model\": \"cluster\",\n  \"bound\": ", out);
-    cli_json_string(out, r->bound);
+    san_json_string(out, r->bound);
     for (int i = 0; i < r->n; i++) {
         fprintf(out, ",\n  \"%s\": ", r->q[i].name);
         cli_json_figure(out, r->q[i].v);

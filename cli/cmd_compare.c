@@ -259,12 +259,12 @@ static void json_marginals(const san_compare *c, FILE *out)
             continue;
         fprintf(out, "%s\n    ", first ? "" : ",");
         first = 0;
-        cli_json_string(out, k->name);
+        san_json_string(out, k->name);
         fputs(": {", out);
         for (int i = j, n = 0; i < c->nlines; i++)
             if (c->line[i].marginal && !strcmp(c->line[i].name, k->name)) {
                 fputs(n++ ? ",\n      " : "\n      ", out);
-                cli_json_string(out, c->line[i].state);
+                san_json_string(out, c->line[i].state);
                 fputs(": ", out);
                 json_values(c, i, out);
             }
@@ -291,10 +291,10 @@ static void write_json(const san_compare *c, const cli_run *run, FILE *out)
     for (int i = 0; i < c->n; i++) {
         const san_sweep_row *r = &c->model[i].row;
         fprintf(out, "%s\n    { \"name\": \"%s\", \"command\": ", i ? "," : "", c->model[i].name);
-        cli_json_string(out, r->command ? r->command : "");
+        san_json_string(out, r->command ? r->command : "");
         fprintf(out, ", \"ok\": %s, \"error\": ", r->ok ? "true" : "false");
         if (r->error)
-            cli_json_string(out, r->error);
+            san_json_string(out, r->error);
         else
             fputs("null", out);
         fprintf(out, ", \"closed_form\": %s, \"product_states\": ", r->analytic ? "true" : "false");
@@ -305,7 +305,7 @@ static void write_json(const san_compare *c, const cli_run *run, FILE *out)
         fprintf(out, ", \"reachable_states\": %lld,\n      \"solver\": { \"method\": ",
                 (long long)r->reachable);
         if (r->reachable && !r->analytic)
-            cli_json_string(out, san_method_name(r->method));
+            san_json_string(out, san_method_name(r->method));
         else
             fputs("null", out);
         fprintf(out, ", \"iterations\": %ld, \"residual\": ", r->iterations);
@@ -320,7 +320,7 @@ static void write_json(const san_compare *c, const cli_run *run, FILE *out)
         if (!c->line[j].marginal) {
             fprintf(out, "%s\n    ", first ? "" : ",");
             first = 0;
-            cli_json_string(out, c->line[j].name);
+            san_json_string(out, c->line[j].name);
             fputs(": ", out);
             json_values(c, j, out);
         }

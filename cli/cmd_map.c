@@ -245,7 +245,7 @@ static void json_case(FILE *out, const map_args *A, const map_case *c, const cha
         json_finite(out, &c->fin_after);
     }
     fprintf(out, ",\n%s  \"gen\": ", indent);
-    cli_json_string(out, c->line);
+    san_json_string(out, c->line);
     fputs(" }", out);
 }
 

@@ -343,12 +343,12 @@ static void json_state(const san_model *m, const int *s, char *buf, size_t size)
     printf("{");
     for (int a = 0; a < m->naut; a++) {
         printf("%s", a ? ", " : " ");
-        cli_json_string(stdout, m->aut[a].name);
+        san_json_string(stdout, m->aut[a].name);
         printf(": ");
-        cli_json_string(stdout, m->aut[a].states[s[a]]);
+        san_json_string(stdout, m->aut[a].states[s[a]]);
     }
     printf(" }, \"label\": ");
-    cli_json_string(stdout, san_state_name(m, s, buf, size));
+    san_json_string(stdout, san_state_name(m, s, buf, size));
 }
 
 /* The members of the provenance block (cli/meta.c) for this run. */
@@ -413,7 +413,7 @@ static void json_throughputs(const san_model *m, const san_solution *sol)
     printf(",\n  \"throughputs\": {");
     for (int e = 0; e < m->nev; e++) {
         printf("%s\n    ", e ? "," : "");
-        cli_json_string(stdout, m->ev[e].name);
+        san_json_string(stdout, m->ev[e].name);
         printf(": ");
         json_num(sol->throughput[e]);
     }
@@ -434,7 +434,7 @@ static void json_throughput_totals(const san_model *m, const san_solution *sol)
             cli_replica_stats st;
             cli_replica_stats_of(sol->throughput + e, last - e + 1, &st);
             printf("%s\n    ", any++ ? "," : "");
-            cli_json_string(stdout, cli_replica_family(m->ev[e].name, fam, sizeof fam));
+            san_json_string(stdout, cli_replica_family(m->ev[e].name, fam, sizeof fam));
             printf(": ");
             json_num(st.total);
         }
@@ -461,7 +461,7 @@ static void json_storage_choice(const san_storage_choice *c)
     char why[256];
     const int p = c->states > 0;
     printf("  \"storage_choice\": {\"rule\": \"%s\", \"reason\": ", san_storage_rule_name(c->rule));
-    cli_json_string(stdout, san_storage_choice_text(c, why, sizeof why));
+    san_json_string(stdout, san_storage_choice_text(c, why, sizeof why));
     printf(", \"states\": ");
     json_opt(p, c->states);
     printf(", \"nonzeros\": ");
@@ -494,15 +494,15 @@ static int json_report(const report *r)
     printf("{\n  ");
     cli_meta_json(stdout, &run);
     printf("\"model\": ");
-    cli_json_string(stdout, m->name);
+    san_json_string(stdout, m->name);
     printf(",\n  \"file\": ");
-    cli_json_string(stdout, r->source);
+    san_json_string(stdout, r->source);
     printf(",\n  \"product_states\": ");
     san_json_size(stdout, m->product_str);
     printf(",\n  \"reachable_states\": %lld,", (long long)sp->n);
     if (r->lump) {
         printf("\n  \"lumped\": {\"classes\": ");
-        cli_json_string(stdout, san_lumping_summary(r->lump));
+        san_json_string(stdout, san_lumping_summary(r->lump));
         printf(", \"product_states\": ");
         san_json_size(stdout, sp->m->product_str);
         printf("},");
@@ -543,7 +543,7 @@ static int json_report(const report *r)
            san_solve_estimate_measured(&sol->info, solved_positions(r)) ? "true" : "false");
     printf(", \"refine_cycles\": %ld, \"underflow_states\": %lld, \"note\": ",
            sol->info.refine_cycles, (long long)sol->info.underflow);
-    cli_json_string(stdout, sol->info.note);
+    san_json_string(stdout, sol->info.note);
     printf(" },\n");
     /* "times_s", as transient's: "times" is the list of its time points */
     printf("  \"times_s\": { \"explore_s\": %.6f, \"check_s\": %.6f, \"solve_s\": %.6f, \"total_s\": %.6f },\n",
@@ -551,7 +551,7 @@ static int json_report(const report *r)
     printf("  \"results\": {");
     for (int i = 0; i < m->nres; i++) {
         printf("%s\n    ", i ? "," : "");
-        cli_json_string(stdout, m->res[i].name);
+        san_json_string(stdout, m->res[i].name);
         printf(": ");
         json_num(sol->results[i]);
     }

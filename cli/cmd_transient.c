@@ -429,7 +429,7 @@ static void json_indices(const san_model *m, const san_solution *S)
             continue;
         printf("%s", first ? " " : ", ");
         first = 0;
-        cli_json_string(stdout, m->res[i].name);
+        san_json_string(stdout, m->res[i].name);
         printf(": ");
         json_num(stdout, S->results[i]);
     }
@@ -438,7 +438,7 @@ static void json_indices(const san_model *m, const san_solution *S)
     printf(" }, \"throughputs\": {");
     for (int e = 0; e < m->nev; e++) {
         printf("%s", e ? ", " : " ");
-        cli_json_string(stdout, m->ev[e].name);
+        san_json_string(stdout, m->ev[e].name);
         printf(": ");
         json_num(stdout, S->throughput[e]);
     }
@@ -454,16 +454,16 @@ static void json_report(const tr_report *r)
     printf("{\n  ");
     cli_meta_json(stdout, &run);
     printf("\"model\": ");
-    cli_json_string(stdout, m->name);
+    san_json_string(stdout, m->name);
     printf(",\n  \"file\": ");
-    cli_json_string(stdout, r->source);
+    san_json_string(stdout, r->source);
     printf(",\n  \"complete\": %s, \"times_requested\": %d",
            r->complete ? "true" : "false", r->ntimes_asked);
     printf(",\n  \"reachable_states\": %lld,\n  \"storage\": \"%s\",\n  \"initial_states\": %lld,\n",
            (long long)a->sp.n, a->kron ? "kron" : "sparse", (long long)T->ninit);
     if (a->lumping) {
         printf("  \"lumped\": {\"classes\": ");
-        cli_json_string(stdout, san_lumping_summary(a->lumping));
+        san_json_string(stdout, san_lumping_summary(a->lumping));
         printf(", \"product_states\": ");
         san_json_size(stdout, a->sp.m->product_str);
         printf("},\n");

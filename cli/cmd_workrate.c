@@ -86,11 +86,11 @@ static void json_report(FILE *out, const san_topology *t, const san_workrate *w,
     fputs("{\n  ", out);
     cli_meta_json(out, NULL);
     fputs("\"best\": ", out);
-    cli_json_string(out, t->host[w[best].master].name);
+    san_json_string(out, t->host[w[best].master].name);
     fputs(",\n  \"masters\": [", out);
     for (int i = 0; i < nw; i++) {
         fputs(i ? ",\n    { \"host\": " : "\n    { \"host\": ", out);
-        cli_json_string(out, t->host[w[i].master].name);
+        san_json_string(out, t->host[w[i].master].name);
         fputs(", \"app_rate\": ", out);
         json_num(out, w[i].app_rate);
         fprintf(out, ", \"master_bound\": %s, \"networks_bound\": [",
@@ -98,13 +98,13 @@ static void json_report(FILE *out, const san_topology *t, const san_workrate *w,
         for (int j = 0, k = 0; j < t->nnets; j++)
             if (w[i].net_bound[j]) {
                 fputs(k++ ? ", " : "", out);
-                cli_json_string(out, t->net[j].name);
+                san_json_string(out, t->net[j].name);
             }
         fputs("], \"slaves\": {", out);
         for (int h = 0, k = 0; h < t->nhosts; h++)
             if (h != w[i].master && t->host[h].slave_rate > 0) {
                 fputs(k++ ? ", " : " ", out);
-                cli_json_string(out, t->host[h].name);
+                san_json_string(out, t->host[h].name);
                 fputs(": ", out);
                 json_num(out, w[i].slave_rate[h]);
             }

@@ -424,25 +424,6 @@ void cli_json_figure(FILE *out, double v)
         san_json_num(out, v);
 }
 
-void cli_json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"':  fputs("\\\"", out); break;
-        case '\\': fputs("\\\\", out); break;
-        case '\n': fputs("\\n", out); break;
-        case '\t': fputs("\\t", out); break;
-        default:
-            if (*p < 0x20)
-                fprintf(out, "\\u%04x", *p);
-            else
-                fputc(*p, out);
-        }
-    }
-    fputc('"', out);
-}
-
 /* The members of a marginals object, "A": { "s": p, ... } for every
  * automaton, the first after first and the others after sep (solve puts
  * one a line, transient's rows keep a time on one line): one shape for
@@ -452,11 +433,11 @@ void cli_json_marginal_members(FILE *out, const san_model *m, const san_solution
 {
     for (int a = 0; a < m->naut; a++) {
         fputs(a ? sep : first, out);
-        cli_json_string(out, m->aut[a].name);
+        san_json_string(out, m->aut[a].name);
         fputs(": {", out);
         for (int s = 0; s < m->aut[a].nstates; s++) {
             fputs(s ? ", " : " ", out);
-            cli_json_string(out, m->aut[a].states[s]);
+            san_json_string(out, m->aut[a].states[s]);
             fputs(": ", out);
             san_json_num(out, sol->marginal[a][s]);
         }
