@@ -211,6 +211,15 @@ for s in $sources; do
     "$CLANG" $CPPFLAGS $CFLAGS -fsanitize=fuzzer-no-link -c "$c" -o "$obj/$base.o" || exit 2
     objs="$objs $obj/$base.o"
 done
+# the report page's template, built into libsan from page.html, page.css
+# and page.js (nodist_libsan_la_SOURCES = report/templates.c, made by
+# scripts/embed.sh: not in the list above)
+t=$srcdir/report
+sh "$srcdir/scripts/embed.sh" "$t/page.html" "$t/page.css" "$t/page.js" > "$gen/templates.c" \
+    || exit 2
+"$CLANG" $CPPFLAGS $CFLAGS -fsanitize=fuzzer-no-link -c "$gen/templates.c" \
+    -o "$obj/report_templates.o" || exit 2
+objs="$objs $obj/report_templates.o"
 
 bin=$work/fuzz_$target
 if ! "$CLANG" $CPPFLAGS $CFLAGS -fsanitize=fuzzer "$srcdir/fuzz/fuzz_$target.c" $objs $libs \
