@@ -16,14 +16,13 @@ so sol.pi[k], row k of generator() and row k of states() are one state.
 import ctypes
 import itertools
 import os
-import threading
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from ctypes import POINTER, byref, c_char_p, c_int, c_void_p
 
 import numpy as np
 
-from . import _lib
+from . import _interrupt, _lib
 from ._lib import lib
 
 __all__ = ["SanError", "Model", "Solution", "Transient", "Passage", "load", "gen", "sweep",
@@ -264,36 +263,20 @@ class Model:
         if setup:
             setup(o)        # what one kind of analysis adds (transient, passage)
         a = _lib.Analysis()
-        # Ctrl-C: the solve runs in a thread (ctypes lets the interpreter
-        # go), the caller's thread waits where Python sees the signal
-        # and raises the library's interrupt flag, which every step of
-        # the solve looks at: the call ends within a step, not when the
-        # solve would have (4 s late on 717,008 states before)
+        # Ctrl-C stops the call within a step (_interrupt.call)
         stop = c_int(0)
         o.space.interrupt = o.solve.interrupt = ctypes.addressof(stop)
-        out = {}
 
         def work():
-            try:
-                with _DiagScope(self.source) as d:
-                    out["st"] = lib.san_analyze(self._m, byref(o), byref(a), byref(d))
-                    out["msgs"] = _messages(d)
-            except BaseException as e:      # raised in the caller's thread
-                out["exc"] = e
-        t = threading.Thread(target=work, name="san_analyze", daemon=True)
-        t.start()
+            with _DiagScope(self.source) as d:
+                st = lib.san_analyze(self._m, byref(o), byref(a), byref(d))
+                return st, _messages(d)
         try:
-            while t.is_alive():
-                t.join(0.05)
-        except KeyboardInterrupt:
-            stop.value = 1
-            t.join()
+            st, msgs = _interrupt.call(work, stop)
+        except BaseException:
             lib.san_analysis_free(byref(a))
             raise
-        if "exc" in out:
-            lib.san_analysis_free(byref(a))
-            raise out["exc"]
-        return out["st"], a, out["msgs"]
+        return st, a, msgs
 
     def lumping(self):
         """What a solve lumps (issue 28): the classes of interchangeable
@@ -1006,17 +989,7 @@ class _SweepOpts:
     def call(self, fn, *args):
         """fn(*args) in a thread of its own while this one waits where
         Python sees Ctrl-C, which raises the library's interrupt flag."""
-        out = {}
-        t = threading.Thread(target=lambda: out.update(rc=fn(*args)), name="san", daemon=True)
-        t.start()
-        try:
-            while t.is_alive():
-                t.join(0.05)
-        except KeyboardInterrupt:
-            self.stop.value = 1
-            t.join()
-            raise
-        return out["rc"]
+        return _interrupt.call(lambda: fn(*args), self.stop)
 
 
 def _command(kind, argv, run):

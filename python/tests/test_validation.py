@@ -106,11 +106,12 @@ CTRL_C = """
 import os, signal, sys, threading, time
 import san
 m = san.gen("ms --mode async --slaves 9 --buffer 12")
+delay = float(sys.argv[1])
 def hit():
-    time.sleep(1.0)
+    time.sleep(delay)
     os.kill(os.getpid(), signal.SIGINT)
-threading.Thread(target=hit, daemon=True).start()
 t0 = time.time()
+threading.Thread(target=hit, daemon=True).start()
 try:
     m.solve(method="gs", lump="off", tol=1e-14)
     print("solved", time.time() - t0)
@@ -119,16 +120,27 @@ except KeyboardInterrupt:
 """
 
 
-def test_ctrl_c_interrupts_a_solve_within_a_second():
-    """SIGINT 1 s into a solve of ~10^5 states (lumping off, gs to
-    1e-14: many seconds): KeyboardInterrupt within a second of it."""
+# 0.1-0.7 s land in the exploration (0.6 s), the class check and the
+# transposition, 1.5 s in the iterations.  Before the interrupt waited on
+# an Event, a Ctrl-C at 0.4-0.7 s let the caller free the analysis under
+# the running exploration: a segfault, and no output (CI, stop 38).
+@pytest.mark.parametrize("delay", [0.1, 0.4, 0.7, 1.5])
+def test_ctrl_c_interrupts_a_solve_within_a_second(delay):
+    """SIGINT `delay` s into an analysis of 406,176 states (lumping off,
+    gs to 1e-14: about 4 s): KeyboardInterrupt within a second of it, and
+    the process ends normally."""
     import subprocess
     import sys
     env = dict(os.environ, PYTHONPATH=os.path.join(TOP, "python"))
-    p = subprocess.run([sys.executable, "-c", CTRL_C], capture_output=True, text=True,
-                       timeout=300, env=env)
+    p = subprocess.run([sys.executable, "-c", CTRL_C, str(delay)], capture_output=True,
+                       text=True, timeout=300, env=env)
     words = p.stdout.split()
-    assert words, p.stderr
+    # a crash after the interrupt loses the buffered output: say how it ended
+    assert p.returncode == 0 and words, f"exit {p.returncode}, stderr: {p.stderr!r}"
     if words[0] == "solved":
         pytest.skip(f"solved in {words[1]} s, before the signal")
-    assert words[0] == "interrupted" and float(words[1]) < 1.0 + 1.0, p.stdout + p.stderr
+    # a second of latency, and half a second of slack: the longest stretch
+    # without a look at the flag is the generator's transposition (0.39 s on
+    # these 406,176 states and 4.9 M nonzeros, idle machine), which CI's load
+    # can double
+    assert words[0] == "interrupted" and float(words[1]) < delay + 1.5, p.stdout + p.stderr
