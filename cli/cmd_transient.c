@@ -89,7 +89,7 @@ typedef struct {
 static const cli_option transient_options[] = {
     CLI_GROUP("times:"),
     CLI_STRING('t', "time", "LIST", tr_args, times,
-               "times, e.g. 0.5,1,2 or 0..10/0.5 (A..B/STEP), or both\n"
+               "times, e.g. 0.5,1,2 or 0..10:0.5 (a..b:step), or both\n"
                "separated by commas"),
     CLI_FLAG(0, "rewards", tr_args, rewards, 1,
              "also the integrals over [0, t]: accumulated results,\n"
@@ -181,21 +181,24 @@ static int dlist_add(dlist *l, double x)
     return 0;
 }
 
-/* Points of A..B/STEP: A + k STEP up to B (B itself when within a
- * millionth of a step, not lost to rounding). */
-static int add_range(dlist *l, char *item)
+/* Points of a..b:step (san_parse_range, the range of every flag); the
+ * old spelling a..b/step sets *old for the caller's warning.  0, or -1
+ * with why. */
+static int add_range(dlist *l, const char *item, int *old, char *why, size_t n)
 {
-    char *dots = strstr(item, ".."), *slash = strchr(item, '/');
-    if (!dots || !slash || slash < dots)
+    san_range r;
+    if (san_parse_range(item, 0, 1e300, &r, why, n) < 0)
         return -1;
-    *dots = *slash = '\0';
-    double a, b, step;
-    if (san_parse_double(item, 0, 1e300, &a) || san_parse_double(dots + 2, 0, 1e300, &b) ||
-        san_parse_double(slash + 1, 1e-300, 1e300, &step) || b < a || (b - a) / step > 1e6)
+    if (r.count > 1e6) {
+        snprintf(why, n, "range '%s' has %.3g times (at most 1000000)", item, r.count);
         return -1;
-    for (long k = 0; a + k * step <= b + 1e-6 * step; k++)
-        if (dlist_add(l, fmin(a + k * step, b)) < 0)
+    }
+    *old |= r.old_spelling;
+    for (long k = 0; k < (long)r.count; k++)
+        if (dlist_add(l, san_range_at(&r, k)) < 0) {
+            snprintf(why, n, "out of memory");
             return -1;
+        }
     return 0;
 }
 
@@ -205,8 +208,8 @@ static int cmp_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* LIST into l, sorted, duplicates removed; 0 or -1. */
-static int parse_times(const char *list, dlist *l)
+/* LIST into l, sorted, duplicates removed; 0, or -1 with why. */
+static int parse_times(const char *list, dlist *l, int *old, char *why, size_t n)
 {
     char *copy = strdup(list), *save = NULL;
     if (!copy)
@@ -215,15 +218,19 @@ static int parse_times(const char *list, dlist *l)
     for (char *it = strtok_r(copy, ",", &save); it && rc == 0; it = strtok_r(NULL, ",", &save)) {
         double t;
         if (strstr(it, ".."))
-            rc = add_range(l, it);
+            rc = add_range(l, it, old, why, n);
         else if (san_parse_double(it, 0, 1e300, &t) == 0)
             rc = dlist_add(l, t);
-        else
+        else {
+            snprintf(why, n, "'%s' is %s", it, san_parse_why(it, 0, 1e300, 0));
             rc = -1;
+        }
     }
     free(copy);
-    if (rc == 0 && l->n == 0)
+    if (rc == 0 && l->n == 0) {
+        snprintf(why, n, "no time given");
         rc = -1;
+    }
     if (rc == 0) {
         qsort(l->v, l->n, sizeof *l->v, cmp_double);
         int k = 0;
@@ -711,9 +718,14 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     if (rc == 0 && A.vector && A.fmt != FMT_TEXT && cli_names_stdout(A.vector))
         rc = cli_usage_error(cmd, "--vector %s: standard output holds the %s report; write the "
                              "vector to a file", A.vector, A.fmt == FMT_JSON ? "json" : "csv");
-    if (rc == 0 && A.times && parse_times(A.times, &times) < 0)
-        rc = cli_usage_error(cmd, "--time: expected numbers >= 0 or ranges A..B/STEP, "
-                             "separated by commas, not '%s'", A.times);
+    char why[256] = "";
+    int old_range = 0;
+    if (rc == 0 && A.times && parse_times(A.times, &times, &old_range, why, sizeof why) < 0)
+        rc = cli_usage_error(cmd, "--time: expected numbers >= 0 or ranges a..b:step, "
+                             "separated by commas: %s", why);
+    if (rc == 0 && old_range && !A.quiet)
+        fprintf(stderr, "san %s: warning: --time %s: a range is written a..b:step, as in every "
+                "flag that takes a list (a..b/step is read for now)\n", cmd, A.times);
     if (rc == 0 && A.within >= 0 && (dlist_add(&times, A.within) < 0 ||
                                      (qsort(times.v, times.n, sizeof *times.v, cmp_double), 0)))
         rc = EXIT_FAIL;

@@ -108,18 +108,6 @@ void san_sweep_values_free(char **values, int n)
     free(values);
 }
 
-/* An end or the step of a range: a finite number (base/parse.c). */
-static int range_number(const char *s, double *out)
-{
-    return san_parse_double(s, -DBL_MAX, DBL_MAX, out);
-}
-
-/* Why it is not one, for the message. */
-static const char *range_why(const char *s)
-{
-    return san_parse_why(s, -DBL_MAX, DBL_MAX, 0);
-}
-
 /* Two neighbours of a range printed alike: the step is below the
  * precision of the values (1e20..1e20+10 would give eleven 1e+20). */
 static int step_too_fine(const vlist *l)
@@ -127,57 +115,38 @@ static int step_too_fine(const vlist *l)
     return l->n >= 2 && !strcmp(l->v[l->n - 1], l->v[l->n - 2]);
 }
 
-/* The numbers of a..b:step, written so that 0.1..0.3:0.1 gives 0.1, 0.2,
- * 0.3 (12 significant digits hide the binary rounding of i * step) and
- * integer ranges print as integers. */
-static int expand_range(const char *flag, const char *item, vlist *out,
-                        char *err, size_t n)
+/* The numbers of a..b:step (san_parse_range), written so that
+ * 0.1..0.3:0.1 gives 0.1, 0.2, 0.3 (12 significant digits hide the
+ * binary rounding of i * step) and integer ranges print as integers.
+ * a..b/step, the spelling san transient had, is refused here: a value
+ * of -D may hold a '/' of its own, and a sweep has no warning channel
+ * for the values of its flags. */
+static int expand_range(const char *flag, const char *item, vlist *out, char *err, size_t n)
 {
-    char buf[128];
-    if (strlen(item) >= sizeof buf) {
-        sweep_err(err, n, "%s: range too long: '%.40s...'", flag, item);
+    san_range r;
+    char why[256];
+    if (san_parse_range(item, -DBL_MAX, DBL_MAX, &r, why, sizeof why) < 0) {
+        sweep_err(err, n, "%s: %s", flag, why);
         return -1;
     }
-    strcpy(buf, item);
-    char *dots = strstr(buf, "..");
-    char *colon = strchr(dots + 2, ':');
-    *dots = '\0';
-    if (colon)
-        *colon = '\0';
-    double a, b, step = 1;
-    const char *bad = range_number(buf, &a) < 0 ? buf
-                    : range_number(dots + 2, &b) < 0 ? dots + 2
-                    : colon && range_number(colon + 1, &step) < 0 ? colon + 1 : NULL;
-    if (bad) {
-        sweep_err(err, n, "%s: bad range '%s': expected a..b or a..b:step with numbers ('%s' is %s)",
-                  flag, item, bad, range_why(bad));
-        return -1;
-    }
-    if (!(step > 0)) {
-        sweep_err(err, n, "%s: bad range '%s': the step must be > 0", flag, item);
-        return -1;
-    }
-    if (b < a) {
-        sweep_err(err, n, "%s: bad range '%s': empty (%g > %g)", flag, item, a, b);
-        return -1;
-    }
-    double count = floor((b - a) / step * (1 + 1e-12) + 1e-9) + 1;
-    if (count > SWEEP_MAX_VALUES) {
-        if (isfinite(count))
-            sweep_err(err, n, "%s: range '%s' has %.0f values (at most %d)", flag, item, count,
+    if (r.count > SWEEP_MAX_VALUES) {
+        if (isfinite(r.count))
+            sweep_err(err, n, "%s: range '%s' has %.0f values (at most %d)", flag, item, r.count,
                       SWEEP_MAX_VALUES);
         else
             sweep_err(err, n, "%s: range '%s' has more values than a double counts (at most %d)",
                       flag, item, SWEEP_MAX_VALUES);
         return -1;
     }
-    int integral = a == floor(a) && step == floor(step) && fabs(a) < 1e15 && fabs(b) < 1e15;
+    if (r.old_spelling) {
+        sweep_err(err, n, "%s: bad range '%s': the step follows ':' (a..b:step)", flag, item);
+        return -1;
+    }
+    int integral = r.a == floor(r.a) && r.step == floor(r.step) && fabs(r.a) < 1e15 &&
+                   fabs(r.b) < 1e15;
     int first = out->n;
-    for (long i = 0; i < (long)count; i++) {
-        /* + 0.0: -0 is written 0; the count's tolerance lets the last
-         * value pass b by rounding (2.011e-12..0.15:0.05 gave
-         * 0.150000000002): it is b */
-        double x = fmin(a + i * step, b) + 0.0;
+    for (long i = 0; i < (long)r.count; i++) {
+        double x = san_range_at(&r, i);
         char *s = integral ? sweep_strf("%.0f", x) : sweep_strf("%.12g", x);
         if (vlist_add(out, s) < 0) {
             sweep_err(err, n, "out of memory");
@@ -185,7 +154,7 @@ static int expand_range(const char *flag, const char *item, vlist *out,
         }
         if (out->n - first >= 2 && step_too_fine(out)) {
             sweep_err(err, n, "%s: bad range '%s': the step %g is below the precision of its "
-                      "values (two of them read %s)", flag, item, step, out->v[out->n - 1]);
+                      "values (two of them read %s)", flag, item, r.step, out->v[out->n - 1]);
             return -1;
         }
     }

@@ -144,6 +144,20 @@ SAN_API int san_parse_integer(const char *s, double lo, double hi, double *out);
  * whole number"; NULL when it is accepted.  A subnormal (1e-308) is a
  * number like any other: accepted when in the range. */
 SAN_API const char *san_parse_why(const char *s, double lo, double hi, int whole);
+/* A range of numbers as every flag that takes a list writes it
+ * (base/range.c): a..b (step 1) or a..b:step, ends in [lo, hi], step > 0;
+ * a..b/step (san transient's old spelling) is read too, old_spelling set
+ * for the caller's warning.  count: the number of points (a double: it
+ * may be past any limit the caller sets); san_range_at(r, i) the i-th,
+ * the last one b.  0, or -1 with why (a message naming the range). */
+typedef struct {
+    double a, b, step;
+    double count;
+    int old_spelling;
+} san_range;
+SAN_API int san_parse_range(const char *s, double lo, double hi, san_range *r, char *why,
+                            size_t n);
+SAN_API double san_range_at(const san_range *r, long i);
 /* A size in bytes: "4G", "512M", "100k", "1T", "1e9", "2GB", "2GiB"
  * (k, M, G, T are powers of 1024). */
 SAN_API int san_parse_bytes(const char *s, double *out);

@@ -250,7 +250,7 @@ PY
     done
 }
 compare_tr "mm1k" transient --time 0.5,1,5,50 --rewards "$top_srcdir/models/mm1k.san"
-compare_tr "rs_pool --initial" transient --time 0..2/0.5 --initial 'st P1 == using' \
+compare_tr "rs_pool --initial" transient --time 0..2:0.5 --initial 'st P1 == using' \
     "$top_srcdir/models/rs_pool.san"
 compare_tr "transient+pocket" transient --time 1e-7,1e-6,1e-4,0.01 --rewards "$tmp/pockets.san"
 "$SAN" gen ms --mode async --slaves 3 --buffer 3 > "$tmp/ms.san"

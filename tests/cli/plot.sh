@@ -147,10 +147,10 @@ check "--logx over four decades: powers of 10 only" python3 "$HELP" decade-ticks
 
 # ---- 3. log axes refuse values <= 0 ----
 refused "--logy with a zero value: exit 2, the series named" "series 'length' has y = 0" \
-    transient -q "$MODEL" --initial 'st queue == s[0]' --time 0..1/0.5 --plot "$tmp/z.svg" \
+    transient -q "$MODEL" --initial 'st queue == s[0]' --time 0..1:0.5 --plot "$tmp/z.svg" \
     --y length --logy
 refused "--logx with t = 0: exit 2" "--logx: series" \
-    transient -q "$MODEL" --time 0..1/0.5 --plot "$tmp/z.svg" --y length --logx
+    transient -q "$MODEL" --time 0..1:0.5 --plot "$tmp/z.svg" --y length --logx
 check "no plot written when refused" sh -c "[ ! -e '$tmp/z.svg' ]"
 
 # ---- 4. PNG pixels ----
@@ -170,9 +170,9 @@ quiet_plot "sweep --plot: no table" $SW --slaves 2 --buffer 1,2 --plot "$tmp/o1.
 quiet_plot "size-buffer --plot: no report" size-buffer -q ms --slaves 2 --plot "$tmp/o2.svg"
 quiet_plot "grain --plot: no report" grain -q ms --slices-per-node 1,2 --slaves 2 --buffer 2 \
     --plot "$tmp/o3.svg"
-quiet_plot "transient --plot: no report" transient -q "$MODEL" --time 0..1/0.5 --plot "$tmp/o4.svg"
+quiet_plot "transient --plot: no report" transient -q "$MODEL" --time 0..1:0.5 --plot "$tmp/o4.svg"
 quiet_plot "passage --plot: no report" passage -q "$MODEL" --until 'st queue == s[10]' \
-    --time 0..1/0.5 --plot "$tmp/o5.svg"
+    --time 0..1:0.5 --plot "$tmp/o5.svg"
 check "every plot written" sh -c "for i in 1 2 3 4 5; do [ -s '$tmp/o'\$i.svg ] || exit 1; done"
 table "sweep --plot --table: the table" $SW --slaves 2 --buffer 1,2 --plot "$tmp/o1.svg" \
     --x buffer --y slave_transmitting --table
@@ -180,7 +180,7 @@ table "sweep --plot -f csv: the table" $SW --slaves 2 --buffer 1,2 --plot "$tmp/
     --x buffer --y slave_transmitting -f csv
 table "size-buffer --plot -f json: the report" size-buffer -q ms --slaves 2 --plot "$tmp/o2.svg" \
     -f json
-table "transient --plot --table: the report" transient -q "$MODEL" --time 0..1/0.5 \
+table "transient --plot --table: the report" transient -q "$MODEL" --time 0..1:0.5 \
     --plot "$tmp/o4.svg" --table
 "$SAN" $SW --slaves 2 --buffer 1,2 --plot "$tmp/o1.svg" --x buffer --y slave_transmitting \
     -o "$tmp/o1.txt" > "$tmp/o1.out"

@@ -160,6 +160,7 @@ refused "bad plot extension" --plot sweep ms --mode async --slaves 2..3 --plot "
 refused "unknown --index" --index sweep ms --mode async --slaves 2 --index nosuch
 refused "size-buffer unknown index" --index size-buffer ms --slaves 2 --index nosuch
 refused "size-buffer bad range" --slaves size-buffer ms --slaves 3..2
+refused "a..b/step (the step follows :)" "a..b:step" sweep ms --mode async --slaves 2..4/1
 refused "size-buffer sync" --mode size-buffer ms --mode sync --slaves 2
 refused "grain without grains" --slices-per-node grain ms --slaves 2
 refused "grain unknown --y" --y grain ms --slaves 2 --slices-per-node 1,2 --y nosuch

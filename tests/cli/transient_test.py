@@ -319,7 +319,7 @@ def test_erlang(tmp):
     # over --max-memory) by the uniformization series
     for storage, extra in (("sparse", []), ("kron", []), ("kron", ["--max-memory", SERIES_MEM])):
         r = js(["passage", path, "--storage", storage, "--until", until,
-                "--time", "0..12/0.01", "--within", "1.234", "--percentiles", "5,50,90,99.9"]
+                "--time", "0..12:0.01", "--within", "1.234", "--percentiles", "5,50,90,99.9"]
                + extra)
         if not r:
             continue
@@ -972,13 +972,38 @@ def test_replica_text(tmp):
           "alike replicas share one line: %s" % line)
 
 
+def test_time_ranges(tmp):
+    """--time takes the range of every list flag, a..b:step (san sweep's);
+    the old a..b/step gives the same times with a warning; a..b has step 1;
+    a bad range is refused with its reason (issue 30: one range syntax)."""
+    mm1k = os.path.join(MODELS, "mm1k.san")
+
+    def times(spec):
+        d = js(["transient", "-q", mm1k, "--time", spec])
+        return [round(x["t"], 12) for x in d["times"]] if d else None
+    check(times("0..1:0.25") == [0, 0.25, 0.5, 0.75, 1], "0..1:0.25: %s" % times("0..1:0.25"))
+    check(times("0.1..0.3:0.1") == [0.1, 0.2, 0.3], "0.1..0.3:0.1 keeps its end")
+    check(times("2..4,0.5") == [0.5, 2, 3, 4], "a..b has step 1, lists merge sorted")
+    p = subprocess.run([SAN, "transient", mm1k, "--time", "0..1/0.25", "-f", "json"],
+                       capture_output=True, text=True)
+    check(p.returncode == 0 and [round(x["t"], 12) for x in json.loads(p.stdout)["times"]]
+          == [0, 0.25, 0.5, 0.75, 1] and "warning" in p.stderr and "a..b:step" in p.stderr,
+          "0..1/0.25: the same times and a warning: %s" % p.stderr)
+    for spec, why in (("1..0", "empty"), ("0..1:0", "step must be > 0"),
+                      ("0..x:1", "'x' is not a number"), ("0..1e9:1e-3", "at most 1000000"),
+                      ("-1..1:1", "too small")):
+        p = run(["transient", mm1k, "--time", spec], expect=2)
+        check(p is not None and why in p.stderr and spec in p.stderr,
+              "--time %s: refused naming %r: %s" % (spec, why, p.stderr if p else ""))
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         for test in (test_two_state, test_mm1k, test_mminf, test_to_steady, test_storages_agree,
                      test_erlang, test_missed, test_transient_start, test_two_absorbing,
                      test_far_target, test_far_target_crash,
                      test_random_transient, test_slices, test_errors, test_partial,
-                     test_pipeline_job, test_replica_text):
+                     test_pipeline_job, test_replica_text, test_time_ranges):
             test(tmp)
     print("transient: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
