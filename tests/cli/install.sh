@@ -40,6 +40,18 @@ done
 for f in libsan.so libsan.a; do
     if [ -e "$libdir/$f" ]; then ok "$f"; else not_ok "$f not installed in $libdir"; fi
 done
+# the shared library carries configure.ac's interface version: SONAME
+# libsan.so.(current - age), so that a program linked against one
+# interface never loads an incompatible one
+v=$(sed -n 's/^AC_SUBST(\[SAN_LT_VERSION\], \[\([0-9]*:[0-9]*:[0-9]*\)\])/\1/p' \
+    "$top_srcdir/configure.ac")
+want=libsan.so.$(( ${v%%:*} - ${v##*:} ))
+soname=$(objdump -p "$libdir/libsan.so" 2>/dev/null | sed -n 's/^ *SONAME *//p')
+if [ -n "$v" ] && [ "$soname" = "$want" ] && [ -e "$libdir/$want" ]; then
+    ok "SONAME $soname (interface $v)"
+else
+    not_ok "SONAME '$soname', expected $want from SAN_LT_VERSION '$v'"
+fi
 
 # the installed command runs on its own
 run "$prefix_dir/bin/san" --version
