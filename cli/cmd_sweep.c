@@ -89,6 +89,7 @@ static const cli_spec sweep_spec = {
         "Exit status: 0 every variant solved, 1 some failed, 2 bad usage (bad\n"
         "range, unknown flag, index or parameter, every variant refused).\n",
     .flags = CLI_PASS_UNKNOWN | CLI_OPERAND_FILES,
+    .not_a_file = san_sweep_is_template,
 };
 
 void help_sweep(FILE *out)

@@ -474,7 +474,8 @@ static int refuse_overwrite(const cli_parser *p, const cli_option *o, const char
     }
     for (int i = 0; (p->spec->flags & CLI_OPERAND_FILES) && i < nops; i++) {
         int passed = ops[i][0] == '-' && ops[i][1];
-        if (!passed && cli_refuse_overwrite(p->cmd, name, out, ops[i]) != 0)
+        int named = p->spec->not_a_file && p->spec->not_a_file(ops[i]);
+        if (!passed && !named && cli_refuse_overwrite(p->cmd, name, out, ops[i]) != 0)
             return EXIT_USAGE;
     }
     return 0;

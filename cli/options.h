@@ -145,8 +145,8 @@ enum {
                                (template flags); otherwise they are errors */
     CLI_ABBREV = 2,         /* accept unambiguous prefixes of long names */
     CLI_OPERAND_FILES = 4   /* operands may be files the command reads (a
-                               model, or a template's name): no output
-                               may be one of them */
+                               model): no output may be one of them, but
+                               for those spec->not_a_file names */
 };
 
 /* What a subcommand's help and parser are made of. */
@@ -159,6 +159,9 @@ typedef struct {
     const char *outro;      /* examples, exit status (may be NULL) */
     int flags;              /* CLI_PASS_UNKNOWN, CLI_ABBREV */
     const char *unknown_hint;       /* after "unknown option '--x'" (may be NULL) */
+    /* an operand that is a name and never a file (a template: `san sweep
+     * ms ... -o ms` writes ms whatever the directory holds); NULL: none */
+    int (*not_a_file)(const char *operand);
 } cli_spec;
 
 struct cli_parser {

@@ -195,21 +195,26 @@ double san_sweep_input_limit(const san_sweep_opts *o)
     return limit;
 }
 
+int san_sweep_is_template(const char *name)
+{
+    if (san_analytic_is_model(name))
+        return 1;
+    for (int t = 0; templates[t]; t++)
+        if (!strcmp(name, templates[t]))
+            return 1;
+    return 0;
+}
+
 /* A template's name, or a model file read (san_read_input) under the
  * input limit; 0, -3 (the file cannot be used), -1 (reading failed, or
  * out of memory: with err). */
 static int parse_target(san_sweep_spec *sp, const char *target, const san_sweep_opts *o,
                         char *err, size_t n)
 {
-    if (san_analytic_is_model(target)) {
+    if (san_sweep_is_template(target)) {
         sp->tmpl = strdup(target);
         return sp->tmpl ? 0 : -1;
     }
-    for (int t = 0; templates[t]; t++)
-        if (!strcmp(target, templates[t])) {
-            sp->tmpl = strdup(target);
-            return sp->tmpl ? 0 : -1;
-        }
     char msg[512];
     san_status st = san_read_input(target, san_sweep_input_limit(o), &sp->text, &sp->len,
                                    msg, sizeof msg);

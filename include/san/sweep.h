@@ -147,6 +147,11 @@ SAN_API int san_sweep_values(const char *flag, const char *text, int list_valued
                      char ***values, char *err, size_t n);
 SAN_API void san_sweep_values_free(char **values, int n);
 
+/* Is name one of the templates a sweep takes by name (ms, pipeline, mw,
+ * cluster)?  Such a name is never read as a file, whatever the current
+ * directory holds. */
+SAN_API int san_sweep_is_template(const char *name);
+
 /* argv[0] is a template name or a model file; then --flag VALUES,
  * --flag=VALUES and -D NAME=VALUES.  Expands the variants and compiles
  * each one (cheap, no state space) for its size and result names.  A

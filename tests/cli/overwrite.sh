@@ -128,6 +128,15 @@ written "transient --vector" new.csv transient -t 1 --vector new.csv m.san
 written "transient --plot" new.svg transient -t 1 --plot new.svg m.san
 written "passage --plot" new.svg passage --until "$until_expr" -t 1,2 --plot new.svg m.san
 written "sweep -o" new.txt sweep m.san -D lambda=1,2 -o new.txt
+# a template's name is no file: the same sweep run twice writes ms twice
+# (the second run found the first one's ms and refused it)
+rm -f ms
+for k in 1 2; do
+    run "$SAN" sweep ms --mode async --slaves 2 -o ms -f csv
+    if [ "$rc" -eq 0 ] && grep -q "^variant," ms 2>/dev/null; then ok "sweep ms -o ms, run $k"
+    else not_ok "sweep ms -o ms, run $k: exit $rc, stderr: $(head -c 300 "$tmp/err")"; fi
+done
+rm -f ms
 # san report: the study file, and the models its analyses read
 every_name "report -o" report m.san -o @
 printf '[a]\nrun = sweep m.san -D lambda=1,2\n[b]\nrun = compare "m.san -D lambda=3" m.san\n' > s.study
