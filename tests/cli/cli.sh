@@ -337,7 +337,7 @@ refused "print -D lambda=1e-400" "rounds to 0" "$SAN" print -D lambda=1e-400 "$M
 expect 0 "sweep -D lambda=1e-308,1" "$SAN" sweep -q "$MODEL" -D lambda=1e-308,1
 refused "sweep -D lambda=1e-400" "-D lambda: '1e-400' is too small: it rounds to 0" \
     "$SAN" sweep -q "$MODEL" -D lambda=1e-400,1
-refused "sweep range 1..1e400" "('1e400' is infinite" "$SAN" sweep -q "$MODEL" -D lambda=1..1e400
+refused "sweep range 1..1e400" "the end '1e400' is infinite" "$SAN" sweep -q "$MODEL" -D lambda=1..1e400
 refused "sweep range below the precision of its values" "below the precision of its values" \
     "$SAN" sweep -q "$MODEL" -D lambda=100000000000000000000..100000000000000016384
 refused "sweep range with a step that rounds to 0" "has more values than a double counts" \
