@@ -302,16 +302,11 @@ static void write_json(const san_compare *c, const cli_run *run, FILE *out)
             san_json_size(out, r->product);
         else
             fputs("null", out);
-        fprintf(out, ", \"reachable_states\": %lld,\n      \"solver\": { \"method\": ",
+        fprintf(out, ", \"reachable_states\": %lld,\n      \"solver\": { ",
                 (long long)r->reachable);
-        if (r->reachable && !r->analytic)
-            san_json_string(out, san_method_name(r->method));
-        else
-            fputs("null", out);
-        fprintf(out, ", \"iterations\": %ld, \"residual\": ", r->iterations);
-        cli_json_figure(out, r->residual);
-        fprintf(out, ", \"converged\": %s, \"error_estimate\": ", r->ok ? "true" : "false");
-        cli_json_figure(out, r->error_est);
+        san_sweep_accuracy acc;
+        san_sweep_row_accuracy(r, &acc);
+        san_sweep_json_accuracy(out, &acc);
         fputs(" } }", out);
     }
     fputs("\n  ],\n  \"results\": {", out);

@@ -44,8 +44,9 @@ static const cli_spec report_spec = {
     .intro =
         "Run the analyses of a study file and write one HTML page that holds\n"
         "them all: interactive figures (hover for values, click a legend entry,\n"
-        "log axes, export SVG or PNG), sortable tables, each number's accuracy,\n"
-        "the warnings, the models and each command's provenance.  The page needs\n"
+        "log axes, export SVG or PNG), sortable tables, each number's accuracy\n"
+        "(method, error estimate and bound, storage, lumping of its solve), the\n"
+        "warnings, the models' text and each command's provenance.  The page needs\n"
         "no network: its script, style and data are inside it.  Each analysis is\n"
         "'san KIND ARGS -f json -q' run as a process of its own; the page embeds\n"
         "its report verbatim.  The study file's format: doc/report.md.\n",
@@ -72,13 +73,20 @@ void help_report(FILE *out)
 /* Running one analysis                                                 */
 /* ------------------------------------------------------------------ */
 
+/* The models an analysis shows: each one's text when it solved at most
+ * REPORT_MAX_TEXTS distinct ones, else the first's text and the list of
+ * every generator line (a page of 12 copies of the master/slave model
+ * that differ in a constant would bury the study). */
+enum { REPORT_MAX_TEXTS = 4, REPORT_MAX_MODELS = REPORT_MAX_TEXTS + 1 };
+
 typedef struct {
     char **argv;            /* as recorded: "san", kind, args, "-f", "json", "-q" */
     int argc;
     char *json, *log;
     int status;
     double seconds;
-    char *model_name, *model_text;
+    int nmodels;
+    char *model_name[REPORT_MAX_MODELS], *model_text[REPORT_MAX_MODELS];
 } run_out;
 
 /* The whole of an open file, from its start, as a string. */
@@ -156,63 +164,149 @@ static int run_self(char *const *argv, char **out, char **err)
     return status;
 }
 
-/* The first "command": "..." of a report: the generator line of its first
- * variant (sweep rows, compare models). */
-static char *first_command(const char *json)
+/* Every distinct "command": "..." of a report, in order: the generator
+ * line of each variant (sweep rows, compare models, grains, the chosen
+ * buffer of each size-buffer configuration).  A line with an escape in
+ * its JSON string is left out (a generator line has none).  The count,
+ * lines malloc'd into *out; -1 when out of memory. */
+static int report_commands(const char *json, char ***out)
 {
-    const char *p = json ? strstr(json, "\"command\": \"") : NULL;
-    if (!p)
-        return NULL;
-    p += strlen("\"command\": \"");
-    const char *e = strchr(p, '"');
-    if (!e || memchr(p, '\\', e - p))
-        return NULL;
-    char *s = malloc(e - p + 1);
+    static const char key[] = "\"command\": \"";
+    char **v = NULL;
+    int n = 0;
+    for (const char *p = json ? strstr(json, key) : NULL; p; p = strstr(p, key)) {
+        p += strlen(key);
+        const char *e = strchr(p, '"');
+        if (!e)
+            break;
+        int seen = memchr(p, '\\', e - p) != NULL || e == p;
+        for (int i = 0; i < n && !seen; i++)
+            seen = strlen(v[i]) == (size_t)(e - p) && !memcmp(v[i], p, e - p);
+        if (!seen) {
+            char **g = realloc(v, (n + 1) * sizeof *g);
+            if (!g || !(g[n] = malloc(e - p + 1))) {
+                v = g ? g : v;
+                for (int i = 0; i < n; i++)
+                    free(v[i]);
+                free(v);
+                return -1;
+            }
+            memcpy(g[n], p, e - p);
+            g[n][e - p] = '\0';
+            v = g;
+            n++;
+        }
+        p = e;
+    }
+    *out = v;
+    return n;
+}
+
+static char *cat_words(char *const *w, int n)
+{
+    size_t l = 1;
+    for (int i = 0; i < n; i++)
+        l += strlen(w[i]) + 1;
+    char *s = malloc(l);
     if (s) {
-        memcpy(s, p, e - p);
-        s[e - p] = '\0';
+        s[0] = '\0';
+        for (int i = 0; i < n; i++)
+            strcat(strcat(s, i ? " " : ""), w[i]);
     }
     return s;
 }
 
-/* The model an analysis solved, to show in the page: the model file it
- * names, or the text `san gen` writes for its first variant. */
-static void find_model(const san_study_analysis *a, run_out *r)
+/* The .san text of a generator line ("ms --mode async --slaves 3", or
+ * "model.san -D K=3": the file's text), with its name in the page. */
+static char *model_of_line(const char *line, char **name)
 {
-    if (a->nargs > 0 && a->args[0][0] != '-' && access(a->args[0], R_OK) == 0) {
-        size_t len;
-        r->model_text = san_read_file(a->args[0], &len);
-        if (r->model_text)
-            r->model_name = strdup(a->args[0]);
-        return;
-    }
-    char *line = first_command(r->json);
-    if (!line)
-        return;
+    *name = NULL;
+    char *copy = strdup(line);
+    if (!copy)
+        return NULL;
     char *w[64];
     int n = 0;
     w[n++] = "san";
     w[n++] = "gen";
-    for (char *t = strtok(line, " "); t && n < 63; t = strtok(NULL, " "))
+    for (char *t = strtok(copy, " "); t && n < 63; t = strtok(NULL, " "))
         w[n++] = t;
     w[n] = NULL;
-    char *out, *err;
-    if (run_self(w, &out, &err) == 0 && out && *out) {
-        size_t l = 0;
-        for (int i = 1; i < n; i++)
-            l += strlen(w[i]) + 1;
-        r->model_name = malloc(l + 32);
-        if (r->model_name) {
-            strcpy(r->model_name, "san");
-            for (int i = 1; i < n; i++)
-                strcat(strcat(r->model_name, " "), w[i]);
-            strcat(r->model_name, " (the first variant)");
-        }
-        r->model_text = out;
-        out = NULL;
+    char *text = NULL;
+    if (n > 2 && access(w[2], R_OK) == 0) {     /* a model file and its -D values */
+        size_t len;
+        text = san_read_file(w[2], &len);
+        *name = text ? strdup(line) : NULL;
+    } else if (n > 2) {
+        char *err;
+        if (run_self(w, &text, &err) != 0 || !text || !*text) {
+            free(text);
+            text = NULL;
+        } else
+            *name = cat_words(w, n);
+        free(err);
     }
-    free(out);
-    free(err);
+    free(copy);
+    if (text && !*name) {
+        free(text);
+        text = NULL;
+    }
+    return text;
+}
+
+static void add_model(run_out *r, char *name, char *text)
+{
+    if (name && text && r->nmodels < REPORT_MAX_MODELS) {
+        r->model_name[r->nmodels] = name;
+        r->model_text[r->nmodels++] = text;
+    } else {
+        free(name);
+        free(text);
+    }
+}
+
+/* The models an analysis solved, to show in the page: the model file it
+ * names, or the text `san gen` writes for each generator line of its
+ * report; past REPORT_MAX_TEXTS lines, the first one's text and every
+ * line (the page says which). */
+static void find_models(const san_study_analysis *a, run_out *r)
+{
+    if (a->nargs > 0 && a->args[0][0] != '-' && access(a->args[0], R_OK) == 0) {
+        size_t len;
+        char *text = san_read_file(a->args[0], &len);
+        add_model(r, text ? strdup(a->args[0]) : NULL, text);
+        return;
+    }
+    char **line = NULL;
+    int n = report_commands(r->json, &line);
+    if (n < 0)
+        n = 0;      /* out of memory: no model shown */
+    int shown = n <= REPORT_MAX_TEXTS ? n : 1;
+    for (int i = 0; i < shown; i++) {
+        char *name, *text = model_of_line(line[i], &name);
+        if (text && n > shown) {
+            char *g = realloc(name, strlen(name) + 96);
+            if (g) {
+                name = g;
+                snprintf(name + strlen(name), 96, " (the first of %d variants; their lines below)", n);
+            }
+        }
+        add_model(r, name, text);
+    }
+    if (n > shown) {
+        size_t l = 1;
+        for (int i = 0; i < n; i++)
+            l += strlen(line[i]) + 9;
+        char *list = malloc(l), *name = malloc(96);
+        if (list && name) {
+            list[0] = '\0';
+            for (int i = 0; i < n; i++)
+                strcat(strcat(strcat(list, "san gen "), line[i]), "\n");
+            snprintf(name, 96, "the generator lines of the %d variants (each writes its model)", n);
+        }
+        add_model(r, name, list);
+    }
+    for (int i = 0; i < n; i++)
+        free(line[i]);
     free(line);
 }
 
@@ -236,7 +330,7 @@ static int run_analysis(const san_study_analysis *a, run_out *r, int progress)
     r->seconds = san_now() - t0;
     if (r->status < 0)
         return -1;
-    find_model(a, r);
+    find_models(a, r);
     return 0;
 }
 
@@ -333,6 +427,7 @@ static int report_main(const report_args *A, int nops, char **ops)
             if (!ro[i].argv)
                 goto oom;
             ro[i].argv[0] = ops[i];
+            find_models(&fake[i], &ro[i]);      /* its generator lines' texts */
             nruns++;
         }
     } else {
@@ -375,9 +470,9 @@ static int report_main(const report_args *A, int nops, char **ops)
         runs[i].seconds = ro[i].seconds;
         runs[i].json = ro[i].json;
         runs[i].log = ro[i].log;
-        runs[i].nmodels = ro[i].model_text ? 1 : 0;
-        runs[i].model_name = (const char *const *)&ro[i].model_name;
-        runs[i].model_text = (const char *const *)&ro[i].model_text;
+        runs[i].nmodels = ro[i].nmodels;
+        runs[i].model_name = (const char *const *)ro[i].model_name;
+        runs[i].model_text = (const char *const *)ro[i].model_text;
     }
     san_report_page page = {
         .study = A->from_json ? NULL : &st,
@@ -401,8 +496,10 @@ done:
         free(ro[i].argv);
         free(ro[i].json);
         free(ro[i].log);
-        free(ro[i].model_name);
-        free(ro[i].model_text);
+        for (int k = 0; k < ro[i].nmodels; k++) {
+            free(ro[i].model_name[k]);
+            free(ro[i].model_text[k]);
+        }
     }
     free(ro);
     free(fake);

@@ -210,7 +210,8 @@
     lx.checked = state.logx; ly.checked = state.logy;
     var l1 = el("label"); l1.appendChild(lx); l1.appendChild(document.createTextNode(" log x"));
     var l2 = el("label"); l2.appendChild(ly); l2.appendChild(document.createTextNode(" log y"));
-    var bs = el("button", { type: "button" }, "SVG"), bp = el("button", { type: "button" }, "PNG");
+    var bs = el("button", { type: "button", "data-export": "svg" }, "SVG");
+    var bp = el("button", { type: "button", "data-export": "png" }, "PNG");
     tools.appendChild(l1); tools.appendChild(l2);
     tools.appendChild(document.createTextNode("export:")); tools.appendChild(bs); tools.appendChild(bp);
     box.appendChild(tools);
@@ -294,7 +295,8 @@
       pts.forEach(function (p) {
         var m = marker(g, mk, fx(p[0]), fy(p[1]), color);
         var text = (spec.legendTitle ? spec.legendTitle + " " : "") + s.label + ": " +
-                   spec.xlabel + " = " + p[0] + ", " + spec.ylabel + " = " + p[1];
+                   spec.xlabel + " = " + p[0] + ", " + spec.ylabel + " = " + p[1] +
+                   (p[2] ? "\n" + p[2] : "");
         m.addEventListener("mousemove", function (ev) { showTip(ev, text); });
         m.addEventListener("mouseleave", hideTip);
         m.appendChild(sv("title", {}, text));
@@ -325,17 +327,19 @@
     return svg;
   }
 
-  function download(url, name) {
+  /* Where an exported figure goes: a download (the export test swaps
+   * it for a recorder, see exportTest). */
+  var deliver = function (name, blob) {
+    var url = URL.createObjectURL(blob);
     var a = el("a", { href: url, download: name });
     document.body.appendChild(a);
     a.click();
     document.body.removeChild(a);
-  }
+    setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+  };
   function svgText(svg) { return new XMLSerializer().serializeToString(svg); }
   function exportSvg(svg, id) {
-    var url = URL.createObjectURL(new Blob([svgText(svg)], { type: "image/svg+xml" }));
-    download(url, id + ".svg");
-    setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+    deliver(id + ".svg", new Blob([svgText(svg)], { type: "image/svg+xml" }));
   }
   /* The same drawing at twice the size, through a canvas. */
   function exportPng(svg, id) {
@@ -346,8 +350,12 @@
       ctx.fillStyle = "#fff";
       ctx.fillRect(0, 0, 2 * w, 2 * h);
       ctx.drawImage(img, 0, 0, 2 * w, 2 * h);
-      download(c.toDataURL("image/png"), id + ".png");
+      c.toBlob(function (b) {
+        if (b) deliver(id + ".png", b);
+        else noteError(id + ".png: the canvas gave no image");
+      }, "image/png");
     };
+    img.onerror = function () { noteError(id + ".png: the figure did not load as an image"); };
     img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svgText(svg));
   }
 
@@ -359,14 +367,46 @@
     arr.forEach(function (v) { var k = JSON.stringify(v); if (!seen[k]) { seen[k] = 1; out.push(v); } });
     return out;
   }
-  function solverCols(prefix) {
-    return [
-      { label: "method", key: prefix + "method", get: function (r) { return r.solver ? r.solver.method : null; } },
-      { label: "iterations", key: prefix + "iterations", get: function (r) { return r.solver ? r.solver.iterations : null; } },
-      { label: "residual", key: prefix + "residual", get: function (r) { return r.solver ? r.solver.residual : null; } },
-      { label: "error estimate", key: prefix + "error_estimate", get: function (r) { return r.solver ? r.solver.error_estimate : null; } },
-      { label: "converged", key: prefix + "converged", get: function (r) { return r.solver ? r.solver.converged : null; } }
-    ];
+  /* The accuracy of a solve (a "solver" object of the report) as
+   * columns; of(r) gives a row's object (default r.solver). */
+  var ACC_FIELDS = [
+    ["method", "method", ""], ["iterations", "iterations", ""], ["residual", "residual", ""],
+    ["error estimate", "error_estimate", "the largest relative error of a state probability, estimated (san(1) ACCURACY)"],
+    ["error bound", "error_bound", "yes: the estimate was measured (an LU correction, or a chain of at most 256 states checked against GTH) and bounds the error; no: an indicator"],
+    ["converged", "converged", ""], ["storage", "storage", "the storage solved on"],
+    ["lumped", "lumped", "solved on the lumped chain of interchangeable replicas"]];
+  function solverCols(prefix, of) {
+    of = of || function (r) { return r.solver; };
+    return ACC_FIELDS.map(function (f) {
+      return { label: f[0], key: prefix + f[1], title: f[2] || f[0],
+               get: function (r) { var s = of(r); return s && f[1] in s ? s[f[1]] : null; } };
+    });
+  }
+  /* A solve's accuracy in a tooltip, every figure exact (the check of
+   * the page reads it back). */
+  function accText(s) {
+    if (!s) return "";
+    return ACC_FIELDS.map(function (f) {
+      var v = s[f[1]];
+      return f[0] + " " + (v === null || v === undefined ? "\u2014" : typeof v === "boolean" ? (v ? "yes" : "no") : String(v));
+    }).join(" \u00b7 ");
+  }
+  /* What the solves of an analysis achieved, in one line. */
+  function accSummary(list) {
+    list = list.filter(Boolean);
+    if (!list.length) return "";
+    var n = list.length, est = list.map(function (s) { return s.error_estimate; }).filter(isNum);
+    function count(f) { return list.filter(f).length; }
+    function tally(k) {
+      var c = {};
+      list.forEach(function (s) { var v = s[k] === null ? "none" : String(s[k]); c[v] = (c[v] || 0) + 1; });
+      return Object.keys(c).map(function (v) { return v + " " + c[v]; }).join(", ");
+    }
+    return "The " + n + " solves: converged " + count(function (s) { return s.converged; }) + " of " + n +
+      "; largest error estimate " + (est.length ? fmt(Math.max.apply(null, est)) : "\u2014") +
+      " (a measured bound for " + count(function (s) { return s.error_bound; }) + " of " + n +
+      "); method " + tally("method") + "; storage " + tally("storage") + "; lumped " +
+      count(function (s) { return s.lumped; }) + " of " + n + ".";
   }
 
   /* A study's key naming what the report has not: said, not ignored. */
@@ -405,7 +445,7 @@
           var key = series.filter(function (p) { return r.parameters[p] !== null; })
                           .map(function (p) { return String(r.parameters[p]); }).join(", ");
           if (!(key in groups)) { groups[key] = []; order.push(key); }
-          groups[key].push([r.parameters[x], r.results[y]]);
+          groups[key].push([r.parameters[x], r.results[y], accText(r.solver)]);
         });
         figs.appendChild(figure({
           id: a.name + "-" + y, title: y + " vs " + x, xlabel: x, ylabel: y,
@@ -431,6 +471,7 @@
     out.appendChild(el("h3", {}, "Variants"));
     out.appendChild(table(cols, rows, a.name + "-rows"));
     out.appendChild(el("h3", {}, "Accuracy of each variant"));
+    out.appendChild(el("p", { "class": "muted", "data-acc-summary": "" }, accSummary(rows.map(function (r) { return r.solver; }))));
     var acc = [{ label: "variant", get: function (r) { return r.variant; } }];
     varying.forEach(function (p) { acc.push({ label: p, get: function (r) { return r.parameters[p]; } }); });
     acc = acc.concat(solverCols("solver."));
@@ -446,10 +487,17 @@
     confs.forEach(function (c, i) { c.__id = i; });
     var lg = legendOf(confs.map(function (c) { return c.configuration; }), "configuration");
     var series = [];
+    /* each point with how it was solved (accuracy[k] is curve[k]'s) */
+    function withAcc(curve, acc) {
+      return (curve || []).map(function (p, k) { return [p[0], p[1], accText((acc || [])[k])]; });
+    }
+    var solves = [];
     confs.forEach(function (c, i) {
-      if (c.curve) series.push({ label: lg.labels[i], pts: c.curve });
+      if (c.curve) series.push({ label: lg.labels[i], pts: withAcc(c.curve, c.accuracy) });
+      solves = solves.concat(c.accuracy || []);
       (c.buffers || []).forEach(function (b, j) {
-        series.push({ label: lg.labels[i] + " buffer " + (j + 1), pts: b.curve });
+        series.push({ label: lg.labels[i] + " buffer " + (j + 1), pts: withAcc(b.curve, b.accuracy) });
+        solves = solves.concat(b.accuracy || []);
       });
     });
     out.appendChild(figure({ id: a.name + "-" + doc.index, title: doc.index + " vs buffer size",
@@ -467,18 +515,24 @@
         cols.push({ label: w + "." + f, key: w + "." + f, get: function (c) { return c[w] ? c[w][f] : null; } });
       });
     });
+    cols.push({ label: "command", key: "command", title: "the generator line at the chosen buffer (san gen LINE writes its model)",
+                get: function (c) { return c.command; } });
     out.appendChild(el("p", {}, "Within " + (100 * doc.within) + "% of the limit; throughput index: " + doc.throughput + "."));
     out.appendChild(el("h3", {}, "Recommended buffer per configuration"));
     out.appendChild(table(cols, confs, a.name + "-configurations"));
+    out.appendChild(el("p", { "class": "muted", "data-acc-summary": "" }, accSummary(solves)));
     var pts = [];
     confs.forEach(function (c, i) {
-      (c.curve || []).forEach(function (p, k) { pts.push({ __id: i + "." + k, configuration: c.configuration, K: p[0], v: p[1] }); });
+      (c.curve || []).forEach(function (p, k) {
+        pts.push({ __id: i + "." + k, configuration: c.configuration, K: p[0], v: p[1], solver: (c.accuracy || [])[k] });
+      });
     });
-    var d = el("details"); d.appendChild(el("summary", {}, "every point of the curves (" + pts.length + ")"));
+    var d = el("details"); d.appendChild(el("summary", {}, "every point of the curves, with its accuracy (" + pts.length + ")"));
     d.appendChild(table([
       { label: "configuration", get: function (p) { return p.configuration; } },
       { label: "buffer K", key: "curve.K", get: function (p) { return p.K; } },
-      { label: doc.index, key: "curve.value", get: function (p) { return p.v; } }], pts, a.name + "-curve"));
+      { label: doc.index, key: "curve.value", get: function (p) { return p.v; } }].concat(solverCols("accuracy.")),
+      pts, a.name + "-curve"));
     out.appendChild(d);
     confs.filter(function (c) { return c.error; }).forEach(function (c) {
       out.appendChild(el("div", { "class": "warn" }, c.configuration + ": " + c.error));
@@ -505,7 +559,7 @@
       c.grains.forEach(function (g, j) {
         var r = { __id: i + "." + j, configuration: c.configuration, g: g };
         flat.push(r);
-        for (var k in g) if (k !== "grain" && k !== "error") figs[k] = 1;
+        for (var k in g) if (k !== "grain" && k !== "error" && k !== "command" && k !== "solver") figs[k] = 1;
       });
     });
     var names = Object.keys(figs);
@@ -528,13 +582,13 @@
         series = grains.map(function (gv) {
           var pts = [];
           confs.forEach(function (c, i) {
-            c.grains.forEach(function (g) { if (g.grain === gv) pts.push([xs[i], g[y]]); });
+            c.grains.forEach(function (g) { if (g.grain === gv) pts.push([xs[i], g[y], accText(g.solver)]); });
           });
           return { label: String(gv), pts: pts };
         });
       } else
         series = confs.map(function (c, i) {
-          return { label: lg.labels[i], pts: c.grains.map(function (g) { return [g.grain, g[y]]; }) };
+          return { label: lg.labels[i], pts: c.grains.map(function (g) { return [g.grain, g[y], accText(g.solver)]; }) };
         });
       var xl = byParam ? a.x : doc.grain;
       out.appendChild(figure({ id: a.name + "-" + y, title: y + " vs " + xl, xlabel: xl, ylabel: y,
@@ -555,6 +609,14 @@
     cols.push({ label: "error", get: function (r) { return r.g.error; } });
     out.appendChild(el("h3", {}, "Every grain"));
     out.appendChild(table(cols, flat, a.name + "-grains"));
+    out.appendChild(el("h3", {}, "Accuracy of each grain"));
+    out.appendChild(el("p", { "class": "muted", "data-acc-summary": "" }, accSummary(flat.map(function (r) { return r.g.solver; }))));
+    out.appendChild(table([
+      { label: "configuration", get: function (r) { return r.configuration; } },
+      { label: doc.grain, get: function (r) { return r.g.grain; } }]
+      .concat(solverCols("grains.solver.", function (r) { return r.g.solver; }))
+      .concat([{ label: "command", key: "grains.command", get: function (r) { return r.g.command; } }]),
+      flat, a.name + "-grain-accuracy"));
   }
 
   function compareSection(a, doc, out) {
@@ -573,6 +635,7 @@
     out.appendChild(el("h3", {}, "Indices side by side"));
     out.appendChild(table(cols, rows, a.name + "-results"));
     out.appendChild(el("h3", {}, "Models and their accuracy"));
+    out.appendChild(el("p", { "class": "muted", "data-acc-summary": "" }, accSummary(models.map(function (m) { return m.solver; }))));
     out.appendChild(table([
       { label: "model", get: function (m) { return m.name; } },
       { label: "command", get: function (m) { return m.command; } },
@@ -658,8 +721,33 @@
       foot.appendChild(d);
     }
   }
+  /* The export test (tests/cli/report.sh opens the page at
+   * #san-export-test): every figure's SVG and PNG buttons clicked, what
+   * they deliver recorded instead of downloaded, as data URLs in
+   * <pre id="san-export"> ({"ID.svg": {"type", "size", "data"}, ...});
+   * data-san-export on the body counts the files when all are in. */
+  function exportTest() {
+    var buttons = document.querySelectorAll("[data-figure] button[data-export]");
+    var got = {}, done = 0;
+    var pre = el("pre", { id: "san-export", hidden: "" });
+    document.body.appendChild(pre);
+    deliver = function (name, blob) {
+      var fr = new FileReader();
+      fr.onload = function () {
+        got[name] = { type: blob.type, size: blob.size, data: fr.result };
+        if (++done === buttons.length) {
+          pre.textContent = JSON.stringify(got);
+          document.body.setAttribute("data-san-export", String(done));
+        }
+      };
+      fr.onerror = function () { noteError(name + ": cannot read the exported file"); };
+      fr.readAsDataURL(blob);
+    };
+    Array.prototype.forEach.call(buttons, function (b) { b.click(); });
+  }
   try {
     main();
+    if (location.hash === "#san-export-test") exportTest();
   } catch (e) {
     noteError(e);
   }

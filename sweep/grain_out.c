@@ -202,11 +202,18 @@ static void json_group(const san_grain *G, const san_grain_group *grp, const cha
         const san_sweep_row *r = &s->rows[mem[i]];
         fprintf(out, "%s\n        { \"grain\": ", i ? "," : "");
         json_grain(out, s, g, mem[i]);
+        fputs(", \"command\": ", out);
+        san_json_string(out, r->command ? r->command : "");
         fputs(", \"error\": ", out);
         if (r->error)
             san_json_string(out, r->error);
         else
             fputs("null", out);
+        fputs(",\n          \"solver\": { ", out);
+        san_sweep_accuracy acc;
+        san_sweep_row_accuracy(r, &acc);
+        san_sweep_json_accuracy(out, &acc);
+        fputs(" }", out);
         for (int k = 0; shown[k]; k++)
             if (san_sweep_find_result(s, shown[k]) >= 0) {
                 fprintf(out, ", \"%s\": ", shown[k]);

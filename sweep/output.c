@@ -150,6 +150,13 @@ static void write_text(const san_sweep *s, columns rc, int times, FILE *out)
 /* ------------------------------------------------------------------ */
 
 
+/* The storage a variant was solved on, as the reports name it; NULL
+ * for none (no solve ran). */
+static const char *storage_name(san_storage s)
+{
+    return s == SAN_STORAGE_KRON ? "kron" : s == SAN_STORAGE_SPARSE ? "sparse" : NULL;
+}
+
 static void csv_num(FILE *out, double v)
 {
     if (isfinite(v))
@@ -166,8 +173,8 @@ static void write_csv(const san_sweep *s, columns rc, int times, FILE *out)
         fputc(',', out);
         san_csv_field(out, sp->axis[a].name);
     }
-    fputs(",product_states,reachable_states,method,iterations,residual,error_estimate,converged",
-          out);
+    fputs(",product_states,reachable_states,method,iterations,residual,error_estimate,converged,"
+          "error_bound,storage,lumped", out);
     if (times)
         fputs(",time_s", out);
     for (int k = 0; k < rc.n; k++) {
@@ -186,7 +193,11 @@ static void write_csv(const san_sweep *s, columns rc, int times, FILE *out)
                 r->reachable ? san_method_name(r->method) : "", r->iterations);
         csv_num(out, r->residual);
         csv_num(out, r->error_est);
-        fprintf(out, ",%d", r->ok);
+        fprintf(out, ",%d,%d,", r->ok, r->error_bound);
+        const int solved = r->reachable && !r->analytic;
+        if (solved && storage_name(r->storage))
+            fputs(storage_name(r->storage), out);
+        fprintf(out, ",%d", solved && r->lumped);
         if (times)
             fprintf(out, ",%.6f", r->time_s);
         for (int k = 0; k < rc.n; k++) {
@@ -218,6 +229,26 @@ void sweep_json_figure(FILE *out, double v)
         fputs("null", out);
     else
         san_json_num(out, v);
+}
+
+void san_sweep_json_accuracy(FILE *out, const san_sweep_accuracy *a)
+{
+    const char *storage = a->solved ? storage_name(a->storage) : NULL;
+    fputs("\"method\": ", out);
+    if (a->solved)
+        san_json_string(out, san_method_name(a->method));
+    else
+        fputs("null", out);
+    fprintf(out, ", \"iterations\": %ld, \"residual\": ", a->iterations);
+    sweep_json_figure(out, a->residual);
+    fprintf(out, ", \"converged\": %s, \"error_estimate\": ", a->converged ? "true" : "false");
+    sweep_json_figure(out, a->error_est);
+    fprintf(out, ", \"error_bound\": %s, \"storage\": ", a->error_bound ? "true" : "false");
+    if (storage)
+        san_json_string(out, storage);
+    else
+        fputs("null", out);
+    fprintf(out, ", \"lumped\": %s", a->solved && a->lumped ? "true" : "false");
 }
 
 static void json_params(const san_sweep *s, const san_sweep_row *r, FILE *out)
@@ -254,16 +285,11 @@ static void json_row(const san_sweep *s, const san_sweep_row *r, columns rc, int
         san_json_size(out, r->product);
     else
         fputs("null", out);
-    fprintf(out, ", \"reachable_states\": %lld,\n      \"solver\": { \"method\": ",
+    fprintf(out, ", \"reachable_states\": %lld,\n      \"solver\": { ",
             (long long)r->reachable);
-    if (r->reachable && !r->analytic)
-        san_json_string(out, san_method_name(r->method));
-    else
-        fputs("null", out);
-    fprintf(out, ", \"iterations\": %ld, \"residual\": ", r->iterations);
-    sweep_json_figure(out, r->residual);
-    fprintf(out, ", \"converged\": %s, \"error_estimate\": ", r->ok ? "true" : "false");
-    sweep_json_figure(out, r->error_est);
+    san_sweep_accuracy acc;
+    san_sweep_row_accuracy(r, &acc);
+    san_sweep_json_accuracy(out, &acc);
     if (times)
         fprintf(out, ", \"time_s\": %.6f", r->time_s);
     fputs(" },\n      \"results\": {", out);

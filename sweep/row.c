@@ -34,6 +34,21 @@ void san_sweep_row_free(san_sweep_row *r)
     memset(r, 0, sizeof *r);
 }
 
+void san_sweep_row_accuracy(const san_sweep_row *r, san_sweep_accuracy *a)
+{
+    /* a closed form, or a variant that stopped before its solve, has
+     * no method, storage or lumping to report */
+    a->solved = r->reachable && !r->analytic;
+    a->method = r->method;
+    a->iterations = r->iterations;
+    a->residual = r->residual;
+    a->error_est = r->error_est;
+    a->converged = r->ok;
+    a->error_bound = r->error_bound;
+    a->storage = r->storage;
+    a->lumped = r->lumped;
+}
+
 int san_sweep_row_result(const san_sweep_row *r, const char *name, double *v)
 {
     for (int i = 0; r->ok && i < r->nres; i++)
@@ -103,8 +118,9 @@ char *sweep_row_pack(const san_sweep_row *r, int naxes)
     put_text(&b, "command", r->command);
     put_text(&b, "product", r->product);
     put(&b, "plog %.17g\nreachable %lld\nmethod %d\niterations %ld\nresidual %.17g\n"
-        "error_est %.17g\ntime %.17g\n", r->product_log10, (long long)r->reachable,
-        (int)r->method, r->iterations, r->residual, r->error_est, r->time_s);
+        "error_est %.17g\ntime %.17g\nerror_bound %d\nstorage %d\nlumped %d\n",
+        r->product_log10, (long long)r->reachable, (int)r->method, r->iterations, r->residual,
+        r->error_est, r->time_s, r->error_bound, (int)r->storage, r->lumped);
     for (int i = 0; i < r->nres; i++)
         put(&b, "res %.17g %s\n", r->res[i], r->res_name[i]);
     if (b.oom) {
@@ -171,6 +187,12 @@ static int unpack_line(san_sweep_row *r, int naxes, const char *key, char *val, 
         r->error_est = strtod(val, NULL);
     else if (!strcmp(key, "time"))
         r->time_s = strtod(val, NULL);
+    else if (!strcmp(key, "error_bound"))
+        r->error_bound = atoi(val);
+    else if (!strcmp(key, "storage"))
+        r->storage = (san_storage)atoi(val);
+    else if (!strcmp(key, "lumped"))
+        r->lumped = atoi(val);
     else if (!strcmp(key, "res"))
         return add_result(r, val);
     return 0;

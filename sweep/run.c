@@ -221,6 +221,12 @@ static void solve_model(const san_model *m, const san_sweep_opts *o, const char 
         r->iterations = a.sol.info.iterations;
         r->residual = a.sol.info.residual;
         r->error_est = san_solve_reached_estimate(&a.sol.info);  /* NaN: none */
+        r->storage = a.kron ? SAN_STORAGE_KRON : SAN_STORAGE_SPARSE;
+        r->lumped = a.lumping != NULL;
+        /* the positions solved, as san solve counts them: the product
+         * states over the descriptor, the (lumped) reachable ones else */
+        int64_t n = a.kron ? (m->product_fits ? m->product : INT64_MAX) : a.sp.n;
+        r->error_bound = a.sol.info.converged && san_solve_estimate_measured(&a.sol.info, n);
     }
     if (st != SAN_OK && st != SAN_E_NOTCONV) {
         if (a.have_sol && a.sol.info.msg[0])

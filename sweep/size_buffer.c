@@ -99,10 +99,13 @@ static int evaluate(const search_ctx *c, const san_sweep_spec *spec, const char 
     free(bv);
     char *error = NULL;
     int rc = row_index(&r, c->b->index, v, &error);
-    san_buffer_point pt = { k, *v, NAN, NAN };
+    san_buffer_point pt = { k, *v, NAN, NAN, { 0 }, NULL };
     if (rc == 0) {
         san_sweep_row_result(&r, c->b->throughput, &pt.throughput);
         san_sweep_row_result(&r, "efficiency", &pt.efficiency);
+        san_sweep_row_accuracy(&r, &pt.acc);
+        pt.command = r.command;     /* the point takes it over */
+        r.command = NULL;
     }
     san_sweep_row_free(&r);
     if (rc < 0) {
@@ -110,7 +113,12 @@ static int evaluate(const search_ctx *c, const san_sweep_spec *spec, const char 
         free(error);
         return -1;
     }
-    return add_point(z, pt);
+    if (add_point(z, pt) < 0) {
+        free(pt.command);
+        z->error = sweep_strf("out of memory");
+        return -1;
+    }
+    return 0;
 }
 
 static int close_to(double v, double ref, double tol)
@@ -425,6 +433,8 @@ const char *san_buffer_config_error(const san_buffer_config *c)
 
 static void free_sizing(san_buffer_sizing *z)
 {
+    for (int i = 0; z->curve && i < z->n; i++)
+        free(z->curve[i].command);
     free(z->curve);
     free(z->error);
 }

@@ -93,8 +93,21 @@ static void json_curve(const san_buffer_sizing *z, FILE *out)
     fputs("]", out);
 }
 
-/* {"buffer", "value", "throughput", "efficiency"} at size k; null when
- * not evaluated. */
+/* How each point of the curve was solved, in the curve's order:
+ * [{"buffer": K, "method", "iterations", ..., "lumped"}, ...]. */
+static void json_accuracy(const san_buffer_sizing *z, FILE *out)
+{
+    fputs("[", out);
+    for (int i = 0; i < z->n; i++) {
+        fprintf(out, "%s\n        { \"buffer\": %ld, ", i ? "," : "", z->curve[i].k);
+        san_sweep_json_accuracy(out, &z->curve[i].acc);
+        fputs(" }", out);
+    }
+    fputs(" ]", out);
+}
+
+/* {"buffer", "value", "throughput", "efficiency", "solver"} at size k;
+ * null when not evaluated. */
 static void json_at(const san_buffer_config *cf, long k, FILE *out)
 {
     const san_buffer_point *p = san_buffer_sizing_at(&cf->all, k);
@@ -108,7 +121,9 @@ static void json_at(const san_buffer_config *cf, long k, FILE *out)
     sweep_json_figure(out, p->throughput);
     fputs(", \"efficiency\": ", out);
     sweep_json_figure(out, p->efficiency);
-    fputs(" }", out);
+    fputs(",\n        \"solver\": { ", out);
+    san_sweep_json_accuracy(out, &p->acc);
+    fputs(" } }", out);
 }
 
 static void json_config(const san_size_buffer *b, const san_buffer_config *cf, const char *label,
@@ -127,7 +142,13 @@ static void json_config(const san_size_buffer *b, const san_buffer_config *cf, c
     san_json_num(out, cf->all.value);
     fputs(", \"limit\": ", out);
     san_json_num(out, cf->limit);
-    fprintf(out, ", \"limit_buffer\": %ld,\n      \"at_buffer\": ", cf->k_limit);
+    fprintf(out, ", \"limit_buffer\": %ld,\n      \"command\": ", cf->k_limit);
+    const san_buffer_point *chosen = san_buffer_sizing_at(&cf->all, cf->all.k);
+    if (chosen && chosen->command)
+        san_json_string(out, chosen->command);
+    else
+        fputs("null", out);
+    fputs(",\n      \"at_buffer\": ", out);
     json_at(cf, cf->all.k, out);
     fputs(",\n      \"at_next\": ", out);
     json_at(cf, cf->all.k + 1, out);
@@ -135,6 +156,8 @@ static void json_config(const san_size_buffer *b, const san_buffer_config *cf, c
     json_at(cf, cf->k_limit, out);
     fputs(",\n      \"curve\": ", out);
     json_curve(&cf->all, out);
+    fputs(",\n      \"accuracy\": ", out);
+    json_accuracy(&cf->all, out);
     if (b->pipeline) {
         fputs(",\n      \"buffers\": [", out);
         for (int j = 0; j < cf->neach; j++) {
@@ -143,6 +166,8 @@ static void json_config(const san_size_buffer *b, const san_buffer_config *cf, c
             san_json_num(out, cf->each[j].value);
             fputs(", \"curve\": ", out);
             json_curve(&cf->each[j], out);
+            fputs(",\n          \"accuracy\": ", out);
+            json_accuracy(&cf->each[j], out);
             fputs(" }", out);
         }
         fputs(" ],\n      \"combined\": ", out);

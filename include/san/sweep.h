@@ -60,6 +60,13 @@ typedef struct {
     double residual;
     double error_est;       /* the solve's error estimate (san.h) */
     double time_s;          /* load + build + solve + indices, seconds */
+    int error_bound;        /* error_est was measured and bounds the error
+                               of every state probability above 1e-14
+                               (san_solve_estimate_measured); 0: an
+                               indicator, or no converged solve */
+    san_storage storage;    /* the storage solved on: SPARSE or KRON;
+                               AUTO when no solve ran */
+    int lumped;             /* solved on the lumped chain (issue 28) */
     int nres;
     char **res_name;
     double *res;
@@ -241,12 +248,36 @@ SAN_API void san_sweep_write_ex(const san_sweep *s, san_sweep_format f, char *co
  * 2 log2(K) solves instead of K).  For a pipeline each inter-stage
  * buffer is then sized alone, the others held at the limit's size. */
 
+/* How one solve went, as a sweep row holds it (san_sweep_row): what the
+ * reports of size-buffer and grain show for each number. */
+typedef struct {
+    int solved;             /* a solve ran: method and storage are set */
+    san_method method;
+    long iterations;
+    double residual;
+    double error_est;       /* NaN: none computed */
+    int converged;
+    int error_bound;        /* error_est measured (san_sweep_row) */
+    san_storage storage;    /* SPARSE or KRON */
+    int lumped;
+} san_sweep_accuracy;
+
+/* The accuracy of a row's solve. */
+SAN_API void san_sweep_row_accuracy(const san_sweep_row *r, san_sweep_accuracy *a);
+/* Its members in a report's "solver" object (doc/output.md), without
+ * the braces: "method", "iterations", "residual", "converged",
+ * "error_estimate", "error_bound", "storage", "lumped". */
+SAN_API void san_sweep_json_accuracy(FILE *out, const san_sweep_accuracy *a);
+
 typedef struct {
     long k;                 /* a buffer size */
     double v;               /* the index there */
     double throughput;      /* what it buys: the template's throughput
                                (ms pack_throughput, pipeline throughput) */
     double efficiency;      /* ms: the slaves' efficiency; NaN without */
+    san_sweep_accuracy acc; /* how its solve went */
+    char *command;          /* its generator line ("ms --mode async
+                               --slaves 3 --buffer 5"; NULL out of memory) */
 } san_buffer_point;
 
 typedef struct {

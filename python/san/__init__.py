@@ -1023,8 +1023,10 @@ def size_buffer(model="ms", index=None, within=0.01, max_buffer=1024, jobs=None,
     json` prints, as a dict, its provenance block replaced by "command"
     (the equivalent command line): "index", "throughput", "within",
     "configurations" (one per combination of the flags' values: its
-    "buffer", "value", "limit", "at_buffer", "at_next", "at_limit",
-    "curve", "error").  model is "ms" or "pipeline"; the keywords are
+    "buffer", "value", "limit", "command", "at_buffer", "at_next",
+    "at_limit", "curve", "accuracy" (how each point of the curve was
+    solved: method, error_estimate, error_bound, storage, lumped, ...),
+    "error").  model is "ms" or "pipeline"; the keywords are
     its flags (slaves=range(2, 8)), several values allowed."""
     if index is not None and not isinstance(index, str):
         raise _usage(f"index: expected an index name, not {index!r}")
@@ -1045,7 +1047,8 @@ def grain(model="ms", by=None, busy=0.01, jobs=None, method="auto", tol=None,
     the JSON document `san grain -f json` prints, as a dict, its
     provenance block replaced by "command": "grain" (the axis), "by",
     "rule", "busy", "configurations" (each with "recommended",
-    "fastest", "paper_rule" and its "grains" table)."""
+    "fastest", "paper_rule" and its "grains" table, each grain with its
+    "command" and the "solver" accuracy of its solve)."""
     if by is not None and not isinstance(by, str):
         raise _usage(f"by: expected an objective (execution_time, paper, ...), not {by!r}")
     b = _number("busy", busy, 0, 1 - 2 ** -53, "a fraction in [0, 1)", zero_ok=True)
@@ -1062,8 +1065,8 @@ def sweep(model, jobs=None, method="auto", tol=None, storage="auto", lump="auto"
     """Solve every variant of `san sweep` into a DataFrame: the same rows
     and the same columns as `san sweep ... -f csv` (variant, the axes by
     their flag names, product_states, reachable_states, method,
-    iterations, residual, error_estimate, converged, time_s, the
-    results, error), by libsan's own sweep (san_sweep_run): a sync
+    iterations, residual, error_estimate, converged, error_bound,
+    storage, lumped, time_s, the results, error), by libsan's own sweep (san_sweep_run): a sync
     variant of ms has no buffer (its cell is empty), a template's own
     rules drop what does not apply, failed variants are rows with their
     error.  model is a template ("ms", "pipeline"; each keyword is a flag:
@@ -1101,8 +1104,9 @@ def sweep(model, jobs=None, method="auto", tol=None, storage="auto", lump="auto"
     finally:
         lib.san_sweep_delete(s)
     df = pd.read_csv(io.StringIO(text), keep_default_na=False, na_values=[""])
-    if "converged" in df:
-        df["converged"] = df["converged"].fillna(0).astype(bool)
+    for flag in ("converged", "error_bound", "lumped"):     # 0 or 1 in the CSV
+        if flag in df:
+            df[flag] = df[flag].fillna(0).astype(bool)
     if "error" in df:
         df["error"] = df["error"].fillna("").astype(str)
     df.attrs["command"] = _command("sweep", argv, run)

@@ -141,6 +141,10 @@ def test_sweep_rows_and_columns_are_the_commands():
         else:
             assert (a == b).all(), col
     assert df.converged.dtype == bool and df.converged.all()
+    # each variant's accuracy, as the CSV's 0/1 columns, read as bools
+    assert df.error_bound.dtype == bool and df.lumped.dtype == bool
+    assert (df.error_bound == (ref.error_bound == 1)).all() and (df.lumped == (ref.lumped == 1)).all()
+    assert set(df.storage) == {"sparse"}
     assert df.attrs["command"].startswith("san sweep ms --mode sync,async")
 
 

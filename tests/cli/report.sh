@@ -7,7 +7,12 @@
 # - Debian's chromium headless renders it: report_check.py reads the DOM
 #   after the page's script ran (every variant's values equal to a fresh
 #   `-f json` run of its command), the browser's console (no error), the
-#   screenshot (not blank) and the embedded data (equal to -f json);
+#   screenshot (not blank) and the embedded data (equal to -f json), the
+#   accuracy of every number in the tables and tooltips, the models' text;
+# - the page's own export: opened at #san-export-test it clicks every
+#   figure's SVG and PNG buttons; report_check.py reads what they
+#   delivered (well-formed SVG with the report's series, a PNG of twice
+#   the figure's size that is not blank);
 # - a bad study file: exit 2 with FILE:LINE:COL and what was expected.
 #
 # chromium comes with scripts/bootstrap.sh: without it the test fails
@@ -42,7 +47,7 @@ note = The note of the page.
 
 [sw]
 title = Sync or async
-run = sweep ms --mode sync,async --slaves 2..3 --buffer 2
+run = sweep ms --mode sync,async --slaves 2..4 --buffer 2
 x = slaves
 series = mode
 plot = slave_transmitting, efficiency
@@ -77,15 +82,30 @@ browse 1 --dump-dom "file://$tmp/page.html" > "$tmp/dom.html" 2> "$tmp/console.l
     || bad "chromium --dump-dom: exit $?"
 browse 2 --window-size=1200,1800 --screenshot="$tmp/shot.png" "file://$tmp/page.html" \
     > /dev/null 2>> "$tmp/console.log" || bad "chromium --screenshot: exit $?"
+# the export buttons: the PNG is drawn when its image has loaded, so the
+# DOM is dumped once the page's timers and loads are done (virtual time)
+browse 3 --virtual-time-budget=20000 --dump-dom "file://$tmp/page.html#san-export-test" \
+    > "$tmp/export.html" 2>> "$tmp/console.log" || bad "chromium --dump-dom (export): exit $?"
 if python3 "$CHECK" "$SAN" "$tmp/page.html" "$tmp/dom.html" "$tmp/console.log" "$tmp/shot.png" \
-        > "$tmp/check.out" 2>&1; then ok; else
+        "$tmp/export.html" > "$tmp/check.out" 2>&1; then ok; else
     bad "report_check.py"; sed 's/^/  /' "$tmp/check.out" | head -30; fi
-[ -z "${SAN_REPORT_KEEP:-}" ] || cp "$tmp/page.html" "$tmp/shot.png" "$tmp/dom.html" "$SAN_REPORT_KEEP"/
+[ -z "${SAN_REPORT_KEEP:-}" ] || cp "$tmp/page.html" "$tmp/shot.png" "$tmp/dom.html" "$tmp/export.html" \
+    "$tmp/check.out" "$SAN_REPORT_KEEP"/
 
 # --from-json: the page of reports already written
 "$SAN" sweep -q ms --mode async --slaves 2..3 --buffer 1,2 -f json > "$tmp/sw.json"
+# (the models too: the text san gen writes for each generator line)
+"$SAN" gen ms --mode async --slaves 3 --buffer 2 > "$tmp/gen.san"
 if "$SAN" report --from-json "$tmp/sw.json" -o "$tmp/from.html" 2> "$tmp/err" \
-        && grep -q '"kind":"sweep"' "$tmp/from.html"; then ok; else bad "--from-json"; fi
+        && grep -q '"kind":"sweep"' "$tmp/from.html" \
+        && python3 - "$tmp/from.html" "$tmp/gen.san" <<'PY'; then ok; else bad "--from-json"; fi
+import json, re, sys
+page = open(sys.argv[1]).read()
+data = json.loads(re.search(r'id="san-data">(.*?)</script>', page, re.S).group(1))
+models = {m["name"]: m["text"] for m in data["analyses"][0]["models"]}
+sys.exit(len(models) != 4 or models.get("san gen ms --mode async --slaves 3 --buffer 2")
+         != open(sys.argv[2]).read())
+PY
 "$SAN" solve -q "$top_srcdir/models/mm1k.san" -f json > "$tmp/solve.json"
 "$SAN" report --from-json "$tmp/solve.json" -o "$tmp/from2.html" 2> "$tmp/err"
 rc=$?

@@ -353,6 +353,25 @@ if good:
     bad = copy.deepcopy(good)
     bad["configurations"][0]["grains"][0]["efficiency"] = "0.98"
     rejected("grain", bad, "an index a string")
+    for how, change in [   # each grain's accuracy (issue 32)
+        ("a grain without its solver", lambda g: g.pop("solver")),
+        ("a grain's solver without error_bound", lambda g: g["solver"].pop("error_bound")),
+        ("a grain's storage not sparse or kron", lambda g: g["solver"].__setitem__("storage", "dense")),
+    ]:
+        bad = copy.deepcopy(good)
+        change(bad["configurations"][0]["grains"][0])
+        rejected("grain", bad, how)
+good = docs.get("size-buffer")
+if good:
+    for how, change in [   # each point's accuracy (issue 32)
+        ("no accuracy of the curve's points", lambda c: c.pop("accuracy")),
+        ("a point's accuracy without its buffer", lambda c: c["accuracy"][0].pop("buffer")),
+        ("a point's lumped a number", lambda c: c["accuracy"][0].__setitem__("lumped", 1)),
+        ("at_buffer without its solver", lambda c: c["at_buffer"].pop("solver")),
+    ]:
+        bad = copy.deepcopy(good)
+        change(bad["configurations"][0])
+        rejected("size-buffer", bad, how)
 good = docs.get("compare")
 if good:
     bad = copy.deepcopy(good)
@@ -363,6 +382,9 @@ if good:
     bad = copy.deepcopy(good)
     bad["rows"][0]["solver"].pop("converged")
     rejected("sweep", bad, "a row's solver without converged")
+    bad = copy.deepcopy(good)
+    bad["rows"][0]["solver"].pop("error_bound")
+    rejected("sweep", bad, "a row's solver without error_bound")
 # a solve's document is no other subcommand's
 if docs.get("solve"):
     for other in ("check", "transient", "sweep", "compare", "mw"):

@@ -17,6 +17,13 @@ command and exits 0 when it holds, 1 (with the reason) otherwise.
   buys SIZE.json SCAN.json THR  size-buffer's K, K + 1 and limit = the scan's rows
   rings SVG N                   N rings (size-buffer's chosen K) in the plot
   compare COMPARE.json          values = san solve, differences = B - A
+  accuracy SWEEP.json SWEEP.csv FLAGS
+                                each row's error_bound, storage and lumped
+                                (JSON and CSV) = san solve FLAGS of its
+                                command, and both error_bound values occur
+  point-accuracy SIZE.json GRAIN.json FLAGS
+                                each size-buffer point's and each grain's
+                                accuracy = san solve FLAGS of its model
 """
 import csv
 import json
@@ -39,13 +46,14 @@ def close(a, b, tol=1e-12):
     return abs(a - b) <= tol * max(1.0, abs(b))
 
 
-def solve(command):
+def solve(command, flags=()):
     """`san solve` of a row's command, as JSON."""
     words = shlex.split(command)
     if words[0] in TEMPLATES:
         args = [SAN, "solve", "-q", "-f", "json", "--gen", command]
     else:
         args = [SAN, "solve", "-q", "-f", "json"] + words
+    args += list(flags)
     out = subprocess.run(args, capture_output=True, text=True)
     if out.returncode != 0:
         fail("san solve %s failed: %s" % (command, out.stderr))
@@ -235,6 +243,61 @@ def compare(path):
                 fail("%s: difference %s != B - A" % (name, v["differences"][0]))
 
 
+def accuracy(json_path, csv_path, flags):
+    """error_bound (issue 32 item 4), storage and lumped: san solve's own
+    verdict on each row's model, with the same storage and lumping."""
+    rows = json.load(open(json_path))["rows"]
+    lines = open(csv_path).read().splitlines()
+    table = list(csv.DictReader(l for l in lines if not l.startswith("#")))
+    if len(table) != len(rows):
+        fail("%d CSV rows, %d JSON rows" % (len(table), len(rows)))
+    bounds = set()
+    for r, c in zip(rows, table):
+        ref = solve(r["command"], shlex.split(flags))
+        want = (ref["solver"]["error_bound"], ref["storage"], "lumped" in ref)
+        s = r["solver"]
+        got = (s.get("error_bound"), s.get("storage"), s.get("lumped"))
+        if got != want:
+            fail("%s: JSON (error_bound, storage, lumped) = %s, san solve %s" % (r["command"], got, want))
+        got = (c.get("error_bound"), c.get("storage"), c.get("lumped"))
+        if got != (str(int(want[0])), want[1], str(int(want[2]))):
+            fail("%s: CSV (error_bound, storage, lumped) = %s, san solve %s" % (r["command"], got, want))
+        bounds.add(want[0])
+    if bounds != {True, False}:
+        fail("the rows' error_bound are all %s: the check needs both" % bounds)
+
+
+def point_accuracy(size_path, grain_path, flags):
+    """The accuracy beside each number of size-buffer (a point of a
+    curve: the configuration's generator line at that buffer) and grain
+    (a grain's line): san solve's verdict on the same model."""
+    import re
+    cases = []
+    for c in json.load(open(size_path))["configurations"]:
+        if len(c["accuracy"]) != len(c["curve"]):
+            fail("%s: %d points of accuracy, %d of curve" % (c["command"], len(c["accuracy"]),
+                                                            len(c["curve"])))
+        for (k, _), a in zip(c["curve"], c["accuracy"]):
+            if a["buffer"] != k:
+                fail("%s: accuracy of buffer %s beside the curve's %s" % (c["command"], a["buffer"], k))
+            cases.append((re.sub(r"--buffer \d+", "--buffer %d" % k, c["command"]), a))
+    for c in json.load(open(grain_path))["configurations"]:
+        cases += [(g["command"], g["solver"]) for g in c["grains"]]
+    bounds = set()
+    for command, a in cases:
+        ref = solve(command, shlex.split(flags))
+        want = (ref["solver"]["error_bound"], ref["storage"], "lumped" in ref,
+                ref["solver"]["converged"], ref["solver"]["method"])
+        got = (a["error_bound"], a["storage"], a["lumped"], a["converged"], a["method"])
+        if got != want:
+            fail("%s: (error_bound, storage, lumped, converged, method) = %s, san solve %s"
+                 % (command, got, want))
+        bounds.add(want[0])
+    if bounds != {True, False}:
+        fail("every error_bound is %s: the check needs both" % bounds)
+    print("%d points and grains = san solve" % len(cases))
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "field":
@@ -243,7 +306,8 @@ def main():
     {"rows-match": rows_match, "csv-rows": csv_rows, "count-rows": count_rows,
      "failed-rows": failed_rows, "size-match": size_match, "buys": buys, "rings": rings,
      "size-match-buffer": size_match_buffer, "svg": svg, "magic": magic,
-     "grain": grain, "compare": compare}[cmd](*args)
+     "grain": grain, "compare": compare, "accuracy": accuracy,
+     "point-accuracy": point_accuracy}[cmd](*args)
 
 
 if __name__ == "__main__":
