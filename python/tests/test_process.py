@@ -36,7 +36,8 @@ def test_lu_predicted_over_the_time_left_is_refused_up_front(children):
     """89,667 states as written (54,903 in the LU's chain): UMFPACK
     estimates 3.6e11 flops, 36 s at the rate assumed (42.7 s measured
     under load); with 20 s allowed it is refused after the symbolic
-    analysis (1.9 s), not run nor killed at the limit."""
+    analysis (1.9 s), before the limit (2.2 s in all under load), not
+    run nor killed at the limit."""
     m = san.gen("ms --mode async --slaves 6 --buffer 40")
     t0 = time.monotonic()
     with pytest.raises(san.SanError) as e:
@@ -45,5 +46,5 @@ def test_lu_predicted_over_the_time_left_is_refused_up_front(children):
     msg = str(e.value)
     assert "LU factorization would take about 36 s" in msg, msg
     assert "3.6e+11 flops estimated" in msg and "--time-limit" in msg, msg
-    assert took < 15, f"refused after {took:.1f} s"
+    assert took < 20, f"refused after {took:.1f} s, past the limit"
     assert not children, "a child process was forked"
