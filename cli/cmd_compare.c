@@ -382,6 +382,8 @@ int cmd_compare(int argc, char **argv)
     compare_args A;
     memset(&A, 0, sizeof A);
     san_sweep_opts_default(&A.run);
+    /* a command may fork: the LU runs in a child the time limit ends */
+    A.run.solve.fork_lu = 1;
     A.fmt = FMT_TEXT;
     A.marginals = 1;
     char **models;

@@ -165,6 +165,8 @@ int cmd_grain(int argc, char **argv)
     grain_args A;
     memset(&A, 0, sizeof A);
     san_sweep_opts_default(&A.run);
+    /* a command may fork: the LU runs in a child the time limit ends */
+    A.run.solve.fork_lu = 1;
     A.fmt = FMT_UNSET;
     A.busy = 0.01;
     cli_plot_init(&A.look);

@@ -429,6 +429,8 @@ int cmd_mw(int argc, char **argv)
     memset(&A, 0, sizeof A);
     san_mw_default(&A.par);
     san_sweep_opts_default(&A.run);
+    /* a command may fork: the LU runs in a child the time limit ends */
+    A.run.solve.fork_lu = 1;
     A.fmt = FMT_TEXT;
     char **rest;
     int nrest;

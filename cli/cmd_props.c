@@ -211,6 +211,8 @@ int cmd_props(int argc, char **argv)
     }
     san_props_opts o;
     san_props_opts_default(&o);
+    /* a command may fork: the LU runs in a child the time limit ends */
+    o.solve.fork_lu = 1;
     o.space.max_memory = A.max_memory;
     o.space.max_states = A.max_states;
     o.space.interrupt = cli_interrupt("props", CLI_SOLVE_GRACE);

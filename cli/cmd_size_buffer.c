@@ -224,6 +224,8 @@ int cmd_size_buffer(int argc, char **argv)
     size_args A;
     memset(&A, 0, sizeof A);
     san_sweep_opts_default(&A.run);
+    /* a command may fork: the LU runs in a child the time limit ends */
+    A.run.solve.fork_lu = 1;
     san_size_buffer_opts_default(&A.search);
     A.fmt = FMT_UNSET;
     cli_plot_init(&A.look);

@@ -301,6 +301,8 @@ int cmd_sweep(int argc, char **argv)
     sweep_args A;
     memset(&A, 0, sizeof A);
     san_sweep_opts_default(&A.run);
+    /* a command may fork: the LU runs in a child the time limit ends */
+    A.run.solve.fork_lu = 1;
     A.fmt = FMT_UNSET;
     A.times = 1;
     cli_plot_init(&A.look);

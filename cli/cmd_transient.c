@@ -782,6 +782,8 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     const int progress = !A.quiet && cli_stderr_is_tty();
     san_analysis_opts ao;
     san_analysis_opts_default(&ao);
+    /* a command may fork: the LU runs in a child the time limit ends */
+    ao.solve.fork_lu = 1;
     ao.kind = passage ? SAN_ANALYSIS_PASSAGE : SAN_ANALYSIS_TRANSIENT;
     ao.space.max_memory = A.max_memory;
     ao.space.max_states = A.max_states;

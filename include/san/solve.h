@@ -68,6 +68,19 @@ typedef struct {
                                partitions); 0: san_default_max_memory().
                                san_analyze sets it to what --max-memory
                                leaves beside the state space */
+    int fork_lu;            /* 1: with a time limit or an interrupt flag,
+                               the sparse LU (UMFPACK, which cannot be
+                               stopped from inside) runs in a child
+                               process, ended when the time is up or the
+                               flag is set; for programs that may fork
+                               (the san command sets it).  0 (default):
+                               no process is forked; the LU runs in the
+                               calling process, refused up front when
+                               UMFPACK's flop estimate predicts it would
+                               outlast the time left (its symbolic
+                               analysis, seconds on chains of millions of
+                               nonzeros, runs to its end), the flag looked
+                               at before and after the analysis */
 } san_solve_opts;
 
 typedef struct {

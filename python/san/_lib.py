@@ -89,7 +89,8 @@ class SolveOpts(Structure):
     _fields_ = [("method", c_int), ("tol", c_double), ("max_iter", c_long),
                 ("omega", c_double), ("restart", c_int), ("precond", c_int),
                 ("time_limit", c_double), ("progress", c_int), ("interrupt", c_void_p),
-                ("warm", c_void_p), ("max_memory", c_double)]
+                ("warm", c_void_p), ("max_memory", c_double),
+                ("fork_lu", c_int)]
 
 
 class SolveInfo(Structure):

@@ -13,14 +13,9 @@ import pytest
 import scipy.linalg
 
 import san
-from conftest import MODELS, SAN
+from conftest import MODELS, SAN, output as run
 
 MM1K = os.path.join(MODELS, "mm1k.san")
-
-
-def run(*args):
-    p = subprocess.run([SAN, *args], capture_output=True, text=True, check=True, timeout=120)
-    return p.stdout
 
 
 def cli_json(*args):

@@ -3,32 +3,16 @@ import csv
 import io
 import os
 import re
-import subprocess
 
 import numpy as np
 import pytest
 import scipy.io
 import scipy.sparse
-import scipy.sparse.linalg
 
 import san
-from conftest import MODELS, SAN, TOP
+from conftest import MODELS, TOP, output as run, sparse_stationary as stationary
 
 MM1K = os.path.join(MODELS, "mm1k.san")
-
-
-def run(*args):
-    p = subprocess.run([SAN, *args], capture_output=True, text=True, check=True, timeout=120)
-    return p.stdout
-
-
-def stationary(q):
-    n = q.shape[0]
-    a = scipy.sparse.lil_matrix(q.T.tocsr())
-    a[n - 1, :] = np.ones(n)
-    b = np.zeros(n)
-    b[n - 1] = 1
-    return scipy.sparse.linalg.spsolve(a.tocsc(), b)
 
 
 def test_mm1k_closed_form():

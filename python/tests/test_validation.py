@@ -9,9 +9,9 @@ import os
 import pytest
 
 import san
+from conftest import MODELS, TOP
 
-TOP = os.path.join(os.path.dirname(__file__), "..", "..")
-MM1K = os.path.join(TOP, "models", "mm1k.san")
+MM1K = os.path.join(MODELS, "mm1k.san")
 NAN, INF = float("nan"), float("inf")
 
 

@@ -398,8 +398,13 @@ int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
     if (!w || !x) {
         snprintf(info->msg, sizeof info->msg, "out of memory for vectors of %lld states",
                  (long long)d.n);
-    } else if (sp->n == 1) {
-        sol->pi[0] = 1;
+    } else if (sp->n == 1 || sp->nclosed == 1) {
+        /* one state, or one absorbing state every run ends in: no rate
+         * inside the chain sets an iteration's scale (maxd is 0, and the
+         * power method's step 1 / maxd was a NaN); the answer is that
+         * state */
+        for (int64_t i = 0; i < sp->n; i++)
+            sol->pi[i] = sp->n == 1 || (sp->in_closed && sp->in_closed[i]);
         info->residual = 0;
         st = 0;
     } else {

@@ -82,9 +82,23 @@ static const char *umf_status_text(sslong st)
     }
 }
 
-/* Symbolic and numeric factorization; 2 when auto limits say "too big". */
+/* What an in-process factorization is predicted to cost: UMFPACK's
+ * flop estimate (its symbolic analysis, an upper bound: 5.4 times the
+ * flops done on the first model below) over this rate.  Estimated flops
+ * per second of the numeric factorization, measured on the async
+ * master/slave models (gen ms --mode async, --lump off) with 2 cores
+ * shared by 5 jobs: 8.5e9 at 6 slaves, buffer 40 (54,903 states, 42.7 s),
+ * 2.7e9 at 5 and 30 (13,475 states, 2.5 s), 6.1e8 at 4 and 20 (2,915
+ * states, 0.18 s).  The rate assumed is the high end, so that only a
+ * factorization predicted clearly over the time left is refused (an
+ * answer before a refusal); one near the limit runs and may overrun it. */
+#define LU_FLOP_RATE 1e10
+
+/* Symbolic and numeric factorization; 2 when auto limits say "too big";
+ * -1 with c->final when the numeric factorization is predicted to take
+ * longer than max_s seconds (in-process under a time limit). */
 static int factorize(san_ls *c, sslong n, const lu_input *m, double maxmem,
-                     double maxflops, void **num)
+                     double maxflops, double max_s, void **num)
 {
     double ctrl[UMFPACK_CONTROL], info[UMFPACK_INFO];
     void *sym = NULL;
@@ -111,6 +125,17 @@ static int factorize(san_ls *c, sslong n, const lu_input *m, double maxmem,
                  info[UMFPACK_FLOPS_ESTIMATE], san_format_bytes(maxmem, lb, sizeof lb));
         umfpack_dl_free_symbolic(&sym);
         return 2;
+    }
+    const double need = info[UMFPACK_FLOPS_ESTIMATE] / LU_FLOP_RATE;
+    if (need > max_s) {
+        snprintf(c->info->msg, sizeof c->info->msg, "the LU factorization would take "
+                 "about %.2g s (%.2g flops estimated by UMFPACK's symbolic analysis, at "
+                 "%.2g per second), more than the %.2g s left of the time limit; raise "
+                 "--time-limit or try --method auto", need, info[UMFPACK_FLOPS_ESTIMATE],
+                 LU_FLOP_RATE, max_s);
+        c->final = 1;
+        umfpack_dl_free_symbolic(&sym);
+        return -1;
     }
     if (c->o->interrupt && *c->o->interrupt) {
         snprintf(c->info->msg, sizeof c->info->msg, "interrupted before the factorization");
@@ -184,19 +209,23 @@ static int64_t refix(const san_csr *qt, const double *x, int64_t k)
     return j == k ? -1 : j;
 }
 
-static int direct_once(san_ls *c, double *pi, double maxmem, double maxflops, int64_t k);
+static int direct_once(san_ls *c, double *pi, double maxmem, double maxflops, double max_s,
+                       int64_t k);
+static san_lu *lu_timed(san_ls *c, const san_csr *qt, int64_t k, double maxmem,
+                        double maxflops, double max_s, int *rc);
 
 /* ---- a factorization that a time limit or an interrupt can end ---- */
 
 /* UMFPACK cannot be stopped from inside, and its symbolic analysis alone
  * took 3 to 34 s on the async master/slave and pipeline models whose LU
  * is then refused as too big (it computes the fill it refuses): no
- * prediction from the sizes holds.  With a time limit, or an interrupt
- * flag to watch, the factorization and the solve run in a child process
- * that the parent ends when the time is up or the flag is set.  The
- * answer comes back through shared memory; the child does only the
- * factorization and the solve (no OpenMP, which does not survive a fork
- * of a process that used it). */
+ * prediction from the sizes holds.  When the caller allows it
+ * (san_solve_opts.fork_lu: the san command does), with a time limit or
+ * an interrupt flag to watch, the factorization and the solve run in a
+ * child process that the parent ends when the time is up or the flag is
+ * set.  The answer comes back through shared memory; the child does only
+ * the factorization and the solve (no OpenMP, which does not survive a
+ * fork of a process that used it). */
 typedef struct {
     int st;                 /* direct_once's status */
     int final;
@@ -212,17 +241,17 @@ static int direct_child(san_ls *c, double *pi, double maxmem, double maxflops, i
     const size_t len = sizeof(child_out) + (size_t)n * sizeof(double);
     void *mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED)
-        return direct_once(c, pi, maxmem, maxflops, k);
+        return direct_once(c, pi, maxmem, maxflops, HUGE_VAL, k);
     child_out *out = mem;
     double *x = (double *)((char *)mem + sizeof(child_out));
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         munmap(mem, len);
-        return direct_once(c, pi, maxmem, maxflops, k);
+        return direct_once(c, pi, maxmem, maxflops, HUGE_VAL, k);
     }
     if (pid == 0) {
-        out->st = direct_once(c, x, maxmem, maxflops, k);
+        out->st = direct_once(c, x, maxmem, maxflops, HUGE_VAL, k);
         out->final = c->final;
         memcpy(out->msg, c->info->msg, sizeof out->msg);
         _exit(0);
@@ -267,11 +296,34 @@ static int direct_child(san_ls *c, double *pi, double maxmem, double maxflops, i
     return st;
 }
 
+/* In a child only when the caller allows it (fork_lu: a command may
+ * fork, a library must not behind its caller's back: threads, file
+ * descriptors, an embedding interpreter).  In-process, the time limit
+ * is kept by prediction: refused before the symbolic analysis when no
+ * time is left, and before the numeric factorization when UMFPACK's
+ * flop estimate says it would not end in the time left; the interrupt
+ * flag is looked at between the two. */
 static int direct_run(san_ls *c, double *pi, double maxmem, double maxflops, int64_t k)
 {
-    if (c->o->time_limit > 0 || c->o->interrupt)
+    const san_solve_opts *o = c->o;
+    if (o->fork_lu && (o->time_limit > 0 || o->interrupt))
         return direct_child(c, pi, maxmem, maxflops, k);
-    return direct_once(c, pi, maxmem, maxflops, k);
+    double left = HUGE_VAL;
+    if (o->time_limit > 0) {
+        left = o->time_limit - (san_ls_now() - c->t0);
+        if (!(left > 0)) {
+            snprintf(c->info->msg, sizeof c->info->msg, "the time limit was reached before "
+                     "the LU factorization; raise --time-limit or try --method auto");
+            c->final = 1;
+            return -1;
+        }
+    }
+    if (o->interrupt && *o->interrupt) {
+        snprintf(c->info->msg, sizeof c->info->msg, "interrupted before the factorization");
+        c->final = 1;
+        return -1;
+    }
+    return direct_once(c, pi, maxmem, maxflops, left, k);
 }
 
 int san_ls_direct(san_ls *c, double *pi, double maxmem, double maxflops)
@@ -294,11 +346,12 @@ int san_ls_direct(san_ls *c, double *pi, double maxmem, double maxflops)
     return st == 2 ? 2 : -1;
 }
 
-static int direct_once(san_ls *c, double *pi, double maxmem, double maxflops, int64_t k)
+static int direct_once(san_ls *c, double *pi, double maxmem, double maxflops, double max_s,
+                       int64_t k)
 {
     const san_csr *qt = c->qt;
     int rc;
-    san_lu *f = san_lu_factor(c, qt, k, maxmem, maxflops, &rc);
+    san_lu *f = lu_timed(c, qt, k, maxmem, maxflops, max_s, &rc);
     c->info->iterations = 0;
     if (!f)
         return rc;
@@ -342,8 +395,10 @@ void san_lu_free(san_lu *f)
     free(f);
 }
 
-san_lu *san_lu_factor(san_ls *c, const san_csr *qt, int64_t k, double maxmem,
-                      double maxflops, int *rc)
+/* The LU, its numeric factorization refused (-1) when predicted to take
+ * longer than max_s seconds. */
+static san_lu *lu_timed(san_ls *c, const san_csr *qt, int64_t k, double maxmem,
+                        double maxflops, double max_s, int *rc)
 {
     san_lu *f = calloc(1, sizeof *f);
     *rc = -1;
@@ -361,7 +416,7 @@ san_lu *san_lu_factor(san_ls *c, const san_csr *qt, int64_t k, double maxmem,
     }
     f->n = qt->n;
     f->k = k;
-    *rc = factorize(c, (sslong)qt->n, &f->m, maxmem, maxflops, &f->num);
+    *rc = factorize(c, (sslong)qt->n, &f->m, maxmem, maxflops, max_s, &f->num);
     if (*rc != 0) {
         san_lu_free(f);
         return NULL;
@@ -376,4 +431,10 @@ int san_lu_solve(const san_lu *f, const double *b, double *x)
     ctrl[UMFPACK_PRL] = 0;
     return (int)umfpack_dl_solve(UMFPACK_At, f->m.ap, f->m.ai, f->m.ax, x, b, f->num, ctrl,
                                  info);
+}
+
+san_lu *san_lu_factor(san_ls *c, const san_csr *qt, int64_t k, double maxmem,
+                      double maxflops, int *rc)
+{
+    return lu_timed(c, qt, k, maxmem, maxflops, HUGE_VAL, rc);
 }

@@ -24,16 +24,10 @@ import os
 import subprocess
 import sys
 import tempfile
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import SAN, TOP, fail, tally  # noqa: E402
 
-SAN = os.environ.get("SAN", "./san")
-TOP = os.environ.get("top_srcdir", ".")
-failures = 0
-
-
-def fail(msg):
-    global failures
-    failures += 1
-    print("FAIL: " + msg)
 
 
 def run(args):
@@ -116,8 +110,8 @@ def main():
         if n == 0:
             fail("no model exercised the rule on '%s' cases" % rule)
     print("%d models through check and solve (cases: %s): %d disagreements"
-          % (checked, ", ".join("%s %d" % kv for kv in seen.items()), failures))
-    return 1 if failures else 0
+          % (checked, ", ".join("%s %d" % kv for kv in seen.items()), tally.failed))
+    return 1 if tally.failed else 0
 
 
 if __name__ == "__main__":

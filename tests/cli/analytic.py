@@ -26,21 +26,11 @@ import math
 import os
 import subprocess
 import sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import SAN, check, tally  # noqa: E402
 
-SAN = os.environ.get("SAN", "./san")
 VERBOSE = os.environ.get("VERBOSE")
-npass = nfail = 0
-
-
-def check(ok, what):
-    global npass, nfail
-    if ok:
-        npass += 1
-        if VERBOSE:
-            print("ok -", what)
-    else:
-        nfail += 1
-        print("FAIL -", what)
 
 
 def run(*args, status=0):
@@ -186,8 +176,8 @@ def usage():
 def main():
     for t in (fig23_csv, fig23_json_text, figs21_26_27, cluster, sweep, compare, usage):
         t()
-    print("%d passed, %d failed" % (npass, nfail))
-    return 1 if nfail else 0
+    print("%d passed, %d failed" % (tally.passed, tally.failed))
+    return 1 if tally.failed else 0
 
 
 if __name__ == "__main__":

@@ -29,10 +29,10 @@ import os
 import re
 import subprocess
 import sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import SAN, TOP, SHARED, check, tally  # noqa: E402
 
-SAN = os.environ.get("SAN", "./san")
-TOP = os.environ.get("top_srcdir", ".")
-SHARED = os.environ.get("SHARED_MODELS", os.path.join(TOP, "..", "shared", "models"))
 DIALECTS = ["san", "peps2003", "peps2007"]
 BOTH = "PEPS 2003 and GTAexpress"       # how the --peps warnings begin
 GEN = [
@@ -47,18 +47,6 @@ GEN = [
     "pipeline --mode sync --stages 1,2 --phases 2",
     "pipeline --mode async --stages 1,2 --replicas 2,1 --phases 2",
 ]
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-        if os.environ.get("VERBOSE"):
-            print("ok   " + what)
-    else:
-        failed += 1
-        print("FAIL " + what)
 
 
 def run(args, text=None):
@@ -262,8 +250,8 @@ def main():
     long_texts()
     comments()
     usage()
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    print("%d passed, %d failed" % (tally.passed, tally.failed))
+    return 1 if tally.failed else 0
 
 
 if __name__ == "__main__":

@@ -26,18 +26,12 @@ import re
 import shlex
 import subprocess
 import sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import SAN, TOP, fail, tally  # noqa: E402
 
-SAN = os.environ.get("SAN", "./san")
-TOP = os.environ.get("top_srcdir", ".")
 MUST = ["doc/python.md", "doc/indices.md"]
 MARK = re.compile(r"<!--\s*check:\s*(.*?)\s*\|\s*(\S+)\s*=\s*(.*?)\s*-->", re.S)
-failures = 0
-
-
-def fail(msg):
-    global failures
-    failures += 1
-    print("FAIL: " + msg)
 
 
 def select(doc, path):
@@ -105,8 +99,8 @@ def main():
         rel = os.path.relpath(f, TOP)
         if rel in MUST and n == 0:
             fail("%s: no checked statement (its buffer and grain figures are checked here)" % rel)
-    print("%d checked statements in %d files: %d failures" % (total, len(files), failures))
-    return 1 if failures else 0
+    print("%d checked statements in %d files: %d failures" % (total, len(files), tally.failed))
+    return 1 if tally.failed else 0
 
 
 if __name__ == "__main__":

@@ -21,26 +21,12 @@ Environment: SAN (the binary), top_srcdir.  Prints "N passed, M failed".
 """
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import check, tally, run  # noqa: E402
 
-SAN = os.environ.get("SAN", "./san")
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
-
-
-def run(args, cwd):
-    p = subprocess.run([SAN] + args, capture_output=True, text=True, timeout=120, cwd=cwd)
-    return p.returncode, p.stdout, p.stderr
 
 
 ABSORBING = """
@@ -167,11 +153,11 @@ for name, text, off, n, initial in (("absorbing", ABSORBING, Q_ABSORBING, 3, {0,
     with open(path, "w") as f:
         f.write(text)
     # 2. the steady state is still refused
-    rc, out, err = run(["solve", path], tmp)
+    rc, out, err = run(["solve", path], cwd=tmp)
     check(rc == 2 and "closed classes" in err, f"{name}: solve refused ({rc}: {err.strip()[:200]})")
     # 1. every format
     for fmt in ("mtx", "states", "dot", "dot-reach", "prism"):
-        rc, out, err = run(["export", "-f", fmt, "-o", name + "." + fmt, path], tmp)
+        rc, out, err = run(["export", "-f", fmt, "-o", name + "." + fmt, path], cwd=tmp)
         check(rc == 0, f"{name}: export -f {fmt}: exit {rc}: {err.strip()[:300]}")
     want = with_diagonal(off, n)
     try:
@@ -211,7 +197,7 @@ network duel (continuous)
 path = os.path.join(tmp, "replicas.san")
 with open(path, "w") as f:
     f.write(REPLICAS)
-rc, out, err = run(["export", "-f", "mtx", path], tmp)
+rc, out, err = run(["export", "-f", "mtx", path], cwd=tmp)
 check(rc == 0 and "lumped" in err, f"replicas: export lumped: exit {rc}: {err.strip()[:300]}")
 if rc == 0:
     n, q = read_mtx(out)
@@ -219,5 +205,4 @@ if rc == 0:
     check(n == 6 and all(abs(s) < 1e-12 for s in rows), f"replicas: {n} states, row sums {rows}")
 
 shutil.rmtree(tmp, ignore_errors=True)
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+tally.exit()

@@ -38,6 +38,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import TOP, check, tally, run, sparse_stationary as stationary  # noqa: E402
 
 try:
     import numpy as np
@@ -48,26 +51,9 @@ except ImportError:
     print("skip: numpy and scipy are needed (apt-get install python3-scipy)")
     sys.exit(77)
 
-SAN = os.environ.get("SAN", "./san")
-TOP = os.environ.get("top_srcdir", ".")
 MODELS = os.path.join(TOP, "models")
 TOL = 1e-10
 
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
-
-
-def run(args):
-    p = subprocess.run([SAN] + args, capture_output=True, text=True, timeout=120)
-    return p.returncode, p.stdout, p.stderr
 
 
 # (name, arguments naming the model): every bundled model, and generated
@@ -117,17 +103,6 @@ LUMPED = [("ms sync lumped", ["--gen", "ms --mode sync --slaves 3"], None, {}),
            {"m2": ("M[2]", "down")}),
           # written one by one: the class "M1, M2, M3"
           ("machines by hand", None, machines(3, hand=True), {"down_mean": ("M1, M2, M3", "down")})]
-
-
-def stationary(q):
-    """pi Q = 0, sum pi = 1, by a sparse LU of Q^T with one row replaced
-    by the normalization: unique when the chain has one closed class."""
-    n = q.shape[0]
-    a = scipy.sparse.lil_matrix(q.T.tocsr())
-    a[n - 1, :] = np.ones(n)
-    b = np.zeros(n)
-    b[n - 1] = 1.0
-    return scipy.sparse.linalg.spsolve(a.tocsc(), b)
 
 
 def san_vector(model_args, tmp):
@@ -609,8 +584,8 @@ def main():
         usage_errors(tmp)
     if not DOT:
         print("note: graphviz's dot is not installed: the DOT files were not validated")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    print(f"{tally.passed} passed, {tally.failed} failed")
+    return 1 if tally.failed else 0
 
 
 if __name__ == "__main__":

@@ -16,41 +16,23 @@ usage: gen_ref.py ms   KEY=VALUE... JSON
 Prints one line per mismatch; exit status 1 when there is one.
 """
 import json
+import os
 import re
 import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import generator, stationary as dense_stationary  # noqa: E402
 
 TOL = 1e-7
 
 
 def solve(states, trans):
     """Stationary vector of a CTMC with one closed class (transient states
-    get 0): dense Gaussian elimination on pi Q = 0, sum pi = 1."""
-    n = len(states)
+    get 0): santest.stationary, dense Gaussian elimination."""
     idx = {s: i for i, s in enumerate(states)}
-    a = [[0.0] * (n + 1) for _ in range(n)]
-    for s, lst in trans.items():
-        i = idx[s]
-        for t, r in lst:
-            j = idx[t]
-            if i == j:
-                continue
-            a[j][i] += r          # row j of Q^T
-            a[i][i] -= r
-    a[n - 1] = [1.0] * n + [1.0]
-    for c in range(n):
-        p = max(range(c, n), key=lambda r: abs(a[r][c]))
-        a[c], a[p] = a[p], a[c]
-        piv = a[c][c]
-        if abs(piv) < 1e-300:
-            raise SystemExit("reference: singular generator")
-        for r in range(n):
-            if r != c and a[r][c] != 0.0:
-                f = a[r][c] / piv
-                row_c = a[c]
-                row_r = a[r]
-                for k in range(c, n + 1):
-                    row_r[k] -= f * row_c[k]
-    return {s: a[i][n] / a[i][i] for i, s in enumerate(states)}
+    arcs = [(idx[s], idx[t], r) for s, lst in trans.items() for t, r in lst]
+    return dict(zip(states, dense_stationary(generator(len(states), arcs))))
 
 
 def explore(start, moves):

@@ -25,15 +25,10 @@ import os
 import random
 import subprocess
 import sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import SAN, fail, tally  # noqa: E402
 
-SAN = os.environ.get("SAN", "./san")
-failures = 0
-
-
-def fail(msg):
-    global failures
-    failures += 1
-    print("FAIL: " + msg)
 
 
 def grain(args):
@@ -145,8 +140,8 @@ def main():
                  % (" ".join(extra), p.returncode, p.stderr, why))
 
     print("%d random grain runs + issue 33's case + %d refusals: %d failures"
-          % (runs, len(bad), failures))
-    return 1 if failures else 0
+          % (runs, len(bad), tally.failed))
+    return 1 if tally.failed else 0
 
 
 if __name__ == "__main__":

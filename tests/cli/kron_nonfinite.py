@@ -21,21 +21,12 @@ Environment: SAN (the binary).  Prints "N passed, M failed".
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import check, tally, run, stationary as steady  # noqa: E402
 
-SAN = os.environ.get("SAN", "./san")
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
 
 
 MODEL = """identifiers
@@ -86,26 +77,6 @@ def generator():
             if a in (1, 2):
                 add(i, b, 1.0)                                     # back
     return q
-
-
-def steady(q):
-    """pi Q = 0, sum pi = 1: Q^T with the last equation replaced."""
-    n = len(q)
-    m = [[q[j][i] for j in range(n)] + [0.0] for i in range(n)]
-    m[-1] = [1.0] * n + [1.0]
-    for c in range(n):
-        piv = max(range(c, n), key=lambda r: abs(m[r][c]))
-        m[c], m[piv] = m[piv], m[c]
-        for r in range(n):
-            if r != c and m[r][c]:
-                f = m[r][c] / m[c][c]
-                m[r] = [x - f * y for x, y in zip(m[r], m[c])]
-    return [m[i][n] / m[i][i] for i in range(n)]
-
-
-def run(args):
-    p = subprocess.run([SAN] + args, capture_output=True, text=True, timeout=120)
-    return p.returncode, p.stdout, p.stderr
 
 
 tmp = tempfile.mkdtemp(prefix="san_kron_nonfinite_")
@@ -161,5 +132,4 @@ for storage in ("sparse", "kron"):
           f"enabled inf probability, {storage}: exit {rc}: {err[:200]}")
 
 shutil.rmtree(tmp, ignore_errors=True)
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+tally.exit()

@@ -24,12 +24,12 @@ tests/corpus/errors (fn_arity.san, fn_mod_zero.san).
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import fail, tally, run, close_rel as close  # noqa: E402
 
-SAN = os.environ.get("SAN", "./san")
-failures = 0
 N = 12
 
 MODEL = """// floor, ceil, mod, pow of the state (tests/cli/lang_functions.py)
@@ -60,21 +60,6 @@ results
   r_const = M;
   sq = pow(r_mod, 2) + floor(r_const);
 """ % N
-
-
-def fail(msg):
-    global failures
-    failures += 1
-    print("FAIL:", msg)
-
-
-def run(args, stdin=None):
-    p = subprocess.run([SAN] + args, input=stdin, capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
-
-
-def close(a, b, rel):
-    return abs(a - b) <= rel * max(abs(b), 1e-300)
 
 
 def reference():
@@ -206,8 +191,8 @@ def main():
         check_print(tmp, path)
         check_lump(tmp)
         check_refusals(tmp, path)
-    print("lang_functions: %d failure(s)" % failures)
-    return 1 if failures else 0
+    print("lang_functions: %d failure(s)" % tally.failed)
+    return 1 if tally.failed else 0
 
 
 if __name__ == "__main__":

@@ -39,8 +39,10 @@ import random
 import re
 import subprocess
 import sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import SAN  # noqa: E402
 
-SAN = os.environ.get("SAN", "./san")
 
 GROUP_KINDS = ["read", "result", "reach", "reachf", "count"]
 HAND_KINDS = GROUP_KINDS + ["rate", "route", "extra", "pair", "ctl"]

@@ -39,21 +39,11 @@ import random
 import subprocess
 import sys
 import tempfile
-
-SAN = os.environ.get("SAN", "./san")
-TOP = os.environ.get("top_srcdir", ".")
-SHARED = os.environ.get("SHARED_MODELS", os.path.join(TOP, "..", "shared", "models"))
-
-passed = failed = 0
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import SAN, TOP, SHARED, check, tally  # noqa: E402
 
 
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
 
 
 def close(x, y, rel=1e-12, abs_=1e-15):
@@ -402,5 +392,4 @@ for n, c in [(12, 4), (1000, 30)]:
     check(close(rep["results"]["mean"], sum(j * p for j, p in enumerate(pk)), 1e-10),
           f"engset {n}/{c}: mean busy")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+tally.exit()

@@ -33,20 +33,11 @@ import os
 import subprocess
 import sys
 import tempfile
-
-SAN = os.environ.get("SAN", "./san")
-TOP = os.environ.get("top_srcdir", ".")
-
-passed = failed = 0
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import SAN, TOP, check, tally  # noqa: E402
 
 
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
 
 
 def close(x, y, rel=1e-10, abs_=1e-12):
@@ -368,5 +359,4 @@ for n in (8, 400):
     check(close(rep["passage"]["percentiles"]["50"], math.log(2) / (n * a_), 2e-10),
           f"first failure of {n}: median")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+tally.exit()

@@ -16,25 +16,13 @@
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import TOP, fail, tally, run, close_rel as close, generator, stationary  # noqa: E402
 
-SAN = os.environ.get("SAN", "./san")
-TOP = os.environ.get("top_srcdir", ".")
 DIR = os.path.join(TOP, "tests", "prism")
-failures = 0
-
-
-def fail(msg):
-    global failures
-    failures += 1
-    print("FAIL:", msg)
-
-
-def run(args, stdin=None):
-    p = subprocess.run([SAN] + args, input=stdin, capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
 
 def solve_json(args, stdin=None):
@@ -43,10 +31,6 @@ def solve_json(args, stdin=None):
         fail("san solve %s: exit %d: %s" % (" ".join(args), rc, err.strip()[:500]))
         return None
     return json.loads(out)
-
-
-def close(a, b, rel):
-    return abs(a - b) <= rel * max(abs(b), 1e-300)
 
 
 # ---- 1. tiny.prism, its chain built here ----
@@ -114,33 +98,9 @@ def tiny_chain(N):
 
 
 def steady(states, index, trans):
-    """pi Q = 0, sum pi = 1, by Gaussian elimination with partial pivoting
-    on Q^T with the last equation replaced by the normalization."""
-    n = len(states)
-    A = [[0.0] * n for _ in range(n)]
-    for i, st in enumerate(states):
-        for rate, nxt, _ in trans(st):
-            j = index[nxt]
-            if j != i:
-                A[j][i] += rate
-                A[i][i] -= rate
-    b = [0.0] * n
-    A[n - 1] = [1.0] * n
-    b[n - 1] = 1.0
-    for col in range(n):
-        piv = max(range(col, n), key=lambda r: abs(A[r][col]))
-        A[col], A[piv] = A[piv], A[col]
-        b[col], b[piv] = b[piv], b[col]
-        for r in range(col + 1, n):
-            f = A[r][col] / A[col][col]
-            if f:
-                for k in range(col, n):
-                    A[r][k] -= f * A[col][k]
-                b[r] -= f * b[col]
-    x = [0.0] * n
-    for r in range(n - 1, -1, -1):
-        x[r] = (b[r] - sum(A[r][k] * x[k] for k in range(r + 1, n))) / A[r][r]
-    return x
+    """pi Q = 0, sum pi = 1 of the chain (santest.stationary)."""
+    arcs = [(i, index[nxt], rate) for i, st in enumerate(states) for rate, nxt, _ in trans(st)]
+    return stationary(generator(len(states), arcs))
 
 
 def tiny_reference(N):
@@ -464,7 +424,7 @@ check_accumulated()
 check_passage()
 check_sweep()
 check_bad()
-if failures:
-    print("%d failure(s)" % failures)
+if tally.failed:
+    print("%d failure(s)" % tally.failed)
     sys.exit(1)
 print("all PRISM import checks passed")

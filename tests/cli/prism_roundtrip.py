@@ -22,19 +22,12 @@ import os
 import subprocess
 import sys
 import tempfile
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import SAN, TOP, check, tally  # noqa: E402
 
-SAN = os.environ.get("SAN", "./san")
-TOP = os.environ.get("top_srcdir", ".")
 MODELS = ["models/clients_server.san", "models/rs_pool.san"]
 REL = 1e-9
-fails = 0
-
-
-def check(ok, what):
-    global fails
-    if not ok:
-        fails += 1
-        print("FAIL " + what)
 
 
 def run(args):
@@ -139,14 +132,14 @@ def one(model, tmp):
                   % (name, r["prism"], got, want))
     print("%s: %d states, %d labels, %d reward structures: %s"
           % (name, n, sum(1 for r in rows if r["kind"] == "label"), len(rewards),
-             "same" if not fails else "DIFFERENT"))
+             "same" if not tally.failed else "DIFFERENT"))
 
 
 def main():
     with tempfile.TemporaryDirectory(prefix="prism-rt-") as tmp:
         for m in MODELS:
             one(os.path.join(TOP, m), tmp)
-    return 1 if fails else 0
+    return 1 if tally.failed else 0
 
 
 if __name__ == "__main__":

@@ -16,24 +16,12 @@
 import json
 import math
 import os
-import subprocess
 import sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import TOP, fail, tally, run, gauss as solve  # noqa: E402
 
-SAN = os.environ.get("SAN", "./san")
-TOP = os.environ.get("top_srcdir", ".")
 MODEL = os.path.join(TOP, "tests", "prism", "props_chain.prism")
-failures = 0
-
-
-def fail(msg):
-    global failures
-    failures += 1
-    print("FAIL:", msg)
-
-
-def run(args):
-    p = subprocess.run([SAN] + args, capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
 
 # ---- the chain, by hand -------------------------------------------------
@@ -80,21 +68,6 @@ XR = [float(s[0]) for s in STATES]
 COST_STATE = [s[0] if s[1] == 0 else 1 if s[1] == 2 else 0 for s in STATES]
 COST = [COST_STATE[i] + sum(5 * r for _, r, g in transitions(*s) if g)
         for i, s in enumerate(STATES)]
-
-
-def solve(A, b):
-    """Gaussian elimination with partial pivoting (A x = b)."""
-    n = len(b)
-    M = [row[:] + [b[i]] for i, row in enumerate(A)]
-    for c in range(n):
-        p = max(range(c, n), key=lambda r: abs(M[r][c]))
-        M[c], M[p] = M[p], M[c]
-        for r in range(n):
-            if r != c and M[r][c] != 0:
-                f = M[r][c] / M[c][c]
-                for k in range(c, n + 1):
-                    M[r][k] -= f * M[c][k]
-    return [M[i][n] / M[i][i] for i in range(n)]
 
 
 def matmul(A, B):
@@ -400,5 +373,5 @@ for f in sorted(os.listdir(REG)):
             if p["kind"] == "probability" and not 0 <= p["value"] <= 1:
                 fail("regress %s: %s = %r" % (f, p["property"], p["value"]))
 
-print("%d failure(s)" % failures)
-sys.exit(1 if failures else 0)
+print("%d failure(s)" % tally.failed)
+sys.exit(1 if tally.failed else 0)

@@ -28,29 +28,13 @@ import subprocess
 import sys
 import tempfile
 
-SAN = os.environ.get("SAN", "./san")
-TOP = os.environ.get("top_srcdir", ".")
-BUILD = os.environ.get("top_builddir", TOP)
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import TOP, BUILD, check, tally, run, close_1 as close  # noqa: E402
 sys.path.insert(0, os.path.join(TOP, "tests", "difftest"))
 import difftest_models  # noqa: E402  (its dense_ref finder)
 
 LAMBDA, GAMMA, MU, P = 0.7, 5.0, 2.0, 0.25
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL " + what)
-
-
-def run(args, text=None):
-    p = subprocess.run([SAN] + args, input=text.encode() if text is not None else None,
-                       capture_output=True, timeout=120)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
 
 
 def answers(text, *extra):
@@ -135,10 +119,6 @@ network cs (continuous)
 def by_hand_name(name):
     """think[2] (replicated) is think2 (written out)."""
     return re.sub(r"^(\w+)\[(\d+)\]$", r"\1\2", name)
-
-
-def close(a, b, tol):
-    return abs(a - b) <= tol * max(1.0, abs(b))
 
 
 def same(x, y, tol, rename=lambda s: s):
@@ -250,8 +230,7 @@ def main():
         rc, _, err = run(["check", "-"], bad)
         check(rc == 2 and "routing probability 1.33333 is not in [0, 1] (where i = 4)" in err,
               "a probability out of range at i = 4: exit 2, named: %d %s" % (rc, err))
-    print("%d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    tally.exit()
 
 
 if __name__ == "__main__":

@@ -33,32 +33,12 @@ import subprocess
 import sys
 import tempfile
 
-SAN = os.environ.get("SAN", "./san")
-TOP = os.environ.get("top_srcdir", ".")
-BUILD = os.environ.get("top_builddir", TOP)
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import TOP, BUILD, check, tally, run, close_1 as close  # noqa: E402
 sys.path.insert(0, os.path.join(TOP, "tests", "difftest"))
 import difftest_models  # noqa: E402  (its dense_ref finder)
 
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL " + what)
-
-
-def run(args, text=None):
-    p = subprocess.run([SAN] + args, input=text.encode() if text is not None else None,
-                       capture_output=True, timeout=120)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
-
-
-def close(a, b, tol):
-    return abs(a - b) <= tol * max(1.0, abs(b))
 
 
 def shown(a, b, digits=6):
@@ -329,8 +309,7 @@ def main():
         part_differ(dense_ref)
         part_clients_server(dense_ref)
         part_independent()
-    print("%d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    tally.exit()
 
 
 if __name__ == "__main__":

@@ -23,6 +23,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import SAN, TOP, check, tally, run, json_of as run_json  # noqa: E402
 
 try:
     import jsonschema
@@ -30,26 +33,9 @@ except ImportError:
     print("SKIP: python3-jsonschema is not installed (apt-get install python3-jsonschema)")
     sys.exit(77)
 
-SAN = os.environ.get("SAN", "./san")
-TOP = os.environ.get("top_srcdir", ".")
 MODELS = os.path.join(TOP, "models")
 MM1K = os.path.join(MODELS, "mm1k.san")
 
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
-
-
-def run(args, stdin=None):
-    p = subprocess.run([SAN] + args, input=stdin, capture_output=True, text=True, timeout=600)
-    return p.returncode, p.stdout, p.stderr
 
 
 def sha256sum(path=None, data=None):
@@ -84,18 +70,6 @@ def valid(name, doc, what):
     check(not e, f"{what}: not valid against $defs/{name}: {e[:3]}")
     e = errors(ROOT_V, doc)
     check(not e, f"{what}: not valid against the root schema: {e[:2]}")
-
-
-def run_json(args, what, stdin=None, ok=(0,)):
-    rc, out, err = run(args, stdin)
-    if rc not in ok:
-        check(False, f"{what}: exit {rc}: {err.strip()[:300]}")
-        return None
-    try:
-        return json.loads(out)
-    except ValueError as e:
-        check(False, f"{what}: not JSON ({e}): {out[:200]}")
-        return None
 
 
 tmp = tempfile.mkdtemp(prefix="san-schema-")
@@ -391,5 +365,5 @@ if docs.get("solve"):
         rejected(other, docs["solve"], "the members of solve")
 
 shutil.rmtree(tmp, ignore_errors=True)
-print(f"schema: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+print(f"schema: {tally.passed} passed, {tally.failed} failed")
+sys.exit(1 if tally.failed else 0)

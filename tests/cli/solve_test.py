@@ -15,25 +15,15 @@ import subprocess
 import sys
 import tempfile
 from itertools import combinations, product
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import SAN, TOP, SHARED, check, tally  # noqa: E402
 
-SAN = os.environ.get("SAN", "./san")
-TOP = os.environ.get("top_srcdir", ".")
-SHARED = os.environ.get("SHARED_MODELS", os.path.join(TOP, "..", "shared", "models"))
 MODELS = os.path.join(TOP, "models")
 
 METHODS = ["direct", "power", "jacobi", "gs", "gmres", "bicgstab"]
 REL = 1e-9          # asked for 1e-12 residual; compare to 1e-9 relative
 
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
 
 
 def close(x, y, rel=REL, abs_=1e-12):
@@ -968,8 +958,8 @@ def main():
         print("SKIP: the PEPS models are not at", SHARED)
     for t in tests:
         t()
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    print(f"{tally.passed} passed, {tally.failed} failed")
+    return 1 if tally.failed else 0
 
 
 if __name__ == "__main__":

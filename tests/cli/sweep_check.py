@@ -32,18 +32,16 @@ import shlex
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import SAN, close_1 as close  # noqa: E402
 
-SAN = os.environ.get("SAN", "./san")
 TEMPLATES = ("ms", "pipeline")
 
 
 def fail(msg):
     print(msg)
     sys.exit(1)
-
-
-def close(a, b, tol=1e-12):
-    return abs(a - b) <= tol * max(1.0, abs(b))
 
 
 def solve(command, flags=()):

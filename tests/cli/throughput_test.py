@@ -26,32 +26,18 @@ import csv
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import check, tally, run, generator, stationary  # noqa: E402
 
-SAN = os.environ.get("SAN", "./san")
 REL = 1e-9
 
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
 
 
 def close(x, y, rel=REL, abs_=1e-13):
     return x is not None and y is not None and abs(x - y) <= max(rel * max(abs(x), abs(y)), abs_)
-
-
-def run(args, stdin=None):
-    p = subprocess.run([SAN] + args, input=stdin, capture_output=True, text=True, timeout=600)
-    return p.returncode, p.stdout, p.stderr
 
 
 def write(tmp, name, text):
@@ -77,26 +63,6 @@ def solve_json(path, storage, extra=()):
 # ---------------------------------------------------------------------
 # a stationary distribution by hand: pi Q = 0, sum pi = 1 (Gauss-Jordan)
 # ---------------------------------------------------------------------
-
-def stationary(n, arcs):
-    """arcs: (from, to, rate); returns pi."""
-    q = [[0.0] * n for _ in range(n)]
-    for i, j, r in arcs:
-        if i != j:
-            q[i][j] += r
-            q[i][i] -= r
-    # transpose: Q^T pi = 0, last equation replaced by sum pi = 1
-    a = [[q[j][i] for j in range(n)] + [0.0] for i in range(n)]
-    a[n - 1] = [1.0] * n + [1.0]
-    for c in range(n):
-        p = max(range(c, n), key=lambda r: abs(a[r][c]))
-        a[c], a[p] = a[p], a[c]
-        for r in range(n):
-            if r != c and a[r][c] != 0:
-                f = a[r][c] / a[c][c]
-                a[r] = [x - f * y for x, y in zip(a[r], a[c])]
-    return [a[i][n] / a[i][i] for i in range(n)]
-
 
 # ---------------------------------------------------------------------
 # M/M/1/K: closed forms, Little's law
@@ -236,7 +202,7 @@ def test_functional(tmp):
             if on:
                 for dst, p in moves:
                     arcs.append((i, states.index(dst), rate * p))
-    pi = stationary(len(states), arcs)
+    pi = stationary(generator(len(states), arcs))
     ref = {e: 0.0 for e in ("go", "back", "sync", "reset")}
     for i, (a, b) in enumerate(states):
         for e, (rate, on, _) in func_rates(a, b).items():
@@ -478,8 +444,7 @@ def main():
         for t in (test_mm1k, test_functional, test_replicated, test_transient,
                   test_sweep_compare, test_generated, test_errors):
             t(tmp)
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    tally.exit()
 
 
 if __name__ == "__main__":

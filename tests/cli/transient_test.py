@@ -24,25 +24,16 @@ import re
 import subprocess
 import sys
 import tempfile
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import SAN, TOP, check, tally, gauss as solve  # noqa: E402
 
-SAN = os.environ.get("SAN", "./san")
-TOP = os.environ.get("top_srcdir", ".")
 MODELS = os.path.join(TOP, "models")
 ABS = 1e-10
 # --max-memory that holds a small model's descriptor run but not the
 # sparse rows its passage solves would build beside it: the series path
 SERIES_MEM = "200K"
 
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
 
 
 def run(args, expect=0):
@@ -88,20 +79,6 @@ def mat_scale(a, s):
 
 def eye(n):
     return [[1.0 if i == j else 0.0 for j in range(n)] for i in range(n)]
-
-
-def solve(a, b):
-    """a x = b, Gaussian elimination with partial pivoting (b a matrix)."""
-    n = len(a)
-    m = [a[i][:] + b[i][:] for i in range(n)]
-    for c in range(n):
-        p = max(range(c, n), key=lambda r: abs(m[r][c]))
-        m[c], m[p] = m[p], m[c]
-        for r in range(n):
-            if r != c and m[r][c] != 0:
-                f = m[r][c] / m[c][c]
-                m[r] = [x - f * y for x, y in zip(m[r], m[c])]
-    return [[x / m[i][i] for x in m[i][n:]] for i in range(n)]
 
 
 def expm(a):
@@ -1005,8 +982,8 @@ def main():
                      test_random_transient, test_slices, test_errors, test_partial,
                      test_pipeline_job, test_replica_text, test_time_ranges):
             test(tmp)
-    print("transient: %d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    print("transient: %d passed, %d failed" % (tally.passed, tally.failed))
+    sys.exit(1 if tally.failed else 0)
 
 
 if __name__ == "__main__":

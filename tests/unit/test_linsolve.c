@@ -508,7 +508,7 @@ static void test_names(void)
     CHECK(o.method == SAN_M_AUTO && o.tol > 0 && o.tol < 1e-6 &&
           o.max_iter > 0 && o.omega == 1.0 && o.restart == 30 &&
           o.precond == SAN_PC_ILU0 && o.time_limit == 0 && !o.progress &&
-          !o.interrupt, "defaults");
+          !o.interrupt && !o.fork_lu, "defaults");
 }
 
 static int csr_equal(const san_csr *a, const san_csr *b)

@@ -1,0 +1,157 @@
+"""tests/lib/santest.py - what the Python tests share: where the san
+command and the trees are, running it, the tally of checks, and the dense
+references (a generator's stationary vector by Gaussian elimination).
+
+Environment (make check sets them, VPATH builds included): SAN (the
+command; default the build tree's), top_srcdir (the source tree: models,
+docs, the tests' own files; default the checkout holding this file),
+top_builddir (default top_srcdir), SHARED_MODELS (the shared models;
+default beside the source tree), VERBOSE (list the checks that pass).
+
+A test imports it from its own folder's sibling tests/lib/ (nothing is
+written into the source tree, which distcheck makes read-only):
+
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+    import santest
+"""
+import json
+import os
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True      # no __pycache__ in the source tree
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.environ.get("top_srcdir", os.path.normpath(os.path.join(HERE, "..", "..")))
+BUILD = os.environ.get("top_builddir", TOP)
+SAN = os.environ.get("SAN", os.path.join(BUILD, "san"))
+SHARED = os.environ.get("SHARED_MODELS", os.path.join(TOP, "..", "shared", "models"))
+MODELS = os.path.join(TOP, "models")
+
+
+def run(args, stdin=None, timeout=600, cwd=None):
+    """san ARGS (stdin: text or None): (exit status, stdout, stderr), the
+    outputs decoded as UTF-8 (an invalid byte replaced)."""
+    p = subprocess.run([SAN] + list(args), input=stdin, capture_output=True,
+                       encoding="utf-8", errors="replace", timeout=timeout, cwd=cwd)
+    return p.returncode, p.stdout, p.stderr
+
+
+def output(*args, timeout=600):
+    """san's standard output; an exit status other than 0 raises
+    subprocess.CalledProcessError."""
+    return subprocess.run([SAN, *args], capture_output=True, text=True, check=True,
+                          timeout=timeout).stdout
+
+
+def close_rel(a, b, rel):
+    """a within rel of b, relative to b."""
+    return abs(a - b) <= rel * max(abs(b), 1e-300)
+
+
+def close_1(a, b, tol=1e-12):
+    """a within tol (1e-12 unless given) of b, relative to b when |b|
+    exceeds 1, else absolute."""
+    return abs(a - b) <= tol * max(1.0, abs(b))
+
+
+class Tally:
+    """Checks counted; a failure printed as it happens."""
+
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, ok, what):
+        if ok:
+            self.passed += 1
+            if os.environ.get("VERBOSE"):
+                print("ok: " + what)
+        else:
+            self.failed += 1
+            print("FAIL: " + what)
+        return ok
+
+    def fail(self, msg):
+        self.check(False, msg)
+
+    def exit(self):
+        """Prints "N passed, M failed" and exits 1 on a failure, else 0."""
+        print("%d passed, %d failed" % (self.passed, self.failed))
+        sys.exit(1 if self.failed else 0)
+
+
+tally = Tally()
+check = tally.check
+fail = tally.fail
+
+
+def json_of(args, what, stdin=None, ok=(0,)):
+    """The JSON report of san ARGS, or None (a failed check saying why)
+    when it exits otherwise than ok or prints no JSON."""
+    rc, out, err = run(args, stdin)
+    if rc not in ok:
+        fail("%s: exit %d: %s" % (what, rc, err.strip()[:400]))
+        return None
+    try:
+        return json.loads(out)
+    except ValueError as e:
+        fail("%s: not JSON (%s): %s" % (what, e, out[:200]))
+        return None
+
+
+def gauss(a, b):
+    """x with a x = b (a square, b a vector or a matrix of columns as
+    rows: b[i] a list), by Gauss-Jordan elimination with partial pivoting;
+    a and b are not changed."""
+    n = len(a)
+    matrix = bool(n) and isinstance(b[0], list)
+    m = [list(a[i]) + (list(b[i]) if matrix else [b[i]]) for i in range(n)]
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[p] = m[p], m[c]
+        if abs(m[c][c]) < 1e-300:
+            raise ArithmeticError("reference: singular system")
+        for r in range(n):
+            if r != c and m[r][c] != 0:
+                f = m[r][c] / m[c][c]
+                m[r] = [x - f * y for x, y in zip(m[r], m[c])]
+    if matrix:
+        return [[x / m[i][i] for x in m[i][n:]] for i in range(n)]
+    return [m[i][n] / m[i][i] for i in range(n)]
+
+
+def stationary(q):
+    """pi Q = 0, sum pi = 1 of a dense generator q (lists of rows): Q^T
+    with its last equation replaced by the normalization.  Unique when
+    the chain has one closed class (its transient states get 0)."""
+    n = len(q)
+    a = [[q[j][i] for j in range(n)] for i in range(n)]
+    a[n - 1] = [1.0] * n
+    return gauss(a, [0.0] * (n - 1) + [1.0])
+
+
+def generator(n, arcs):
+    """The dense generator of arcs (from, to, rate) over n states: rates
+    of parallel arcs add up, self-loops are dropped."""
+    q = [[0.0] * n for _ in range(n)]
+    for i, j, r in arcs:
+        if i != j:
+            q[i][j] += r
+            q[i][i] -= r
+    return q
+
+
+def sparse_stationary(q):
+    """pi Q = 0, sum pi = 1 of a scipy sparse generator, by a sparse LU of
+    Q^T with its last row replaced by the normalization (scipy's: none
+    of san)."""
+    import numpy as np
+    import scipy.sparse
+    import scipy.sparse.linalg
+    n = q.shape[0]
+    a = scipy.sparse.lil_matrix(q.T.tocsr())
+    a[n - 1, :] = np.ones(n)
+    b = np.zeros(n)
+    b[n - 1] = 1.0
+    return scipy.sparse.linalg.spsolve(a.tocsc(), b)
