@@ -15,7 +15,8 @@ reported error estimate against the error measured; and against
 `san props --property 'S=? [...]'` for the same model.
 
 Models: three closed classes (two absorbing, one cyclic) from one
-initial state and from two; two cyclic classes in a product of two
+initial state, from two, and from every state (a full reachability
+function); two cyclic classes in a product of two
 automata with functional rates; replicas (lumped) with four absorbing
 outcomes; PRISM's two outcomes (5/6).
 """
@@ -152,6 +153,8 @@ def check_solve(name, path, states, rates, init, label_of, results, extra=(), lu
             check(len(got) == len(want) and all(g[0] == w[0] and close(g[1], w[1])
                                                 for g, w in zip(got, want)),
                   f"{name} {storage}: classes {got}, expected {[(n, float(p)) for n, p in want]}")
+        check(all(0 < c["reach_error"] <= 1e-12 for c in d["classes"]["classes"]),
+              f"{name} {storage}: reach errors {[c['reach_error'] for c in d['classes']['classes']]}")
         check(abs(sum(c["reach"] for c in d["classes"]["classes"]) - 1) < 1e-12,
               f"{name} {storage}: reach probabilities sum to "
               f"{sum(c['reach'] for c in d['classes']['classes'])}")
@@ -255,6 +258,13 @@ p2 = write("three2.san", THREE % "((st M) == s0) || ((st M) == s1)")
 outs, ref = check_solve("three-2init", p2, list(T), lambda s: T[s], ["s0", "s1"],
                         lambda s: {"M": s}, RES3)
 check_props("three-2init", p2, "inG", ref["inG"])
+
+# 2b. a full reachability function: every declared state is initial (as
+# san props and san transient read it), closed ones included.
+p2b = write("three_full.san", (THREE % "1").replace("partial reachability", "reachability"))
+outs, ref = check_solve("three-full", p2b, list(T), lambda s: T[s], list(T),
+                        lambda s: {"M": s}, RES3)
+check_props("three-full", p2b, "failed", ref["failed"])
 
 # 3. two automata, functional rates, two cyclic closed classes.
 MODES = """
