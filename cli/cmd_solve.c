@@ -124,6 +124,13 @@ typedef struct {
  * product states on the descriptor (san_solve_estimate_measured). */
 static int64_t solved_positions(const report *r)
 {
+    if (!r->kron && r->classes->n > 1) {    /* each class solved on its own */
+        int64_t most = 0;
+        for (int64_t k = 0; k < r->classes->n; k++)
+            if (r->classes->states[k] > most)
+                most = r->classes->states[k];
+        return most;
+    }
     if (!r->kron)
         return r->sp->n;
     return r->m->product_fits ? r->m->product : INT64_MAX;
@@ -225,7 +232,10 @@ static void text_throughputs(const san_model *m, const san_solution *sol, int di
     }
 }
 
-/* Several closed classes: how the long-run answer weighs them. */
+/* Several closed classes: how the long-run answer weighs them (the
+ * first TEXT_CLASSES: a chain may have thousands of absorbing states). */
+#define TEXT_CLASSES 10
+
 static void text_classes(const san_space *sp, const san_classes *C)
 {
     printf("classes      %lld closed, weighed by the probability of reaching each from the "
@@ -234,7 +244,7 @@ static void text_classes(const san_space *sp, const san_classes *C)
     const san_model *sm = sp->m;
     int *s = malloc((sm->naut + 1) * sizeof *s);
     char buf[4096];
-    for (int64_t k = 0; k < C->n; k++) {
+    for (int64_t k = 0; k < C->n && k < TEXT_CLASSES; k++) {
         printf("  class %lld: %lld state%s, reached with probability %.12g (error %.1e)",
                (long long)k + 1, (long long)C->states[k], C->states[k] == 1 ? "" : "s",
                C->reach[k], C->reach_error[k]);
@@ -244,6 +254,9 @@ static void text_classes(const san_space *sp, const san_classes *C)
         }
         printf("\n");
     }
+    if (C->n > TEXT_CLASSES)
+        printf("  ... and %lld more (-f json lists every class)\n",
+               (long long)(C->n - TEXT_CLASSES));
     free(s);
 }
 

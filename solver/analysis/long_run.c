@@ -191,30 +191,31 @@ static void combine(san_solve_info *all, const san_solve_info *one, int first)
         memcpy(all->note, one->note, sizeof all->note);
 }
 
-/* Step 2 for class k: its distribution scaled by its reach probability
- * into pi, its figures in *info. */
+/* Step 2 for class k, its states members[0..m-1]: its distribution
+ * scaled by its reach probability into pi, its figures in *info (map:
+ * scratch for space_class). */
 static san_status solve_class(const san_solve_opts *so, san_analysis *a, int32_t k,
+                              const int64_t *members, int64_t m, int64_t *map,
                               san_solve_info *info, san_diag *d)
 {
-    san_space sub;
-    if (space_class(&a->sp, k, &sub) < 0)
-        return SAN_E_NOMEM;
     san_classes *C = &a->classes;
-    C->states[k] = sub.n;
-    san_solution s1;
-    memset(&s1, 0, sizeof s1);
-    san_status st;
-    if (sub.n == 1) {           /* an absorbing state: nothing to solve */
+    if (m == 1) {               /* an absorbing state: nothing to solve */
         memset(info, 0, sizeof *info);
         info->method = SAN_M_DIRECT;
         info->converged = 1;
         info->lu_correction = -1;
         info->agg_error = NAN;
-        s1.pi = malloc(sizeof *s1.pi);
-        st = s1.pi ? SAN_OK : SAN_E_NOMEM;
-        if (s1.pi)
-            s1.pi[0] = 1;
-    } else if (a->kron) {
+        a->sol.pi[members[0]] = C->reach[k];
+        C->error[k] = 0;
+        return SAN_OK;
+    }
+    san_space sub;
+    if (space_class(&a->sp, members, m, map, &sub) < 0)
+        return SAN_E_NOMEM;
+    san_solution s1;
+    memset(&s1, 0, sizeof s1);
+    san_status st;
+    if (a->kron) {
         double bytes = 0;
         st = san_ls_status(san_kron_solve(&sub, so, &s1, &bytes), &s1.info);
         a->kron_bytes = fmax(a->kron_bytes, bytes);
@@ -228,10 +229,8 @@ static san_status solve_class(const san_solve_opts *so, san_analysis *a, int32_t
                      "states): %s", (long long)k + 1, (long long)sub.n,
                      info->msg[0] ? info->msg : san_status_name(st));
     } else if (s1.pi) {
-        int64_t j = 0;
-        for (int64_t i = 0; i < a->sp.n; i++)
-            if (a->sp.cls[i] == k)
-                a->sol.pi[i] = C->reach[k] * s1.pi[j++];
+        for (int64_t j = 0; j < m; j++)
+            a->sol.pi[members[j]] = C->reach[k] * s1.pi[j];
         C->error[k] = info->converged ? info->error_est : NAN;
     }
     free(s1.pi);
@@ -268,22 +267,43 @@ san_status long_run_solve(const san_analysis_opts *o, const san_solve_opts *so,
                             : reach_rows(sp, a->lumping, C, d);
     if (st != SAN_OK)
         return st;
+    /* the classes' states, class after class (a counting sort) */
+    int64_t *start = calloc((size_t)K + 1, sizeof *start);
+    int64_t *members = malloc((size_t)(sp->nclosed ? sp->nclosed : 1) * sizeof *members);
+    int64_t *map = malloc((size_t)(sp->n ? sp->n : 1) * sizeof *map);
+    if (!start || !members || !map) {
+        free(start);
+        free(members);
+        free(map);
+        return SAN_E_NOMEM;
+    }
+    for (int64_t i = 0; i < sp->n; i++) {
+        map[i] = -1;
+        if (sp->cls[i] >= 0)
+            C->states[sp->cls[i]]++;
+    }
+    for (int64_t k = 0; k < K; k++)
+        start[k + 1] = start[k] + C->states[k];
+    for (int64_t i = 0; i < sp->n; i++)
+        if (sp->cls[i] >= 0)
+            members[start[sp->cls[i]]++] = i;
+    for (int64_t k = K; k > 0; k--)     /* back to each class's start */
+        start[k] = start[k - 1];
+    start[0] = 0;
     san_status worst = SAN_OK;
     san_solve_info *all = &a->sol.info, one;
     double est = 0;
     int any = 0;
     for (int32_t k = 0; k < K; k++) {
-        for (int64_t i = 0; i < sp->n; i++)
-            C->states[k] += sp->cls[i] == k;
         if (!(C->reach[k] > 0))
             continue;           /* never reached: probability 0, nothing to solve */
         san_solve_opts left = *so;
         if (so->time_limit > 0)
             left.time_limit = fmax(so->time_limit - (san_now() - t0), 1e-6);
         left.warm = NULL;       /* a neighbour's answer is the whole chain's */
-        st = solve_class(&left, a, k, &one, d);
+        st = solve_class(&left, a, k, members + start[k], C->states[k], map, &one, d);
         if (st != SAN_OK && st != SAN_E_NOTCONV && st != SAN_E_INTERRUPTED)
-            return st;
+            break;
         if (st != SAN_OK && worst == SAN_OK)
             worst = st;
         combine(all, &one, !any);
@@ -298,6 +318,11 @@ san_status long_run_solve(const san_analysis_opts *o, const san_solve_opts *so,
         if (st == SAN_E_INTERRUPTED)
             break;
     }
+    free(start);
+    free(members);
+    free(map);
+    if (st != SAN_OK && st != SAN_E_NOTCONV && st != SAN_E_INTERRUPTED)
+        return st;
     all->error_est = est;
     all->status = worst;
     return worst;

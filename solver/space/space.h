@@ -80,9 +80,11 @@ static inline int64_t space_diag_pos(const san_csr *q, int64_t i)
     return lo;
 }
 
-/* Closed class k of sp (sp->cls set) as a space of its own
- * (class_space.c): its states in sp's order, its rows of Q when sp has
- * them, its exit rates when sp has them.  0, or -1 (memory). */
-int space_class(const san_space *sp, int32_t k, san_space *out);
+/* A closed class of sp, its n states members (ascending), as a space of
+ * its own (class_space.c): its rows of Q when sp has them, its exit
+ * rates when sp has them.  map: sp->n entries, all -1, left so.  0, or
+ * -1 (memory). */
+int space_class(const san_space *sp, const int64_t *members, int64_t n, int64_t *map,
+                san_space *out);
 
 #endif
