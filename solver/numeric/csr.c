@@ -1,6 +1,6 @@
 /*
  * csr.c - the compressed rows of a generator: freeing, transposing,
- * finding the diagonal, restricting to a set of states.
+ * finding the diagonal.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -75,38 +75,3 @@ int64_t san_ls_diag_pos(const san_csr *a, int64_t j)
     return -1;
 }
 
-
-/* The rows and columns of a kept by map (map[i] >= 0: its new number,
- * m of them), the entries to the others dropped: the chain of a closed
- * class (nothing leaves it) or of any set (then the rows no longer sum
- * to zero). */
-int san_csr_restrict(const san_csr *a, const int64_t *map, int64_t m, san_csr *out)
-{
-    int64_t nnz = 0;
-    for (int64_t i = 0; i < a->n; i++)
-        if (map[i] >= 0)
-            for (int64_t k = a->rowptr[i]; k < a->rowptr[i + 1]; k++)
-                nnz += map[a->col[k]] >= 0;
-    out->n = m;
-    out->rowptr = malloc((size_t)(m + 1) * sizeof *out->rowptr);
-    out->col = malloc((size_t)(nnz ? nnz : 1) * sizeof *out->col);
-    out->val = malloc((size_t)(nnz ? nnz : 1) * sizeof *out->val);
-    if (!out->rowptr || !out->col || !out->val) {
-        san_csr_free(out);
-        return -1;
-    }
-    int64_t w = 0;
-    out->rowptr[0] = 0;
-    for (int64_t i = 0; i < a->n; i++) {
-        if (map[i] < 0)
-            continue;
-        for (int64_t k = a->rowptr[i]; k < a->rowptr[i + 1]; k++) {
-            if (map[a->col[k]] < 0)
-                continue;
-            out->col[w] = (int32_t)map[a->col[k]];
-            out->val[w++] = a->val[k];
-        }
-        out->rowptr[map[i] + 1] = w;
-    }
-    return 0;
-}

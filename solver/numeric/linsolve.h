@@ -179,9 +179,6 @@ void san_ls_scale(double *x, int64_t n, double a);
 int64_t san_ls_pick_fixed(const san_csr *qt, const double *guess);
 /* Position of the diagonal of row j, or -1. */
 int64_t san_ls_diag_pos(const san_csr *a, int64_t j);
-/* a's rows and columns where map >= 0, renumbered by map (m of them);
- * the entries to the other states dropped (csr.c).  0, or -1 (memory). */
-int san_csr_restrict(const san_csr *a, const int64_t *map, int64_t m, san_csr *out);
 
 void san_ls_best_init(san_ls_best *b, int64_t n);
 /* Keeps a copy of x when res beats the best so far. */

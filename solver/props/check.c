@@ -27,8 +27,8 @@
 #include <string.h>
 #include "props_int.h"
 #include "class_reach.h"
-#include "linsolve.h"
 #include "restricted.h"
+#include "space.h"
 #include "transient.h"
 
 struct san_checker {
@@ -615,55 +615,75 @@ static san_status steady(san_checker *c, const double *val, san_prop_answer *a, 
     san_status st = class_reach(c, &K, &prob, &C, &own, a, d);
     if (st != SAN_OK)
         return st;
-    int64_t *map = malloc((size_t)n * sizeof *map);
-    if (!map) {
+    /* each class's states, class after class (a counting sort), and
+     * each class a space of its own (space/class_space.c, as san solve
+     * solves it): the work is the classes', not n per class */
+    int64_t *map = malloc((size_t)(n ? n : 1) * sizeof *map);
+    int64_t *start = calloc((size_t)K + 1, sizeof *start);
+    int64_t *members = malloc((size_t)(n ? n : 1) * sizeof *members);
+    if (!map || !start || !members) {
+        free(map);
+        free(start);
+        free(members);
         free(prob);
         free(own);
         return SAN_E_NOMEM;
     }
+    for (int64_t s = 0; s < n; s++) {
+        map[s] = -1;
+        if (C[s] >= 0)
+            start[C[s] + 1]++;
+    }
+    for (int64_t k = 0; k < K; k++)
+        start[k + 1] += start[k];
+    for (int64_t s = 0; s < n; s++)
+        if (C[s] >= 0)
+            members[start[C[s]]++] = s;
+    for (int64_t k = K; k > 0; k--)
+        start[k] = start[k - 1];
+    start[0] = 0;
     double total = 0, err = 0;
     a->classes = K;
     for (int64_t k = 0; k < K && st == SAN_OK; k++) {
         if (prob[k] <= 0)
             continue;
-        int64_t m = 0;
-        for (int64_t s = 0; s < n; s++)
-            map[s] = C[s] == k ? m++ : -1;
-        san_csr q, qt;          /* the class's chain: closed, nothing leaves it */
-        double *pi = calloc((size_t)m, sizeof *pi);
-        if (!pi || san_csr_restrict(&sp->q, map, m, &q) < 0) {
-            free(pi);
-            st = SAN_E_NOMEM;
-            break;
-        }
-        if (san_csr_transpose(&q, &qt) < 0) {
-            san_csr_free(&q);
-            free(pi);
-            st = SAN_E_NOMEM;
-            break;
-        }
-        san_csr_free(&q);
-        san_solve_info info;
+        const int64_t *mem = members + start[k], m = start[k + 1] - start[k];
         double v = 0;
-        if (m == 1) {
-            pi[0] = 1;
-            info.error_est = 0;
-        } else {
-            st = san_ctmc_solve(&qt, pi, &c->o.solve, &info);
-            if (st != SAN_OK)
-                san_diag_add(d, SAN_ERROR, 0, 0, "the steady state of closed class %lld "
-                             "(%lld states): %s", (long long)k + 1, (long long)m,
-                             info.msg[0] ? info.msg : san_status_name(st));
+        if (m == 1) {           /* an absorbing state */
+            total += prob[k] * val[mem[0]];
+            continue;
         }
-        for (int64_t s = 0; s < n; s++)
-            if (map[s] >= 0)
-                v += pi[map[s]] * val[s];
+        san_space sub;
+        san_csr qt;
+        double *pi = calloc((size_t)m, sizeof *pi);
+        if (!pi || space_class(sp, mem, m, map, &sub) < 0) {
+            free(pi);
+            st = SAN_E_NOMEM;
+            break;
+        }
+        if (san_csr_transpose(&sub.q, &qt) < 0) {
+            san_space_free(&sub);
+            free(pi);
+            st = SAN_E_NOMEM;
+            break;
+        }
+        san_space_free(&sub);
+        san_solve_info info;
+        st = san_ctmc_solve(&qt, pi, &c->o.solve, &info);
+        if (st != SAN_OK)
+            san_diag_add(d, SAN_ERROR, 0, 0, "the steady state of closed class %lld "
+                         "(%lld states): %s", (long long)k + 1, (long long)m,
+                         info.msg[0] ? info.msg : san_status_name(st));
+        for (int64_t j = 0; j < m; j++)
+            v += pi[j] * val[mem[j]];
         total += prob[k] * v;
         if (st == SAN_OK)
             err = fmax(err, info.error_est);
         san_csr_free(&qt);
         free(pi);
     }
+    free(start);
+    free(members);
     a->value = total;
     a->error_bound = fmax(a->error_bound, err);
     a->method = K > 1 ? "steady state per closed class, linear solve" : "steady state";
