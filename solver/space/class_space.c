@@ -5,7 +5,8 @@
  * every state.  Either storage solves it as any chain (san_solve, the
  * tensor descriptor: a closed set of states is what a reachable set
  * is), which is how a chain of several closed classes gets each class's
- * own stationary distribution (solver/analysis/long_run.c).  The work
+ * own stationary distribution (solver/analysis/long_run.c; san props
+ * does the same, solver/props/check.c).  The work
  * is the class's states and arcs, not the space's: a chain of 10^4
  * absorbing states is 10^4 small classes.
  */
