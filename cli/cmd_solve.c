@@ -75,7 +75,10 @@ static const cli_spec solve_spec = {
         "Explore the reachable states of a model, build its generator, solve\n"
         "pi Q = 0 and report the results block, the marginal probability of\n"
         "every local state, the throughput of every event and the most\n"
-        "probable global states.\n",
+        "probable global states.  A chain with several closed classes is\n"
+        "answered from the initial distribution (uniform over the states the\n"
+        "reachability function accepts): each class's steady state weighed by\n"
+        "the probability of reaching it.\n",
     .opts = solve_options,
     .outro = "Exit status: 0 solved, 2 bad model or usage, 1 not converged or failed.\n",
     .flags = CLI_ABBREV | CLI_OPERAND_FILES,
@@ -110,6 +113,7 @@ typedef struct {
     int all_replicas;               /* text: every replica (--all-replicas) */
     const san_lumping *lump;        /* the replicas lumped (NULL: none) */
     const san_storage_choice *choice;   /* how auto chose the storage */
+    const san_classes *classes;     /* several closed classes (n > 1) */
 } report;
 
 /* ---- text ---- */
@@ -120,6 +124,13 @@ typedef struct {
  * product states on the descriptor (san_solve_estimate_measured). */
 static int64_t solved_positions(const report *r)
 {
+    if (!r->kron && r->classes->n > 1) {    /* each class solved on its own */
+        int64_t most = 0;
+        for (int64_t k = 0; k < r->classes->n; k++)
+            if (r->classes->states[k] > most)
+                most = r->classes->states[k];
+        return most;
+    }
     if (!r->kron)
         return r->sp->n;
     return r->m->product_fits ? r->m->product : INT64_MAX;
@@ -221,6 +232,34 @@ static void text_throughputs(const san_model *m, const san_solution *sol, int di
     }
 }
 
+/* Several closed classes: how the long-run answer weighs them (the
+ * first TEXT_CLASSES: a chain may have thousands of absorbing states). */
+#define TEXT_CLASSES 10
+
+static void text_classes(const san_space *sp, const san_classes *C)
+{
+    printf("classes      %lld closed, weighed by the probability of reaching each from the "
+           "uniform distribution over %lld initial state%s (residual %.1e):\n",
+           (long long)C->n, (long long)C->ninit, C->ninit == 1 ? "" : "s", C->residual);
+    const san_model *sm = sp->m;
+    int *s = malloc((sm->naut + 1) * sizeof *s);
+    char buf[4096];
+    for (int64_t k = 0; k < C->n && k < TEXT_CLASSES; k++) {
+        printf("  class %lld: %lld state%s, reached with probability %.12g (error %.1e)",
+               (long long)k + 1, (long long)C->states[k], C->states[k] == 1 ? "" : "s",
+               C->reach[k], C->reach_error[k]);
+        if (s && C->first[k] >= 0) {
+            san_state_decode(sm, sp->index[C->first[k]], s);
+            printf(", e.g. %s", san_state_name(sm, s, buf, sizeof buf));
+        }
+        printf("\n");
+    }
+    if (C->n > TEXT_CLASSES)
+        printf("  ... and %lld more (-f json lists every class)\n",
+               (long long)(C->n - TEXT_CLASSES));
+    free(s);
+}
+
 static void text_report(const report *r)
 {
     const san_model *m = r->m;
@@ -235,6 +274,8 @@ static void text_report(const report *r)
     if (r->lump)
         printf("lumped       %s into counts (--lump off: as written)\n",
                san_lumping_summary(r->lump));
+    if (r->classes->n > 1)
+        text_classes(sp, r->classes);
     char b[32];
     if (r->kron)
         printf("generator    not stored: tensor descriptor %s, storage kron",
@@ -282,6 +323,9 @@ static void text_report(const report *r)
             printf("accuracy     NOT CONVERGED: error estimate %.1e reached (tol %.1e)\n",
                    est, r->tol);
     }
+    if (r->classes->n > 1)
+        printf("             (the largest over the classes of its own estimate plus the "
+               "relative error of its reach probability)\n");
     if (sol->info.note[0])
         printf("note         %s\n", sol->info.note);
     if (sol->info.underflow > 0)
@@ -485,6 +529,37 @@ static void json_storage_choice(const san_storage_choice *c)
     printf("},\n");
 }
 
+/* Several closed classes (doc/output.md: "initial_states",
+ * "closed_classes" as san props gives them, and "classes"). */
+static void json_classes(const san_space *sp, const san_classes *C)
+{
+    printf("  \"initial_states\": %lld,\n  \"closed_classes\": %lld,\n  \"classes\": "
+           "{\"reach_residual\": ", (long long)C->ninit, (long long)C->n);
+    json_num(C->residual);
+    printf(", \"classes\": [");
+    const san_model *sm = sp->m;
+    int *s = malloc((sm->naut + 1) * sizeof *s);
+    char buf[4096];
+    for (int64_t k = 0; k < C->n; k++) {
+        printf("%s\n    {\"states\": %lld, \"reach\": ", k ? "," : "", (long long)C->states[k]);
+        json_num(C->reach[k]);
+        printf(", \"reach_error\": ");
+        json_num(C->reach_error[k]);
+        printf(", \"error_estimate\": ");
+        json_opt(!isnan(C->error[k]), C->error[k]);
+        printf(", \"state\": ");
+        if (s && C->first[k] >= 0) {
+            san_state_decode(sm, sp->index[C->first[k]], s);
+            json_state(sm, s, buf, sizeof buf);
+            printf("}");
+        } else {
+            printf("null, \"label\": null}");
+        }
+    }
+    free(s);
+    printf("\n  ]},\n");
+}
+
 static int json_report(const report *r)
 {
     const san_model *m = r->m;
@@ -508,6 +583,8 @@ static int json_report(const report *r)
         printf("},");
     }
     printf("\n  \"transient_states\": %lld,\n", (long long)(sp->n - sp->nclosed));
+    if (r->classes->n > 1)
+        json_classes(sp, r->classes);
     printf("  \"dropped_states\": %lld,\n  \"nonzeros\": %lld,\n  \"storage\": \"%s\",\n",
            (long long)sp->dropped, r->kron ? 0LL : (long long)r->nonzeros,
            r->kron ? "kron" : "sparse");
@@ -636,6 +713,9 @@ static int csv_report(const report *r)
         else
             printf("solver,lu_correction,,\n");
     }
+    for (int64_t k = 0; r->classes->n > 1 && k < r->classes->n; k++)
+        printf("class,reach,%lld,%.17g\nclass,states,%lld,%lld\n", (long long)k + 1,
+               r->classes->reach[k], (long long)k + 1, (long long)r->classes->states[k]);
     for (int i = 0; i < m->nres; i++) {
         printf("result,");
         csv_field(m->res[i].name);
@@ -780,7 +860,8 @@ int cmd_solve(int argc, char **argv)
     report r = { m, &a.sp, &a.sol, path, a.t_solve, san_now() - t0,
                  A.run.solve.method == SAN_M_AUTO && !(a.rank_bytes > 0), a.kron, a.kron_bytes, a.other_bytes,
                  A.run.solve.tol, nonzeros_of(&a), a.ranks, a.rank_bytes, in_report ? (solved ? 1 : -1) : 0,
-                 !A.no_marginals, !A.no_throughputs, A.all_replicas, a.lumping, &a.choice };
+                 !A.no_marginals, !A.no_throughputs, A.all_replicas, a.lumping, &a.choice,
+                 &a.classes };
     int vrc = 0;
     if (A.fmt == FMT_JSON)
         vrc = json_report(&r);

@@ -220,6 +220,25 @@ typedef struct {
                                builds that chain */
 } san_analysis_opts;
 
+/* The steady state of a chain with several closed classes (issue 31):
+ * the long-run distribution from the initial one (uniform over the
+ * states the reachability function accepts), sum over the classes c of
+ * reach[c] times c's own stationary distribution; sol.info is the
+ * combined answer's, its error_est the largest over the classes reached
+ * of (the class's estimate + reach_error[c] / reach[c] + their
+ * product). */
+typedef struct {
+    int64_t n;              /* closed classes (0: one, the usual steady state) */
+    int64_t ninit;          /* initial states */
+    double residual;        /* the reach system's relative residual */
+    double *reach;          /* [n] the probability of ending in each class */
+    double *reach_error;    /* [n] its estimated absolute error */
+    int64_t *states;        /* [n] its states */
+    int64_t *first;         /* [n] its first state (a number in sp) */
+    double *error;          /* [n] its own solve's error estimate (0: one
+                               state; NaN: not solved, never reached) */
+} san_classes;
+
 /* One analysis: what it built, found and measured. */
 typedef struct {
     const san_model *m;
@@ -251,6 +270,8 @@ typedef struct {
      * tr.ntarget; sol's and tr's results, marginals and throughputs
      * over m, as if unlumped.  NULL when not lumped. */
     san_lumping *lumping;
+    san_classes classes;    /* several closed classes: how the steady
+                               state weighs them (classes.n > 1) */
 } san_analysis;
 
 SAN_API void san_analysis_opts_default(san_analysis_opts *o);

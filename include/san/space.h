@@ -39,6 +39,13 @@ typedef struct {
                                dependent analyses: pi(t) and passage times
                                are defined whatever the classes; a steady
                                state is not): in_closed marks them all */
+    int several_steady;     /* accept several closed classes for a
+                               long-run answer from the initial
+                               distribution (san_analyze's steady state:
+                               each class weighted by its reach
+                               probability); cls is set when there are
+                               several, and one closed class is checked
+                               and warned of as without the flag */
 } san_space_opts;
 
 /* The reachable states, numbered 0..n-1 in exploration order, and the
@@ -63,8 +70,10 @@ typedef struct {
     double max_rate;        /* largest |q_ii| */
     double t_explore, t_build, t_check;  /* seconds */
     double bytes;           /* memory held by this structure */
-    int64_t nclasses;       /* closed classes (1 unless several_closed) */
-    int32_t *cls;           /* several_closed: per state its closed class
+    int64_t nclasses;       /* closed classes (1 unless several_closed
+                               or several_steady) */
+    int32_t *cls;           /* several_closed (several_steady: when
+                               nclasses > 1): per state its closed class
                                (0..nclasses-1), -1 transient; else NULL */
 } san_space;
 

@@ -668,6 +668,11 @@ class Solution:
                      states)"; pi is then over the lumped chain (the
                      states of Model.states(lump="auto"))
         converged, residual, error_estimate, method, iterations, message
+        classes      None (one closed class), or, for a chain of several
+                     closed classes (answered from the initial
+                     distribution, as san solve), one dict per class:
+                     states, reach (the probability of ending in it),
+                     reach_error, error_estimate (its own solve's)
     """
 
     def __init__(self, model, a):
@@ -694,6 +699,10 @@ class Solution:
         self.pi = pi[order]
         self._auts = _automata(a.sp.m.contents if a.sp.m else m)
         self.lumped = _lumped(a)
+        C = a.classes
+        self.classes = [{"states": C.states[k], "reach": C.reach[k],
+                         "reach_error": C.reach_error[k], "error_estimate": C.error[k]}
+                        for k in range(C.n)] if C.n > 1 else None
 
     def marginals_frame(self):
         """The marginals as a DataFrame: automaton, state, probability."""

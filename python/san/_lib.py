@@ -107,7 +107,7 @@ class SolveInfo(Structure):
 class SpaceOpts(Structure):
     _fields_ = [("max_memory", c_double), ("max_states", c_int64), ("time_limit", c_double),
                 ("progress", c_int), ("interrupt", c_void_p), ("states_only", c_int),
-                ("no_arcs", c_int), ("several_closed", c_int)]
+                ("no_arcs", c_int), ("several_closed", c_int), ("several_steady", c_int)]
 
 
 class Space(Structure):
@@ -174,6 +174,13 @@ class StorageChoice(Structure):
                 ("m_sparse", c_double), ("m_kron", c_double)]
 
 
+class Classes(Structure):
+    _fields_ = [("n", c_int64), ("ninit", c_int64), ("residual", c_double),
+                ("reach", POINTER(c_double)), ("reach_error", POINTER(c_double)),
+                ("states", POINTER(c_int64)), ("first", POINTER(c_int64)),
+                ("error", POINTER(c_double))]
+
+
 class Analysis(Structure):
     _fields_ = [("m", POINTER(Model)), ("sp", Space), ("sol", Solution),
                 ("have_space", c_int), ("have_sol", c_int), ("have_indices", c_int),
@@ -182,7 +189,7 @@ class Analysis(Structure):
                 ("t_space", c_double), ("t_solve", c_double),
                 ("tr", Transient), ("have_tr", c_int),
                 ("ranks", c_int), ("rank_bytes", c_double), ("nonzeros", c_int64),
-                ("engine", c_void_p), ("lumping", c_void_p)]
+                ("engine", c_void_p), ("lumping", c_void_p), ("classes", Classes)]
 
 
 class TextPos(Structure):
@@ -211,7 +218,7 @@ STRUCTS = [("san_diag_item", DiagItem), ("san_diag", Diag), ("san_trans", Trans)
            ("san_top_state", TopState), ("san_solution", Solution),
            ("san_transient_opts", TransientOpts), ("san_transient", Transient),
            ("san_analysis_opts", AnalysisOpts), ("san_storage_choice", StorageChoice),
-           ("san_analysis", Analysis),
+           ("san_classes", Classes), ("san_analysis", Analysis),
            ("san_audit_opts", AuditOpts), ("san_audit", Audit),
            ("san_text_pos", TextPos)]
 

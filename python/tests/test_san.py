@@ -213,3 +213,53 @@ def test_tutorial_is_short_and_runs(tmp_path, monkeypatch):
     env = {}
     exec(compile(small, "doc/python.md", "exec"), env)
     assert "tx" in env and not env["tx"].isna().any().any()
+
+
+SEVERAL = """
+events
+  loc go1 (1.3)
+  loc fail (0.4)
+  loc back (0.7)
+  loc good (0.9)
+  loc r01 (2)
+  loc r10 (0.5)
+partial reachability = (st M) == s0;
+network several (continuous)
+  aut M
+    stt s0 to(s1) go1 to(f) fail
+    stt s1 to(s0) back to(g0) good
+    stt g0 to(g1) r01
+    stt g1 to(g0) r10
+    stt f
+results
+  inG = ((st M) == g0) || ((st M) == g1);
+"""
+
+
+def test_several_closed_classes_from_the_initial_state():
+    """Two closed classes (an absorbing f, a cycle g0 <-> g1): the long-run
+    distribution from s0, P(reach c) pi_c, as san solve (issue 31);
+    the reference by numpy's dense solves."""
+    # states s0 s1 g0 g1 f
+    q = np.zeros((5, 5))
+    for i, j, r in [(0, 1, 1.3), (0, 4, 0.4), (1, 0, 0.7), (1, 2, 0.9), (2, 3, 2), (3, 2, 0.5)]:
+        q[i, j] += r
+        q[i, i] -= r
+    t = [0, 1]
+    z = np.linalg.solve(-q[np.ix_(t, t)].T, np.array([1.0, 0.0]))
+    p_g = z @ q[np.ix_(t, [2, 3])].sum(axis=1)
+    p_f = z @ q[t, 4]
+    pi_g = np.array([0.5, 2.0]) / 2.5               # g0 <-> g1 at 2 and 0.5
+    ref = {"s0": 0, "s1": 0, "g0": p_g * pi_g[0], "g1": p_g * pi_g[1], "f": p_f}
+    m = san.load(text=SEVERAL)
+    for storage in ("sparse", "kron"):
+        sol = m.solve(storage=storage, tol=1e-12)
+        assert sol.converged
+        got = dict(zip(sol.distribution()["M"], sol.pi))
+        for k, v in ref.items():
+            assert got[k] == pytest.approx(v, rel=1e-9, abs=1e-15)
+        assert sol.results["inG"] == pytest.approx(p_g, rel=1e-9)
+        assert sol.throughputs["r01"] == pytest.approx(ref["g0"] * 2, rel=1e-9)
+        assert sorted((c["states"], round(c["reach"], 12)) for c in sol.classes) == \
+            sorted([(2, round(p_g, 12)), (1, round(p_f, 12))])
+    assert san.load(MM1K).solve().classes is None

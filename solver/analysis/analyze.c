@@ -11,7 +11,9 @@
  *      a status, not a message) is done again without the generator,
  *      and solved over the tensor descriptor, with a note;
  *   3. the tensor path's class check (the sparse build made its own);
- *   4. the solve, with what is left of the time limit;
+ *   4. the solve, with what is left of the time limit (several closed
+ *      classes: each class's, weighed by its reach probability from the
+ *      initial distribution, long_run.c);
  *   5. the indices (results, marginals, throughputs, top states) and
  *      the other storage's estimated size.
  *
@@ -31,6 +33,7 @@
 #include "lumped.h"
 #include "idmap.h"
 #include "storage_choice.h"
+#include "long_run.h"
 
 void san_analysis_opts_default(san_analysis_opts *o)
 {
@@ -64,6 +67,7 @@ void san_analysis_free(san_analysis *a)
     if (a->have_space)
         san_space_free(&a->sp);
     san_lumping_free(a->lumping);
+    long_run_free(&a->classes);
     memset(a, 0, sizeof *a);
 }
 
@@ -90,12 +94,14 @@ static double time_left(double limit, double t0)
  * of noise) or as 0.  The states of the closed class (all positive in
  * truth) below DBL_MIN are set to 0 and counted for the report; what
  * they carry (under n 2.2e-308) changes no index. */
-static void flush_underflow(const san_space *sp, san_solution *sol)
+static void flush_underflow(const san_space *sp, const san_classes *C, san_solution *sol)
 {
     int64_t k = 0;
     for (int64_t i = 0; i < sp->n; i++) {
         if (sp->in_closed && !sp->in_closed[i])
             continue;
+        if (C->n > 1 && !(C->reach[sp->cls[i]] > 0))
+            continue;           /* a closed class never reached: 0 in truth */
         if (sol->pi[i] < DBL_MIN) {
             sol->pi[i] = 0;
             k++;
@@ -180,8 +186,11 @@ static san_status build(const san_model *m, const san_analysis_opts *o, double t
     /* pi(t) and passage times are defined whatever the closed classes
      * (an absorbing success beside an absorbing failure), and so is the
      * chain an export writes (space_only: no steady state is asked); a
-     * steady state from the reachability function is not */
+     * steady state from the reachability function is not, unless from
+     * the initial distribution: each closed class weighed by the
+     * probability of reaching it (long_run.c) */
     po.several_closed = o->kind != SAN_ANALYSIS_STEADY || o->space_only;
+    po.several_steady = !po.several_closed;
     a->kron = o->storage == SAN_STORAGE_KRON;
     san_status st;
     double t_predict = 0;       /* a states-only exploration done for nothing */
@@ -270,7 +279,9 @@ static san_status solve_space(const san_analysis_opts *o, double t0, san_analysi
         return SAN_E_INTERRUPTED;
     }
     const double ts = san_now();
-    if (a->kron)
+    if (a->sp.nclasses > 1)     /* several closed classes: each on its own */
+        st = long_run_solve(o, &so, a, d);
+    else if (a->kron)
         st = san_ls_status(san_kron_solve(&a->sp, &so, &a->sol, &a->kron_bytes), &a->sol.info);
     else
         st = san_solve(&a->sp, &so, &a->sol);
@@ -293,7 +304,7 @@ static int retry_sparse(const san_analysis_opts *o, double t0, san_analysis *a)
 {
     san_storage_choice *c = &a->choice;
     const volatile int *intr = o->solve.interrupt;
-    if (!a->kron || c->pick != SAN_STORAGE_KRON ||
+    if (!a->kron || c->pick != SAN_STORAGE_KRON || a->sp.nclasses > 1 ||
         (c->rule != SAN_PICK_FASTER && c->rule != SAN_PICK_SMALLER) || (intr && *intr) ||
         (o->time_limit > 0 && san_now() - t0 >= o->time_limit))
         return 0;
@@ -356,7 +367,7 @@ static san_status analyze_model(const san_model *m, const san_analysis_opts *o,
      * keeps its best vector: its indices are reported with it */
     if (st != SAN_OK && st != SAN_E_NOTCONV && st != SAN_E_INTERRUPTED)
         return st;
-    flush_underflow(&a->sp, &a->sol);
+    flush_underflow(&a->sp, &a->classes, &a->sol);
     if (a->sol.info.method == SAN_M_AUTO)       /* a one-state class needs no method */
         a->sol.info.method = SAN_M_DIRECT;
     san_status is = solution_indices_until(&a->sp, &a->sol, o->ntop, indices_deadline(o, t0), d);

@@ -372,8 +372,8 @@ static void warn_automata(audit *A, places *P)
                 continue;
             san_diag_add(A->d, SAN_WARNING, line, col, "state '%s' of '%s' is absorbing: "
                          "no reachable state leaves it (the chain will have an absorbing "
-                         "class; a steady state puts all its mass there or fails with "
-                         "several closed classes)", M->states[ls], M->name);
+                         "class; a steady state puts all its mass there, or, with several "
+                         "closed classes, weighs each by the probability of reaching it)", M->states[ls], M->name);
         }
     }
 }

@@ -44,6 +44,7 @@
 #include "passage_int.h"
 #include "petsc_solve.h"
 #include "lump.h"
+#include "initial.h"
 
 
 /* Runs planned past this many products say so in a note (stderr). */
@@ -239,25 +240,10 @@ static san_status init_from_vector(const top *t, const san_space *sp, const san_
 static san_status init_uniform(const top *t, const san_space *sp, const san_lumping *L,
                                const san_expr *e, double *x, int64_t *count, san_diag *d)
 {
-    const san_model *m = sp->m;
-    const char *gone = t->ch ? t->ch->dropped : NULL;
-    int *s = malloc((m->naut + 1) * sizeof *s);
-    if (!s)
+    double lmax;
+    int64_t c = initial_marks(sp, L, e, t->ch ? t->ch->dropped : NULL, x, &lmax);
+    if (c < 0)
         return SAN_E_NOMEM;
-    int64_t c = 0;
-    double lmax = -HUGE_VAL;
-    for (int64_t i = 0; i < sp->n; i++) {
-        san_state_decode(m, sp->index[i], s);
-        x[i] = (!gone || !gone[i]) && san_expr_eval(e ? e : m->reach, s) != 0;
-        c += x[i] != 0;
-        if (L && x[i] != 0) {
-            x[i] = lump_state_logcount(L, s);
-            lmax = fmax(lmax, x[i]);
-        } else if (L) {
-            x[i] = -HUGE_VAL;
-        }
-    }
-    free(s);
     c = (int64_t)chain_sum(t, (double)c);
     if (c == 0) {
         san_diag_add(d, SAN_ERROR, 0, 0, "%s", e ? "--initial: no reachable state satisfies "

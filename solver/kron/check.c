@@ -179,6 +179,7 @@ static int kgraph_init(kgraph *g, const san_space *sp, const san_space_opts *o)
     g->g.deadline = space_deadline(o);
     g->g.interrupt = o ? o->interrupt : NULL;
     g->g.several_closed = o && o->several_closed;
+    g->g.several_steady = o && o->several_steady;
     g->sp = sp;
     g->limit = o && o->max_memory > 0 ? o->max_memory : san_default_max_memory();
     g->fixed = fixed_bytes(sp, g->limit);

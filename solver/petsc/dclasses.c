@@ -413,9 +413,11 @@ san_status dclasses(const dctx *c, const dspace *s, Mat A, Vec in, int64_t *nclo
         }
         if (ncl == 1)
             msg[0] = '\0';
-        san_diag_add(d, SAN_ERROR, 0, 0, "the chain has %s%d closed classes; a steady state "
-                     "needs exactly one (check the reachability function and the "
-                     "transitions):%s", more ? "more than " : "", ncl, msg);
+        san_diag_add(d, SAN_ERROR, 0, 0, "the chain has %s%d closed classes; --engine petsc "
+                     "solves a chain of exactly one (the serial engine answers several "
+                     "from the initial distribution: leave out --engine petsc; or check "
+                     "the reachability function and the transitions):%s",
+                     more ? "more than " : "", ncl, msg);
         return SAN_E_MODEL;
     }
     if (ncl == 1 && more) {

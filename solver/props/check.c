@@ -6,7 +6,7 @@
  *   - P=? [a U[t1,t2] b]: the chain with !a absorbing to t1, the mass
  *     there dropped, then the bounded until for t2 - t1;
  *   - P=? [a U b]: the states that reach b through a-states, a linear
- *     solve (linear.c); a lower bound t1 alone: the transient to t1
+ *     solve (solver/numeric/restricted.c); a lower bound t1 alone: the transient to t1
  *     first;
  *   - G is 1 - F of the negation;
  *   - R=? [C<=t], [I=t]: the integral of pi(s) r over [0, t], pi(t) r;
@@ -26,7 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "props_int.h"
-#include "props_lin.h"
+#include "class_reach.h"
+#include "restricted.h"
+#include "space.h"
 #include "transient.h"
 
 struct san_checker {
@@ -478,7 +480,7 @@ static san_status until_all(san_checker *c, const char *sa, const char *sb, doub
     if (nu > 0) {
         char msg[256];
         double resid;
-        if (props_solve(&c->sp.q, map, nu, b, y, 0, &resid, msg, sizeof msg) < 0) {
+        if (san_restricted_solve(&c->sp.q, map, nu, b, y, 0, &resid, msg, sizeof msg) < 0) {
             san_diag_add(d, SAN_ERROR, 0, 0, "%s", msg);
             st = SAN_E_NUMERIC;
             goto out;
@@ -564,8 +566,8 @@ static san_status prob_until(san_checker *c, const char *sa, const char *sb, dou
 }
 
 /* Per closed class, the probability of reaching it from the initial
- * distribution (*prob, nclasses entries) and the class of each state
- * (*cls, -1 transient). */
+ * distribution (*prob, nclasses entries; class_reach.c) and the class
+ * of each state (*cls, -1 transient). */
 static san_status class_reach(san_checker *c, int64_t *ncls, double **prob, const int32_t **cls,
                               int32_t **own, san_prop_answer *a, san_diag *d)
 {
@@ -573,7 +575,7 @@ static san_status class_reach(san_checker *c, int64_t *ncls, double **prob, cons
     int64_t n = sp->n, K = sp->cls ? sp->nclasses : 1;
     int32_t *cl = NULL;
     if (!sp->cls) {
-        cl = malloc((size_t)n * sizeof *cl);
+        cl = malloc((size_t)(n ? n : 1) * sizeof *cl);
         if (!cl)
             return SAN_E_NOMEM;
         for (int64_t s = 0; s < n; s++)
@@ -581,51 +583,19 @@ static san_status class_reach(san_checker *c, int64_t *ncls, double **prob, cons
     }
     const int32_t *C = sp->cls ? sp->cls : cl;
     double *p = calloc((size_t)K, sizeof *p);
-    int64_t *map = malloc((size_t)n * sizeof *map);
-    double *b = malloc((size_t)n * sizeof *b), *z = malloc((size_t)n * sizeof *z);
-    san_status st = SAN_OK;
-    if (!p || !map || !b || !z) {
-        st = SAN_E_NOMEM;
-        goto out;
+    if (!p) {
+        free(cl);
+        return SAN_E_NOMEM;
     }
-    int64_t nu = 0;
-    for (int64_t s = 0; s < n; s++) {
-        map[s] = C[s] < 0 ? nu++ : -1;
-        if (C[s] >= 0)
-            p[C[s]] += c->init[s];
-        else
-            b[map[s]] = c->init[s];
-    }
-    if (nu > 0) {
-        /* z: expected time in each transient state; the flow it sends
-         * into a class is the probability of entering it there */
-        char msg[256];
-        double resid;
-        if (props_solve(&sp->q, map, nu, b, z, 1, &resid, msg, sizeof msg) < 0) {
-            san_diag_add(d, SAN_ERROR, 0, 0, "%s", msg);
-            st = SAN_E_NUMERIC;
-            goto out;
-        }
-        for (int64_t s = 0; s < n; s++) {
-            if (map[s] < 0)
-                continue;
-            for (int64_t k = sp->q.rowptr[s]; k < sp->q.rowptr[s + 1]; k++) {
-                int32_t j = sp->q.col[k];
-                if (C[j] >= 0)
-                    p[C[j]] += z[map[s]] * sp->q.val[k];
-            }
-        }
-        a->error_bound = fmax(a->error_bound, resid);
-    }
-out:
-    free(map);
-    free(b);
-    free(z);
-    if (st != SAN_OK) {
+    char msg[256];
+    double resid;
+    if (san_class_reach(&sp->q, C, K, c->init, p, NULL, &resid, msg, sizeof msg) < 0) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "%s", msg);
         free(p);
         free(cl);
-        return st;
+        return SAN_E_NUMERIC;
     }
+    a->error_bound = fmax(a->error_bound, resid);
     *ncls = K;
     *prob = p;
     *cls = C;
@@ -645,72 +615,75 @@ static san_status steady(san_checker *c, const double *val, san_prop_answer *a, 
     san_status st = class_reach(c, &K, &prob, &C, &own, a, d);
     if (st != SAN_OK)
         return st;
-    int64_t *map = malloc((size_t)n * sizeof *map);
-    if (!map) {
+    /* each class's states, class after class (a counting sort), and
+     * each class a space of its own (space/class_space.c, as san solve
+     * solves it): the work is the classes', not n per class */
+    int64_t *map = malloc((size_t)(n ? n : 1) * sizeof *map);
+    int64_t *start = calloc((size_t)K + 1, sizeof *start);
+    int64_t *members = malloc((size_t)(n ? n : 1) * sizeof *members);
+    if (!map || !start || !members) {
+        free(map);
+        free(start);
+        free(members);
         free(prob);
         free(own);
         return SAN_E_NOMEM;
     }
+    for (int64_t s = 0; s < n; s++) {
+        map[s] = -1;
+        if (C[s] >= 0)
+            start[C[s] + 1]++;
+    }
+    for (int64_t k = 0; k < K; k++)
+        start[k + 1] += start[k];
+    for (int64_t s = 0; s < n; s++)
+        if (C[s] >= 0)
+            members[start[C[s]]++] = s;
+    for (int64_t k = K; k > 0; k--)
+        start[k] = start[k - 1];
+    start[0] = 0;
     double total = 0, err = 0;
     a->classes = K;
     for (int64_t k = 0; k < K && st == SAN_OK; k++) {
         if (prob[k] <= 0)
             continue;
-        int64_t m = 0, nnz = 0;
-        for (int64_t s = 0; s < n; s++) {
-            map[s] = C[s] == k ? m++ : -1;
-            if (C[s] == k)
-                nnz += sp->q.rowptr[s + 1] - sp->q.rowptr[s];
-        }
-        san_csr q = { m, malloc((size_t)(m + 1) * sizeof(int64_t)),
-                      malloc((size_t)(nnz ? nnz : 1) * sizeof(int32_t)),
-                      malloc((size_t)(nnz ? nnz : 1) * sizeof(double)) }, qt;
-        double *pi = calloc((size_t)m, sizeof *pi);
-        if (!q.rowptr || !q.col || !q.val || !pi) {
-            san_csr_free(&q);
-            free(pi);
-            st = SAN_E_NOMEM;
-            break;
-        }
-        int64_t w = 0;
-        q.rowptr[0] = 0;
-        for (int64_t s = 0; s < n; s++) {
-            if (map[s] < 0)
-                continue;
-            for (int64_t e = sp->q.rowptr[s]; e < sp->q.rowptr[s + 1]; e++) {
-                q.col[w] = (int32_t)map[sp->q.col[e]];   /* closed: inside */
-                q.val[w++] = sp->q.val[e];
-            }
-            q.rowptr[map[s] + 1] = w;
-        }
-        if (san_csr_transpose(&q, &qt) < 0) {
-            san_csr_free(&q);
-            free(pi);
-            st = SAN_E_NOMEM;
-            break;
-        }
-        san_csr_free(&q);
-        san_solve_info info;
+        const int64_t *mem = members + start[k], m = start[k + 1] - start[k];
         double v = 0;
-        if (m == 1) {
-            pi[0] = 1;
-            info.error_est = 0;
-        } else {
-            st = san_ctmc_solve(&qt, pi, &c->o.solve, &info);
-            if (st != SAN_OK)
-                san_diag_add(d, SAN_ERROR, 0, 0, "the steady state of closed class %lld "
-                             "(%lld states): %s", (long long)k + 1, (long long)m,
-                             info.msg[0] ? info.msg : san_status_name(st));
+        if (m == 1) {           /* an absorbing state */
+            total += prob[k] * val[mem[0]];
+            continue;
         }
-        for (int64_t s = 0; s < n; s++)
-            if (map[s] >= 0)
-                v += pi[map[s]] * val[s];
+        san_space sub;
+        san_csr qt;
+        double *pi = calloc((size_t)m, sizeof *pi);
+        if (!pi || space_class(sp, mem, m, map, &sub) < 0) {
+            free(pi);
+            st = SAN_E_NOMEM;
+            break;
+        }
+        if (san_csr_transpose(&sub.q, &qt) < 0) {
+            san_space_free(&sub);
+            free(pi);
+            st = SAN_E_NOMEM;
+            break;
+        }
+        san_space_free(&sub);
+        san_solve_info info;
+        st = san_ctmc_solve(&qt, pi, &c->o.solve, &info);
+        if (st != SAN_OK)
+            san_diag_add(d, SAN_ERROR, 0, 0, "the steady state of closed class %lld "
+                         "(%lld states): %s", (long long)k + 1, (long long)m,
+                         info.msg[0] ? info.msg : san_status_name(st));
+        for (int64_t j = 0; j < m; j++)
+            v += pi[j] * val[mem[j]];
         total += prob[k] * v;
         if (st == SAN_OK)
             err = fmax(err, info.error_est);
         san_csr_free(&qt);
         free(pi);
     }
+    free(start);
+    free(members);
     a->value = total;
     a->error_bound = fmax(a->error_bound, err);
     a->method = K > 1 ? "steady state per closed class, linear solve" : "steady state";
@@ -759,7 +732,7 @@ static san_status reach_reward(san_checker *c, const char *sb, const double *r,
     if (nu > 0) {
         char msg[256];
         double resid;
-        if (props_solve(&c->sp.q, map, nu, b, y, 0, &resid, msg, sizeof msg) < 0) {
+        if (san_restricted_solve(&c->sp.q, map, nu, b, y, 0, &resid, msg, sizeof msg) < 0) {
             san_diag_add(d, SAN_ERROR, 0, 0, "%s", msg);
             st = SAN_E_NUMERIC;
             goto out;

@@ -276,9 +276,11 @@ static void warn_absorbed(const san_space *sp, const int32_t *comp, const char *
 }
 
 /* The closed classes, the pockets, the one closed class required
- * (several accepted when several_closed: the time-dependent analyses). */
+ * (several accepted when several_closed: the time-dependent analyses;
+ * or several_steady: a long-run answer weighing each class by its reach
+ * probability, one class treated as without it). */
 static int classify(san_space *sp, int32_t *comp, int64_t nc, const char *open,
-                    const char *entered, int several_closed, san_diag *d)
+                    const char *entered, int several_closed, int several_steady, san_diag *d)
 {
     int64_t *size = calloc(nc + 1, sizeof *size), nclosed = 0, largest = -1;
     int tie = 0, rc = 0;
@@ -307,7 +309,7 @@ static int classify(san_space *sp, int32_t *comp, int64_t nc, const char *open,
             nclosed = 1;
         }
     }
-    if (rc == 0 && nclosed != 1 && !(several_closed && nclosed > 1))
+    if (rc == 0 && nclosed != 1 && !((several_closed || several_steady) && nclosed > 1))
         rc = report_classes(sp, comp, open, size, nc, nclosed, d);
     sp->nclasses = rc ? 0 : nclosed;
     free(sp->in_closed);
@@ -325,7 +327,7 @@ static int classify(san_space *sp, int32_t *comp, int64_t nc, const char *open,
      * a passage can be missed only by ending in a class without target */
     free(sp->cls);
     sp->cls = NULL;
-    if (rc == 0 && several_closed) {
+    if (rc == 0 && (several_closed || (several_steady && nclosed > 1))) {
         int32_t *num = malloc((nc + 1) * sizeof *num);
         sp->cls = malloc((sp->n ? sp->n : 1) * sizeof *sp->cls);
         if (!num || !sp->cls) {
@@ -358,7 +360,7 @@ int space_classes(san_space *sp, space_graph *g, san_diag *d)
         rc = !open || !entered ? -1 : nc > 1 ? mark_edges(g, sp->n, comp, open, entered) : 0;
     }
     if (rc == 0)
-        rc = classify(sp, comp, nc, open, entered, g->several_closed, d);
+        rc = classify(sp, comp, nc, open, entered, g->several_closed, g->several_steady, d);
     else if (rc == -2 || rc == SPACE_LIMIT)
         san_diag_add(d, SAN_ERROR, 0, 0, "%s", g->err);
     else if (rc == SPACE_TIME)
@@ -396,7 +398,8 @@ int space_check_classes(san_space *sp, const san_space_opts *o, san_diag *d)
     csr_graph cg = { .g = { .edges = sp->q.col, .succ = csr_succ,
                             .deadline = space_deadline(o),
                             .interrupt = o ? o->interrupt : NULL,
-                            .several_closed = o && o->several_closed },
+                            .several_closed = o && o->several_closed,
+                            .several_steady = o && o->several_steady },
                      .q = &sp->q };
     return space_classes(sp, &cg.g, d);
 }

@@ -47,13 +47,15 @@ struct space_graph {
     volatile int *interrupt;    /* set: the check stops (-1) */
     int several_closed;     /* several closed classes are no error
                                (san_space_opts) */
+    int several_steady;     /* the same for a long-run answer
+                               (san_space_opts): cls only when several */
     char err[1024];
 };
 
 /* Strongly connected components of g (over sp's states); drops isolated
  * pockets of a full reachability function (sp's states renumbered, and
  * its Q when it has one); requires one closed class (or accepts several,
- * g->several_closed) and marks them in sp->in_closed.  0, -2, SPACE_TIME (with a diagnostic) or -1. */
+ * g->several_closed, g->several_steady) and marks them in sp->in_closed.  0, -2, SPACE_TIME (with a diagnostic) or -1. */
 int space_classes(san_space *sp, space_graph *g, san_diag *d);
 
 /* The same on the generator sp->q, within o's time limit (counted from
@@ -77,5 +79,12 @@ static inline int64_t space_diag_pos(const san_csr *q, int64_t i)
     }
     return lo;
 }
+
+/* A closed class of sp, its n states members (ascending), as a space of
+ * its own (class_space.c): its rows of Q when sp has them, its exit
+ * rates when sp has them.  map: sp->n entries, all -1, left so.  0, or
+ * -1 (memory). */
+int space_class(const san_space *sp, const int64_t *members, int64_t n, int64_t *map,
+                san_space *out);
 
 #endif

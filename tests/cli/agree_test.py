@@ -15,7 +15,8 @@ that both count the same states), and their verdicts are compared:
      plus the isolated states it dropped = check's states;
   4. solve says the chain is absorbed  =>  check names the absorbing state;
   5. check (every state explored) names an absorbing local state  =>
-     solve has transient states, or refuses several closed classes.
+     solve has transient states (several closed classes are answered
+     from the initial distribution, issue 31).
 Environment: SAN (default ./san), top_srcdir (default .).
 """
 import glob

@@ -95,6 +95,25 @@ network split (continuous)
     stt b
 """)
 
+# From start, to the absorbing b or the cycle a <-> c: two closed classes.
+split2 = os.path.join(tmp, "split2.san")
+with open(split2, "w") as f:
+    f.write("""identifiers
+  r = 1;
+events
+  loc toa (r)
+  loc tob (r)
+  loc atoc (r)
+  loc ctoa (r)
+partial reachability = (st X) == start;
+network split2 (continuous)
+  aut X
+    stt start  to(a) toa  to(b) tob
+    stt a      to(c) atoc
+    stt c      to(a) ctoa
+    stt b
+""")
+
 # ---- every subcommand that writes JSON, on a bundled model ----
 RUNS = [
     ("check", ["check", "-f", "json", MM1K]),
@@ -106,6 +125,9 @@ RUNS = [
                  "-p", "50,90", MM1K]),
     ("passage", ["passage", "-q", "-f", "json", "-u", "st X == a", "--initial", "st X == start",
                  "-t", "1", split]),
+    # several closed classes (the cycle a <-> c, the absorbing b): the long-run answer
+    # from the initial distribution, with "closed_classes" and "classes"
+    ("solve", ["solve", "-q", "-f", "json", "--vector", "-", split2]),
     ("sweep", ["sweep", "-q", "-f", "json", MM1K, "-D", "lambda=1,2"]),
     ("sweep", ["sweep", "-q", "-f", "json", "ms", "--mode", "async", "--slaves", "2..3"]),
     ("compare", ["compare", "-q", "-f", "json", MM1K, MM1K + " -D lambda=3"]),
@@ -176,6 +198,19 @@ if d:
 
 with open(MM1K, "rb") as f:
     text = f.read()
+# several closed classes: the members are there, and agree with each other
+d = run_json(["solve", "-q", "-f", "json", split2], "solve (several closed classes)")
+if d is not None:
+    cl = d.get("classes", {}).get("classes", [])
+    check(d.get("closed_classes") == 2 and d.get("initial_states") == 1 and len(cl) == 2
+          and sorted(c["states"] for c in cl) == [1, 2]
+          and all(abs(c["reach"] - 0.5) < 1e-12 for c in cl),
+          f"solve (several closed classes): {d.get('closed_classes')} {cl}")
+# one closed class: none of them
+d = docs.get("solve")
+if d is not None:
+    check("closed_classes" not in d and "classes" not in d and "initial_states" not in d,
+          "solve (one closed class): the members of several closed classes written")
 d = run_json(["solve", "-q", "-f", "json", "-D", "lambda=3", "-"], "solve - (stdin)",
              stdin=text.decode())
 if d:

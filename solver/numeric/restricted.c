@@ -1,7 +1,7 @@
 /*
- * linear.c - the linear systems of the unbounded operators (internal to
- * solver/props): A x = b or x A = b with A = -Q restricted to a set of
- * states U (the rows and columns of U, each row's diagonal its whole
+ * restricted.c - the linear systems of -Q restricted to a set of states
+ * (internal to libsan; solver/props and class_reach.c): A x = b or
+ * x A = b with A = -Q restricted to a set of states U (the rows and columns of U, each row's diagonal its whole
  * exit rate, so that what leaves U is what makes A nonsingular).
  *
  * These are the systems of reachability probabilities (P=? [a U b]:
@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <umfpack.h>
-#include "props_lin.h"
+#include "restricted.h"
 
 typedef SuiteSparse_long sslong;
 
-int props_solve(const san_csr *q, const int64_t *map, int64_t nu, const double *b, double *x,
-                int transpose, double *resid, char *msg, size_t msgn)
+int san_restricted_solve(const san_csr *q, const int64_t *map, int64_t nu, const double *b,
+                         double *x, int transpose, double *resid, char *msg, size_t msgn)
 {
     /* A's rows of U in compressed rows = compressed columns of A^T */
     sslong nnz = 0;
