@@ -329,7 +329,8 @@ static void fail_msg(san_ls *c, long it, double rho, double ch, double dmax, int
  * relative (states of several failures, whose flows the normwise
  * residual cannot see); the cycles divided the estimate by 3 each and
  * the fifth stopped at 9.3e-10 for a tol of 1e-10: refused, where two
- * more cycles answer.  The checks still judge the final vector. */
+ * more cycles answer.  The checks still judge the final vector.  Named
+ * methods only (c->stall_watch): auto's resorts keep their 5 cycles. */
 #define CLOSING 2.0
 
 static int closing_in(double err, double last, double tol, long left)
@@ -432,7 +433,7 @@ static int refine(san_ls *c, double *x, const double *d, double *t, long max_cyc
             return 1;
         }
         if (max_cycles > 0 && it >= max_cycles &&
-            !closing_in(err, last, tol, 3 * max_cycles - it)) {
+            !(c->stall_watch && closing_in(err, last, tol, 3 * max_cycles - it))) {
             fail_msg(c, it, rho, ch, dmax, worst);
             return 1;
         }
