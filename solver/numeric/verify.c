@@ -407,7 +407,11 @@ static int refine(san_ls *c, double *x, const double *d, double *t, long max_cyc
             }
         }
         const double raw = fmax(fmax(rho, dmax), ch);
-        if ((since_best >= STAGNATION_CYCLES || (max_cycles > 0 && it >= max_cycles)) &&
+        /* past max_cycles: a named method's cycles that are closing in
+         * go on (neither "the roundoff floor" nor a refusal yet) */
+        const int spent = max_cycles > 0 && it >= max_cycles &&
+                          !(c->stall_watch && closing_in(err, last, tol, 3 * max_cycles - it));
+        if ((since_best >= STAGNATION_CYCLES || spent) &&
             raw <= fmax(tol, FLOOR_ACCEPT)) {
             /* tol is below what double precision gives on this chain:
              * the answer is as good as it gets, and says how good */
@@ -432,8 +436,7 @@ static int refine(san_ls *c, double *x, const double *d, double *t, long max_cyc
             }
             return 1;
         }
-        if (max_cycles > 0 && it >= max_cycles &&
-            !(c->stall_watch && closing_in(err, last, tol, 3 * max_cycles - it))) {
+        if (spent) {
             fail_msg(c, it, rho, ch, dmax, worst);
             return 1;
         }
