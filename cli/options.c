@@ -29,7 +29,8 @@ const cli_option cli_solver_options[] = {
     CLI_DOUBLE(0, "omega", "W", san_sweep_opts, solve.omega, 1e-6, 2 - 1e-6, 0,
                "a number in (0, 2)", "relaxation of gs (1: Gauss-Seidel)", "1"),
     CLI_INT(0, "restart", "M", san_sweep_opts, solve.restart, 1, 10000, NULL,
-            "GMRES restart length", "30"),
+            "GMRES restart length (default: 30, widened up to\n"
+            "512 when a cycle does not halve the residual)", NULL),
     CLI_CHOICE(CLI_OPT_PRECOND, 0, "precond", "P", san_sweep_opts, solve.precond,
                "ilu0, jacobi or none (gmres, bicgstab)", "ilu0"),
     CLI_DOUBLE(0, "time-limit", "S", san_sweep_opts, solve.time_limit, 1e-6, 1e9, 0,

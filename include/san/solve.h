@@ -56,7 +56,8 @@ typedef struct {
                                starts at this value */
     long max_iter;
     double omega;           /* relaxation of gs (1 = Gauss-Seidel) */
-    int restart;            /* m of GMRES(m) */
+    int restart;            /* m of GMRES(m); 0: 30, which a named GMRES
+                               widens when a cycle stalls */
     san_precond precond;
     double time_limit;      /* seconds; 0: none */
     int progress;           /* print iterations and residual on stderr */

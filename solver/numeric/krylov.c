@@ -68,6 +68,28 @@
  * running to --max-iter. */
 #define STAGNATION_ITERS 500
 
+/* GMRES(m) restarted with only the Jacobi preconditioner (the
+ * descriptor's: it has no rows for ILU(0)) stalls on chains whose
+ * answer needs mass carried along them: a restarted basis reaches m
+ * states from where the residual is, and the next cycle starts over.
+ * On M/M/1/300 (lambda 1, mu 1.01) the true residual stays at 4.9e-3
+ * for GMRES(30), GMRES(60) and GMRES(100), and GMRES(150) is at 8.8e-5
+ * after 450 iterations (an independent GMRES gives the same residuals
+ * to three digits, and the sparse storage with --precond jacobi the
+ * same stall: not a fault of the restart); a basis of 301 converges in
+ * one cycle.  So a named GMRES without --restart widens its basis
+ * (doubling, the Arnoldi process kept) when a cycle did not divide the
+ * true residual by 1 / GROW_IF, up to GMRES_MAX_BASIS vectors, the
+ * chain's size, and GMRES_BASIS_SHARE of the solve's memory; past
+ * that it restarts, and STALL_CYCLES restarts in a row that do not
+ * halve the best residual stop it (its best vector goes to the checks,
+ * which keep the verdict).  The product count is what GMRES without
+ * restarts would do; the orthogonalization grows as m^2 n. */
+#define GROW_IF 0.5
+#define GMRES_MAX_BASIS 512
+#define GMRES_BASIS_SHARE 0.25
+#define STALL_CYCLES 3
+
 /* Below c->settle (auto: the accuracy contract's tol) the residual is
  * already good enough for the refinement to finish in a cycle; what is
  * left to gain is at the roundoff floor, where BiCGSTAB's true residual
@@ -350,6 +372,41 @@ static int gmres_ws_alloc(gmres_ws *w, int64_t n, int m)
     return 0;
 }
 
+/* Widens the basis to m2 columns, keeping the Arnoldi process so far:
+ * V's columns stay where they are (leading dimension n), H's move to
+ * the new leading dimension m2 + 1.  0, or -1 (no memory: w unchanged). */
+static int gmres_ws_grow(gmres_ws *w, int64_t n, int m2)
+{
+    const size_t m1 = (size_t)m2 + 1, old1 = (size_t)w->m + 1;
+    if ((double)m1 * (double)n * sizeof(double) > 0.5 * (double)SIZE_MAX)
+        return -1;
+    double *H = calloc(m1 * (size_t)m2, sizeof *H);
+    double *t[4] = { NULL, NULL, NULL, NULL };
+    double **vec[4] = { &w->cs, &w->sn, &w->g, &w->h2 };
+    int ok = H != NULL;
+    for (int i = 0; i < 4 && ok; i++)
+        ok = (t[i] = calloc(m1, sizeof *t[i])) != NULL;
+    double *V = ok ? realloc(w->V, m1 * (size_t)n * sizeof *V) : NULL;
+    if (!V) {
+        free(H);
+        for (int i = 0; i < 4; i++)
+            free(t[i]);
+        return -1;
+    }
+    w->V = V;
+    for (int j = 0; j < w->m; j++)
+        memcpy(H + (size_t)j * m1, w->H + (size_t)j * old1, old1 * sizeof *H);
+    free(w->H);
+    w->H = H;
+    for (int i = 0; i < 4; i++) {
+        memcpy(t[i], *vec[i], old1 * sizeof *t[i]);
+        free(*vec[i]);
+        *vec[i] = t[i];
+    }
+    w->m = m2;
+    return 0;
+}
+
 /* Orthogonalizes w = V[:, j+1] (norm wn) against V[:, 0..j] into column
  * j of H by classical Gram-Schmidt, repeated once when the first pass
  * cancelled most of w (the DGKS test: then roundoff may have left it
@@ -424,36 +481,68 @@ static void gmres_update(gmres_ws *ws, const kop *op, double *x,
     san_vaxpy(n, -1.0, z, x);
 }
 
+/* A named GMRES without --restart widens its basis instead of
+ * restarting when a cycle did not halve the true residual. */
+typedef struct {
+    int cap;                    /* widest basis allowed */
+    double *xt;                 /* the cycle's iterate, on trial */
+    double *gs;                 /* g, saved over the trial (cap + 1) */
+    double r0;                  /* true residual at the start of the cycle */
+} gmres_grow;
+
 /* One restart cycle from the residual already in V[:, 0] (norm beta): at
  * most m steps, fewer when the stand-in residual reaches target, the space
- * becomes invariant, or the run must stop.  Updates x and *it; scale is
- * what divides a residual norm into a residual (san_resid_scale). */
+ * becomes invariant, or the run must stop.  With gr, a cycle that used
+ * its m steps and left a true residual above GROW_IF times gr->r0 goes
+ * on with a basis twice as wide (up to gr->cap): restarting would throw
+ * away the directions that carry mass along the chain (below).  Updates
+ * x and *it; scale is what divides a residual norm into a residual
+ * (san_resid_scale). */
 static int gmres_cycle(san_ls *c, gmres_ws *ws, const kop *op, double *x,
                        double *z, double beta, double target, double scale,
-                       long *it, san_ls_stop *why, int *hit_target)
+                       long *it, san_ls_stop *why, int *hit_target,
+                       gmres_grow *gr)
 {
     const int64_t n = op->n;
-    int j = 0;
+    int j = 0, broke = 0;
     double est = beta;
     cblas_dscal((int)n, 1.0 / beta, ws->V, 1);
     memset(ws->g, 0, (size_t)(ws->m + 1) * sizeof *ws->g);
     ws->g[0] = beta;
     *hit_target = 0;
-    while (j < ws->m) {
-        double *vj = ws->V + (size_t)j * n, *w = vj + n;
-        memcpy(z, vj, (size_t)n * sizeof *z);
-        san_pc_apply(&op->pc, z);
-        kop_negapply(op, z, w);
-        double wn = san_vnrm2(n, w);
-        double hn = arnoldi_orth(ws, n, j, wn);
-        est = givens_step(ws, j);
-        j++;
-        (*it)++;
-        *why = san_ls_poll(c, *it, est / scale);
-        if (est <= target)
-            *hit_target = 1;
-        if (*hit_target || hn <= HAPPY_BREAKDOWN * wn || *why)
+    for (;;) {
+        while (j < ws->m) {
+            double *vj = ws->V + (size_t)j * n, *w = vj + n;
+            memcpy(z, vj, (size_t)n * sizeof *z);
+            san_pc_apply(&op->pc, z);
+            kop_negapply(op, z, w);
+            double wn = san_vnrm2(n, w);
+            double hn = arnoldi_orth(ws, n, j, wn);
+            est = givens_step(ws, j);
+            j++;
+            (*it)++;
+            *why = san_ls_poll(c, *it, est / scale);
+            if (est <= target)
+                *hit_target = 1;
+            broke = hn <= HAPPY_BREAKDOWN * wn;
+            if (*hit_target || broke || *why)
+                break;
+        }
+        if (!gr || j < ws->m || ws->m >= gr->cap)
             break;
+        /* the iterate this cycle would give, and its true residual (one
+         * product) */
+        memcpy(gr->gs, ws->g, (size_t)(j + 1) * sizeof *gr->gs);
+        memcpy(gr->xt, x, (size_t)n * sizeof *x);
+        gmres_update(ws, op, gr->xt, z, n, j);
+        double rt = san_op_residual(op->op, gr->xt, NULL);
+        debug_krylov("gmres (trial)", *it, rt);
+        if (rt <= GROW_IF * gr->r0 || !isfinite(rt) ||
+            gmres_ws_grow(ws, n, ws->m * 2 < gr->cap ? ws->m * 2 : gr->cap) < 0) {
+            memcpy(x, gr->xt, (size_t)n * sizeof *x);
+            return j;
+        }
+        memcpy(ws->g, gr->gs, (size_t)(j + 1) * sizeof *gr->gs);
     }
     gmres_update(ws, op, x, z, n, j);
     return j;
@@ -471,6 +560,9 @@ static int gmres_solve(san_ls *c, double *pi)
     double *z = NULL, factor = 1, R, stag = HUGE_VAL;
     long stag_it = 0;
     san_ls_stop why = SAN_LS_GO;
+    gmres_grow grow = { 0 }, *gr = NULL;
+    double cyc_anchor = HUGE_VAL;
+    int cyc_stall = 0;
     long it = 0;
     int st = -1, hit = 0;
     san_ls_stall stall;
@@ -495,6 +587,17 @@ static int gmres_solve(san_ls *c, double *pi)
     }
     if (kop_init(c, &op, pi) < 0)
         goto done_op;
+    if (c->stall_watch && c->o->restart <= 0) {
+        double cap = fmin(fmin(GMRES_MAX_BASIS, (double)n),
+                          GMRES_BASIS_SHARE * san_ls_budget(c->o) / (8.0 * (double)n) - 1);
+        grow.cap = (int)cap;
+        if (grow.cap > m) {
+            grow.xt = malloc((size_t)n * sizeof *grow.xt);
+            grow.gs = malloc(((size_t)grow.cap + 1) * sizeof *grow.gs);
+            if (grow.xt && grow.gs)
+                gr = &grow;
+        }
+    }
     for (;;) {
         if (it > 0 && !why && kop_refix(&op, pi))
             factor = 1;
@@ -512,11 +615,32 @@ static int gmres_solve(san_ls *c, double *pi)
             st = 1;
             break;
         }
+        /* named: STALL_CYCLES full restarts in a row without halving (a
+         * cycle the stand-in stopped early tightens its target instead:
+         * on chains whose rates span 6 decades the stand-in's 2-norm
+         * says "converged" several times before the true residual
+         * follows) */
+        if (it > 0 && R <= 0.5 * cyc_anchor) {
+            cyc_anchor = R;
+            cyc_stall = 0;
+        } else if (it > 0 && !hit && ++cyc_stall >= STALL_CYCLES && c->stall_watch && !why) {
+            R = san_ls_best_restore(&best, pi, R);
+            c->stalled = 1;
+            snprintf(c->info->msg, sizeof c->info->msg, "GMRES(%d) stalled at residual "
+                     "%.2e after %ld iterations (%d restarts without halving it)%s",
+                     ws.m, R, it, STALL_CYCLES, op.qt ? "" : "; the descriptor has only the "
+                     "Jacobi preconditioner: try --method bicgstab, ml or iad");
+            st = 1;
+            break;
+        }
+        if (it == 0)
+            cyc_anchor = R;
         if (R <= 0.5 * stag) {
             stag = R;
             stag_it = it;
         } else if (it - stag_it >= stagnation(c, R) && !why) {
             R = san_ls_best_restore(&best, pi, R);
+            c->stalled = c->stall_watch;    /* named: the checks judge it */
             snprintf(c->info->msg, sizeof c->info->msg, "GMRES stagnated at residual %.2e "
                      "after %ld iterations; try --restart 60, --method bicgstab or iad",
                      R, it);
@@ -554,13 +678,16 @@ static int gmres_solve(san_ls *c, double *pi)
         if (hit)
             factor *= TARGET_TIGHTEN;
         double scale = san_resid_scale(c->op->maxd, &xs);
+        grow.r0 = R;
         gmres_cycle(c, &ws, &op, pi, z, beta, tol * scale * factor, scale,
-                    &it, &why, &hit);
+                    &it, &why, &hit, gr);
     }
 done_op:
     kop_free(&op);
 done:
     free(z);
+    free(grow.xt);
+    free(grow.gs);
     san_ls_best_free(&best);
     gmres_ws_free(&ws);
     c->info->iterations = it;
@@ -708,6 +835,10 @@ static int bicgstab_solve(san_ls *c, double *pi)
                    (c->stagnation > 0 && it - stag_it >= WANDER_ITERS &&
                     (it - near_it >= WANDER_ITERS || wandering(pi, n, c->op->par_min)))) {
             R = san_ls_best_restore(&best, pi, R);
+            /* named: its best vector goes to the checks, which keep the
+             * verdict (ncd17.san over the descriptor: a plateau at 1e-8
+             * for 500 iterations, refused; the checks answer it) */
+            c->stalled = c->stall_watch;
             snprintf(c->info->msg, sizeof c->info->msg, "BiCGSTAB stagnated at residual "
                      "%.2e after %ld iterations; try --method gmres or iad", R, it);
             st = 1;

@@ -14,7 +14,7 @@ void san_solve_opts_default(san_solve_opts *o)
     o->tol = 1e-10;
     o->max_iter = 10000;
     o->omega = 1.0;
-    o->restart = 30;
+    o->restart = 0;             /* 30, widened by a named GMRES (krylov.c) */
     o->precond = SAN_PC_ILU0;
     o->time_limit = 0;
     o->progress = 0;

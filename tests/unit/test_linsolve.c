@@ -506,7 +506,7 @@ static void test_names(void)
     san_solve_opts o;
     san_solve_opts_default(&o);
     CHECK(o.method == SAN_M_AUTO && o.tol > 0 && o.tol < 1e-6 &&
-          o.max_iter > 0 && o.omega == 1.0 && o.restart == 30 &&
+          o.max_iter > 0 && o.omega == 1.0 && o.restart == 0 &&
           o.precond == SAN_PC_ILU0 && o.time_limit == 0 && !o.progress &&
           !o.interrupt && !o.fork_lu, "defaults");
 }
