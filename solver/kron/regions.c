@@ -421,7 +421,8 @@ static int term_calls(kron_term *t, const kron_desc *d, struct kron_rmap *M,
     kron_walk_calls(d, t, cs);
     if (cs->err)
         return -1;
-    qsort(cs->v, cs->n, sizeof *cs->v, call_cmp);
+    if (cs->n)          /* an event that never fires has no calls (v NULL) */
+        qsort(cs->v, cs->n, sizeof *cs->v, call_cmp);
     M->key = malloc((cs->n + 1) * sizeof *M->key);
     if (!M->key)
         return -1;
