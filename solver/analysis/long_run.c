@@ -47,12 +47,6 @@ void long_run_free(san_classes *c)
     memset(c, 0, sizeof *c);
 }
 
-static int cmp_pair(const void *x, const void *y)
-{
-    const int64_t *a = x, *b = y;
-    return (a[0] > b[0]) - (a[0] < b[0]);
-}
-
 /* Step 1 over sp's own rows: reach[] and reach_error[] of sp's classes. */
 static san_status reach_rows(const san_space *sp, const san_lumping *L, san_classes *C,
                              san_diag *d)
@@ -112,7 +106,7 @@ static san_status reach_beside(const san_analysis_opts *o, const san_space *sp,
         return st == SAN_E_NOMEM ? SAN_E_NOMEM : SAN_E_LIMIT;
     }
     san_classes F = { 0 };
-    int64_t *ord = malloc((size_t)(sp->n ? sp->n : 1) * 2 * sizeof *ord);
+    int64_t *ord = space_index_order(sp);
     F.reach = calloc((size_t)full.nclasses, sizeof *F.reach);
     F.reach_error = calloc((size_t)full.nclasses, sizeof *F.reach_error);
     if (!ord || !F.reach || !F.reach_error) {
@@ -124,20 +118,14 @@ static san_status reach_beside(const san_analysis_opts *o, const san_space *sp,
     st = full.nclasses == sp->nclasses && full.n == sp->n ? reach_rows(&full, L, &F, d)
                                                           : SAN_E_NUMERIC;
     if (st == SAN_OK) {
-        for (int64_t i = 0; i < sp->n; i++) {
-            ord[2 * i] = sp->index[i];
-            ord[2 * i + 1] = i;
-        }
-        qsort(ord, sp->n, 2 * sizeof *ord, cmp_pair);
         char *seen = calloc((size_t)full.nclasses, 1);
         for (int64_t j = 0; seen && j < full.n; j++) {
             const int32_t cf = full.cls[j];
             if (cf < 0 || seen[cf])
                 continue;
             seen[cf] = 1;
-            int64_t key[2] = { full.index[j], 0 };
-            const int64_t *hit = bsearch(key, ord, sp->n, 2 * sizeof *ord, cmp_pair);
-            const int32_t k = hit ? sp->cls[hit[1]] : -1;
+            const int64_t i = space_index_find(ord, sp->n, full.index[j]);
+            const int32_t k = i >= 0 ? sp->cls[i] : -1;
             if (k < 0) {
                 st = SAN_E_NUMERIC;
                 break;

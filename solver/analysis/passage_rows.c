@@ -11,12 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "passage_int.h"
-
-static int cmp_pair(const void *x, const void *y)
-{
-    const int64_t *a = x, *b = y;
-    return (a[0] > b[0]) - (a[0] < b[0]);
-}
+#include "space.h"
 
 /* alpha and target from the positions of the descriptor (pos: position
  * of each state of from) onto the states of to: 0; 1 a state of to is
@@ -24,23 +19,17 @@ static int cmp_pair(const void *x, const void *y)
 static int carry(const san_space *from, const int64_t *pos, const double *alpha,
                  const char *target, const san_space *to, double *alpha_to, char *target_to)
 {
-    int64_t *ord = malloc((from->n ? from->n : 1) * 2 * sizeof *ord);
+    int64_t *ord = space_index_order(from);
     if (!ord)
         return -1;
-    for (int64_t i = 0; i < from->n; i++) {
-        ord[2 * i] = from->index[i];
-        ord[2 * i + 1] = i;
-    }
-    qsort(ord, from->n, 2 * sizeof *ord, cmp_pair);
     int rc = 0;
     for (int64_t j = 0; j < to->n && rc == 0; j++) {
-        int64_t key[2] = { to->index[j], 0 };
-        const int64_t *hit = bsearch(key, ord, from->n, 2 * sizeof *ord, cmp_pair);
-        if (!hit) {
+        const int64_t i = space_index_find(ord, from->n, to->index[j]);
+        if (i < 0) {
             rc = 1;
             break;
         }
-        const int64_t p = pos ? pos[hit[1]] : hit[1];
+        const int64_t p = pos ? pos[i] : i;
         alpha_to[j] = alpha[p];
         target_to[j] = target[p];
     }

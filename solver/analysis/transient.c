@@ -40,6 +40,7 @@
 #include "kron.h"
 #include "linsolve.h"
 #include "transient.h"
+#include "space.h"
 #include "transient_int.h"
 #include "passage_int.h"
 #include "petsc_solve.h"
@@ -156,19 +157,13 @@ static void from_pos(const top *t, int64_t ns, const double *x, double *xs)
 
 /* ---- the initial distribution (space numbering) ---- */
 
-static int cmp_i64(const void *x, const void *y)
-{
-    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-    return (a > b) - (a < b);
-}
-
 /* Position in the space of a mixed-radix index: the space's states in
  * index order, searched.  Lumped (L): the indices are the original
  * model's, each summed into its lumped state (lump_state.c). */
 static san_status init_from_vector(const top *t, const san_space *sp, const san_lumping *L,
                                    const san_transient_opts *o, double *x, san_diag *d)
 {
-    int64_t *ord = malloc((sp->n ? sp->n : 1) * 2 * sizeof *ord);
+    int64_t *ord = space_index_order(sp);
     int *ls = L ? malloc((L->orig->naut + 1) * sizeof *ls) : NULL;
     int *lt = L ? malloc((L->model->naut + 1) * sizeof *lt) : NULL;
     int32_t *lw = L ? malloc((lump_max_ns(L) + 1) * sizeof *lw) : NULL;
@@ -179,33 +174,27 @@ static san_status init_from_vector(const top *t, const san_space *sp, const san_
         free(lw);
         return SAN_E_NOMEM;
     }
-    for (int64_t i = 0; i < sp->n; i++) {
-        ord[2 * i] = sp->index[i];
-        ord[2 * i + 1] = i;
-    }
-    qsort(ord, sp->n, 2 * sizeof *ord, cmp_i64);
     double sum = 0, found = 0, wanted = 0;
     const char *gone = t->ch ? t->ch->dropped : NULL;
     san_status st = SAN_OK;
     for (int64_t k = 0; k < o->init_n && st == SAN_OK; k++) {
-        int64_t key[2] = { o->init_index[k], 0 };
+        int64_t key = o->init_index[k];
         if (L)
-            key[0] = lump_index_map(L, key[0], ls, lt, lw);
-        const int64_t *hit = key[0] < 0 ? NULL
-                           : bsearch(key, ord, sp->n, 2 * sizeof *ord, cmp_i64);
-        if (hit && gone && gone[hit[1]])
-            hit = NULL;         /* a dropped pocket's: not in the chain */
+            key = lump_index_map(L, key, ls, lt, lw);
+        int64_t hit = key < 0 ? -1 : space_index_find(ord, sp->n, key);
+        if (hit >= 0 && gone && gone[hit])
+            hit = -1;           /* a dropped pocket's: not in the chain */
         wanted += o->init_p[k] > 0;
         if (!(o->init_p[k] >= 0) || !isfinite(o->init_p[k])) {
             san_diag_add(d, SAN_ERROR, 0, 0, "initial vector: entry %lld is not a probability "
                          "(%g)", (long long)k + 1, o->init_p[k]);
             st = SAN_E_USAGE;
-        } else if (!hit && o->init_p[k] > 0 && !t->ch) {
+        } else if (hit < 0 && o->init_p[k] > 0 && !t->ch) {
             san_diag_add(d, SAN_ERROR, 0, 0, "initial vector: state of index %lld is not a "
                          "reachable state", (long long)o->init_index[k]);
             st = SAN_E_USAGE;
-        } else if (hit) {
-            x[hit[1]] += o->init_p[k];
+        } else if (hit >= 0) {
+            x[hit] += o->init_p[k];
             sum += o->init_p[k];
             found += o->init_p[k] > 0;
         }

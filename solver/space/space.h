@@ -87,4 +87,10 @@ static inline int64_t space_diag_pos(const san_csr *q, int64_t i)
 int space_class(const san_space *sp, const int64_t *members, int64_t n, int64_t *map,
                 san_space *out);
 
+/* sp's states by mixed-radix index (index_order.c): sp->n pairs (index,
+ * position) sorted by index, malloc'd (NULL: out of memory); and the
+ * position in sp of the state of that index, or -1. */
+int64_t *space_index_order(const san_space *sp);
+int64_t space_index_find(const int64_t *ord, int64_t n, int64_t index);
+
 #endif
