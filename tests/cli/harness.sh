@@ -56,6 +56,12 @@ abnormal() {
 }
 
 need_san() {
+    # an absolute path: tests run it from their own directories
+    # (SAN=./san once broke cli.sh's "check -- -dash.san" run in $tmp)
+    case $SAN in
+        /*) ;;
+        */*) [ -x "$SAN" ] && SAN=$(cd "$(dirname "$SAN")" && pwd)/$(basename "$SAN") ;;
+    esac
     if [ ! -x "$SAN" ]; then
         echo "FAIL - $1: no san binary at '$SAN' (set SAN)"
         echo "0 passed, 1 failed"
