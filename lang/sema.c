@@ -494,7 +494,7 @@ static void expand_by(sema *S, s_group *G, const s_block *B, const ast_to *to,
         /* to(+N), N a constant: the positional move of to(+4) */
         double v = bounds[0] * to->rel;
         if (!(fabs(v) <= 1e6) || v != floor(v)) {
-            ERR(S, to->amount->pos, "a relative destination needs a whole number of states "
+            ERR(S, to->pos, "a relative destination needs a whole number of states "
                 "(at most 10^6), not %g", v);
             return;
         }
@@ -506,14 +506,8 @@ static void expand_by(sema *S, s_group *G, const s_block *B, const ast_to *to,
     }
     if (constant && (bounds[0] != floor(bounds[0]) || bounds[0] < 0 ||
                      bounds[0] > G->nstates - 1)) {
-        ERR(S, to->amount->pos, "to(=%g): automaton '%s' has the states 0 to %d", bounds[0],
+        ERR(S, to->pos, "to(=%g): automaton '%s' has the states 0 to %d", bounds[0],
             G->ast->name, G->nstates - 1);
-        return;
-    }
-    if (lo > hi) {
-        ERR(S, to->amount->pos, "this destination never leads to a state: its values lie in "
-            "[%g, %g], %s", bounds[0], bounds[1],
-            at ? "outside the automaton's indices" : "moves that leave the block from everywhere");
         return;
     }
     /* the label's own probability, checked once (its errors, once) */
@@ -529,6 +523,8 @@ static void expand_by(sema *S, s_group *G, const s_block *B, const ast_to *to,
         return;
     }
     int added = 0, q = S->quiet;
+    char *landed = xcalloc(S, p1 - p0 + 1, 1);
+    int hl = hold(S, landed, 0);
     for (int v = lo; v <= hi; v++) {
         ast_label one = { lab->ev, amount_is(S, to->amount, v, lab->prob) };
         S->quiet = 1;       /* reported above, once */
@@ -542,6 +538,7 @@ static void expand_by(sema *S, s_group *G, const s_block *B, const ast_to *to,
                 continue;
             if (!at)
                 dst += B->first;
+            landed[p - p0] = 1;
             for (int r = 0; r < G->n; r++) {
                 if (t.per_replica)
                     add_trans(S, G->first + r, B->first + p, (int)(t.ev[r] - S->evs), dst,
@@ -554,6 +551,32 @@ static void expand_by(sema *S, s_group *G, const s_block *B, const ast_to *to,
             added = 1;
         }
     }
+    /* From a position where no value lands (x - y - 1 from x = 0), a
+     * self-loop of probability 0: without an outcome there the event
+     * would be silently disabled; with it, the outcomes sum to 0, an
+     * error where the event fires, none where it cannot (its guard). */
+    ast_expr zero;
+    memset(&zero, 0, sizeof zero);
+    zero.kind = AE_NUM;
+    zero.pos = to->amount->pos;
+    ast_label none = { lab->ev, &zero };
+    int compiled = 0;
+    for (int p = p0; p <= p1; p++) {
+        if (landed[p - p0])
+            continue;
+        if (!compiled++ && label_probs(S, G, &none, prob) < 0)
+            break;
+        for (int r = 0; r < G->n; r++) {
+            if (t.per_replica)
+                add_trans(S, G->first + r, B->first + p, (int)(t.ev[r] - S->evs),
+                          B->first + p, prob[r], lab->ev.pos);
+            else
+                for (int k = 0; k < t.n; k++)
+                    add_trans(S, G->first + r, B->first + p, (int)(t.ev[k] - S->evs),
+                              B->first + p, prob[r], lab->ev.pos);
+        }
+        added = 1;
+    }
     for (int r = 0; added && r < G->n; r++) {
         if (t.per_replica)
             add_user(S, t.ev[r], G->first + r);
@@ -561,6 +584,8 @@ static void expand_by(sema *S, s_group *G, const s_block *B, const ast_to *to,
             for (int k = 0; k < t.n; k++)
                 add_user(S, t.ev[k], G->first + r);
     }
+    release(S, hl);
+    free(landed);
     release(S, held);
     free(prob);
     release(S, t.held);
