@@ -17,7 +17,9 @@
    peps2003` refuses them with the position.
 4. A value that leads off the block where the event fires: exit 2, the
    file:line:col of the event and the line of the to(...) named (sparse
-   and kron); from PRISM, an update off the variable's range likewise.
+   and kron); likewise from a state where no value lands at all (not a
+   silently disabled event); from PRISM, an update off the variable's
+   range likewise.
 The compile-time errors (a constant off the automaton, an expression that
 never lands, a relative move that is not whole) are in tests/corpus/errors
 (to_expr_*.san).
@@ -189,6 +191,19 @@ def main():
                   and "sum to 0" in err and "the to(+...) at line 14:7 leads to no state here" in err,
                   "off the block: exit 2 with the positions, %s (exit %d): %s"
                   % (storage, rc, err.strip()[-400:]))
+        # from x[1] no value of st Y + 1 lands: the event must not be
+        # silently disabled there, it fires (Y = 0)
+        never = os.path.join(tmp, "never.san")
+        with open(never, "w") as f:
+            f.write("identifiers\n  K = [0..1];\nevents\n  loc f (st Y == 0)\n"
+                    "  loc g (1)\n  loc h (1)\nreachability = 1;\n"
+                    "network n (continuous)\n  aut X\n    stt x[K] to(+(st Y + 1)) f\n"
+                    "  aut Y\n    stt y[0..2] to(++) g to(=0) h\nresults\n  m = st X;\n")
+        for storage in ("sparse", "kron"):
+            rc, out, err = run(["solve", "--storage", storage, never])
+            check(rc == 2 and "from state 'x[1]'" in err and "line 10:14 leads to no state" in err,
+                  "no value lands from x[1], where f fires: exit 2, %s (%d): %s"
+                  % (storage, rc, err.strip()[-300:]))
         pm2 = os.path.join(tmp, "off.prism")
         with open(pm2, "w") as f:
             f.write(PRISM.replace("x + y + 1 <= 5 ->", "true ->"))
