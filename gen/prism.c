@@ -18,8 +18,9 @@
  *     (PRISM's semantics for CTMCs);
  *  5. the target of an update is computed per source state of its
  *     variable when it reads no other variable (x' = x + 1: the state
- *     x_(k+1)), otherwise it is routed with the functional probabilities
- *     (e) == j over the values j of the range (x' = y);
+ *     x_(k+1)), otherwise it is a destination by an expression,
+ *     to(=e - lo) (x' = y, x' = x + k*y), which the model routes by e's
+ *     value in each state;
  *  6. the initial state (or the init ... endinit predicate) is the
  *     partial reachability; labels and reward structures are results
  *     (a label's probability; a structure's long-run reward rate, its
@@ -794,60 +795,34 @@ static int never(ctx *c, const part *p, int np)
     return 0;
 }
 
-/* Does the target e of variable v follow from v's own value alone? */
-static int target_fixed(ctx *c, int v, const px_expr *e)
+/* The destination of variable w's update e from its value k (bound in
+ * c->env) on transition name, into b: a state when e folds there (none
+ * when that value is off the range, or the same state of a local
+ * event), else to(=e - lo) (san(5)), which the model routes by e's
+ * value in each state: a value off the range is an error where the
+ * event fires, as in PRISM.  1 when something was written. */
+static int put_target(ctx *c, gbuf *b, const vinfo *w, const px_expr *e, const char *name,
+                      long k, int local)
 {
     double t;
-    int fixed = 1;
-    for (long k = c->v[v].lo; k <= c->v[v].hi && fixed; k++) {
-        c->env[v] = k;
-        fixed = fold(c, e, &t);
+    if (fold(c, e, &t)) {
+        if (t != floor(t) || t < w->lo || t > w->hi || (local && t == k))
+            return 0;
+        gbuf_printf(b, " to(");
+        val_name(b, w, (long)t);
+        gbuf_printf(b, ") %s", name);
+        return 1;
     }
-    c->env[v] = ENV_FREE;
-    return fixed;
-}
-
-/* A local event whose target reads other variables (x' = min(N, x + y)):
- * one event per target value j, of rate rate * (e == j), that moves x
- * to j from every other value.  Routing probabilities would do as well,
- * but they would need the self-loop j == x among the outcomes. */
-static void local_by_target(ctx *c, const char *base, int v, const px_expr *e,
-                            const char *rate, const part *p, int np)
-{
-    vinfo *w = &c->v[v];
-    for (long j = w->lo; j <= w->hi && !c->failed; j++) {
-        gbuf nb = { 0 };
-        gbuf_printf(&nb, "%s_", base);
-        val_name(&nb, w, j);
-        char *nm = gbuf_take(&nb);
-        if (!nm)
-            longjmp(c->m->oom, 1);
-        const char *name = san_name(c, nm);
-        free(nm);
-        int written = 0;
-        for (long k = w->lo; k <= w->hi; k++) {
-            double t;
-            if (k == j)
-                continue;
-            c->env[v] = k;
-            if (never(c, p, np) || (fold(c, e, &t) && t != j)) {
-                c->env[v] = ENV_FREE;
-                continue;
-            }
-            c->env[v] = ENV_FREE;
-            gbuf *b = &w->st[k - w->lo];
-            gbuf_printf(b, " to(");
-            val_name(b, w, j);
-            gbuf_printf(b, ") %s", name);
-            written++;
-        }
-        if (!written)
-            continue;
-        gbuf_printf(&c->events, "  loc %s (%s * ((", name, rate);
-        put_expr(c, &c->events, e);
-        gbuf_printf(&c->events, ") == %ld))\n", j);
-        c->nsan_events++;
-    }
+    if (c->failed)
+        return 0;
+    gbuf_printf(b, " to(=");
+    put_expr(c, b, e);
+    if (w->lo > 0)
+        gbuf_printf(b, " - %ld", w->lo);
+    else if (w->lo < 0)
+        gbuf_printf(b, " + %ld", -w->lo);
+    gbuf_printf(b, ") %s", name);
+    return 1;
 }
 
 /* The event of one combination of alternatives (np parts): its rate is
@@ -919,38 +894,14 @@ static void emit_event(ctx *c, const char *base, part *p, int np)
     if (nvars == 0)
         return;             /* no change: only its rewards count */
     int local = nvars == 1, written = 0;
-    if (local && !target_fixed(c, vars[0], as[0]->e)) {
-        local_by_target(c, base, vars[0], as[0]->e, rate, p, np);
-        return;
-    }
     const char *name = san_name(c, base);
-    for (int j = 0; j < nvars; j++) {
+    for (int j = 0; j < nvars && !c->failed; j++) {
         vinfo *w = &c->v[vars[j]];
-        for (long k = w->lo; k <= w->hi; k++) {
+        for (long k = w->lo; k <= w->hi && !c->failed; k++) {
             c->env[vars[j]] = k;
-            double t;
-            gbuf *b = &w->st[k - w->lo];
-            if (never(c, p, np))
-                continue;       /* a guard is false in this local state */
-            if (fold(c, as[j]->e, &t)) {
-                if (t != floor(t) || t < w->lo || t > w->hi || (local && t == k))
-                    continue;
-                gbuf_printf(b, " to(");
-                val_name(b, w, (long)t);
-                gbuf_printf(b, ") %s", name);
-                written++;
-                continue;
-            }
-            if (c->failed)
-                break;
-            for (long t2 = w->lo; t2 <= w->hi; t2++) {
-                gbuf_printf(b, " to(");
-                val_name(b, w, t2);
-                gbuf_printf(b, ") %s((", name);
-                put_expr(c, b, as[j]->e);
-                gbuf_printf(b, ") == %ld)", t2);
-                written++;
-            }
+            /* skipped where a guard is false in this local state */
+            if (!never(c, p, np))
+                written += put_target(c, &w->st[k - w->lo], w, as[j]->e, name, k, local);
         }
         c->env[vars[j]] = ENV_FREE;
     }

@@ -94,7 +94,9 @@ typedef struct {
     int nauts;
 } ast_event;
 
-typedef enum { DST_NAME, DST_SAME, DST_REL } ast_dst_kind;
+/* DST_BY: to(+e) / to(-e), e reading the state (a move of the block's
+ * position by e, sign in rel); DST_AT: to(=e), the state of index e. */
+typedef enum { DST_NAME, DST_SAME, DST_REL, DST_BY, DST_AT } ast_dst_kind;
 
 typedef struct {
     ast_ref ev;             /* event, with optional index */
@@ -104,7 +106,8 @@ typedef struct {
 typedef struct {
     ast_dst_kind kind;
     ast_ref dst;            /* DST_NAME */
-    int rel;                /* DST_REL: +k / -k */
+    int rel;                /* DST_REL: +k / -k; DST_BY: the sign, 1 or -1 */
+    ast_expr *amount;       /* DST_BY, DST_AT: the expression */
     ast_pos pos;
     ast_label *labels;
     int nlabels;

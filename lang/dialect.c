@@ -604,6 +604,19 @@ static void dst_out(dctx *c, const ast_to *t)
         else
             fprintf(c->out, "%+d", t->rel);
         break;
+    case DST_BY:
+    case DST_AT:
+        /* an outcome per value with its probability would be the
+         * expansion sema makes; written out it would hide the intent */
+        if (c->peps) {
+            fail(c, "%d:%d: to(%c...): PEPS has no destination by an expression; name the "
+                 "states with a probability (e == v) each", t->amount->pos.line,
+                 t->amount->pos.col, t->kind == DST_AT ? '=' : t->rel > 0 ? '+' : '-');
+            break;
+        }
+        fputc(t->kind == DST_AT ? '=' : t->rel > 0 ? '+' : '-', c->out);
+        expr_out(c, t->amount, -1);
+        break;
     }
 }
 

@@ -85,6 +85,7 @@ static ast_expr *mk_fn(ast_file *f, san_diag *d, const char *name, ast_expr **ar
 
 static ast_expr *mk_un(ast_file *f, san_diag *d, ast_expr_kind k, ast_expr *a, SAN_YYLTYPE l);
 static int rel_offset(san_diag *d, double k, SAN_YYLTYPE l);
+static ast_to by_amount(san_diag *d, int sign, ast_expr *e, SAN_YYLTYPE l);
 static ast_ref mk_ref(char *name, ast_expr *index, SAN_YYLTYPE l)
 {
     ast_ref r = { name, index, P(l) };
@@ -137,7 +138,7 @@ static void parse_tick(ast_file *f, SAN_YYLTYPE l)
 %type <label> label
 %type <to> to_clause dst
 %type <tos> to_list
-%type <ival> ev_kind dst_rel
+%type <ival> ev_kind
 
 %%
 
@@ -300,13 +301,11 @@ to_clause
 dst
     : ref                   { memset(&$$, 0, sizeof $$); $$.kind = DST_NAME; $$.dst = $1; }
     | '='                   { memset(&$$, 0, sizeof $$); $$.kind = DST_SAME; }
-    | dst_rel               { memset(&$$, 0, sizeof $$); $$.kind = DST_REL; $$.rel = $1; }
-    ;
-dst_rel
-    : '+' '+'               { $$ = 1; }
-    | '-' '-'               { $$ = -1; }
-    | '+' T_NUM             { $$ = rel_offset(d, $2, @2); }
-    | '-' T_NUM             { $$ = -rel_offset(d, $2, @2); }
+    | '=' expr              { memset(&$$, 0, sizeof $$); $$.kind = DST_AT; $$.amount = $2; }
+    | '+' '+'               { memset(&$$, 0, sizeof $$); $$.kind = DST_REL; $$.rel = 1; }
+    | '-' '-'               { memset(&$$, 0, sizeof $$); $$.kind = DST_REL; $$.rel = -1; }
+    | '+' expr              { $$ = by_amount(d, 1, $2, @2); }
+    | '-' expr              { $$ = by_amount(d, -1, $2, @2); }
     ;
 labels
     : label                 { $$.v = NULL; $$.n = 0; GROW($$.v, 0); $$.v[$$.n++] = $1; }
@@ -423,6 +422,24 @@ static int rel_offset(san_diag *d, double k, SAN_YYLTYPE l)
         return 0;
     }
     return (int)k;
+}
+
+/* to(+e), to(-e): a written number is the positional move of old
+ * (to(+2)); anything else is an amount sema evaluates (a constant one
+ * moves like a number, one reading the state is expanded by value). */
+static ast_to by_amount(san_diag *d, int sign, ast_expr *e, SAN_YYLTYPE l)
+{
+    ast_to t;
+    memset(&t, 0, sizeof t);
+    if (e->kind == AE_NUM && !e->paren) {
+        t.kind = DST_REL;
+        t.rel = sign * rel_offset(d, e->num, l);
+    } else {
+        t.kind = DST_BY;
+        t.rel = sign;
+        t.amount = e;
+    }
+    return t;
 }
 
 static ast_expr *mk_bin(ast_file *f, san_diag *d, ast_binop op, ast_expr *a, ast_expr *b, SAN_YYLTYPE l)

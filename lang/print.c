@@ -237,6 +237,11 @@ static void print_to(FILE *out, const ast_to *t, lang_comments *cm)
             else
                 fprintf(out, "%+d", t->rel);
             break;
+        case DST_BY:
+        case DST_AT:
+            fputc(t->kind == DST_AT ? '=' : t->rel > 0 ? '+' : '-', out);
+            print_expr(out, t->amount);
+            break;
         }
         fputs(") ", out);
         print_ref(out, &t->labels[l].ev);

@@ -274,6 +274,9 @@ static int destination(sema *S, s_group *G, const s_block *B, int p, const ast_t
         }
         return lo;
     }
+    case DST_BY:            /* expand_by's */
+    case DST_AT:
+        break;
     }
     return -1;
 }
@@ -336,12 +339,19 @@ static int label_probs(sema *S, s_group *G, const ast_label *lab, san_expr **pro
     return bad || S->d->nerrors != nerr ? -1 : 0;
 }
 
+static void expand_by(sema *S, s_group *G, const s_block *B, const ast_to *to,
+                      const ast_label *lab, int p0, int p1);
+
 /* One label of a `to` clause, from positions [p0, p1] of block B, in
  * every replica of G: the events it names (repl.c) may be one for all,
  * several (e[N]) or one per replica (e[i]). */
 static void expand_label(sema *S, s_group *G, const s_block *B, const ast_to *to,
                          const ast_label *lab, int p0, int p1)
 {
+    if (to->kind == DST_BY || to->kind == DST_AT) {
+        expand_by(S, G, B, to, lab, p0, p1);
+        return;
+    }
     /* the event first, then the probability: both report their errors */
     s_targets t;
     int found = label_targets(S, G, &lab->ev, &t) == 0;
@@ -385,6 +395,197 @@ static void expand_label(sema *S, s_group *G, const s_block *B, const ast_to *to
             for (int k = 0; k < t.n; k++)
                 add_user(S, t.ev[k], G->first + r);
     }
+    release(S, held);
+    free(prob);
+    release(S, t.held);
+    free(t.ev);
+}
+
+/* ---- destinations by an expression: to(+e), to(-e), to(=e) ---- */
+
+/* (e == v) * prob, built as syntax so that it compiles like any routing
+ * probability (replica binding, checks, PEPS warnings included). */
+static ast_expr *amount_is(sema *S, const ast_expr *e, double v, ast_expr *prob)
+{
+    ast_expr *num = ast_alloc(S->f, sizeof *num);
+    num->kind = AE_NUM;
+    num->num = v;
+    num->pos = e->pos;
+    ast_expr *eq = ast_alloc(S->f, sizeof *eq);
+    eq->kind = AE_BIN;
+    eq->op = OP_EQ;
+    eq->a = (ast_expr *)e;
+    eq->b = num;
+    eq->pos = e->pos;
+    eq->depth = e->depth + 1;
+    if (!prob)
+        return eq;
+    ast_expr *mul = ast_alloc(S->f, sizeof *mul);
+    mul->kind = AE_BIN;
+    mul->op = OP_MUL;
+    mul->a = eq;
+    mul->b = prob;
+    mul->pos = e->pos;
+    mul->depth = 1 + (eq->depth > prob->depth ? eq->depth : prob->depth);
+    return mul;
+}
+
+/* The values of a destination's expression worth an outcome: [*lo, *hi]
+ * within [min, max] (the moves that can land in the block, or the
+ * automaton's indices), narrowed by the expression's bounds over every
+ * state (expr_range.c).  *constant: it reads no state (value in *lo).
+ * -1 when it does not compile (reported). */
+static int amount_values(sema *S, s_group *G, const ast_expr *e, int min, int max, int *lo,
+                         int *hi, int *constant, double bounds[2])
+{
+    const char *var = G->ast->dom ? G->ast->dom->var : NULL;
+    const int bind = var && ast_uses_name(e, var);
+    S->bind_name = bind ? var : NULL;
+    S->bind_val = bind ? G->vals[0] : 0;
+    san_expr *x = compile_one(S, e, -1, NULL);
+    S->bind_name = NULL;
+    if (!x)
+        return -1;
+    int hx = hold(S, x, 1);
+    *constant = x->is_const && !bind;
+    bounds[0] = -INFINITY;
+    bounds[1] = INFINITY;
+    *lo = min;
+    *hi = max;
+    int naut = S->m->naut;
+    int *alo = xcalloc(S, naut + 1, sizeof *alo), *ahi = xcalloc(S, naut + 1, sizeof *ahi);
+    for (int a = 0; a < naut; a++)
+        ahi[a] = S->m->aut[a].nstates - 1;
+    /* a replicated group's copies differ by its index: no bounds then */
+    if (!bind && san_expr_range(x, alo, ahi, bounds)) {
+        if (bounds[0] > *lo)
+            *lo = bounds[0] > max ? max + 1 : (int)ceil(bounds[0]);
+        if (bounds[1] < *hi)
+            *hi = bounds[1] < min ? min - 1 : (int)floor(bounds[1]);
+    }
+    free(alo);
+    free(ahi);
+    release(S, hx);
+    san_expr_free(x);
+    return 0;
+}
+
+/* A destination given by an expression is expanded here into ordinary
+ * functional routing: from each position, one outcome per state the
+ * expression can lead to, of probability (e == v) times the label's own.
+ * So the sparse generator, the Kronecker descriptor and every check of
+ * routing sums work unchanged (no storage evaluates a destination), and
+ * a value that leads nowhere, off the block or not a whole number, leaves
+ * the outcomes of that state summing to 0: an error with this clause's
+ * position wherever the event fires (solver/space/succ.c), never a
+ * silent loss of the event.  The outcomes are kept few by the
+ * expression's bounds: x + y over y in 0..3 gives 4 per position. */
+static void expand_by(sema *S, s_group *G, const s_block *B, const ast_to *to,
+                      const ast_label *lab, int p0, int p1)
+{
+    const int at = to->kind == DST_AT;
+    int lo, hi, constant;
+    double bounds[2];
+    /* a move from any position of the block lands in it for these values */
+    int min = at ? 0 : -(B->n - 1), max = at ? G->nstates - 1 : B->n - 1;
+    if (amount_values(S, G, to->amount, min, max, &lo, &hi, &constant, bounds) < 0)
+        return;
+    if (constant && !at) {
+        /* to(+N), N a constant: the positional move of to(+4) */
+        double v = bounds[0] * to->rel;
+        if (!(fabs(v) <= 1e6) || v != floor(v)) {
+            ERR(S, to->pos, "a relative destination needs a whole number of states "
+                "(at most 10^6), not %g", v);
+            return;
+        }
+        ast_to rel = *to;
+        rel.kind = DST_REL;
+        rel.rel = (int)v;
+        expand_label(S, G, B, &rel, lab, p0, p1);
+        return;
+    }
+    if (constant && (bounds[0] != floor(bounds[0]) || bounds[0] < 0 ||
+                     bounds[0] > G->nstates - 1)) {
+        ERR(S, to->pos, "to(=%g): automaton '%s' has the states 0 to %d", bounds[0],
+            G->ast->name, G->nstates - 1);
+        return;
+    }
+    /* the label's own probability, checked once (its errors, once) */
+    s_targets t;
+    int found = label_targets(S, G, &lab->ev, &t) == 0;
+    san_expr **prob = xcalloc(S, G->n, sizeof *prob);
+    int held = hold(S, prob, 0);
+    if (!found || label_probs(S, G, lab, prob) < 0) {
+        release(S, held);
+        free(prob);
+        release(S, t.held);
+        free(t.ev);
+        return;
+    }
+    int added = 0, q = S->quiet;
+    char *landed = xcalloc(S, p1 - p0 + 1, 1);
+    int hl = hold(S, landed, 0);
+    for (int v = lo; v <= hi; v++) {
+        ast_label one = { lab->ev, amount_is(S, to->amount, v, lab->prob) };
+        S->quiet = 1;       /* reported above, once */
+        int bad = label_probs(S, G, &one, prob) < 0;
+        S->quiet = q;
+        if (bad)
+            break;
+        for (int p = p0; p <= p1; p++) {
+            int dst = at ? v : p + to->rel * v;
+            if (at ? dst < 0 || dst >= G->nstates : dst < 0 || dst >= B->n)
+                continue;
+            if (!at)
+                dst += B->first;
+            landed[p - p0] = 1;
+            for (int r = 0; r < G->n; r++) {
+                if (t.per_replica)
+                    add_trans(S, G->first + r, B->first + p, (int)(t.ev[r] - S->evs), dst,
+                              prob[r], lab->ev.pos);
+                else
+                    for (int k = 0; k < t.n; k++)
+                        add_trans(S, G->first + r, B->first + p, (int)(t.ev[k] - S->evs), dst,
+                                  prob[r], lab->ev.pos);
+            }
+            added = 1;
+        }
+    }
+    /* From a position where no value lands (x - y - 1 from x = 0), a
+     * self-loop of probability 0: without an outcome there the event
+     * would be silently disabled; with it, the outcomes sum to 0, an
+     * error where the event fires, none where it cannot (its guard). */
+    ast_expr zero;
+    memset(&zero, 0, sizeof zero);
+    zero.kind = AE_NUM;
+    zero.pos = to->amount->pos;
+    ast_label none = { lab->ev, &zero };
+    int compiled = 0;
+    for (int p = p0; p <= p1; p++) {
+        if (landed[p - p0])
+            continue;
+        if (!compiled++ && label_probs(S, G, &none, prob) < 0)
+            break;
+        for (int r = 0; r < G->n; r++) {
+            if (t.per_replica)
+                add_trans(S, G->first + r, B->first + p, (int)(t.ev[r] - S->evs),
+                          B->first + p, prob[r], lab->ev.pos);
+            else
+                for (int k = 0; k < t.n; k++)
+                    add_trans(S, G->first + r, B->first + p, (int)(t.ev[k] - S->evs),
+                              B->first + p, prob[r], lab->ev.pos);
+        }
+        added = 1;
+    }
+    for (int r = 0; added && r < G->n; r++) {
+        if (t.per_replica)
+            add_user(S, t.ev[r], G->first + r);
+        else
+            for (int k = 0; k < t.n; k++)
+                add_user(S, t.ev[k], G->first + r);
+    }
+    release(S, hl);
+    free(landed);
     release(S, held);
     free(prob);
     release(S, t.held);

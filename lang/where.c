@@ -129,3 +129,35 @@ int where_dropped(const san_model *m, int a, int s, int e, int *line, int *col, 
     const ast_state *st = find_block(m, a, s, &p, &n);
     return st && st->dom && label_in(st, m->ev[e].name, p, n, 1, line, col, rel);
 }
+
+/* The first to(+e)/to(-e)/to(=e) of st labelled ev. */
+static int by_in(const ast_state *st, const char *ev, int *line, int *col, char *sign)
+{
+    for (int t = 0; t < st->ntos; t++) {
+        const ast_to *to = &st->tos[t];
+        if (to->kind != DST_BY && to->kind != DST_AT)
+            continue;
+        for (int l = 0; l < to->nlabels; l++)
+            if (same_base(to->labels[l].ev.name, ev)) {
+                *sign = to->kind == DST_AT ? '=' : to->rel > 0 ? '+' : '-';
+                return found(to->pos, line, col);
+            }
+    }
+    return 0;
+}
+
+int where_by(const san_model *m, int a, int s, int e, int *line, int *col, char *sign)
+{
+    int p, n;
+    const ast_state *st = find_block(m, a, s, &p, &n);
+    if (!st)
+        return 0;
+    if (by_in(st, m->ev[e].name, line, col, sign))
+        return 1;
+    const ast_aut *A = find_aut(m, a);
+    for (int i = 0; i < A->nstates; i++)
+        if (A->states[i].is_from && !strcmp(A->states[i].name, st->name) &&
+            by_in(&A->states[i], m->ev[e].name, line, col, sign))
+            return 1;
+    return 0;
+}

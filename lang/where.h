@@ -30,5 +30,9 @@ int where_trans(const san_model *m, int a, int s, int e, int *line, int *col);
  * state block at local state s of a, so that the transition was dropped
  * there: 1 with the `to`'s position and its step (+1 for ++). */
 int where_dropped(const san_model *m, int a, int s, int e, int *line, int *col, int *rel);
+/* A destination by an expression (to(+e), to(-e), to(=e)) labelled e
+ * among the transitions out of local state s of a: 1 with the `to`'s
+ * position and its sign ('+', '-' or '='). */
+int where_by(const san_model *m, int a, int s, int e, int *line, int *col, char *sign);
 
 #endif

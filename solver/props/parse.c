@@ -283,6 +283,29 @@ static pnode *node(parser *ps, pn_kind k, int line, int col)
 
 static pnode *expr(parser *ps);
 
+/* A label of the property files by name (NULL: none). */
+static const plabel *find_label(const san_props *P, const char *s, size_t n)
+{
+    for (int i = 0; i < P->nlab; i++)
+        if (strlen(P->lab[i].name) == n && !memcmp(P->lab[i].name, s, n))
+            return &P->lab[i];
+    return NULL;
+}
+
+/* A label's formula where it is used: a copy, for the checker writes
+ * what each name resolves to into its nodes. */
+static pnode *copy_tree(parser *ps, const pnode *n)
+{
+    if (!n)
+        return NULL;
+    pnode *c = node(ps, n->kind, n->line, n->col);
+    *c = *n;
+    c->a = copy_tree(ps, n->a);
+    c->b = copy_tree(ps, n->b);
+    c->c = copy_tree(ps, n->c);
+    return c;
+}
+
 /* Words that start a temporal or probabilistic operator: inside a state
  * formula they are nesting, which the fragment does not have. */
 static const char *nested_word(const parser *ps)
@@ -307,9 +330,12 @@ static pnode *primary(parser *ps)
         return n;
     }
     if (k.kind == T_STR) {
+        const plabel *l = find_label(ps->P, k.s, k.n);
+        next(ps);
+        if (l)
+            return copy_tree(ps, l->e);
         pnode *n = node(ps, PN_LABEL, k.line, k.col);
         n->name = pstrdup(ps, k.s, k.n);
-        next(ps);
         return n;
     }
     if (is_p(ps, "(")) {
@@ -587,6 +613,44 @@ static void const_decl(parser *ps)
     add_const(ps, name, v, defined, k.line, k.col);
 }
 
+/* label "name" = state formula; (PRISM's property files): the
+ * properties after it read the formula, before any label of the model
+ * of that name. */
+static void label_decl(parser *ps)
+{
+    next(ps);           /* label */
+    tok k = ps->cur;
+    if (k.kind != T_STR) {
+        char b[128];
+        perr(ps, k.line, k.col, "expected the label's name in double quotes, found %s",
+             tok_text(ps, b, sizeof b));
+    }
+    char *name = pstrdup(ps, k.s, k.n);
+    if (!strcmp(name, "init") || !strcmp(name, "deadlock"))
+        perr(ps, k.line, k.col, "label \"%s\" is built in: it cannot be declared", name);
+    const plabel *old = find_label(ps->P, k.s, k.n);
+    if (old)
+        perr(ps, k.line, k.col, "label \"%s\" is declared twice (first at line %d)", name,
+             old->line);
+    next(ps);
+    expect(ps, "=", "'=' after the label's name");
+    pnode *e = expr(ps);
+    san_props *P = ps->P;
+    if (P->nlab == P->caplab) {
+        int cap = P->caplab ? 2 * P->caplab : 8;
+        plabel *l = palloc(ps, (size_t)cap * sizeof *l);
+        if (P->nlab)
+            memcpy(l, P->lab, (size_t)P->nlab * sizeof *l);
+        P->lab = l;
+        P->caplab = cap;
+    }
+    plabel *l = &P->lab[P->nlab++];
+    l->name = name;
+    l->e = e;
+    l->line = k.line;
+    l->col = k.col;
+}
+
 /* ---- properties ---- */
 
 /* "=?" after the operator, or the refusal of a bound. */
@@ -809,8 +873,7 @@ static void item(parser *ps)
     if (is_id(ps, "const")) {
         const_decl(ps);
     } else if (is_id(ps, "label")) {
-        perr(ps, ps->cur.line, ps->cur.col, "labels in the property file are not supported: "
-             "declare them in the model");
+        label_decl(ps);
     } else {
         pquery q;
         memset(&q, 0, sizeof q);

@@ -64,6 +64,14 @@ typedef struct {
     int line, col;
 } pconst;
 
+/* label "name" = formula; of a property file: used by the properties
+ * after it (a copy of the formula each time), before the model's. */
+typedef struct {
+    char *name;
+    pnode *e;
+    int line, col;
+} plabel;
+
 typedef struct {
     char *file, *text;
     size_t len;
@@ -74,6 +82,8 @@ struct san_props {
     int nq, capq;
     pconst *k;
     int nk, capk;
+    plabel *lab;
+    int nlab, caplab;
     psource *src;
     int nsrc;
     /* every node, freed at once */

@@ -441,7 +441,13 @@ void succ_problem_text(const san_model *m, const succ_problem *p, const int *s, 
     int len = snprintf(buf, n, "routing probabilities of event '%s' from state '%s' of '%s' "
                        "sum to %.12g, not 1, in state (%s)", ev, A->states[p->from], A->name,
                        p->value, st);
-    if (p->value < 1 && len > 0 && (size_t)len < n &&
+    char sign;
+    if (p->value == 0 && len > 0 && (size_t)len < n &&
+        where_by(m, p->aut, p->from, p->event, &line, &col, &sign))
+        snprintf(buf + len, n - len, ": the to(%c...) at line %d:%d leads to no state here "
+                 "(its expression must give a whole number that lands on a state of %s)",
+                 sign, line, col, sign == '=' ? "the automaton" : "the block");
+    else if (p->value < 1 && len > 0 && (size_t)len < n &&
         where_dropped(m, p->aut, p->from, p->event, &line, &col, &rel))
         snprintf(buf + len, n - len, ": the to(%s) at line %d leaves the block at '%s', "
                  "where '%s' can fire; give that state its own transitions with "

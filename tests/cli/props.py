@@ -255,6 +255,72 @@ else:
     if [r[0] for r in rr] != ["a", "b", ""]:
         fail("names %r" % [r[0] for r in rr])
 
+# labels declared in a property file (PRISM's `label "name" = phi;`): they
+# may name the model's labels and the labels before them, and shadow a
+# model label of the same name for the properties after them
+pf = os.path.join(os.environ.get("TMPDIR", "/tmp"), "san_props_lab_%d.props" % os.getpid())
+with open(pf, "w") as f:
+    f.write('label "top" = x = 3 & !"low";\nlabel "half" = x >= 2 & !(y=1);\n'
+            'const double T = 1.5;\nP=? [ F<=T "top" ]\nS=? [ "half" ]\n'
+            'label "full" = x = 0;\nS=? [ "full" ]\nP=? [ "half" | y=0 U "full" ]\n')
+rc, out, err = run(["props", MODEL, pf, "-f", "json"])
+X0 = [s[0] == 0 for s in STATES]
+HALF = [s[0] >= 2 and s[1] != 1 for s in STATES]
+lab_refs = [refs[2][1], refs[1][1], steady([1.0 if v else 0.0 for v in X0]),
+            until_vec([HALF[i] or Y0[i] for i in range(N)], X0)[INIT]]
+if rc != 0:
+    fail("labels in a property file: rc %d: %s" % (rc, err))
+else:
+    vals = [p["value"] for p in json.loads(out)["properties"]]
+    if len(vals) != 4 or not all(close(v, w) for v, w in zip(vals, lab_refs)):
+        fail("labels in a property file: %r, references %r" % (vals, lab_refs))
+    else:
+        print("ok   labels declared in the property file")
+for text, want in (('label "init" = x=1;\nS=? [ "init" ]\n', ":1:7: error: label \"init\" is built in"),
+                   ('label "a" = x=1;\nlabel "a" = x=2;\n', ":2:7: error: label \"a\" is declared twice (first at line 1)"),
+                   ('label a = x=1;\n', ":1:7: error: expected the label's name in double quotes"),
+                   ('label "a" x=1;\n', ":1:11: error: expected '=' after the label's name")):
+    with open(pf, "w") as f:
+        f.write(text)
+    rc, out, err = run(["props", MODEL, pf])
+    if rc != 2 or want not in err:
+        fail("bad label %r: rc %d, stderr %r (want %s)" % (text, rc, err, want))
+    else:
+        print("ok   refused %r" % text)
+os.unlink(pf)
+
+# ---- 1c. state-dependent transition rewards ------------------------------
+# [a] x >= 1 : 1.5 x on a birth-death chain (up 2, down 3, 0..3): the
+# reward rate is sum_s pi(s) (2 [x<3] 1.5 x [x>=1] + 3 [x>0] 2); pi is
+# (27, 18, 12, 8) / 65, so R[S] = 354/65 exactly; C<=1.5 by the
+# augmented generator from x = 0.
+TR = os.path.join(os.environ.get("TMPDIR", "/tmp"), "san_props_tr_%d.prism" % os.getpid())
+with open(TR, "w") as f:
+    f.write('ctmc\nmodule M\n  x : [0..3] init 0;\n  [a] x < 3 -> 2 : (x\'=x+1);\n'
+            '  [b] x > 0 -> 3 : (x\'=x-1);\nendmodule\n'
+            'rewards "w"\n  [a] x >= 1 : x * 1.5;\n  [b] true : 2;\nendrewards\n')
+rate_r = [(2 * 1.5 * x if 1 <= x < 3 else 0.0) + (6.0 if x > 0 else 0.0) for x in range(4)]
+Qb = [[0.0] * 5 for _ in range(5)]
+for x in range(4):
+    if x < 3:
+        Qb[x][x + 1] += 2.0
+        Qb[x][x] -= 2.0
+    if x > 0:
+        Qb[x][x - 1] += 3.0
+        Qb[x][x] -= 3.0
+    Qb[x][4] = rate_r[x]
+tr_refs = [('R{"w"}=? [ S ]', 354.0 / 65), ('R{"w"}=? [ C<=1.5 ]', expm(Qb, 1.5)[0][4])]
+rc, out, err = run(["props", TR, "-f", "json"] + sum((["--property", p] for p, _ in tr_refs), []))
+os.unlink(TR)
+if rc != 0:
+    fail("transition rewards of the state: rc %d: %s" % (rc, err))
+else:
+    for (p, want), g in zip(tr_refs, json.loads(out)["properties"]):
+        if not close(g["value"], want):
+            fail("transition rewards %s: %r, reference %r" % (p, g["value"], want))
+        else:
+            print("ok   state-dependent transition reward %-20s %.15g" % (p, g["value"]))
+
 # ---- 1b. a .san model: labels are its results, variables its automata ----
 # models/mm1k.san (K=10, lambda=2, mu=3), full reachability: every state
 # is initial, the distribution uniform over the 11 states.
