@@ -435,8 +435,10 @@ int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
     info->products = c.op.products;
     info->product_s = c.op.product_s;
     info->converged = st == 0;
-    if (st == 0)
+    if (st == 0) {
         info->msg[0] = '\0';
+        san_ls_note_answered(info->note);
+    }
     info->time_s = san_ls_now() - t0;
     return st;
 }

@@ -108,6 +108,8 @@ typedef struct {
                                    floor (san_ls_stalled) */
     int stalled;                /* set by a kernel that stopped there: its
                                    best vector goes to the checks */
+    int stall_note;             /* info->note is a stalled kernel's message
+                                   (stalled_to_checks) */
     int final;                  /* set by a kernel whose failure no other
                                    method can mend (a reducible chain, a
                                    refusal the user must see) */
@@ -129,6 +131,13 @@ typedef int (*san_ls_kernel)(san_ls *c, double *pi);
  * the one that failed nor one already tried (c->tried); over the
  * descriptor the sparse storage too.  Into buf, which is returned. */
 const char *san_ls_advice(const san_ls *c, char *buf, size_t sz);
+/* The note of an answered run, its advice removed: a kernel's message
+ * kept as a note ("BiCGSTAB stagnated ...; try --method gmres or iad"),
+ * or quoted in one, advised other methods for a run that then answered
+ * (the checks polished or corrected its vector).  Each clause "; try
+ * ...", ": try ..." or "; raise --..." goes, up to the parenthesis that
+ * closes the quote it is in, or the end. */
+void san_ls_note_answered(char *note);
 /* auto's resort to method m (kernel k) after its method stopped short
  * (st 1): run from the best vector with the checks of a named method;
  * the better of the two answers is kept, with its verdict.  The new
