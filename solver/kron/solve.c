@@ -299,6 +299,8 @@ static int finish(ksolve *c, double *pi, int st)
     san_ls_neg neg;
     if (san_ls_normalize(pi, c->d->n, c->ls.info, &neg) < 0)
         return -1;
+    if (st == 1)
+        san_ls_estimate_returned(&c->ls, pi);
     c->ls.info->residual = san_op_residual(&c->op, pi, NULL);
     return san_ls_verdict(st, c->ls.info, c->ls.o->tol, &neg);
 }

@@ -218,6 +218,8 @@ static int finish(san_ls *c, double *pi, int st)
     san_ls_neg neg;
     if (san_ls_normalize(pi, c->qt->n, c->info, &neg) < 0)
         return -1;
+    if (st == 1)
+        san_ls_estimate_returned(c, pi);
     c->info->residual = san_op_residual(c->op, pi, NULL);
     return san_ls_verdict(st, c->info, c->o->tol, &neg);
 }

@@ -297,6 +297,13 @@ double san_ls_balance(san_ls *c, const double *x, double *t);
  * normalized.  0 verified, 1 not (info->msg says what failed and what
  * to try), -1 failure. */
 int san_ls_verify(san_ls *c, double *x, long max_cycles);
+/* A kernel stopped NOT CONVERGED with x, its best vector (summed to
+ * 1): unless the refinement has measured one, info->error_est gets x's
+ * own estimate, the larger of its balance residual and its partitions'
+ * aggregation errors (the tests a converged answer passes, measured
+ * without changing x), so that a refusal says how far it got.  Nothing
+ * past the time limit or after an interrupt. */
+void san_ls_estimate_returned(san_ls *c, const double *x);
 
 /* ---- aggregate.c ---- */
 /* One aggregation step of x over p: *delta gets the relative error of
