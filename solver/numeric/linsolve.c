@@ -354,6 +354,7 @@ static int checked_named(san_ls *c, double *pi, san_ls_kernel k, int st)
         memcpy(why, info->msg, sizeof why);
         info->msg[0] = '\0';
         c->tol *= RETRY_TIGHTEN;
+        c->plateau_handoff = 0;         /* the checks refused a plateau's vector */
         st = k(c, pi);
         info->iterations += it;         /* the kernel counts its own */
         if (st == 1 && !has_mass(pi, c->op->n))
@@ -409,6 +410,7 @@ int san_ls_checked(san_ls *c, double *pi, san_ls_kernel k, int refining)
     /* named methods stop at their roundoff floor (tol 0 asks to run
      * until a limit stops the kernel) */
     c->stall_watch = !is_auto && c->o->tol > 0;
+    c->plateau_handoff = c->stall_watch;
     c->stalled = 0;
     if (is_auto) {
         c->settle = c->tol;

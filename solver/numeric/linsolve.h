@@ -108,6 +108,9 @@ typedef struct {
                                    floor (san_ls_stalled) */
     int stalled;                /* set by a kernel that stopped there: its
                                    best vector goes to the checks */
+    int plateau_handoff;        /* named: a low plateau goes to the checks
+                                   after a short window (krylov.c
+                                   PLATEAU_ITERS); off for their retries */
     int stall_note;             /* info->note is a stalled kernel's message
                                    (stalled_to_checks) */
     int final;                  /* set by a kernel whose failure no other
