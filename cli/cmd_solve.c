@@ -317,11 +317,13 @@ static void text_report(const report *r)
         /* what the checks reached, so that "how far off" has an answer */
         const double est = san_solve_reached_estimate(&sol->info);
         if (isnan(est))
-            printf("accuracy     NOT CONVERGED: no error estimate yet (stopped before the "
-                   "first check; tol %.1e)\n", r->tol);
+            printf("accuracy     NOT CONVERGED: no error estimate (%s; tol %.1e)\n",
+                   sol->info.status == SAN_E_INTERRUPTED
+                   ? "stopped by the time limit or an interrupt before the checks"
+                   : "no usable vector to check", r->tol);
         else
-            printf("accuracy     NOT CONVERGED: error estimate %.1e reached (tol %.1e)\n",
-                   est, r->tol);
+            printf("accuracy     NOT CONVERGED: error estimate %.1e of the returned vector "
+                   "(balance and aggregation checks, an indicator; tol %.1e)\n", est, r->tol);
     }
     if (r->classes->n > 1)
         printf("             (the largest over the classes of its own estimate plus the "

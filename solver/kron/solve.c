@@ -113,7 +113,23 @@ static double method_vectors(san_method m, int restart)
  * method.  Not GMRES: with only the Jacobi preconditioner, GMRES(30)
  * stagnates on some models (a 766-state pipeline stays at 3.8e-4 for
  * 20000 iterations, on the sparse path too) where BiCGSTAB converges in
- * under 100 iterations.  Either answer is then refined (verify.c). */
+ * under 100 iterations.  Either answer is then refined (verify.c).
+ *
+ * Not the multilevel method (ml) either, measured against auto over the
+ * descriptor (--lump off, tol 1e-10; iterations / products / time under
+ * load, two cores shared): tss6 auto 91 / 791 / 3.0 s (BiCGSTAB
+ * stagnates, iad answers), ml 43 / 348 / 4.1 s; tandem (c 127) auto
+ * 53 / 253 / 3.0 s, ml 148 / 1188 / 1.3 s; rs 20/9 auto 67 / 209 /
+ * 17.7 s, ml 34 / 327 / 52.8 s; rs 20/10 auto 81 / 238 / 20.9 s, ml
+ * 36 / 343 / 56.9 s; ms async 8/40 auto 247 / 601 / 22.5 s, ml 28 /
+ * 310 / 27.9 s; cluster64 auto 385 / 1627 / 10.5 s (BiCGSTAB, iad, then
+ * GMRES), ml 28 / 316 / 8.5 s.  ml's cycles are 2.5-3 times slower on
+ * the resource-sharing models and lose on master/slave: no class of
+ * chains where it wins as the first method without losing elsewhere.
+ * Where it does win (cluster64: iad stagnates at an estimate of 7.6
+ * before GMRES answers) it would be a resort after iad, which needs the
+ * descriptor's level tree kept for every auto solve (kron_build
+ * keep_levels, set for a named ml only): not measured yet. */
 static san_method auto_method(const ksolve *c)
 {
     double room = san_ls_budget(c->ls.o) - c->d->bytes - 8.0 * c->d->n * 2 -
@@ -299,6 +315,8 @@ static int finish(ksolve *c, double *pi, int st)
     san_ls_neg neg;
     if (san_ls_normalize(pi, c->d->n, c->ls.info, &neg) < 0)
         return -1;
+    if (st == 1)
+        san_ls_estimate_returned(&c->ls, pi);
     c->ls.info->residual = san_op_residual(&c->op, pi, NULL);
     return san_ls_verdict(st, c->ls.info, c->ls.o->tol, &neg);
 }
@@ -435,8 +453,10 @@ int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
     info->products = c.op.products;
     info->product_s = c.op.product_s;
     info->converged = st == 0;
-    if (st == 0)
+    if (st == 0) {
         info->msg[0] = '\0';
+        san_ls_note_answered(info->note);
+    }
     info->time_s = san_ls_now() - t0;
     return st;
 }

@@ -68,6 +68,22 @@
  * running to --max-iter. */
 #define STAGNATION_ITERS 500
 
+/* A named BiCGSTAB's plateau below PLATEAU_LEVEL (normwise residual)
+ * that lasts PLATEAU_ITERS iterations goes to the checks at once, not
+ * after STAGNATION_ITERS: what such a vector lacks is mostly a slow mode
+ * that the normwise residual cannot see and the checks' aggregation
+ * corrects.  ncd17.san over the descriptor: BiCGSTAB sits at 1.0e-8
+ * from iteration 50 and was stopped at 550 (1,170 products), where the
+ * checks answer; the plateaus above it are the descriptor's Jacobi
+ * BiCGSTAB before a breakthrough (M/M/1/300: 5e-3 for 200 iterations,
+ * uf.san 0.59 for 250, tss6 6e-6..3.5e-3), which must not be cut.  The
+ * checks' retry of the kernel, after they refused such a vector, runs
+ * with the full window (c->plateau_handoff off): with a 30-iteration
+ * window on the retries too, cluster64.san over the descriptor was
+ * refused (its 1.2e-6 plateau at iteration 310-470 breaks through). */
+#define PLATEAU_LEVEL 1e-5
+#define PLATEAU_ITERS (3 * SAN_LS_CHECK_EVERY)
+
 /* GMRES(m) restarted with only the Jacobi preconditioner (the
  * descriptor's: it has no rows for ILU(0)) stalls on chains whose
  * answer needs mass carried along them: a restarted basis reaches m
@@ -149,6 +165,16 @@ static long stagnation(const san_ls *c, double R)
     if (c->settle > 0 && R <= c->settle)
         return SETTLE_ITERS;
     return c->stagnation > 0 ? c->stagnation : STAGNATION_ITERS;
+}
+
+/* BiCGSTAB's window: a named one's low plateau is handed over early
+ * (PLATEAU_LEVEL; GMRES has its own, per restart cycle). */
+static long bicg_stagnation(const san_ls *c, double R)
+{
+    if (c->stagnation <= 0 && c->plateau_handoff && R <= PLATEAU_LEVEL &&
+        !(c->settle > 0 && R <= c->settle))
+        return PLATEAU_ITERS;
+    return stagnation(c, R);
 }
 
 /* The operator A, its right-hand side, and the preconditioner. */
@@ -831,7 +857,7 @@ static int bicgstab_solve(san_ls *c, double *pi)
         if (R <= 0.5 * stag) {
             stag = R;
             stag_it = it;
-        } else if (it - stag_it >= stagnation(c, R) ||
+        } else if (it - stag_it >= bicg_stagnation(c, R) ||
                    (c->stagnation > 0 && it - stag_it >= WANDER_ITERS &&
                     (it - near_it >= WANDER_ITERS || wandering(pi, n, c->op->par_min)))) {
             R = san_ls_best_restore(&best, pi, R);

@@ -218,6 +218,8 @@ static int finish(san_ls *c, double *pi, int st)
     san_ls_neg neg;
     if (san_ls_normalize(pi, c->qt->n, c->info, &neg) < 0)
         return -1;
+    if (st == 1)
+        san_ls_estimate_returned(c, pi);
     c->info->residual = san_op_residual(c->op, pi, NULL);
     return san_ls_verdict(st, c->info, c->o->tol, &neg);
 }
@@ -314,8 +316,10 @@ static int stalled_to_checks(san_ls *c, int st)
     if (st != 1 || !c->stalled)
         return st;
     c->stalled = 0;
-    if (!c->info->note[0])
+    if (!c->info->note[0]) {
         snprintf(c->info->note, sizeof c->info->note, "%s", c->info->msg);
+        c->stall_note = 1;
+    }
     c->info->msg[0] = '\0';
     return 0;
 }
@@ -336,6 +340,13 @@ static int checked_named(san_ls *c, double *pi, san_ls_kernel k, int st)
             snprintf(info->note, sizeof info->note, "the answer of %s was polished by %ld "
                      "refinement cycles (smoothing and aggregation)",
                      san_method_name(info->method), info->refine_cycles);
+        else if (st == 0 && info->refine_cycles > 1 && c->stall_note) {
+            /* the stall's message is the note: say what answered */
+            size_t len = strlen(info->note);
+            snprintf(info->note + len, sizeof info->note - len, "; its best vector was "
+                     "polished by %ld refinement cycles", info->refine_cycles);
+        }
+        c->stall_note = 0;
         /* a target already at the roundoff floor cannot be tightened */
         if (st != 1 || retry == CHECK_RETRIES || c->tol * RETRY_TIGHTEN < RETRY_FLOOR)
             break;
@@ -343,6 +354,7 @@ static int checked_named(san_ls *c, double *pi, san_ls_kernel k, int st)
         memcpy(why, info->msg, sizeof why);
         info->msg[0] = '\0';
         c->tol *= RETRY_TIGHTEN;
+        c->plateau_handoff = 0;         /* the checks refused a plateau's vector */
         st = k(c, pi);
         info->iterations += it;         /* the kernel counts its own */
         if (st == 1 && !has_mass(pi, c->op->n))
@@ -398,6 +410,7 @@ int san_ls_checked(san_ls *c, double *pi, san_ls_kernel k, int refining)
     /* named methods stop at their roundoff floor (tol 0 asks to run
      * until a limit stops the kernel) */
     c->stall_watch = !is_auto && c->o->tol > 0;
+    c->plateau_handoff = c->stall_watch;
     c->stalled = 0;
     if (is_auto) {
         c->settle = c->tol;
@@ -755,8 +768,10 @@ int san_ctmc_solve_parts(const san_csr *qt, double *pi, const san_solve_opts *o,
     info->products = op.products;
     info->product_s = op.product_s;
     info->converged = st == 0;
-    if (st == 0)
+    if (st == 0) {
         info->msg[0] = '\0';
+        san_ls_note_answered(info->note);
+    }
     info->time_s = san_ls_now() - t0;
     return st;
 }

@@ -108,6 +108,11 @@ typedef struct {
                                    floor (san_ls_stalled) */
     int stalled;                /* set by a kernel that stopped there: its
                                    best vector goes to the checks */
+    int plateau_handoff;        /* named: a low plateau goes to the checks
+                                   after a short window (krylov.c
+                                   PLATEAU_ITERS); off for their retries */
+    int stall_note;             /* info->note is a stalled kernel's message
+                                   (stalled_to_checks) */
     int final;                  /* set by a kernel whose failure no other
                                    method can mend (a reducible chain, a
                                    refusal the user must see) */
@@ -129,6 +134,13 @@ typedef int (*san_ls_kernel)(san_ls *c, double *pi);
  * the one that failed nor one already tried (c->tried); over the
  * descriptor the sparse storage too.  Into buf, which is returned. */
 const char *san_ls_advice(const san_ls *c, char *buf, size_t sz);
+/* The note of an answered run, its advice removed: a kernel's message
+ * kept as a note ("BiCGSTAB stagnated ...; try --method gmres or iad"),
+ * or quoted in one, advised other methods for a run that then answered
+ * (the checks polished or corrected its vector).  Each clause "; try
+ * ...", ": try ..." or "; raise --..." goes, up to the parenthesis that
+ * closes the quote it is in, or the end. */
+void san_ls_note_answered(char *note);
 /* auto's resort to method m (kernel k) after its method stopped short
  * (st 1): run from the best vector with the checks of a named method;
  * the better of the two answers is kept, with its verdict.  The new
@@ -288,6 +300,13 @@ double san_ls_balance(san_ls *c, const double *x, double *t);
  * normalized.  0 verified, 1 not (info->msg says what failed and what
  * to try), -1 failure. */
 int san_ls_verify(san_ls *c, double *x, long max_cycles);
+/* A kernel stopped NOT CONVERGED with x, its best vector (summed to
+ * 1): unless the refinement has measured one, info->error_est gets x's
+ * own estimate, the larger of its balance residual and its partitions'
+ * aggregation errors (the tests a converged answer passes, measured
+ * without changing x), so that a refusal says how far it got.  Nothing
+ * past the time limit or after an interrupt. */
+void san_ls_estimate_returned(san_ls *c, const double *x);
 
 /* ---- aggregate.c ---- */
 /* One aggregation step of x over p: *delta gets the relative error of

@@ -183,3 +183,34 @@ const char *san_ls_advice(const san_ls *c, char *buf, size_t sz)
         snprintf(buf, sz, "try %s, raise --max-iter, or a larger --tol", sp);
     return buf;
 }
+
+/* Where the first clause of advice starts in s, or NULL. */
+static char *advice_clause(char *s)
+{
+    static const char *const sep[] = { "; try ", ": try ", "; raise --" };
+    char *first = NULL;
+    for (size_t i = 0; i < sizeof sep / sizeof *sep; i++) {
+        char *t = strstr(s, sep[i]);
+        if (t && (!first || t < first))
+            first = t;
+    }
+    return first;
+}
+
+void san_ls_note_answered(char *note)
+{
+    char *t;
+    while ((t = advice_clause(note)) != NULL) {
+        /* the clause ends at the parenthesis that closes a quote it is
+         * in (its own parentheses are skipped), or at the end */
+        char *e = t + 2;
+        int depth = 0;
+        for (; *e; e++) {
+            if (*e == '(')
+                depth++;
+            else if (*e == ')' && depth-- == 0)
+                break;
+        }
+        memmove(t, e, strlen(e) + 1);
+    }
+}

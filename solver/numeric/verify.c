@@ -526,6 +526,41 @@ int san_ls_verify(san_ls *c, double *x, long max_cycles)
     return st;
 }
 
+void san_ls_estimate_returned(san_ls *c, const double *x)
+{
+    san_solve_info *info = c->info;
+    if (info->error_est > 0 && isfinite(info->error_est))
+        return;                 /* the refinement measured it */
+    /* the user's limits are the user's: no pass over the chain after
+     * the clock ran out or Ctrl-C */
+    if (san_ls_clock(c))
+        return;
+    double *t = malloc((size_t)c->op->n * sizeof *t);
+    double *y = malloc((size_t)c->op->n * sizeof *y);
+    if (!t || !y) {
+        free(t);
+        free(y);
+        return;
+    }
+    /* the checks measure without applying, on a copy (an aggregation
+     * step with apply 0 leaves x as it is, but the copy costs nothing
+     * beside the products and keeps x the kernel's) */
+    memcpy(y, x, (size_t)c->op->n * sizeof *y);
+    double s = san_op_sum(c->op, y);
+    if (s > 0 && isfinite(s)) {
+        san_op_scale(c->op, y, 1.0 / s);
+        double rho = san_ls_balance(c, y, t), dmax;
+        int worst;
+        if (aggregate_all(c, y, 0, &dmax, &worst) == 0) {
+            double est = fmax(rho, dmax);
+            if (est > 0 && isfinite(est))
+                info->error_est = est;
+        }
+    }
+    free(t);
+    free(y);
+}
+
 int san_ls_iad(san_ls *c, double *pi)
 {
     return san_ls_verify(c, pi, 0);

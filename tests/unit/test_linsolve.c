@@ -1101,10 +1101,44 @@ static void test_roundoff_stall(void)
     CHECK(!any && !c.stalled, "no stall with the watch off");
 }
 
+/* The note of an answered run carries no advice (stop.c): a stall's
+ * message kept as a note, a refusal quoted in one, nested parentheses. */
+static void test_note_answered(void)
+{
+    static const struct { const char *in, *want; } cases[] = {
+        { "BiCGSTAB stagnated at residual 9.48e-09 after 550 iterations; try --method gmres "
+          "or iad", "BiCGSTAB stagnated at residual 9.48e-09 after 550 iterations" },
+        { "GMRES(30) stalled at residual 4.9e-03 after 90 iterations (3 restarts without "
+          "halving it); the descriptor has only the Jacobi preconditioner: try --method "
+          "bicgstab, ml or iad", "GMRES(30) stalled at residual 4.9e-03 after 90 iterations "
+          "(3 restarts without halving it); the descriptor has only the Jacobi preconditioner" },
+        { "bicgstab did not converge (not converged after 100 iterations (best residual "
+          "1.00e-03); try --method auto (or iad, gmres), or raise --max-iter); the answer "
+          "comes from the aggregation method (iad)", "bicgstab did not converge (not "
+          "converged after 100 iterations (best residual 1.00e-03)); the answer comes from "
+          "the aggregation method (iad)" },
+        { "ml stopped short (ml stagnated at residual 1e-5 after 100 cycles; try --method "
+          "iad...); the answer comes from GMRES (gmres)", "ml stopped short (ml stagnated at "
+          "residual 1e-5 after 100 cycles); the answer comes from GMRES (gmres)" },
+        { "x (time limit; raise --time-limit) and y; try z", "x (time limit) and y" },
+        { "the answer of gs was polished by 3 refinement cycles",
+          "the answer of gs was polished by 3 refinement cycles" },
+        { "", "" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char note[1024];
+        snprintf(note, sizeof note, "%s", cases[i].in);
+        san_ls_note_answered(note);
+        CHECK(!strcmp(note, cases[i].want), "note %zu: got \"%s\", want \"%s\"", i, note,
+              cases[i].want);
+    }
+}
+
 int main(void)
 {
     test_names();
     test_roundoff_stall();
+    test_note_answered();
     test_transpose();
     test_residual();
     test_closed_forms();
