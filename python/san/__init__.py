@@ -302,21 +302,22 @@ class Model:
         return index, order
 
     def solve(self, method="auto", tol=None, storage="auto", max_memory=None,
-              max_states=0, time_limit=0, lump="auto"):
+              max_states=0, time_limit=0, lump="auto", top=10):
         """The steady state (san_analyze): a Solution.  Not converged: a
         warning, and the best answer with converged False.  lump="auto"
         (as san solve): interchangeable replicas solved as counts (issue
         28), the same results, marginals and throughputs as lump="off";
         pi and distribution() are then over the lumped chain's states
         (occupancy vectors, see states()) and sol.lumped says what was
-        lumped."""
+        lumped.  top: the most probable states of sol.json() (--top)."""
         st, a, msgs = self._analyze(False, method, tol, storage, max_memory, max_states,
-                                    time_limit, lump=lump)
+                                    time_limit, lump=lump, ntop=top)
         try:
             if not a.have_indices:
                 info = a.sol.info.msg.decode() if a.have_sol else ""
                 raise SanError(_status_name(st), msgs + ([info] if info else []))
             sol = Solution(self, a)
+            sol._json = _solve_report(self, a, tol, method == "auto")
         finally:
             lib.san_analysis_free(byref(a))
         if st != _lib.SAN_OK:
@@ -598,6 +599,31 @@ class Model:
         return [path]
 
 
+def _solve_report(model, a, tol, auto):
+    """The JSON document of san_report_solve (what `san solve -f json`
+    prints, without the provenance block), as text."""
+    o = _lib.SolveReportOpts()
+    lib.san_solve_report_opts_default(byref(o))
+    source = model.source.encode()
+    o.source = source
+    if tol is not None:
+        o.tol = tol
+    o.auto_picked = int(auto)
+    buf, size = c_void_p(), ctypes.c_size_t()
+    f = _lib.libc.open_memstream(byref(buf), byref(size))
+    if not f:
+        raise MemoryError("open_memstream")
+    st = lib.san_report_solve(f, 1, model._m, byref(a), byref(o))      # SAN_REPORT_JSON
+    _lib.libc.fclose(f)
+    try:
+        text = ctypes.string_at(buf.value, size.value).decode()
+    finally:
+        _lib.libc.free(buf)
+    if st != _lib.SAN_OK:
+        raise SanError(_status_name(st), message="the solve's report")
+    return text
+
+
 def _lump_note(L, m, states):
     """san_export_lump_note's text (bytes), or None when not lumped."""
     if not L:
@@ -703,6 +729,16 @@ class Solution:
         self.classes = [{"states": C.states[k], "reach": C.reach[k],
                          "reach_error": C.reach_error[k], "error_estimate": C.error[k]}
                         for k in range(C.n)] if C.n > 1 else None
+
+    def json(self):
+        """The document `san solve -f json` prints, as a dict: the same
+        members and numbers (doc/output.md: "model", "file", "solver",
+        "results", "marginals", "throughputs", "top_states", "classes",
+        ...), written by the same library call (san_report_solve), without
+        the provenance block ("schema", "meta"), which names a command
+        line."""
+        import json
+        return json.loads(self._json)
 
     def marginals_frame(self):
         """The marginals as a DataFrame: automaton, state, probability."""
