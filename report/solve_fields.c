@@ -5,6 +5,7 @@
  * states, and the distribution when the report holds it.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "space.h"
 #include "solve_out.h"
 
@@ -92,4 +93,11 @@ san_status report_solve_vector(FILE *out, const report_solve *r, san_report_form
     free(order);
     free(s);
     return SAN_OK;
+}
+
+/* The prefix of the results a command adds to a model (san transient's
+ * --initial, san passage's --until): SAN_HIDDEN_RESULT_PREFIX. */
+int report_hidden(const char *name)
+{
+    return !strncmp(name, SAN_HIDDEN_RESULT_PREFIX, strlen(SAN_HIDDEN_RESULT_PREFIX));
 }

@@ -1,8 +1,11 @@
 /*
- * solve_out.h - the report of a steady-state analysis (san solve), one
- * writer per format (solve_text.c, solve_json.c, solve_csv.c) over the
- * shared pieces (replicas.c, solve_fields.c); san_report_solve
- * (solve_out.c) chooses the writer.  Internal to report/.
+ * solve_out.h - the reports of the analyses: of a steady state (san
+ * solve: solve_text.c, solve_json.c, solve_csv.c) and of a time
+ * (san transient, san passage: time_text.c, time_json.c, time_csv.c),
+ * one writer per format over the shared pieces (replicas.c,
+ * solve_fields.c); san_report_solve (solve_out.c) and
+ * san_report_transient (time_out.c) choose the writer.  Internal to
+ * report/.
  */
 #ifndef SAN_REPORT_SOLVE_OUT_H
 #define SAN_REPORT_SOLVE_OUT_H
@@ -19,6 +22,13 @@ typedef struct {
     const san_solve_report_opts *o;
     int64_t nonzeros;       /* of Q (sparse storage; over the ranks) */
 } report_solve;
+
+/* What the writers of a time analysis read. */
+typedef struct {
+    const san_model *m;
+    const san_analysis *a;
+    const san_time_report_opts *o;
+} report_time;
 
 /* ---- replicas.c: runs of replicas, P[0], ..., P[999] ---- */
 
@@ -58,9 +68,16 @@ void report_json_state(FILE *out, const san_model *m, const int *s, char *buf, s
  * states by index.  SAN_OK or SAN_E_NOMEM. */
 san_status report_solve_vector(FILE *out, const report_solve *r, san_report_format f);
 
+/* A result the command added for its own use (an --initial or --until
+ * selection): left out of the reports. */
+int report_hidden(const char *name);
+
 /* ---- the writers ---- */
 void report_solve_text(FILE *out, const report_solve *r);
 san_status report_solve_json(FILE *out, const report_solve *r);
 san_status report_solve_csv(FILE *out, const report_solve *r);
+void report_time_text(FILE *out, const report_time *r);
+void report_time_json(FILE *out, const report_time *r);
+void report_time_csv(FILE *out, const report_time *r);
 
 #endif
