@@ -200,6 +200,15 @@ class SolveReportOpts(Structure):
                 ("ctx", c_void_p)]
 
 
+class TimeReportOpts(Structure):
+    """san_time_report_opts: what san_report_transient says beyond the analysis."""
+    _fields_ = [("source", c_char_p), ("passage", c_int), ("eps", c_double),
+                ("t_total", c_double), ("initial", c_char_p), ("engine_petsc", c_int),
+                ("rewards", c_int), ("all_replicas", c_int), ("complete", c_int),
+                ("ntimes_asked", c_int), ("levels", POINTER(c_double)), ("nlevels", c_int),
+                ("preamble", c_void_p), ("ctx", c_void_p)]
+
+
 class TextPos(Structure):
     _fields_ = [("line", c_int), ("col", c_int)]
 
@@ -228,7 +237,8 @@ STRUCTS = [("san_diag_item", DiagItem), ("san_diag", Diag), ("san_trans", Trans)
            ("san_analysis_opts", AnalysisOpts), ("san_storage_choice", StorageChoice),
            ("san_classes", Classes), ("san_analysis", Analysis),
            ("san_audit_opts", AuditOpts), ("san_audit", Audit),
-           ("san_text_pos", TextPos), ("san_solve_report_opts", SolveReportOpts)]
+           ("san_text_pos", TextPos), ("san_solve_report_opts", SolveReportOpts),
+           ("san_time_report_opts", TimeReportOpts)]
 
 
 def _find():
@@ -268,6 +278,9 @@ def _load():
         "san_solve_report_opts_default": (None, [POINTER(SolveReportOpts)]),
         "san_report_solve": (c_int, [c_void_p, c_int, POINTER(Model), POINTER(Analysis),
                                      POINTER(SolveReportOpts)]),
+        "san_time_report_opts_default": (None, [POINTER(TimeReportOpts)]),
+        "san_report_transient": (c_int, [c_void_p, c_int, POINTER(Model), POINTER(Analysis),
+                                         POINTER(TimeReportOpts)]),
         "san_parse_bytes": (c_int, [c_char_p, POINTER(c_double)]),
         "san_read_input": (c_int, [c_char_p, c_double, POINTER(c_void_p), POINTER(c_size_t),
                                    c_char_p, c_size_t]),

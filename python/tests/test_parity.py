@@ -286,3 +286,36 @@ def test_solve_json_numbers_against_mm1k():
     assert doc["results"]["empty"] == pytest.approx(pi[0], rel=1e-9)
     assert [t["state"]["queue"] for t in doc["top_states"]] == [f"s[{n}]" for n in range(11)]
     assert doc["file"] == MM1K and doc["model"] == "mm1k"
+
+
+# ---- transient and passage: the whole document ----
+
+TIME_CLOCKS = (("uniformization", "product_s"), ("times_s",))
+
+
+def _without_time_clocks(doc):
+    doc = _without_provenance(doc) if "meta" in doc else dict(doc)
+    doc["uniformization"] = dict(doc["uniformization"])
+    doc["uniformization"].pop("product_s")
+    doc.pop("times_s")
+    return doc
+
+
+@pytest.mark.parametrize("call,flags", [
+    (lambda: san.load(MM1K).transient([0.5, 1, 3], rewards=True, initial="st queue == 2"),
+     ["transient", MM1K, "--time", "0.5,1,3", "--rewards", "--initial", "st queue == 2"]),
+    (lambda: san.load(os.path.join(MODELS, "clients_server.san")).transient([1, 2],
+                                                                          storage="kron"),
+     ["transient", os.path.join(MODELS, "clients_server.san"), "--time", "1,2",
+      "--storage", "kron"]),
+    (lambda: san.load(MM1K).passage("st queue == 10", times=[1, 2], percentiles=[50, 90],
+                                    initial="st queue == 0"),
+     ["passage", MM1K, "--until", "st queue == 10", "--time", "1,2", "--percentiles", "50,90",
+      "--initial", "st queue == 0"]),
+])
+def test_time_json_is_the_commands(call, flags):
+    mine = call().json()
+    ref = cli_json(flags[0], "-q", *flags[1:])
+    assert "meta" not in mine
+    assert _without_time_clocks(mine) == _without_time_clocks(ref)
+    assert mine["complete"] and mine["times"]
