@@ -88,7 +88,7 @@ void help_solve(FILE *out)
     cli_help(out, &solve_spec);
 }
 
-/* ---- the report (report/solve_*.c writes it) ---- */
+/* ---- the report (report/solve_out.c writes it) ---- */
 
 /* The provenance block (cli/meta.c) where each format takes it. */
 static void provenance(FILE *out, san_report_format f, const void *ctx)
