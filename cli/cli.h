@@ -142,8 +142,6 @@ void cli_signals_init(void);
 /* Does stderr go to a terminal (progress is shown only then)? */
 int cli_stderr_is_tty(void);
 
-void cli_json_marginal_members(FILE *out, const san_model *m, const san_solution *sol,
-                               const char *first, const char *sep);
 /* A figure of a report where NaN stands for "not computed" (a failed
  * variant, the gain of a first row): null; any other value as
  * san_json_num writes it ("inf" included). */
@@ -271,29 +269,12 @@ int cli_say_failed(const char *cmd, const char *what, const char *label, const c
 void cli_say_failed_end(const char *cmd, const char *what, int said);
 int cli_say_failed_variants(const char *cmd, const san_sweep *s);
 
-/* Replicas in text reports (cli/replicas.c): does b name the replica after
- * a ("P[3]" then "P[4]")?  "P[0..9]" for the run first..last, written in
+/* Replicas in san check's report (cli/replicas.c; the library's reports
+ * have report/replicas.c): does b name the replica after a ("P[3]" then
+ * "P[4]")?  "P[0..9]" for the run first..last, written in
  * buf, or first itself when it is one name. */
 int cli_next_replica(const char *a, const char *b);
 const char *cli_replica_run(const char *first, const char *last, char *buf, size_t size);
-/* Are a and b replicas of one base ("P[3]" and "P[7]")?  The replicas
- * of a base are declared together: a family is a run of such names. */
-int cli_same_family(const char *a, const char *b);
-/* "P[*]" for the replicas of P in a summary or a total (the language's
- * e[*] of thr), written in buf; first itself when it is no replica. */
-const char *cli_replica_family(const char *first, char *buf, size_t size);
-/* Over the values of n >= 1 replicas: the minimum and maximum with the
- * offset of the first replica that holds each, the mean and the total
- * (a compensated sum). */
-typedef struct {
-    double min, mean, max, total;
-    int at_min, at_max;
-} cli_replica_stats;
-void cli_replica_stats_of(const double *v, int n, cli_replica_stats *st);
-/* Marginals as text, a line per automaton or run of alike replicas, the
- * replicas that differ by min/mean/max unless all (replicas.c). */
-void cli_text_marginals(const san_model *m, const san_solution *sol, int all,
-                        const char *indent, int digits);
 
 /* --from FILE (cli/from.c), for transient and passage: a distribution
  * as --vector writes it, read against m (the model as written): each

@@ -14,7 +14,7 @@
 
 /* The hidden results that carry --initial and --until into the model
  * (cli_load_model_exprs); never printed. */
-#define HIDDEN_PREFIX "__san_"
+#define HIDDEN_PREFIX SAN_HIDDEN_RESULT_PREFIX
 #define NAME_INITIAL HIDDEN_PREFIX "initial"
 #define NAME_UNTIL HIDDEN_PREFIX "until"
 
@@ -264,331 +264,22 @@ static int parse_levels(const char *list, dlist *l)
     return rc;
 }
 
-/* ---- output ---- */
-
-typedef struct {
-    const san_model *m;
-    const san_analysis *a;
-    const tr_args *A;
-    const char *source;
-    int passage;
-    double t_total;
-    const double *levels;   /* percentiles asked, in (0, 1) */
-    int nlevels;
-    int complete;           /* 0: interrupted, the times before the stop only */
-    int ntimes_asked;
-} tr_report;
+/* ---- the report (report/time_out.c writes it) ---- */
 
 static int hidden(const char *name)
 {
-    return !strncmp(name, HIDDEN_PREFIX, strlen(HIDDEN_PREFIX));
+    return !strncmp(name, SAN_HIDDEN_RESULT_PREFIX, strlen(SAN_HIDDEN_RESULT_PREFIX));
 }
 
-static void json_num(FILE *out, double v)
+/* The provenance block (cli/meta.c) where each format takes it. */
+static void provenance(FILE *out, san_report_format f, const void *ctx)
 {
-    san_json_num(out, v);
-}
-
-/* A figure that may not exist: null, not a number. */
-static void json_opt(FILE *out, int have, double v)
-{
-    if (have)
-        san_json_num(out, v);
+    if (f == SAN_REPORT_JSON)
+        cli_meta_json(out, ctx);
+    else if (f == SAN_REPORT_CSV)
+        cli_meta_csv(out, ctx);
     else
-        fputs("null", out);
-}
-
-/* The members of the provenance block (cli/meta.c): uniformization to
- * its eps; "converged" is every time asked done. */
-static cli_run run_of(const tr_report *r)
-{
-    cli_run run = { "uniformization", r->A->eps, r->a->kron ? "kron" : "sparse", r->complete };
-    return run;
-}
-
-static void text_header(const tr_report *r)
-{
-    const san_analysis *a = r->a;
-    const san_transient *T = &a->tr;
-    cli_meta_text(stdout);
-    printf("model        %s (%s)\n", r->m->name, r->source);
-    printf("states       %lld reachable, storage %s\n", (long long)a->sp.n,
-           a->kron ? "kron (tensor descriptor)" : "sparse");
-    if (r->A->engine && !strcmp(r->A->engine, "petsc"))
-        printf("engine       petsc: %d ranks, %.1f MiB the largest rank\n", a->ranks,
-               a->rank_bytes / (1 << 20));
-    if (a->lumping)
-        printf("lumped       %s into counts (--lump off: as written); states are "
-               "occupancy states\n", san_lumping_summary(a->lumping));
-    printf("initial      %lld state%s (%s)\n", (long long)T->ninit, T->ninit == 1 ? "" : "s",
-           r->A->from ? "--from" : r->A->initial ? "--initial" : "accepted by the reachability "
-           "function");
-    printf("method       uniformization, rate %.6g, %ld products (%.0f planned), %.3f s in "
-           "products\n", T->rate, T->steps, T->steps_planned, T->product_s);
-    printf("accuracy     truncated Poisson mass %.2e (Fox-Glynn, eps %.0e per interval)\n",
-           T->trunc, r->A->eps);
-    if (T->ss_at >= 0)
-        printf("note         steady state detected at t ~ %.6g: later times equal it\n", T->ss_at);
-    printf("times        explore %.3f s, analysis %.3f s, total %.3f s\n", a->t_space,
-           a->t_solve, r->t_total);
-}
-
-/* One table: a row per time, a column per index. */
-static void text_table(const tr_report *r, const char *title, int acc)
-{
-    const san_model *m = r->m;
-    const san_transient *T = &r->a->tr;
-    const san_solution *S = acc ? T->acc : T->at;
-    printf("\n%s\n  %-12s", title, "t");
-    for (int i = 0; i < m->nres; i++)
-        if (!hidden(m->res[i].name))
-            printf(" %16s", m->res[i].name);
-    printf("\n");
-    for (int k = 0; k < T->ntimes; k++) {
-        printf("  %-12.6g", T->times[k]);
-        for (int i = 0; i < m->nres; i++)
-            if (!hidden(m->res[i].name))
-                printf(" %16.10g", S[k].results[i]);
-        printf("\n");
-    }
-    printf("\n%s\n  %-12s", acc ? "expected firings" : "throughputs", "t");
-    for (int e = 0; e < m->nev; e++)
-        printf(" %16s", m->ev[e].name);
-    printf("\n");
-    for (int k = 0; k < T->ntimes; k++) {
-        printf("  %-12.6g", T->times[k]);
-        for (int e = 0; e < m->nev; e++)
-            printf(" %16.10g", S[k].throughput[e]);
-        printf("\n");
-    }
-    printf("\n%s\n", acc ? "expected time in each local state" : "marginals");
-    for (int k = 0; k < T->ntimes; k++) {
-        printf("  t = %g\n", T->times[k]);
-        cli_text_marginals(m, &S[k], r->A->all_replicas, "    ", 10);
-    }
-}
-
-static void text_passage(const tr_report *r)
-{
-    const san_transient *T = &r->a->tr;
-    printf("\npassage      into %lld target state%s\n", (long long)T->ntarget,
-           T->ntarget == 1 ? "" : "s");
-    if (isnan(T->reach))
-        printf("  P(reach)         not computed (see the warning)\n");
-    else if (T->reach_how == SAN_REACH_SOLVE)
-        printf("  P(reach)         %.12g   (solve of the regenerative chain: %s, error "
-               "estimate %.1e)\n", T->reach, san_method_name(T->reach_info.method),
-               T->reach_info.error_est);
-    else
-        printf("  P(reach)         %.12g   (%s)\n", T->reach,
-               T->reach_how == SAN_REACH_GRAPH ? "surely: every state the passage can visit "
-                                                 "can reach the target"
-               : "mass the uniformization series absorbed");
-    printf("  P(T = 0)         %.12g\n", T->p_init);
-    if (isnan(T->mean))
-        printf("  mean             not computed (see the warning)\n");
-    else if (isfinite(T->mean) && T->mean_solved)
-        printf("  mean             %.12g   (solve of the regenerative chain: %s, error "
-               "estimate %.1e)\n", T->mean, san_method_name(T->mean_info.method),
-               T->mean_error_est);
-    else if (isfinite(T->mean))
-        printf("  mean             %.12g   (uniformization series: %ld products, residual "
-               "%.1e)\n", T->mean, T->mean_steps, T->mean_resid);
-    else
-        printf("  mean             infinite (the target is missed with probability %.6g)\n",
-               1 - T->reach);
-    for (int i = 0; i < r->nlevels; i++)
-        if (isinf(T->pct[i]))
-            printf("  percentile %-5g never (P(reach) is %.6g)\n", 100 * r->levels[i], T->reach);
-        else if (isnan(T->pct[i]))
-            printf("  percentile %-5g not computed (see the warning)\n", 100 * r->levels[i]);
-        else
-            printf("  percentile %-5g %.12g\n", 100 * r->levels[i], T->pct[i]);
-    if (r->ntimes_asked) {
-        printf("\n  %-12s %20s\n", "t", "P(T <= t)");
-        for (int k = 0; k < T->ntimes; k++)
-            printf("  %-12.6g %20.14g\n", T->times[k], T->cdf[k]);
-        for (int k = T->ntimes; k < r->ntimes_asked; k++)
-            printf("  %-12.6g %20s\n", T->times[k], "not computed (see the warning)");
-    }
-}
-
-static void text_report(const tr_report *r)
-{
-    text_header(r);
-    if (r->passage) {
-        text_passage(r);
-        return;
-    }
-    text_table(r, "results", 0);
-    if (r->A->rewards)
-        text_table(r, "accumulated rewards (integral over [0, t])", 1);
-    if (!r->complete)
-        printf("\nstopped: %d of %d times done\n", r->a->tr.ntimes, r->ntimes_asked);
-}
-
-static void json_indices(const san_model *m, const san_solution *S)
-{
-    printf("\"results\": {");
-    int first = 1;
-    for (int i = 0; i < m->nres; i++) {
-        if (hidden(m->res[i].name))
-            continue;
-        printf("%s", first ? " " : ", ");
-        first = 0;
-        san_json_string(stdout, m->res[i].name);
-        printf(": ");
-        json_num(stdout, S->results[i]);
-    }
-    printf(" }, \"marginals\": {");
-    cli_json_marginal_members(stdout, m, S, " ", ", ");
-    printf(" }, \"throughputs\": {");
-    for (int e = 0; e < m->nev; e++) {
-        printf("%s", e ? ", " : " ");
-        san_json_string(stdout, m->ev[e].name);
-        printf(": ");
-        json_num(stdout, S->throughput[e]);
-    }
-    printf(" }");
-}
-
-static void json_report(const tr_report *r)
-{
-    const san_model *m = r->m;
-    const san_analysis *a = r->a;
-    const san_transient *T = &a->tr;
-    cli_run run = run_of(r);
-    printf("{\n  ");
-    cli_meta_json(stdout, &run);
-    printf("\"model\": ");
-    san_json_string(stdout, m->name);
-    printf(",\n  \"file\": ");
-    san_json_string(stdout, r->source);
-    printf(",\n  \"complete\": %s, \"times_requested\": %d",
-           r->complete ? "true" : "false", r->ntimes_asked);
-    printf(",\n  \"reachable_states\": %lld,\n  \"storage\": \"%s\",\n  \"initial_states\": %lld,\n",
-           (long long)a->sp.n, a->kron ? "kron" : "sparse", (long long)T->ninit);
-    if (a->lumping) {
-        printf("  \"lumped\": {\"classes\": ");
-        san_json_string(stdout, san_lumping_summary(a->lumping));
-        printf(", \"product_states\": ");
-        san_json_size(stdout, a->sp.m->product_str);
-        printf("},\n");
-    }
-    if (r->A->engine && !strcmp(r->A->engine, "petsc"))
-        printf("  \"engine\": \"petsc\",\n  \"ranks\": %d,\n  \"rank_memory_bytes\": %.0f,\n",
-               a->ranks, a->rank_bytes);
-    printf("  \"uniformization\": { \"rate\": ");
-    json_num(stdout, T->rate);
-    printf(", \"products\": %ld, \"products_planned\": %.0f, \"product_s\": ", T->steps,
-           T->steps_planned);
-    json_num(stdout, T->product_s);
-    printf(", \"eps\": ");
-    json_num(stdout, r->A->eps);
-    printf(", \"truncated_mass\": ");
-    json_num(stdout, T->trunc);
-    printf(", \"steady_state_at\": ");
-    json_opt(stdout, T->ss_at >= 0, T->ss_at);
-    printf(" },\n  \"times_s\": { \"explore_s\": %.6f, \"analysis_s\": %.6f, \"total_s\": %.6f },\n",
-           a->t_space, a->t_solve, r->t_total);
-    if (r->passage) {
-        printf("  \"passage\": { \"target_states\": %lld, \"reach\": ", (long long)T->ntarget);
-        json_num(stdout, T->reach);
-        printf(", \"p_initial\": ");
-        json_num(stdout, T->p_init);
-        printf(", \"mean\": ");
-        json_num(stdout, T->mean);
-        printf(", \"reach_method\": \"%s\"", T->reach_how == SAN_REACH_GRAPH ? "graph"
-               : T->reach_how == SAN_REACH_SOLVE ? "solve" : "series");
-        printf(", \"mean_residual\": ");
-        json_opt(stdout, isfinite(T->mean), T->mean_resid);
-        printf(", \"mean_method\": \"%s\", \"mean_error_estimate\": ",
-               T->mean_solved ? "solve" : "series");
-        json_opt(stdout, !isnan(T->mean_error_est), T->mean_error_est);
-        printf(", \"mean_products\": %ld, \"percentiles\": {", T->mean_steps);
-        for (int i = 0; i < r->nlevels; i++) {
-            printf("%s\"%g\": ", i ? ", " : " ", 100 * r->levels[i]);
-            json_num(stdout, T->pct[i]);
-        }
-        printf(" } },\n");
-    }
-    printf("  \"times\": [");
-    for (int k = 0; k < T->ntimes; k++) {
-        printf("%s\n    { \"t\": ", k ? "," : "");
-        json_num(stdout, T->times[k]);
-        if (r->passage) {
-            printf(", \"cdf\": ");
-            json_num(stdout, T->cdf[k]);
-        } else {
-            printf(", ");
-            json_indices(m, &T->at[k]);
-            if (T->acc) {
-                printf(", \"accumulated\": { ");
-                json_indices(m, &T->acc[k]);
-                printf(" }");
-            }
-        }
-        printf(" }");
-    }
-    printf("%s]\n}\n", T->ntimes ? "\n  " : "");
-}
-
-static void csv_field(const char *s)
-{
-    san_csv_field(stdout, s);
-}
-
-static void csv_indices(const san_model *m, double t, const char *pre, const san_solution *S)
-{
-    for (int i = 0; i < m->nres; i++) {
-        if (hidden(m->res[i].name))
-            continue;
-        printf("%.17g,%sresult,", t, pre);
-        csv_field(m->res[i].name);
-        printf(",,%.17g\n", S->results[i]);
-    }
-    for (int a = 0; a < m->naut; a++)
-        for (int s = 0; s < m->aut[a].nstates; s++) {
-            printf("%.17g,%smarginal,", t, pre);
-            csv_field(m->aut[a].name);
-            putchar(',');
-            csv_field(m->aut[a].states[s]);
-            printf(",%.17g\n", S->marginal[a][s]);
-        }
-    for (int e = 0; e < m->nev; e++) {
-        printf("%.17g,%sthroughput,", t, pre);
-        csv_field(m->ev[e].name);
-        printf(",,%.17g\n", S->throughput[e]);
-    }
-}
-
-static void csv_report(const tr_report *r)
-{
-    const san_transient *T = &r->a->tr;
-    cli_run run = run_of(r);
-    cli_meta_csv(stdout, &run);
-    printf("time,kind,name,state,value\n");
-    printf(",uniformization,truncated_mass,,%.17g\n", T->trunc);
-    printf(",uniformization,products,,%ld\n", T->steps);
-    printf(",run,complete,,%d\n", r->complete);
-    if (r->A->engine && !strcmp(r->A->engine, "petsc"))
-        printf(",run,ranks,,%d\n,run,rank_memory_bytes,,%.0f\n", r->a->ranks, r->a->rank_bytes);
-    if (r->passage) {
-        printf(",passage,reach,,%.17g\n", T->reach);
-        printf(",passage,p_initial,,%.17g\n", T->p_init);
-        printf(",passage,mean,,%.17g\n", T->mean);
-        printf(",passage,mean_residual,,%.17g\n", T->mean_resid);
-        for (int i = 0; i < r->nlevels; i++)
-            printf(",passage,percentile,%g,%.17g\n", 100 * r->levels[i], T->pct[i]);
-        for (int k = 0; k < T->ntimes; k++)
-            printf("%.17g,passage,cdf,,%.17g\n", T->times[k], T->cdf[k]);
-        return;
-    }
-    for (int k = 0; k < T->ntimes; k++) {
-        csv_indices(r->m, T->times[k], "", &T->at[k]);
-        if (T->acc)
-            csv_indices(r->m, T->times[k], "accumulated_", &T->acc[k]);
-    }
+        cli_meta_text(out);
 }
 
 /* ---- the plot over t ---- */
@@ -610,23 +301,23 @@ static int listed(const char *list, const char *name)
 }
 
 /* One series per result (transient) or the CDF (passage). */
-static int plot_over_t(const tr_report *r, const char *file)
+static int plot_over_t(const san_model *m, const san_analysis *a, const tr_args *A, int passage,
+                       const char *file)
 {
-    san_plot_opts o = r->A->look.look;
-    o.title = o.title ? o.title : r->m->name;
+    san_plot_opts o = A->look.look;
+    o.title = o.title ? o.title : m->name;
     o.xlabel = o.xlabel ? o.xlabel : "t";
-    o.ylabel = o.ylabel ? o.ylabel : r->passage ? "P(T <= t)" : "value";
-    const san_model *m = r->m;
-    const san_transient *T = &r->a->tr;
+    o.ylabel = o.ylabel ? o.ylabel : passage ? "P(T <= t)" : "value";
+    const san_transient *T = &a->tr;
     san_plot_series *s = calloc(m->nres + 1, sizeof *s);
     int ns = 0, status = EXIT_OK, rc;
     if (!s)
         return EXIT_FAIL;
-    if (r->passage) {
+    if (passage) {
         s[ns++] = (san_plot_series){ (char *)"P(T <= t)", T->ntimes, T->times, T->cdf, 0, 0 };
     } else {
         for (int i = 0; i < m->nres; i++) {
-            if (hidden(m->res[i].name) || !listed(r->A->ynames, m->res[i].name))
+            if (hidden(m->res[i].name) || !listed(A->ynames, m->res[i].name))
                 continue;
             double *y = malloc((T->ntimes + 1) * sizeof *y);
             if (!y)
@@ -639,14 +330,14 @@ static int plot_over_t(const tr_report *r, const char *file)
     char err[256] = "";
     if (ns == 0) {
         fprintf(stderr, "san %s: --plot: nothing to draw (--y names no result)\n",
-                r->passage ? "passage" : "transient");
+                passage ? "passage" : "transient");
         status = EXIT_USAGE;
     } else if ((rc = san_plot_ex(file, &o, s, ns, err, sizeof err)) != 0) {
-        fprintf(stderr, "san %s: %s\n", r->passage ? "passage" : "transient",
+        fprintf(stderr, "san %s: %s\n", passage ? "passage" : "transient",
                 err[0] ? err : "--plot: failed");
         status = cli_plot_status(rc);
     }
-    if (!r->passage)
+    if (!passage)
         for (int i = 0; i < ns; i++)
             free(s[i].y);
     free(s);
@@ -830,14 +521,28 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
      * times done are reported, marked incomplete; the exit status stays 1. */
     const int partial = st == SAN_E_INTERRUPTED && !passage && a.tr.ntimes > 0;
     if (st == SAN_OK || partial) {
-        tr_report r = { m, &a, &A, rest[0], passage, san_now() - t0, levels.v, levels.n,
-                        st == SAN_OK && !a.tr.incomplete, times.n };
-        if (report && A.fmt == FMT_JSON)
-            json_report(&r);
-        else if (report && A.fmt == FMT_CSV)
-            csv_report(&r);
-        else if (report)
-            text_report(&r);
+        san_time_report_opts ro;
+        san_time_report_opts_default(&ro);
+        ro.source = rest[0];
+        ro.passage = passage;
+        ro.eps = A.eps;
+        ro.t_total = san_now() - t0;
+        ro.initial = A.from ? "--from" : A.initial ? "--initial" : NULL;
+        ro.engine_petsc = A.engine && !strcmp(A.engine, "petsc");
+        ro.rewards = A.rewards;
+        ro.all_replicas = A.all_replicas;
+        ro.complete = st == SAN_OK && !a.tr.incomplete;
+        ro.ntimes_asked = times.n;
+        ro.levels = levels.v;
+        ro.nlevels = levels.n;
+        /* uniformization to its eps; "converged" is every time asked done */
+        cli_run run = { "uniformization", A.eps, a.kron ? "kron" : "sparse", ro.complete };
+        ro.preamble = provenance;
+        ro.ctx = &run;
+        if (report)
+            san_report_transient(stdout, A.fmt == FMT_JSON ? SAN_REPORT_JSON
+                                         : A.fmt == FMT_CSV ? SAN_REPORT_CSV : SAN_REPORT_TEXT,
+                                 m, &a, &ro);
         else if (partial && rank0)      /* the report would have said so */
             fprintf(stderr, "san %s: stopped: %d of %d times done; no plot\n", cmd, a.tr.ntimes,
                     times.n);
@@ -855,7 +560,7 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
             status = cli_write_output(A.vector, cli_vector_write, &v);
         }
         if (A.plot && status == EXIT_OK && rank0)
-            status = plot_over_t(&r, A.plot);
+            status = plot_over_t(m, &a, &A, passage, A.plot);
     } else {
         status = cli_exit_status(st);
     }

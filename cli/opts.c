@@ -424,27 +424,6 @@ void cli_json_figure(FILE *out, double v)
         san_json_num(out, v);
 }
 
-/* The members of a marginals object, "A": { "s": p, ... } for every
- * automaton, the first after first and the others after sep (solve puts
- * one a line, transient's rows keep a time on one line): one shape for
- * the concept (doc/output.md). */
-void cli_json_marginal_members(FILE *out, const san_model *m, const san_solution *sol,
-                               const char *first, const char *sep)
-{
-    for (int a = 0; a < m->naut; a++) {
-        fputs(a ? sep : first, out);
-        san_json_string(out, m->aut[a].name);
-        fputs(": {", out);
-        for (int s = 0; s < m->aut[a].nstates; s++) {
-            fputs(s ? ", " : " ", out);
-            san_json_string(out, m->aut[a].states[s]);
-            fputs(": ", out);
-            san_json_num(out, sol->marginal[a][s]);
-        }
-        fputs(" }", out);
-    }
-}
-
 int cli_refuse_overwrite(const char *cmd, const char *option, const char *out, const char *in)
 {
     if (!san_out_overwrites(out, in))

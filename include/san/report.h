@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stddef.h>
 #include "san/base.h"
+#include "san/model.h"
+#include "san/analyze.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -76,6 +78,87 @@ typedef struct {
  * with the runs' reports embedded, verbatim, as one JSON block.  0, or
  * -1 on a write error (the stream's). */
 SAN_API int san_report_html(FILE *out, const san_report_page *p);
+
+/* ---- the reports of the analyses (report/solve_out.c, report/time_out.c) ---- */
+
+/* The formats of a command's report (doc/output.md). */
+typedef enum { SAN_REPORT_TEXT, SAN_REPORT_JSON, SAN_REPORT_CSV } san_report_format;
+
+/* The caller's provenance block (doc/output.md: "schema", "meta"),
+ * written where each format takes it: JSON just after the opening
+ * "{\n  " (members ending with ",\n  "), CSV before the header row, text
+ * first.  The command writes its command line and model digests so; a
+ * binding passes none. */
+typedef void (*san_report_preamble)(FILE *out, san_report_format f, const void *ctx);
+
+/* What the report of a steady state says beyond the analysis itself. */
+typedef struct {
+    const char *source;     /* the model's file as named ("file"); NULL: "" */
+    double tol;             /* the tolerance asked (its solve opts' tol) */
+    int auto_picked;        /* the method was chosen by auto */
+    double t_total;         /* seconds of the whole run; < 0: the
+                               analysis' own (space and solve) */
+    int vector;             /* JSON and CSV: 1 the distribution is part of
+                               the report ("vector", vector rows), -1 it
+                               would be but the answer is unverified
+                               (JSON: null), 0 not */
+    int no_marginals;       /* leave the marginals out (every format) */
+    int no_throughputs;     /* ... the throughputs */
+    int all_replicas;       /* text: a line for every replica that differs
+                               (default: their minimum, mean, maximum) */
+    san_report_preamble preamble;   /* NULL: no provenance block */
+    const void *ctx;        /* preamble's */
+} san_solve_report_opts;
+
+/* source "", tol the analysis' default, t_total -1, everything else 0. */
+SAN_API void san_solve_report_opts_default(san_solve_report_opts *o);
+/* The report of `san solve` on a's steady state of m (san_analyze with
+ * the STEADY kind: the model, the storage, the solver and its accuracy,
+ * the results, marginals, throughputs and top states) in format f on
+ * out; o NULL: the defaults.  SAN_OK; SAN_E_USAGE when a has no indices
+ * (the analysis failed before them); SAN_E_NOMEM when the distribution
+ * could not be written (the report is then complete without it). */
+SAN_API san_status san_report_solve(FILE *out, san_report_format f, const san_model *m,
+                                    const san_analysis *a, const san_solve_report_opts *o);
+
+/* A name the commands give the results they add to a model for their
+ * own use (san transient's --initial, san passage's --until): the
+ * reports leave them out. */
+#define SAN_HIDDEN_RESULT_PREFIX "__san_"
+
+/* What the report of a transient or passage analysis says beyond the
+ * analysis itself. */
+typedef struct {
+    const char *source;     /* the model's file as named ("file"); NULL: "" */
+    int passage;            /* san passage's report (the passage block and
+                               P(T <= t)); 0: san transient's */
+    double eps;             /* the uniformization's eps asked */
+    double t_total;         /* seconds of the whole run; < 0: the
+                               analysis' own */
+    const char *initial;    /* text: how the initial distribution was
+                               given ("--initial", "--from"); NULL: the
+                               states the reachability function accepts */
+    int engine_petsc;       /* the analysis ran on the petsc engine: its
+                               ranks and their memory are reported */
+    int rewards;            /* text: the accumulated table (rewards asked) */
+    int all_replicas;       /* text: a line for every replica */
+    int complete;           /* 0: interrupted, the times before the stop only */
+    int ntimes_asked;       /* the times asked (< 0: the analysis' count) */
+    const double *levels;   /* passage: the percentiles asked, in (0, 1) */
+    int nlevels;
+    san_report_preamble preamble;   /* NULL: no provenance block */
+    const void *ctx;        /* preamble's */
+} san_time_report_opts;
+
+/* source "", eps the analysis' default, t_total -1, complete 1,
+ * ntimes_asked -1, everything else 0. */
+SAN_API void san_time_report_opts_default(san_time_report_opts *o);
+/* The report of `san transient` (o->passage 0) or `san passage` on a's
+ * analysis of m (san_analyze with the TRANSIENT or PASSAGE kind) in
+ * format f on out; o NULL: the defaults.  SAN_OK; SAN_E_USAGE when a
+ * holds no time analysis. */
+SAN_API san_status san_report_transient(FILE *out, san_report_format f, const san_model *m,
+                                        const san_analysis *a, const san_time_report_opts *o);
 
 #ifdef __cplusplus
 }

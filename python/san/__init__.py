@@ -302,21 +302,22 @@ class Model:
         return index, order
 
     def solve(self, method="auto", tol=None, storage="auto", max_memory=None,
-              max_states=0, time_limit=0, lump="auto"):
+              max_states=0, time_limit=0, lump="auto", top=10):
         """The steady state (san_analyze): a Solution.  Not converged: a
         warning, and the best answer with converged False.  lump="auto"
         (as san solve): interchangeable replicas solved as counts (issue
         28), the same results, marginals and throughputs as lump="off";
         pi and distribution() are then over the lumped chain's states
         (occupancy vectors, see states()) and sol.lumped says what was
-        lumped."""
+        lumped.  top: the most probable states of sol.json() (--top)."""
         st, a, msgs = self._analyze(False, method, tol, storage, max_memory, max_states,
-                                    time_limit, lump=lump)
+                                    time_limit, lump=lump, ntop=top)
         try:
             if not a.have_indices:
                 info = a.sol.info.msg.decode() if a.have_sol else ""
                 raise SanError(_status_name(st), msgs + ([info] if info else []))
             sol = Solution(self, a)
+            sol._json = _solve_report(self, a, tol, method == "auto")
         finally:
             lib.san_analysis_free(byref(a))
         if st != _lib.SAN_OK:
@@ -492,6 +493,7 @@ class Model:
                                         time_limit=time_limit)
         try:
             out = Transient(m, a, st, msgs, eps)
+            out._json = _time_report(m, self.source, a, st, False, eps, len(out.times), ())
         finally:
             lib.san_analysis_free(byref(a))
         if st != _lib.SAN_OK:
@@ -526,6 +528,7 @@ class Model:
                                         time_limit=time_limit)
         try:
             out = Passage(m, a, st, msgs, eps, levels)
+            out._json = _time_report(m, self.source, a, st, True, eps, a.tr.ntimes, levels)
         finally:
             lib.san_analysis_free(byref(a))
         if st != _lib.SAN_OK:
@@ -596,6 +599,53 @@ class Model:
             if L.value:
                 lib.san_lumping_free(L)
         return [path]
+
+
+def _json_report(write, m, a, o):
+    """write(FILE, SAN_REPORT_JSON, m, a, o) into memory, as text: the
+    document the command prints, without the provenance block."""
+    buf, size = c_void_p(), ctypes.c_size_t()
+    f = _lib.libc.open_memstream(byref(buf), byref(size))
+    if not f:
+        raise MemoryError("open_memstream")
+    st = write(f, 1, m, byref(a), byref(o))        # SAN_REPORT_JSON
+    _lib.libc.fclose(f)
+    try:
+        text = ctypes.string_at(buf.value, size.value).decode()
+    finally:
+        _lib.libc.free(buf)
+    if st != _lib.SAN_OK:
+        raise SanError(_status_name(st), message="the report")
+    return text
+
+
+def _solve_report(model, a, tol, auto):
+    """What `san solve -f json` prints (san_report_solve), as text."""
+    o = _lib.SolveReportOpts()
+    lib.san_solve_report_opts_default(byref(o))
+    source = model.source.encode()
+    o.source = source
+    if tol is not None:
+        o.tol = tol
+    o.auto_picked = int(auto)
+    return _json_report(lib.san_report_solve, model._m, a, o)
+
+
+def _time_report(model, name, a, st, passage, eps, ntimes, levels):
+    """What `san transient -f json` or `san passage -f json` prints
+    (san_report_transient) for the analysis a of model (with the
+    selections it compiled), name the model's file, as text."""
+    o = _lib.TimeReportOpts()
+    lib.san_time_report_opts_default(byref(o))
+    source = name.encode()
+    o.source = source
+    o.passage = int(passage)
+    o.eps = eps
+    o.complete = int(st == _lib.SAN_OK and not a.tr.incomplete)
+    o.ntimes_asked = ntimes
+    lv = (ctypes.c_double * max(1, len(levels)))(*[p / 100 for p in levels])
+    o.levels, o.nlevels = ctypes.cast(lv, POINTER(ctypes.c_double)), len(levels)
+    return _json_report(lib.san_report_transient, model._m, a, o)
 
 
 def _lump_note(L, m, states):
@@ -704,6 +754,16 @@ class Solution:
                          "reach_error": C.reach_error[k], "error_estimate": C.error[k]}
                         for k in range(C.n)] if C.n > 1 else None
 
+    def json(self):
+        """The document `san solve -f json` prints, as a dict: the same
+        members and numbers (doc/output.md: "model", "file", "solver",
+        "results", "marginals", "throughputs", "top_states", "classes",
+        ...), written by the same library call (san_report_solve), without
+        the provenance block ("schema", "meta"), which names a command
+        line."""
+        import json
+        return json.loads(self._json)
+
     def marginals_frame(self):
         """The marginals as a DataFrame: automaton, state, probability."""
         import pandas as pd
@@ -788,6 +848,13 @@ class Transient:
         mar = {a: pd.DataFrame([r["marginals"][a] for r in rows], index=idx) for a in auts}
         return res, thr, mar
 
+    def json(self):
+        """The document `san transient -f json` prints, as a dict (the same
+        library call, san_report_transient), without the provenance block
+        ("schema", "meta")."""
+        import json
+        return json.loads(self._json)
+
     def __repr__(self):
         return (f"<san.Transient {self.model.name}: {self.states} states, "
                 f"{len(self.times)} times, {self.uniformization['products']} products>")
@@ -824,6 +891,13 @@ class Passage:
         self.percentiles = {p: T.pct[k] for k, p in enumerate(levels)}
         self.cdf = pd.DataFrame({"t": [T.times[k] for k in range(T.ntimes)],
                                  "cdf": [T.cdf[k] for k in range(T.ntimes)]})
+
+    def json(self):
+        """The document `san passage -f json` prints, as a dict (the same
+        library call, san_report_transient), without the provenance block
+        ("schema", "meta")."""
+        import json
+        return json.loads(self._json)
 
     def __repr__(self):
         return (f"<san.Passage {self.model.name}: P(reach) {self.reach:.6g}, "

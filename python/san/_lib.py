@@ -192,6 +192,23 @@ class Analysis(Structure):
                 ("engine", c_void_p), ("lumping", c_void_p), ("classes", Classes)]
 
 
+class SolveReportOpts(Structure):
+    """san_solve_report_opts: what san_report_solve says beyond the analysis."""
+    _fields_ = [("source", c_char_p), ("tol", c_double), ("auto_picked", c_int),
+                ("t_total", c_double), ("vector", c_int), ("no_marginals", c_int),
+                ("no_throughputs", c_int), ("all_replicas", c_int), ("preamble", c_void_p),
+                ("ctx", c_void_p)]
+
+
+class TimeReportOpts(Structure):
+    """san_time_report_opts: what san_report_transient says beyond the analysis."""
+    _fields_ = [("source", c_char_p), ("passage", c_int), ("eps", c_double),
+                ("t_total", c_double), ("initial", c_char_p), ("engine_petsc", c_int),
+                ("rewards", c_int), ("all_replicas", c_int), ("complete", c_int),
+                ("ntimes_asked", c_int), ("levels", POINTER(c_double)), ("nlevels", c_int),
+                ("preamble", c_void_p), ("ctx", c_void_p)]
+
+
 class TextPos(Structure):
     _fields_ = [("line", c_int), ("col", c_int)]
 
@@ -220,7 +237,8 @@ STRUCTS = [("san_diag_item", DiagItem), ("san_diag", Diag), ("san_trans", Trans)
            ("san_analysis_opts", AnalysisOpts), ("san_storage_choice", StorageChoice),
            ("san_classes", Classes), ("san_analysis", Analysis),
            ("san_audit_opts", AuditOpts), ("san_audit", Audit),
-           ("san_text_pos", TextPos)]
+           ("san_text_pos", TextPos), ("san_solve_report_opts", SolveReportOpts),
+           ("san_time_report_opts", TimeReportOpts)]
 
 
 def _find():
@@ -257,6 +275,12 @@ def _load():
         "san_analyze": (c_int, [POINTER(Model), POINTER(AnalysisOpts), POINTER(Analysis),
                                 POINTER(Diag)]),
         "san_analysis_free": (None, [POINTER(Analysis)]),
+        "san_solve_report_opts_default": (None, [POINTER(SolveReportOpts)]),
+        "san_report_solve": (c_int, [c_void_p, c_int, POINTER(Model), POINTER(Analysis),
+                                     POINTER(SolveReportOpts)]),
+        "san_time_report_opts_default": (None, [POINTER(TimeReportOpts)]),
+        "san_report_transient": (c_int, [c_void_p, c_int, POINTER(Model), POINTER(Analysis),
+                                         POINTER(TimeReportOpts)]),
         "san_parse_bytes": (c_int, [c_char_p, POINTER(c_double)]),
         "san_read_input": (c_int, [c_char_p, c_double, POINTER(c_void_p), POINTER(c_size_t),
                                    c_char_p, c_size_t]),

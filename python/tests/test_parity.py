@@ -195,3 +195,127 @@ def test_size_buffer_and_grain_refuse_as_the_command():
     with pytest.raises(san.SanError) as e:
         san.grain("ms", mode="async", slaves=2, slices_per_node=[1, 2], by="bogus")
     assert e.value.status == "usage" and "--by" in str(e.value)
+
+
+# ---- solve ----
+
+# What legitimately differs between two runs of one solve: the
+# provenance block (the command line, the model's digest; Solution.json
+# has none) and the clocks.
+SOLVE_CLOCKS = (("solver", "time_s"), ("solver", "product_s"), ("times_s",))
+
+# Two absorbing classes reached from s0 with probabilities 0.4 / 0.75
+# and 0.35 / 0.75 (a cycle c0 c1 is not reachable): the long-run answer
+# weighs the classes (issue 31).
+CLASSES = """
+events
+  loc up (0.4)
+  loc down (0.35)
+  loc r01 (2)
+  loc r10 (1)
+partial reachability = (st M) == s0;
+network classes (continuous)
+  aut M
+    stt s0 to(a) up to(b) down
+    stt a
+    stt b
+    stt c0 to(c1) r01
+    stt c1 to(c0) r10
+results
+  inA = (st M) == a;
+  inB = (st M) == b;
+"""
+
+
+def _without_clocks(doc):
+    doc = _without_provenance(doc) if "meta" in doc else dict(doc)
+    for path in SOLVE_CLOCKS:
+        d = doc
+        for k in path[:-1]:
+            d[k] = dict(d[k])
+            d = d[k]
+        d.pop(path[-1])
+    return doc
+
+
+SOLVES = [  # (the package's call, the command's flags)
+    (lambda: san.load(MM1K).solve(), [MM1K]),
+    (lambda: san.load(MM1K, defines={"lambda": 2.5}).solve(tol=1e-12, storage="kron", top=3),
+     [MM1K, "-D", "lambda=2.5", "--tol", "1e-12", "--storage", "kron", "--top", "3"]),
+    (lambda: san.load(os.path.join(MODELS, "clients_server.san")).solve(),
+     [os.path.join(MODELS, "clients_server.san")]),
+    (lambda: san.gen("ms --mode async --slaves 3 --buffer 2").solve(method="gs", lump="off"),
+     ["--gen", "ms --mode async --slaves 3 --buffer 2", "--method", "gs", "--lump", "off"]),
+    (lambda: san.gen("ms --mode async --slaves 3 --buffer 2").solve(storage="kron"),
+     ["--gen", "ms --mode async --slaves 3 --buffer 2", "--storage", "kron"]),
+]
+
+
+@pytest.mark.parametrize("k", range(len(SOLVES)))
+def test_solve_json_is_the_commands(k):
+    call, flags = SOLVES[k]
+    mine = call().json()
+    ref = cli_json("solve", "-q", *flags)
+    assert "meta" not in mine and "schema" not in mine
+    assert _without_clocks(mine) == _without_clocks(ref)
+    assert mine["top_states"] and mine["solver"]["converged"]
+
+
+def test_solve_json_of_several_classes(tmp_path):
+    path = str(tmp_path / "classes.san")
+    with open(path, "w") as f:
+        f.write(CLASSES)
+    for storage in ("sparse", "kron"):
+        mine = san.load(path).solve(storage=storage).json()
+        ref = cli_json("solve", "-q", path, "--storage", storage)
+        assert _without_clocks(mine) == _without_clocks(ref), storage
+        # against the chain's closed form: P(a) = 0.4 / 0.75, P(b) = 0.35 / 0.75
+        assert mine["closed_classes"] == 2 and mine["reachable_states"] == 3
+        assert mine["results"]["inA"] == pytest.approx(0.4 / 0.75, rel=1e-9)
+        assert mine["results"]["inB"] == pytest.approx(0.35 / 0.75, rel=1e-9)
+
+
+def test_solve_json_numbers_against_mm1k():
+    # pi(n) proportional to (lambda/mu)^n, n = 0..10 (models/mm1k.san)
+    doc = san.load(MM1K).solve(top=11).json()
+    rho = 2 / 3
+    pi = np.array([rho ** n for n in range(11)])
+    pi /= pi.sum()
+    got = [doc["marginals"]["queue"][f"s[{n}]"] for n in range(11)]
+    assert np.allclose(got, pi, rtol=1e-9, atol=0)
+    assert doc["results"]["empty"] == pytest.approx(pi[0], rel=1e-9)
+    assert [t["state"]["queue"] for t in doc["top_states"]] == [f"s[{n}]" for n in range(11)]
+    assert doc["file"] == MM1K and doc["model"] == "mm1k"
+
+
+# ---- transient and passage: the whole document ----
+
+TIME_CLOCKS = (("uniformization", "product_s"), ("times_s",))
+
+
+def _without_time_clocks(doc):
+    doc = _without_provenance(doc) if "meta" in doc else dict(doc)
+    doc["uniformization"] = dict(doc["uniformization"])
+    doc["uniformization"].pop("product_s")
+    doc.pop("times_s")
+    return doc
+
+
+@pytest.mark.parametrize("call,flags", [
+    (lambda: san.load(MM1K).transient([0.5, 1, 3], rewards=True, initial="st queue == 2"),
+     ["transient", MM1K, "--time", "0.5,1,3", "--rewards", "--initial", "st queue == 2"]),
+    (lambda: san.load(os.path.join(MODELS, "clients_server.san")).transient([1, 2],
+                                                                          storage="kron"),
+     ["transient", os.path.join(MODELS, "clients_server.san"), "--time", "1,2",
+      "--storage", "kron"]),
+    (lambda: san.load(MM1K).passage("st queue == 10", times=[1, 2], percentiles=[50, 90],
+                                    initial="st queue == 0"),
+     ["passage", MM1K, "--until", "st queue == 10", "--time", "1,2", "--percentiles", "50,90",
+      "--initial", "st queue == 0"]),
+])
+def test_time_json_is_the_commands(call, flags):
+    mine = call().json()
+    ref = cli_json(flags[0], "-q", *flags[1:])
+    assert "meta" not in mine
+    assert _without_time_clocks(mine) == _without_time_clocks(ref)
+    assert mine["complete"] and mine["times"]

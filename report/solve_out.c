@@ -1,0 +1,50 @@
+/*
+ * solve_out.c - san_report_solve: the report of a steady-state analysis
+ * in one of three formats, written by the library so that the command
+ * and a binding (the Python package) print one report.
+ */
+#include "solve_out.h"
+
+void san_solve_report_opts_default(san_solve_report_opts *o)
+{
+    san_analysis_opts ao;
+    san_analysis_opts_default(&ao);
+    *o = (san_solve_report_opts){ .source = "", .tol = ao.solve.tol, .t_total = -1 };
+}
+
+/* Q's nonzeros: the generator's, or over the ranks of --engine petsc (no
+ * rank holds the whole of it); none over the descriptor. */
+static int64_t nonzeros_of(const san_analysis *a)
+{
+    if (a->kron)
+        return 0;
+    return a->ranks > 1 || a->rank_bytes > 0 ? a->nonzeros : a->sp.q.rowptr[a->sp.n];
+}
+
+san_status san_report_solve(FILE *out, san_report_format f, const san_model *m,
+                            const san_analysis *a, const san_solve_report_opts *o)
+{
+    if (!a->have_indices)
+        return SAN_E_USAGE;
+    san_solve_report_opts dflt;
+    if (!o) {
+        san_solve_report_opts_default(&dflt);
+        o = &dflt;
+    }
+    san_solve_report_opts oo = *o;
+    if (!oo.source)
+        oo.source = "";
+    if (oo.t_total < 0)
+        oo.t_total = a->t_space + a->t_solve;
+    report_solve r = { m, &a->sp, &a->sol, a, &oo, nonzeros_of(a) };
+    switch (f) {
+    case SAN_REPORT_JSON:
+        return report_solve_json(out, &r);
+    case SAN_REPORT_CSV:
+        return report_solve_csv(out, &r);
+    case SAN_REPORT_TEXT:
+        report_solve_text(out, &r);
+        return SAN_OK;
+    }
+    return SAN_E_USAGE;
+}
