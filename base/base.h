@@ -30,17 +30,17 @@ typedef struct {
     double interval;        /* seconds between redraws */
     double last;            /* time of the last redraw */
     int open;               /* a line is on the screen */
-} san_progress;
-void san_progress_init(san_progress *p, int on, double interval);
+} base_progress;
+void base_progress_init(base_progress *p, int on, double interval);
 /* Redraws with printf-style text when the interval has passed (or
  * force); returns 1 when it drew. */
-int san_progress_draw(san_progress *p, int force, const char *fmt, ...)
+int base_progress_draw(base_progress *p, int force, const char *fmt, ...)
 #ifdef __GNUC__
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 /* Clears the line (erase 1) or ends it with a newline (erase 0). */
-void san_progress_end(san_progress *p, int erase);
+void base_progress_end(base_progress *p, int erase);
 
 /* ---- parse.c ---- */
 /* san_parse_double, san_parse_integer, san_parse_why, san_parse_bytes

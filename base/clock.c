@@ -26,7 +26,7 @@ static double interval_cap(double interval)
     return e && *e && !*end && cap >= 0 && cap < interval ? cap : interval;
 }
 
-void san_progress_init(san_progress *p, int on, double interval)
+void base_progress_init(base_progress *p, int on, double interval)
 {
     p->on = on;
     p->interval = interval_cap(interval);
@@ -34,7 +34,7 @@ void san_progress_init(san_progress *p, int on, double interval)
     p->open = 0;
 }
 
-int san_progress_draw(san_progress *p, int force, const char *fmt, ...)
+int base_progress_draw(base_progress *p, int force, const char *fmt, ...)
 {
     if (!p->on)
         return 0;
@@ -53,7 +53,7 @@ int san_progress_draw(san_progress *p, int force, const char *fmt, ...)
     return 1;
 }
 
-void san_progress_end(san_progress *p, int erase)
+void base_progress_end(base_progress *p, int erase)
 {
     if (!p->open)
         return;

@@ -78,19 +78,19 @@ static double best_of(kernel k, void *ctx, double *x, double *y, int rounds)
 
 static void k_product(void *ctx, double *x, double *y)
 {
-    san_op_apply(ctx, x, y);
+    num_op_apply(ctx, x, y);
 }
 
 static void k_ilu(void *ctx, double *x, double *y)
 {
     (void)y;
-    san_pc_apply(ctx, x);
+    num_pc_apply(ctx, x);
 }
 
 static void k_gs(void *ctx, double *x, double *y)
 {
     (void)y;
-    san_ls_gs_sweeps(ctx, x, 1);
+    num_ls_gs_sweeps(ctx, x, 1);
 }
 
 static void row(const char *name, double s, double bytes, double stream)
@@ -148,19 +148,19 @@ int main(int argc, char **argv)
            argv[1], (long long)n, (long long)nnz, threads, stream);
     printf("  %-24s %13s %13s %13s %7s\n", "kernel", "time", "bytes", "rate", "floor");
 
-    san_op op;
+    num_op op;
     double maxd = 0;
     for (int64_t j = 0; j < n; j++)
         for (int64_t p = qt.rowptr[j]; p < qt.rowptr[j + 1]; p++)
             if (qt.col[p] == j)
                 maxd = fmax(maxd, fabs(qt.val[p]));
-    san_op_csr(&op, &qt, maxd);
+    num_op_csr(&op, &qt, maxd);
     row("product y = x Q", best_of(k_product, &op, x, y, rounds), mat + 16.0 * (double)n, stream);
 
-    san_pc pc;
+    num_pc pc;
     char msg[256];
     setenv("SAN_ILU_LEVELS", "1", 1);  /* the schedule is opt-in (precond.c) */
-    if (san_pc_build(&pc, &op, &qt, SAN_PC_ILU0, 0, INFINITY, msg, sizeof msg) == 0 &&
+    if (num_pc_build(&pc, &op, &qt, SAN_PC_ILU0, 0, INFINITY, msg, sizeof msg) == 0 &&
         pc.kind == SAN_PC_ILU0) {
         /* the two solves read the factors (as big as Q) and x twice */
         const double lub = 12.0 * (double)nnz + 8.0 * (double)n + 32.0 * (double)n;
@@ -174,7 +174,7 @@ int main(int argc, char **argv)
         pc.lrow = NULL;         /* the same factors, in row order */
         row("ILU(0) solves, row order", best_of(k_ilu, &pc, x, y, rounds), lub, stream);
         pc.lrow = lrow;
-        san_pc_free(&pc);
+        num_pc_free(&pc);
     }
     for (int64_t i = 0; i < n; i++)
         x[i] = 1.0 / (double)n;

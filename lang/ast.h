@@ -143,7 +143,7 @@ typedef struct ast_arena ast_arena;
 typedef struct {
     ast_arena *arena;
     struct lang_oom *oom;   /* where a failed allocation goes (oom.h) */
-    san_progress *progress; /* during the load: its progress line (base.h) */
+    base_progress *progress; /* during the load: its progress line (base.h) */
     long ticks;
     ast_ident *ids;     int nids;
     ast_event *events;  int nevents;

@@ -88,7 +88,7 @@ int xb_call(xbuild *b, const san_expr *fn)
 /* fmod is exact (its result is representable), so only the sign needs
  * mending: fmod takes the sign of a, mod that of b.  The sum r + b may
  * round to b itself when r is tiny (mod(-1e-20, 1) is 1). */
-double san_mod(double a, double b)
+double lang_mod(double a, double b)
 {
     if (b == 0)
         return NAN;
@@ -117,7 +117,7 @@ static double apply2(int op, double x, double y)
     case X_OR:  return (x != 0) || (y != 0);
     case X_IMP: return (x == 0) || (y != 0);
     case X_EQV: return (x != 0) == (y != 0);
-    case X_MOD: return san_mod(x, y);
+    case X_MOD: return lang_mod(x, y);
     case X_POW: return pow(x, y);
     }
     return NAN;
@@ -217,7 +217,7 @@ san_expr *xb_constant(lang_oom *oom, double v)
     return xb_finish(&b);
 }
 
-san_expr *san_expr_constant(double v)
+san_expr *lang_expr_constant(double v)
 {
     lang_oom oom;
     if (setjmp(oom.env))
@@ -225,7 +225,7 @@ san_expr *san_expr_constant(double v)
     return xb_constant(&oom, v);
 }
 
-void san_expr_free(san_expr *e)
+void lang_expr_free(san_expr *e)
 {
     if (!e)
         return;
@@ -341,7 +341,7 @@ static double run(const san_expr *e, const int *s, const double *results, const 
     return st[0];
 }
 
-void san_expr_tabulate(san_expr *e, const san_model *m, int64_t max_entries, int *s)
+void lang_expr_tabulate(san_expr *e, const san_model *m, int64_t max_entries, int *s)
 {
     if (e->is_const || e->reads_results || e->ndeps <= 0 || e->tab)
         return;
@@ -377,7 +377,7 @@ void san_expr_tabulate(san_expr *e, const san_model *m, int64_t max_entries, int
     e->tab = tab;
 }
 
-double san_expr_eval_sol(const san_expr *e, const int *state, const double *results,
+double lang_expr_eval_sol(const san_expr *e, const int *state, const double *results,
                          const double *throughput)
 {
     if (e->is_const)
@@ -399,12 +399,12 @@ double san_expr_eval_sol(const san_expr *e, const int *state, const double *resu
     return r;
 }
 
-void san_results_derive(const san_model *m, double *results, const double *throughput,
+void lang_results_derive(const san_model *m, double *results, const double *throughput,
                         san_diag *d)
 {
     for (int r = 0; r < m->nres; r++)
         if (m->res[r].derived)
-            results[r] = san_expr_eval_sol(m->res[r].expr, NULL, results, throughput);
+            results[r] = lang_expr_eval_sol(m->res[r].expr, NULL, results, throughput);
     for (int r = 0; r < m->nres; r++)
         if (!isfinite(results[r]))
             san_diag_add(d, SAN_WARNING, 0, 0, "result '%s' is not a finite number (%g)",
@@ -413,7 +413,7 @@ void san_results_derive(const san_model *m, double *results, const double *throu
 
 double san_expr_eval_ctx(const san_expr *e, const int *state, const double *results)
 {
-    return san_expr_eval_sol(e, state, results, NULL);
+    return lang_expr_eval_sol(e, state, results, NULL);
 }
 
 double san_expr_eval(const san_expr *e, const int *state)

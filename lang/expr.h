@@ -61,7 +61,7 @@ struct san_expr {
                            throughputs), not the state: a derived result */
     int reads_thr;      /* of which throughputs (X_THR) */
     /* A function of few automata is tabulated: tab[sum_k s[deps[k]] *
-     * tabstride[k]] replaces the interpreter (see san_expr_tabulate). */
+     * tabstride[k]] replaces the interpreter (see lang_expr_tabulate). */
     double *tab;
     int64_t *tabstride;
 };
@@ -88,29 +88,29 @@ double san_expr_eval_ctx(const san_expr *e, const int *state, const double *resu
 /* The same with the events' throughputs too (for thr(); may be NULL:
  * thr() is then NaN).  A derived result is evaluated so, by the layer
  * that has the solution (solver/analysis/indices.c). */
-double san_expr_eval_sol(const san_expr *e, const int *state, const double *results,
+double lang_expr_eval_sol(const san_expr *e, const int *state, const double *results,
                          const double *throughput);
 /* Once every expectation and throughput of a solution is summed: the
  * derived results, in order (each names earlier ones only; thr(e) is
  * the sum the report prints for e), and a warning in d for each result
  * that is not a finite number.  The serial and the distributed indices
  * both end so. */
-void san_results_derive(const san_model *m, double *results, const double *throughput,
+void lang_results_derive(const san_model *m, double *results, const double *throughput,
                         san_diag *d);
-san_expr *san_expr_constant(double v);
+san_expr *lang_expr_constant(double v);
 /* The same inside a load (allocation failures go to oom). */
 san_expr *xb_constant(struct lang_oom *oom, double v);
-void san_expr_free(san_expr *e);
+void lang_expr_free(san_expr *e);
 /* Tabulate e over the automata it reads when that takes at most
  * max_entries values; a no-op for constants and derived results.
  * state: m->naut zeros, scratch, left zeros. */
-void san_expr_tabulate(san_expr *e, const san_model *m, int64_t max_entries, int *state);
+void lang_expr_tabulate(san_expr *e, const san_model *m, int64_t max_entries, int *state);
 /* Bounds of e over the states with lo[a] <= state[a] <= hi[a] for every
  * automaton a (expr_range.c): 1 and bounds[0] <= e <= bounds[1] for
  * each of them, or 0 when some value may be NaN or is not bounded. */
-int san_expr_range(const san_expr *e, const int *lo, const int *hi, double bounds[2]);
+int lang_expr_range(const san_expr *e, const int *lo, const int *hi, double bounds[2]);
 /* mod(a, b) = a - b floor(a / b): the sign of b, NaN for b = 0. */
-double san_mod(double a, double b);
+double lang_mod(double a, double b);
 /* Number of operands an instruction pops. */
 int xop_arity(const xins *i);
 

@@ -128,7 +128,7 @@ static rng mod_range(rng x, rng y)
     if (!x.known || !y.known || (y.lo <= 0 && y.hi >= 0))
         return UNKNOWN;
     if (x.lo == x.hi && y.lo == y.hi)
-        return point(san_mod(x.lo, y.lo));
+        return point(lang_mod(x.lo, y.lo));
     if (y.lo > 0 && x.lo >= 0 && x.hi < y.lo)
         return x;
     return y.lo > 0 ? (rng){ 0, y.hi, 1 } : (rng){ y.lo, 0, 1 };
@@ -201,7 +201,7 @@ static rng eval_range(const san_expr *e, const int *lo, const int *hi, rng *st)
             break;
         case X_CALL: {
             double b[2];
-            st[sp++] = san_expr_range(e->calls[i->a], lo, hi, b)
+            st[sp++] = lang_expr_range(e->calls[i->a], lo, hi, b)
                            ? (rng){ b[0], b[1], 1 } : UNKNOWN;
             break;
         }
@@ -262,7 +262,7 @@ static rng eval_range(const san_expr *e, const int *lo, const int *hi, rng *st)
     return st[0];
 }
 
-int san_expr_range(const san_expr *e, const int *lo, const int *hi, double bounds[2])
+int lang_expr_range(const san_expr *e, const int *lo, const int *hi, double bounds[2])
 {
     if (e->is_const) {
         bounds[0] = bounds[1] = e->value;

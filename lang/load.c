@@ -13,7 +13,7 @@
 /* Parse and compile, the load's recovery point set (oom.h): an
  * allocation that fails anywhere in the front end comes back here. */
 static san_status compile(const char *text, size_t len, san_diag *d, const san_load_opts *opt,
-                          ast_file *f, lang_oom *oom, san_progress *progress, san_model **out)
+                          ast_file *f, lang_oom *oom, base_progress *progress, san_model **out)
 {
     oom->cleanup = NULL;
     if (setjmp(oom->env)) {
@@ -41,10 +41,10 @@ san_status san_model_compile(const char *text, size_t len, const san_load_opts *
         return SAN_E_NOMEM;
     }
     /* a second in silence, then where the load is (big models) */
-    san_progress progress;
-    san_progress_init(&progress, opt && opt->progress, 1.0);
+    base_progress progress;
+    base_progress_init(&progress, opt && opt->progress, 1.0);
     san_status st = compile(text, len, d, opt, f, &oom, &progress, out);
-    san_progress_end(&progress, 1);
+    base_progress_end(&progress, 1);
     f->progress = NULL;
     if (st != SAN_OK) {
         ast_file_free(f);

@@ -625,11 +625,11 @@ static class_event *class_events(builder *B, const lump_class *C, int *n)
                     ratio[k] = x->mtab[k] > 0 ? C->occ[k * C->ns + s] / x->mtab[k] : 0;
                 san_expr *one = NULL;
                 if (!p)
-                    p = one = san_expr_constant(1);
+                    p = one = lang_expr_constant(1);
                 if (!p)
                     lang_oom_throw(B->oom);
                 x->prob[u] = pool_add(B, rewrite_mul(B, p, ratio, (int)(C - L->cls)));
-                san_expr_free(one);
+                lang_expr_free(one);
             }
         free(ratio);
     }

@@ -39,7 +39,7 @@ void san_model_free(san_model *m)
         free(m->id[i].name);
     free(m->id);
     for (int k = 0; m->pool && k < m->npool; k++)
-        san_expr_free(m->pool[k]);
+        lang_expr_free(m->pool[k]);
     free(m->pool);
     free(m->stride);
     free(m->product_str);

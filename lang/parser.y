@@ -9,7 +9,7 @@
  * words the syntax errors.
  */
 %define api.pure full
-%define api.prefix {san_yy}
+%define api.prefix {lang_yy}
 %define parse.error custom
 /* Recovery: `error ';'` resumes after the broken declaration, `error`
  * alone at the next declaration or block keyword; no conflicts. */
@@ -45,26 +45,26 @@
 #include "stmt_end.h"
 
 /* the scanner's tokens go through the filter of stmt_end.c */
-#define san_yylex stmt_lex
-static void san_yyerror(SAN_YYLTYPE *loc, void *scanner, ast_file *f,
+#define lang_yylex stmt_lex
+static void lang_yyerror(LANG_YYLTYPE *loc, void *scanner, ast_file *f,
                         san_diag *d, const char *msg);
 
 /* Deeper expressions are refused: the later phases recurse on them. */
 enum { MAX_EXPR_DEPTH = 10000 };
 
-static ast_pos P(SAN_YYLTYPE l) { ast_pos p = { l.first_line, l.first_column }; return p; }
-static ast_expr *mk(ast_file *f, ast_expr_kind k, SAN_YYLTYPE l)
+static ast_pos P(LANG_YYLTYPE l) { ast_pos p = { l.first_line, l.first_column }; return p; }
+static ast_expr *mk(ast_file *f, ast_expr_kind k, LANG_YYLTYPE l)
 {
     ast_expr *e = ast_alloc(f, sizeof *e);
     e->kind = k;
     e->pos = P(l);
     return e;
 }
-static ast_expr *mk_bin(ast_file *f, san_diag *d, ast_binop op, ast_expr *a, ast_expr *b, SAN_YYLTYPE l);
+static ast_expr *mk_bin(ast_file *f, san_diag *d, ast_binop op, ast_expr *a, ast_expr *b, LANG_YYLTYPE l);
 /* floor(x), ceil(x), mod(a, b), pow(a, b): the count of arguments is
  * checked here, where the call is still as written. */
 static ast_expr *mk_fn(ast_file *f, san_diag *d, const char *name, ast_expr **args, int n,
-                       SAN_YYLTYPE l)
+                       LANG_YYLTYPE l)
 {
     ast_expr *e = mk(f, AE_FN, l);
     e->fn = (ast_fn)ast_fn_find(name);
@@ -83,10 +83,10 @@ static ast_expr *mk_fn(ast_file *f, san_diag *d, const char *name, ast_expr **ar
     return e;
 }
 
-static ast_expr *mk_un(ast_file *f, san_diag *d, ast_expr_kind k, ast_expr *a, SAN_YYLTYPE l);
-static int rel_offset(san_diag *d, double k, SAN_YYLTYPE l);
-static ast_to by_amount(san_diag *d, int sign, ast_expr *e, SAN_YYLTYPE l);
-static ast_ref mk_ref(char *name, ast_expr *index, SAN_YYLTYPE l)
+static ast_expr *mk_un(ast_file *f, san_diag *d, ast_expr_kind k, ast_expr *a, LANG_YYLTYPE l);
+static int rel_offset(san_diag *d, double k, LANG_YYLTYPE l);
+static ast_to by_amount(san_diag *d, int sign, ast_expr *e, LANG_YYLTYPE l);
+static ast_ref mk_ref(char *name, ast_expr *index, LANG_YYLTYPE l)
 {
     ast_ref r = { name, index, P(l) };
     return r;
@@ -94,13 +94,13 @@ static ast_ref mk_ref(char *name, ast_expr *index, SAN_YYLTYPE l)
 #define GROW(arr, n) ((arr) = ast_grow(f, (arr), (n), sizeof *(arr)))
 
 /* The progress line of a long load, every 1024 declarations. */
-static void parse_tick(ast_file *f, SAN_YYLTYPE l)
+static void parse_tick(ast_file *f, LANG_YYLTYPE l)
 {
     if (!f->progress || !f->progress->on || (++f->ticks & 1023))
         return;
     char at[64];
     snprintf(at, sizeof at, "reading line %d", l.first_line);
-    if (san_progress_draw(f->progress, 0, "checking the model: %-40s", at))
+    if (base_progress_draw(f->progress, 0, "checking the model: %-40s", at))
         f->progress->interval = 0.25;
 }
 }
@@ -414,7 +414,7 @@ args
 
 /* The k of to(+k): a whole number of states, checked before any
  * conversion (a double beyond int's range cannot be cast). */
-static int rel_offset(san_diag *d, double k, SAN_YYLTYPE l)
+static int rel_offset(san_diag *d, double k, LANG_YYLTYPE l)
 {
     if (k > 1e6 || k != floor(k)) {
         san_diag_add(d, SAN_ERROR, l.first_line, l.first_column,
@@ -427,7 +427,7 @@ static int rel_offset(san_diag *d, double k, SAN_YYLTYPE l)
 /* to(+e), to(-e): a written number is the positional move of old
  * (to(+2)); anything else is an amount sema evaluates (a constant one
  * moves like a number, one reading the state is expanded by value). */
-static ast_to by_amount(san_diag *d, int sign, ast_expr *e, SAN_YYLTYPE l)
+static ast_to by_amount(san_diag *d, int sign, ast_expr *e, LANG_YYLTYPE l)
 {
     ast_to t;
     memset(&t, 0, sizeof t);
@@ -442,7 +442,7 @@ static ast_to by_amount(san_diag *d, int sign, ast_expr *e, SAN_YYLTYPE l)
     return t;
 }
 
-static ast_expr *mk_bin(ast_file *f, san_diag *d, ast_binop op, ast_expr *a, ast_expr *b, SAN_YYLTYPE l)
+static ast_expr *mk_bin(ast_file *f, san_diag *d, ast_binop op, ast_expr *a, ast_expr *b, LANG_YYLTYPE l)
 {
     ast_expr *e = mk(f, AE_BIN, l);
     e->op = op;
@@ -455,7 +455,7 @@ static ast_expr *mk_bin(ast_file *f, san_diag *d, ast_binop op, ast_expr *a, ast
     return e;
 }
 
-static ast_expr *mk_un(ast_file *f, san_diag *d, ast_expr_kind k, ast_expr *a, SAN_YYLTYPE l)
+static ast_expr *mk_un(ast_file *f, san_diag *d, ast_expr_kind k, ast_expr *a, LANG_YYLTYPE l)
 {
     ast_expr *e = mk(f, k, l);
     e->a = a;
@@ -487,7 +487,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, ast_fil
     return 0;
 }
 
-static void san_yyerror(SAN_YYLTYPE *loc, void *scanner, ast_file *f,
+static void lang_yyerror(LANG_YYLTYPE *loc, void *scanner, ast_file *f,
                         san_diag *d, const char *msg)
 {
     (void)scanner;
@@ -499,13 +499,13 @@ static void san_yyerror(SAN_YYLTYPE *loc, void *scanner, ast_file *f,
 
 /* The scanner's entry points (flex generates them; no header is shared
  * so that the build needs no generated lexer header). */
-int san_yylex_init_extra(struct lex_extra *extra, void **scanner);
-void *san_yy_scan_bytes(const char *bytes, int len, void *scanner);
-int san_yylex_destroy(void *scanner);
+int lang_yylex_init_extra(struct lex_extra *extra, void **scanner);
+void *lang_yy_scan_bytes(const char *bytes, int len, void *scanner);
+int lang_yylex_destroy(void *scanner);
 
 static void destroy_scanner(void *scanner)
 {
-    san_yylex_destroy(scanner);
+    lang_yylex_destroy(scanner);
 }
 
 int ast_parse(ast_file *f, const char *text, size_t len, san_diag *d)
@@ -522,16 +522,16 @@ int ast_parse(ast_file *f, const char *text, size_t len, san_diag *d)
     }
     stmt_filter x = { .x = { .file = f, .diag = d, .line = 1, .col = 1 } };
     void *scanner;
-    if (san_yylex_init_extra(&x.x, &scanner)) {
+    if (lang_yylex_init_extra(&x.x, &scanner)) {
         san_diag_add(d, SAN_ERROR, 0, 0, "out of memory starting the lexer");
         return 1;
     }
     /* out of memory while parsing (oom.h): the scanner goes too */
     f->oom->cleanup = destroy_scanner;
     f->oom->ctx = scanner;
-    san_yy_scan_bytes(text, (int)len, scanner);
-    san_yyparse(scanner, f, d);
+    lang_yy_scan_bytes(text, (int)len, scanner);
+    lang_yyparse(scanner, f, d);
     f->oom->cleanup = NULL;
-    san_yylex_destroy(scanner);
+    lang_yylex_destroy(scanner);
     return d->nerrors;
 }

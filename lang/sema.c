@@ -135,7 +135,7 @@ static void compile_rewards(sema *S)
                 for (int r = 0; r < G->n; r++)
                     for (int p = 0; p < B->n; p++)
                         S->m->aut[G->first + r].reward[B->first + p] = x->value;
-            san_expr_free(x);
+            lang_expr_free(x);
         }
     }
 }
@@ -457,7 +457,7 @@ static int amount_values(sema *S, s_group *G, const ast_expr *e, int min, int ma
     for (int a = 0; a < naut; a++)
         ahi[a] = S->m->aut[a].nstates - 1;
     /* a replicated group's copies differ by its index: no bounds then */
-    if (!bind && san_expr_range(x, alo, ahi, bounds)) {
+    if (!bind && lang_expr_range(x, alo, ahi, bounds)) {
         if (bounds[0] > *lo)
             *lo = bounds[0] > max ? max + 1 : (int)ceil(bounds[0]);
         if (bounds[1] < *hi)
@@ -466,7 +466,7 @@ static int amount_values(sema *S, s_group *G, const ast_expr *e, int min, int ma
     free(alo);
     free(ahi);
     release(S, hx);
-    san_expr_free(x);
+    lang_expr_free(x);
     return 0;
 }
 
@@ -1138,7 +1138,7 @@ static void sema_abandon(void *ctx)
     }
     for (int i = S->nheld - 1; i >= 0; i--)
         if (S->held[i].expr)
-            san_expr_free(S->held[i].p);
+            lang_expr_free(S->held[i].p);
         else
             free(S->held[i].p);
     sema_free(S);
@@ -1168,13 +1168,13 @@ static void tabulate(sema *S)
     int h = hold(S, scratch, 0);
     for (int k = 0; k < m->npool; k++) {
         tick(S, "expressions", k, m->npool);
-        san_expr_tabulate(m->pool[k], m, 1 << 18, scratch);
+        lang_expr_tabulate(m->pool[k], m, 1 << 18, scratch);
     }
     release(S, h);
     free(scratch);
 }
 
-san_model *sema_run(ast_file *f, san_diag *d, const san_load_opts *opt, san_progress *progress)
+san_model *sema_run(ast_file *f, san_diag *d, const san_load_opts *opt, base_progress *progress)
 {
     /* on the heap: an allocation failure leaves this frame for the
      * load's, whose cleanup (sema_abandon) still needs it */

@@ -8,6 +8,6 @@
 
 /* NULL when there were errors (all reported in d); progress: the line
  * on stderr of a long load (base.h). */
-san_model *sema_run(ast_file *f, san_diag *d, const san_load_opts *opt, san_progress *progress);
+san_model *sema_run(ast_file *f, san_diag *d, const san_load_opts *opt, base_progress *progress);
 
 #endif

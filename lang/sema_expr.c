@@ -73,7 +73,7 @@ san_expr *compile_one(sema *S, const ast_expr *e, int ctx_aut, int *div0)
         *div0 = x->is_const && !isfinite(x->value);
     }
     if (S->d->nerrors > before && !S->quiet) {
-        san_expr_free(x);
+        lang_expr_free(x);
         return NULL;
     }
     return x;
@@ -87,7 +87,7 @@ int const_int(sema *S, const ast_expr *e, int *out, const char *what)
         return -1;
     int ok = x->is_const;
     double v = x->value;
-    san_expr_free(x);
+    lang_expr_free(x);
     if (!ok) {
         ERR(S, e->pos, "%s must be a constant, not a function of the state", what);
         return -1;
@@ -476,7 +476,7 @@ static void resolve_one(sema *S, s_ident *id)
                     id->ast->name, id->ast->name);
                 id->bad = 1;
             }
-            san_expr_free(x);
+            lang_expr_free(x);
         }
     }
     id->visiting = 0;
@@ -1147,6 +1147,6 @@ void check_peps(sema *S, const ast_expr *e, const char *what)
         free(deps);
     }
     release(S, hx);
-    san_expr_free(x);
-    san_expr_free(y);
+    lang_expr_free(x);
+    lang_expr_free(y);
 }

@@ -115,7 +115,7 @@ typedef struct {
      * value: a name compiles to it before any identifier (repl.c). */
     const char *bind_name;
     int bind_val;
-    san_progress *progress; /* on stderr when the load takes a while */
+    base_progress *progress; /* on stderr when the load takes a while */
     long ticks;
     /* Memory a phase holds in locals while it works (an expression being
      * compiled, the values of a domain): a stack, freed by sema_abandon
@@ -230,7 +230,7 @@ static inline void begin_phase(sema *S, const char *what)
 {
     S->warn_off = S->d->nerrors > 0;
     /* padded: a shorter line would leave the end of the last one */
-    if (san_progress_draw(S->progress, 0, "checking the model: %-40s", what))
+    if (base_progress_draw(S->progress, 0, "checking the model: %-40s", what))
         S->progress->interval = 0.25;
 }
 
@@ -241,7 +241,7 @@ static inline void tick(sema *S, const char *what, long i, long n)
         return;
     char at[64];
     snprintf(at, sizeof at, "%s %ld of %ld", what, i, n);
-    if (san_progress_draw(S->progress, 0, "checking the model: %-40s", at))
+    if (base_progress_draw(S->progress, 0, "checking the model: %-40s", at))
         S->progress->interval = 0.25;
 }
 

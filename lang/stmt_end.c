@@ -19,12 +19,12 @@
 #include "stmt_end.h"
 
 /* flex's (lexer.l) */
-int san_yylex(SAN_YYSTYPE *lval, SAN_YYLTYPE *lloc, void *scanner);
-struct lex_extra *san_yyget_extra(void *scanner);
+int lang_yylex(LANG_YYSTYPE *lval, LANG_YYLTYPE *lloc, void *scanner);
+struct lex_extra *lang_yyget_extra(void *scanner);
 
 static stmt_filter *filter_of(void *scanner)
 {
-    return (stmt_filter *)san_yyget_extra(scanner);    /* x is its first member */
+    return (stmt_filter *)lang_yyget_extra(scanner);    /* x is its first member */
 }
 
 static int is_block_keyword(int t)
@@ -42,7 +42,7 @@ static int ends_expression(int t)
 /* The next token of the scanner, past the one read ahead if any.  A
  * lexical error met while reading ahead belongs to the token read,
  * which is handed on later: stmt_bad is set then (hand). */
-static int read_token(stmt_filter *F, SAN_YYSTYPE *lval, SAN_YYLTYPE *lloc, void *scanner,
+static int read_token(stmt_filter *F, LANG_YYSTYPE *lval, LANG_YYLTYPE *lloc, void *scanner,
                       int *bad)
 {
     if (F->have_peek) {
@@ -59,11 +59,11 @@ static int read_token(stmt_filter *F, SAN_YYSTYPE *lval, SAN_YYLTYPE *lloc, void
         return t;
     }
     *bad = 0;
-    return san_yylex(lval, lloc, scanner);
+    return lang_yylex(lval, lloc, scanner);
 }
 
 /* t goes back in front of what was read ahead (two at most). */
-static void put_back(stmt_filter *F, int t, const SAN_YYSTYPE *lval, const SAN_YYLTYPE *lloc,
+static void put_back(stmt_filter *F, int t, const LANG_YYSTYPE *lval, const LANG_YYLTYPE *lloc,
                      int bad)
 {
     F->have_peek2 = F->have_peek;
@@ -83,7 +83,7 @@ static int peek_token(stmt_filter *F, void *scanner)
     if (!F->have_peek) {
         int was = F->x.stmt_bad;
         F->x.stmt_bad = 0;
-        F->peek_tok = san_yylex(&F->peek_val, &F->peek_loc, scanner);
+        F->peek_tok = lang_yylex(&F->peek_val, &F->peek_loc, scanner);
         F->peek_bad = F->x.stmt_bad;
         F->x.stmt_bad = was;
         F->have_peek = 1;
@@ -100,7 +100,7 @@ static void new_statement(stmt_filter *F)
 }
 
 /* Token t goes to the parser: what the filter knows of the statement. */
-static void hand(stmt_filter *F, int t, const SAN_YYSTYPE *lval, const SAN_YYLTYPE *lloc,
+static void hand(stmt_filter *F, int t, const LANG_YYSTYPE *lval, const LANG_YYLTYPE *lloc,
                  int bad)
 {
     F->before_section = F->section;
@@ -145,7 +145,7 @@ static const char *statement(int section, const char *name, char *buf, size_t n)
 
 /* Is token t, at loc, the start of a statement after one that lacks
  * its ';'? */
-static int missing_semicolon(stmt_filter *F, int t, const SAN_YYLTYPE *loc, void *scanner)
+static int missing_semicolon(stmt_filter *F, int t, const LANG_YYLTYPE *loc, void *scanner)
 {
     if (F->section != T_IDENTIFIERS && F->section != T_RESULTS && F->section != T_REACHABILITY)
         return 0;
@@ -156,7 +156,7 @@ static int missing_semicolon(stmt_filter *F, int t, const SAN_YYLTYPE *loc, void
     return F->section != T_REACHABILITY && t == T_ID && peek_token(F, scanner) == '=';
 }
 
-int stmt_lex(SAN_YYSTYPE *lval, SAN_YYLTYPE *lloc, void *scanner)
+int stmt_lex(LANG_YYSTYPE *lval, LANG_YYLTYPE *lloc, void *scanner)
 {
     stmt_filter *F = filter_of(scanner);
     int bad;
@@ -166,7 +166,7 @@ int stmt_lex(SAN_YYSTYPE *lval, SAN_YYLTYPE *lloc, void *scanner)
         san_diag_add(F->x.diag, SAN_ERROR, F->end_line, F->end_col, "expected ';' after %s",
                      statement(F->section, F->stmt_name, what, sizeof what));
         put_back(F, t, lval, lloc, bad);
-        SAN_YYLTYPE at = { F->end_line, F->end_col, F->end_line, F->end_col };
+        LANG_YYLTYPE at = { F->end_line, F->end_col, F->end_line, F->end_col };
         *lloc = at;
         t = ';';
         bad = 0;
@@ -176,7 +176,7 @@ int stmt_lex(SAN_YYSTYPE *lval, SAN_YYLTYPE *lloc, void *scanner)
 }
 
 void stmt_syntax_error(void *scanner, san_diag *d, const char *unexpected,
-                       const SAN_YYLTYPE *loc, const char *const *expected, int n, int semi)
+                       const LANG_YYLTYPE *loc, const char *const *expected, int n, int semi)
 {
     stmt_filter *F = filter_of(scanner);
     if (F->x.stmt_bad)

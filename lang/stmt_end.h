@@ -24,11 +24,11 @@ typedef struct {
     /* Tokens read but not handed on yet, the first first: a name read
      * ahead to see its '=', and one put back behind a supplied ';'. */
     int have_peek, peek_tok, peek_bad;
-    SAN_YYSTYPE peek_val;
-    SAN_YYLTYPE peek_loc;
+    LANG_YYSTYPE peek_val;
+    LANG_YYLTYPE peek_loc;
     int have_peek2, peek2_tok, peek2_bad;
-    SAN_YYSTYPE peek2_val;
-    SAN_YYLTYPE peek2_loc;
+    LANG_YYSTYPE peek2_val;
+    LANG_YYLTYPE peek2_loc;
 } stmt_filter;
 
 /* The parser's yylex: the scanner's tokens, with a ';' supplied (and the
@@ -37,7 +37,7 @@ typedef struct {
  * without one at the end of a line and the next begins ("r = 1" then
  * "s = 2;" on the next line); the parser then goes on as if it were
  * there, with nothing lost and no error after. */
-int stmt_lex(SAN_YYSTYPE *lval, SAN_YYLTYPE *lloc, void *scanner);
+int stmt_lex(LANG_YYSTYPE *lval, LANG_YYLTYPE *lloc, void *scanner);
 
 /* A syntax error the parser found at the lookahead `unexpected` (its
  * name) at loc, expecting the n tokens named in expected (n 0: too many
@@ -46,6 +46,6 @@ int stmt_lex(SAN_YYSTYPE *lval, SAN_YYLTYPE *lloc, void *scanner);
  * parser's words otherwise; nothing when a lexical error of the same
  * statement already explains it. */
 void stmt_syntax_error(void *scanner, san_diag *d, const char *unexpected,
-                       const SAN_YYLTYPE *loc, const char *const *expected, int n, int semi);
+                       const LANG_YYLTYPE *loc, const char *const *expected, int n, int semi);
 
 #endif

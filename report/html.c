@@ -149,8 +149,8 @@ static void put_text(FILE *out, const char *s)
 /* The template with its @@TITLE@@, @@CSS@@, @@JS@@ and @@DATA@@ filled. */
 int san_report_html(FILE *out, const san_report_page *p)
 {
-    const char *t = (const char *)san_tpl_page_html;
-    const char *end = t + san_tpl_page_html_len;
+    const char *t = (const char *)rep_tpl_page_html;
+    const char *end = t + rep_tpl_page_html_len;
     while (t < end) {
         const char *m = memmem(t, end - t, "@@", 2);
         if (!m) {
@@ -163,9 +163,9 @@ int san_report_html(FILE *out, const san_report_page *p)
         if (me && nl == 5 && !memcmp(m + 2, "TITLE", 5))
             put_text(out, p->title);
         else if (me && nl == 3 && !memcmp(m + 2, "CSS", 3))
-            fwrite(san_tpl_page_css, 1, san_tpl_page_css_len, out);
+            fwrite(rep_tpl_page_css, 1, rep_tpl_page_css_len, out);
         else if (me && nl == 2 && !memcmp(m + 2, "JS", 2))
-            fwrite(san_tpl_page_js, 1, san_tpl_page_js_len, out);
+            fwrite(rep_tpl_page_js, 1, rep_tpl_page_js_len, out);
         else if (me && nl == 4 && !memcmp(m + 2, "DATA", 4))
             put_data(out, p);
         else {

@@ -8,11 +8,11 @@
 
 #include <stddef.h>
 
-extern const unsigned char san_tpl_page_html[];
-extern const size_t san_tpl_page_html_len;
-extern const unsigned char san_tpl_page_css[];
-extern const size_t san_tpl_page_css_len;
-extern const unsigned char san_tpl_page_js[];
-extern const size_t san_tpl_page_js_len;
+extern const unsigned char rep_tpl_page_html[];
+extern const size_t rep_tpl_page_html_len;
+extern const unsigned char rep_tpl_page_css[];
+extern const size_t rep_tpl_page_css_len;
+extern const unsigned char rep_tpl_page_js[];
+extern const size_t rep_tpl_page_js_len;
 
 #endif

@@ -48,20 +48,20 @@ void san_analysis_opts_default(san_analysis_opts *o)
 
 int san_engine_rank(int *size)
 {
-    return san_petsc_rank(size);
+    return psc_rank(size);
 }
 
 san_status san_engine_vector(const san_analysis *a,
                              int (*row)(void *ctx, int64_t index, double p), void *ctx)
 {
-    return a->engine ? san_petsc_vector(a->engine, row, ctx) : SAN_E_USAGE;
+    return a->engine ? psc_vector(a->engine, row, ctx) : SAN_E_USAGE;
 }
 
 void san_analysis_free(san_analysis *a)
 {
-    san_petsc_vector_free(a->engine);
+    psc_vector_free(a->engine);
     if (a->have_tr)
-        san_transient_free(a->m, &a->tr);
+        an_transient_free(a->m, &a->tr);
     if (a->have_sol)
         san_solution_free(a->m, &a->sol);
     if (a->have_space)
@@ -230,12 +230,12 @@ static san_status build(const san_model *m, const san_analysis_opts *o, double t
         a->have_space = 1;
     }
     double t = san_now();
-    san_progress p;
-    san_progress_init(&p, po.progress, 0);
-    san_progress_draw(&p, 1, "  checking the classes of %lld states", (long long)a->sp.n);
+    base_progress p;
+    base_progress_init(&p, po.progress, 0);
+    base_progress_draw(&p, 1, "  checking the classes of %lld states", (long long)a->sp.n);
     po.time_limit = time_left(o->time_limit, t0);
     st = san_kron_check_classes(&a->sp, &po, d);
-    san_progress_end(&p, 1);
+    base_progress_end(&p, 1);
     a->sp.t_check = san_now() - t;
     if (st != SAN_OK) {
         san_space_free(&a->sp);
@@ -282,7 +282,7 @@ static san_status solve_space(const san_analysis_opts *o, double t0, san_analysi
     if (a->sp.nclasses > 1)     /* several closed classes: each on its own */
         st = long_run_solve(o, &so, a, d);
     else if (a->kron)
-        st = san_ls_status(san_kron_solve(&a->sp, &so, &a->sol, &a->kron_bytes), &a->sol.info);
+        st = num_ls_status(san_kron_solve(&a->sp, &so, &a->sol, &a->kron_bytes), &a->sol.info);
     else
         st = san_solve(&a->sp, &so, &a->sol);
     a->t_solve += san_now() - ts;
@@ -336,16 +336,16 @@ static san_status analyze_model(const san_model *m, const san_analysis_opts *o,
     const double t0 = san_now();
     a->m = m;
     if (o->engine == SAN_ENGINE_PETSC && o->kind == SAN_ANALYSIS_STEADY)
-        return san_petsc_analyze(m, o, a, d);   /* every rank its part (solver/petsc/) */
+        return psc_analyze(m, o, a, d);   /* every rank its part (solver/petsc/) */
     if (o->engine == SAN_ENGINE_PETSC) {        /* pi(t), passage times over the ranks */
-        san_dchain *ch = NULL;
-        san_status st = san_petsc_chain(m, o, a, &ch, d);
+        psc_dchain *ch = NULL;
+        san_status st = psc_chain(m, o, a, &ch, d);
         if (st != SAN_OK || !ch)
             return st;
         const double ts = san_now();
-        st = san_analysis_transient(o, a, ch, o->time_limit > 0 ? t0 + o->time_limit : 0, d);
+        st = an_transient(o, a, ch, o->time_limit > 0 ? t0 + o->time_limit : 0, d);
         a->t_solve = san_now() - ts;
-        san_petsc_chain_free(ch, a);
+        psc_chain_free(ch, a);
         return st;
     }
     san_status st = build(m, o, t0, a, d);
@@ -354,7 +354,7 @@ static san_status analyze_model(const san_model *m, const san_analysis_opts *o,
         return st;
     if (o->kind != SAN_ANALYSIS_STEADY) {       /* pi(t), passage times */
         double ts = san_now();
-        st = san_analysis_transient(o, a, NULL, o->time_limit > 0 ? t0 + o->time_limit : 0, d);
+        st = an_transient(o, a, NULL, o->time_limit > 0 ? t0 + o->time_limit : 0, d);
         a->t_solve = san_now() - ts;
         return st;
     }
@@ -447,7 +447,7 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
     if (a->have_tr && es == SAN_OK)
         es = lump_expand_transient(L, &a->tr);
     else if (a->have_tr) {
-        san_transient_free(a->m, &a->tr);
+        an_transient_free(a->m, &a->tr);
         a->have_tr = 0;
     }
     a->m = m;       /* the report says what was lumped (a->lumping) */

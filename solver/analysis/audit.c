@@ -61,7 +61,7 @@ typedef struct {
     double limit;
     succ_ctx c;
     int c_ready;
-    san_arcs arcs;
+    space_arcs arcs;
     int *s;
     int64_t *list;          /* states found, breadth-first */
     int64_t n, cap, max;
@@ -200,7 +200,7 @@ static void record(audit *A, const int *s, int64_t idx)
     for (int a = 0; a < m->naut; a++)
         A->visited[A->soff[a] + s[a]] = 1;
     for (int k = 0; k < A->arcs.n; k++) {
-        const san_arc *arc = &A->arcs.v[k];
+        const space_arc *arc = &A->arcs.v[k];
         A->fired[arc->event] = 1;
         if (arc->to == idx)
             continue;

@@ -52,7 +52,7 @@ typedef struct {
     uint64_t rng;
     succ_ctx c;
     int c_ready;
-    san_arcs arcs;
+    space_arcs arcs;
     int64_t *to;            /* distinct successors of the last row */
     int tocap;
     double arcs_done;

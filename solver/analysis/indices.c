@@ -170,7 +170,7 @@ san_status solution_indices_until(const san_space *sp, san_solution *sol, int nt
                      "indices of %lld states; raise --time-limit", (long long)sp->n);
         return SAN_E_INTERRUPTED;
     }
-    san_results_derive(m, sol->results, sol->throughput, d);
+    lang_results_derive(m, sol->results, sol->throughput, d);
     return SAN_OK;
 }
 

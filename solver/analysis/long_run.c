@@ -66,7 +66,7 @@ static san_status reach_rows(const san_space *sp, const san_lumping *L, san_clas
     }
     C->ninit = c;
     char msg[256];
-    int rc = san_class_reach(&sp->q, sp->cls, sp->nclasses, init, C->reach, C->reach_error,
+    int rc = num_class_reach(&sp->q, sp->cls, sp->nclasses, init, C->reach, C->reach_error,
                              &C->residual, msg, sizeof msg);
     free(init);
     if (rc < 0) {
@@ -205,7 +205,7 @@ static san_status solve_class(const san_solve_opts *so, san_analysis *a, int32_t
     san_status st;
     if (a->kron) {
         double bytes = 0;
-        st = san_ls_status(san_kron_solve(&sub, so, &s1, &bytes), &s1.info);
+        st = num_ls_status(san_kron_solve(&sub, so, &s1, &bytes), &s1.info);
         a->kron_bytes = fmax(a->kron_bytes, bytes);
         *info = s1.info;
     } else {

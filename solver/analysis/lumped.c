@@ -81,7 +81,7 @@ san_status lump_expand_solution(const san_lumping *L, san_solution *sol)
         if (sol->results) {
             san_diag quiet;
             san_diag_init(&quiet, NULL, NULL, 0);
-            san_results_derive(m, sol->results, thr, &quiet);
+            lang_results_derive(m, sol->results, thr, &quiet);
             san_diag_free(&quiet);
         }
     }

@@ -156,8 +156,8 @@ static int regen_transposed(const san_csr *q, const double *alpha, const char *t
     return rc;
 }
 
-int san_passage_mean_solve(const san_space *sp, const double *alpha, const char *target,
-                           const san_solve_opts *o, san_passage_mean *out)
+int an_passage_mean_solve(const san_space *sp, const double *alpha, const char *target,
+                           const san_solve_opts *o, an_passage_mean *out)
 {
     memset(out, 0, sizeof *out);
     const san_csr *q = &sp->q;
@@ -208,7 +208,7 @@ done:
 
 /* ---- the probability of reaching the target ---- */
 
-int san_passage_reach_solve(const san_space *sp, const double *alpha, const char *target,
+int an_passage_reach_solve(const san_space *sp, const double *alpha, const char *target,
                             const san_solve_opts *o, double *reach, int *exact,
                             san_solve_info *info, char *msg, size_t msgsz)
 {

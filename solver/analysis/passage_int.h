@@ -16,7 +16,7 @@ typedef struct {
     int64_t states;         /* of the regenerative chain */
     san_status status;      /* of the solve */
     san_solve_info info;
-} san_passage_mean;
+} an_passage_mean;
 
 /* The return rows of a regenerative chain hold one entry per initial
  * state: past this many entries in all (and past the generator's own
@@ -27,8 +27,8 @@ typedef struct {
  * generator.  0 (out filled); 1 when some state reachable from alpha
  * cannot reach the target (E[T] infinite: nothing solved); -1 out of
  * memory. */
-int san_passage_mean_solve(const san_space *sp, const double *alpha, const char *target,
-                           const san_solve_opts *o, san_passage_mean *out);
+int an_passage_mean_solve(const san_space *sp, const double *alpha, const char *target,
+                           const san_solve_opts *o, an_passage_mean *out);
 
 /* The probability that the passage from alpha ever enters the target,
  * on sp's sparse generator: 1 exactly (*exact = 1) when every state it
@@ -44,7 +44,7 @@ int san_passage_mean_solve(const san_space *sp, const double *alpha, const char 
  * probabilities: a crash at rate 1e-17 beside a rate of 1.12 vanishes
  * from the diagonal (P(reach) 1 for 0.94).  0; -1 out of memory or the
  * solve failed (msg); info: that solve (method 0 when none). */
-int san_passage_reach_solve(const san_space *sp, const double *alpha, const char *target,
+int an_passage_reach_solve(const san_space *sp, const double *alpha, const char *target,
                             const san_solve_opts *o, double *reach, int *exact,
                             san_solve_info *info, char *msg, size_t msgsz);
 

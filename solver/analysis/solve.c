@@ -96,7 +96,7 @@ san_status san_solve(const san_space *sp, const san_solve_opts *o, san_solution 
                 idx[sub[i]] = sp->index[i];
     if (o && o->warm)
         warm_guess(o->warm, sp, sub, x);
-    san_parts parts;
+    num_parts parts;
     memset(&parts, 0, sizeof parts);
     if (o && o->time_limit > 0)
         parts.deadline = t0 + o->time_limit;
@@ -108,21 +108,21 @@ san_status san_solve(const san_space *sp, const san_solve_opts *o, san_solution 
         left = *o;
     else
         san_solve_opts_default(&left);
-    left.max_memory = san_ls_budget(o) - (12.0 * (double)qt.rowptr[qt.n] + 8.0 * (double)qt.n);
+    left.max_memory = num_ls_budget(o) - (12.0 * (double)qt.rowptr[qt.n] + 8.0 * (double)qt.n);
     if (left.max_memory < 1)
         left.max_memory = 1;
     const double budget = 0.25 * left.max_memory;
-    if (san_parts_add_model(&parts, sp->m, qt.n, idx, budget) < 0 ||
-        san_parts_add_csr(&parts, &qt, budget) < 0) {
-        san_parts_free(&parts);
+    if (space_parts_add_model(&parts, sp->m, qt.n, idx, budget) < 0 ||
+        num_parts_add_csr(&parts, &qt, budget) < 0) {
+        num_parts_free(&parts);
         memset(&parts, 0, sizeof parts);    /* no aggregation check but the chain's */
     }
     /* the time limit counts from this call: the transposed copy and the
      * partitions took some of it (seconds on 10^8 nonzeros) */
     if (left.time_limit > 0)
         left.time_limit = fmax(left.time_limit - (san_now() - t0), 1e-6);
-    int rc = san_ctmc_solve_parts(&qt, x, &left, &sol->info, parts.n ? &parts : NULL);
-    san_parts_free(&parts);
+    int rc = num_ctmc_solve_parts(&qt, x, &left, &sol->info, parts.n ? &parts : NULL);
+    num_parts_free(&parts);
     if (idx != sp->index)
         free(idx);
     if (x != sol->pi) {
@@ -132,6 +132,6 @@ san_status san_solve(const san_space *sp, const san_solve_opts *o, san_solution 
     }
     free(sub);
     san_csr_free(&qt);
-    return san_ls_status(rc, &sol->info);
+    return num_ls_status(rc, &sol->info);
 }
 

@@ -28,9 +28,9 @@
  * probabilities of 1e45 with exit 0.
  *
  * Over MPI ranks (--engine petsc) the same steps run on a chain spread
- * over them (san_dchain): every vector is the rank's part, the operator
+ * over them (psc_dchain): every vector is the rank's part, the operator
  * its MatMult, every sum or maximum over states reduced (chain_sum,
- * chain_max, and san_unif's red), the indices computed by the chain;
+ * chain_max, and tr_unif's red), the indices computed by the chain;
  * pi at the last time is not gathered.
  */
 #include <math.h>
@@ -53,12 +53,12 @@
 
 /* The operator of the storage and the positions of the space's states. */
 typedef struct {
-    san_op op;
-    san_dchain *ch;         /* over MPI ranks: op is the chain's (NULL: serial) */
+    num_op op;
+    psc_dchain *ch;         /* over MPI ranks: op is the chain's (NULL: serial) */
     san_csr qt;             /* sparse */
     kron_desc d;            /* kron */
     int kron, have_d;
-    double *w;              /* kron: san_op_pass scratch */
+    double *w;              /* kron: num_op_pass scratch */
     int64_t *pos;           /* kron: position of each state (NULL: same) */
     int64_t n;              /* positions */
 } top;
@@ -89,7 +89,7 @@ static const san_space *states_of(const top *t, const san_analysis *a)
     return t->ch ? &t->ch->local : &a->sp;
 }
 
-static san_status top_build(top *t, const san_analysis *a, san_dchain *ch, san_diag *dg)
+static san_status top_build(top *t, const san_analysis *a, psc_dchain *ch, san_diag *dg)
 {
     memset(t, 0, sizeof *t);
     if (ch) {
@@ -103,7 +103,7 @@ static san_status top_build(top *t, const san_analysis *a, san_dchain *ch, san_d
     if (!t->kron) {
         if (san_csr_transpose(&sp->q, &t->qt) < 0)
             return SAN_E_NOMEM;
-        san_op_csr(&t->op, &t->qt, sp->max_rate);
+        num_op_csr(&t->op, &t->qt, sp->max_rate);
         t->n = sp->n;
         return SAN_OK;
     }
@@ -285,7 +285,7 @@ static double vectors_needed(const san_analysis_opts *o)
  * set fills at least KRON_PRODUCT_MIN_FILL of it: counted at that
  * length. */
 static san_status check_memory(const san_analysis_opts *o, const san_analysis *a,
-                               const san_dchain *ch, san_diag *d)
+                               const psc_dchain *ch, san_diag *d)
 {
     if (ch) {       /* this rank's part: its vectors beside its states and rows */
         const double need = vectors_needed(o) * 8.0 * (double)ch->local.n + ch->held;
@@ -334,7 +334,7 @@ static san_status plan_steps(const san_transient_opts *o, double rate, double *s
         /* past the limit lam itself (below the right point) is the count:
          * the right point of lam = 6e12 takes seconds to place */
         const int over = total + lam > o->max_steps;
-        int64_t r = over ? 0 : san_fg_right(lam, o->eps, NULL);
+        int64_t r = over ? 0 : tr_fg_right(lam, o->eps, NULL);
         if (r < 0)
             return SAN_E_NOMEM;
         const double more = over ? lam : (double)r;
@@ -369,11 +369,11 @@ static san_status plan_steps(const san_transient_opts *o, double rate, double *s
  * distributions) with what it saw, or the Poisson weights (a parameter
  * L dt past what they can hold, or out of memory).  what: the part of
  * the analysis. */
-static san_status series_failed(const san_unif *u, int rc, const char *what, san_diag *d)
+static san_status series_failed(const tr_unif *u, int rc, const char *what, san_diag *d)
 {
     if (rc == SAN_UNIF_DIVERGED) {
         char msg[512];
-        san_unif_diverged_text(u, msg, sizeof msg);
+        tr_unif_diverged_text(u, msg, sizeof msg);
         san_diag_add(d, SAN_ERROR, 0, 0, "%s: %s", what, msg);
         return SAN_E_NUMERIC;
     }
@@ -386,7 +386,7 @@ typedef struct {
     const san_analysis_opts *o;
     san_analysis *a;
     top t;
-    san_unif u;
+    tr_unif u;
     double *x, *xs, *integ, *xm, *v, *y, *acc;
     char *absorb;
     int progress;           /* drawn by this process (rank 0 over MPI) */
@@ -478,7 +478,7 @@ static san_status march(run *r, san_diag *d)
                     i + 1, o->ntimes, r->u.steps);
             fflush(stderr);
         }
-        int rc = san_unif_advance(&r->u, r->x, o->times[i] - prev);
+        int rc = tr_unif_advance(&r->u, r->x, o->times[i] - prev);
         if (rc < 0 || rc == SAN_UNIF_DIVERGED)
             return series_failed(&r->u, rc, "transient", d);
         if (rc > 0) {
@@ -529,8 +529,8 @@ static int passage_mean_solved(run *r, const passage_rows *pr, san_diag *d)
     if (extra > SAN_REGEN_MAX_ENTRIES && extra > (double)sp->q.rowptr[sp->n])
         return -1;
     const san_solve_opts so = solve_opts_of(r);
-    san_passage_mean pm;
-    int rc = san_passage_mean_solve(sp, alpha, pr->target, &so, &pm);
+    an_passage_mean pm;
+    int rc = an_passage_mean_solve(sp, alpha, pr->target, &so, &pm);
     if (rc != 0)
         return rc;
     T->mean_info = pm.info;
@@ -562,7 +562,7 @@ static san_status passage_mean(run *r, const double *alpha, int known, int marke
     double *h = r->acc;             /* free once the times are done */
     const long before = r->u.steps;
     double reach;
-    int rc = san_unif_mean(&r->u, alpha, r->o->tr.mean_tol, r->o->tr.max_steps, &T->mean,
+    int rc = tr_unif_mean(&r->u, alpha, r->o->tr.mean_tol, r->o->tr.max_steps, &T->mean,
                            &reach, h);
     T->mean_steps = r->u.steps - before;
     if (rc == 1) {
@@ -599,7 +599,7 @@ static san_status passage_mean(run *r, const double *alpha, int known, int marke
     }
     if (!isfinite(T->mean))
         return SAN_OK;
-    san_op_apply(&r->t.op, h, r->y);
+    num_op_apply(&r->t.op, h, r->y);
     double res = 0, amax = 0;
     for (int64_t j = 0; j < n; j++)
         if (!r->absorb[j]) {
@@ -625,7 +625,7 @@ static int bisect_level(run *r, double *xa, double *xb, double t0, double t1, do
         double mid = 0.5 * (t0 + t1);
         memcpy(xb, xa, bytes);
         r->u.ss_at = -1;
-        int rc = san_unif_advance(&r->u, xb, mid - t0);
+        int rc = tr_unif_advance(&r->u, xb, mid - t0);
         if (rc != 0)
             return rc;
         if (target_mass(r, xb) >= q) {
@@ -745,7 +745,7 @@ static san_status passage_percentiles(run *r, const double *alpha, san_diag *d)
             /* the march's products against --max-steps, before each step
              * (a far target's mean of 1e16 makes a first step of 1e16) */
             const double lam = T->rate * h;
-            const double more = lam > 1e15 ? HUGE_VAL : (double)san_fg_right(lam, r->o->tr.eps,
+            const double more = lam > 1e15 ? HUGE_VAL : (double)tr_fg_right(lam, r->o->tr.eps,
                                                                             NULL);
             if ((double)(r->u.steps - before) + 2 * more > o->max_steps) {
                 for (int k = i; k < nlevels; k++)
@@ -760,7 +760,7 @@ static san_status passage_percentiles(run *r, const double *alpha, san_diag *d)
             }
             memcpy(xb, xa, n * sizeof *xb);
             r->u.ss_at = -1;
-            if ((rc = san_unif_advance(&r->u, xb, h)) != 0)
+            if ((rc = tr_unif_advance(&r->u, xb, h)) != 0)
                 break;
             if (target_mass(r, xb) >= q) {
                 /* the bisection moves its own copy of xa: the march
@@ -856,7 +856,7 @@ static san_status passage_figures(run *r, const double *alpha, san_diag *d)
         char msg[sizeof info.msg + 128];
         int exact = 0;
         const san_solve_opts so = solve_opts_of(r);
-        if (san_passage_reach_solve(pr.sp, pr.alpha, pr.target, &so, &T->reach, &exact, &info,
+        if (an_passage_reach_solve(pr.sp, pr.alpha, pr.target, &so, &T->reach, &exact, &info,
                                     msg, sizeof msg) == 0) {
             known = 1;
             T->reach_how = exact ? SAN_REACH_GRAPH : SAN_REACH_SOLVE;
@@ -926,8 +926,8 @@ static san_status check_times(const san_transient_opts *o, san_diag *d)
     return SAN_OK;
 }
 
-san_status san_analysis_transient(const san_analysis_opts *o, san_analysis *a,
-                                  san_dchain *ch, double deadline, san_diag *d)
+san_status an_transient(const san_analysis_opts *o, san_analysis *a,
+                                  psc_dchain *ch, double deadline, san_diag *d)
 {
     const int passage = o->kind == SAN_ANALYSIS_PASSAGE;
     if (passage && !o->tr.until) {
@@ -980,7 +980,7 @@ san_status san_analysis_transient(const san_analysis_opts *o, san_analysis *a,
     if (T->steps_planned >= STEPS_NOTE)
         san_diag_add(d, SAN_NOTE, 0, 0, "uniformization: rate %.6g, ~%.0f products planned "
                      "(Fox-Glynn eps %.1e per interval)", T->rate, T->steps_planned, o->tr.eps);
-    r.u = (san_unif){ .op = &r.t.op, .rate = T->rate, .eps = o->tr.eps, .ss_tol = o->tr.ss_tol,
+    r.u = (tr_unif){ .op = &r.t.op, .rate = T->rate, .eps = o->tr.eps, .ss_tol = o->tr.ss_tol,
                       .absorb = r.absorb, .interrupt = o->space.interrupt, .deadline = deadline,
                       .red = ch ? &ch->red : NULL,
                       .v = r.v, .y = r.y, .acc = r.acc, .xm = r.xm, .integ = r.integ,
@@ -1010,7 +1010,7 @@ san_status san_analysis_transient(const san_analysis_opts *o, san_analysis *a,
     return st;
 }
 
-void san_transient_free(const san_model *m, san_transient *T)
+void an_transient_free(const san_model *m, san_transient *T)
 {
     for (int i = 0; T->at && i < T->ntimes; i++)
         san_solution_free(m, &T->at[i]);

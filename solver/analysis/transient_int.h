@@ -7,14 +7,14 @@
 
 #include "san.h"
 
-struct san_dchain;
+struct psc_dchain;
 
 /* TRANSIENT or PASSAGE on a built space (a->sp, a->kron), or over the
  * MPI ranks on the chain ch spread over them (solver/petsc/petsc_solve.h;
  * NULL: serial): fills a->tr.  deadline: san_now() past which to stop
  * (0: none). */
-san_status san_analysis_transient(const san_analysis_opts *o, san_analysis *a,
-                                  struct san_dchain *ch, double deadline, san_diag *d);
-void san_transient_free(const san_model *m, san_transient *T);
+san_status an_transient(const san_analysis_opts *o, san_analysis *a,
+                                  struct psc_dchain *ch, double deadline, san_diag *d);
+void an_transient_free(const san_model *m, san_transient *T);
 
 #endif

@@ -151,7 +151,7 @@ san_status san_export_dot_automata(const san_model *m, FILE *out)
 
 static int by_to(const void *x, const void *y)
 {
-    const san_arc *a = x, *b = y;
+    const space_arc *a = x, *b = y;
     if (a->to != b->to)
         return (a->to > b->to) - (a->to < b->to);
     return (a->event > b->event) - (a->event < b->event);
@@ -193,7 +193,7 @@ static void state_node(const san_model *m, int64_t r, const int *s, FILE *out)
 
 /* The arcs out of one state, merged by destination: one edge with the
  * events that lead there and their total rate. */
-static void state_edges(const san_model *m, int64_t r, san_arcs *arcs, const int64_t *sorted,
+static void state_edges(const san_model *m, int64_t r, space_arcs *arcs, const int64_t *sorted,
                         int64_t n, int64_t self, FILE *out)
 {
     qsort(arcs->v, arcs->n, sizeof *arcs->v, by_to);
@@ -240,7 +240,7 @@ san_status san_export_dot_space(const san_space *sp, int64_t max_states, FILE *o
     for (int64_t r = 0; r < sp->n; r++)
         sorted[r] = sp->index[order[r]];
     san_status st = SAN_OK;
-    san_arcs arcs = { 0 };
+    space_arcs arcs = { 0 };
     fputs("digraph ", out);
     dot_string(out, m->name ? m->name : "san");
     fputs(" {\n  node [shape=box];\n", out);

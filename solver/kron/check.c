@@ -44,7 +44,7 @@ typedef struct {
     space_graph g;          /* g.edges is the arena */
     const san_space *sp;
     succ_ctx sc;
-    san_arcs arcs;
+    space_arcs arcs;
     idmap map;              /* index -> state number */
     int *s;                 /* decoded state */
     int64_t top, cap;       /* the arena's use and size */

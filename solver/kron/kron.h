@@ -147,9 +147,9 @@ void kron_mult(const kron_desc *d, const double *x, double *y);
 
 /* The descriptor as an operator (op.h) for the kernels written against
  * it: the steady-state solvers (solve.c) and uniformization
- * (solver/transient/); w is the scratch of san_op_pass (n doubles). */
-struct san_op;
-void kron_op(struct san_op *op, const kron_desc *d, double *w);
+ * (solver/transient/); w is the scratch of num_op_pass (n doubles). */
+struct num_op;
+void kron_op(struct num_op *op, const kron_desc *d, double *w);
 
 /* The flows between the blocks of a partition under x, in one walk of
  * the terms from the sources (mult.c):
@@ -190,7 +190,7 @@ san_status san_kron_check_classes(san_space *sp, const san_space_opts *o, san_di
 
 /* san_kron_solve with the vectors' set forced (a kron_mode) and the
  * build's tunings (NULL: the defaults): for tests and measurements. */
-int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
+int kron_solve_mode(const san_space *sp, const san_solve_opts *o,
                         san_solution *sol, double *descriptor_bytes, int mode,
                         const kron_tuning *tune);
 

@@ -328,6 +328,6 @@ void kron_walk_calls(const kron_desc *d, const kron_term *t, struct callset *cs)
  * descriptor d of sp's chain is c->op): returns as the kernels of
  * numeric/linsolve.h. */
 #include "linsolve.h"
-int kron_ml(san_ls *c, double *pi, const kron_desc *d, const san_space *sp);
+int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp);
 
 #endif

@@ -141,7 +141,7 @@ static int64_t count_keys(const int64_t *idx, const double *x, int64_t n, const 
 }
 
 /* Chooses the coarse level and builds its blocks and pattern. */
-static int kml_setup(kml *k, san_ls *c, const kron_desc *d, const san_space *sp,
+static int kml_setup(kml *k, num_ls *c, const kron_desc *d, const san_space *sp,
                      const double *x)
 {
     const int naut = d->tree.naut;
@@ -224,7 +224,7 @@ static int kml_setup(kml *k, san_ls *c, const kron_desc *d, const san_space *sp,
 /* The coarse correction of x (summing to 1): 0 applied, 1 skipped (the
  * coarse chain has a block without mass, or its solve broke down), -1
  * out of memory. */
-static int kml_correct(kml *k, san_ls *c, const kron_desc *d, double *x)
+static int kml_correct(kml *k, num_ls *c, const kron_desc *d, double *x)
 {
     const int B = k->B;
     const int64_t n = d->n;
@@ -251,15 +251,15 @@ static int kml_correct(kml *k, san_ls *c, const kron_desc *d, double *x)
         return 1;
     for (int S = 0; S < B; S++)
         k->y[S] = k->X[S];
-    san_op sop;
-    san_op_csr(&sop, &k->qt, maxd);
+    num_op sop;
+    num_op_csr(&sop, &k->qt, maxd);
     san_solve_opts so = *c->o;
     so.max_iter = KML_COARSE_CYCLES;
     so.progress = 0;
     so.time_limit = 0;
     san_solve_info si;
     memset(&si, 0, sizeof si);
-    san_ls sc;
+    num_ls sc;
     memset(&sc, 0, sizeof sc);
     sc.op = &sop;
     sc.qt = &k->qt;
@@ -270,8 +270,8 @@ static int kml_correct(kml *k, san_ls *c, const kron_desc *d, double *x)
     sc.t0 = san_ls_now();
     sc.last_print = sc.t0;
     sc.clock_skip = 1;
-    rc = san_ls_ml(&sc, k->y);
-    san_ls_free(&sc);
+    rc = num_ls_ml(&sc, k->y);
+    num_ls_free(&sc);
     if (rc < 0)
         return si.status == SAN_E_NOMEM ? -1 : 1;
     double s = 0;
@@ -292,11 +292,11 @@ static int kml_correct(kml *k, san_ls *c, const kron_desc *d, double *x)
 
 /* Weighted Jacobi sweeps over the descriptor, x and t swapped; the
  * iterate ends in x. */
-static void smooth(san_ls *c, double *x, double *t, int sweeps)
+static void smooth(num_ls *c, double *x, double *t, int sweeps)
 {
-    san_op_stats st;
+    num_op_stats st;
     for (int s = 0; s < sweeps; s++) {
-        san_op_pass(c->op, x, t, 1, KML_OMEGA, 1.0, &st);
+        num_op_pass(c->op, x, t, 1, KML_OMEGA, 1.0, &st);
         memcpy(x, t, (size_t)c->op->n * sizeof *x);
     }
 }
@@ -314,7 +314,7 @@ static double change(const double *x, const double *xp, int64_t n, int64_t par_m
     return ch != ch ? HUGE_VAL : ch;
 }
 
-static int kml_oom(san_ls *c, int64_t n)
+static int kml_oom(num_ls *c, int64_t n)
 {
     snprintf(c->info->msg, sizeof c->info->msg, "out of memory for the levels of the "
              "multilevel method (%lld states)", (long long)n);
@@ -322,19 +322,19 @@ static int kml_oom(san_ls *c, int64_t n)
     return -1;
 }
 
-int kron_ml(san_ls *c, double *pi, const kron_desc *d, const san_space *sp)
+int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp)
 {
     const int64_t n = d->n;
     kml k;
     memset(&k, 0, sizeof k);
     double *t = malloc((size_t)n * sizeof *t), *xp = malloc((size_t)n * sizeof *xp);
-    san_ls_best best;
-    san_ls_best_init(&best, n);
-    double s = san_op_sum(c->op, pi);
+    num_ls_best best;
+    num_ls_best_init(&best, n);
+    double s = num_op_sum(c->op, pi);
     int rc = -1;
     if (!t || !xp)
         goto oom;
-    san_op_scale(c->op, pi, 1.0 / s);
+    num_op_scale(c->op, pi, 1.0 / s);
     rc = kml_setup(&k, c, d, sp, pi);
     if (rc < 0)
         goto oom;
@@ -350,27 +350,27 @@ int kron_ml(san_ls *c, double *pi, const kron_desc *d, const san_space *sp)
     for (;;) {
         memcpy(xp, pi, (size_t)n * sizeof *xp);
         smooth(c, pi, t, KML_PRE);
-        san_op_scale(c->op, pi, 1.0 / san_op_sum(c->op, pi));
+        num_op_scale(c->op, pi, 1.0 / num_op_sum(c->op, pi));
         if (kml_correct(&k, c, d, pi) < 0)
             goto oom;
         smooth(c, pi, t, KML_POST);
         it++;
-        s = san_op_sum(c->op, pi);
+        s = num_op_sum(c->op, pi);
         if (!(s > 0) || !isfinite(s)) {
-            san_ls_best_restore(&best, pi, HUGE_VAL);
+            num_ls_best_restore(&best, pi, HUGE_VAL);
             snprintf(c->info->msg, sizeof c->info->msg, "ml broke down after %ld cycles "
                      "(the iterate does not sum to a positive number)", it);
             rc = best.res < HUGE_VAL ? 1 : -1;
             break;
         }
-        san_op_scale(c->op, pi, 1.0 / s);
-        double rho = san_ls_balance(c, pi, t), tm = 0, xm = 0;
+        num_op_scale(c->op, pi, 1.0 / s);
+        double rho = num_ls_balance(c, pi, t), tm = 0, xm = 0;
         for (int64_t i = 0; i < n; i++) {
             tm = fmax(tm, fabs(t[i]));
             xm = fmax(xm, pi[i]);
         }
-        san_op_stats st = { 1.0, xm, 0 };
-        double res = san_resid_value(tm, c->op->maxd, &st);
+        num_op_stats st = { 1.0, xm, 0 };
+        double res = num_resid_value(tm, c->op->maxd, &st);
         double ch = change(pi, xp, n, c->op->par_min);
         if (ch < 0.5 * ch_best) {
             ch_best = ch;
@@ -386,21 +386,21 @@ int kron_ml(san_ls *c, double *pi, const kron_desc *d, const san_space *sp)
             rc = 0;
             break;
         }
-        san_ls_best_offer(&best, pi, res);
+        num_ls_best_offer(&best, pi, res);
         if (res < 0.5 * anchor) {
             anchor = res;
             anchor_it = it;
         } else if (it - anchor_it >= KML_STAGNATION) {
-            res = san_ls_best_restore(&best, pi, res);
+            res = num_ls_best_restore(&best, pi, res);
             c->stalled = c->stall_watch;    /* named: the checks judge it */
             snprintf(c->info->msg, sizeof c->info->msg, "ml stagnated at residual %.2e "
                      "after %ld cycles; try --method iad or gmres", res, it);
             rc = 1;
             break;
         }
-        san_ls_stop why = san_ls_poll(c, it, res);
+        num_ls_stop why = num_ls_poll(c, it, res);
         if (why) {
-            san_ls_give_up(c, &best, pi, why, it, res, "try --method iad, or raise "
+            num_ls_give_up(c, &best, pi, why, it, res, "try --method iad, or raise "
                            "--max-iter");
             rc = 1;
             break;
@@ -415,8 +415,8 @@ int kron_ml(san_ls *c, double *pi, const kron_desc *d, const san_space *sp)
 oom:
     rc = kml_oom(c, n);
 out:
-    san_ls_progress_end(c);
-    san_ls_best_free(&best);
+    num_ls_progress_end(c);
+    num_ls_best_free(&best);
     kml_free(&k);
     free(t);
     free(xp);

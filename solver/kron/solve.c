@@ -31,14 +31,14 @@
 
 /* One solve in progress: the sparse path's context plus the operator. */
 typedef struct {
-    san_ls ls;              /* clock, options, info (ls.qt unused) */
-    san_op op;
+    num_ls ls;              /* clock, options, info (ls.qt unused) */
+    num_op op;
     const kron_desc *d;
     const san_space *sp;
 } ksolve;
 
 /* y = x Q: one walk of the descriptor (threads over windows of y). */
-static void desc_apply(const san_op *op, const double *x, double *y)
+static void desc_apply(const num_op *op, const double *x, double *y)
 {
     kron_mult((const kron_desc *)op->ctx, x, y);
 }
@@ -58,7 +58,7 @@ static int flows_one_walk(const kron_desc *d, int B)
 
 /* The flows between blocks in one walk (kron_flows); the terms that
  * move none of the automata aut[] are skipped. */
-static int desc_flows(const san_op *op, const uint16_t *blk, int B, const int *aut,
+static int desc_flows(const num_op *op, const uint16_t *blk, int B, const int *aut,
                       int naut, const double *x, double *F)
 {
     const kron_desc *d = op->ctx;
@@ -76,10 +76,10 @@ static int desc_flows(const san_op *op, const uint16_t *blk, int B, const int *a
     return rc;
 }
 
-/* The descriptor as an operator; w is the scratch of san_op_pass. */
-void kron_op(san_op *op, const kron_desc *d, double *w)
+/* The descriptor as an operator; w is the scratch of num_op_pass. */
+void kron_op(num_op *op, const kron_desc *d, double *w)
 {
-    *op = (san_op){ 0 };
+    *op = (num_op){ 0 };
     op->n = d->n;
     op->apply = desc_apply;
     op->diag = d->diag;
@@ -132,7 +132,7 @@ static double method_vectors(san_method m, int restart)
  * keep_levels, set for a named ml only): not measured yet. */
 static san_method auto_method(const ksolve *c)
 {
-    double room = san_ls_budget(c->ls.o) - c->d->bytes - 8.0 * c->d->n * 2 -
+    double room = num_ls_budget(c->ls.o) - c->d->bytes - 8.0 * c->d->n * 2 -
                   (c->ls.parts ? c->ls.parts->bytes : 0);
     if (method_vectors(SAN_M_BICGSTAB, 0) * 8.0 * c->d->n <= room)
         return SAN_M_BICGSTAB;
@@ -148,20 +148,20 @@ static int over_budget(const kron_desc *d, const san_solve_opts *o, san_solve_in
     const san_method m = o->method == SAN_M_AUTO || o->method == SAN_M_IAD ? SAN_M_POWER
                                                                             : o->method;
     const double need = d->bytes + 8.0 * (double)d->n * (2 + method_vectors(m, o->restart));
-    if (need <= san_ls_budget(o))
+    if (need <= num_ls_budget(o))
         return 0;
     char nb[32], lb[32];
     snprintf(info->msg, sizeof info->msg, "the tensor descriptor and the vectors of %s need "
              "%s for %lld positions, over the memory left (%s of --max-memory); "
              "raise --max-memory", san_method_name(m), san_format_bytes(need, nb, sizeof nb),
-             (long long)d->n, san_format_bytes(san_ls_budget(o), lb, sizeof lb));
+             (long long)d->n, san_format_bytes(num_ls_budget(o), lb, sizeof lb));
     info->status = SAN_E_LIMIT;
     return 1;
 }
 
 /* The multilevel method (multilevel.c) needs the descriptor and the
  * space: c->ls is the first member of the ksolve that holds them. */
-static int ml_kernel(san_ls *ls, double *pi)
+static int ml_kernel(num_ls *ls, double *pi)
 {
     const ksolve *c = (const ksolve *)ls;
     return kron_ml(ls, pi, c->d, c->sp);
@@ -170,10 +170,10 @@ static int ml_kernel(san_ls *ls, double *pi)
 static san_ls_kernel kernel_of(san_method m)
 {
     switch (m) {
-    case SAN_M_POWER:    return san_ls_power;
-    case SAN_M_JACOBI:   return san_ls_jacobi;
-    case SAN_M_GMRES:    return san_ls_gmres;
-    case SAN_M_BICGSTAB: return san_ls_bicgstab;
+    case SAN_M_POWER:    return num_ls_power;
+    case SAN_M_JACOBI:   return num_ls_jacobi;
+    case SAN_M_GMRES:    return num_ls_gmres;
+    case SAN_M_BICGSTAB: return num_ls_bicgstab;
     case SAN_M_ML:       return ml_kernel;
     default:             return NULL;
     }
@@ -188,12 +188,12 @@ static int krylov_resort(ksolve *c, double *pi, int st)
 {
     if (st != 1 || c->ls.info->status == SAN_E_INTERRUPTED || c->ls.final)
         return st;
-    double room = san_ls_budget(c->ls.o) - c->d->bytes - 8.0 * c->d->n * 2 -
+    double room = num_ls_budget(c->ls.o) - c->d->bytes - 8.0 * c->d->n * 2 -
                   (c->ls.parts ? c->ls.parts->bytes : 0);
     if (method_vectors(SAN_M_GMRES, 0) * 8.0 * c->d->n > room)
         return st;
     c->ls.stagnation = 0;           /* the kernel's own window */
-    return san_ls_resort(&c->ls, pi, st, SAN_M_GMRES, san_ls_gmres);
+    return num_ls_resort(&c->ls, pi, st, SAN_M_GMRES, num_ls_gmres);
 }
 
 static int run_method(ksolve *c, double *pi)
@@ -202,7 +202,7 @@ static int run_method(ksolve *c, double *pi)
     const int is_auto = info->method == SAN_M_AUTO;
     int refining = is_auto || info->method == SAN_M_IAD;
     if (is_auto) {
-        info->method = san_parts_coupling(c->ls.parts) < SAN_NCD_COUPLING
+        info->method = num_parts_coupling(c->ls.parts) < SAN_NCD_COUPLING
                      ? SAN_M_IAD : auto_method(c);
         c->ls.stagnation = SAN_AUTO_STAGNATION;
         /* what auto runs, which its refusal does not advise */
@@ -218,9 +218,9 @@ static int run_method(ksolve *c, double *pi)
         info->status = SAN_E_USAGE;     /* the user's choice, not a failure */
         return -1;
     }
-    int st = san_ls_checked(&c->ls, pi, k, refining);
+    int st = num_ls_checked(&c->ls, pi, k, refining);
     if (is_auto)
-        st = san_ls_auto_end(&c->ls, krylov_resort(c, pi, st));
+        st = num_ls_auto_end(&c->ls, krylov_resort(c, pi, st));
     return st;
 }
 
@@ -240,9 +240,9 @@ static int run_method(ksolve *c, double *pi)
 #define KRON_AGG_WORK 2e7           /* blocks x positions */
 #define KRON_AGG_MIN_BLOCKS 96
 
-static void kron_parts_budget(san_parts *P, int64_t n, const kron_desc *d)
+static void kron_parts_budget(num_parts *P, int64_t n, const kron_desc *d)
 {
-    san_parts_prune(P, n);
+    num_parts_prune(P, n);
     double lim = fmax(KRON_AGG_MIN_BLOCKS, KRON_AGG_WORK / (double)n), used = 0;
     int k = 0;
     for (int i = 0; i < P->n; i++) {
@@ -270,22 +270,22 @@ static int64_t rank_of(const void *d, int64_t idx)
  * no rows), the automata and groups (from the mixed-radix index of each
  * position; on the product space, the position itself), the whole
  * chain when small. */
-static int kron_parts(san_parts *P, const kron_desc *d, const san_space *sp, double budget,
+static int kron_parts(num_parts *P, const kron_desc *d, const san_space *sp, double budget,
                       double deadline, volatile int *interrupt)
 {
     memset(P, 0, sizeof *P);
     P->deadline = deadline;
     P->interrupt = interrupt;
-    if (san_parts_add_fast_space(P, sp, d->n, rank_of, d, budget) < 0) {
-        san_parts_free(P);
+    if (space_parts_add_fast_space(P, sp, d->n, rank_of, d, budget) < 0) {
+        num_parts_free(P);
         return -1;
     }
     if (d->mode == KRON_PRODUCT) {
-        int rc = san_parts_add_model(P, sp->m, d->n, NULL, budget);
+        int rc = space_parts_add_model(P, sp->m, d->n, NULL, budget);
         if (rc == 0)
-            rc = san_parts_add_whole(P, d->n);
+            rc = num_parts_add_whole(P, d->n);
         if (rc < 0)
-            san_parts_free(P);
+            num_parts_free(P);
         else
             kron_parts_budget(P, d->n, d);
         return rc;
@@ -297,12 +297,12 @@ static int kron_parts(san_parts *P, const kron_desc *d, const san_space *sp, dou
         idx[i] = 0;
     for (int64_t i = 0; i < sp->n; i++)
         idx[kron_rank(d, sp->index[i])] = sp->index[i];
-    int rc = san_parts_add_model(P, sp->m, d->n, idx, budget);
+    int rc = space_parts_add_model(P, sp->m, d->n, idx, budget);
     if (rc == 0)
-        rc = san_parts_add_whole(P, d->n);
+        rc = num_parts_add_whole(P, d->n);
     free(idx);
     if (rc < 0)
-        san_parts_free(P);
+        num_parts_free(P);
     else
         kron_parts_budget(P, d->n, d);
     return rc;
@@ -312,13 +312,13 @@ static int kron_parts(san_parts *P, const kron_desc *d, const san_space *sp, dou
  * with the residual recomputed over the descriptor. */
 static int finish(ksolve *c, double *pi, int st)
 {
-    san_ls_neg neg;
-    if (san_ls_normalize(pi, c->d->n, c->ls.info, &neg) < 0)
+    num_ls_neg neg;
+    if (num_ls_normalize(pi, c->d->n, c->ls.info, &neg) < 0)
         return -1;
     if (st == 1)
-        san_ls_estimate_returned(&c->ls, pi);
-    c->ls.info->residual = san_op_residual(&c->op, pi, NULL);
-    return san_ls_verdict(st, c->ls.info, c->ls.o->tol, &neg);
+        num_ls_estimate_returned(&c->ls, pi);
+    c->ls.info->residual = num_op_residual(&c->op, pi, NULL);
+    return num_ls_verdict(st, c->ls.info, c->ls.o->tol, &neg);
 }
 
 /* Uniform over the chain's states (the closed class when known), zero
@@ -350,7 +350,7 @@ static void initial_vector(const kron_desc *d, const san_space *sp, const san_wa
 static int solve_on(ksolve *c, const san_space *sp, double *x, san_solution *sol)
 {
     int st = run_method(c, x);
-    san_ls_progress_end(&c->ls);
+    num_ls_progress_end(&c->ls);
     if (st >= 0)
         st = finish(c, x, st);
     if (st >= 0)
@@ -359,7 +359,7 @@ static int solve_on(ksolve *c, const san_space *sp, double *x, san_solution *sol
     return st;
 }
 
-int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
+int kron_solve_mode(const san_space *sp, const san_solve_opts *o,
                         san_solution *sol, double *descriptor_bytes, int mode,
                         const kron_tuning *tune)
 {
@@ -435,16 +435,16 @@ int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
         c.ls.last_print = t0;
         c.ls.clock_skip = 1;
         initial_vector(&d, sp, o->warm, x);
-        san_parts parts;
-        if (kron_parts(&parts, &d, sp, 0.25 * san_ls_budget(o),
+        num_parts parts;
+        if (kron_parts(&parts, &d, sp, 0.25 * num_ls_budget(o),
                        o->time_limit > 0 ? t0 + o->time_limit : 0, o->interrupt) < 0) {
             snprintf(info->msg, sizeof info->msg, "out of memory for the partitions of "
                      "the aggregation check (%lld states)", (long long)d.n);
         } else {
             c.ls.parts = &parts;
             st = solve_on(&c, sp, x, sol);
-            san_ls_free(&c.ls);
-            san_parts_free(&parts);
+            num_ls_free(&c.ls);
+            num_parts_free(&parts);
         }
     }
     free(x);
@@ -455,7 +455,7 @@ int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
     info->converged = st == 0;
     if (st == 0) {
         info->msg[0] = '\0';
-        san_ls_note_answered(info->note);
+        num_ls_note_answered(info->note);
     }
     info->time_s = san_ls_now() - t0;
     return st;
@@ -464,5 +464,5 @@ int san_kron_solve_mode(const san_space *sp, const san_solve_opts *o,
 int san_kron_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol,
                    double *descriptor_bytes)
 {
-    return san_kron_solve_mode(sp, o, sol, descriptor_bytes, KRON_AUTO, NULL);
+    return kron_solve_mode(sp, o, sol, descriptor_bytes, KRON_AUTO, NULL);
 }

@@ -38,7 +38,7 @@
 #endif
 #include "linsolve.h"
 
-struct san_agg_ws {
+struct num_agg_ws {
     int cap;                /* blocks the arrays below hold */
     double *F;              /* cap x cap flows, row-major */
     double *b, *z;          /* block masses, coarse solution */
@@ -49,7 +49,7 @@ struct san_agg_ws {
     size_t tf_len;
 };
 
-void san_agg_free(san_agg_ws *w)
+void num_agg_free(num_agg_ws *w)
 {
     if (!w)
         return;
@@ -65,9 +65,9 @@ void san_agg_free(san_agg_ws *w)
 }
 
 /* The workspace for partitions of up to nblk blocks (grown as needed). */
-static san_agg_ws *agg_ws(san_ls *c, int nblk)
+static num_agg_ws *agg_ws(num_ls *c, int nblk)
 {
-    san_agg_ws *w = c->agg;
+    num_agg_ws *w = c->agg;
     if (!w) {
         w = c->agg = calloc(1, sizeof *w);
         if (!w)
@@ -92,7 +92,7 @@ static san_agg_ws *agg_ws(san_ls *c, int nblk)
 
 /* Flows between blocks and block masses from rows [lo, hi) of qt (row
  * j of qt holds q_ij for the i that lead to j), added to F and b. */
-static void flows_rows_range(const san_csr *qt, const san_part *p, const double *x,
+static void flows_rows_range(const san_csr *qt, const num_part *p, const double *x,
                              int64_t lo, int64_t hi, double *restrict F, double *restrict b)
 {
     const int B = p->nblk;
@@ -117,7 +117,7 @@ static void flows_rows_range(const san_csr *qt, const san_part *p, const double 
  * are added in thread order.  An aggregation pass is the cost of a
  * cycle of the refinement (37 passes a cycle on a 524,288-state nearly
  * decomposable model: 41% of the run on one thread). */
-static int flows_rows(san_agg_ws *w, const san_csr *qt, const san_part *p, const double *x,
+static int flows_rows(num_agg_ws *w, const san_csr *qt, const num_part *p, const double *x,
                       double *F, double *b)
 {
     const int64_t n = qt->n;
@@ -160,7 +160,7 @@ static int flows_rows(san_agg_ws *w, const san_csr *qt, const san_part *p, const
 }
 
 /* The same with one product per block over any operator. */
-static void flows_op(san_op *op, const san_part *p, const double *x, double *F, double *b,
+static void flows_op(num_op *op, const num_part *p, const double *x, double *F, double *b,
                      double *v, double *y)
 {
     const int B = p->nblk;
@@ -173,7 +173,7 @@ static void flows_op(san_op *op, const san_part *p, const double *x, double *F, 
             continue;
         for (int64_t j = 0; j < n; j++)
             v[j] = blk[j] == S ? x[j] : 0;
-        san_op_apply(op, v, y);
+        num_op_apply(op, v, y);
         double *row = F + (size_t)S * B;
         for (int64_t j = 0; j < n; j++)
             if (blk[j] != S)
@@ -183,7 +183,7 @@ static void flows_op(san_op *op, const san_part *p, const double *x, double *F, 
 
 /* The same in one pass when the operator can (op->flows), counted and
  * timed as a product.  0, or nonzero when it cannot. */
-static int flows_fast(san_op *op, const san_part *p, const double *x, double *F, double *b)
+static int flows_fast(num_op *op, const num_part *p, const double *x, double *F, double *b)
 {
     if (!op->flows)
         return 1;
@@ -200,7 +200,7 @@ static int flows_fast(san_op *op, const san_part *p, const double *x, double *F,
     return 0;
 }
 
-int san_agg_cost(const san_op *op, const san_part *p)
+int num_agg_cost(const num_op *op, const num_part *p)
 {
     if (op->rows || (op->flows && op->flows(op, p->blk, p->nblk, p->aut, p->naut, NULL,
                                             NULL) == 0))
@@ -208,7 +208,7 @@ int san_agg_cost(const san_op *op, const san_part *p)
     return p->nblk;
 }
 
-int san_coarse_solve(int B, double *F, double *b, double *z, double *C, int *map)
+int num_coarse_solve(int B, double *F, double *b, double *z, double *C, int *map)
 {
     double tot = 0;
     int nb = 0;
@@ -227,7 +227,7 @@ int san_coarse_solve(int B, double *F, double *b, double *z, double *C, int *map
                 C[(size_t)map[S] * nb + map[T]] = F[(size_t)S * B + T] / b[S];
     }
     double *zc = F;             /* the flows are no longer needed */
-    if (san_gth_dense(C, nb, zc) != 0)
+    if (num_gth_dense(C, nb, zc) != 0)
         return 1;
     for (int S = B - 1; S >= 0; S--)    /* zc[map[S]] <= S: backwards is safe */
         z[S] = map[S] >= 0 ? zc[map[S]] : 0;
@@ -236,7 +236,7 @@ int san_coarse_solve(int B, double *F, double *b, double *z, double *C, int *map
     return 0;
 }
 
-double san_coarse_error(int B, const double *b, const double *z, const int *map)
+double num_coarse_error(int B, const double *b, const double *z, const int *map)
 {
     double worst = 0;
     for (int S = 0; S < B; S++) {
@@ -251,15 +251,15 @@ double san_coarse_error(int B, const double *b, const double *z, const int *map)
 /* The coarse chain of the blocks with mass, solved by GTH into w->z
  * (indexed by block, summing to 1); b normalized to sum 1 too.  0, or 1
  * when the coarse chain is not irreducible under x. */
-static int coarse_solve(san_agg_ws *w, int B)
+static int coarse_solve(num_agg_ws *w, int B)
 {
-    return san_coarse_solve(B, w->F, w->b, w->z, w->C, w->map);
+    return num_coarse_solve(B, w->F, w->b, w->z, w->C, w->map);
 }
 
-int san_agg_step(san_ls *c, const san_part *p, double *x, int apply, double *delta)
+int num_agg_step(num_ls *c, const num_part *p, double *x, int apply, double *delta)
 {
     const int B = p->nblk;
-    san_agg_ws *w = agg_ws(c, B);
+    num_agg_ws *w = agg_ws(c, B);
     *delta = 0;
     if (!w) {
         snprintf(c->info->msg, sizeof c->info->msg, "out of memory for the aggregation "
@@ -296,7 +296,7 @@ int san_agg_step(san_ls *c, const san_part *p, double *x, int apply, double *del
     }
     if (coarse_solve(w, B) != 0)
         return 1;
-    *delta = san_coarse_error(B, w->b, w->z, w->map);
+    *delta = num_coarse_error(B, w->b, w->z, w->map);
     if (!apply)
         return 0;
     /* block S becomes z_S sum(x): x keeps its own scale */

@@ -63,7 +63,7 @@ static void residual(const san_csr *q, const int64_t *map, int64_t nu, const dou
     free(acc);
 }
 
-int san_class_reach(const san_csr *q, const int32_t *cls, int64_t K, const double *init,
+int num_class_reach(const san_csr *q, const int32_t *cls, int64_t K, const double *init,
                     double *prob, double *err, double *resid, char *msg, size_t msgn)
 {
     const int64_t n = q->n;
@@ -102,12 +102,12 @@ int san_class_reach(const san_csr *q, const int32_t *cls, int64_t K, const doubl
     for (int64_t s = 0; s < n; s++)
         if (map[s] >= 0)
             b[map[s]] = init[s];
-    if (san_restricted_solve(q, map, nu, b, z, 1, resid, msg, msgn) < 0)
+    if (num_restricted_solve(q, map, nu, b, z, 1, resid, msg, msgn) < 0)
         goto out;
     flow_into(q, cls, map, z, prob, mag);
     if (err) {
         residual(q, map, nu, b, z, r);
-        if (san_restricted_solve(q, map, nu, r, dz, 1, NULL, msg, msgn) < 0)
+        if (num_restricted_solve(q, map, nu, r, dz, 1, NULL, msg, msgn) < 0)
             goto out;
         double *dp = calloc((size_t)(K ? K : 1), sizeof *dp);
         if (!dp) {

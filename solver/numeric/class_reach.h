@@ -17,7 +17,7 @@
  * an estimate of its absolute error (the correction one refinement step
  * of the linear system finds, plus the rounding of the sums); *resid
  * (may be NULL): the system's relative residual.  0, or -1 with msg. */
-int san_class_reach(const san_csr *q, const int32_t *cls, int64_t K, const double *init,
+int num_class_reach(const san_csr *q, const int32_t *cls, int64_t K, const double *init,
                     double *prob, double *err, double *resid, char *msg, size_t msgn);
 
 #endif

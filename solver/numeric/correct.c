@@ -46,7 +46,7 @@
 /* The transposed generator over the positions where d > 0 (pos[i]: the
  * vector position of compact state i), read from the operator one unit
  * vector at a time.  0 or -1. */
-static int probe_rows(san_op *op, const double *d, san_csr *qt, int64_t *pos, int64_t m)
+static int probe_rows(num_op *op, const double *d, san_csr *qt, int64_t *pos, int64_t m)
 {
     const int64_t n = op->n;
     int64_t *at = malloc((size_t)n * sizeof *at);
@@ -62,7 +62,7 @@ static int probe_rows(san_op *op, const double *d, san_csr *qt, int64_t *pos, in
         at[j] = d[j] > 0 ? (pos[i] = j, i++) : -1;
     for (int64_t i = 0; i < m; i++) {
         e[pos[i]] = 1;
-        san_op_apply(op, e, y);
+        num_op_apply(op, e, y);
         e[pos[i]] = 0;
         for (int64_t j = 0; j < n; j++) {
             if (y[j] == 0 || at[j] < 0)
@@ -149,12 +149,12 @@ static void minus_residual(const san_csr *qt, const long double *out, const doub
  * roundoff cut, x summed to 1; the largest relative change of a
  * probability above the floor (HUGE_VAL when the correction is not
  * sound). */
-static double correct_once(const san_lu *f, const san_csr *qt, const long double *out,
+static double correct_once(const num_lu *f, const san_csr *qt, const long double *out,
                            const double *w, double *x, double *b, double *u)
 {
     const int64_t n = qt->n;
     minus_residual(qt, out, x, b);
-    if (san_lu_solve(f, b, u) != 0)
+    if (num_lu_solve(f, b, u) != 0)
         return HUGE_VAL;
     double s = 0;
     for (int64_t j = 0; j < n; j++) {
@@ -254,7 +254,7 @@ static double estimate(double ch, double prev)
 #define NOISE_PROBES 3
 #define NOISE_SAFETY 10
 
-static double noise_floor(const san_lu *f, const san_csr *qt, const long double *out,
+static double noise_floor(const num_lu *f, const san_csr *qt, const long double *out,
                           const double *y, double *b, double *u)
 {
     const int64_t n = qt->n;
@@ -275,7 +275,7 @@ static double noise_floor(const san_lu *f, const san_csr *qt, const long double 
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
             b[j] = (seed >> 63) ? mag[j] : -mag[j];
         }
-        if (san_lu_solve(f, b, u) != 0) {
+        if (num_lu_solve(f, b, u) != 0) {
             worst = HUGE_VAL;
             break;
         }
@@ -287,7 +287,7 @@ static double noise_floor(const san_lu *f, const san_csr *qt, const long double 
     return worst < HUGE_VAL ? NOISE_SAFETY * worst : HUGE_VAL;
 }
 
-static int correct_chain(san_ls *c, const san_csr *qt, double *y, double *est, double *first)
+static int correct_chain(num_ls *c, const san_csr *qt, double *y, double *est, double *first)
 {
     const int64_t n = qt->n;
     double *w = malloc((size_t)n * sizeof *w);
@@ -300,7 +300,7 @@ static int correct_chain(san_ls *c, const san_csr *qt, double *y, double *est, d
     char msg[sizeof c->info->msg];
     memcpy(msg, c->info->msg, sizeof msg);
     int rc;
-    san_lu *f = san_lu_factor(c, &fq, san_ls_pick_fixed(&fq, NULL), san_ls_budget(c->o) / 4,
+    num_lu *f = num_lu_factor(c, &fq, num_ls_pick_fixed(&fq, NULL), num_ls_budget(c->o) / 4,
                               CORRECT_MAX_FLOPS, &rc);
     memcpy(c->info->msg, msg, sizeof msg);
     free(fq.val);
@@ -335,7 +335,7 @@ static int correct_chain(san_ls *c, const san_csr *qt, double *y, double *est, d
     free(y0);
     free(out);
     free(w);
-    san_lu_free(f);
+    num_lu_free(f);
     return rc;
 }
 
@@ -356,7 +356,7 @@ static double banded_flops(const san_csr *qt)
     return (double)qt->n * (double)bw * (double)bw;
 }
 
-int san_ls_lu_correct(san_ls *c, double *x, double *est, double *first)
+int num_ls_lu_correct(num_ls *c, double *x, double *est, double *first)
 {
     const int64_t n = c->op->n;
     /* a chain this small is checked against GTH on all of it (partition
@@ -367,10 +367,10 @@ int san_ls_lu_correct(san_ls *c, double *x, double *est, double *first)
     if (n <= SAN_PART_WHOLE_MAX)
         return 1;
     if (c->qt && (n <= CORRECT_MAX_N || banded_flops(c->qt) <= CORRECT_MAX_FLOPS)) {
-        double s = san_ls_sum(x, n);
+        double s = num_ls_sum(x, n);
         if (!(s > 0))
             return -1;
-        san_ls_scale(x, n, 1 / s);
+        num_ls_scale(x, n, 1 / s);
         return correct_chain(c, c->qt, x, est, first);
     }
     if (c->qt || n > PROBE_MAX_N)
@@ -385,7 +385,7 @@ int san_ls_lu_correct(san_ls *c, double *x, double *est, double *first)
         goto out;
     int64_t m = 0;
     for (int64_t j = 0; j < n; j++) {
-        d[j] = -san_op_qjj(c->op, j);
+        d[j] = -num_op_qjj(c->op, j);
         m += d[j] > 0;
     }
     if (m < 2 || probe_rows(c->op, d, &qt, pos, m) < 0)

@@ -60,7 +60,7 @@ int san_csr_transpose(const san_csr *a, san_csr *at)
     return 0;
 }
 
-int64_t san_ls_diag_pos(const san_csr *a, int64_t j)
+int64_t num_ls_diag_pos(const san_csr *a, int64_t j)
 {
     int64_t lo = a->rowptr[j], hi = a->rowptr[j + 1] - 1;
     while (lo <= hi) {

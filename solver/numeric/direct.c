@@ -97,7 +97,7 @@ static const char *umf_status_text(sslong st)
 /* Symbolic and numeric factorization; 2 when auto limits say "too big";
  * -1 with c->final when the numeric factorization is predicted to take
  * longer than max_s seconds (in-process under a time limit). */
-static int factorize(san_ls *c, sslong n, const lu_input *m, double maxmem,
+static int factorize(num_ls *c, sslong n, const lu_input *m, double maxmem,
                      double maxflops, double max_s, void **num)
 {
     double ctrl[UMFPACK_CONTROL], info[UMFPACK_INFO];
@@ -168,11 +168,11 @@ static int64_t pick_fixed(const san_csr *qt)
     const int64_t n = qt->n;
     double *g = malloc((size_t)n * sizeof *g);
     if (!g)
-        return san_ls_pick_fixed(qt, NULL);
+        return num_ls_pick_fixed(qt, NULL);
     for (int64_t i = 0; i < n; i++)
         g[i] = 1.0 / (double)n;
-    san_ls_gs_sweeps(qt, g, FIX_SWEEPS);
-    int64_t k = san_ls_pick_fixed(qt, g);
+    num_ls_gs_sweeps(qt, g, FIX_SWEEPS);
+    int64_t k = num_ls_pick_fixed(qt, g);
     free(g);
     return k;
 }
@@ -196,10 +196,10 @@ static int64_t refix(const san_csr *qt, const double *x, int64_t k)
         return -1;
     if (mn >= -1e-10 * mx && x[k] >= FIX_MIN_SHARE * mx)
         return k;
-    int64_t j = san_ls_pick_fixed(qt, NULL);
+    int64_t j = num_ls_pick_fixed(qt, NULL);
     double best = -1;
     for (int64_t i = 0; i < n; i++) {
-        int64_t p = san_ls_diag_pos(qt, i);
+        int64_t p = num_ls_diag_pos(qt, i);
         double w = x[i] > 0 && p >= 0 ? x[i] * fabs(qt->val[p]) : 0;
         if (w > best) {
             best = w;
@@ -209,9 +209,9 @@ static int64_t refix(const san_csr *qt, const double *x, int64_t k)
     return j == k ? -1 : j;
 }
 
-static int direct_once(san_ls *c, double *pi, double maxmem, double maxflops, double max_s,
+static int direct_once(num_ls *c, double *pi, double maxmem, double maxflops, double max_s,
                        int64_t k);
-static san_lu *lu_timed(san_ls *c, const san_csr *qt, int64_t k, double maxmem,
+static num_lu *lu_timed(num_ls *c, const san_csr *qt, int64_t k, double maxmem,
                         double maxflops, double max_s, int *rc);
 
 /* ---- a factorization that a time limit or an interrupt can end ---- */
@@ -235,7 +235,7 @@ typedef struct {
 /* How often the parent looks at the child, the clock and the flag. */
 #define CHILD_POLL_NS 5000000L
 
-static int direct_child(san_ls *c, double *pi, double maxmem, double maxflops, int64_t k)
+static int direct_child(num_ls *c, double *pi, double maxmem, double maxflops, int64_t k)
 {
     const int64_t n = c->qt->n;
     const size_t len = sizeof(child_out) + (size_t)n * sizeof(double);
@@ -303,7 +303,7 @@ static int direct_child(san_ls *c, double *pi, double maxmem, double maxflops, i
  * time is left, and before the numeric factorization when UMFPACK's
  * flop estimate says it would not end in the time left; the interrupt
  * flag is looked at between the two. */
-static int direct_run(san_ls *c, double *pi, double maxmem, double maxflops, int64_t k)
+static int direct_run(num_ls *c, double *pi, double maxmem, double maxflops, int64_t k)
 {
     const san_solve_opts *o = c->o;
     if (o->fork_lu && (o->time_limit > 0 || o->interrupt))
@@ -326,7 +326,7 @@ static int direct_run(san_ls *c, double *pi, double maxmem, double maxflops, int
     return direct_once(c, pi, maxmem, maxflops, left, k);
 }
 
-int san_ls_direct(san_ls *c, double *pi, double maxmem, double maxflops)
+int num_ls_direct(num_ls *c, double *pi, double maxmem, double maxflops)
 {
     int64_t k = pick_fixed(c->qt);
     int st = direct_run(c, pi, maxmem, maxflops, k);
@@ -346,12 +346,12 @@ int san_ls_direct(san_ls *c, double *pi, double maxmem, double maxflops)
     return st == 2 ? 2 : -1;
 }
 
-static int direct_once(san_ls *c, double *pi, double maxmem, double maxflops, double max_s,
+static int direct_once(num_ls *c, double *pi, double maxmem, double maxflops, double max_s,
                        int64_t k)
 {
     const san_csr *qt = c->qt;
     int rc;
-    san_lu *f = lu_timed(c, qt, k, maxmem, maxflops, max_s, &rc);
+    num_lu *f = lu_timed(c, qt, k, maxmem, maxflops, max_s, &rc);
     c->info->iterations = 0;
     if (!f)
         return rc;
@@ -360,11 +360,11 @@ static int direct_once(san_ls *c, double *pi, double maxmem, double maxflops, do
         snprintf(c->info->msg, sizeof c->info->msg, "out of memory for the "
                  "right-hand side");
         c->info->status = SAN_E_NOMEM;
-        san_lu_free(f);
+        num_lu_free(f);
         return -1;
     }
-    b[k] = qt->val[san_ls_diag_pos(qt, k)];
-    int st = san_lu_solve(f, b, pi);
+    b[k] = qt->val[num_ls_diag_pos(qt, k)];
+    int st = num_lu_solve(f, b, pi);
     rc = 0;
     if (st != 0) {
         snprintf(c->info->msg, sizeof c->info->msg, "%s (solve, status %d)",
@@ -373,19 +373,19 @@ static int direct_once(san_ls *c, double *pi, double maxmem, double maxflops, do
         rc = -1;
     }
     free(b);
-    san_lu_free(f);
+    num_lu_free(f);
     return rc;
 }
 
 /* ---- the factors kept, for corrections (correct.c) ---- */
 
-struct san_lu {
+struct num_lu {
     lu_input m;
     void *num;
     int64_t n, k;
 };
 
-void san_lu_free(san_lu *f)
+void num_lu_free(num_lu *f)
 {
     if (!f)
         return;
@@ -397,10 +397,10 @@ void san_lu_free(san_lu *f)
 
 /* The LU, its numeric factorization refused (-1) when predicted to take
  * longer than max_s seconds. */
-static san_lu *lu_timed(san_ls *c, const san_csr *qt, int64_t k, double maxmem,
+static num_lu *lu_timed(num_ls *c, const san_csr *qt, int64_t k, double maxmem,
                         double maxflops, double max_s, int *rc)
 {
-    san_lu *f = calloc(1, sizeof *f);
+    num_lu *f = calloc(1, sizeof *f);
     *rc = -1;
     if (!f || lu_input_build(qt, k, &f->m) < 0) {
         free(f);
@@ -418,13 +418,13 @@ static san_lu *lu_timed(san_ls *c, const san_csr *qt, int64_t k, double maxmem,
     f->k = k;
     *rc = factorize(c, (sslong)qt->n, &f->m, maxmem, maxflops, max_s, &f->num);
     if (*rc != 0) {
-        san_lu_free(f);
+        num_lu_free(f);
         return NULL;
     }
     return f;
 }
 
-int san_lu_solve(const san_lu *f, const double *b, double *x)
+int num_lu_solve(const num_lu *f, const double *b, double *x)
 {
     double ctrl[UMFPACK_CONTROL], info[UMFPACK_INFO];
     umfpack_dl_defaults(ctrl);
@@ -433,7 +433,7 @@ int san_lu_solve(const san_lu *f, const double *b, double *x)
                                  info);
 }
 
-san_lu *san_lu_factor(san_ls *c, const san_csr *qt, int64_t k, double maxmem,
+num_lu *num_lu_factor(num_ls *c, const san_csr *qt, int64_t k, double maxmem,
                       double maxflops, int *rc)
 {
     return lu_timed(c, qt, k, maxmem, maxflops, HUGE_VAL, rc);

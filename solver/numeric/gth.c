@@ -17,7 +17,7 @@
 #include <string.h>
 #include "linsolve.h"
 
-int san_gth_dense(double *a, int64_t n, double *pi)
+int num_gth_dense(double *a, int64_t n, double *pi)
 {
     /* eliminate states n-1 .. 1, folding their flows into the others */
     for (int64_t k = n - 1; k > 0; k--) {
@@ -47,7 +47,7 @@ int san_gth_dense(double *a, int64_t n, double *pi)
         pi[k] = x / a[k * n + k];
         sum += pi[k];
         if (pi[k] > SAN_LS_HUGE) {      /* state 0 far below the others */
-            sum *= san_ls_tame(pi, k + 1);
+            sum *= num_ls_tame(pi, k + 1);
         }
     }
     for (int64_t i = 0; i < n; i++)
@@ -55,7 +55,7 @@ int san_gth_dense(double *a, int64_t n, double *pi)
     return 0;
 }
 
-int san_ls_gth(san_ls *c, double *pi)
+int num_ls_gth(num_ls *c, double *pi)
 {
     const san_csr *qt = c->qt;
     const int64_t n = qt->n;
@@ -70,7 +70,7 @@ int san_ls_gth(san_ls *c, double *pi)
         for (int64_t t = qt->rowptr[j]; t < qt->rowptr[j + 1]; t++)
             if (qt->col[t] != j)
                 a[qt->col[t] * n + j] = qt->val[t];
-    int k = san_gth_dense(a, n, pi);
+    int k = num_gth_dense(a, n, pi);
     free(a);
     c->info->iterations = 0;
     if (k > 0) {

@@ -79,7 +79,7 @@ static int validate(const san_csr *qt, double *maxd, char *msg, size_t sz)
         if (row_problem(qt, j, &w)) {
             bad = j < bad ? j : bad;
         } else {
-            int64_t p = san_ls_diag_pos(qt, j);
+            int64_t p = num_ls_diag_pos(qt, j);
             double d = p >= 0 ? fabs(qt->val[p]) : 0;
             md = d > md ? d : md;
         }
@@ -110,7 +110,7 @@ static int check_row_sums(const san_csr *qt, char *msg, size_t sz)
             s[qt->col[p]] += qt->val[p];
     int rc = 0;
     for (int64_t i = 0; i < n && rc == 0; i++) {
-        double d = fabs(qt->val[san_ls_diag_pos(qt, i)]);
+        double d = fabs(qt->val[num_ls_diag_pos(qt, i)]);
         if (fabs(s[i]) > ROWSUM_TOL * d) {
             snprintf(msg, sz, "invalid generator: row %ld of Q sums to %g, "
                      "not 0 (was Q passed instead of its transpose?)",
@@ -133,7 +133,7 @@ static void initial_guess(double *pi, int64_t n)
         s += pi[i];
     }
     if (ok && s > 0 && isfinite(s)) {
-        san_ls_scale(pi, n, 1.0 / s);
+        num_ls_scale(pi, n, 1.0 / s);
         return;
     }
     for (int64_t i = 0; i < n; i++)
@@ -151,7 +151,7 @@ static void initial_guess(double *pi, int64_t n)
  * e.g. on states of probability 1e-15 solved to tol 1e-10), and are a
  * failure otherwise, because then the answer itself is wrong.  The
  * residual is recomputed from what is returned. */
-int san_ls_normalize(double *pi, int64_t n, san_solve_info *info, san_ls_neg *neg)
+int num_ls_normalize(double *pi, int64_t n, san_solve_info *info, num_ls_neg *neg)
 {
     double s = 0;
     neg->mx = neg->mn = 0;
@@ -170,7 +170,7 @@ int san_ls_normalize(double *pi, int64_t n, san_solve_info *info, san_ls_neg *ne
                  "(%s broke down)", s, san_method_name(info->method));
         return -1;
     }
-    san_ls_scale(pi, n, 1.0 / s);
+    num_ls_scale(pi, n, 1.0 / s);
     for (int64_t i = 0; i < n; i++) {
         neg->mx = pi[i] > neg->mx ? pi[i] : neg->mx;
         if (pi[i] < neg->mn) {
@@ -183,17 +183,17 @@ int san_ls_normalize(double *pi, int64_t n, san_solve_info *info, san_ls_neg *ne
         pi[i] = pi[i] < 0 ? 0 : pi[i];
         s += pi[i];
     }
-    san_ls_scale(pi, n, 1.0 / s);
+    num_ls_scale(pi, n, 1.0 / s);
     return 0;
 }
 
-int san_ls_verdict(int st, san_solve_info *info, double tol, const san_ls_neg *neg)
+int num_ls_verdict(int st, san_solve_info *info, double tol, const num_ls_neg *neg)
 {
     if (info->residual != info->residual) {
         snprintf(info->msg, sizeof info->msg, "the residual is NaN");
         return -1;
     }
-    /* st == 0 comes from san_ls_verify, which measured the balance of
+    /* st == 0 comes from num_ls_verify, which measured the balance of
      * the vector that normalize has just left unchanged (unless it
      * clamped a negative entry) */
     const double lim = fmax(tol, info->error_est);     /* at the roundoff floor */
@@ -213,15 +213,15 @@ int san_ls_verdict(int st, san_solve_info *info, double tol, const san_ls_neg *n
     return st;
 }
 
-static int finish(san_ls *c, double *pi, int st)
+static int finish(num_ls *c, double *pi, int st)
 {
-    san_ls_neg neg;
-    if (san_ls_normalize(pi, c->qt->n, c->info, &neg) < 0)
+    num_ls_neg neg;
+    if (num_ls_normalize(pi, c->qt->n, c->info, &neg) < 0)
         return -1;
     if (st == 1)
-        san_ls_estimate_returned(c, pi);
-    c->info->residual = san_op_residual(c->op, pi, NULL);
-    return san_ls_verdict(st, c->info, c->o->tol, &neg);
+        num_ls_estimate_returned(c, pi);
+    c->info->residual = num_op_residual(c->op, pi, NULL);
+    return num_ls_verdict(st, c->info, c->o->tol, &neg);
 }
 
 /* ------------------------------------------------------------------ */
@@ -252,19 +252,19 @@ static int usable_vector(double *x, int64_t n)
 
 /* Uniform over the positions of the chain (q_jj != 0; a one-state
  * chain has none and never gets here). */
-static void initial_guess_op(san_ls *c, double *x)
+static void initial_guess_op(num_ls *c, double *x)
 {
     const int64_t n = c->op->n;
     int64_t k = 0;
     for (int64_t j = 0; j < n; j++)
-        k += san_op_qjj(c->op, j) != 0;
+        k += num_op_qjj(c->op, j) != 0;
     for (int64_t j = 0; j < n; j++)
-        x[j] = san_op_qjj(c->op, j) != 0 ? 1.0 / (double)k : 0;
+        x[j] = num_op_qjj(c->op, j) != 0 ? 1.0 / (double)k : 0;
 }
 
-void san_ls_free(san_ls *c)
+void num_ls_free(num_ls *c)
 {
-    san_agg_free(c->agg);
+    num_agg_free(c->agg);
     c->agg = NULL;
     free(c->dneg);
     c->dneg = NULL;
@@ -282,7 +282,7 @@ void san_ls_free(san_ls *c)
 
 /* A kernel that "converged" to something that is not a distribution
  * broke down (GMRES(30) does, on some async master/slave models). */
-static int not_a_distribution(san_ls *c, double *pi)
+static int not_a_distribution(num_ls *c, double *pi)
 {
     san_solve_info *info = c->info;
     if (usable_vector(pi, c->op->n))
@@ -308,10 +308,10 @@ static int has_mass(const double *x, int64_t n)
     return s > 0 && isfinite(s);
 }
 
-/* A named kernel that stopped at its roundoff floor (san_ls_stalled)
+/* A named kernel that stopped at its roundoff floor (num_ls_stalled)
  * hands its best vector to the checks, which give the verdict; its
  * message becomes a note should they pass. */
-static int stalled_to_checks(san_ls *c, int st)
+static int stalled_to_checks(num_ls *c, int st)
 {
     if (st != 1 || !c->stalled)
         return st;
@@ -324,7 +324,7 @@ static int stalled_to_checks(san_ls *c, int st)
     return 0;
 }
 
-static int checked_named(san_ls *c, double *pi, san_ls_kernel k, int st)
+static int checked_named(num_ls *c, double *pi, san_ls_kernel k, int st)
 {
     san_solve_info *info = c->info;
     if (st == 1 && !has_mass(pi, c->op->n))
@@ -335,7 +335,7 @@ static int checked_named(san_ls *c, double *pi, san_ls_kernel k, int st)
         if (not_a_distribution(c, pi))
             return -1;
         long it = info->iterations;
-        st = san_ls_verify(c, pi, NAMED_CYCLES);
+        st = num_ls_verify(c, pi, NAMED_CYCLES);
         if (st == 0 && info->refine_cycles > 1 && !info->note[0])
             snprintf(info->note, sizeof info->note, "the answer of %s was polished by %ld "
                      "refinement cycles (smoothing and aggregation)",
@@ -401,7 +401,7 @@ static const char *quote_words(char *out, size_t max, const char *s)
  * chain (its normwise roundoff floor, a few epsilon). */
 #define AUTO_KERNEL_FLOOR 1e-15
 
-int san_ls_checked(san_ls *c, double *pi, san_ls_kernel k, int refining)
+int num_ls_checked(num_ls *c, double *pi, san_ls_kernel k, int refining)
 {
     san_solve_info *info = c->info;
     const san_method asked = info->method;
@@ -436,7 +436,7 @@ int san_ls_checked(san_ls *c, double *pi, san_ls_kernel k, int refining)
         info->method = SAN_M_IAD;
     }
     info->msg[0] = '\0';
-    st = san_ls_verify(c, pi, 0);
+    st = num_ls_verify(c, pi, 0);
     if (st == 0 && k && info->method == asked && info->refine_cycles > NAMED_CYCLES) {
         snprintf(info->note, sizeof info->note, "the answer of %s failed the checks "
                  "(balance or aggregation) and was refined by %ld aggregation cycles",
@@ -467,9 +467,9 @@ static double rate_span(const san_csr *qt)
 
 /* Asked for by name: any cost is accepted but running the machine out
  * of memory; the refusal says what to use instead. */
-static int direct_named(san_ls *c, double *pi)
+static int direct_named(num_ls *c, double *pi)
 {
-    int st = san_ls_direct(c, pi, san_ls_budget(c->o), HUGE_VAL);
+    int st = num_ls_direct(c, pi, num_ls_budget(c->o), HUGE_VAL);
     if (st == 2)
         c->final = 1;       /* too big: the user chooses what to run instead */
     return st == 2 ? -1 : st;
@@ -478,12 +478,12 @@ static int direct_named(san_ls *c, double *pi)
 static san_ls_kernel named_kernel(san_method m)
 {
     switch (m) {
-    case SAN_M_POWER:    return san_ls_power;
-    case SAN_M_JACOBI:   return san_ls_jacobi;
-    case SAN_M_GS:       return san_ls_gs;
-    case SAN_M_GMRES:    return san_ls_gmres;
-    case SAN_M_BICGSTAB: return san_ls_bicgstab;
-    case SAN_M_ML:       return san_ls_ml;
+    case SAN_M_POWER:    return num_ls_power;
+    case SAN_M_JACOBI:   return num_ls_jacobi;
+    case SAN_M_GS:       return num_ls_gs;
+    case SAN_M_GMRES:    return num_ls_gmres;
+    case SAN_M_BICGSTAB: return num_ls_bicgstab;
+    case SAN_M_ML:       return num_ls_ml;
     default:             return NULL;
     }
 }
@@ -497,17 +497,17 @@ static san_ls_kernel named_kernel(san_method m)
 #define LAST_LU_MAX_MEM (4.0 * 1024 * 1024 * 1024)
 #define LAST_LU_MAX_FLOPS 5e11
 
-static int direct_cheap(san_ls *c, double *pi)
+static int direct_cheap(num_ls *c, double *pi)
 {
     long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-    double mem = fmin(LAST_LU_MAX_MEM, san_ls_budget(c->o));
+    double mem = fmin(LAST_LU_MAX_MEM, num_ls_budget(c->o));
     if (pages > 0 && psz > 0 && 0.5 * (double)pages * (double)psz < mem)
         mem = 0.5 * (double)pages * (double)psz;
-    int st = san_ls_direct(c, pi, mem, LAST_LU_MAX_FLOPS);
+    int st = num_ls_direct(c, pi, mem, LAST_LU_MAX_FLOPS);
     return st == 2 ? -1 : st;
 }
 
-int san_ls_auto_end(san_ls *c, int st)
+int num_ls_auto_end(num_ls *c, int st)
 {
     san_solve_info *info = c->info;
     if (st != 1 || info->status == SAN_E_INTERRUPTED)
@@ -516,7 +516,7 @@ int san_ls_auto_end(san_ls *c, int st)
     if (!t)
         return st;
     char adv[96];
-    san_ls_advice(c, adv, sizeof adv);
+    num_ls_advice(c, adv, sizeof adv);
     *t = '\0';
     size_t len = strlen(info->msg);
     snprintf(info->msg + len, sizeof info->msg - len, "; %s", adv);
@@ -536,7 +536,7 @@ static const char *method_words(san_method m)
 /* auto's method stopped short: method m takes its best vector, with the
  * tol the user asked for (not auto's tighter kernel target) and a named
  * method's checks. */
-int san_ls_resort(san_ls *c, double *pi, int st, san_method m, san_ls_kernel k)
+int num_ls_resort(num_ls *c, double *pi, int st, san_method m, san_ls_kernel k)
 {
     san_solve_info *info = c->info;
     const int64_t n = c->op->n;
@@ -583,12 +583,12 @@ int san_ls_resort(san_ls *c, double *pi, int st, san_method m, san_ls_kernel k)
  * bench/models/cluster64.san: 64 workstations a side, iad 269 cycles
  * (4.6 s) where ml takes 24; 128 a side (597,012 states), auto refused
  * (iad stagnated) where ml answers in 34 cycles. */
-static int ml_resort(san_ls *c, double *pi, int st)
+static int ml_resort(num_ls *c, double *pi, int st)
 {
-    return san_ls_resort(c, pi, st, SAN_M_ML, san_ls_ml);
+    return num_ls_resort(c, pi, st, SAN_M_ML, num_ls_ml);
 }
 
-static int last_resort(san_ls *c, double *pi, int st)
+static int last_resort(num_ls *c, double *pi, int st)
 {
     san_solve_info *info = c->info;
     const int64_t n = c->qt->n;
@@ -602,7 +602,7 @@ static int last_resort(san_ls *c, double *pi, int st)
     info->msg[0] = info->note[0] = '\0';
     info->status = SAN_OK;
     info->error_est = 0;            /* the first method's: not the LU's vector */
-    int st2 = san_ls_checked(c, pi, n <= SAN_GTH_MAX_N ? san_ls_gth : direct_cheap, 1);
+    int st2 = num_ls_checked(c, pi, n <= SAN_GTH_MAX_N ? num_ls_gth : direct_cheap, 1);
     if (st2 == 0) {
         char q[121];
         snprintf(info->note, sizeof info->note, "%s stopped short (%s); the answer "
@@ -621,26 +621,26 @@ static int last_resort(san_ls *c, double *pi, int st)
 /* auto's last try, when everything else stopped short: GMRES from the
  * best vector (it converges on some chains where BiCGSTAB, the
  * aggregation and the multilevel method stagnate; issue 34). */
-static int krylov_resort(san_ls *c, double *pi, int st)
+static int krylov_resort(num_ls *c, double *pi, int st)
 {
     if (st != 1 || c->info->status == SAN_E_INTERRUPTED || c->final)
         return st;
     c->stagnation = 0;              /* the kernel's own window */
-    return san_ls_resort(c, pi, st, SAN_M_GMRES, san_ls_gmres);
+    return num_ls_resort(c, pi, st, SAN_M_GMRES, num_ls_gmres);
 }
 
-static int run_method(san_ls *c, double *pi)
+static int run_method(num_ls *c, double *pi)
 {
     san_solve_info *info = c->info;
     switch (info->method) {
     case SAN_M_DIRECT:
-        return san_ls_checked(c, pi, direct_named, 1);
+        return num_ls_checked(c, pi, direct_named, 1);
     case SAN_M_IAD:
-        return san_ls_checked(c, pi, NULL, 1);
+        return num_ls_checked(c, pi, NULL, 1);
     case SAN_M_AUTO:
         break;
     default:
-        return san_ls_checked(c, pi, named_kernel(info->method), 0);
+        return num_ls_checked(c, pi, named_kernel(info->method), 0);
     }
     /* auto: a dense GTH solve where it is cheap, or where the rates
      * span so much that an LU or a residual could not be trusted and
@@ -648,35 +648,35 @@ static int run_method(san_ls *c, double *pi)
     if (c->qt->n <= SAN_PART_WHOLE_MAX ||
         (c->qt->n <= SAN_GTH_MAX_N && rate_span(c->qt) > SAN_STIFF_SPAN)) {
         info->method = SAN_M_DIRECT;
-        return san_ls_checked(c, pi, san_ls_gth, 1);
+        return num_ls_checked(c, pi, num_ls_gth, 1);
     }
     /* what auto runs, which its refusal does not advise */
     c->tried = 1u << SAN_M_BICGSTAB | 1u << SAN_M_IAD | 1u << SAN_M_ML | 1u << SAN_M_GMRES |
                (c->qt->n <= LAST_LU_MAX_N ? 1u << SAN_M_DIRECT : 0);
     int st;
-    if (san_parts_coupling(c->parts) < SAN_NCD_COUPLING) {
+    if (num_parts_coupling(c->parts) < SAN_NCD_COUPLING) {
         info->method = SAN_M_IAD;
-        st = last_resort(c, pi, ml_resort(c, pi, san_ls_checked(c, pi, NULL, 1)));
+        st = last_resort(c, pi, ml_resort(c, pi, num_ls_checked(c, pi, NULL, 1)));
     } else {
         info->method = SAN_M_BICGSTAB;
         c->stagnation = SAN_AUTO_STAGNATION;
-        st = last_resort(c, pi, ml_resort(c, pi, san_ls_checked(c, pi, san_ls_bicgstab, 1)));
+        st = last_resort(c, pi, ml_resort(c, pi, num_ls_checked(c, pi, num_ls_bicgstab, 1)));
     }
-    return san_ls_auto_end(c, krylov_resort(c, pi, st));
+    return num_ls_auto_end(c, krylov_resort(c, pi, st));
 }
 
-int san_parts_add_csr(san_parts *P, const san_csr *qt, double budget)
+int num_parts_add_csr(num_parts *P, const san_csr *qt, double budget)
 {
-    if (san_parts_add_fast(P, qt, budget) < 0 || san_parts_add_whole(P, qt->n) < 0)
+    if (num_parts_add_fast(P, qt, budget) < 0 || num_parts_add_whole(P, qt->n) < 0)
         return -1;
-    san_parts_prune(P, qt->n);
+    num_parts_prune(P, qt->n);
     return 0;
 }
 
 /* Past the time limit before the first iteration (the checks and the
  * partitions are passes over every nonzero: seconds on 10^8 of them):
  * the uniform vector is the best one, returned as a stop (1). */
-static int late_start(san_ls *c, double *pi)
+static int late_start(num_ls *c, double *pi)
 {
     const san_solve_opts *o = c->o;
     if (!(o->time_limit > 0) || san_ls_now() - c->t0 < o->time_limit)
@@ -688,13 +688,13 @@ static int late_start(san_ls *c, double *pi)
     return 1;
 }
 
-int san_ctmc_solve_parts(const san_csr *qt, double *pi, const san_solve_opts *o,
-                         san_solve_info *info, const san_parts *given)
+int num_ctmc_solve_parts(const san_csr *qt, double *pi, const san_solve_opts *o,
+                         san_solve_info *info, const num_parts *given)
 {
     san_solve_opts dflt;
-    san_ls c;
-    san_op op;
-    san_parts parts;
+    num_ls c;
+    num_op op;
+    num_parts parts;
     double t0 = san_ls_now();
     if (!o) {
         san_solve_opts_default(&dflt);
@@ -745,38 +745,38 @@ int san_ctmc_solve_parts(const san_csr *qt, double *pi, const san_solve_opts *o,
     if (o->time_limit > 0)
         parts.deadline = t0 + o->time_limit;
     parts.interrupt = o->interrupt;
-    if (!given && san_parts_add_csr(&parts, qt, 0.25 * san_ls_budget(o)) < 0) {
+    if (!given && num_parts_add_csr(&parts, qt, 0.25 * num_ls_budget(o)) < 0) {
         snprintf(info->msg, sizeof info->msg, "out of memory for the partitions of the "
                  "aggregation check (%lld states)", (long long)qt->n);
         info->status = SAN_E_NOMEM;
         return -1;
     }
     if (late_start(&c, pi)) {
-        san_parts_free(&parts);
+        num_parts_free(&parts);
         return 1;
     }
     initial_guess(pi, qt->n);
-    san_op_csr(&op, qt, c.maxd);
+    num_op_csr(&op, qt, c.maxd);
     c.op = &op;
     c.parts = given ? given : &parts;
     int st = run_method(&c, pi);
-    san_ls_progress_end(&c);
+    num_ls_progress_end(&c);
     if (st >= 0)
         st = finish(&c, pi, st);
-    san_ls_free(&c);
-    san_parts_free(&parts);
+    num_ls_free(&c);
+    num_parts_free(&parts);
     info->products = op.products;
     info->product_s = op.product_s;
     info->converged = st == 0;
     if (st == 0) {
         info->msg[0] = '\0';
-        san_ls_note_answered(info->note);
+        num_ls_note_answered(info->note);
     }
     info->time_s = san_ls_now() - t0;
     return st;
 }
 
-san_status san_ls_status(int st, san_solve_info *info)
+san_status num_ls_status(int st, san_solve_info *info)
 {
     if (st == 0)
         info->status = SAN_OK;
@@ -791,5 +791,5 @@ san_status san_ls_status(int st, san_solve_info *info)
 san_status san_ctmc_solve(const san_csr *qt, double *pi, const san_solve_opts *o,
                           san_solve_info *info)
 {
-    return san_ls_status(san_ctmc_solve_parts(qt, pi, o, info, NULL), info);
+    return num_ls_status(num_ctmc_solve_parts(qt, pi, o, info, NULL), info);
 }

@@ -4,7 +4,7 @@
  * The dispatcher (linsolve.c) validates the generator, measures its scale,
  * runs one kernel and then checks and normalizes whatever the kernel
  * returns.  The kernels (direct.c, gth.c, stationary.c, krylov.c) only
- * iterate: they receive a san_ls context holding the operator (op.h; the
+ * iterate: they receive a num_ls context holding the operator (op.h; the
  * transposed generator too on the sparse path), the options, the clock
  * and the info record, and they return
  *    0  converged (their own residual test passed),
@@ -48,7 +48,7 @@
 /* Why an iteration stops before converging. */
 typedef enum {
     SAN_LS_GO = 0, SAN_LS_MAXIT, SAN_LS_TIME, SAN_LS_INTR
-} san_ls_stop;
+} num_ls_stop;
 
 /* In-place sweeps (Gauss-Seidel) carry a factor along the chain: on
  * PRISM's tandem queue of capacity 127 every level of the first queue
@@ -62,16 +62,16 @@ typedef enum {
 #define SAN_LS_HUGE 1e250
 
 /* x *= 1 / SAN_LS_HUGE; returns that factor. */
-double san_ls_tame(double *x, int64_t n);
+double num_ls_tame(double *x, int64_t n);
 
 /* GMRES(m) without --restart. */
 #define SAN_LS_DEFAULT_RESTART 30
 
-typedef struct san_agg_ws san_agg_ws;
+typedef struct num_agg_ws num_agg_ws;
 
 /* One solve in progress. */
 typedef struct {
-    san_op *op;                 /* y = x Q: what power, Jacobi and the
+    num_op *op;                 /* y = x Q: what power, Jacobi and the
                                    Krylov methods use */
     const san_csr *qt;          /* the transposed generator (sparse path
                                    only: direct, GTH, Gauss-Seidel) */
@@ -88,9 +88,9 @@ typedef struct {
     int printed;                /* a progress line is open on stderr */
     long clock_skip;            /* iterations between looks at the clock */
     double time_hit;            /* set once the time limit has been seen */
-    const san_parts *parts;     /* partitions for aggregation (may be
+    const num_parts *parts;     /* partitions for aggregation (may be
                                    NULL): verify.c, aggregate.c */
-    san_agg_ws *agg;            /* aggregation workspace (lazy) */
+    num_agg_ws *agg;            /* aggregation workspace (lazy) */
     double *dneg;               /* -q_jj per position (lazy) */
     long stagnation;            /* Krylov iterations without halving the
                                    residual that mean stagnation (0: the
@@ -105,7 +105,7 @@ typedef struct {
                                    will run (1 << san_method): what a
                                    refusal does not advise again */
     int stall_watch;            /* named methods: stop at the roundoff
-                                   floor (san_ls_stalled) */
+                                   floor (num_ls_stalled) */
     int stalled;                /* set by a kernel that stopped there: its
                                    best vector goes to the checks */
     int plateau_handoff;        /* named: a low plateau goes to the checks
@@ -116,7 +116,7 @@ typedef struct {
     int final;                  /* set by a kernel whose failure no other
                                    method can mend (a reducible chain, a
                                    refusal the user must see) */
-} san_ls;
+} num_ls;
 
 /* Chains whose fast components are coupled more weakly than this are
  * nearly decomposable: auto runs the aggregation method on them from
@@ -127,32 +127,32 @@ typedef struct {
  * iterations without progress. */
 #define SAN_AUTO_STAGNATION 100
 
-typedef int (*san_ls_kernel)(san_ls *c, double *pi);
+typedef int (*san_ls_kernel)(num_ls *c, double *pi);
 
 /* What to try after the method of c->info failed, in words ("try
  * --method direct or ml"): only methods this storage offers, neither
  * the one that failed nor one already tried (c->tried); over the
  * descriptor the sparse storage too.  Into buf, which is returned. */
-const char *san_ls_advice(const san_ls *c, char *buf, size_t sz);
+const char *num_ls_advice(const num_ls *c, char *buf, size_t sz);
 /* The note of an answered run, its advice removed: a kernel's message
  * kept as a note ("BiCGSTAB stagnated ...; try --method gmres or iad"),
  * or quoted in one, advised other methods for a run that then answered
  * (the checks polished or corrected its vector).  Each clause "; try
  * ...", ": try ..." or "; raise --..." goes, up to the parenthesis that
  * closes the quote it is in, or the end. */
-void san_ls_note_answered(char *note);
+void num_ls_note_answered(char *note);
 /* auto's resort to method m (kernel k) after its method stopped short
  * (st 1): run from the best vector with the checks of a named method;
  * the better of the two answers is kept, with its verdict.  The new
  * code. */
-int san_ls_resort(san_ls *c, double *pi, int st, san_method m, san_ls_kernel k);
+int num_ls_resort(num_ls *c, double *pi, int st, san_method m, san_ls_kernel k);
 
 /* The end of auto (code st): a refusal whose message advises a method
- * auto ran gets san_ls_advice's advice instead.  Returns st. */
-int san_ls_auto_end(san_ls *c, int st);
+ * auto ran gets num_ls_advice's advice instead.  Returns st. */
+int num_ls_auto_end(num_ls *c, int st);
 
 /* Frees what the verification allocated in c (agg, dneg). */
-void san_ls_free(san_ls *c);
+void num_ls_free(num_ls *c);
 
 /* The best vector seen so far (for the "stopped early" answer).  When
  * its buffer cannot be allocated, x stays NULL and the last iterate is
@@ -161,50 +161,50 @@ typedef struct {
     double *x;
     double res;                 /* its residual (op.h); HUGE_VAL none */
     int64_t n;
-} san_ls_best;
+} num_ls_best;
 
 /* ---- services for the kernels (solve_opts.c, vec.c, stop.c) ---- */
 /* The bytes a solve may allocate: o->max_memory, or the default. */
-double san_ls_budget(const san_solve_opts *o);
+double num_ls_budget(const san_solve_opts *o);
 static inline double san_ls_now(void) { return san_now(); }
 /* Looks at the clock and the interrupt flag, prints progress when asked;
  * res is the latest residual known (negative: none yet). */
-san_ls_stop san_ls_poll(san_ls *c, long iter, double res);
+num_ls_stop num_ls_poll(num_ls *c, long iter, double res);
 /* The interrupt flag and the clock alone (no iteration count): before
  * work that takes seconds. */
-san_ls_stop san_ls_clock(const san_ls *c);
+num_ls_stop num_ls_clock(const num_ls *c);
 /* Ends an open progress line. */
-void san_ls_progress_end(san_ls *c);
+void num_ls_progress_end(num_ls *c);
 /* Writes the "not converged / time limit / interrupted" message, with
  * the best residual reached. */
-void san_ls_stop_msg(san_ls *c, san_ls_stop why, long iter, double best,
+void num_ls_stop_msg(num_ls *c, num_ls_stop why, long iter, double best,
                      const char *hint);
 /* The same with what the value is ("best residual", "error estimate");
  * a value of HUGE_VAL is said as "none yet". */
-void san_ls_stop_say(san_ls *c, san_ls_stop why, long iter, const char *what,
+void num_ls_stop_say(num_ls *c, num_ls_stop why, long iter, const char *what,
                      double value, const char *hint);
-double san_ls_sum(const double *x, int64_t n);
-void san_ls_scale(double *x, int64_t n, double a);
+double num_ls_sum(const double *x, int64_t n);
+void num_ls_scale(double *x, int64_t n, double a);
 /* The state whose balance equation is replaced by "x_k = 1" in the
  * nonsingular formulations: the largest |q_kk| * guess_k (guess NULL:
  * the largest |q_kk|), i.e. the equation carrying the largest flow. */
-int64_t san_ls_pick_fixed(const san_csr *qt, const double *guess);
+int64_t num_ls_pick_fixed(const san_csr *qt, const double *guess);
 /* Position of the diagonal of row j, or -1. */
-int64_t san_ls_diag_pos(const san_csr *a, int64_t j);
+int64_t num_ls_diag_pos(const san_csr *a, int64_t j);
 
-void san_ls_best_init(san_ls_best *b, int64_t n);
+void num_ls_best_init(num_ls_best *b, int64_t n);
 /* Keeps a copy of x when res beats the best so far. */
-void san_ls_best_offer(san_ls_best *b, const double *x, double res);
+void num_ls_best_offer(num_ls_best *b, const double *x, double res);
 /* Puts the best vector into x unless x (residual res, NaN counting as
  * the worst) is at least as good; returns the residual of what x now
  * holds. */
-double san_ls_best_restore(san_ls_best *b, double *x, double res);
+double num_ls_best_restore(num_ls_best *b, double *x, double res);
 /* An iteration stopped short (why): the better of x and the best vector
  * seen goes to x, the message says why with that vector's residual,
  * which is returned. */
-double san_ls_give_up(san_ls *c, san_ls_best *b, double *x, san_ls_stop why, long iter,
+double num_ls_give_up(num_ls *c, num_ls_best *b, double *x, num_ls_stop why, long iter,
                       double res, const char *hint);
-void san_ls_best_free(san_ls_best *b);
+void num_ls_best_free(num_ls_best *b);
 
 /* A residual this small is at the roundoff floor of the operator: the
  * normwise residual of a vector rounded to doubles and multiplied by the
@@ -224,14 +224,14 @@ void san_ls_best_free(san_ls_best *b);
 typedef struct {
     double anchor, least;
     long anchor_it;
-} san_ls_stall;
+} num_ls_stall;
 
-void san_ls_stall_init(san_ls_stall *s);
+void num_ls_stall_init(num_ls_stall *s);
 /* Feeds the residual res of iteration it; returns 1 (and sets
  * c->stalled) when c->stall_watch is on, res has not halved in window
  * iterations and the least residual seen is at the roundoff floor: the
  * kernel stops with its best vector, which the checks judge. */
-int san_ls_stalled(san_ls *c, san_ls_stall *s, long it, double res, long window);
+int num_ls_stalled(num_ls *c, num_ls_stall *s, long it, double res, long window);
 
 /* ---- the final vector ---- */
 /* The final vector of any method (sparse or tensor path): NaN or a
@@ -241,84 +241,84 @@ int san_ls_stalled(san_ls *c, san_ls_stall *s, long it, double res, long window)
 typedef struct {
     double mn, mx;          /* most negative and largest entry, normalized */
     int64_t imn;            /* where the most negative one was */
-} san_ls_neg;
-int san_ls_normalize(double *pi, int64_t n, san_solve_info *info, san_ls_neg *neg);
-int san_ls_verdict(int st, san_solve_info *info, double tol, const san_ls_neg *neg);
+} num_ls_neg;
+int num_ls_normalize(double *pi, int64_t n, san_solve_info *info, num_ls_neg *neg);
+int num_ls_verdict(int st, san_solve_info *info, double tol, const num_ls_neg *neg);
 
 /* ---- the kernels ---- */
 /* Sparse path only (they need c->qt): */
 /* maxmem > 0: give up (return 2) when UMFPACK estimates more memory than
  * maxmem bytes or more than maxflops flops; 0: no limit. */
-int san_ls_direct(san_ls *c, double *pi, double maxmem, double maxflops);
-/* The LU of qt with state k's equation replaced (as san_ls_direct does),
+int num_ls_direct(num_ls *c, double *pi, double maxmem, double maxflops);
+/* The LU of qt with state k's equation replaced (as num_ls_direct does),
  * kept for several solves; NULL with *rc 2 (over maxmem or maxflops) or
- * -1 (the message in c->info).  san_lu_solve solves x (Q^T modified) =
+ * -1 (the message in c->info).  num_lu_solve solves x (Q^T modified) =
  * b, i.e. x Q = b with x_k = b_k / q_kk: 0, or UMFPACK's status
  * (UMFPACK_WARNING_singular_matrix is positive). */
-typedef struct san_lu san_lu;
-san_lu *san_lu_factor(san_ls *c, const san_csr *qt, int64_t k, double maxmem,
+typedef struct num_lu num_lu;
+num_lu *num_lu_factor(num_ls *c, const san_csr *qt, int64_t k, double maxmem,
                       double maxflops, int *rc);
-int san_lu_solve(const san_lu *f, const double *b, double *x);
-void san_lu_free(san_lu *f);
+int num_lu_solve(const num_lu *f, const double *b, double *x);
+void num_lu_free(num_lu *f);
 /* correct.c: when the LU of the chain is cheap (a few thousand states
  * on the descriptor, tens of thousands stored), x's error measured by
  * a correction from that LU, the correction applied, and the error of
  * the result measured by a second: 0 with *est set (and *first, x's
  * error found by the first), 1 not affordable
  * (x untouched), -1 failed (x untouched). */
-int san_ls_lu_correct(san_ls *c, double *x, double *est, double *first);
+int num_ls_lu_correct(num_ls *c, double *x, double *est, double *first);
 /* Chains this small whose rates span more than SAN_STIFF_SPAN are solved
  * by GTH elimination (gth.c); larger ones refuse iterative methods. */
 #define SAN_GTH_MAX_N  2000
 #define SAN_STIFF_SPAN 1e8
-int san_ls_gth(san_ls *c, double *pi);
+int num_ls_gth(num_ls *c, double *pi);
 /* GTH on a dense chain: a[i*n+j] the rate i -> j (the diagonal is not
  * read; a is overwritten), the stationary vector into pi.  0, or the
  * state k > 0 that cannot reach the states before it (reducible). */
-int san_gth_dense(double *a, int64_t n, double *pi);
-int san_ls_gs(san_ls *c, double *pi);
+int num_gth_dense(double *a, int64_t n, double *pi);
+int num_ls_gs(num_ls *c, double *pi);
 /* Multilevel aggregation cycles (ml.c). */
-int san_ls_ml(san_ls *c, double *pi);
+int num_ls_ml(num_ls *c, double *pi);
 /* Gauss-Seidel sweeps on x (alternating directions, normalized after
  * each): a rough picture of pi for choosing a fixed state. */
-void san_ls_gs_sweeps(const san_csr *qt, double *x, int sweeps);
+void num_ls_gs_sweeps(const san_csr *qt, double *x, int sweeps);
 /* Both storages (only c->op): */
-int san_ls_power(san_ls *c, double *pi);
-int san_ls_jacobi(san_ls *c, double *pi);
-int san_ls_gmres(san_ls *c, double *pi);
-int san_ls_bicgstab(san_ls *c, double *pi);
+int num_ls_power(num_ls *c, double *pi);
+int num_ls_jacobi(num_ls *c, double *pi);
+int num_ls_gmres(num_ls *c, double *pi);
+int num_ls_bicgstab(num_ls *c, double *pi);
 /* Iterative aggregation-disaggregation (verify.c): the refinement of
- * san_ls_verify from pi. */
-int san_ls_iad(san_ls *c, double *pi);
+ * num_ls_verify from pi. */
+int num_ls_iad(num_ls *c, double *pi);
 
 /* ---- verify.c: the evidence behind "converged" ---- */
 /* The balance residual of x (t: scratch of n, gets x Q). */
-double san_ls_balance(san_ls *c, const double *x, double *t);
+double num_ls_balance(num_ls *c, const double *x, double *t);
 /* Refines x by aggregation cycles (smoothing sweeps, then aggregation
  * corrections over c->parts) until the balance and aggregation tests
  * pass, at most max_cycles cycles (0: up to --max-iter).  x is
  * normalized.  0 verified, 1 not (info->msg says what failed and what
  * to try), -1 failure. */
-int san_ls_verify(san_ls *c, double *x, long max_cycles);
+int num_ls_verify(num_ls *c, double *x, long max_cycles);
 /* A kernel stopped NOT CONVERGED with x, its best vector (summed to
  * 1): unless the refinement has measured one, info->error_est gets x's
  * own estimate, the larger of its balance residual and its partitions'
  * aggregation errors (the tests a converged answer passes, measured
  * without changing x), so that a refusal says how far it got.  Nothing
  * past the time limit or after an interrupt. */
-void san_ls_estimate_returned(san_ls *c, const double *x);
+void num_ls_estimate_returned(num_ls *c, const double *x);
 
 /* ---- aggregate.c ---- */
 /* One aggregation step of x over p: *delta gets the relative error of
  * x's block masses against the coarse chain's answer; apply scales the
  * blocks to that answer.  0; 1 when the coarse chain is reducible under
  * x (nothing measured, x unchanged); -1 out of memory. */
-int san_agg_step(san_ls *c, const san_part *p, double *x, int apply, double *delta);
-void san_agg_free(san_agg_ws *w);
+int num_agg_step(num_ls *c, const num_part *p, double *x, int apply, double *delta);
+void num_agg_free(num_agg_ws *w);
 /* What an aggregation over p costs, in products: 1 when the operator
  * has rows or computes the flows in one pass (op->flows), else one per
  * block. */
-int san_agg_cost(const san_op *op, const san_part *p);
+int num_agg_cost(const num_op *op, const num_part *p);
 /* The coarse chain of B blocks from the flows F (B x B, row-major: F[S][T]
  * the flow from S to T, overwritten) and the block masses b: C[S][T] =
  * F[S][T] / b[S] over the blocks with mass (map: coarse state of each,
@@ -326,28 +326,28 @@ int san_agg_cost(const san_op *op, const san_part *p);
  * to 1); b normalized.  0, or 1 when fewer than two blocks have mass or
  * the coarse chain is not irreducible.  The distributed check sums F and
  * b over the ranks first (solver/petsc/dagg.c). */
-int san_coarse_solve(int B, double *F, double *b, double *z, double *C, int *map);
+int num_coarse_solve(int B, double *F, double *b, double *z, double *C, int *map);
 /* max_S |z_S - b_S| / (max(z_S, b_S) + SAN_PROB_FLOOR): the error of the
  * block masses b against the coarse chain's answer z. */
-double san_coarse_error(int B, const double *b, const double *z, const int *map);
+double num_coarse_error(int B, const double *b, const double *z, const int *map);
 
 /* ---- the common driver (linsolve.c) ---- */
 /* san_ctmc_solve with the partitions of the aggregation given (NULL:
- * those of qt alone, san_parts_add_csr); the code of the driver (0, 1,
- * -1: san_ls_status turns it into a status). */
-int san_ctmc_solve_parts(const san_csr *qt, double *pi, const san_solve_opts *o,
-                         san_solve_info *info, const san_parts *parts);
+ * those of qt alone, num_parts_add_csr); the code of the driver (0, 1,
+ * -1: num_ls_status turns it into a status). */
+int num_ctmc_solve_parts(const san_csr *qt, double *pi, const san_solve_opts *o,
+                         san_solve_info *info, const num_parts *parts);
 /* The partitions qt alone gives: its fast components, the whole chain
  * when small; pruned.  0 or -1. */
-int san_parts_add_csr(san_parts *P, const san_csr *qt, double budget);
+int num_parts_add_csr(num_parts *P, const san_csr *qt, double budget);
 /* The status of a driver's code (0 converged, 1 stopped with a vector,
  * -1 failed) with what its kernels recorded in info; into info->status
  * too. */
-san_status san_ls_status(int st, san_solve_info *info);
+san_status num_ls_status(int st, san_solve_info *info);
 /* Runs a kernel and makes its answer a promise (verify.c): a few
  * refinement cycles for the methods a user names (refining = 0), as
  * many as needed, with fallbacks, for auto, direct and iad.  The same
  * for both storages.  Returns as san_ctmc_solve. */
-int san_ls_checked(san_ls *c, double *pi, san_ls_kernel k, int refining);
+int num_ls_checked(num_ls *c, double *pi, san_ls_kernel k, int refining);
 
 #endif

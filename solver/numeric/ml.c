@@ -472,7 +472,7 @@ static void coarsest(ml_ws *w, ml_level *L)
             for (int64_t p = L->a.rowptr[j]; p < L->a.rowptr[j + 1]; p++)
                 if (p != L->dpos[j])
                     a[(int64_t)L->a.col[p] * n + j] += L->a.val[p];
-        if (san_gth_dense(a, n, z) == 0) {
+        if (num_gth_dense(a, n, z) == 0) {
             memcpy(L->x, z, (size_t)n * sizeof *z);
             return;
         }
@@ -518,7 +518,7 @@ static int cycle(ml_ws *w, int l, int rebuild)
 /* The kernel                                                           */
 /* ------------------------------------------------------------------ */
 
-static int ws_init(ml_ws *w, san_ls *c, double *pi)
+static int ws_init(ml_ws *w, num_ls *c, double *pi)
 {
     const san_csr *qt = c->qt;
     const int64_t n = qt->n;
@@ -537,7 +537,7 @@ static int ws_init(ml_ws *w, san_ls *c, double *pi)
     if (n >= SAN_LS_PAR_MIN && !(L->xo = malloc((size_t)n * sizeof *L->xo)))
         return -1;
     for (int64_t j = 0; j < n; j++)
-        L->dpos[j] = san_ls_diag_pos(qt, j);
+        L->dpos[j] = num_ls_diag_pos(qt, j);
     w->nlev = 1;
     return 0;
 }
@@ -549,7 +549,7 @@ static void ws_free(ml_ws *w)
     free(w->tbuf);
 }
 
-static int out_of_memory(san_ls *c, ml_ws *w)
+static int out_of_memory(num_ls *c, ml_ws *w)
 {
     ws_free(w);
     snprintf(c->info->msg, sizeof c->info->msg, "out of memory for the levels of the "
@@ -692,7 +692,7 @@ static inline double neg_qjj(const san_csr *qt, const int64_t *dpos, int64_t j)
  * weights 1 / (d_j (x_j + floor)) make the least squares those of the
  * balance of every state relative to its flows.  *q gets the new
  * quality.  Returns 1 when x changed. */
-static int recombine(ml_recomb *r, san_ls *c, const int64_t *dpos, double *x, ml_quality *q)
+static int recombine(ml_recomb *r, num_ls *c, const int64_t *dpos, double *x, ml_quality *q)
 {
     const int64_t n = c->op->n;
     const int k = r->k;
@@ -747,8 +747,8 @@ static int recombine(ml_recomb *r, san_ls *c, const int64_t *dpos, double *x, ml
         ys = fabs(ys);
         ymax = ys > ymax ? ys : ymax;
     }
-    san_op_stats st = { 1.0, xmax, 0 };
-    ml_quality nq = { san_resid_value(ymax, c->op->maxd, &st), bal };
+    num_op_stats st = { 1.0, xmax, 0 };
+    ml_quality nq = { num_resid_value(ymax, c->op->maxd, &st), bal };
     if (!(xmin >= 0) || !(nq.bal < q->bal) || !(nq.res <= 2 * q->res))
         return 0;
     SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static))
@@ -766,7 +766,7 @@ static int recombine(ml_recomb *r, san_ls *c, const int64_t *dpos, double *x, ml
 }
 
 /* The quality of x (summing to 1) from y = A x. */
-static ml_quality quality_of(san_ls *c, const int64_t *dpos, const double *x, const double *y)
+static ml_quality quality_of(num_ls *c, const int64_t *dpos, const double *x, const double *y)
 {
     const int64_t n = c->op->n;
     const san_csr *qt = c->qt;
@@ -778,19 +778,19 @@ static ml_quality quality_of(san_ls *c, const int64_t *dpos, const double *x, co
         double bi = state_balance(y[i], x[i], neg_qjj(qt, dpos, i), SAN_PROB_FLOOR);
         bal = bi > bal ? bi : bal;
     }
-    san_op_stats st = { 1.0, xmax, 0 };
-    ml_quality q = { san_resid_value(ymax, c->op->maxd, &st), bal };
+    num_op_stats st = { 1.0, xmax, 0 };
+    ml_quality q = { num_resid_value(ymax, c->op->maxd, &st), bal };
     if (q.bal != q.bal)
         q.bal = HUGE_VAL;
     return q;
 }
 
-int san_ls_ml(san_ls *c, double *pi)
+int num_ls_ml(num_ls *c, double *pi)
 {
     const int64_t n = c->qt->n;
     ml_ws w;
     ml_recomb r;
-    san_ls_best best;
+    num_ls_best best;
     double res = HUGE_VAL;
     long it = 0, recombined = 0, ch_since = 0;
     double ch_best = HUGE_VAL;
@@ -799,22 +799,22 @@ int san_ls_ml(san_ls *c, double *pi)
         recomb_free(&r);
         return out_of_memory(c, &w);
     }
-    san_ls_best_init(&best, n);
+    num_ls_best_init(&best, n);
     for (;;) {
         if (cycle(&w, 0, it < ML_SETUP_CYCLES) < 0) {
-            san_ls_best_free(&best);
+            num_ls_best_free(&best);
             recomb_free(&r);
             return out_of_memory(c, &w);
         }
         it++;
         if (normalize(&w, pi, n, 1.0) < 0) {
-            san_ls_best_restore(&best, pi, HUGE_VAL);
+            num_ls_best_restore(&best, pi, HUGE_VAL);
             snprintf(c->info->msg, sizeof c->info->msg, "ml broke down after %ld "
                      "cycles (the iterate does not sum to a positive number)", it);
             rc = best.res < HUGE_VAL ? 1 : -1;
             break;
         }
-        san_op_apply(c->op, pi, r.y0);
+        num_op_apply(c->op, pi, r.y0);
         ml_quality q = quality_of(c, w.lv[0].dpos, pi, r.y0);
         if ((q.res > c->tol || q.bal > c->tol) )
             recombined += recombine(&r, c, w.lv[0].dpos, pi, &q);
@@ -834,16 +834,16 @@ int san_ls_ml(san_ls *c, double *pi)
             break;
         }
         recomb_push(&r, pi, n);
-        san_ls_best_offer(&best, pi, res);
-        san_ls_stop why = san_ls_poll(c, it, res);
+        num_ls_best_offer(&best, pi, res);
+        num_ls_stop why = num_ls_poll(c, it, res);
         if (why) {
-            res = san_ls_give_up(c, &best, pi, why, it, res, "try --method auto (or iad, "
+            res = num_ls_give_up(c, &best, pi, why, it, res, "try --method auto (or iad, "
                                  "bicgstab), or raise --max-iter");
             rc = 1;
             break;
         }
     }
-    san_ls_progress_end(c);
+    num_ls_progress_end(c);
     if (getenv("SAN_ML_TRACE")) {
         fprintf(stderr, "ml: %ld cycles (%ld recombined), levels", it, recombined);
         for (int l = 0; l < w.nlev; l++)
@@ -852,7 +852,7 @@ int san_ls_ml(san_ls *c, double *pi)
         fprintf(stderr, "\n");
     }
     c->info->iterations = it;
-    san_ls_best_free(&best);
+    num_ls_best_free(&best);
     recomb_free(&r);
     ws_free(&w);
     return rc;

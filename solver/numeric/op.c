@@ -15,15 +15,15 @@
 /* The residual                                                         */
 /* ------------------------------------------------------------------ */
 
-double san_resid_scale(double maxd, const san_op_stats *st)
+double num_resid_scale(double maxd, const num_op_stats *st)
 {
     /* maxd is 0 only on a one-state chain, where x Q = 0 */
     return (maxd > 0 ? maxd : 1) * st->xmax;
 }
 
-double san_resid_value(double m, double maxd, const san_op_stats *st)
+double num_resid_value(double m, double maxd, const num_op_stats *st)
 {
-    double s = san_resid_scale(maxd, st);
+    double s = num_resid_scale(maxd, st);
     if (m != m)
         return NAN;
     if (!(s > 0))
@@ -31,27 +31,27 @@ double san_resid_value(double m, double maxd, const san_op_stats *st)
     return m / s;
 }
 
-double san_op_residual(san_op *op, const double *x, san_op_stats *st)
+double num_op_residual(num_op *op, const double *x, num_op_stats *st)
 {
-    san_op_stats tmp;
+    num_op_stats tmp;
     if (!st)
         st = &tmp;
-    double m = san_op_pass(op, x, NULL, 0, 0, 0, st);
-    return san_resid_value(m, op->maxd, st);
+    double m = num_op_pass(op, x, NULL, 0, 0, 0, st);
+    return num_resid_value(m, op->maxd, st);
 }
 
-double san_op_qjj(const san_op *op, int64_t j)
+double num_op_qjj(const num_op *op, int64_t j)
 {
     if (op->diag)
         return op->diag[j];
-    return op->rows->val[san_ls_diag_pos(op->rows, j)];
+    return op->rows->val[num_ls_diag_pos(op->rows, j)];
 }
 
 /* ------------------------------------------------------------------ */
 /* Counted products                                                     */
 /* ------------------------------------------------------------------ */
 
-void san_op_apply(san_op *op, const double *x, double *y)
+void num_op_apply(num_op *op, const double *x, double *y)
 {
     double t = san_ls_now();
     op->apply(op, x, y);
@@ -59,10 +59,10 @@ void san_op_apply(san_op *op, const double *x, double *y)
     op->products++;
 }
 
-/* The sweep of san_op_pass over t = x Q already in op->w. */
-static double sweep(const san_op *op, const double *restrict x,
+/* The sweep of num_op_pass over t = x Q already in op->w. */
+static double sweep(const num_op *op, const double *restrict x,
                     double *restrict y, int jacobi, double a, double c,
-                    san_op_stats *st)
+                    num_op_stats *st)
 {
     const int64_t n = op->n;
     const double *restrict t = op->w, *restrict dg = op->diag;
@@ -98,8 +98,8 @@ static double sweep(const san_op *op, const double *restrict x,
     return m;
 }
 
-double san_op_pass(san_op *op, const double *x, double *y, int jacobi,
-                   double a, double c, san_op_stats *st)
+double num_op_pass(num_op *op, const double *x, double *y, int jacobi,
+                   double a, double c, num_op_stats *st)
 {
     double t0 = san_ls_now(), m;
     if (op->pass) {
@@ -120,7 +120,7 @@ double san_op_pass(san_op *op, const double *x, double *y, int jacobi,
 
 /* Row j of qt is column j of Q: (x Q)_j is one sparse dot, the rows
  * split statically between threads. */
-static void csr_apply(const san_op *op, const double *restrict x,
+static void csr_apply(const num_op *op, const double *restrict x,
                       double *restrict y)
 {
     const san_csr *qt = op->rows;
@@ -141,9 +141,9 @@ static void csr_apply(const san_op *op, const double *restrict x,
  * measures in one pass over the rows, the diagonal of the Jacobi step
  * picked up from the row on the way; no scratch vector, so that power
  * and Jacobi need only their two iterates. */
-static double csr_pass(const san_op *op, const double *restrict x,
+static double csr_pass(const num_op *op, const double *restrict x,
                        double *restrict y, int jacobi, double a, double c,
-                       san_op_stats *st)
+                       num_op_stats *st)
 {
     const san_csr *qt = op->rows;
     const int64_t n = qt->n;
@@ -199,9 +199,9 @@ static double csr_pass(const san_op *op, const double *restrict x,
     return m;
 }
 
-void san_op_csr(san_op *op, const san_csr *qt, double maxd)
+void num_op_csr(num_op *op, const san_csr *qt, double maxd)
 {
-    *op = (san_op){ 0 };
+    *op = (num_op){ 0 };
     op->n = qt->n;
     op->apply = csr_apply;
     op->pass = csr_pass;
@@ -216,7 +216,7 @@ void san_op_csr(san_op *op, const san_csr *qt, double maxd)
 /* Vectors                                                              */
 /* ------------------------------------------------------------------ */
 
-double san_op_sum(const san_op *op, const double *x)
+double num_op_sum(const num_op *op, const double *x)
 {
     const int64_t n = op->n;
     double s = 0;
@@ -226,7 +226,7 @@ double san_op_sum(const san_op *op, const double *x)
     return s;
 }
 
-void san_op_scale(const san_op *op, double *x, double a)
+void num_op_scale(const num_op *op, double *x, double a)
 {
     const int64_t n = op->n;
     SAN_OMP(omp parallel for if(n >= op->par_min) schedule(static))
@@ -234,7 +234,7 @@ void san_op_scale(const san_op *op, double *x, double a)
         x[i] *= a;
 }
 
-double san_vdot(int64_t n, const double *x, const double *y)
+double num_vdot(int64_t n, const double *x, const double *y)
 {
     double s = 0;
     for (int64_t i = 0; i < n; i += BLAS_CHUNK) {
@@ -244,7 +244,7 @@ double san_vdot(int64_t n, const double *x, const double *y)
     return s;
 }
 
-void san_vaxpy(int64_t n, double a, const double *x, double *y)
+void num_vaxpy(int64_t n, double a, const double *x, double *y)
 {
     for (int64_t i = 0; i < n; i += BLAS_CHUNK) {
         int len = (int)(n - i < BLAS_CHUNK ? n - i : BLAS_CHUNK);
@@ -252,7 +252,7 @@ void san_vaxpy(int64_t n, double a, const double *x, double *y)
     }
 }
 
-double san_vnrm2(int64_t n, const double *x)
+double num_vnrm2(int64_t n, const double *x)
 {
     if (n <= BLAS_CHUNK)
         return cblas_dnrm2((int)n, x, 1);

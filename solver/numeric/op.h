@@ -13,7 +13,7 @@
  *   kron    the Kronecker descriptor (solver/kron/solve.c): products only, the
  *           diagonal as a vector, no rows.
  *
- * Every product goes through san_op_apply or san_op_pass, which count
+ * Every product goes through num_op_apply or num_op_pass, which count
  * them and the time they take (san_solve_info.products, product_s).
  */
 #ifndef SAN_OP_H
@@ -22,24 +22,24 @@
 #include <stdint.h>
 #include "san.h"
 
-/* What a fused pass (san_op_pass) measures besides max |(x Q)_j|. */
+/* What a fused pass (num_op_pass) measures besides max |(x Q)_j|. */
 typedef struct {
     double xsum, xmax;          /* sum and largest entry of x */
     double ysum;                /* sum of y (when y is written) */
-} san_op_stats;
+} num_op_stats;
 
-typedef struct san_op san_op;
-struct san_op {
+typedef struct num_op num_op;
+struct num_op {
     int64_t n;                  /* vector length */
     /* y = x Q (x and y distinct). */
-    void (*apply)(const san_op *op, const double *x, double *y);
+    void (*apply)(const num_op *op, const double *x, double *y);
     /* Optional: one product fused with the sweep over its result that
-     * san_op_pass describes, in a single pass over the rows (no scratch
+     * num_op_pass describes, in a single pass over the rows (no scratch
      * vector).  NULL: apply into w, then the sweep. */
-    double (*pass)(const san_op *op, const double *x, double *y, int jacobi,
-                   double a, double c, san_op_stats *st);
+    double (*pass)(const num_op *op, const double *x, double *y, int jacobi,
+                   double a, double c, num_op_stats *st);
     const double *diag;         /* q_jj by position; NULL when rows give
-                                   it (san_op_qjj reads either) */
+                                   it (num_op_qjj reads either) */
     const san_csr *rows;        /* the transposed generator when it is
                                    stored (row access: Gauss-Seidel,
                                    ILU(0), direct), else NULL */
@@ -58,20 +58,20 @@ struct san_op {
      * row-major, in about one product (aggregate.c).  0; 1 when it
      * cannot (the caller then does one product per block); -1 out of
      * memory.  x NULL: only whether it can. */
-    int (*flows)(const san_op *op, const uint16_t *blk, int B, const int *aut, int naut,
+    int (*flows)(const num_op *op, const uint16_t *blk, int B, const int *aut, int naut,
                  const double *x, double *F);
     const void *ctx;            /* the storage's own data */
-    /* Counted by san_op_apply and san_op_pass: */
+    /* Counted by num_op_apply and num_op_pass: */
     long products;
     double product_s;
 };
 
 /* The sparse operator over the transposed generator qt; maxd as
  * validated by the caller. */
-void san_op_csr(san_op *op, const san_csr *qt, double maxd);
+void num_op_csr(num_op *op, const san_csr *qt, double maxd);
 
 /* y = x Q, counted and timed. */
-void san_op_apply(san_op *op, const double *x, double *y);
+void num_op_apply(num_op *op, const double *x, double *y);
 
 /* One product and a sweep over t = x Q, counted and timed as one
  * product.  Returns max_j |t_j|; st gets the sum and the largest entry
@@ -80,8 +80,8 @@ void san_op_apply(san_op *op, const double *x, double *y);
  *     y_j = c (x_j - a t_j / q_jj)       jacobi = 1 (no step where
  *                                        q_jj = 0: states outside the
  *                                        chain on the product space) */
-double san_op_pass(san_op *op, const double *x, double *y, int jacobi,
-                   double a, double c, san_op_stats *st);
+double num_op_pass(num_op *op, const double *x, double *y, int jacobi,
+                   double a, double c, num_op_stats *st);
 
 /* The residual of a vector x from m = max_j |(x Q)_j| and the stats of
  * x: THE definition, for every method and both storages,
@@ -94,23 +94,23 @@ double san_op_pass(san_op *op, const double *x, double *y, int jacobi,
  * a residual of order 1 on any chain, where ||x Q||_inf / max|q_jj| with
  * sum x = 1 gave the uniform vector of 10^8 states a residual of ~1e-8.
  * NaN when m is NaN; HUGE_VAL when max_j x_j <= 0 (no distribution).
- * san_resid_scale is the divisor, for the Krylov methods' stand-in
+ * num_resid_scale is the divisor, for the Krylov methods' stand-in
  * targets. */
-double san_resid_scale(double maxd, const san_op_stats *st);
-double san_resid_value(double m, double maxd, const san_op_stats *st);
+double num_resid_scale(double maxd, const num_op_stats *st);
+double num_resid_value(double m, double maxd, const num_op_stats *st);
 /* The residual of x: one counted product.  st (may be NULL) gets the sum
  * and largest entry of x. */
-double san_op_residual(san_op *op, const double *x, san_op_stats *st);
+double num_op_residual(num_op *op, const double *x, num_op_stats *st);
 
 /* q_jj of position j. */
-double san_op_qjj(const san_op *op, int64_t j);
+double num_op_qjj(const num_op *op, int64_t j);
 
 /* Vector helpers with 64-bit lengths: OpenMP loops above op->par_min,
  * CBLAS in chunks (cblas takes int lengths). */
-double san_op_sum(const san_op *op, const double *x);
-void san_op_scale(const san_op *op, double *x, double a);
-double san_vdot(int64_t n, const double *x, const double *y);
-void san_vaxpy(int64_t n, double a, const double *x, double *y);
-double san_vnrm2(int64_t n, const double *x);
+double num_op_sum(const num_op *op, const double *x);
+void num_op_scale(const num_op *op, double *x, double a);
+double num_vdot(int64_t n, const double *x, const double *y);
+void num_vaxpy(int64_t n, double a, const double *x, double *y);
+double num_vnrm2(int64_t n, const double *x);
 
 #endif

@@ -9,12 +9,12 @@
 #include "partition.h"
 
 /* The fractions of its source's exit rate below which a transition is
- * "slow" for san_parts_add_fast: one partition per threshold that gives
+ * "slow" for num_parts_add_fast: one partition per threshold that gives
  * a new one.  Three decades apart, so that chains with several time
  * scales (rates at 1e-4, 1e-2, 1, 1e2, 1e4) get one per gap. */
-const double san_fast_theta[SAN_NTHETA] = { 1e-2, 1e-5, 1e-8 };
+const double num_fast_theta[SAN_NTHETA] = { 1e-2, 1e-5, 1e-8 };
 
-void san_parts_free(san_parts *P)
+void num_parts_free(num_parts *P)
 {
     for (int i = 0; i < P->n; i++) {
         free(P->p[i].blk);
@@ -25,11 +25,11 @@ void san_parts_free(san_parts *P)
 }
 
 /* Takes blk (malloc'd, n entries). */
-int san_parts_push(san_parts *P, int nblk, uint16_t *blk, int64_t n, const char *what)
+int num_parts_push(num_parts *P, int nblk, uint16_t *blk, int64_t n, const char *what)
 {
     if (P->n == P->cap) {
         int cap = P->cap ? 2 * P->cap : 16;
-        san_part *p = realloc(P->p, cap * sizeof *p);
+        num_part *p = realloc(P->p, cap * sizeof *p);
         if (!p) {
             free(blk);
             return -1;
@@ -37,7 +37,7 @@ int san_parts_push(san_parts *P, int nblk, uint16_t *blk, int64_t n, const char 
         P->p = p;
         P->cap = cap;
     }
-    san_part *q = &P->p[P->n++];
+    num_part *q = &P->p[P->n++];
     memset(q, 0, sizeof *q);
     q->nblk = nblk;
     q->blk = blk;
@@ -48,13 +48,13 @@ int san_parts_push(san_parts *P, int nblk, uint16_t *blk, int64_t n, const char 
 
 
 
-static int same_part(const san_part *a, const san_part *b, int64_t n)
+static int same_part(const num_part *a, const num_part *b, int64_t n)
 {
     return a->nblk == b->nblk && memcmp(a->blk, b->blk, (size_t)n * sizeof *a->blk) == 0;
 }
 
 /* Some kept partition other than skip is a group holding automaton a. */
-static int covered(const san_parts *P, const char *keep, int skip, int a)
+static int covered(const num_parts *P, const char *keep, int skip, int a)
 {
     for (int i = 0; i < P->n; i++)
         if (keep[i] && i != skip && P->p[i].naut > 1)
@@ -64,7 +64,7 @@ static int covered(const san_parts *P, const char *keep, int skip, int a)
     return 0;
 }
 
-void san_parts_prune(san_parts *P, int64_t n)
+void num_parts_prune(num_parts *P, int64_t n)
 {
     char *keep = malloc(P->n + 1);
     if (!keep)
@@ -148,7 +148,7 @@ static int label(int32_t *parent, int64_t n, uint16_t *blk)
 }
 
 
-int san_forests_init(san_forests *F, int64_t n)
+int num_forests_init(num_forests *F, int64_t n)
 {
     memset(F, 0, sizeof *F);
     F->n = n;
@@ -162,7 +162,7 @@ int san_forests_init(san_forests *F, int64_t n)
     return 0;
 }
 
-void san_forests_free(san_forests *F)
+void num_forests_free(num_forests *F)
 {
     for (int k = 0; k < SAN_NTHETA; k++)
         free(F->parent[k]);
@@ -170,15 +170,15 @@ void san_forests_free(san_forests *F)
 
 /* The transition i -> j at rate q out of exit rate d joins i and j in
  * the forest of every threshold it passes. */
-void san_forests_arc(san_forests *F, int64_t i, int64_t j, double q, double d)
+void num_forests_arc(num_forests *F, int64_t i, int64_t j, double q, double d)
 {
-    for (int k = 0; k < SAN_NTHETA && q >= san_fast_theta[k] * d; k++)
+    for (int k = 0; k < SAN_NTHETA && q >= num_fast_theta[k] * d; k++)
         uf_union(F->parent[k], (int32_t)i, (int32_t)j);
 }
 
 /* Once the forests are complete: the transitions between two
  * components, relative to their source's exit rate, the largest. */
-void san_forests_cross(san_forests *F, int64_t i, int64_t j, double q, double d)
+void num_forests_cross(num_forests *F, int64_t i, int64_t j, double q, double d)
 {
     for (int k = 0; k < SAN_NTHETA; k++)
         if (uf_find(F->parent[k], (int32_t)i) != uf_find(F->parent[k], (int32_t)j) &&
@@ -188,7 +188,7 @@ void san_forests_cross(san_forests *F, int64_t i, int64_t j, double q, double d)
 
 /* A partition per threshold that gives a new one (thresholds go down,
  * components only merge). */
-int san_forests_parts(san_parts *P, san_forests *F, double budget)
+int num_forests_parts(num_parts *P, num_forests *F, double budget)
 {
     const int64_t n = F->n;
     int last = 0, rc = 0;
@@ -206,15 +206,15 @@ int san_forests_parts(san_parts *P, san_forests *F, double budget)
         last = nc;
         char what[96];
         snprintf(what, sizeof what, "the %d components of the transitions above %g of "
-                 "their state's exit rate", nc, san_fast_theta[k]);
-        rc = san_parts_push(P, nc, blk, n, what);
+                 "their state's exit rate", nc, num_fast_theta[k]);
+        rc = num_parts_push(P, nc, blk, n, what);
         if (rc == 0)
             P->p[P->n - 1].coupling = F->coupling[k];
     }
     return rc;
 }
 
-double san_parts_coupling(const san_parts *P)
+double num_parts_coupling(const num_parts *P)
 {
     double c = 1;
     for (int i = 0; i < P->n; i++)
@@ -223,7 +223,7 @@ double san_parts_coupling(const san_parts *P)
     return c;
 }
 
-int san_parts_late(const san_parts *P)
+int num_parts_late(const num_parts *P)
 {
     if (P->interrupt && *P->interrupt)
         return 1;
@@ -234,14 +234,14 @@ int san_parts_late(const san_parts *P)
  * since the last look (by nonzeros: a dense row has thousands). */
 #define CLOCK_WORK (1 << 20)
 
-int san_parts_add_fast(san_parts *P, const san_csr *qt, double budget)
+int num_parts_add_fast(num_parts *P, const san_csr *qt, double budget)
 {
     const int64_t n = qt->n;
     if (n < 3 || P->bytes + 2.0 * n > budget)
         return 0;
-    san_forests F;
+    num_forests F;
     double *d = malloc((size_t)n * sizeof *d);
-    int rc = d && san_forests_init(&F, n) == 0 ? 0 : -1;
+    int rc = d && num_forests_init(&F, n) == 0 ? 0 : -1;
     for (int64_t j = 0; rc == 0 && j < n; j++) {
         d[j] = 0;
         for (int64_t t = qt->rowptr[j]; t < qt->rowptr[j + 1]; t++)
@@ -254,7 +254,7 @@ int san_parts_add_fast(san_parts *P, const san_csr *qt, double budget)
             work += qt->rowptr[j + 1] - qt->rowptr[j] + 1;
             if (work >= CLOCK_WORK) {
                 work = 0;
-                if (san_parts_late(P)) {
+                if (num_parts_late(P)) {
                     rc = 1;     /* given up, not added */
                     break;
                 }
@@ -264,20 +264,20 @@ int san_parts_add_fast(san_parts *P, const san_csr *qt, double budget)
                 if (i == j)
                     continue;
                 if (pass == 0)
-                    san_forests_arc(&F, i, j, qt->val[t], d[i]);
+                    num_forests_arc(&F, i, j, qt->val[t], d[i]);
                 else
-                    san_forests_cross(&F, i, j, qt->val[t], d[i]);
+                    num_forests_cross(&F, i, j, qt->val[t], d[i]);
             }
         }
     if (rc == 0)
-        rc = san_forests_parts(P, &F, budget);
-    san_forests_free(&F);
+        rc = num_forests_parts(P, &F, budget);
+    num_forests_free(&F);
     free(d);
     return rc < 0 ? rc : 0;
 }
 
 
-int san_parts_add_whole(san_parts *P, int64_t n)
+int num_parts_add_whole(num_parts *P, int64_t n)
 {
     if (n < 2 || n > SAN_PART_WHOLE_MAX)
         return 0;
@@ -286,5 +286,5 @@ int san_parts_add_whole(san_parts *P, int64_t n)
         return -1;
     for (int64_t p = 0; p < n; p++)
         blk[p] = (uint16_t)p;
-    return san_parts_push(P, (int)n, blk, n, "single states (a dense solve of the whole chain)");
+    return num_parts_push(P, (int)n, blk, n, "single states (a dense solve of the whole chain)");
 }

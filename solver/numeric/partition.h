@@ -47,11 +47,11 @@ typedef struct {
                                decomposable chain); else 0 */
     int naut;               /* the automata whose joint state it is */
     int *aut;               /*   (none: fast components, whole chain) */
-} san_part;
+} num_part;
 
 typedef struct {
     int n, cap;
-    san_part *p;
+    num_part *p;
     double bytes;           /* memory held */
     double deadline;        /* a point on san_now()'s clock past which no
                                partition is added (0: none): they only
@@ -59,37 +59,37 @@ typedef struct {
                                the time limit is about to stop anyway */
     volatile int *interrupt;/* the solve's Ctrl-C flag (NULL: none): no
                                partition is added once it is set */
-} san_parts;
+} num_parts;
 
 /* Is P's deadline past, or the solve interrupted? */
-int san_parts_late(const san_parts *P);
+int num_parts_late(const num_parts *P);
 
 /* Sparse path: the components connected by the transitions that carry
  * at least a fraction theta of their source's exit rate, for a few
  * thresholds theta, from the transposed generator (rows = columns of
  * Q, the diagonal stored).  0 or -1. */
-int san_parts_add_fast(san_parts *P, const san_csr *qt, double budget);
+int num_parts_add_fast(num_parts *P, const san_csr *qt, double budget);
 
 /* The partition into single states, when n <= SAN_PART_WHOLE_MAX. */
-int san_parts_add_whole(san_parts *P, int64_t n);
+int num_parts_add_whole(num_parts *P, int64_t n);
 
 /* Drops the partitions that add nothing: a copy of an earlier one (the
  * fast components are often one automaton's states), and one
  * automaton's when a group holding it is kept (a finer partition
  * corrects what the coarser one would, and its check sees what the
  * coarser one would see).  Each partition costs an aggregation pass. */
-void san_parts_prune(san_parts *P, int64_t n);
+void num_parts_prune(num_parts *P, int64_t n);
 
 /* The weakest coupling of the fast components found (1 when none): a
  * chain under 1e-4 is nearly decomposable, and the aggregation method
  * is the one that converges on it. */
-double san_parts_coupling(const san_parts *P);
+double num_parts_coupling(const num_parts *P);
 
-void san_parts_free(san_parts *P);
+void num_parts_free(num_parts *P);
 
 /* Adds a partition (takes blk, malloc'd, n entries).  0, or -1 when
  * out of memory (blk freed). */
-int san_parts_push(san_parts *P, int nblk, uint16_t *blk, int64_t n, const char *what);
+int num_parts_push(num_parts *P, int nblk, uint16_t *blk, int64_t n, const char *what);
 
 /* ---- fast components: union-find forests, one per threshold ---- */
 
@@ -98,23 +98,23 @@ int san_parts_push(san_parts *P, int nblk, uint16_t *blk, int64_t n, const char 
  * decades apart, so that chains with several time scales (rates at
  * 1e-4, 1e-2, 1, 1e2, 1e4) get one per gap. */
 #define SAN_NTHETA 3
-extern const double san_fast_theta[SAN_NTHETA];
+extern const double num_fast_theta[SAN_NTHETA];
 
 typedef struct {
     int64_t n;
     int32_t *parent[SAN_NTHETA];
-    double coupling[SAN_NTHETA];    /* see san_part.coupling */
-} san_forests;
+    double coupling[SAN_NTHETA];    /* see num_part.coupling */
+} num_forests;
 
-int san_forests_init(san_forests *F, int64_t n);
-void san_forests_free(san_forests *F);
+int num_forests_init(num_forests *F, int64_t n);
+void num_forests_free(num_forests *F);
 /* First pass: the transition i -> j at rate q out of exit rate d joins
  * i and j in the forest of every threshold it passes. */
-void san_forests_arc(san_forests *F, int64_t i, int64_t j, double q, double d);
+void num_forests_arc(num_forests *F, int64_t i, int64_t j, double q, double d);
 /* Second pass, once the forests are complete: the largest rate between
  * two components, relative to its source's exit rate. */
-void san_forests_cross(san_forests *F, int64_t i, int64_t j, double q, double d);
+void num_forests_cross(num_forests *F, int64_t i, int64_t j, double q, double d);
 /* A partition per threshold that gives a new one. */
-int san_forests_parts(san_parts *P, san_forests *F, double budget);
+int num_forests_parts(num_parts *P, num_forests *F, double budget);
 
 #endif

@@ -75,7 +75,7 @@ static int64_t level_schedule(const san_csr *qt, const int32_t *dpos, int upper,
 
 /* Both schedules, or none (too few rows a level, or no memory: the
  * plain order is as right). */
-static void ilu0_levels(san_pc *op)
+static void ilu0_levels(num_pc *op)
 {
     const san_csr *qt = op->qt;
     const int64_t n = qt->n;
@@ -120,7 +120,7 @@ static void ilu0_levels(san_pc *op)
     free(lev);
 }
 
-static inline void lower_row(const san_pc *op, double *restrict x, int64_t i)
+static inline void lower_row(const num_pc *op, double *restrict x, int64_t i)
 {
     const int64_t *restrict rp = op->qt->rowptr;
     const int32_t *restrict ci = op->qt->col;
@@ -131,7 +131,7 @@ static inline void lower_row(const san_pc *op, double *restrict x, int64_t i)
     x[i] = t;
 }
 
-static inline void upper_row(const san_pc *op, double *restrict x, int64_t i)
+static inline void upper_row(const num_pc *op, double *restrict x, int64_t i)
 {
     const int64_t *restrict rp = op->qt->rowptr;
     const int32_t *restrict ci = op->qt->col;
@@ -144,7 +144,7 @@ static inline void upper_row(const san_pc *op, double *restrict x, int64_t i)
 }
 
 /* x <- (LU)^-1 x in place: unit lower, then upper with inverted pivots. */
-static void ilu0_solve(const san_pc *op, double *restrict x)
+static void ilu0_solve(const num_pc *op, double *restrict x)
 {
     const int64_t n = op->qt->n;
     if (!op->lrow) {
@@ -173,7 +173,7 @@ static void ilu0_solve(const san_pc *op, double *restrict x)
  * columns, each update applied only where row i already has an entry
  * (found by merging the two sorted column lists).  Returns the work
  * done (entries merged). */
-static int64_t ilu0_factor_row(san_pc *op, int64_t i)
+static int64_t ilu0_factor_row(num_pc *op, int64_t i)
 {
     const san_csr *qt = op->qt;
     const int64_t *restrict rp = qt->rowptr;
@@ -213,7 +213,7 @@ static int64_t ilu0_factor_row(san_pc *op, int64_t i)
 /* Row after row, or level after level of the forward schedule (a row
  * reads only rows of earlier levels).  Past the deadline it stops and
  * the preconditioner becomes Jacobi's. */
-static void ilu0_factor(san_pc *op)
+static void ilu0_factor(num_pc *op)
 {
     const int64_t n = op->qt->n;
     int64_t work = 0;
@@ -242,7 +242,7 @@ static void ilu0_factor(san_pc *op)
 }
 
 /* Loads A (which depends on k) into the factor array and factorizes. */
-static void ilu0_refactor(san_pc *op)
+static void ilu0_refactor(num_pc *op)
 {
     const san_csr *qt = op->qt;
     const int64_t n = qt->n, k = op->k;
@@ -253,7 +253,7 @@ static void ilu0_refactor(san_pc *op)
     ilu0_factor(op);
 }
 
-static int ilu0_build(san_pc *op, char *msg, size_t sz)
+static int ilu0_build(num_pc *op, char *msg, size_t sz)
 {
     const san_csr *qt = op->qt;
     const int64_t n = qt->n, nnz = qt->rowptr[n];
@@ -271,7 +271,7 @@ static int ilu0_build(san_pc *op, char *msg, size_t sz)
         return -1;
     }
     for (int64_t j = 0; j < n; j++)
-        op->dpos[j] = (int32_t)(san_ls_diag_pos(qt, j) - qt->rowptr[j]);
+        op->dpos[j] = (int32_t)(num_ls_diag_pos(qt, j) - qt->rowptr[j]);
     ilu0_levels(op);
     ilu0_refactor(op);
     return 0;
@@ -279,7 +279,7 @@ static int ilu0_build(san_pc *op, char *msg, size_t sz)
 
 /* 1 / A_jj = 1 / |q_jj|: the Jacobi preconditioner, and the weights of
  * the choice of the fixed state (0 for states outside the chain). */
-static int dinv_build(san_pc *op, const san_op *A, char *msg, size_t sz)
+static int dinv_build(num_pc *op, const num_op *A, char *msg, size_t sz)
 {
     const int64_t n = op->n;
     op->dinv = malloc((size_t)n * sizeof *op->dinv);
@@ -290,14 +290,14 @@ static int dinv_build(san_pc *op, const san_op *A, char *msg, size_t sz)
     }
     SAN_OMP(omp parallel for if(n >= A->par_min) schedule(static))
     for (int64_t j = 0; j < n; j++) {
-        double d = san_op_qjj(A, j);
+        double d = num_op_qjj(A, j);
         op->dinv[j] = d != 0 ? -1.0 / d : 0;
     }
     return 0;
 }
 
 /* x <- M^-1 x. */
-void san_pc_apply(const san_pc *op, double *restrict x)
+void num_pc_apply(const num_pc *op, double *restrict x)
 {
     const int64_t n = op->n;
     if (op->kind == SAN_PC_ILU0) {
@@ -310,7 +310,7 @@ void san_pc_apply(const san_pc *op, double *restrict x)
     }
 }
 
-int san_pc_build(san_pc *pc, const san_op *A, const san_csr *qt, san_precond kind, int64_t k,
+int num_pc_build(num_pc *pc, const num_op *A, const san_csr *qt, san_precond kind, int64_t k,
                  double deadline, char *msg, size_t sz)
 {
     memset(pc, 0, sizeof *pc);
@@ -325,7 +325,7 @@ int san_pc_build(san_pc *pc, const san_op *A, const san_csr *qt, san_precond kin
     return kind == SAN_PC_ILU0 ? ilu0_build(pc, msg, sz) : 0;
 }
 
-void san_pc_refix(san_pc *pc, int64_t k)
+void num_pc_refix(num_pc *pc, int64_t k)
 {
     if (pc->k == k)
         return;
@@ -334,7 +334,7 @@ void san_pc_refix(san_pc *pc, int64_t k)
         ilu0_refactor(pc);
 }
 
-void san_pc_free(san_pc *pc)
+void num_pc_free(num_pc *pc)
 {
     free(pc->lu);
     free(pc->dpos);

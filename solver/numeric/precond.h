@@ -26,7 +26,7 @@ typedef struct {
                                    and the weights for choosing k */
     double deadline;            /* san_now() past which an ILU(0)
                                    factorization gives way to Jacobi */
-} san_pc;
+} num_pc;
 
 /* Builds M for fixed state k (ILU0 needs qt).  An ILU(0) factorization
  * still running at deadline (a point on san_now()'s clock, INFINITY:
@@ -34,12 +34,12 @@ typedef struct {
  * time limit anyway, and a factorization can take longer than the
  * exploration (rs N=22, 4 M states: tens of seconds on a loaded
  * machine).  0, or -1 with msg. */
-int san_pc_build(san_pc *pc, const san_op *A, const san_csr *qt, san_precond kind, int64_t k,
+int num_pc_build(num_pc *pc, const num_op *A, const san_csr *qt, san_precond kind, int64_t k,
                  double deadline, char *msg, size_t sz);
 /* The fixed state moved: ILU(0) is factorized again. */
-void san_pc_refix(san_pc *pc, int64_t k);
+void num_pc_refix(num_pc *pc, int64_t k);
 /* x <- M^-1 x. */
-void san_pc_apply(const san_pc *pc, double *restrict x);
-void san_pc_free(san_pc *pc);
+void num_pc_apply(const num_pc *pc, double *restrict x);
+void num_pc_free(num_pc *pc);
 
 #endif

@@ -20,7 +20,7 @@
 
 typedef SuiteSparse_long sslong;
 
-int san_restricted_solve(const san_csr *q, const int64_t *map, int64_t nu, const double *b,
+int num_restricted_solve(const san_csr *q, const int64_t *map, int64_t nu, const double *b,
                          double *x, int transpose, double *resid, char *msg, size_t msgn)
 {
     /* A's rows of U in compressed rows = compressed columns of A^T */

@@ -22,7 +22,7 @@ void san_solve_opts_default(san_solve_opts *o)
     o->max_memory = 0;
 }
 
-double san_ls_budget(const san_solve_opts *o)
+double num_ls_budget(const san_solve_opts *o)
 {
     return o && o->max_memory > 0 ? o->max_memory : san_default_max_memory();
 }

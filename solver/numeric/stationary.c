@@ -16,7 +16,7 @@
  *         row sum, found with the diagonal in a single pass.
  *
  * Power and Jacobi need only products x Q (op.h), so they run on both
- * storages; each sweep is one san_op_pass, which also measures its input
+ * storages; each sweep is one num_op_pass, which also measures its input
  * (the (x Q)_j it computes anyway), so they test the residual every
  * sweep.  Gauss-Seidel needs the rows of the transposed generator qt,
  * where row j gives (x Q)_j = sum_i qt[j][i] x_i with one sparse dot: it
@@ -66,19 +66,19 @@ static void sor_sweep(const san_csr *qt, double *restrict x, double w,
         for (int64_t j = n - 1; j >= 0; j--) {
             sor_row(rp, ci, v, x, j, w);
             if (x[j] > SAN_LS_HUGE)
-                san_ls_tame(x, n);
+                num_ls_tame(x, n);
         }
     } else {
         for (int64_t j = 0; j < n; j++) {
             sor_row(rp, ci, v, x, j, w);
             if (x[j] > SAN_LS_HUGE)
-                san_ls_tame(x, n);
+                num_ls_tame(x, n);
         }
     }
 }
 
 /* What to try instead; the tensor path has no Gauss-Seidel. */
-static const char *hint_for(const san_ls *c)
+static const char *hint_for(const num_ls *c)
 {
     if (!c->op->rows)
         return "try --method auto (or iad, bicgstab), or raise --max-iter";
@@ -90,7 +90,7 @@ static const char *hint_for(const san_ls *c)
 
 /* The sum of the iterate overflowed or stopped being positive (SOR with
  * too large an omega): the best vector seen, if any, is the answer. */
-static int diverged(san_ls *c, san_ls_best *best, double *x, long it,
+static int diverged(num_ls *c, num_ls_best *best, double *x, long it,
                     double sum)
 {
     const char *name = san_method_name(c->info->method);
@@ -99,7 +99,7 @@ static int diverged(san_ls *c, san_ls_best *best, double *x, long it,
                  "iterations (the iterate sums to %g)", name, it, sum);
         return -1;
     }
-    san_ls_best_restore(best, x, HUGE_VAL);
+    num_ls_best_restore(best, x, HUGE_VAL);
     snprintf(c->info->msg, sizeof c->info->msg, "%s diverged after %ld "
              "iterations (the iterate sums to %g); returning the best "
              "vector (residual %.2e)%s", name, it, sum, best->res,
@@ -110,13 +110,13 @@ static int diverged(san_ls *c, san_ls_best *best, double *x, long it,
 /* A stationary method's residual (looked at every SAN_LS_CHECK_EVERY
  * sweeps) that has not halved in this many sweeps while at the roundoff
  * floor will not reach a tol below it: the best vector goes to the
- * checks (san_ls_stalled). */
+ * checks (num_ls_stalled). */
 #define STALL_ITERS (5 * SAN_LS_CHECK_EVERY)
 
 /* The kernel stops at its roundoff floor with its best vector in x. */
-static int stalled(san_ls *c, san_ls_best *best, double *x, long it)
+static int stalled(num_ls *c, num_ls_best *best, double *x, long it)
 {
-    double res = san_ls_best_restore(best, x, HUGE_VAL);
+    double res = num_ls_best_restore(best, x, HUGE_VAL);
     snprintf(c->info->msg, sizeof c->info->msg, "%s stopped at its roundoff floor "
              "(residual %.2e) after %ld iterations", san_method_name(c->info->method),
              res, it);
@@ -124,15 +124,15 @@ static int stalled(san_ls *c, san_ls_best *best, double *x, long it)
 }
 
 /* Power and Jacobi: two buffers, each pass also measuring its input. */
-static int two_buffer_iterate(san_ls *c, double *pi, int jacobi, double a)
+static int two_buffer_iterate(num_ls *c, double *pi, int jacobi, double a)
 {
-    san_op *op = c->op;
+    num_op *op = c->op;
     const int64_t n = op->n;
     const double tol = c->tol;
     double *y = malloc((size_t)n * sizeof *y);
     double *x = pi, sx, res = -1;
-    san_op_stats st;
-    san_ls_best best;
+    num_op_stats st;
+    num_ls_best best;
     long it = 0;
     int rc;
 
@@ -142,14 +142,14 @@ static int two_buffer_iterate(san_ls *c, double *pi, int jacobi, double a)
         c->info->status = SAN_E_NOMEM;
         return -1;
     }
-    san_ls_stall stall;
-    san_ls_stall_init(&stall);
-    san_ls_best_init(&best, n);
-    sx = san_op_sum(op, x);
+    num_ls_stall stall;
+    num_ls_stall_init(&stall);
+    num_ls_best_init(&best, n);
+    sx = num_op_sum(op, x);
     for (;;) {
         /* c = 1/sum(x) keeps the iterates normalized at no cost. */
-        double m = san_op_pass(op, x, y, jacobi, a, 1.0 / sx, &st);
-        res = san_resid_value(m, op->maxd, &st);
+        double m = num_op_pass(op, x, y, jacobi, a, 1.0 / sx, &st);
+        res = num_resid_value(m, op->maxd, &st);
         if (res <= tol && it > 0) {     /* never the start vector as is */
             rc = 0;
             break;
@@ -159,8 +159,8 @@ static int two_buffer_iterate(san_ls *c, double *pi, int jacobi, double a)
             break;
         }
         if (it % SAN_LS_CHECK_EVERY == 0) {
-            san_ls_best_offer(&best, x, res);
-            if (san_ls_stalled(c, &stall, it, res, STALL_ITERS)) {
+            num_ls_best_offer(&best, x, res);
+            if (num_ls_stalled(c, &stall, it, res, STALL_ITERS)) {
                 rc = stalled(c, &best, x, it);
                 break;
             }
@@ -170,30 +170,30 @@ static int two_buffer_iterate(san_ls *c, double *pi, int jacobi, double a)
         y = t;
         sx = st.ysum;
         it++;
-        san_ls_stop why = san_ls_poll(c, it, res);
+        num_ls_stop why = num_ls_poll(c, it, res);
         if (why) {
-            res = san_op_residual(op, x, NULL);
+            res = num_op_residual(op, x, NULL);
             rc = res > tol;
             if (rc)
-                san_ls_give_up(c, &best, x, why, it, res, hint_for(c));
+                num_ls_give_up(c, &best, x, why, it, res, hint_for(c));
             break;
         }
     }
     if (x != pi)
         memcpy(pi, x, (size_t)n * sizeof *pi);
     free(x == pi ? y : x);
-    san_ls_best_free(&best);
+    num_ls_best_free(&best);
     c->info->iterations = it;
     return rc;
 }
 
-int san_ls_power(san_ls *c, double *pi)
+int num_ls_power(num_ls *c, double *pi)
 {
     return two_buffer_iterate(c, pi, 0,
                               1.0 / (UNIFORMIZATION_MARGIN * c->op->maxd));
 }
 
-int san_ls_jacobi(san_ls *c, double *pi)
+int num_ls_jacobi(num_ls *c, double *pi)
 {
     double w = c->o->omega;
     if (!(w > 0 && w < 2) || w == 1.0)
@@ -201,25 +201,25 @@ int san_ls_jacobi(san_ls *c, double *pi)
     return two_buffer_iterate(c, pi, 1, w);
 }
 
-void san_ls_gs_sweeps(const san_csr *qt, double *x, int sweeps)
+void num_ls_gs_sweeps(const san_csr *qt, double *x, int sweeps)
 {
     for (int k = 0; k < sweeps; k++) {
         sor_sweep(qt, x, 1.0, k % 2);
-        double s = san_ls_sum(x, qt->n);
+        double s = num_ls_sum(x, qt->n);
         if (!(s > 0) || !isfinite(s))
             return;
-        san_ls_scale(x, qt->n, 1.0 / s);
+        num_ls_scale(x, qt->n, 1.0 / s);
     }
 }
 
-int san_ls_gs(san_ls *c, double *pi)
+int num_ls_gs(num_ls *c, double *pi)
 {
     const san_csr *qt = c->qt;
     const int64_t n = qt->n;
     const double tol = c->tol, w = c->o->omega;
     double res = -1;
-    san_op_stats xs;
-    san_ls_best best;
+    num_op_stats xs;
+    num_ls_best best;
     long it = 0;
     int st;
 
@@ -228,9 +228,9 @@ int san_ls_gs(san_ls *c, double *pi)
                  "(0, 2): SOR cannot converge", w);
         return -1;
     }
-    san_ls_stall stall;
-    san_ls_stall_init(&stall);
-    san_ls_best_init(&best, n);
+    num_ls_stall stall;
+    num_ls_stall_init(&stall);
+    num_ls_best_init(&best, n);
     for (;;) {
         sor_sweep(qt, pi, w, it % 2 == 1);
         it++;
@@ -238,7 +238,7 @@ int san_ls_gs(san_ls *c, double *pi)
          * or a retry) stops there */
         int checked = it % SAN_LS_CHECK_EVERY == 0 || it == 1;
         if (checked) {
-            res = san_op_residual(c->op, pi, &xs);
+            res = num_op_residual(c->op, pi, &xs);
             if (res <= tol) {
                 st = 0;
                 break;
@@ -249,27 +249,27 @@ int san_ls_gs(san_ls *c, double *pi)
             }
             /* Gauss-Seidel does not keep the sum: renormalize now and
              * then so that the iterate can neither overflow nor vanish. */
-            san_ls_scale(pi, n, 1.0 / xs.xsum);
-            san_ls_best_offer(&best, pi, res);
-            if (san_ls_stalled(c, &stall, it, res, STALL_ITERS)) {
+            num_ls_scale(pi, n, 1.0 / xs.xsum);
+            num_ls_best_offer(&best, pi, res);
+            if (num_ls_stalled(c, &stall, it, res, STALL_ITERS)) {
                 st = stalled(c, &best, pi, it);
                 break;
             }
         }
-        san_ls_stop why = san_ls_poll(c, it, res);
+        num_ls_stop why = num_ls_poll(c, it, res);
         if (why) {
             if (!checked)
-                res = san_op_residual(c->op, pi, NULL);
+                res = num_op_residual(c->op, pi, NULL);
             if (res <= tol) {
                 st = 0;
                 break;
             }
-            san_ls_give_up(c, &best, pi, why, it, res, hint_for(c));
+            num_ls_give_up(c, &best, pi, why, it, res, hint_for(c));
             st = 1;
             break;
         }
     }
-    san_ls_best_free(&best);
+    num_ls_best_free(&best);
     c->info->iterations = it;
     return st;
 }

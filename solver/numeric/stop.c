@@ -10,14 +10,14 @@
 #include <string.h>
 #include "linsolve.h"
 
-void san_ls_best_init(san_ls_best *b, int64_t n)
+void num_ls_best_init(num_ls_best *b, int64_t n)
 {
     b->n = n;
     b->res = HUGE_VAL;
     b->x = malloc((size_t)n * sizeof *b->x);
 }
 
-void san_ls_best_offer(san_ls_best *b, const double *x, double res)
+void num_ls_best_offer(num_ls_best *b, const double *x, double res)
 {
     if (!b->x || !(res < b->res))
         return;
@@ -25,7 +25,7 @@ void san_ls_best_offer(san_ls_best *b, const double *x, double res)
     b->res = res;
 }
 
-double san_ls_best_restore(san_ls_best *b, double *x, double res)
+double num_ls_best_restore(num_ls_best *b, double *x, double res)
 {
     if (!b->x || !(b->res < res || (res != res && b->res < HUGE_VAL)))
         return res;
@@ -33,27 +33,27 @@ double san_ls_best_restore(san_ls_best *b, double *x, double res)
     return b->res;
 }
 
-double san_ls_give_up(san_ls *c, san_ls_best *b, double *x, san_ls_stop why, long iter,
+double num_ls_give_up(num_ls *c, num_ls_best *b, double *x, num_ls_stop why, long iter,
                       double res, const char *hint)
 {
-    res = san_ls_best_restore(b, x, res);
-    san_ls_stop_msg(c, why, iter, res, hint);
+    res = num_ls_best_restore(b, x, res);
+    num_ls_stop_msg(c, why, iter, res, hint);
     return res;
 }
 
-void san_ls_best_free(san_ls_best *b)
+void num_ls_best_free(num_ls_best *b)
 {
     free(b->x);
     b->x = NULL;
 }
 
-void san_ls_stall_init(san_ls_stall *s)
+void num_ls_stall_init(num_ls_stall *s)
 {
     s->anchor = s->least = HUGE_VAL;
     s->anchor_it = 0;
 }
 
-int san_ls_stalled(san_ls *c, san_ls_stall *s, long it, double res, long window)
+int num_ls_stalled(num_ls *c, num_ls_stall *s, long it, double res, long window)
 {
     if (!(res == res))
         return 0;
@@ -70,7 +70,7 @@ int san_ls_stalled(san_ls *c, san_ls_stall *s, long it, double res, long window)
     return 1;
 }
 
-san_ls_stop san_ls_poll(san_ls *c, long iter, double res)
+num_ls_stop num_ls_poll(num_ls *c, long iter, double res)
 {
     const san_solve_opts *o = c->o;
     if (o->interrupt && *o->interrupt)
@@ -98,7 +98,7 @@ san_ls_stop san_ls_poll(san_ls *c, long iter, double res)
     return SAN_LS_GO;
 }
 
-san_ls_stop san_ls_clock(const san_ls *c)
+num_ls_stop num_ls_clock(const num_ls *c)
 {
     const san_solve_opts *o = c->o;
     if (o->interrupt && *o->interrupt)
@@ -108,7 +108,7 @@ san_ls_stop san_ls_clock(const san_ls *c)
     return SAN_LS_GO;
 }
 
-void san_ls_progress_end(san_ls *c)
+void num_ls_progress_end(num_ls *c)
 {
     if (c->printed) {
         fputc('\n', stderr);
@@ -116,7 +116,7 @@ void san_ls_progress_end(san_ls *c)
     }
 }
 
-void san_ls_stop_say(san_ls *c, san_ls_stop why, long iter, const char *what,
+void num_ls_stop_say(num_ls *c, num_ls_stop why, long iter, const char *what,
                      double value, const char *hint)
 {
     char *m = c->info->msg, v[64];
@@ -142,10 +142,10 @@ void san_ls_stop_say(san_ls *c, san_ls_stop why, long iter, const char *what,
     }
 }
 
-void san_ls_stop_msg(san_ls *c, san_ls_stop why, long iter, double best,
+void num_ls_stop_msg(num_ls *c, num_ls_stop why, long iter, double best,
                      const char *hint)
 {
-    san_ls_stop_say(c, why, iter, "best residual", best, hint);
+    num_ls_stop_say(c, why, iter, "best residual", best, hint);
 }
 
 /* The methods a refusal may advise, in the order they are worth
@@ -160,7 +160,7 @@ static const san_method kron_alternatives[] = {
 };
 #define ADVISED_METHODS 2
 
-const char *san_ls_advice(const san_ls *c, char *buf, size_t sz)
+const char *num_ls_advice(const num_ls *c, char *buf, size_t sz)
 {
     const int sparse = c->op && c->op->rows;
     const san_method *alt = sparse ? sparse_alternatives : kron_alternatives;
@@ -197,7 +197,7 @@ static char *advice_clause(char *s)
     return first;
 }
 
-void san_ls_note_answered(char *note)
+void num_ls_note_answered(char *note)
 {
     char *t;
     while ((t = advice_clause(note)) != NULL) {

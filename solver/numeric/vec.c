@@ -6,7 +6,7 @@
 #include <math.h>
 #include "linsolve.h"
 
-double san_ls_sum(const double *x, int64_t n)
+double num_ls_sum(const double *x, int64_t n)
 {
     double s = 0;
     SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(+:s))
@@ -15,17 +15,17 @@ double san_ls_sum(const double *x, int64_t n)
     return s;
 }
 
-void san_ls_scale(double *x, int64_t n, double a)
+void num_ls_scale(double *x, int64_t n, double a)
 {
     SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static))
     for (int64_t i = 0; i < n; i++)
         x[i] *= a;
 }
 
-double san_ls_tame(double *x, int64_t n)
+double num_ls_tame(double *x, int64_t n)
 {
     const double f = 1.0 / SAN_LS_HUGE;
-    san_ls_scale(x, n, f);
+    num_ls_scale(x, n, f);
     return f;
 }
 
@@ -36,27 +36,27 @@ static double csr_maxd(const san_csr *qt)
     double md = 0;
     SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(max:md))
     for (int64_t j = 0; j < n; j++) {
-        int64_t p = san_ls_diag_pos(qt, j);
+        int64_t p = num_ls_diag_pos(qt, j);
         double d = p >= 0 ? fabs(qt->val[p]) : 0;
         md = d > md ? d : md;
     }
     return md;
 }
 
-/* The residual every method is judged by (op.c: san_resid_value). */
+/* The residual every method is judged by (op.c: num_resid_value). */
 double san_ctmc_residual(const san_csr *qt, const double *pi)
 {
-    san_op op;
-    san_op_csr(&op, qt, csr_maxd(qt));
-    return san_op_residual(&op, pi, NULL);
+    num_op op;
+    num_op_csr(&op, qt, csr_maxd(qt));
+    return num_op_residual(&op, pi, NULL);
 }
 
-int64_t san_ls_pick_fixed(const san_csr *qt, const double *guess)
+int64_t num_ls_pick_fixed(const san_csr *qt, const double *guess)
 {
     int64_t best = 0;
     double bw = -1;
     for (int64_t j = 0; j < qt->n; j++) {
-        int64_t p = san_ls_diag_pos(qt, j);
+        int64_t p = num_ls_diag_pos(qt, j);
         double w = p >= 0 ? fabs(qt->val[p]) : 0;
         if (guess)
             w *= guess[j];

@@ -60,7 +60,7 @@
 #define JACOBI_SMOOTH_SWEEPS 2
 
 /* -q_jj >= 0 per position, built once (the descriptor has it). */
-static const double *neg_diag(san_ls *c)
+static const double *neg_diag(num_ls *c)
 {
     if (c->dneg)
         return c->dneg;
@@ -70,7 +70,7 @@ static const double *neg_diag(san_ls *c)
         return NULL;
     SAN_OMP(omp parallel for if(n >= c->op->par_min) schedule(static))
     for (int64_t j = 0; j < n; j++)
-        d[j] = -san_op_qjj(c->op, j);
+        d[j] = -num_op_qjj(c->op, j);
     c->dneg = d;
     return d;
 }
@@ -83,14 +83,14 @@ static inline double rel_change(double a, double b, double s)
     return m > SAN_PROB_FLOOR * s ? fabs(b - a) / m : 0;
 }
 
-double san_ls_balance(san_ls *c, const double *x, double *t)
+double num_ls_balance(num_ls *c, const double *x, double *t)
 {
     const double *d = neg_diag(c);
     if (!d)
         return HUGE_VAL;
     const int64_t n = c->op->n;
-    const double s = san_op_sum(c->op, x), fl = SAN_PROB_FLOOR * s;
-    san_op_apply(c->op, x, t);
+    const double s = num_op_sum(c->op, x), fl = SAN_PROB_FLOOR * s;
+    num_op_apply(c->op, x, t);
     double rho = 0;
     SAN_OMP(omp parallel for if(n >= c->op->par_min) schedule(static) reduction(max:rho))
     for (int64_t j = 0; j < n; j++) {
@@ -123,18 +123,18 @@ static double gs_pass(const san_csr *qt, const double *d, double *x, double s, i
         ch = c > ch ? c : ch;
         x[j] = xn;
         if (xn > SAN_LS_HUGE)
-            s *= san_ls_tame(x, n);
+            s *= num_ls_tame(x, n);
     }
     return ch;
 }
 
 /* One weighted Jacobi sweep x_j += w (xQ)_j / d_j over the operator;
  * t is scratch. */
-static double jacobi_pass(san_ls *c, const double *d, double *x, double *t, double s)
+static double jacobi_pass(num_ls *c, const double *d, double *x, double *t, double s)
 {
     const int64_t n = c->op->n;
     double ch = 0;
-    san_op_apply(c->op, x, t);
+    num_op_apply(c->op, x, t);
     SAN_OMP(omp parallel for if(n >= c->op->par_min) schedule(static) reduction(max:ch))
     for (int64_t j = 0; j < n; j++) {
         if (d[j] == 0)
@@ -155,7 +155,7 @@ static double jacobi_pass(san_ls *c, const double *d, double *x, double *t, doub
  * spending about the same on both was best on the 524,288-state nearly
  * decomposable bench model (18 partitions: 1, 2, 4 and 8 sweeps took
  * 5.3, 4.1, 2.8 and 3.2 s). */
-static int smoothing_sweeps(const san_ls *c)
+static int smoothing_sweeps(const num_ls *c)
 {
     int np = c->parts ? c->parts->n : 0;
     int nu = np / 4;
@@ -164,21 +164,21 @@ static int smoothing_sweeps(const san_ls *c)
 
 /* Over the descriptor an aggregation costs a product per block, or one
  * product when the storage computes the flows in one pass
- * (san_agg_cost): the Jacobi sweeps (a product each) get about half of
+ * (num_agg_cost): the Jacobi sweeps (a product each) get about half of
  * that (the 524,288-state bench model, 92 blocks at a product each: 2,
  * 16 and 48 sweeps a cycle took 60, 8.2 and 5.2 s). */
-static int jacobi_sweeps(const san_ls *c)
+static int jacobi_sweeps(const num_ls *c)
 {
     int nb = 0;
     for (int k = 0; c->parts && k < c->parts->n; k++)
-        nb += san_agg_cost(c->op, &c->parts->p[k]);
+        nb += num_agg_cost(c->op, &c->parts->p[k]);
     int nu = nb / 2;
     if (nu < c->jacobi_min)
         nu = c->jacobi_min;
     return nu < JACOBI_SMOOTH_SWEEPS ? JACOBI_SMOOTH_SWEEPS : nu > 64 ? 64 : nu;
 }
 
-/* When the aggregation costs a product or so (san_agg_cost), half of
+/* When the aggregation costs a product or so (num_agg_cost), half of
  * it is a sweep or two, too few where the error left is inside the
  * blocks: a refinement cycle that does not divide the error by
  * SLOW_CONTRACTION raises the sweeps to JACOBI_SLOW_SWEEPS a cycle.
@@ -192,9 +192,9 @@ static int jacobi_sweeps(const san_ls *c)
 
 /* One smoothing step (symmetric Gauss-Seidel, or Jacobi sweeps), then x
  * summed to 1 again; the largest relative change. */
-static double smooth(san_ls *c, const double *d, double *x, double *t)
+static double smooth(num_ls *c, const double *d, double *x, double *t)
 {
-    double s = san_op_sum(c->op, x), ch;
+    double s = num_op_sum(c->op, x), ch;
     if (c->op->rows) {
         int nu = smoothing_sweeps(c);
         ch = 0;
@@ -211,9 +211,9 @@ static double smooth(san_ls *c, const double *d, double *x, double *t)
             ch = c2 > ch ? c2 : ch;
         }
     }
-    s = san_op_sum(c->op, x);
+    s = num_op_sum(c->op, x);
     if (s > 0 && isfinite(s))
-        san_op_scale(c->op, x, 1.0 / s);
+        num_op_scale(c->op, x, 1.0 / s);
     return ch;
 }
 
@@ -221,7 +221,7 @@ static double smooth(san_ls *c, const double *d, double *x, double *t)
 
 /* Every partition once: corrections applied when apply; the largest
  * error into *dmax, its partition into *worst.  0, or -1. */
-static int aggregate_all(san_ls *c, double *x, int apply, double *dmax, int *worst)
+static int aggregate_all(num_ls *c, double *x, int apply, double *dmax, int *worst)
 {
     *dmax = 0;
     *worst = -1;
@@ -231,10 +231,10 @@ static int aggregate_all(san_ls *c, double *x, int apply, double *dmax, int *wor
         /* a pass over every partition takes seconds on 10^6 states:
          * Ctrl-C and the clock are heard between partitions (1 s of
          * grace after Ctrl-C was not enough: exit 130, no answer) */
-        if (k > 0 && san_ls_clock(c))
+        if (k > 0 && num_ls_clock(c))
             return 1;
         double dl;
-        int st = san_agg_step(c, &c->parts->p[k], x, apply, &dl);
+        int st = num_agg_step(c, &c->parts->p[k], x, apply, &dl);
         if (st < 0)
             return -1;
         if (st == 0 && dl > *dmax) {
@@ -243,14 +243,14 @@ static int aggregate_all(san_ls *c, double *x, int apply, double *dmax, int *wor
         }
     }
     if (apply) {
-        double s = san_op_sum(c->op, x);
+        double s = num_op_sum(c->op, x);
         if (s > 0 && isfinite(s))
-            san_op_scale(c->op, x, 1.0 / s);
+            num_op_scale(c->op, x, 1.0 / s);
     }
     return 0;
 }
 
-static const char *part_name(const san_ls *c, int k)
+static const char *part_name(const num_ls *c, int k)
 {
     return k >= 0 ? c->parts->p[k].what : "?";
 }
@@ -282,16 +282,16 @@ static double change_estimate(double ch, double prev)
  * the floor. */
 #define FLOOR_ACCEPT 1e-11
 
-/* "; try ..." (san_ls_advice) after what info->msg says. */
-static void append_advice(san_ls *c)
+/* "; try ..." (num_ls_advice) after what info->msg says. */
+static void append_advice(num_ls *c)
 {
     char adv[96];
     size_t len = strlen(c->info->msg);
     snprintf(c->info->msg + len, sizeof c->info->msg - len, "; %s",
-             san_ls_advice(c, adv, sizeof adv));
+             num_ls_advice(c, adv, sizeof adv));
 }
 
-static void fail_msg(san_ls *c, long it, double rho, double ch, double dmax, int worst)
+static void fail_msg(num_ls *c, long it, double rho, double ch, double dmax, int worst)
 {
     san_solve_info *info = c->info;
     const double tol = c->o->tol;
@@ -342,7 +342,7 @@ static int closing_in(double err, double last, double tol, long left)
 
 /* Aggregation cycles from x until verified, at most max_cycles of them
  * (0: up to --max-iter).  The cycles are added to info->iterations. */
-static int refine(san_ls *c, double *x, const double *d, double *t, long max_cycles)
+static int refine(num_ls *c, double *x, const double *d, double *t, long max_cycles)
 {
     san_solve_info *info = c->info;
     const double tol = c->o->tol;
@@ -352,22 +352,22 @@ static int refine(san_ls *c, double *x, const double *d, double *t, long max_cyc
     for (;;) {
         /* a cycle costs several passes over the chain (seconds on
          * 10^8 nonzeros): none starts past the time limit */
-        san_ls_stop late = san_ls_clock(c);
+        num_ls_stop late = num_ls_clock(c);
         if (late) {
-            san_ls_stop_say(c, late, info->iterations, "error estimate",
+            num_ls_stop_say(c, late, info->iterations, "error estimate",
                             info->error_est > 0 ? info->error_est : HUGE_VAL,
                             "try raising --time-limit");
             return 1;
         }
         double ch = smooth(c, d, x, t);
-        double rho = san_ls_balance(c, x, t);
+        double rho = num_ls_balance(c, x, t);
         double dmax;
         int worst;
         int ag = aggregate_all(c, x, 1, &dmax, &worst);
         if (ag < 0)
             return -1;
         if (ag > 0) {       /* stopped between partitions: the last estimate */
-            san_ls_stop_say(c, san_ls_clock(c), info->iterations, "error estimate",
+            num_ls_stop_say(c, num_ls_clock(c), info->iterations, "error estimate",
                             info->error_est > 0 ? info->error_est : HUGE_VAL,
                             "try raising --max-iter or --time-limit");
             return 1;
@@ -399,7 +399,7 @@ static int refine(san_ls *c, double *x, const double *d, double *t, long max_cyc
         if (err <= tol) {
             /* the corrections just applied were within tol: measure the
              * balance of what is returned */
-            rho = san_ls_balance(c, x, t);
+            rho = num_ls_balance(c, x, t);
             info->balance = rho;
             if (rho <= tol) {
                 info->error_est = fmax(info->error_est, rho);
@@ -441,9 +441,9 @@ static int refine(san_ls *c, double *x, const double *d, double *t, long max_cyc
             return 1;
         }
         last = err;
-        san_ls_stop why = san_ls_poll(c, info->iterations, err);
+        num_ls_stop why = num_ls_poll(c, info->iterations, err);
         if (why) {
-            san_ls_stop_say(c, why, info->iterations, "error estimate", err,
+            num_ls_stop_say(c, why, info->iterations, "error estimate", err,
                             "try raising --max-iter or --time-limit");
             return 1;
         }
@@ -463,7 +463,7 @@ static int refine(san_ls *c, double *x, const double *d, double *t, long max_cyc
  * indicators', which do not bound the error of long chains; an answer
  * the refinement could not bring within tol gets the same chance.
  * st: refine's verdict; the new one. */
-static int measured(san_ls *c, double *x, double *t, int st)
+static int measured(num_ls *c, double *x, double *t, int st)
 {
     san_solve_info *info = c->info;
     const double tol = c->o->tol;
@@ -471,13 +471,13 @@ static int measured(san_ls *c, double *x, double *t, int st)
     /* an answer stopped by the user's limits (--max-iter, --time-limit,
      * Ctrl-C) is returned as it stands: the limits are the user's */
     if (st != 0 && ((c->o->max_iter > 0 && info->iterations >= c->o->max_iter) ||
-                    san_ls_clock(c)))
+                    num_ls_clock(c)))
         return st;
-    if (san_ls_lu_correct(c, x, &est, &first) != 0)
+    if (num_ls_lu_correct(c, x, &est, &first) != 0)
         return st;
     info->lu_correction = first;
 
-    double rho = san_ls_balance(c, x, t);
+    double rho = num_ls_balance(c, x, t);
     info->balance = rho;
     est = fmax(est, rho);
     if (est <= tol || (st == 0 && est <= fmax(tol, MEASURED_ACCEPT))) {
@@ -502,7 +502,7 @@ static int measured(san_ls *c, double *x, double *t, int st)
     return 1;
 }
 
-int san_ls_verify(san_ls *c, double *x, long max_cycles)
+int num_ls_verify(num_ls *c, double *x, long max_cycles)
 {
     const double *d = neg_diag(c);
     double *t = malloc((size_t)c->op->n * sizeof *t);
@@ -513,9 +513,9 @@ int san_ls_verify(san_ls *c, double *x, long max_cycles)
         c->info->status = SAN_E_NOMEM;
         return -1;
     }
-    double s = san_op_sum(c->op, x);
+    double s = num_op_sum(c->op, x);
     if (s > 0 && isfinite(s))
-        san_op_scale(c->op, x, 1.0 / s);
+        num_op_scale(c->op, x, 1.0 / s);
     int st = refine(c, x, d, t, max_cycles);
     if (st >= 0)
         st = measured(c, x, t, st);
@@ -526,14 +526,14 @@ int san_ls_verify(san_ls *c, double *x, long max_cycles)
     return st;
 }
 
-void san_ls_estimate_returned(san_ls *c, const double *x)
+void num_ls_estimate_returned(num_ls *c, const double *x)
 {
     san_solve_info *info = c->info;
     if (info->error_est > 0 && isfinite(info->error_est))
         return;                 /* the refinement measured it */
     /* the user's limits are the user's: no pass over the chain after
      * the clock ran out or Ctrl-C */
-    if (san_ls_clock(c))
+    if (num_ls_clock(c))
         return;
     double *t = malloc((size_t)c->op->n * sizeof *t);
     double *y = malloc((size_t)c->op->n * sizeof *y);
@@ -546,10 +546,10 @@ void san_ls_estimate_returned(san_ls *c, const double *x)
      * step with apply 0 leaves x as it is, but the copy costs nothing
      * beside the products and keeps x the kernel's) */
     memcpy(y, x, (size_t)c->op->n * sizeof *y);
-    double s = san_op_sum(c->op, y);
+    double s = num_op_sum(c->op, y);
     if (s > 0 && isfinite(s)) {
-        san_op_scale(c->op, y, 1.0 / s);
-        double rho = san_ls_balance(c, y, t), dmax;
+        num_op_scale(c->op, y, 1.0 / s);
+        double rho = num_ls_balance(c, y, t), dmax;
         int worst;
         if (aggregate_all(c, y, 0, &dmax, &worst) == 0) {
             double est = fmax(rho, dmax);
@@ -561,7 +561,7 @@ void san_ls_estimate_returned(san_ls *c, const double *x)
     free(y);
 }
 
-int san_ls_iad(san_ls *c, double *pi)
+int num_ls_iad(num_ls *c, double *pi)
 {
-    return san_ls_verify(c, pi, 0);
+    return num_ls_verify(c, pi, 0);
 }

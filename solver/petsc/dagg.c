@@ -24,7 +24,7 @@
  * target's rank for the assembled Q^T, the pinned row's from its saved
  * entries; at their source's for the matrix-free generator), then over
  * the ranks (MPI_Allreduce of B^2 + B numbers); every rank solves the
- * coarse chain by GTH (san_coarse_solve).  The partitions are made once,
+ * coarse chain by GTH (num_coarse_solve).  The partitions are made once,
  * before the solve pins rows (the components need every arc).
  */
 #include <math.h>
@@ -579,9 +579,9 @@ PetscErrorCode dagg_check(dagg *g, Mat A, Vec p, PetscInt fix, fixrow *fr, int c
         PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, g->F, B * B, MPI_DOUBLE, MPI_SUM,
                                    PETSC_COMM_WORLD));
         PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, g->b, B, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD));
-        if (san_coarse_solve(B, g->F, g->b, g->z, g->C, g->map) != 0)
+        if (num_coarse_solve(B, g->F, g->b, g->z, g->C, g->map) != 0)
             continue;           /* fewer than two blocks with mass: nothing to see */
-        const double e = san_coarse_error(B, g->b, g->z, g->map);
+        const double e = num_coarse_error(B, g->b, g->z, g->map);
         if (e > *err) {
             *err = e;
             snprintf(what, n, "%s", pt->what);

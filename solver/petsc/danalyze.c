@@ -39,7 +39,7 @@ static void finalize(void)
         PetscFinalize();
 }
 
-int san_petsc_init(void)
+int psc_init(void)
 {
     PetscBool up = PETSC_FALSE;
     PetscInitialized(&up);
@@ -52,7 +52,7 @@ int san_petsc_init(void)
     return 0;
 }
 
-int san_petsc_rank(int *size)
+int psc_rank(int *size)
 {
     PetscBool up = PETSC_FALSE;
     PetscInitialized(&up);
@@ -247,11 +247,11 @@ static san_status assembled(const dctx *c, const san_analysis_opts *o, dbuilt *b
     san_status st = dexplore_arcs(c, &o->space, s, &tmp);
     idmap_free(&s->map);    /* every arc is numbered: the map is done */
     if (st == SAN_OK) {
-        san_progress pg;
-        san_progress_init(&pg, c->progress, 0);
-        san_progress_draw(&pg, 1, "  assembling Q^T over %d ranks", c->size);
+        base_progress pg;
+        base_progress_init(&pg, c->progress, 0);
+        base_progress_draw(&pg, 1, "  assembling Q^T over %d ranks", c->size);
         st = dmatrix(c, s, &b->A, &b->nnz, &tmp);
-        san_progress_end(&pg, 1);
+        base_progress_end(&pg, 1);
     }
     if (st == SAN_E_LIMIT && o->engine_matrix == SAN_EMATRIX_AUTO) {
         dspace_drop_arcs(s);
@@ -288,7 +288,7 @@ san_status dbuild(const san_model *m, const san_analysis_opts *o, double t0, dbu
                   san_analysis *a, san_diag *d)
 {
     memset(b, 0, sizeof *b);
-    if (san_petsc_init() < 0) {
+    if (psc_init() < 0) {
         san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc: PETSc did not start");
         return SAN_E_USAGE;
     }
@@ -336,7 +336,7 @@ san_status dbuild(const san_model *m, const san_analysis_opts *o, double t0, dbu
     return st;
 }
 
-san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
+san_status psc_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
                              san_diag *d)
 {
     const double t0 = san_now();

@@ -1,6 +1,6 @@
 /*
  * dchain.c - the distributed chain as the time-dependent analyses see
- * it (petsc_solve.h, san_dchain): the states explored, Q^T assembled and
+ * it (petsc_solve.h, psc_dchain): the states explored, Q^T assembled and
  * the closed class found as for a steady state (dbuild), then handed to
  * solver/analysis/transient.c, which runs uniformization, passage times
  * and their indices over it as over a serial space, each rank on its
@@ -29,7 +29,7 @@ typedef struct {
     char *dropped;
 } chain_impl;
 
-static void apply(const san_op *op, const double *x, double *y)
+static void apply(const num_op *op, const double *x, double *y)
 {
     const chain_impl *ci = op->ctx;
     /* a failure here is PETSc's (out of memory in a scatter): its
@@ -53,7 +53,7 @@ static double all_max(double v)
     return s;
 }
 
-static san_status indices(san_dchain *ch, const double *x, san_solution *sol, san_diag *d)
+static san_status indices(psc_dchain *ch, const double *x, san_solution *sol, san_diag *d)
 {
     chain_impl *ci = ch->impl;
     int64_t none = 0;
@@ -66,14 +66,14 @@ static san_status indices(san_dchain *ch, const double *x, san_solution *sol, sa
     return st;
 }
 
-static san_status keep(san_dchain *ch, const double *x, void **out, san_diag *d)
+static san_status keep(psc_dchain *ch, const double *x, void **out, san_diag *d)
 {
     chain_impl *ci = ch->impl;
     return dvector_keep_array(&ci->b.c, &ci->b.s, x, ci->dropped, out, d);
 }
 
 /* The wrappers, the dropped marks and the largest exit rate. */
-static san_status equip(san_dchain *ch, chain_impl *ci)
+static san_status equip(psc_dchain *ch, chain_impl *ci)
 {
     dbuilt *b = &ci->b;
     const PetscInt nloc = (PetscInt)b->s.nloc;
@@ -105,9 +105,9 @@ static san_status equip(san_dchain *ch, chain_impl *ci)
     ch->local.n = b->s.nloc;
     ch->local.index = b->s.index;
     ch->dropped = ci->dropped;
-    ch->op = (san_op){ .n = b->s.nloc, .apply = apply, .maxd = maxd, .par_min = INT64_MAX,
+    ch->op = (num_op){ .n = b->s.nloc, .apply = apply, .maxd = maxd, .par_min = INT64_MAX,
                        .ctx = ci };
-    ch->red = (san_reduce){ all_sum, all_max };
+    ch->red = (tr_reduce){ all_sum, all_max };
     ch->rank = b->c.rank;
     ch->held = dspace_bytes(&b->s) + mat + 16.0 * nloc;
     ch->limit = b->c.limit;
@@ -128,8 +128,8 @@ static void impl_free(chain_impl *ci)
     free(ci);
 }
 
-san_status san_petsc_chain(const san_model *m, const san_analysis_opts *o, san_analysis *a,
-                           san_dchain **out, san_diag *d)
+san_status psc_chain(const san_model *m, const san_analysis_opts *o, san_analysis *a,
+                           psc_dchain **out, san_diag *d)
 {
     const double t0 = san_now();
     san_lumping *L = a->lumping;    /* san_analyze's: the uniform start's weights */
@@ -143,7 +143,7 @@ san_status san_petsc_chain(const san_model *m, const san_analysis_opts *o, san_a
         return SAN_E_USAGE;
     }
     chain_impl *ci = calloc(1, sizeof *ci);
-    san_dchain *ch = calloc(1, sizeof *ch);
+    psc_dchain *ch = calloc(1, sizeof *ch);
     if (!ci || !ch) {
         free(ci);
         free(ch);
@@ -163,7 +163,7 @@ san_status san_petsc_chain(const san_model *m, const san_analysis_opts *o, san_a
     return SAN_OK;
 }
 
-void san_petsc_chain_free(san_dchain *ch, san_analysis *a)
+void psc_chain_free(psc_dchain *ch, san_analysis *a)
 {
     if (!ch)
         return;

@@ -192,7 +192,7 @@ static san_status seeds(const dctx *c, const san_space_opts *o, dspace *s, char 
 
 typedef struct {
     succ_ctx sc;
-    san_arcs arcs;
+    space_arcs arcs;
     int *state;
     darc *out;                  /* this round's arcs, then by destination */
     int *dest;
@@ -269,7 +269,7 @@ static san_status expand(const dctx *c, dspace *s, round_buf *b, int64_t *next, 
             s->arcs_seen += b->arcs.n;
         double out = 0, least = HUGE_VAL;
         for (int k = 0; k < b->arcs.n; k++) {
-            const san_arc *a = &b->arcs.v[k];
+            const space_arc *a = &b->arcs.v[k];
             if (a->to == idx)
                 continue;           /* self-loops change nothing */
             out += a->rate;
@@ -455,8 +455,8 @@ static san_status rounds(const dctx *c, const san_space_opts *o, dspace *s, roun
     const int arcs = s->split != NULL;
     int64_t next = 0;
     san_status st = SAN_OK;
-    san_progress pg;
-    san_progress_init(&pg, c->progress, 0.5);
+    base_progress pg;
+    base_progress_init(&pg, c->progress, 0.5);
     for (int round = 0; st == SAN_OK; round++) {
         msg[0] = '\0';
         st = expand(c, s, b, &next, msg, sizeof msg);
@@ -482,15 +482,15 @@ static san_status rounds(const dctx *c, const san_space_opts *o, dspace *s, roun
         if (!arcs)
             s->levels = round + 1;
         if (arcs)
-            san_progress_draw(&pg, 0, "  listing the arcs on %d ranks: %lld of %lld states "
+            base_progress_draw(&pg, 0, "  listing the arcs on %d ranks: %lld of %lld states "
                               "(%.1f s)", c->size, all[1] - all[0], all[1], san_now() - t0);
         else
-            san_progress_draw(&pg, 0, "  exploring on %d ranks: %lld states, %lld to expand "
+            base_progress_draw(&pg, 0, "  exploring on %d ranks: %lld states, %lld to expand "
                               "(%.1f s)", c->size, all[1], all[0], san_now() - t0);
         if (all[0] == 0)
             break;
     }
-    san_progress_end(&pg, 1);
+    base_progress_end(&pg, 1);
     return st;
 }
 

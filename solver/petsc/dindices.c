@@ -153,6 +153,6 @@ san_status dindices(const dctx *c, const dspace *s, Vec x, int ntop, san_solutio
         san_diag_add(d, SAN_ERROR, 0, 0, "out of memory for the indices");
         return SAN_E_NOMEM;
     }
-    san_results_derive(m, sol->results, sol->throughput, d);
+    lang_results_derive(m, sol->results, sol->throughput, d);
     return SAN_OK;
 }

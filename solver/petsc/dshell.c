@@ -44,7 +44,7 @@ typedef struct {
     const dctx *c;
     dspace *s;                  /* index, exit, map: the rank's states */
     succ_ctx sc;
-    san_arcs arcs;
+    space_arcs arcs;
     int *state;
     idmap ghost;                /* a target's product index -> its slot */
     int64_t nghost, capghost;
@@ -88,7 +88,7 @@ static PetscErrorCode shell_mult(Mat A, Vec x, Vec y)
             continue;
         PetscCheck(list_arcs(h, i) == 0, PETSC_COMM_SELF, PETSC_ERR_MEM, "listing the arcs");
         for (int k = 0; k < h->arcs.n; k++) {
-            const san_arc *a = &h->arcs.v[k];
+            const space_arc *a = &h->arcs.v[k];
             if (a->to == s->index[i])
                 continue;
             const double v = xa[i] * a->rate;
@@ -133,7 +133,7 @@ static PetscErrorCode shell_mult_transpose(Mat A, Vec x, Vec y)
         PetscCheck(list_arcs(h, i) == 0, PETSC_COMM_SELF, PETSC_ERR_MEM, "listing the arcs");
         double sum = -s->exit[i] * xa[i];
         for (int k = 0; k < h->arcs.n; k++) {
-            const san_arc *a = &h->arcs.v[k];
+            const space_arc *a = &h->arcs.v[k];
             if (a->to == s->index[i])
                 continue;
             const int32_t j = idmap_find(&s->map, a->to);
@@ -231,7 +231,7 @@ static int scan(shell_ctx *h, int64_t from, int64_t to)
             return -1;
         double out = 0, least = HUGE_VAL;
         for (int k = 0; k < h->arcs.n; k++) {
-            const san_arc *a = &h->arcs.v[k];
+            const space_arc *a = &h->arcs.v[k];
             if (a->to == s->index[i])
                 continue;
             out += a->rate;
@@ -375,8 +375,8 @@ san_status dshell(const dctx *c, dspace *s, Mat *A, int64_t *nnz, san_diag *d)
     }
     long long mine = s->nloc, most = 0;
     MPI_Allreduce(&mine, &most, 1, MPI_LONG_LONG, MPI_MAX, PETSC_COMM_WORLD);
-    san_progress pg;
-    san_progress_init(&pg, c->progress, 0.5);
+    base_progress pg;
+    base_progress_init(&pg, c->progress, 0.5);
     for (int64_t from = 0; (st = dagree(c, st, msg, d)) == SAN_OK && from < most;
          from += SCAN_CHUNK) {
         const int64_t a = from < s->nloc ? from : s->nloc;
@@ -392,10 +392,10 @@ san_status dshell(const dctx *c, dspace *s, Mat *A, int64_t *nnz, san_diag *d)
             snprintf(msg, sizeof msg, "rank %d: out of memory while listing the arcs", c->rank);
             st = SAN_E_NOMEM;
         }
-        san_progress_draw(&pg, 0, "  listing the arcs on %d ranks: %lld of %lld states a rank",
+        base_progress_draw(&pg, 0, "  listing the arcs on %d ranks: %lld of %lld states a rank",
                           c->size, (long long)b, most);
     }
-    san_progress_end(&pg, 1);
+    base_progress_end(&pg, 1);
     if (st == SAN_OK) {
         const int rc = number_ghosts(h);
         if (rc == -3)
@@ -482,7 +482,7 @@ int dshell_each_arc(Mat A, darc_fn fn, void *ctx)
         if (list_arcs(h, i) < 0)
             return -1;
         for (int k = 0; k < h->arcs.n; k++) {
-            const san_arc *a = &h->arcs.v[k];
+            const space_arc *a = &h->arcs.v[k];
             if (a->to == s->index[i])
                 continue;
             const int32_t j = idmap_find(&s->map, a->to);
@@ -515,7 +515,7 @@ int dshell_local_out(Mat A, PetscInt **ptr, PetscInt **col)
             }
             PetscInt at = pass ? p[i] : 0;
             for (int k = 0; k < h->arcs.n; k++) {
-                const san_arc *a = &h->arcs.v[k];
+                const space_arc *a = &h->arcs.v[k];
                 const int32_t j = a->to == s->index[i] || a->rate <= 0 ? -1
                                   : idmap_find(&s->map, a->to);
                 if (j < 0)

@@ -50,7 +50,7 @@ san_status dvector_keep_array(const dctx *c, const dspace *s, const double *x,
         qsort(k->v, k->n, sizeof *k->v, by_index);
     san_status st = dagree(c, ok ? SAN_OK : SAN_E_NOMEM, "out of memory keeping the vector", d);
     if (st != SAN_OK) {
-        san_petsc_vector_free(k);
+        psc_vector_free(k);
         return st;
     }
     *out = k;
@@ -75,7 +75,7 @@ san_status dvector_keep(const dctx *c, const dspace *s, Vec x, Vec in, void **ou
     return st;
 }
 
-void san_petsc_vector_free(void *kept)
+void psc_vector_free(void *kept)
 {
     dkept *k = kept;
     if (k)
@@ -197,7 +197,7 @@ static void serve(const dkept *k)
     }
 }
 
-san_status san_petsc_vector(const void *kept, int (*row)(void *ctx, int64_t index, double p),
+san_status psc_vector(const void *kept, int (*row)(void *ctx, int64_t index, double p),
                             void *ctx)
 {
     const dkept *k = kept;

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "petsc_solve.h"
 
-san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
+san_status psc_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
                              san_diag *d)
 {
     (void)o;
@@ -15,20 +15,20 @@ san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san
     return SAN_E_USAGE;
 }
 
-san_status san_petsc_chain(const san_model *m, const san_analysis_opts *o, san_analysis *a,
-                           san_dchain **out, san_diag *d)
+san_status psc_chain(const san_model *m, const san_analysis_opts *o, san_analysis *a,
+                           psc_dchain **out, san_diag *d)
 {
     *out = NULL;
-    return san_petsc_analyze(m, o, a, d);
+    return psc_analyze(m, o, a, d);
 }
 
-void san_petsc_chain_free(san_dchain *ch, san_analysis *a)
+void psc_chain_free(psc_dchain *ch, san_analysis *a)
 {
     (void)ch;
     (void)a;
 }
 
-san_status san_petsc_vector(const void *kept, int (*row)(void *ctx, int64_t index, double p),
+san_status psc_vector(const void *kept, int (*row)(void *ctx, int64_t index, double p),
                             void *ctx)
 {
     (void)kept;
@@ -37,19 +37,19 @@ san_status san_petsc_vector(const void *kept, int (*row)(void *ctx, int64_t inde
     return SAN_E_USAGE;
 }
 
-void san_petsc_vector_free(void *kept)
+void psc_vector_free(void *kept)
 {
     (void)kept;
 }
 
-int san_petsc_rank(int *size)
+int psc_rank(int *size)
 {
     if (size)
         *size = 1;
     return 0;
 }
 
-int san_petsc_init(void)
+int psc_init(void)
 {
     return -1;
 }

@@ -16,54 +16,54 @@
  * Every rank returns the same status and holds the same indices; a
  * holds the counts and the top states, not the whole vector (a->sp's
  * index lists the top states only, sol.pi is NULL). */
-san_status san_petsc_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
+san_status psc_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
                              san_diag *d);
 
 /* A chain spread over the MPI ranks for the time-dependent analyses:
  * solver/analysis/transient.c runs them over it as over a serial space,
  * each rank on its part of every vector, the sums and maxima reduced
  * (red), the indices of a vector computed over every rank (indices).
- * Made by san_petsc_chain on every rank (collective), with a->sp
+ * Made by psc_chain on every rank (collective), with a->sp
  * holding the counts over every rank for the report, as for a steady
  * state; a->ranks and a->nonzeros set. */
-typedef struct san_dchain san_dchain;
-struct san_dchain {
+typedef struct psc_dchain psc_dchain;
+struct psc_dchain {
     san_space local;            /* this rank's states: m, n, index; no Q */
     const char *dropped;        /* per local state: 1 in a dropped pocket
                                    (no initial mass: serial drops them) */
-    san_op op;                  /* y = x Q on this rank's part (collective);
+    num_op op;                  /* y = x Q on this rank's part (collective);
                                    maxd the largest exit rate of all */
-    san_reduce red;
+    tr_reduce red;
     int rank;                   /* only rank 0 draws progress */
     double held;                /* bytes this rank holds (states, matrix) */
     double limit;               /* --max-memory of one rank */
     /* results, marginals, throughputs of the vector whose part on this
      * rank is x, over every rank; no top states.  Collective. */
-    san_status (*indices)(san_dchain *ch, const double *x, san_solution *sol, san_diag *d);
+    san_status (*indices)(psc_dchain *ch, const double *x, san_solution *sol, san_diag *d);
     /* this rank's part x of a vector kept for san_engine_vector.
      * Collective. */
-    san_status (*keep)(san_dchain *ch, const double *x, void **out, san_diag *d);
+    san_status (*keep)(psc_dchain *ch, const double *x, void **out, san_diag *d);
     void *impl;
 };
 
-san_status san_petsc_chain(const san_model *m, const san_analysis_opts *o, san_analysis *a,
-                           san_dchain **out, san_diag *d);
+san_status psc_chain(const san_model *m, const san_analysis_opts *o, san_analysis *a,
+                           psc_dchain **out, san_diag *d);
 /* The largest peak resident size of a rank into a->rank_bytes, and the
  * chain freed.  Collective. */
-void san_petsc_chain_free(san_dchain *ch, san_analysis *a);
+void psc_chain_free(psc_dchain *ch, san_analysis *a);
 
 /* The rank's part of a steady-state answer kept (engine_keep_vector),
  * its merge to rank 0 (san_engine_vector), its release. */
-san_status san_petsc_vector(const void *kept, int (*row)(void *ctx, int64_t index, double p),
+san_status psc_vector(const void *kept, int (*row)(void *ctx, int64_t index, double p),
                             void *ctx);
-void san_petsc_vector_free(void *kept);
+void psc_vector_free(void *kept);
 
 /* Start PETSc and MPI (once; finalized at exit): 0, -1 when it cannot
  * (or when libsan is built without PETSc). */
-int san_petsc_init(void);
+int psc_init(void);
 
 /* This process's rank and the rank count (0 and 1 without PETSc, or
  * before the first distributed solve). */
-int san_petsc_rank(int *size);
+int psc_rank(int *size);
 
 #endif

@@ -36,7 +36,7 @@ struct san_checker {
     san_space sp;
     san_props_opts o;
     san_csr qt;             /* the transposed generator (uniformization) */
-    san_op op;
+    num_op op;
     double *init;           /* the initial distribution */
     int64_t ninit;
     int *st;                /* scratch: one global state */
@@ -95,7 +95,7 @@ san_status san_checker_new(const san_model *m, const san_props_opts *o, san_chec
         san_checker_free(c);
         return SAN_E_NOMEM;
     }
-    san_op_csr(&c->op, &c->qt, c->sp.max_rate);
+    num_op_csr(&c->op, &c->qt, c->sp.max_rate);
     for (int64_t s = 0; s < n; s++) {
         san_state_decode(m, c->sp.index[s], c->st);
         if (!m->reach || san_expr_eval(m->reach, c->st) != 0) {
@@ -395,7 +395,7 @@ static void backward(const san_checker *c, char *yes, const char *via, int64_t *
 
 /* ---- the numerical engines ---- */
 
-static san_status series_error(const san_unif *u, int rc, san_diag *d)
+static san_status series_error(const tr_unif *u, int rc, san_diag *d)
 {
     if (rc == 1) {
         san_diag_add(d, SAN_ERROR, 0, 0, "interrupted");
@@ -403,7 +403,7 @@ static san_status series_error(const san_unif *u, int rc, san_diag *d)
     }
     if (rc == SAN_UNIF_DIVERGED) {
         char msg[512];
-        san_unif_diverged_text(u, msg, sizeof msg);
+        tr_unif_diverged_text(u, msg, sizeof msg);
         san_diag_add(d, SAN_ERROR, 0, 0, "uniformization: %s", msg);
         return SAN_E_NUMERIC;
     }
@@ -426,7 +426,7 @@ static san_status advance(san_checker *c, double *x, double dt, const char *abso
         return SAN_OK;
     }
     double trunc;
-    int64_t right = san_fg_right(rate * dt, c->o.eps, &trunc);
+    int64_t right = tr_fg_right(rate * dt, c->o.eps, &trunc);
     if (right < 0 || (double)right > c->o.max_steps) {
         san_diag_add(d, SAN_ERROR, 0, 0, "uniformization would need about %.3g products "
                      "(rate %.6g x time %g), over the limit of %.3g", (double)right, rate, dt,
@@ -436,11 +436,11 @@ static san_status advance(san_checker *c, double *x, double dt, const char *abso
     double *buf = malloc((size_t)(4 * n) * sizeof *buf);
     if (!buf)
         return SAN_E_NOMEM;
-    san_unif u = { .op = &c->op, .rate = rate, .eps = c->o.eps, .ss_tol = 0,
+    tr_unif u = { .op = &c->op, .rate = rate, .eps = c->o.eps, .ss_tol = 0,
                    .absorb = absorb, .interrupt = c->o.space.interrupt,
                    .v = buf, .y = buf + n, .acc = buf + 2 * n, .xm = buf + 3 * n,
                    .integ = integ, .ss_at = -1 };
-    int rc = san_unif_advance(&u, x, dt);
+    int rc = tr_unif_advance(&u, x, dt);
     free(buf);
     a->steps += u.steps;
     a->error_bound += u.trunc_sum;
@@ -480,7 +480,7 @@ static san_status until_all(san_checker *c, const char *sa, const char *sb, doub
     if (nu > 0) {
         char msg[256];
         double resid;
-        if (san_restricted_solve(&c->sp.q, map, nu, b, y, 0, &resid, msg, sizeof msg) < 0) {
+        if (num_restricted_solve(&c->sp.q, map, nu, b, y, 0, &resid, msg, sizeof msg) < 0) {
             san_diag_add(d, SAN_ERROR, 0, 0, "%s", msg);
             st = SAN_E_NUMERIC;
             goto out;
@@ -589,7 +589,7 @@ static san_status class_reach(san_checker *c, int64_t *ncls, double **prob, cons
     }
     char msg[256];
     double resid;
-    if (san_class_reach(&sp->q, C, K, c->init, p, NULL, &resid, msg, sizeof msg) < 0) {
+    if (num_class_reach(&sp->q, C, K, c->init, p, NULL, &resid, msg, sizeof msg) < 0) {
         san_diag_add(d, SAN_ERROR, 0, 0, "%s", msg);
         free(p);
         free(cl);
@@ -732,7 +732,7 @@ static san_status reach_reward(san_checker *c, const char *sb, const double *r,
     if (nu > 0) {
         char msg[256];
         double resid;
-        if (san_restricted_solve(&c->sp.q, map, nu, b, y, 0, &resid, msg, sizeof msg) < 0) {
+        if (num_restricted_solve(&c->sp.q, map, nu, b, y, 0, &resid, msg, sizeof msg) < 0) {
             san_diag_add(d, SAN_ERROR, 0, 0, "%s", msg);
             st = SAN_E_NUMERIC;
             goto out;

@@ -232,7 +232,7 @@ static int64_t assemble_row(int64_t i, const entry *e, int64_t n, uint64_t *key,
 
 typedef struct {
     succ_ctx sc;
-    san_arcs arcs;          /* one piece of one state's transitions */
+    space_arcs arcs;          /* one piece of one state's transitions */
     int *s;                 /* decoded state ... */
     int64_t s_idx;          /* ... of this index (-1: none) */
     int64_t lo, hi;         /* the states it expands in this batch */
@@ -380,7 +380,7 @@ static void expand(worker *w, const san_model *m, const space_rows *r, const idm
             w->rc = rc;
             return;
         }
-        const san_arc *a = w->arcs.v;
+        const space_arc *a = w->arcs.v;
         int n = w->arcs.n;
         w->listed += n + 1;
         if (grow_pend(w, w->npend + n) < 0
@@ -790,7 +790,7 @@ static int expand_large(search *S, int64_t i, int64_t piece)
         }
         int rc = rows ? grow_entries(S, w, w->nent + w->arcs.n) : 0;
         for (int k = 0; rc == 0 && k < w->arcs.n; k++) {
-            const san_arc *a = &w->arcs.v[k];
+            const space_arc *a = &w->arcs.v[k];
             out += a->to != idx ? a->rate : 0;
             int64_t id = number_one(S, a->to);
             if (id < 0)

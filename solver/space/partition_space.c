@@ -58,7 +58,7 @@ static int coarsen(uint16_t *blk, int64_t n, int *nblk)
 }
 
 /* The partition by the joint local state of automata g[0..k). */
-static int add_group(san_parts *P, const san_model *m, int64_t n, const int64_t *idx,
+static int add_group(num_parts *P, const san_model *m, int64_t n, const int64_t *idx,
                      const int *g, int k, const char *what)
 {
     int64_t nraw = 1;
@@ -94,7 +94,7 @@ static int add_group(san_parts *P, const san_model *m, int64_t n, const int64_t 
         return 0;
     }
     int *aut = malloc(k * sizeof *aut);
-    if (!aut || san_parts_push(P, nblk, blk, n, what) < 0) {
+    if (!aut || num_parts_push(P, nblk, blk, n, what) < 0) {
         free(aut);
         return -1;
     }
@@ -156,12 +156,12 @@ static int same_group(const int *a, int na, const int *b, int nb)
     return na == nb && memcmp(a, b, na * sizeof *a) == 0;
 }
 
-int san_parts_add_model(san_parts *P, const san_model *m, int64_t n,
+int space_parts_add_model(num_parts *P, const san_model *m, int64_t n,
                         const int64_t *idx, double budget)
 {
     char what[SAN_PART_WHAT - 32];  /* room for " in runs of N" */
     for (int a = 0; a < m->naut; a++) {
-        if (P->bytes + 2.0 * n > budget || san_parts_late(P))
+        if (P->bytes + 2.0 * n > budget || num_parts_late(P))
             return 0;
         snprintf(what, sizeof what, "automaton %s", m->aut[a].name);
         if (add_group(P, m, n, idx, &a, 1, what) < 0)
@@ -174,7 +174,7 @@ int san_parts_add_model(san_parts *P, const san_model *m, int64_t n,
     char *in = malloc(m->naut + 1);
     int rc = g && seen && nseen && in ? 0 : -1;
     int ns = 0;
-    for (int e = 0; rc == 0 && e < m->nev && P->bytes + 2.0 * n <= budget && !san_parts_late(P);
+    for (int e = 0; rc == 0 && e < m->nev && P->bytes + 2.0 * n <= budget && !num_parts_late(P);
          e++) {
         int k = coupled(m, e, g, in);
         if (k < 2 || k == m->naut)
@@ -204,7 +204,7 @@ int san_parts_add_model(san_parts *P, const san_model *m, int64_t n,
 #define FAST_CLOCK_WORK (1 << 20)
 
 /* The next piece of idx's transitions into arcs: 0 the last, 1 more, -1. */
-static int piece(succ_ctx *sc, san_arcs *arcs, const int *s, int64_t idx, succ_cursor *cur)
+static int piece(succ_ctx *sc, space_arcs *arcs, const int *s, int64_t idx, succ_cursor *cur)
 {
     char err[256];
     arcs->n = 0;
@@ -212,7 +212,7 @@ static int piece(succ_ctx *sc, san_arcs *arcs, const int *s, int64_t idx, succ_c
     return rc < 0 ? -1 : rc;    /* the exploration enumerated them already */
 }
 
-static double exit_of(const san_arcs *arcs, int64_t idx)
+static double exit_of(const space_arcs *arcs, int64_t idx)
 {
     double d = 0;
     for (int k = 0; k < arcs->n; k++)
@@ -222,25 +222,25 @@ static double exit_of(const san_arcs *arcs, int64_t idx)
 
 /* Gives the arcs to the forests (pass 0: arcs, 1: crossings); d is the
  * state's exit rate. */
-static void feed(san_forests *F, const san_arcs *arcs, int64_t idx, double d, int pass,
+static void feed(num_forests *F, const space_arcs *arcs, int64_t idx, double d, int pass,
                  int64_t (*rank)(const void *ctx, int64_t idx), const void *ctx)
 {
     const int64_t pi = rank(ctx, idx);
     for (int k = 0; k < arcs->n; k++) {
-        const san_arc *a = &arcs->v[k];
+        const space_arc *a = &arcs->v[k];
         if (a->to == idx)
             continue;
         if (pass == 0)
-            san_forests_arc(F, pi, rank(ctx, a->to), a->rate, d);
+            num_forests_arc(F, pi, rank(ctx, a->to), a->rate, d);
         else
-            san_forests_cross(F, pi, rank(ctx, a->to), a->rate, d);
+            num_forests_cross(F, pi, rank(ctx, a->to), a->rate, d);
     }
 }
 
 /* The transitions of one state: in one piece (the common case), or,
  * for a state with more, a round of pieces for the exit rate that
  * weighs every arc, then a second that feeds them.  0 or -1. */
-static int fast_state(san_forests *F, succ_ctx *sc, san_arcs *arcs, const int *s, int64_t idx,
+static int fast_state(num_forests *F, succ_ctx *sc, space_arcs *arcs, const int *s, int64_t idx,
                       int pass, int64_t (*rank)(const void *ctx, int64_t idx), const void *ctx)
 {
     succ_cursor cur = { 0, 0 };
@@ -266,18 +266,18 @@ static int fast_state(san_forests *F, succ_ctx *sc, san_arcs *arcs, const int *s
     return 0;
 }
 
-int san_parts_add_fast_space(san_parts *P, const san_space *sp, int64_t npos,
+int space_parts_add_fast_space(num_parts *P, const san_space *sp, int64_t npos,
                              int64_t (*rank)(const void *ctx, int64_t idx),
                              const void *ctx, double budget)
 {
     const san_model *m = sp->m;
     if (sp->n < 3 || npos > INT32_MAX || P->bytes + 2.0 * npos > budget)
         return 0;
-    san_forests F;
+    num_forests F;
     succ_ctx sc;
-    san_arcs arcs = { 0 };
+    space_arcs arcs = { 0 };
     int *s = malloc((m->naut + 1) * sizeof *s);
-    int rc = s && san_forests_init(&F, npos) == 0 ? 0 : -1;
+    int rc = s && num_forests_init(&F, npos) == 0 ? 0 : -1;
     int have_sc = rc == 0 && succ_init(&sc, m) == 0, late = 0;
     int64_t work = 0;
     if (!have_sc)
@@ -288,7 +288,7 @@ int san_parts_add_fast_space(san_parts *P, const san_space *sp, int64_t npos,
                 continue;
             if (work >= FAST_CLOCK_WORK) {
                 work = 0;
-                if (san_parts_late(P)) {
+                if (num_parts_late(P)) {
                     late = 1;
                     break;
                 }
@@ -299,10 +299,10 @@ int san_parts_add_fast_space(san_parts *P, const san_space *sp, int64_t npos,
             work += 1 + arcs.n;
         }
     if (rc == 0 && !late)
-        rc = san_forests_parts(P, &F, budget);
+        rc = num_forests_parts(P, &F, budget);
     if (have_sc)
         succ_free(&sc);
-    san_forests_free(&F);
+    num_forests_free(&F);
     free(arcs.v);
     free(s);
     return rc;

@@ -14,7 +14,7 @@
  * vector has n positions; idx[p] is the mixed-radix index of position
  * p (idx NULL: p itself).  Partitions are added while the memory they
  * hold stays within budget bytes.  0, or -1 when out of memory. */
-int san_parts_add_model(san_parts *P, const san_model *m, int64_t n,
+int space_parts_add_model(num_parts *P, const san_model *m, int64_t n,
                         const int64_t *idx, double budget);
 
 /* The same components without a stored generator (the tensor path):
@@ -22,7 +22,7 @@ int san_parts_add_model(san_parts *P, const san_model *m, int64_t n,
  * rank(ctx, idx) giving the vector position of a mixed-radix index
  * (npos positions).  Past P's deadline the partition is given up, not
  * added.  0 or -1. */
-int san_parts_add_fast_space(san_parts *P, const san_space *sp, int64_t npos,
+int space_parts_add_fast_space(num_parts *P, const san_space *sp, int64_t npos,
                              int64_t (*rank)(const void *ctx, int64_t idx),
                              const void *ctx, double budget);
 

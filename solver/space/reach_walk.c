@@ -32,7 +32,7 @@ static int node(walk *W, int k, int64_t idx, int all)
         return all || san_expr_eval(m->reach, W->lo) != 0 ? w->take(w, idx, W->lo) : 0;
     if (!all) {
         double b[2];
-        if (san_expr_range(m->reach, W->lo, W->hi, b)) {
+        if (lang_expr_range(m->reach, W->lo, W->hi, b)) {
             if (b[0] == 0 && b[1] == 0)
                 return 0;
             all = b[0] > 0 || b[1] < 0;

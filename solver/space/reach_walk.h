@@ -4,7 +4,7 @@
  *
  * A depth-first walk fixes the automata one by one, most significant
  * first, and bounds the function over the box of states below each
- * node (san_expr_range, lang/expr_range.c): a box where it is surely 0
+ * node (lang_expr_range, lang/expr_range.c): a box where it is surely 0
  * is skipped whole, one where it is surely nonzero taken whole without
  * evaluating it again.  `nb using <= R` is false below any prefix with
  * more than R users, so resource sharing with 30 processes and at most

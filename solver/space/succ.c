@@ -299,11 +299,11 @@ void succ_new_state(succ_ctx *c)
     c->gen++;
 }
 
-static inline int push(san_arcs *out, int64_t to, double rate, int e)
+static inline int push(space_arcs *out, int64_t to, double rate, int e)
 {
     if (__builtin_expect(out->n == out->cap, 0)) {
         int cap = out->cap ? 2 * out->cap : 64;
-        san_arc *v = realloc(out->v, cap * sizeof *v);
+        space_arc *v = realloc(out->v, cap * sizeof *v);
         if (!v)
             return -1;
         out->v = v;
@@ -464,7 +464,7 @@ int succ_problem_where(const san_model *m, const succ_problem *p, int *line, int
 
 /* A local event of automaton a, its outcomes tr[t0 .. t1). */
 static int fire_local(succ_ctx *c, int e, int a, int t0, int t1, const int *s, int64_t idx,
-                      san_arcs *out, char *err, size_t errlen)
+                      space_arcs *out, char *err, size_t errlen)
 {
     const san_automaton *A = &c->m->aut[a];
     double rate;
@@ -553,7 +553,7 @@ static int64_t combinations(const succ_ctx *c, int np)
  * the rest).  *next: the first one not listed, -1 when none is left.
  * 0, -1 (memory) or -2 (err). */
 static int fire_sync(succ_ctx *c, int e, const int *s, int64_t idx, int64_t from, int64_t max,
-                     san_arcs *out, int64_t *next, char *err, size_t errlen)
+                     space_arcs *out, int64_t *next, char *err, size_t errlen)
 {
     const san_model *m = c->m;
     const san_event *E = &m->ev[e];
@@ -605,7 +605,7 @@ static int fire_sync(succ_ctx *c, int e, const int *s, int64_t idx, int64_t from
 
 /* The local events of automaton a in s (its groups leaving s[a]).
  * Constant rates and probabilities take the short way. */
-static int fire_locals(succ_ctx *c, int a, const int *s, int64_t idx, san_arcs *out,
+static int fire_locals(succ_ctx *c, int a, const int *s, int64_t idx, space_arcs *out,
                        char *err, size_t errlen)
 {
     const struct succ_group *g = c->lg[a] + c->lgstart[a][s[a]];
@@ -650,7 +650,7 @@ oom:
  * states of its path in turns), and a piece re-evaluates the few rates
  * and probabilities it needs. */
 int succ_enumerate_part(succ_ctx *c, const int *s, int64_t idx, succ_cursor *cur,
-                        int64_t max, san_arcs *out, char *err, size_t errlen)
+                        int64_t max, space_arcs *out, char *err, size_t errlen)
 {
     const san_model *m = c->m;
     const int n0 = out->n;
@@ -682,7 +682,7 @@ int succ_enumerate_part(succ_ctx *c, const int *s, int64_t idx, succ_cursor *cur
 
 /* The events whose arcs from..n of out leave the state, each with the
  * sum of its rates, at most 8 named: "'e1' (1e+308), 'e2' (1e+308)". */
-static void leaving_events(const succ_ctx *c, const san_arcs *out, int from, int64_t idx,
+static void leaving_events(const succ_ctx *c, const space_arcs *out, int from, int64_t idx,
                            char *buf, size_t n)
 {
     size_t used = 0;
@@ -711,7 +711,7 @@ static void leaving_events(const succ_ctx *c, const san_arcs *out, int from, int
  * state: finite rates can sum past the largest double (two of 1e308),
  * which the solvers met as "non-finite rate (at Q[0][0])", exit 1.  The
  * model is at fault: -2 naming the state and its events. */
-int succ_check_exit_rate(const succ_ctx *c, const int *s, int64_t idx, const san_arcs *out,
+int succ_check_exit_rate(const succ_ctx *c, const int *s, int64_t idx, const space_arcs *out,
                          int from, char *err, size_t errlen)
 {
     double sum = 0;
@@ -727,7 +727,7 @@ int succ_check_exit_rate(const succ_ctx *c, const int *s, int64_t idx, const san
     return -2;
 }
 
-int succ_enumerate(succ_ctx *c, const int *s, int64_t idx, san_arcs *out,
+int succ_enumerate(succ_ctx *c, const int *s, int64_t idx, space_arcs *out,
                    char *err, size_t errlen)
 {
     const int from = out->n;

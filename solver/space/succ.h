@@ -17,12 +17,12 @@ typedef struct {
     int64_t to;             /* successor's mixed-radix index */
     double rate;
     int event;
-} san_arc;
+} space_arc;
 
 typedef struct {
-    san_arc *v;
+    space_arc *v;
     int n, cap;
-} san_arcs;
+} space_arcs;
 
 /* An invalid rate or routing met while listing a state's transitions. */
 typedef enum { SUCC_RATE, SUCC_PROB_RANGE, SUCC_PROB_SUM } succ_problem_kind;
@@ -122,7 +122,7 @@ typedef struct {
 /* -2 with a message naming the state and its events when the rates of
  * arcs from..n of out (one whole state) sum beyond the largest double:
  * the generator's diagonal would be infinite.  0 otherwise. */
-int succ_check_exit_rate(const succ_ctx *c, const int *s, int64_t idx, const san_arcs *out,
+int succ_check_exit_rate(const succ_ctx *c, const int *s, int64_t idx, const space_arcs *out,
                          int from, char *err, size_t errlen);
 
 /* Appends transitions out of s (index idx) to out, from *cur on, and
@@ -132,11 +132,11 @@ int succ_check_exit_rate(const succ_ctx *c, const int *s, int64_t idx, const san
  * 1 when more remain (*cur says where), -1 out of memory, or -2 with a
  * message when a functional rate or probability is invalid there. */
 int succ_enumerate_part(succ_ctx *c, const int *s, int64_t idx, succ_cursor *cur,
-                        int64_t max, san_arcs *out, char *err, size_t errlen);
+                        int64_t max, space_arcs *out, char *err, size_t errlen);
 
 /* Every transition out of s at once (for callers whose states have few:
  * see succ_fanout).  0, -1 or -2 as above. */
-int succ_enumerate(succ_ctx *c, const int *s, int64_t idx, san_arcs *out,
+int succ_enumerate(succ_ctx *c, const int *s, int64_t idx, space_arcs *out,
                    char *err, size_t errlen);
 
 /* Rate of event e in s if it is enabled there, else 0.  Rates are cached

@@ -107,7 +107,7 @@ static int valid(double lambda, double eps)
     return isfinite(lambda) && lambda >= 0 && eps > 0 && eps < 0.5 && lambda < 1e15;
 }
 
-int san_fg_compute(double lambda, double eps, san_fg *fg)
+int tr_fg_compute(double lambda, double eps, tr_fg *fg)
 {
     memset(fg, 0, sizeof *fg);
     fg->lambda = lambda;
@@ -154,19 +154,19 @@ int san_fg_compute(double lambda, double eps, san_fg *fg)
     return 0;
 }
 
-int64_t san_fg_right(double lambda, double eps, double *trunc)
+int64_t tr_fg_right(double lambda, double eps, double *trunc)
 {
-    san_fg fg;
-    if (san_fg_compute(lambda, eps, &fg) < 0)
+    tr_fg fg;
+    if (tr_fg_compute(lambda, eps, &fg) < 0)
         return -1;
     if (trunc)
         *trunc = fg.trunc;
     int64_t r = fg.right;
-    san_fg_free(&fg);
+    tr_fg_free(&fg);
     return r;
 }
 
-void san_fg_free(san_fg *fg)
+void tr_fg_free(tr_fg *fg)
 {
     free(fg->w);
     memset(fg, 0, sizeof *fg);

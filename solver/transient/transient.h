@@ -29,15 +29,15 @@ typedef struct {
     double *w;              /* w[k - left]: summing to 1 */
     double trunc;           /* upper bound of the Poisson mass outside
                                [left, right] (<= eps) */
-} san_fg;
+} tr_fg;
 
 /* 0; -1 when lambda is not finite and >= 0, eps not in (0, 0.5), or
  * out of memory. */
-int san_fg_compute(double lambda, double eps, san_fg *fg);
-void san_fg_free(san_fg *fg);
+int tr_fg_compute(double lambda, double eps, tr_fg *fg);
+void tr_fg_free(tr_fg *fg);
 /* The right truncation point alone (for step counts before starting):
- * no weights kept.  -1 as san_fg_compute. */
-int64_t san_fg_right(double lambda, double eps, double *trunc);
+ * no weights kept.  -1 as tr_fg_compute. */
+int64_t tr_fg_right(double lambda, double eps, double *trunc);
 
 /* Vectors spread over MPI ranks (solver/petsc/): each process holds its
  * part, and these make a figure of its part the figure of the whole.
@@ -45,7 +45,7 @@ int64_t san_fg_right(double lambda, double eps, double *trunc);
 typedef struct {
     double (*sum)(double v);
     double (*max)(double v);
-} san_reduce;
+} tr_reduce;
 
 /* The uniformization rate above the largest exit rate: P = I + Q/L then
  * keeps a self-loop of weight >= 1/65 in every state, so that it is
@@ -53,7 +53,7 @@ typedef struct {
  * the cost is 1.6% more products. */
 #define SAN_UNIF_MARGIN (1.0 + 1.0 / 64)
 
-/* san_unif.absorb: the target of a passage, and the states known to
+/* tr_unif.absorb: the target of a passage, and the states known to
  * miss it (closed classes without a target state), made absorbing so
  * that no mass is held where the series could mistake it for a slow
  * passage. */
@@ -62,7 +62,7 @@ typedef struct {
 
 /* Uniformization in progress over op. */
 typedef struct {
-    san_op *op;
+    num_op *op;
     double rate;            /* L: uniformization rate */
     double eps;             /* truncation of each interval */
     double ss_tol;          /* steady state when max_j |x_{k+1} - x_k|
@@ -72,7 +72,7 @@ typedef struct {
                                NULL: none */
     volatile int *interrupt;
     double deadline;        /* san_now() past which to stop; 0: none */
-    const san_reduce *red;  /* the vectors are this rank's part (NULL:
+    const tr_reduce *red;  /* the vectors are this rank's part (NULL:
                                one process): the steady-state test, the
                                masses and the decision to stop are
                                agreed over the ranks */
@@ -87,13 +87,13 @@ typedef struct {
     double ss_at;           /* time (from the first call) the steady state
                                was detected; -1: not */
     double elapsed;         /* model time advanced so far */
-    /* the divergence guard (san_unif_step): set when a step left the
+    /* the divergence guard (tr_unif_step): set when a step left the
      * distributions, what it saw */
     int diverged;
     long diverged_at;       /* the product that did */
     double bad_mass;        /* total mass after it */
     double bad_min;         /* its most negative entry */
-} san_unif;
+} tr_unif;
 
 /* Roundoff a step of P = I + Q/L may leave on a distribution: entries
  * down to -SAN_UNIF_ROUNDOFF, a total up to 1 + SAN_UNIF_ROUNDOFF +
@@ -107,14 +107,14 @@ typedef struct {
 #define SAN_UNIF_DRIFT (4 * DBL_EPSILON)
 
 /* A short text of what the guard saw (u->diverged set), for messages. */
-void san_unif_diverged_text(const san_unif *u, char *buf, size_t n);
+void tr_unif_diverged_text(const tr_unif *u, char *buf, size_t n);
 
 /* x <- x e^{Q dt} (x a distribution, n entries).  0; 1 stopped
  * (interrupt or deadline: x unchanged); -1 out of memory or a Poisson
  * parameter L dt too large for weights; SAN_UNIF_DIVERGED when a step
  * left the distributions (u->diverged: x unchanged). */
 #define SAN_UNIF_DIVERGED 3
-int san_unif_advance(san_unif *u, double *x, double dt);
+int tr_unif_advance(tr_unif *u, double *x, double dt);
 
 /* The mean time to absorption from x (absorb set): the series
  * (1/L) sum_k |v_k outside absorb|, stopped when the mass left outside
@@ -126,9 +126,9 @@ int san_unif_advance(san_unif *u, double *x, double dt);
  * series: the caller knows which).  h (n doubles, may be NULL) gets the
  * expected time spent in each state.  *reach: the mass absorbed in the
  * target (1 when nothing was missed); 0, 1 stopped, 2 over max_steps,
- * -1 out of memory, SAN_UNIF_DIVERGED as san_unif_advance. */
+ * -1 out of memory, SAN_UNIF_DIVERGED as tr_unif_advance. */
 #define SAN_UNIF_HELD 4
-int san_unif_mean(san_unif *u, const double *x, double tol, double max_steps, double *mean,
+int tr_unif_mean(tr_unif *u, const double *x, double tol, double max_steps, double *mean,
                   double *reach, double *h);
 
 /* One step v <- v P (P = I + Q/L, absorbing rows respected); returns
@@ -136,6 +136,6 @@ int san_unif_mean(san_unif *u, const double *x, double tol, double max_steps, do
  * -SAN_UNIF_ROUNDOFF or a total above 1 within roundoff (v is a
  * distribution, P stochastic: neither can happen unless L is below an
  * exit rate or Q is not a generator), u->diverged is set. */
-double san_unif_step(san_unif *u, const double *v, double *y);
+double tr_unif_step(tr_unif *u, const double *v, double *y);
 
 #endif

@@ -21,9 +21,9 @@
 #include "linsolve.h"
 #include "transient.h"
 
-double san_unif_step(san_unif *u, const double *v, double *y)
+double tr_unif_step(tr_unif *u, const double *v, double *y)
 {
-    san_op *op = u->op;
+    num_op *op = u->op;
     const int64_t n = op->n;
     const double *src = v;
     if (u->absorb) {            /* absorbing rows: their mass does not move */
@@ -32,7 +32,7 @@ double san_unif_step(san_unif *u, const double *v, double *y)
             u->xm[j] = u->absorb[j] ? 0 : v[j];
         src = u->xm;
     }
-    san_op_apply(op, src, y);          /* y = v Q (masked) */
+    num_op_apply(op, src, y);          /* y = v Q (masked) */
     const double a = 1 / u->rate;
     double m = 0, mass = 0, low = 0;
     SAN_OMP(omp parallel for if(n >= op->par_min) schedule(static) reduction(max:m) \
@@ -72,7 +72,7 @@ double san_unif_step(san_unif *u, const double *v, double *y)
     return m;
 }
 
-void san_unif_diverged_text(const san_unif *u, char *buf, size_t n)
+void tr_unif_diverged_text(const tr_unif *u, char *buf, size_t n)
 {
     char mass[32] = "NaN";      /* past 1 by a hair: the excess, not a rounded 1 */
     if (u->bad_mass == u->bad_mass)
@@ -83,7 +83,7 @@ void san_unif_diverged_text(const san_unif *u, char *buf, size_t n)
              "is given", u->diverged_at, mass, u->bad_min, u->rate);
 }
 
-static void axpy(const san_op *op, double w, const double *x, double *acc)
+static void axpy(const num_op *op, double w, const double *x, double *acc)
 {
     const int64_t n = op->n;
     SAN_OMP(omp parallel for if(n >= op->par_min) schedule(static))
@@ -95,7 +95,7 @@ static void axpy(const san_op *op, double w, const double *x, double *acc)
  * every 8 steps: a product of a few states costs less than the read).
  * Over ranks, both are looked at every 8 steps and agreed on, so that
  * every rank stops at the same step. */
-static int stopped(const san_unif *u, int64_t k)
+static int stopped(const tr_unif *u, int64_t k)
 {
     if (u->red) {
         if (k & 7)
@@ -111,7 +111,7 @@ static int stopped(const san_unif *u, int64_t k)
 
 /* The time the integral has given its terms 0..k: sum_{i<=k} P(N > i)/L
  * over the kept weights. */
-static double integ_given(const san_fg *fg, double rate, int64_t k)
+static double integ_given(const tr_fg *fg, double rate, int64_t k)
 {
     double cum = 0, t = 0;
     for (int64_t i = 0; i <= k; i++) {
@@ -122,9 +122,9 @@ static double integ_given(const san_fg *fg, double rate, int64_t k)
     return t / rate;
 }
 
-int san_unif_advance(san_unif *u, double *x, double dt)
+int tr_unif_advance(tr_unif *u, double *x, double dt)
 {
-    san_op *op = u->op;
+    num_op *op = u->op;
     const int64_t n = op->n;
     if (dt <= 0)
         return 0;
@@ -132,8 +132,8 @@ int san_unif_advance(san_unif *u, double *x, double dt)
         u->elapsed += dt;
         return 0;
     }
-    san_fg fg;
-    if (san_fg_compute(u->rate * dt, u->eps, &fg) < 0)
+    tr_fg fg;
+    if (tr_fg_compute(u->rate * dt, u->eps, &fg) < 0)
         return -1;
     double *v = u->v, *y = u->y, *acc = u->acc;
     memcpy(v, x, n * sizeof *v);
@@ -153,12 +153,12 @@ int san_unif_advance(san_unif *u, double *x, double dt)
         if (k == fg.right)
             break;
         if (stopped(u, k)) {
-            san_fg_free(&fg);
+            tr_fg_free(&fg);
             return 1;
         }
-        double d = san_unif_step(u, v, y);
+        double d = tr_unif_step(u, v, y);
         if (u->diverged) {
-            san_fg_free(&fg);
+            tr_fg_free(&fg);
             return SAN_UNIF_DIVERGED;
         }
         double *t = v;
@@ -182,12 +182,12 @@ int san_unif_advance(san_unif *u, double *x, double dt)
     if (stationary && k == 0)
         u->ss_at = u->elapsed;
     u->elapsed += dt;
-    san_fg_free(&fg);
+    tr_fg_free(&fg);
     return 0;
 }
 
 /* Mass of v outside the absorbing set. */
-static double outside(const san_unif *u, const double *v)
+static double outside(const tr_unif *u, const double *v)
 {
     const int64_t n = u->op->n;
     double s = 0;
@@ -199,7 +199,7 @@ static double outside(const san_unif *u, const double *v)
 }
 
 /* Mass of v in the absorbing states of this kind (SAN_ABSORB_*). */
-static double absorbed(const san_unif *u, const double *v, char kind)
+static double absorbed(const tr_unif *u, const double *v, char kind)
 {
     const int64_t n = u->op->n;
     double s = 0;
@@ -210,10 +210,10 @@ static double absorbed(const san_unif *u, const double *v, char kind)
     return u->red ? u->red->sum(s) : s;
 }
 
-int san_unif_mean(san_unif *u, const double *x, double tol, double max_steps, double *mean,
+int tr_unif_mean(tr_unif *u, const double *x, double tol, double max_steps, double *mean,
                   double *reach, double *h)
 {
-    san_op *op = u->op;
+    num_op *op = u->op;
     const int64_t n = op->n;
     double *v = u->v, *y = u->y;
     memcpy(v, x, n * sizeof *v);
@@ -258,7 +258,7 @@ int san_unif_mean(san_unif *u, const double *x, double tol, double max_steps, do
         if (stopped(u, k))
             return 1;
         prev = m;
-        d = san_unif_step(u, v, y);
+        d = tr_unif_step(u, v, y);
         if (u->diverged)
             return SAN_UNIF_DIVERGED;
         double *t = v;

@@ -36,7 +36,10 @@ the symbols that make each of its edges.
 
 It also checks that the exported API is the declared one: the dynamic
 symbols of the shared libsan (built with hidden visibility) are the
-functions declared in include/, and nothing else.
+functions declared in include/, and nothing else; and that the san_
+prefix means public: a global symbol of the library named san_* is
+declared in include/ (internal names carry their folder's prefix: num_,
+lang_, kron_, ...; 141 did not before issue 30's rename).
 
 Environment: top_srcdir, top_builddir (default: the current directory).
 Exit 0 when the layering holds, 1 with every violation listed.
@@ -254,6 +257,29 @@ def check_exports():
     return len(exported), extra
 
 
+def public_names():
+    """Every san_* name include/ mentions (functions, data, types)."""
+    names = set()
+    for root, _, files in os.walk(os.path.join(TOP, "include")):
+        for f in files:
+            if f.endswith(".h"):
+                names.update(re.findall(r"\b(san_\w+)", open(os.path.join(root, f)).read()))
+    return names
+
+
+def check_prefixes(objs):
+    """Global symbols named san_* that include/ does not declare."""
+    public = public_names()
+    bad = []
+    for o in objs:
+        defined, _ = symbols(o)
+        for name in sorted(defined):
+            if name.startswith("san_") and name not in public:
+                bad.append(f"{source_of(o)}: {name} has the public prefix san_ but "
+                           "include/ does not declare it (use the folder's prefix)")
+    return bad
+
+
 # Writable static data the library keeps on purpose: the table of
 # temporary files a signal handler removes (atomic slots) and the
 # fallback counter of their names (atomic).  Anything else is state that
@@ -319,6 +345,10 @@ def main():
         for (a, b), syms in sorted(edges.items()):
             print(f"    {a} -> {b}: {' '.join(syms)}")
     failed += len(cycles)
+    prefixes = check_prefixes(objects())
+    for b in prefixes:
+        print("FAIL - naming:", b)
+    failed += len(prefixes)
     ne, extra = check_exports()
     if ne is None:
         print("skip: no shared libsan (configure --enable-shared) to check the exports of")

@@ -4,7 +4,7 @@ stall, says (issue 27 items 2-3, issue 29 item 5).
 
 1. A method stopped NOT CONVERGED (out of --max-iter) reports the error
    estimate of the vector it returns: the balance and aggregation
-   checks run on its best vector (verify.c san_ls_estimate_returned),
+   checks run on its best vector (verify.c num_ls_estimate_returned),
    the same number in text, JSON and CSV.  Checked on an M/M/1/300
    (lambda 1, mu 1/0.99) on both storages and several methods against
    the balance residual this test computes itself from the returned
@@ -14,7 +14,7 @@ stall, says (issue 27 items 2-3, issue 29 item 5).
    said "no error estimate yet" (JSON null) for all of them.
 2. A named method that stalled and whose best vector the checks then
    answered keeps the stall as its note, without the kernel's advice
-   to try another method (stop.c san_ls_note_answered): ncd17.san over
+   to try another method (stop.c num_ls_note_answered): ncd17.san over
    the descriptor, BiCGSTAB, whose note said "; try --method gmres or
    iad"; the values against the sparse storage's direct solve.  Its
    plateau at a residual of 1e-8 (from iteration 50) goes to the checks

@@ -1,17 +1,17 @@
 /*
- * test_expr_range.c - san_expr_range (lang/expr_range.c), the bounds of a
+ * test_expr_range.c - lang_expr_range (lang/expr_range.c), the bounds of a
  * compiled expression over a box of global states, and the pruned scan
  * of the reachability function built on it (solver/space/reach_walk.c,
  * used by san_space_build in solver/space/space.c).
  *
- * Nothing here trusts san_expr_range for an expected value:
+ * Nothing here trusts lang_expr_range for an expected value:
  *
  *   1. soundness by brute force: a model of four automata (rewards,
  *      replicated states, a function calling a function) and ~50
  *      expressions covering every opcode of lang/expr.h.  For every box
  *      (every sub-interval of every automaton's states: 10*15*6*10 =
  *      9000 boxes) the states of the box are evaluated with
- *      san_expr_eval; whenever san_expr_range answers 1, each of them
+ *      san_expr_eval; whenever lang_expr_range answers 1, each of them
  *      must be a number (not NaN) inside the finite bounds.  So that a
  *      trivial "always unknown" cannot pass, the expressions marked PTS
  *      must be decided on every point box with bounds equal to the
@@ -263,7 +263,7 @@ typedef struct {
     char first_sound[256], first_finite[256], first_points[256], first_tight[256];
 } tally;
 
-/* One box: brute force over its states against san_expr_range. */
+/* One box: brute force over its states against lang_expr_range. */
 static void check_box(const san_expr *e, int flags, const double *val, const int *lo,
                       const int *hi, tally *t)
 {
@@ -291,7 +291,7 @@ static void check_box(const san_expr *e, int flags, const double *val, const int
             break;
     }
     double b[2] = { NAN, NAN };
-    int known = san_expr_range(e, lo, hi, b);
+    int known = lang_expr_range(e, lo, hi, b);
     char box[96];
     t->boxes++;
     t->decided += known == 1;
@@ -444,7 +444,7 @@ static void expect_range(const san_expr *e, const int *lo, const int *hi, int wa
                          double want_lo, double want_hi, const char *what)
 {
     double b[2] = { NAN, NAN };
-    int k = san_expr_range(e, lo, hi, b);
+    int k = lang_expr_range(e, lo, hi, b);
     if (want_known)
         CHECK(k == 1 && b[0] == want_lo && b[1] == want_hi,
               "%s: got %d [%g, %g], want 1 [%g, %g]", what, k, b[0], b[1], want_lo, want_hi);

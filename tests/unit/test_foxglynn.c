@@ -36,7 +36,7 @@ static double poisson(double lambda, int64_t k)
 
 /* The exact mass outside [left, right]: 1 - the mass inside, the inside
  * summed smallest first. */
-static double outside(double lambda, const san_fg *fg)
+static double outside(double lambda, const tr_fg *fg)
 {
     double in = 0;
     for (int64_t k = fg->left; k <= fg->right; k++)
@@ -46,8 +46,8 @@ static double outside(double lambda, const san_fg *fg)
 
 static void one(double lambda, double eps)
 {
-    san_fg fg;
-    CHECK(san_fg_compute(lambda, eps, &fg) == 0, "lambda %g eps %g: computed", lambda, eps);
+    tr_fg fg;
+    CHECK(tr_fg_compute(lambda, eps, &fg) == 0, "lambda %g eps %g: computed", lambda, eps);
     if (!fg.w)
         return;
     CHECK(fg.trunc <= eps, "lambda %g: bound %g <= eps %g", lambda, fg.trunc, eps);
@@ -69,7 +69,7 @@ static void one(double lambda, double eps)
     CHECK(worst <= fg.trunc + rtol, "lambda %g eps %g: weights within %g relative (bound %g)",
           lambda, eps, worst, fg.trunc + rtol);
     CHECK(fabs(sum - 1) < 1e-14, "lambda %g: weights sum to 1 (%.17g)", lambda, sum);
-    san_fg_free(&fg);
+    tr_fg_free(&fg);
 }
 
 int main(void)
@@ -80,16 +80,16 @@ int main(void)
         for (size_t j = 0; j < sizeof epss / sizeof *epss; j++)
             one(lambdas[i], epss[j]);
     /* the range is O(sqrt(lambda)): the measurement foxglynn.c quotes */
-    san_fg fg;
-    san_fg_compute(1e6, 1e-12, &fg);
+    tr_fg fg;
+    tr_fg_compute(1e6, 1e-12, &fg);
     printf("lambda 1e6, eps 1e-12: %lld weights [%lld, %lld], bound %.3g\n",
            (long long)(fg.right - fg.left + 1), (long long)fg.left, (long long)fg.right,
            fg.trunc);
     CHECK(fg.right - fg.left + 1 < 20 * 1000, "lambda 1e6: O(sqrt(lambda)) weights");
-    san_fg_free(&fg);
-    CHECK(san_fg_compute(-1, 1e-10, &fg) < 0, "negative lambda refused");
-    CHECK(san_fg_compute(NAN, 1e-10, &fg) < 0, "NaN refused");
-    CHECK(san_fg_compute(1, 0, &fg) < 0, "eps 0 refused");
+    tr_fg_free(&fg);
+    CHECK(tr_fg_compute(-1, 1e-10, &fg) < 0, "negative lambda refused");
+    CHECK(tr_fg_compute(NAN, 1e-10, &fg) < 0, "NaN refused");
+    CHECK(tr_fg_compute(1, 0, &fg) < 0, "eps 0 refused");
     printf("%d passed, %d failed\n", n_pass, n_fail);
     return n_fail > 0;
 }

@@ -1064,40 +1064,40 @@ static void test_special(void)
  * only when the watch is on, and a halving restarts the window. */
 static void test_roundoff_stall(void)
 {
-    san_ls c;
-    san_ls_stall s;
+    num_ls c;
+    num_ls_stall s;
     memset(&c, 0, sizeof c);
     c.stall_watch = 1;
     const double fl = SAN_LS_ROUNDOFF_FLOOR;
     /* down to the floor at 20, then bouncing: stops at 40, not before */
     const double r1[] = {1e-3, 1e-6, 0.5 * fl, 0.6 * fl, 0.9 * fl, 0.7 * fl};
-    san_ls_stall_init(&s);
+    num_ls_stall_init(&s);
     for (int i = 0; i < 6; i++) {
-        int got = san_ls_stalled(&c, &s, 10L * i, r1[i], 20);
+        int got = num_ls_stalled(&c, &s, 10L * i, r1[i], 20);
         CHECK(got == (i >= 4), "stall at the floor: iteration %d gave %d", 10 * i, got);
     }
     CHECK(c.stalled == 1, "stall sets c->stalled");
     /* a plateau above the floor is not roundoff: never */
     c.stalled = 0;
-    san_ls_stall_init(&s);
+    num_ls_stall_init(&s);
     int any = 0;
     for (int i = 0; i < 50; i++)
-        any |= san_ls_stalled(&c, &s, 10L * i, i == 0 ? 1e-3 : 20 * fl, 20);
+        any |= num_ls_stalled(&c, &s, 10L * i, i == 0 ? 1e-3 : 20 * fl, 20);
     CHECK(!any && !c.stalled, "no stall above the floor");
     /* a halving at the floor restarts the window */
-    san_ls_stall_init(&s);
+    num_ls_stall_init(&s);
     const double r2[] = {1e-3, 0.8 * fl, 0.3 * fl, 0.35 * fl, 0.32 * fl, 0.31 * fl};
     for (int i = 0; i < 6; i++) {
-        int got = san_ls_stalled(&c, &s, 10L * i, r2[i], 20);
+        int got = num_ls_stalled(&c, &s, 10L * i, r2[i], 20);
         CHECK(got == (i >= 4), "halving restarts the window: iteration %d gave %d", 10 * i, got);
     }
     /* the watch off (auto, tol 0): never */
     c.stall_watch = 0;
     c.stalled = 0;
-    san_ls_stall_init(&s);
+    num_ls_stall_init(&s);
     any = 0;
     for (int i = 0; i < 50; i++)
-        any |= san_ls_stalled(&c, &s, 10L * i, i == 0 ? 1e-3 : 0.5 * fl, 20);
+        any |= num_ls_stalled(&c, &s, 10L * i, i == 0 ? 1e-3 : 0.5 * fl, 20);
     CHECK(!any && !c.stalled, "no stall with the watch off");
 }
 
@@ -1128,7 +1128,7 @@ static void test_note_answered(void)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char note[1024];
         snprintf(note, sizeof note, "%s", cases[i].in);
-        san_ls_note_answered(note);
+        num_ls_note_answered(note);
         CHECK(!strcmp(note, cases[i].want), "note %zu: got \"%s\", want \"%s\"", i, note,
               cases[i].want);
     }

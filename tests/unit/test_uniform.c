@@ -36,23 +36,23 @@ static void two_state(double a, double b, double extra, san_csr *qt, int64_t *rp
     *qt = (san_csr){ 2, rp, col, val };
 }
 
-/* x from (1, 0) over t at rate L; returns san_unif_advance's code. */
+/* x from (1, 0) over t at rate L; returns tr_unif_advance's code. */
 static int advance(double a, double b, double extra, double rate, double t, double *x,
-                   san_unif *out)
+                   tr_unif *out)
 {
     san_csr qt;
     int64_t rp[3];
     int32_t col[4];
     double val[4];
     two_state(a, b, extra, &qt, rp, col, val);
-    san_op op;
-    san_op_csr(&op, &qt, fmax(a, b));
+    num_op op;
+    num_op_csr(&op, &qt, fmax(a, b));
     double v[2], y[2], acc[2];
-    san_unif u = { .op = &op, .rate = rate, .eps = 1e-13, .v = v, .y = y, .acc = acc,
+    tr_unif u = { .op = &op, .rate = rate, .eps = 1e-13, .v = v, .y = y, .acc = acc,
                    .ss_at = -1 };
     x[0] = 1;
     x[1] = 0;
-    int rc = san_unif_advance(&u, x, t);
+    int rc = tr_unif_advance(&u, x, t);
     *out = u;
     return rc;
 }
@@ -61,7 +61,7 @@ int main(void)
 {
     const double a = 3, b = 1.5, t = 0.7;
     double x[2];
-    san_unif u;
+    tr_unif u;
 
     /* the rate above both exit rates: the closed form, no alarm */
     int rc = advance(a, b, 0, 3 * (1 + 1.0 / 64), t, x, &u);
@@ -79,7 +79,7 @@ int main(void)
           "the entry it saw %g", u.diverged_at, u.bad_min);
     CHECK(x[0] == 1 && x[1] == 0, "x left as it was on the alarm");
     char msg[512];
-    san_unif_diverged_text(&u, msg, sizeof msg);
+    tr_unif_diverged_text(&u, msg, sizeof msg);
     CHECK(strstr(msg, "exit rate") != NULL, "the message names the cause: %s", msg);
 
     /* not a generator: the rows make mass (+0.5 on the diagonal), every
@@ -94,19 +94,19 @@ int main(void)
     int32_t col[4];
     double val[4];
     two_state(a, b, 0, &qt, rp, col, val);
-    san_op op;
-    san_op_csr(&op, &qt, 3);
+    num_op op;
+    num_op_csr(&op, &qt, 3);
     double v[2], y[2], acc[2], xm[2], mean, reach, h[2];
     const char absorb[2] = { 0, 1 };
-    san_unif um = { .op = &op, .rate = 1, .eps = 1e-13, .v = v, .y = y, .acc = acc, .xm = xm,
+    tr_unif um = { .op = &op, .rate = 1, .eps = 1e-13, .v = v, .y = y, .acc = acc, .xm = xm,
                     .absorb = absorb, .ss_at = -1 };
     const double x0[2] = { 1, 0 };
-    rc = san_unif_mean(&um, x0, 1e-12, 1e6, &mean, &reach, h);
+    rc = tr_unif_mean(&um, x0, 1e-12, 1e6, &mean, &reach, h);
     CHECK(rc == SAN_UNIF_DIVERGED, "mean series, rate 1 below 3: the guard (rc %d)", rc);
     um.rate = 3 * (1 + 1.0 / 64);
     um.diverged = 0;
     um.steps = 0;
-    rc = san_unif_mean(&um, x0, 1e-12, 1e6, &mean, &reach, h);
+    rc = tr_unif_mean(&um, x0, 1e-12, 1e6, &mean, &reach, h);
     CHECK(rc == 0 && fabs(mean - 1 / a) <= 1e-11 && fabs(reach - 1) <= 1e-12,
           "mean series, right rate: %.17g vs 1/3, reach %.17g", mean, reach);
     printf("%d passed, %d failed\n", n_pass, n_fail);
