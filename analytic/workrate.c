@@ -15,7 +15,7 @@
  */
 #include <math.h>
 #include <string.h>
-#include "analytic.h"
+#include "analytic/analytic.h"
 
 typedef struct {
     const san_topology *t;

@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <time.h>
-#include "base.h"
+#include "base/base.h"
 
 double san_now(void)
 {

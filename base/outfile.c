@@ -42,7 +42,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "base.h"
+#include "base/base.h"
 
 /* ---- the table of temporary files, for the signal handlers ---- */
 

@@ -9,7 +9,7 @@
  */
 #include <stdint.h>
 #include <string.h>
-#include "base.h"
+#include "base/base.h"
 
 /* The first 32 bits of the fractional parts of the cube roots of the
  * first 64 primes (FIPS 180-4, 4.2.2). */

@@ -23,8 +23,8 @@
 #include <omp.h>
 #endif
 #include "san.h"
-#include "linsolve.h"
-#include "precond.h"
+#include "solver/numeric/linsolve.h"
+#include "solver/numeric/precond.h"
 
 static double now(void)
 {

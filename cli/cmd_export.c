@@ -5,8 +5,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
-#include "options.h"
+#include "cli/cli.h"
+#include "cli/options.h"
 
 typedef enum { EXP_MTX, EXP_STATES, EXP_PRISM, EXP_DOT, EXP_DOT_REACH } export_format;
 

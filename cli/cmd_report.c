@@ -11,8 +11,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "cli.h"
-#include "options.h"
+#include "cli/cli.h"
+#include "cli/options.h"
 #include "san/report.h"
 
 typedef struct {

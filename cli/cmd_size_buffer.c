@@ -7,8 +7,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
-#include "options.h"
+#include "cli/cli.h"
+#include "cli/options.h"
 
 typedef struct {
     san_sweep_opts run;

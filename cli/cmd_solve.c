@@ -3,8 +3,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
-#include "options.h"
+#include "cli/cli.h"
+#include "cli/options.h"
 
 /* ---- the options ---- */
 

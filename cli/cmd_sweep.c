@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "cli.h"
-#include "options.h"
+#include "cli/cli.h"
+#include "cli/options.h"
 
 typedef struct {
     san_sweep_opts run;

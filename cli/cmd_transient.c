@@ -9,8 +9,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
-#include "options.h"
+#include "cli/cli.h"
+#include "cli/options.h"
 
 /* The hidden results that carry --initial and --until into the model
  * (cli_load_model_exprs); never printed. */

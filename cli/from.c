@@ -15,7 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
+#include "cli/cli.h"
 
 void cli_from_free(cli_from *v)
 {

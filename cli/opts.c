@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli.h"
+#include "cli/cli.h"
 
 int cli_parse_format(const char *s, cli_format *f, int allow_csv)
 {

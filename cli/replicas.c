@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
+#include "cli/cli.h"
 
 /* A replica's name "BASE[K]": the length of BASE and K, or 0 when the name
  * does not end in a bracketed index (no leading zeros). */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli.h"
+#include "cli/cli.h"
 
 static const cli_command commands[] = {
     { "check", cmd_check, help_check, "validate a model and summarize it" },

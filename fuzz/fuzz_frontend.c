@@ -9,7 +9,7 @@
  *
  * Build and run: fuzz/run.sh frontend SECONDS
  */
-#include "fuzz_load.h"
+#include "fuzz/fuzz_load.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -25,7 +25,7 @@
 #include <string.h>
 #include <strings.h>
 #include "san.h"
-#include "fuzz_args.h"
+#include "fuzz/fuzz_args.h"
 
 #define FUZZ_GEN_COMPILE 2e4
 

@@ -9,7 +9,7 @@
  *
  * Build and run: fuzz/run.sh solve SECONDS
  */
-#include "fuzz_load.h"
+#include "fuzz/fuzz_load.h"
 
 #define FUZZ_MAX_STATES 4000
 

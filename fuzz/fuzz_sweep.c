@@ -28,8 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "san.h"
-#include "sweep.h"
-#include "fuzz_args.h"
+#include "sweep/sweep.h"
+#include "fuzz/fuzz_args.h"
 
 #define FUZZ_SWEEP_VARIANTS 4
 #define FUZZ_SWEEP_BIG 4.0

@@ -159,10 +159,8 @@ else
         echo "#define VERSION \"${version:-0}\""
         echo "#define PACKAGE \"san\""
     } > "$gen/config.h"
-    CPPFLAGS="-D_GNU_SOURCE -I$gen -I$srcdir/include"
-    for d in $(printf '%s\n' $sources | sed -n 's|/[^/]*$||p' | sort -u); do
-        CPPFLAGS="$CPPFLAGS -I$srcdir/$d"
-    done
+    # internal headers are named with their folder: "solver/space/space.h"
+    CPPFLAGS="-D_GNU_SOURCE -I$gen -I$srcdir/include -I$srcdir"
     [ -d /usr/include/suitesparse ] && CPPFLAGS="$CPPFLAGS -I/usr/include/suitesparse"
     if ! echo '#include <cblas.h>' | "$CLANG" $CPPFLAGS -E -x c - >/dev/null 2>&1; then
         CPPFLAGS="$CPPFLAGS -I/usr/include/openblas"
@@ -196,12 +194,15 @@ for s in $sources; do
     base=${base%.*}
     case $s in
         *.y)
-            # lang/parser.y -> parser.c and parser.h, gen/prism_parser.y ->
-            # its .c and .h beside it: the names the lexers include
-            c=$gen/$(basename "$s" .y).c
+            # lang/parser.y -> $gen/lang/parser.c and parser.h, gen/
+            # prism_parser.y -> its .c and .h beside it: the folder-qualified
+            # names the lexers include ("lang/parser.h"), under -I$gen
+            mkdir -p "$gen/$(dirname "$s")"
+            c=$gen/${s%.y}.c
             bison -d -Wno-yacc -o "$c" "$srcdir/$s" || exit 2 ;;
         *.l)
-            c=$gen/$(basename "$s" .l).c
+            mkdir -p "$gen/$(dirname "$s")"
+            c=$gen/${s%.l}.c
             flex -o "$c" "$srcdir/$s" || exit 2 ;;
         *.c)
             c=$srcdir/$s ;;

@@ -35,7 +35,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "gen.h"
+#include "gen/gen.h"
 
 enum { MS_SYNC, MS_ASYNC };
 enum { WORK_STEADY, WORK_SLICES };

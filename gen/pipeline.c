@@ -56,7 +56,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "gen.h"
+#include "gen/gen.h"
 
 enum { PL_SYNC, PL_ASYNC };
 

@@ -35,8 +35,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "gen.h"
-#include "prism.h"
+#include "gen/gen.h"
+#include "gen/prism.h"
 #include "san/gen.h"
 #include "san/model.h"
 

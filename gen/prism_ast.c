@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "prism.h"
+#include "gen/prism.h"
 
 void *px_alloc(px_model *m, size_t size)
 {

@@ -18,7 +18,7 @@
 %parse-param {px_model *m}
 
 %code requires {
-#include "prism.h"
+#include "gen/prism.h"
 }
 
 %code {

@@ -3,8 +3,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "ast.h"
-#include "oom.h"
+#include "lang/ast.h"
+#include "lang/oom.h"
 
 struct ast_arena {
     struct ast_arena *next;

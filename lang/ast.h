@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "base.h"
+#include "base/base.h"
 
 typedef struct { int line, col; } ast_pos;
 

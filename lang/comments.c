@@ -18,7 +18,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include "comments.h"
+#include "lang/comments.h"
 
 static int add(lang_comments *c, int line, int trailing, const char *text, size_t len)
 {

@@ -9,8 +9,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "ast.h"
-#include "peers.h"
+#include "lang/ast.h"
+#include "lang/peers.h"
 
 /* The brief lint (on by default) gives one warning per construct, the
  * first, with how many more there are: a generated model wraps every

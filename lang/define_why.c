@@ -6,8 +6,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "ast.h"
-#include "expr.h"
+#include "lang/ast.h"
+#include "lang/expr.h"
 
 /* The domain's text when it is one range of literal bounds, [0..4]. */
 static int literal_range(const ast_domain *d, double *lo, double *hi)

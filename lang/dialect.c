@@ -43,8 +43,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ast.h"
-#include "peers.h"
+#include "lang/ast.h"
+#include "lang/peers.h"
 
 typedef struct {
     char *name;             /* identifier introduced by a rewrite */

@@ -20,7 +20,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "peers.h"
+#include "lang/peers.h"
 
 /* Can event ev leave local state s of automaton a? */
 static int enabled(const san_automaton *A, int s, int ev)

@@ -4,8 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "expr.h"
-#include "oom.h"
+#include "lang/expr.h"
+#include "lang/oom.h"
 
 static void *grow(lang_oom *oom, void *p, int *cap, int need, size_t elem)
 {

@@ -23,7 +23,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
-#include "expr.h"
+#include "lang/expr.h"
 
 typedef struct {
     double lo, hi;

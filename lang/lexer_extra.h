@@ -2,7 +2,7 @@
 #ifndef SAN_LEXER_EXTRA_H
 #define SAN_LEXER_EXTRA_H
 
-#include "ast.h"
+#include "lang/ast.h"
 
 struct lex_extra {
     ast_file *file;         /* arena for token strings */

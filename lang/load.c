@@ -5,10 +5,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "ast.h"
-#include "sema.h"
-#include "oom.h"
-#include "lexer_extra.h"
+#include "lang/ast.h"
+#include "lang/sema.h"
+#include "lang/oom.h"
+#include "lang/lexer_extra.h"
 
 /* Parse and compile, the load's recovery point set (oom.h): an
  * allocation that fails anywhere in the front end comes back here. */

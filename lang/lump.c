@@ -27,8 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "expr.h"
-#include "lump.h"
+#include "lang/expr.h"
+#include "lang/lump.h"
 
 typedef struct {
     const san_model *m;

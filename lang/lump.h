@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 #include "san.h"
-#include "oom.h"
+#include "lang/oom.h"
 
 /* One class of interchangeable automata, lumped into a counter. */
 typedef struct {

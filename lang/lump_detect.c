@@ -25,8 +25,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "expr.h"
-#include "lump.h"
+#include "lang/expr.h"
+#include "lang/lump.h"
 
 /* ---- token buffers and the table that numbers distinct ones ---- */
 

@@ -13,7 +13,7 @@
  * kept as they are, a factor 1).
  */
 #include <math.h>
-#include "lump.h"
+#include "lang/lump.h"
 
 int lump_max_ns(const san_lumping *L)
 {

@@ -4,8 +4,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "ast.h"
-#include "expr.h"
+#include "lang/ast.h"
+#include "lang/expr.h"
 
 /* Frees what is there: a load that ran out of memory (oom.h) leaves
  * counts set ahead of their arrays, and this is how it is freed. */

@@ -4,7 +4,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "oom.h"
+#include "lang/oom.h"
 
 /* Fault injection for the tests (tests/unit/test_oom.c): the n-th allocation
  * from now fails; -1 (the default) none.  Per thread, so that a test

@@ -19,8 +19,8 @@
 %parse-param {ast_file *f} {san_diag *d}
 
 %code requires {
-#include "ast.h"
-#include "oom.h"
+#include "lang/ast.h"
+#include "lang/oom.h"
 }
 
 %union {
@@ -42,7 +42,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "stmt_end.h"
+#include "lang/stmt_end.h"
 
 /* the scanner's tokens go through the filter of stmt_end.c */
 #define lang_yylex stmt_lex

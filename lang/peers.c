@@ -8,8 +8,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "ast.h"
-#include "peers.h"
+#include "lang/ast.h"
+#include "lang/peers.h"
 
 const san_ident *peers_find_id(const san_model *m, const char *name)
 {

@@ -7,7 +7,7 @@
 #ifndef SAN_PEERS_H
 #define SAN_PEERS_H
 
-#include "ast.h"
+#include "lang/ast.h"
 
 const san_ident *peers_find_id(const san_model *m, const char *name);
 /* A constant index expression's value (numbers, constants, + - * /). */

@@ -26,8 +26,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "ast.h"
-#include "peers.h"
+#include "lang/ast.h"
+#include "lang/peers.h"
 
 /* Saturate: a chain of functions each reading the one before twice
  * doubles at every step. */

@@ -13,8 +13,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ast.h"
-#include "comments.h"
+#include "lang/ast.h"
+#include "lang/comments.h"
 
 static const char *const binop_text[] = {
     [OP_MUL] = "*", [OP_DIV] = "/", [OP_ADD] = "+", [OP_SUB] = "-",

@@ -12,7 +12,7 @@
  * of the pipeline already knows: the compiled model is the one the
  * expanded text gives, event for event and name for name.
  */
-#include "sema_int.h"
+#include "lang/sema_int.h"
 
 s_event *find_event(sema *S, const char *name, int has_index, int index)
 {

@@ -12,7 +12,7 @@
  * This file builds the model (phases 2 to 6); names and expressions, and
  * phase 1, are in sema_expr.c.
  */
-#include "sema_int.h"
+#include "lang/sema_int.h"
 
 /* ---------------------------------------------------------------- */
 /* Phase 2: automata and states                                       */

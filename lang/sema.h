@@ -2,9 +2,9 @@
 #ifndef SAN_SEMA_H
 #define SAN_SEMA_H
 
-#include "ast.h"
+#include "lang/ast.h"
 
-#include "base.h"
+#include "base/base.h"
 
 /* NULL when there were errors (all reported in d); progress: the line
  * on stderr of a long load (base.h). */

@@ -6,7 +6,7 @@
  * left-to-right reading.  The phases that build the model are in sema.c,
  * the lookups of names in sema_lookup.c.
  */
-#include "sema_int.h"
+#include "lang/sema_int.h"
 
 /* ---------------------------------------------------------------- */
 /* Lookups                                                            */

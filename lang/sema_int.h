@@ -12,12 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ast.h"
-#include "expr.h"
-#include "sema.h"
-#include "oom.h"
-#include "symtab.h"
-#include "base.h"
+#include "lang/ast.h"
+#include "lang/expr.h"
+#include "lang/sema.h"
+#include "lang/oom.h"
+#include "lang/symtab.h"
+#include "base/base.h"
 
 /* ---------------------------------------------------------------- */
 /* Tables of the pass                                                 */

@@ -5,7 +5,7 @@
  * expressions (sema_expr.c), the replicated events (repl.c) and the
  * suggestions (sema_suggest.c) find names with it.
  */
-#include "sema_int.h"
+#include "lang/sema_int.h"
 
 s_ident *find_ident(sema *S, const char *name)
 {

@@ -6,7 +6,7 @@
  * with every name of the model: 'a' is not a misspelling of the event
  * 'e' where a state is expected.
  */
-#include "sema_int.h"
+#include "lang/sema_int.h"
 
 /* What the message appends: "; did you mean 'think'?", or "". */
 static const char *tail(sema *S, const san_suggest *s)

@@ -16,7 +16,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "stmt_end.h"
+#include "lang/stmt_end.h"
 
 /* flex's (lexer.l) */
 int lang_yylex(LANG_YYSTYPE *lval, LANG_YYLTYPE *lloc, void *scanner);

@@ -6,9 +6,9 @@
 #ifndef SAN_STMT_END_H
 #define SAN_STMT_END_H
 
-#include "ast.h"
-#include "parser.h"
-#include "lexer_extra.h"
+#include "lang/ast.h"
+#include "lang/parser.h"
+#include "lang/lexer_extra.h"
 
 typedef struct {
     struct lex_extra x;     /* first: the scanner's extra is &x */

@@ -9,7 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "symtab.h"
+#include "lang/symtab.h"
 
 static uint32_t key_hash(const char *name, int64_t num)
 {

@@ -14,7 +14,7 @@
 #define SAN_LANG_SYMTAB_H
 
 #include <stdint.h>
-#include "oom.h"
+#include "lang/oom.h"
 
 typedef struct {
     const char *name;       /* the key's name (NULL allowed: a number alone) */

@@ -7,8 +7,8 @@
  * copy.  The declared name is the part before '[' (or '@').
  */
 #include <string.h>
-#include "ast.h"
-#include "where.h"
+#include "lang/ast.h"
+#include "lang/where.h"
 
 static size_t base_len(const char *name)
 {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "san/report.h"
-#include "templates.h"
+#include "report/templates.h"
 
 /* A JSON string safe inside <script>: '<' as \u003c, so that neither
  * "</script>" nor "<!--" can end or change the block. */

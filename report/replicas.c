@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "solve_out.h"
+#include "report/solve_out.h"
 
 /* A replica's name "BASE[K]": the length of BASE and K, or 0 when the name
  * does not end in a bracketed index (no leading zeros). */

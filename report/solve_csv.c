@@ -4,7 +4,7 @@
  * precision, each replica's row and each replicated event's total.
  */
 #include <math.h>
-#include "solve_out.h"
+#include "report/solve_out.h"
 
 san_status report_solve_csv(FILE *out, const report_solve *r)
 {

@@ -6,8 +6,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "space.h"
-#include "solve_out.h"
+#include "solver/space/space.h"
+#include "report/solve_out.h"
 
 int report_event_run_end(const san_model *m, int e)
 {

@@ -5,7 +5,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
-#include "solve_out.h"
+#include "report/solve_out.h"
 
 /* ",\n  "marginals": {...}": an object of automata, each an object of
  * its local states. */

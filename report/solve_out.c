@@ -3,7 +3,7 @@
  * in one of three formats, written by the library so that the command
  * and a binding (the Python package) print one report.
  */
-#include "solve_out.h"
+#include "report/solve_out.h"
 
 void san_solve_report_opts_default(san_solve_report_opts *o)
 {

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "solve_out.h"
+#include "report/solve_out.h"
 
 /* Significant digits that the error estimate supports (san(1),
  * ACCURACY): an estimate of 3e-11 gives 10; an unverified answer 6.  An

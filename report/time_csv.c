@@ -4,7 +4,7 @@
  */
 #include <math.h>
 #include <string.h>
-#include "solve_out.h"
+#include "report/solve_out.h"
 
 static void csv_indices(FILE *out, const san_model *m, double t, const char *pre, const san_solution *S)
 {

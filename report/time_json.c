@@ -5,7 +5,7 @@
  */
 #include <math.h>
 #include <string.h>
-#include "solve_out.h"
+#include "report/solve_out.h"
 
 static void json_indices(FILE *out, const san_model *m, const san_solution *S)
 {

@@ -3,7 +3,7 @@
  * passage analysis in one of three formats, written by the library so
  * that the commands and a binding print one report.
  */
-#include "solve_out.h"
+#include "report/solve_out.h"
 
 void san_time_report_opts_default(san_time_report_opts *o)
 {

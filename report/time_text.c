@@ -6,7 +6,7 @@
  */
 #include <math.h>
 #include <string.h>
-#include "solve_out.h"
+#include "report/solve_out.h"
 
 static void text_header(FILE *out, const report_time *r)
 {

@@ -34,7 +34,7 @@
 #include <cairo.h>
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
-#include "sweep.h"
+#include "sweep/sweep.h"
 
 #define SERIES_WIDTH 2.0
 #define FONT 12.0

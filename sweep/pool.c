@@ -13,8 +13,8 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#include "base.h"
-#include "sweep.h"
+#include "base/base.h"
+#include "sweep/sweep.h"
 
 int san_sweep_cores(void)
 {

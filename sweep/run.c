@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base.h"
-#include "sweep.h"
+#include "base/base.h"
+#include "sweep/sweep.h"
 
 /* ------------------------------------------------------------------ */
 /* Options                                                              */

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "base.h"
-#include "sweep.h"
+#include "base/base.h"
+#include "sweep/sweep.h"
 
 void sweep_err(char *err, size_t n, const char *fmt, ...)
 {

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base.h"
-#include "sweep.h"
+#include "base/base.h"
+#include "sweep/sweep.h"
 
 /* The template's argv: its name and its applicable flags; NULL when out
  * of memory (free it, not its words). */

@@ -24,16 +24,16 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base.h"
-#include "estimate.h"
-#include "indices.h"
-#include "linsolve.h"
-#include "transient_int.h"
-#include "petsc_solve.h"
-#include "lumped.h"
-#include "idmap.h"
-#include "storage_choice.h"
-#include "long_run.h"
+#include "base/base.h"
+#include "solver/analysis/estimate.h"
+#include "solver/analysis/indices.h"
+#include "solver/numeric/linsolve.h"
+#include "solver/analysis/transient_int.h"
+#include "solver/petsc/petsc_solve.h"
+#include "solver/analysis/lumped.h"
+#include "solver/space/idmap.h"
+#include "solver/analysis/storage_choice.h"
+#include "solver/analysis/long_run.h"
 
 void san_analysis_opts_default(san_analysis_opts *o)
 {

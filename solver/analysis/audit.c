@@ -24,10 +24,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "idmap.h"
-#include "reach_walk.h"
-#include "succ.h"
-#include "where.h"
+#include "solver/space/idmap.h"
+#include "solver/space/reach_walk.h"
+#include "solver/space/succ.h"
+#include "lang/where.h"
 
 /* Auto: at most this many states, and states times (automata + 8) at
  * most DEFAULT_WORK, so that a model of many automata explores fewer

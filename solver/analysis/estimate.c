@@ -18,11 +18,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "expr.h"
-#include "idmap.h"
-#include "reach_walk.h"
-#include "succ.h"
-#include "estimate.h"
+#include "lang/expr.h"
+#include "solver/space/idmap.h"
+#include "solver/space/reach_walk.h"
+#include "solver/space/succ.h"
+#include "solver/analysis/estimate.h"
 
 #define SAMPLES 4096            /* states whose successors are counted */
 #define COUNT_EVALS 33554432.0 /* reachability evaluations to count */

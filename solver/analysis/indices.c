@@ -4,11 +4,11 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "expr.h"
-#include "indices.h"
-#include "linsolve.h"
-#include "succ.h"
-#include "space.h"
+#include "lang/expr.h"
+#include "solver/analysis/indices.h"
+#include "solver/numeric/linsolve.h"
+#include "solver/space/succ.h"
+#include "solver/space/space.h"
 
 /* ---------------------------------------------------------------- */
 /* Indices                                                            */

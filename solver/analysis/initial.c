@@ -7,8 +7,8 @@
  */
 #include <math.h>
 #include <stdlib.h>
-#include "initial.h"
-#include "lump.h"
+#include "solver/analysis/initial.h"
+#include "lang/lump.h"
 
 int64_t initial_marks(const san_space *sp, const san_lumping *L, const san_expr *e,
                       const char *gone, double *x, double *lmax)

@@ -30,12 +30,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base.h"
-#include "class_reach.h"
-#include "initial.h"
-#include "linsolve.h"
-#include "long_run.h"
-#include "space.h"
+#include "base/base.h"
+#include "solver/numeric/class_reach.h"
+#include "solver/analysis/initial.h"
+#include "solver/numeric/linsolve.h"
+#include "solver/analysis/long_run.h"
+#include "solver/space/space.h"
 
 void long_run_free(san_classes *c)
 {

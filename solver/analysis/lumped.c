@@ -8,9 +8,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "lump.h"
-#include "lumped.h"
-#include "expr.h"
+#include "lang/lump.h"
+#include "solver/analysis/lumped.h"
+#include "lang/expr.h"
 
 static double *member_marginal(const lump_class *C, const double *counter)
 {

@@ -29,8 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lump.h"
-#include "lumped.h"
+#include "lang/lump.h"
+#include "solver/analysis/lumped.h"
 
 /* The lumped model's copy of expression e of m: results are rewritten
  * in order (lump.c), so the same index; NULL when e is not a result. */

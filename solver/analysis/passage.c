@@ -26,8 +26,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "linsolve.h"
-#include "passage_int.h"
+#include "solver/numeric/linsolve.h"
+#include "solver/analysis/passage_int.h"
 
 /* States reachable from alpha's support moving through non-target
  * states (a target state is entered, not left): mark[i] = 1. */

@@ -8,8 +8,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "linsolve.h"
-#include "partition_space.h"
+#include "solver/numeric/linsolve.h"
+#include "solver/space/partition_space.h"
 
 /* Q^T restricted to the closed class, renumbered 0..nclosed-1. */
 static int closed_transpose(const san_space *sp, int32_t *sub, san_csr *qt)

@@ -32,7 +32,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "storage_choice.h"
+#include "solver/analysis/storage_choice.h"
 
 /* ---- the constants (2-core machine; bench/ table 14 shows the error) ----
  *

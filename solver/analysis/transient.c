@@ -36,16 +36,16 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base.h"
-#include "kron.h"
-#include "linsolve.h"
-#include "transient.h"
-#include "space.h"
-#include "transient_int.h"
-#include "passage_int.h"
-#include "petsc_solve.h"
-#include "lump.h"
-#include "initial.h"
+#include "base/base.h"
+#include "solver/kron/kron.h"
+#include "solver/numeric/linsolve.h"
+#include "solver/transient/transient.h"
+#include "solver/space/space.h"
+#include "solver/analysis/transient_int.h"
+#include "solver/analysis/passage_int.h"
+#include "solver/petsc/petsc_solve.h"
+#include "lang/lump.h"
+#include "solver/analysis/initial.h"
 
 
 /* Runs planned past this many products say so in a note (stderr). */

@@ -6,9 +6,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "ast.h"
-#include "succ.h"
-#include "export_int.h"
+#include "lang/ast.h"
+#include "solver/space/succ.h"
+#include "solver/export/export_int.h"
 
 /* A DOT string: quotes and backslashes escaped, new lines kept as \n. */
 static void dot_string(FILE *out, const char *s)

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cholmod.h>
-#include "export_int.h"
+#include "solver/export/export_int.h"
 
 /* Q by columns for CHOLMOD: the transpose of the permuted rows, with
  * CHOLMOD's 64-bit indices (its int and long kinds do not mix 32-bit

@@ -8,7 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "export_int.h"
+#include "solver/export/export_int.h"
 
 void exp_err(char *err, size_t n, const char *fmt, ...)
 {

@@ -10,7 +10,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "export_int.h"
+#include "solver/export/export_int.h"
 
 /* Off-diagonal rates of a permuted generator: PRISM wants the rates,
  * not the diagonal (it computes the exit rates itself). */

@@ -11,8 +11,8 @@
  * (index: the variable's position in .sta, the label's number in .lab,
  * the reward structure's number in the name of its file.)
  */
-#include "base.h"
-#include "export_int.h"
+#include "base/base.h"
+#include "solver/export/export_int.h"
 
 static void row(FILE *out, const char *kind, int index, const char *san, const char *state,
                 const char *prism)

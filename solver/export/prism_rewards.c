@@ -18,8 +18,8 @@
  */
 #include <math.h>
 #include <stdlib.h>
-#include "succ.h"
-#include "export_int.h"
+#include "solver/space/succ.h"
+#include "solver/export/export_int.h"
 
 int san_export_prism_nrewards(const san_model *m)
 {

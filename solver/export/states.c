@@ -5,8 +5,8 @@
  * variables are integers, named by names.c).
  */
 #include <stdlib.h>
-#include "base.h"
-#include "export_int.h"
+#include "base/base.h"
+#include "solver/export/export_int.h"
 
 san_status san_export_states(const san_space *sp, FILE *out)
 {

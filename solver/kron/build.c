@@ -11,8 +11,8 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#include "kron_int.h"
-#include "linsolve.h"
+#include "solver/kron/kron_int.h"
+#include "solver/numeric/linsolve.h"
 
 /* The defaults of kron_tuning (kron.h), once compile-time constants. */
 const kron_tuning kron_tuning_default = {

@@ -20,9 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "idmap.h"
-#include "space.h"
-#include "succ.h"
+#include "solver/space/idmap.h"
+#include "solver/space/space.h"
+#include "solver/space/succ.h"
 
 /* A state's successors come in pieces of at most this many: a state
  * of the depth-first path holds at most one piece in the arena (4 bytes

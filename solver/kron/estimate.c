@@ -6,7 +6,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
-#include "kron_int.h"
+#include "solver/kron/kron_int.h"
 
 /* Terms and tables as kron_build would make them, without building. */
 double kron_terms_bytes(const san_model *m, double nleaves)

@@ -10,7 +10,7 @@
 
 #include <math.h>
 #include <stdint.h>
-#include "kron.h"
+#include "solver/kron/kron.h"
 
 /* A rate or a routing probability as the descriptor holds it: a value
  * that is not finite becomes 0.  The exploration refuses the model
@@ -327,7 +327,7 @@ void kron_walk_calls(const kron_desc *d, const kron_term *t, struct callset *cs)
 /* Cycles of multilevel aggregation over the automata from pi (the
  * descriptor d of sp's chain is c->op): returns as the kernels of
  * numeric/linsolve.h. */
-#include "linsolve.h"
+#include "solver/numeric/linsolve.h"
 int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp);
 
 #endif

@@ -87,9 +87,9 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#include "grow.h"
-#include "kron_int.h"
-#include "linsolve.h"
+#include "base/grow.h"
+#include "solver/kron/kron_int.h"
+#include "solver/numeric/linsolve.h"
 
 typedef struct {
     const kron_desc *d;

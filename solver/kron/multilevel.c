@@ -37,8 +37,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kron_int.h"
-#include "linsolve.h"
+#include "solver/kron/kron_int.h"
+#include "solver/numeric/linsolve.h"
 
 #define KML_FRACTION 4
 #define KML_MAX_BLOCKS 65535

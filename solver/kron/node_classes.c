@@ -12,8 +12,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "grow.h"
-#include "kron_int.h"
+#include "base/grow.h"
+#include "solver/kron/kron_int.h"
 
 void kron_classes_free(node_classes *c)
 {

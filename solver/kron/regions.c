@@ -29,8 +29,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "grow.h"
-#include "kron_int.h"
+#include "base/grow.h"
+#include "solver/kron/kron_int.h"
 
 static void runs_free(kron_runs *K)
 {

@@ -19,9 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kron_int.h"
-#include "linsolve.h"
-#include "partition_space.h"
+#include "solver/kron/kron_int.h"
+#include "solver/numeric/linsolve.h"
+#include "solver/space/partition_space.h"
 
 /* Vector loops shorter than this stay on one thread: waking the team
  * costs more than the loop, and idle OpenMP threads spinning on two

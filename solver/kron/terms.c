@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "kron_int.h"
+#include "solver/kron/kron_int.h"
 
 static void mark_deps(kron_term *t, const san_expr *e)
 {

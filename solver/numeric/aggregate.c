@@ -36,7 +36,7 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#include "linsolve.h"
+#include "solver/numeric/linsolve.h"
 
 struct num_agg_ws {
     int cap;                /* blocks the arrays below hold */

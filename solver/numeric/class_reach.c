@@ -15,8 +15,8 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
-#include "class_reach.h"
-#include "restricted.h"
+#include "solver/numeric/class_reach.h"
+#include "solver/numeric/restricted.h"
 
 /* prob[c] += the flow x (over the transient states, numbered by map)
  * sends into each class; mag[c] (NULL: not kept) += its terms' sizes. */

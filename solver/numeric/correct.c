@@ -30,7 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "linsolve.h"
+#include "solver/numeric/linsolve.h"
 
 /* Stored chains: 20,000 states and 1e8 flops keep the factorization
  * well under the iterations it checks.  Measured on the default solve

@@ -4,7 +4,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "linsolve.h"
+#include "solver/numeric/linsolve.h"
 
 void san_csr_free(san_csr *a)
 {

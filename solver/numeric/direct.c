@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <umfpack.h>
-#include "linsolve.h"
+#include "solver/numeric/linsolve.h"
 
 typedef SuiteSparse_long sslong;
 

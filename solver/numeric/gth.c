@@ -15,7 +15,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "linsolve.h"
+#include "solver/numeric/linsolve.h"
 
 int num_gth_dense(double *a, int64_t n, double *pi)
 {

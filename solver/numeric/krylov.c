@@ -46,8 +46,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cblas.h>
-#include "linsolve.h"
-#include "precond.h"
+#include "solver/numeric/linsolve.h"
+#include "solver/numeric/precond.h"
 
 /* Inner (stand-in) target tightened by this factor after a false alarm. */
 #define TARGET_TIGHTEN 0.1

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "linsolve.h"
+#include "solver/numeric/linsolve.h"
 
 /* Rows of Q must sum to zero up to this relative roundoff. */
 #define ROWSUM_TOL 1e-8

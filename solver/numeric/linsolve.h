@@ -19,9 +19,9 @@
 #include <float.h>
 #include <stdint.h>
 #include "san.h"
-#include "base.h"
-#include "op.h"
-#include "partition.h"
+#include "base/base.h"
+#include "solver/numeric/op.h"
+#include "solver/numeric/partition.h"
 
 /* Probabilities below this (in a vector summing to 1) are held to an
  * absolute accuracy rather than a relative one: the accuracy contract

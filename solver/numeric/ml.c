@@ -36,7 +36,7 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#include "linsolve.h"
+#include "solver/numeric/linsolve.h"
 
 /* A flow into state i is strong when it is at least this fraction of
  * the largest flow into i (0.25, the usual choice of aggregation AMG). */

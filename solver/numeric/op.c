@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <cblas.h>
-#include "linsolve.h"
+#include "solver/numeric/linsolve.h"
 
 /* cblas takes int lengths: longer vectors go in chunks of this. */
 #define BLAS_CHUNK (1L << 30)

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base.h"
-#include "partition.h"
+#include "base/base.h"
+#include "solver/numeric/partition.h"
 
 /* The fractions of its source's exit rate below which a transition is
  * "slow" for num_parts_add_fast: one partition per threshold that gives

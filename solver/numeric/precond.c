@@ -9,8 +9,8 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#include "linsolve.h"
-#include "precond.h"
+#include "solver/numeric/linsolve.h"
+#include "solver/numeric/precond.h"
 
 /* ILU(0) pivots below this fraction of the diagonal are roundoff noise. */
 #define PIVOT_FLOOR 1e-13

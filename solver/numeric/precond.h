@@ -7,7 +7,7 @@
 #define SAN_PRECOND_H
 
 #include <stdint.h>
-#include "op.h"
+#include "solver/numeric/op.h"
 
 typedef struct {
     san_precond kind;           /* ILU0, JACOBI or NONE */

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <umfpack.h>
-#include "restricted.h"
+#include "solver/numeric/restricted.h"
 
 typedef SuiteSparse_long sslong;
 

@@ -27,7 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "linsolve.h"
+#include "solver/numeric/linsolve.h"
 
 #define JACOBI_DEFAULT_WEIGHT 0.9
 #define UNIFORMIZATION_MARGIN 1.0001

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "linsolve.h"
+#include "solver/numeric/linsolve.h"
 
 void num_ls_best_init(num_ls_best *b, int64_t n)
 {

@@ -4,7 +4,7 @@
  * formulation fixes.  A leaf of solver/numeric/.
  */
 #include <math.h>
-#include "linsolve.h"
+#include "solver/numeric/linsolve.h"
 
 double num_ls_sum(const double *x, int64_t n)
 {

@@ -49,7 +49,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "linsolve.h"
+#include "solver/numeric/linsolve.h"
 
 /* Jacobi sweeps on the descriptor are weighted: the plain sweep is the
  * embedded jump chain, which never damps a period-2 mode. */

@@ -31,10 +31,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base.h"
-#include "dist.h"
-#include "linsolve.h"
-#include "partition.h"
+#include "base/base.h"
+#include "solver/petsc/dist.h"
+#include "solver/numeric/linsolve.h"
+#include "solver/numeric/partition.h"
 
 #define FAST_THETAS 3
 static const double fast_theta[FAST_THETAS] = { 1e-2, 1e-5, 1e-8 };

@@ -6,8 +6,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "base.h"
-#include "dist.h"
+#include "base/base.h"
+#include "solver/petsc/dist.h"
 
 san_status dagree(const dctx *c, san_status st, const char *msg, san_diag *d)
 {

@@ -25,11 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include "base.h"
-#include "dist.h"
-#include "petsc_solve.h"
-#include "linsolve.h"
-#include "partition.h"          /* SAN_NCD_COUPLING: auto's threshold for aggregation */
+#include "base/base.h"
+#include "solver/petsc/dist.h"
+#include "solver/petsc/petsc_solve.h"
+#include "solver/numeric/linsolve.h"
+#include "solver/numeric/partition.h"          /* SAN_NCD_COUPLING: auto's threshold for aggregation */
 
 static int we_initialized;
 

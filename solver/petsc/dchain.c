@@ -19,9 +19,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base.h"
-#include "dist.h"
-#include "petsc_solve.h"
+#include "base/base.h"
+#include "solver/petsc/dist.h"
+#include "solver/petsc/petsc_solve.h"
 
 typedef struct {
     dbuilt b;

@@ -32,7 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "dist.h"
+#include "solver/petsc/dist.h"
 
 /* Closed classes looked for before giving up (the serial check has no
  * such bound). */

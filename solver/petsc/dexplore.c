@@ -34,11 +34,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base.h"
-#include "dist.h"
-#include "expr.h"
-#include "reach_walk.h"
-#include "succ.h"
+#include "base/base.h"
+#include "solver/petsc/dist.h"
+#include "lang/expr.h"
+#include "solver/space/reach_walk.h"
+#include "solver/space/succ.h"
 
 /* Transitions listed per round by one rank (24 bytes each travel): a
  * send buffer of 13 MB at most (the arcs, then sorted), about 6 MB to

@@ -5,7 +5,7 @@
  * solve (dsolve.c) and the aggregation check (dagg.c) use it.
  */
 #include <string.h>
-#include "dist.h"
+#include "solver/petsc/dist.h"
 
 /* The pinned row's entries, kept to compute its balance: a scatter of
  * the x values it reads onto its owner (nothing on the other ranks). */

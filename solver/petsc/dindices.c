@@ -8,9 +8,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "dist.h"
-#include "expr.h"
-#include "succ.h"
+#include "solver/petsc/dist.h"
+#include "lang/expr.h"
+#include "solver/space/succ.h"
 
 typedef struct {
     double p;

@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <petscksp.h>
 #include "san.h"
-#include "idmap.h"
+#include "solver/space/idmap.h"
 
 /* The ranks and how a failure of one reaches all. */
 typedef struct {

@@ -6,8 +6,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "base.h"
-#include "dist.h"
+#include "base/base.h"
+#include "solver/petsc/dist.h"
 
 static int by_col(const void *a, const void *b)
 {

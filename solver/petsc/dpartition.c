@@ -39,8 +39,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base.h"
-#include "dist.h"
+#include "base/base.h"
+#include "solver/petsc/dist.h"
 
 static int by_index(const void *a, const void *b)
 {

@@ -33,9 +33,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base.h"
-#include "dist.h"
-#include "succ.h"
+#include "base/base.h"
+#include "solver/petsc/dist.h"
+#include "solver/space/succ.h"
 
 /* States scanned between two agreements while the shell is made. */
 #define SCAN_CHUNK 65536

@@ -26,8 +26,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "base.h"
-#include "dist.h"
+#include "base/base.h"
+#include "solver/petsc/dist.h"
 
 #define MAX_ROUNDS 3
 #define PROB_FLOOR 1e-14    /* numeric/linsolve.h's SAN_PROB_FLOOR */

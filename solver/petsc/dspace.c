@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "dist.h"
+#include "solver/petsc/dist.h"
 
 double dspace_bytes(const dspace *s)
 {

@@ -13,8 +13,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "dist.h"
-#include "petsc_solve.h"
+#include "solver/petsc/dist.h"
+#include "solver/petsc/petsc_solve.h"
 
 /* Rows a chunk carries (1 MB). */
 #define CHUNK 65536

@@ -2,7 +2,7 @@
  * petsc_none.c - the PETSc engine when libsan is built without it.
  */
 #include <string.h>
-#include "petsc_solve.h"
+#include "solver/petsc/petsc_solve.h"
 
 san_status psc_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
                              san_diag *d)

@@ -7,8 +7,8 @@
 #define SAN_PETSC_SOLVE_H
 
 #include "san.h"
-#include "op.h"
-#include "transient.h"
+#include "solver/numeric/op.h"
+#include "solver/transient/transient.h"
 
 /* san_analyze for --engine petsc, on every rank of mpirun: the states
  * explored, the generator assembled, the steady state solved and its

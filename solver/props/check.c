@@ -25,11 +25,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "props_int.h"
-#include "class_reach.h"
-#include "restricted.h"
-#include "space.h"
-#include "transient.h"
+#include "solver/props/props_int.h"
+#include "solver/numeric/class_reach.h"
+#include "solver/numeric/restricted.h"
+#include "solver/space/space.h"
+#include "solver/transient/transient.h"
 
 struct san_checker {
     const san_model *m;

@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "props_int.h"
+#include "solver/props/props_int.h"
 
 enum {
     T_EOF, T_NUM, T_ID, T_STR, T_PUNCT

@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base.h"
-#include "space.h"
+#include "base/base.h"
+#include "solver/space/space.h"
 
 /* The check looks at the clock and the interrupt flag every this many
  * edges (a millisecond or less). */

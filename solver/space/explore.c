@@ -45,11 +45,11 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#include "explore.h"
-#include "grow.h"
-#include "base.h"
-#include "space.h"
-#include "succ.h"
+#include "solver/space/explore.h"
+#include "base/grow.h"
+#include "base/base.h"
+#include "solver/space/space.h"
+#include "solver/space/succ.h"
 
 /* States a worker expands per batch, at most. */
 #define SLICE_STATES 32768

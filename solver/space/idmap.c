@@ -3,7 +3,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "idmap.h"
+#include "solver/space/idmap.h"
 
 /* Flat while it fits a quarter of the limit and, when the number of
  * states is known, costs at most IDMAP_FLAT_BYTES_PER_STATE a state. */

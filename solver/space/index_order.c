@@ -6,7 +6,7 @@
  * sorted and searched their own (index, position) pairs before.)
  */
 #include <stdlib.h>
-#include "space.h"
+#include "solver/space/space.h"
 
 static int cmp_index(const void *x, const void *y)
 {

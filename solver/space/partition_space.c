@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base.h"
-#include "partition_space.h"
-#include "succ.h"
+#include "base/base.h"
+#include "solver/space/partition_space.h"
+#include "solver/space/succ.h"
 
 /* Raw block numbers of a group of automata go through uint16_t: groups
  * with more joint states than this are skipped. */

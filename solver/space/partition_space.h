@@ -5,7 +5,7 @@
 #ifndef SAN_PARTITION_SPACE_H
 #define SAN_PARTITION_SPACE_H
 
-#include "partition.h"
+#include "solver/numeric/partition.h"
 
 /* Partitions from the model (none past P's deadline): one per automaton with 2 to
  * SAN_PART_MAX_BLOCKS local states, one per distinct group of automata

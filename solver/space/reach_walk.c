@@ -3,8 +3,8 @@
  * reach_walk.h.
  */
 #include <stdlib.h>
-#include "expr.h"
-#include "reach_walk.h"
+#include "lang/expr.h"
+#include "solver/space/reach_walk.h"
 
 typedef struct {
     reach_walk *w;

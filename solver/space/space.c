@@ -18,11 +18,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "explore.h"
-#include "idmap.h"
-#include "reach_walk.h"
-#include "space.h"
-#include "base.h"
+#include "solver/space/explore.h"
+#include "solver/space/idmap.h"
+#include "solver/space/reach_walk.h"
+#include "solver/space/space.h"
+#include "base/base.h"
 
 
 /* ---------------------------------------------------------------- */

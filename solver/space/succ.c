@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "succ.h"
-#include "where.h"
+#include "solver/space/succ.h"
+#include "lang/where.h"
 
 /* Routing probabilities must sum to 1 within this (constant ones as
  * written, 1/3 to nine digits, and functional ones evaluated). */

@@ -30,7 +30,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "transient.h"
+#include "solver/transient/transient.h"
 
 typedef struct {
     double *v;

@@ -16,7 +16,7 @@
 #include <float.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "op.h"
+#include "solver/numeric/op.h"
 
 /* Poisson(lambda) weights over [left, right], after Fox and Glynn
  * (CACM 31(4), 1988): computed from the mode outwards by the ratios

@@ -18,8 +18,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "linsolve.h"
-#include "transient.h"
+#include "solver/numeric/linsolve.h"
+#include "solver/transient/transient.h"
 
 double tr_unif_step(tr_unif *u, const double *v, double *y)
 {

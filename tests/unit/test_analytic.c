@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "san.h"
-#include "check.h"
+#include "tests/unit/check.h"
 
 /* v printed with `digits` decimals equals the seed's text. */
 static int printed(double v, int digits, const char *text)

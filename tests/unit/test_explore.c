@@ -27,9 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "san.h"
-#include "space.h"
+#include "solver/space/space.h"
 
-#include "check.h"
+#include "tests/unit/check.h"
 
 /* N replicas, one synchronizing event, a 0.5/0.5 routing each. */
 static char *fanout_model(int n, int partial)

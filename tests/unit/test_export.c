@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "san.h"
-#include "export_int.h"
-#include "check.h"
+#include "solver/export/export_int.h"
+#include "tests/unit/check.h"
 
 static const char MODEL[] =
     "identifiers\n  f_up = 2 * (st B != b0);\n  f_back = 7 * (st A == a0);\n"

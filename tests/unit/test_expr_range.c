@@ -36,8 +36,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "san.h"
-#include "expr.h"
-#include "check.h"
+#include "lang/expr.h"
+#include "tests/unit/check.h"
 
 /* ------------------------------------------------------------------ */
 /* Loading                                                              */

@@ -7,8 +7,8 @@
 #define _USE_MATH_DEFINES
 #include <math.h>
 #include <stdio.h>
-#include "check.h"
-#include "transient.h"
+#include "tests/unit/check.h"
+#include "solver/transient/transient.h"
 
 /* log Poisson(k; lambda).  k ln(lambda) - lambda - lgamma(k + 1) loses
  * ~1e-9 to cancellation at lambda = 1e6 (terms of 1e7): past k = 100 it

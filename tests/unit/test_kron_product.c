@@ -38,8 +38,8 @@
 #include <string.h>
 #include <time.h>
 #include "san.h"
-#include "kron.h"
-#include "check.h"
+#include "solver/kron/kron.h"
+#include "tests/unit/check.h"
 
 #define MAX_PRODUCT 2000000
 #define REL_TOL 1e-13

@@ -14,7 +14,7 @@
 #include "san.h"
 #include "../../solver/numeric/linsolve.h"
 
-#include "check.h"
+#include "tests/unit/check.h"
 
 /* ------------------------------------------------------------------ */
 /* Building generators by hand                                          */

@@ -16,9 +16,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check.h"
+#include "tests/unit/check.h"
 #include "san.h"
-#include "analytic.h"
+#include "analytic/analytic.h"
 
 static int close_to(double a, double b, double rel)
 {

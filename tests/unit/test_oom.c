@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "san.h"
-#include "oom.h"
-#include "check.h"
+#include "lang/oom.h"
+#include "tests/unit/check.h"
 
 static const char *const models[] = {
     /* replicas, blocks, functions, synchronized events, results */

@@ -6,9 +6,9 @@
  */
 #include <math.h>
 #include <string.h>
-#include "check.h"
+#include "tests/unit/check.h"
 #include "san.h"
-#include "storage_choice.h"
+#include "solver/analysis/storage_choice.h"
 
 static san_storage_choice pick(double ts, double ms, double tk, double mk, double budget)
 {

@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "check.h"
+#include "tests/unit/check.h"
 #include "san.h"
 
 static int lev(const char *a, const char *b)

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check.h"
+#include "tests/unit/check.h"
 #include "san.h"
 
 #define NCASES 8

@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check.h"
-#include "transient.h"
+#include "tests/unit/check.h"
+#include "solver/transient/transient.h"
 
 /* The transposed generator of the chain (rows: destinations), with
  * `extra` added to the diagonal (extra > 0: not a generator). */
