@@ -195,3 +195,14 @@ void report_json_marginal_members(FILE *out, const san_model *m, const san_solut
         fputs(" }", out);
     }
 }
+
+void report_json_throughput_members(FILE *out, const san_model *m, const san_solution *sol,
+                                    const char *first, const char *sep)
+{
+    for (int e = 0; e < m->nev; e++) {
+        fputs(e ? sep : first, out);
+        san_json_string(out, m->ev[e].name);
+        fputs(": ", out);
+        san_json_num(out, sol->throughput[e]);
+    }
+}

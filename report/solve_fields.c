@@ -101,3 +101,15 @@ int report_hidden(const char *name)
 {
     return !strncmp(name, SAN_HIDDEN_RESULT_PREFIX, strlen(SAN_HIDDEN_RESULT_PREFIX));
 }
+
+void report_json_open(FILE *out, san_report_preamble preamble, const void *ctx,
+                      const char *model, const char *source)
+{
+    fprintf(out, "{\n  ");
+    if (preamble)           /* "schema", "meta": members ending ",\n  " */
+        preamble(out, SAN_REPORT_JSON, ctx);
+    fprintf(out, "\"model\": ");
+    san_json_string(out, model);
+    fprintf(out, ",\n  \"file\": ");
+    san_json_string(out, source);
+}

@@ -19,12 +19,7 @@ static void json_marginals(FILE *out, const san_model *m, const san_solution *so
 static void json_throughputs(FILE *out, const san_model *m, const san_solution *sol)
 {
     fprintf(out, ",\n  \"throughputs\": {");
-    for (int e = 0; e < m->nev; e++) {
-        fprintf(out, "%s\n    ", e ? "," : "");
-        san_json_string(out, m->ev[e].name);
-        fprintf(out, ": ");
-        san_json_num(out, sol->throughput[e]);
-    }
+    report_json_throughput_members(out, m, sol, "\n    ", ",\n    ");
     fprintf(out, "%s}", m->nev ? "\n  " : "");
 }
 
@@ -120,13 +115,7 @@ san_status report_solve_json(FILE *out, const report_solve *r)
     const san_model *m = r->m;
     const san_space *sp = r->sp;
     const san_solution *sol = r->sol;
-    fprintf(out, "{\n  ");
-    if (r->o->preamble)     /* "schema", "meta": members ending ",\n  " */
-        r->o->preamble(out, SAN_REPORT_JSON, r->o->ctx);
-    fprintf(out, "\"model\": ");
-    san_json_string(out, m->name);
-    fprintf(out, ",\n  \"file\": ");
-    san_json_string(out, r->o->source);
+    report_json_open(out, r->o->preamble, r->o->ctx, m->name, r->o->source);
     fprintf(out, ",\n  \"product_states\": ");
     san_json_size(out, m->product_str);
     fprintf(out, ",\n  \"reachable_states\": %lld,", (long long)sp->n);

@@ -53,6 +53,14 @@ void report_text_marginals(FILE *out, const san_model *m, const san_solution *so
  * others after sep. */
 void report_json_marginal_members(FILE *out, const san_model *m, const san_solution *sol,
                                   const char *first, const char *sep);
+/* The members of a "throughputs" object, as the marginals'. */
+void report_json_throughput_members(FILE *out, const san_model *m, const san_solution *sol,
+                                    const char *first, const char *sep);
+/* The opening of a report's JSON document, for solve and transient alike:
+ * "{", the caller's provenance members, "model" and "file" (no comma
+ * after "file"). */
+void report_json_open(FILE *out, san_report_preamble preamble, const void *ctx,
+                      const char *model, const char *source);
 
 /* ---- solve_fields.c: pieces the three formats share ---- */
 

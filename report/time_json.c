@@ -23,12 +23,7 @@ static void json_indices(FILE *out, const san_model *m, const san_solution *S)
     fprintf(out, " }, \"marginals\": {");
     report_json_marginal_members(out, m, S, " ", ", ");
     fprintf(out, " }, \"throughputs\": {");
-    for (int e = 0; e < m->nev; e++) {
-        fprintf(out, "%s", e ? ", " : " ");
-        san_json_string(out, m->ev[e].name);
-        fprintf(out, ": ");
-        san_json_num(out, S->throughput[e]);
-    }
+    report_json_throughput_members(out, m, S, " ", ", ");
     fprintf(out, " }");
 }
 
@@ -37,13 +32,7 @@ void report_time_json(FILE *out, const report_time *r)
     const san_model *m = r->m;
     const san_analysis *a = r->a;
     const san_transient *T = &a->tr;
-    fprintf(out, "{\n  ");
-    if (r->o->preamble)     /* "schema", "meta": members ending ",\n  " */
-        r->o->preamble(out, SAN_REPORT_JSON, r->o->ctx);
-    fprintf(out, "\"model\": ");
-    san_json_string(out, m->name);
-    fprintf(out, ",\n  \"file\": ");
-    san_json_string(out, r->o->source);
+    report_json_open(out, r->o->preamble, r->o->ctx, m->name, r->o->source);
     fprintf(out, ",\n  \"complete\": %s, \"times_requested\": %d",
            r->o->complete ? "true" : "false", r->o->ntimes_asked);
     fprintf(out, ",\n  \"reachable_states\": %lld,\n  \"storage\": \"%s\",\n  \"initial_states\": %lld,\n",
