@@ -342,6 +342,33 @@ static int label_probs(sema *S, s_group *G, const ast_label *lab, san_expr **pro
 static void expand_by(sema *S, s_group *G, const s_block *B, const ast_to *to,
                       const ast_label *lab, int p0, int p1);
 
+/* The transitions of one label from position from to dst in every replica
+ * of G, over the events it names (one per replica, or the same n for
+ * all), each replica with its own probability. */
+static void add_label_trans(sema *S, const s_group *G, const s_targets *t, int from, int dst,
+                            san_expr **prob, ast_pos pos)
+{
+    for (int r = 0; r < G->n; r++) {
+        if (t->per_replica)
+            add_trans(S, G->first + r, from, (int)(t->ev[r] - S->evs), dst, prob[r], pos);
+        else
+            for (int k = 0; k < t->n; k++)
+                add_trans(S, G->first + r, from, (int)(t->ev[k] - S->evs), dst, prob[r], pos);
+    }
+}
+
+/* Every replica of G uses the events the label names. */
+static void add_label_users(sema *S, const s_group *G, const s_targets *t)
+{
+    for (int r = 0; r < G->n; r++) {
+        if (t->per_replica)
+            add_user(S, t->ev[r], G->first + r);
+        else
+            for (int k = 0; k < t->n; k++)
+                add_user(S, t->ev[k], G->first + r);
+    }
+}
+
 /* One label of a `to` clause, from positions [p0, p1] of block B, in
  * every replica of G: the events it names (repl.c) may be one for all,
  * several (e[N]) or one per replica (e[i]). */
@@ -377,24 +404,11 @@ static void expand_label(sema *S, s_group *G, const s_block *B, const ast_to *to
                  t.ev[0]->name);
             warned = 1;
         }
-        for (int r = 0; r < G->n; r++) {
-            if (t.per_replica)
-                add_trans(S, G->first + r, B->first + p, (int)(t.ev[r] - S->evs), dst,
-                          prob[r], lab->ev.pos);
-            else
-                for (int k = 0; k < t.n; k++)
-                    add_trans(S, G->first + r, B->first + p, (int)(t.ev[k] - S->evs), dst,
-                              prob[r], lab->ev.pos);
-        }
+        add_label_trans(S, G, &t, B->first + p, dst, prob, lab->ev.pos);
         added = 1;
     }
-    for (int r = 0; added && r < G->n; r++) {
-        if (t.per_replica)
-            add_user(S, t.ev[r], G->first + r);
-        else
-            for (int k = 0; k < t.n; k++)
-                add_user(S, t.ev[k], G->first + r);
-    }
+    if (added)
+        add_label_users(S, G, &t);
     release(S, held);
     free(prob);
     release(S, t.held);
@@ -539,15 +553,7 @@ static void expand_by(sema *S, s_group *G, const s_block *B, const ast_to *to,
             if (!at)
                 dst += B->first;
             landed[p - p0] = 1;
-            for (int r = 0; r < G->n; r++) {
-                if (t.per_replica)
-                    add_trans(S, G->first + r, B->first + p, (int)(t.ev[r] - S->evs), dst,
-                              prob[r], lab->ev.pos);
-                else
-                    for (int k = 0; k < t.n; k++)
-                        add_trans(S, G->first + r, B->first + p, (int)(t.ev[k] - S->evs), dst,
-                                  prob[r], lab->ev.pos);
-            }
+            add_label_trans(S, G, &t, B->first + p, dst, prob, lab->ev.pos);
             added = 1;
         }
     }
@@ -566,24 +572,11 @@ static void expand_by(sema *S, s_group *G, const s_block *B, const ast_to *to,
             continue;
         if (!compiled++ && label_probs(S, G, &none, prob) < 0)
             break;
-        for (int r = 0; r < G->n; r++) {
-            if (t.per_replica)
-                add_trans(S, G->first + r, B->first + p, (int)(t.ev[r] - S->evs),
-                          B->first + p, prob[r], lab->ev.pos);
-            else
-                for (int k = 0; k < t.n; k++)
-                    add_trans(S, G->first + r, B->first + p, (int)(t.ev[k] - S->evs),
-                              B->first + p, prob[r], lab->ev.pos);
-        }
+        add_label_trans(S, G, &t, B->first + p, B->first + p, prob, lab->ev.pos);
         added = 1;
     }
-    for (int r = 0; added && r < G->n; r++) {
-        if (t.per_replica)
-            add_user(S, t.ev[r], G->first + r);
-        else
-            for (int k = 0; k < t.n; k++)
-                add_user(S, t.ev[k], G->first + r);
-    }
+    if (added)
+        add_label_users(S, G, &t);
     release(S, hl);
     free(landed);
     release(S, held);
