@@ -1080,10 +1080,51 @@ static void put_factors(ctx *c, gbuf *b, const char *rate, const px_expr *guard,
         gbuf_printf(b, "1");
 }
 
+/* A reward structure's value: its state rewards, and its transition
+ * rewards as rate x guard x value of each event of the action. */
+static void put_reward_expr(ctx *c, gbuf *b, const px_rewards *r)
+{
+    int terms = 0;
+    for (int k = 0; k < r->items.n; k++) {
+        px_ritem *it = r->items.p[k];
+        double g, v;
+        int g1 = fold(c, it->guard, &g), v1 = fold(c, it->val, &v);
+        if ((g1 && g == 0) || (v1 && v == 0))
+            continue;
+        if (!it->has_action) {
+            gbuf_printf(b, "%s ", terms++ ? " +" : "");
+            put_factors(c, b, NULL, it->guard, it->val);
+            continue;
+        }
+        for (int e = 0; e < c->nev; e++) {
+            const char *a = c->ev[e].action;
+            if (!(a ? it->action && !strcmp(a, it->action) : !it->action))
+                continue;
+            gbuf_printf(b, "%s ", terms++ ? " +" : "");
+            put_factors(c, b, c->ev[e].rate, it->guard, it->val);
+        }
+    }
+    if (!terms)
+        gbuf_printf(b, " 0");
+    gbuf_printf(b, ";\n");
+}
+
+/* A PRISM name as a result's, every character outside [A-Za-z0-9_] as
+ * '_' (what the properties' lookup undoes, solver/props/check.c). */
+static void put_plain_name(gbuf *b, const char *s)
+{
+    for (; *s; s++)
+        gbuf_printf(b, "%c", isalnum((unsigned char)*s) || *s == '_' ? *s : '_');
+}
+
 /* What the properties read beside the results (SAN_IMPORT_PROPS):
- * each constant's value, and each reward structure's state rewards
- * alone (R=? [I=t] counts no transition reward). */
-static void put_hidden(ctx *c, gbuf *b)
+ * each constant's value; each reward structure's state rewards alone
+ * (R=? [I=t] counts no transition reward); and, where the structure's
+ * result took another name (a label of the same name came first: PRISM
+ * keeps labels and rewards apart, embedded.prism's "up", "danger" and
+ * "down" are both), the structure under its own, so that R{"danger"}
+ * reads the reward and not the label.  rname: the results' names. */
+static void put_hidden(ctx *c, gbuf *b, const char *const *rname)
 {
     px_model *m = c->m;
     for (int i = 0; i < c->nc; i++)
@@ -1093,9 +1134,9 @@ static void put_hidden(ctx *c, gbuf *b)
         px_rewards *r = m->rewards.p[i];
         char fb[32];
         snprintf(fb, sizeof fb, "rewards_%d", i + 1);
+        const char *name = r->name ? r->name : fb;
         gbuf_printf(b, "  %s", SAN_IMPORT_STATE_PREFIX);
-        for (const char *s = r->name ? r->name : fb; *s; s++)
-            gbuf_printf(b, "%c", isalnum((unsigned char)*s) || *s == '_' ? *s : '_');
+        put_plain_name(b, name);
         gbuf_printf(b, " =");
         int terms = 0;
         for (int k = 0; k < r->items.n; k++) {
@@ -1110,6 +1151,13 @@ static void put_hidden(ctx *c, gbuf *b)
         if (!terms)
             gbuf_printf(b, " 0");
         gbuf_printf(b, ";\n");
+        gbuf mark = { 0 };
+        put_plain_name(&mark, name);
+        if (mark.s && strcmp(rname[i], mark.s)) {
+            gbuf_printf(b, "  %s%s =", SAN_IMPORT_REWARD_PREFIX, mark.s);
+            put_reward_expr(c, b, r);
+        }
+        gbuf_free(&mark);
     }
 }
 
@@ -1119,6 +1167,7 @@ static void put_results(ctx *c, gbuf *b)
     /* always a block, empty without labels and rewards: the model has
      * none, there is nothing to warn about */
     gbuf_printf(b, "\nresults\n");
+    const char **rname = xalloc(c, ((size_t)m->rewards.n + 1) * sizeof *rname);
     for (int i = 0; i < m->labels.n; i++) {
         px_named *l = m->labels.p[i];
         if (!strcmp(l->name, "init") || !strcmp(l->name, "deadlock"))
@@ -1131,33 +1180,12 @@ static void put_results(ctx *c, gbuf *b)
         px_rewards *r = m->rewards.p[i];
         char fb[32];
         snprintf(fb, sizeof fb, "rewards_%d", i + 1);
-        gbuf_printf(b, "  %s =", result_name(c, r->name, fb));
-        int terms = 0;
-        for (int k = 0; k < r->items.n; k++) {
-            px_ritem *it = r->items.p[k];
-            double g, v;
-            int g1 = fold(c, it->guard, &g), v1 = fold(c, it->val, &v);
-            if ((g1 && g == 0) || (v1 && v == 0))
-                continue;
-            if (!it->has_action) {
-                gbuf_printf(b, "%s ", terms++ ? " +" : "");
-                put_factors(c, b, NULL, it->guard, it->val);
-                continue;
-            }
-            for (int e = 0; e < c->nev; e++) {
-                const char *a = c->ev[e].action;
-                if (!(a ? it->action && !strcmp(a, it->action) : !it->action))
-                    continue;
-                gbuf_printf(b, "%s ", terms++ ? " +" : "");
-                put_factors(c, b, c->ev[e].rate, it->guard, it->val);
-            }
-        }
-        if (!terms)
-            gbuf_printf(b, " 0");
-        gbuf_printf(b, ";\n");
+        rname[i] = result_name(c, r->name, fb);
+        gbuf_printf(b, "  %s =", rname[i]);
+        put_reward_expr(c, b, r);
     }
     if (c->flags & SAN_IMPORT_PROPS)
-        put_hidden(c, b);
+        put_hidden(c, b, rname);
 }
 
 static void translate(ctx *c, const char *name, const char *header, gbuf *out)

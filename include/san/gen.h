@@ -47,10 +47,12 @@ SAN_API san_status san_import_prism(const char *name, const char *text, size_t l
  * san/props.h, a result SAN_IMPORT_CONST_PREFIX NAME per constant (its
  * value: the model's constants are folded into the text) and a result
  * SAN_IMPORT_STATE_PREFIX R per reward structure R (its state rewards
- * alone, for R=? [I=t]). */
+ * alone, for R=? [I=t]), and SAN_IMPORT_REWARD_PREFIX R for a structure
+ * whose result took another name than R (a label called R came first). */
 #define SAN_IMPORT_PROPS 1u
 #define SAN_IMPORT_CONST_PREFIX "__prism_const_"
 #define SAN_IMPORT_STATE_PREFIX "__prism_state_"
+#define SAN_IMPORT_REWARD_PREFIX "__prism_reward_"
 SAN_API san_status san_import_prism_flags(const char *name, const char *text, size_t len,
                                           const san_define *defs, int ndefs,
                                           const char *header, unsigned flags, char **out,

@@ -752,21 +752,30 @@ out:
     return st;
 }
 
+/* The result named prefix + name, name as a label's (find_result). */
+static int find_prefixed(const san_model *m, const char *prefix, const char *name)
+{
+    const size_t k = strlen(prefix);
+    for (int i = 0; i < m->nres; i++)
+        if (!strncmp(m->res[i].name, prefix, k) && same_label(m->res[i].name + k, name))
+            return i;
+    return -1;
+}
+
 /* R=? [I=t] counts the state rewards alone: of a PRISM structure, the
- * hidden result the importer wrote for them (SAN_IMPORT_PROPS). */
-static int state_only(const san_model *m, const pquery *q, int r)
+ * hidden result the importer wrote for them (SAN_IMPORT_PROPS), under
+ * the structure's PRISM name. */
+static int state_only(const san_model *m, const pquery *q, const char *name, int r)
 {
     if (q->kind != PQ_R_I)
         return r;
-    char hidden[256];
-    snprintf(hidden, sizeof hidden, "%s%s", SAN_IMPORT_STATE_PREFIX, m->res[r].name);
-    for (int i = 0; i < m->nres; i++)
-        if (!strcmp(m->res[i].name, hidden))
-            return i;
-    return r;
+    int h = find_prefixed(m, SAN_IMPORT_STATE_PREFIX, name ? name : m->res[r].name);
+    return h >= 0 ? h : r;
 }
 
-/* The reward structure of an R query: a result of the model. */
+/* The reward structure of an R query: a result of the model; of an
+ * imported PRISM model, the structure itself where a label of the same
+ * name kept the plain result name (SAN_IMPORT_REWARD_PREFIX). */
 static int reward_result(env *e, const pquery *q)
 {
     const san_model *m = e->c->m;
@@ -777,16 +786,18 @@ static int reward_result(env *e, const pquery *q)
         name = want;
     }
     if (name) {
-        int r = find_result(m, name);
+        int r = find_prefixed(m, SAN_IMPORT_REWARD_PREFIX, name);
+        if (r < 0)
+            r = find_result(m, name);
         if (r >= 0 && !m->res[r].derived)
-            return state_only(m, q, r);
+            return state_only(m, q, name, r);
         san_diag_add(e->d, SAN_ERROR, q->line, q->col, "reward structure '%s' is not a result "
                      "of the model", name);
         return -1;
     }
     int r = find_result(m, "rewards_1");
     if (r >= 0)
-        return state_only(m, q, r);
+        return state_only(m, q, "rewards_1", r);
     int only = -1, count = 0;
     for (int i = 0; i < m->nres; i++)
         if (strncmp(m->res[i].name, "__", 2)) {
@@ -794,7 +805,7 @@ static int reward_result(env *e, const pquery *q)
             count++;
         }
     if (count == 1 && !m->res[only].derived)
-        return state_only(m, q, only);
+        return state_only(m, q, NULL, only);
     san_diag_add(e->d, SAN_ERROR, q->line, q->col, "R=? without a name, and the model has %d "
                  "results: name the reward structure, R{\"name\"}=?", count);
     return -1;
