@@ -46,6 +46,7 @@ typedef struct {
     const san_define *defs;
     int ndefs;
     int src;
+    int in_bound;           /* reading an open time bound (bound_expr) */
     jmp_buf fail;           /* an error: skip to the next item */
     jmp_buf *oom;
     int errors;
@@ -374,7 +375,7 @@ static pnode *primary(parser *ps)
         pnode *n = node(ps, PN_ID, k.line, k.col);
         n->name = pstrdup(ps, k.s, k.n);
         next(ps);
-        if (is_p(ps, "("))
+        if (is_p(ps, "(") && !ps->in_bound)
             perr(ps, k.line, k.col, "function '%s' in a property: only arithmetic, "
                  "comparisons and ! & | => <=> are read", n->name);
         return n;
@@ -668,12 +669,23 @@ static void query_mark(parser *ps, const char *op)
          tok_text(ps, b, sizeof b));
 }
 
+/* An open bound's expression.  A name before '(' ends it: PRISM has
+ * no functions of its own names, so QVBS's polling.props "F<=T (s=1 &
+ * a=0)" is the bound T, then the formula in parentheses. */
+static pnode *bound_expr(parser *ps)
+{
+    ps->in_bound = 1;
+    pnode *n = expr(ps);
+    ps->in_bound = 0;
+    return n;
+}
+
 /* An optional time bound of F, G, U: <=t, <t, [a,b]. */
 static void time_bound(parser *ps, pquery *q)
 {
     if (is_p(ps, "<=") || is_p(ps, "<")) {
         next(ps);
-        q->hi = folded(ps, expr(ps), "a time bound");
+        q->hi = folded(ps, bound_expr(ps), "a time bound");
     } else if (is_p(ps, "[")) {
         next(ps);
         q->lo = folded(ps, expr(ps), "a time bound");
@@ -684,11 +696,8 @@ static void time_bound(parser *ps, pquery *q)
             perr(ps, q->hi->line, q->hi->col, "the interval [%g,%g] is empty", q->lo->v,
                  q->hi->v);
     } else if (is_p(ps, ">=") || is_p(ps, ">")) {
-        tok k = ps->cur;
         next(ps);
-        pnode *t = folded(ps, expr(ps), "a time bound");
-        (void)k;
-        q->lo = t;          /* [t, infinity) */
+        q->lo = folded(ps, bound_expr(ps), "a time bound");  /* [t, infinity) */
     }
 }
 
@@ -862,7 +871,9 @@ static void recover(parser *ps, size_t start)
 static void item(parser *ps)
 {
     size_t start = ps->cur.off;
+    ps->in_bound = 0;
     if (setjmp(ps->fail)) {
+        ps->in_bound = 0;       /* the error may have come from a bound */
         recover(ps, start);
         return;
     }
