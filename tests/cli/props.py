@@ -9,7 +9,8 @@
    the reward column, unbounded until, reachability rewards and the
    classes' reach probabilities by Gaussian elimination, the stationary
    vectors likewise.  1e-9 relative (1e-10 absolute for probabilities).
-2. A QVBS model with its published value (tests/prism/qvbs).
+2. The QVBS models with their property files and published values
+   (tests/prism/qvbs).
 3. Bad properties: position and what was expected, exit 2; the
    findings of fuzz/fuzz_props.c (tests/regress/props) replayed.
 """
@@ -358,42 +359,80 @@ else:
             print("ok   mm1k %-25s %.15g" % (p, g["value"]))
 
 # ---- 2. QVBS: the published values ------------------------------------
-# cluster.props (N=2, T=2000, t=20) and tandem.props (c=15, T=1000,
-# t=0.2), unchanged (tests/prism/qvbs/README).  Storm's exact engine
-# (Storm.exact.*.json: premium_steady, customers) to 1e-9 relative; its
-# default engine (Storm.2-2000-20.2018-10-16.json, printed to 10
+# The property files of QVBS (github.com/ahartmanns/qcomp, commit
+# c7324a3, benchmarks/ctmc/*/*.props), unchanged (tests/prism/qvbs/README),
+# on the models at their small sizes.  Storm's exact engine
+# (results/Storm.exact.*.json, the "approx" of the rational) to 1e-9
+# relative; its default engine (results/Storm.*.json, printed to 10
 # digits, precision 1e-6) to 2e-6 relative, 1e-9 absolute.
+#   embedded: the reward structures "up", "danger", "down" share their
+#     names with labels (R{"danger"} read the label: 3600x the value);
+#   polling: "F<=T (s=1 & a=0)" (read as a function T).
 QV = os.path.join(TOP, "tests", "prism", "qvbs")
+E, D = 1e-9, 2e-6
 qvbs = [
-    ("cluster", ["-D", "N=2", "-D", "T=2000", "-D", "t=20"], {
-        "premium_steady": (0.9999615335623628, 1e-9),
-        "below_min": (0.004659192406, 2e-6),
-        "operational": (99.87643558, 2e-6),
-        "qos1": (0.001158395575, 2e-6),
-        "qos2": (2.201599927e-06, 2e-6),
-        "qos3": (1.0, 2e-6),
-        "qos4": (0.0, 2e-6),
-        "repairs": (17.36977828, 2e-6)}),
-    ("tandem", ["-D", "c=15", "-D", "T=1000", "-D", "t=0.2"], {
-        "customers": (15.798592927169762, 1e-9),
-        "customers_T": (11.55612449, 2e-6),
-        "first_queue": (0.2060312414, 2e-6),
-        "network": (0.0006749333657, 2e-6),
-        "second_queue": (1.0, 2e-6)}),
+    ("cluster", "cluster", ["-D", "N=2", "-D", "T=2000", "-D", "t=20"], {
+        "premium_steady": (0.9999615335623628, E),
+        "below_min": (0.004659192406, D),
+        "operational": (99.87643558, D),
+        "qos1": (0.001158395575, D),
+        "qos2": (2.201599927e-06, D),
+        "qos3": (1.0, D),
+        "qos4": (0.0, D),
+        "repairs": (17.36977828, D)}),
+    ("tandem", "tandem", ["-D", "c=15", "-D", "T=1000", "-D", "t=0.2"], {
+        "customers": (15.798592927169762, E),
+        "customers_T": (11.55612449, D),
+        "first_queue": (0.2060312414, D),
+        "network": (0.0006749333657, D),
+        "second_queue": (1.0, D)}),
+    ("embedded", "embedded", ["-D", "MAX_COUNT=2", "-D", "T=12"], {
+        "actuators": (0.08767819037331588, E),
+        "danger_time": (0.2931856862419295, E),
+        "io": (0.24252058277362362, E),
+        "main": (0.048417523169789894, E),
+        "sensors": (0.6213837036832706, E),
+        "up_time": (423.8443172811176, E),
+        "actuators_T": (0.0008058411396, D),
+        "danger_T": (0.008269622665, D),
+        "down_T": (0.02802901538, D),
+        "failure_T": (0.009035237302, D),
+        "io_T": (0.006797071997, D),
+        "main_T": (0.0013638819, D),
+        "sensors_T": (0.0008058411396, D),
+        "up_T": (11.96370136, D)}),
+    ("polling.5", "polling", ["-D", "T=16"], {
+        "s1": (0.14492709367584383, E),
+        "s1_before_s2": (0.5357405856065404, E),
+        "served": (2.107965214, D),
+        "station1_polled": (1.0, D),
+        "waiting": (1.916684509, D)}),
+    ("mapk_cascade", "mapk_cascade", ["-D", "N=1", "-D", "T=30"], {
+        "activated_time": (66.18981054789236, E),
+        "activated_T": (0.04028929041, D),
+        "reactions": (6.646271174, D)}),
+    ("mapk_cascade", "mapk_cascade", ["-D", "N=2", "-D", "T=30"], {
+        "activated_time": (57.53400419, D),
+        "activated_T": (0.3855065538, D),
+        "reactions": (22.04722709, D)}),
+    ("kanban", "kanban", ["-D", "t=1"], {"throughput": (0.0925846346333826, E)}),
+    ("fms", "fms", ["-D", "n=1"], {"productivity": (13.85312833622229, E)}),
+    ("fms", "fms", ["-D", "n=2"], {"productivity": (29.154698799657936, E)}),
 ]
-for name, defs, want in qvbs:
+for name, props, defs, want in qvbs:
+    what = "qvbs %s %s" % (name, " ".join(defs[1::2]))
     rc, out, err = run(["props", os.path.join(QV, name + ".prism"),
-                        os.path.join(QV, name + ".props"), "-f", "json"] + defs)
+                        os.path.join(QV, props + ".props"), "-f", "json"] + defs)
     if rc != 0:
-        fail("qvbs %s: rc %d: %s" % (name, rc, err))
+        fail("%s: rc %d: %s" % (what, rc, err))
         continue
     got = {p["name"]: p["value"] for p in json.loads(out)["properties"]}
     for k, (w, tol) in want.items():
         v = got.get(k)
         if v is None or abs(v - w) > tol * abs(w) + 1e-9:
-            fail("qvbs %s %s: %r, published %r" % (name, k, v, w))
+            fail("%s %s: %r, published %r" % (what, k, v, w))
         else:
-            print("ok   qvbs %s %-15s %.12g" % (name, k, v))
+            print("ok   %s %-15s %.12g" % (what, k, v))
 
 # ---- 3. bad properties ---------------------------------------------------
 bad = [
