@@ -24,7 +24,9 @@ Columns: states (san; "!" when it differs from the published count),
 san's value and the reference, the relative difference, san's wall time
 and peak memory, Storm's times, and ok / FAIL / - (not judged).
 Then the models whose published properties are not steady-state ones:
-their reachable state counts (san check).  Exit 1 when a judged row
+their reachable state counts (san check); then `san props` on QVBS's
+property files (time-bounded, until, cumulative and instantaneous
+rewards) at the larger sizes against Storm's values (PROPS).  Exit 1 when a judged row
 fails.  quick: the first sizes; full (default):
 up to about 600,000 states (cluster N=128, about a minute here); long:
 kanban t=5 (2.5 M states) as well.
@@ -83,6 +85,42 @@ COUNTS = [
     ("full", "mapk_cascade.prism", ["N=3"], 18292),
     ("full", "majority.prism", [], 192000),
 ]
+
+# The property files of QVBS (tests/prism/qvbs/*.props) at the larger
+# sizes: (mode, model, property file, -D, published states, {property:
+# (reference, kind)}).  Kinds as above; Storm's default engine (10
+# digits, precision 1e-6) is judged here at 2e-6 relative, 1e-9
+# absolute (tests/cli/props.py checks the small sizes).
+PROPS = [
+    ("full", "embedded.prism", "embedded.props", ["MAX_COUNT=8", "T=12"], 8548, {
+        "actuators": (0.1053036557931282, "exact"),
+        "danger_time": (0.3317273488638775, "exact"),
+        "up_time": (477.55237358361944, "exact"),
+        "failure_T": (0.004940843786, "default"),
+        "up_T": (11.96403937, "default")}),
+    ("full", "polling.9.prism", "polling.props", ["T=16"], 6912, {
+        "s1_before_s2": (0.5409174089353829, "exact"),
+        "served": (1.232959007, "default"),
+        "waiting": (1.65755629, "default")}),
+    ("full", "cluster.prism", "cluster.props", ["N=16", "T=2000", "t=20"], 10132, {
+        "below_min": (0.004207094509, "default"),
+        "operational": (99.87281916, "default"),
+        "qos1": (0.001040951489, "default"),
+        "repairs": (129.1897765, "default")}),
+    ("full", "tandem.prism", "tandem.props", ["c=63", "T=1000", "t=0.2"], 8128, {
+        "customers_T": (50.18088283, "default"),
+        "first_queue": (0.04403405401, "default"),
+        "network": (1.909673908e-20, "default")}),
+    ("full", "mapk_cascade.prism", "mapk_cascade.props", ["N=3", "T=30"], 18292, {
+        "activated_T": (1.145640698, "default"),
+        "activated_time": (46.887248, "default"),
+        "reactions": (36.61456209, "default")}),
+    ("full", "majority.prism", "majority.props", ["T=2100"], 192000, {
+        "change_state": (0.05429919316, "default")}),
+    ("long", "speed-ind.prism", "speed-ind.props", ["T=2100"], 743424, {
+        "change_state": (0.04229449798, "default")}),
+]
+PROPS_TOL = {"exact": 1e-9, "default": 2e-6}
 
 TOL = {"exact": 1e-9, "sound": 1e-6}
 
@@ -172,7 +210,46 @@ def main():
         bad += ok == "FAIL"
         print("%-16s %-12s %9d %9d %8.2f  %s" % (fname.replace(".prism", ""), " ".join(defs) or "-",
                                                  got, states, wall, ok))
+    bad += props_table(san, mode, order)
     return 1 if bad else 0
+
+
+def props_table(san, mode, order):
+    """san props on the QVBS property files at the larger sizes: each
+    property against Storm's published value; the wall time is the
+    whole file's."""
+    print("%-16s %-22s %-16s %-20s %-20s %-8s %8s %8s  %s" % (
+        "model (props)", "-D", "property", "san", "reference", "kind", "rel.diff", "file s",
+        "check"))
+    bad = 0
+    for m, fname, props, defs, states, want in PROPS:
+        if order[m] > order.get(mode, 1):
+            continue
+        name = fname.replace(".prism", "")
+        d = " ".join(defs)
+        t0 = time.time()
+        p = subprocess.run([san, "props", "-f", "json", os.path.join(QVBS, fname),
+                            os.path.join(QVBS, props)] + [a for x in defs for a in ("-D", x)],
+                           capture_output=True, text=True)
+        wall = time.time() - t0
+        if p.returncode != 0:
+            print("%-16s %-22s exit %d: %s" % (name, d, p.returncode, p.stderr.strip()[:160]))
+            bad += 1
+            continue
+        j = json.loads(p.stdout)
+        got = {q["name"]: q["value"] for q in j["properties"]}
+        if j.get("states") != states:
+            print("%-16s %-22s %s states, published %d  FAIL" % (name, d, j.get("states"), states))
+            bad += 1
+        for k, (ref, kind) in want.items():
+            v = got.get(k)
+            ok = v is not None and abs(v - ref) <= PROPS_TOL[kind] * abs(ref) + 1e-9
+            rel = abs(v - ref) / abs(ref) if v is not None and ref else float("nan")
+            bad += not ok
+            print("%-16s %-22s %-16s %-20.15g %-20.15g %-8s %8.1e %8.2f  %s" % (
+                name, d, k, v if v is not None else float("nan"), ref, kind, rel, wall,
+                "ok" if ok else "FAIL"))
+    return bad
 
 
 if __name__ == "__main__":
