@@ -153,8 +153,8 @@ san_status report_solve_json(FILE *out, const report_solve *r)
     const int ok = sol->info.converged;
     fprintf(out, ", \"balance\": ");
     report_json_opt(out, ok, sol->info.balance);
-    fprintf(out, ", \"aggregation_error\": ");
-    report_json_opt(out, ok, sol->info.agg_error);
+    fprintf(out, ", \"aggregation_error\": ");   /* none over several classes */
+    report_json_opt(out, ok && isfinite(sol->info.agg_error), sol->info.agg_error);
     fprintf(out, ", \"error_estimate\": ");    /* not converged: the one reached */
     const double est = san_solve_reached_estimate(&sol->info);
     report_json_opt(out, !isnan(est), est);

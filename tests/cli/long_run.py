@@ -159,6 +159,11 @@ def check_solve(name, path, states, rates, init, label_of, results, extra=(), lu
               f"{name} {storage}: reach probabilities sum to "
               f"{sum(c['reach'] for c in d['classes']['classes'])}")
         est = d["solver"]["error_estimate"]
+        # every figure a number or null (not computed), never the string
+        # "nan" the aggregation test left over several classes
+        for f in ("balance", "aggregation_error", "error_estimate"):
+            check(d["solver"][f] is None or type(d["solver"][f]) in (int, float),
+                  f"{name} {storage}: solver.{f} = {d['solver'][f]!r}")
         worst = 0.0
         if not lumped:
             vec = {key(v["state"]): v["p"] for v in d["vector"]}
