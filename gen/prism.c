@@ -796,17 +796,19 @@ static int never(ctx *c, const part *p, int np)
 }
 
 /* The destination of variable w's update e from its value k (bound in
- * c->env) on transition name, into b: a state when e folds there (none
- * when that value is off the range, or the same state of a local
- * event), else to(=e - lo) (san(5)), which the model routes by e's
- * value in each state: a value off the range is an error where the
- * event fires, as in PRISM.  1 when something was written. */
+ * c->env) on transition name, into b: a state when e folds to one in
+ * the range (none for the same state of a local event, or a value that
+ * is not an integer), else to(=e - lo) (san(5)), which the model routes
+ * by e's value in each state: a value off the range, folded or not, is
+ * an error where the event fires, as in PRISM (it was a transition
+ * silently dropped for a folded one: [] true -> (x'=x+1) past x's
+ * top).  1 when something was written. */
 static int put_target(ctx *c, gbuf *b, const vinfo *w, const px_expr *e, const char *name,
                       long k, int local)
 {
     double t;
-    if (fold(c, e, &t)) {
-        if (t != floor(t) || t < w->lo || t > w->hi || (local && t == k))
+    if (fold(c, e, &t) && (t >= w->lo && t <= w->hi)) {
+        if (t != floor(t) || (local && t == k))
             return 0;
         gbuf_printf(b, " to(");
         val_name(b, w, (long)t);
@@ -815,8 +817,15 @@ static int put_target(ctx *c, gbuf *b, const vinfo *w, const px_expr *e, const c
     }
     if (c->failed)
         return 0;
+    /* w's own value unbound: e reads it in each state ("(st x) + 1"),
+     * not folded to a constant target the compiler refuses even where
+     * the event never fires */
+    const int wi = (int)(w - c->v);
+    const long bound = c->env[wi];
+    c->env[wi] = ENV_FREE;
     gbuf_printf(b, " to(=");
     put_expr(c, b, e);
+    c->env[wi] = bound;
     if (w->lo > 0)
         gbuf_printf(b, " - %ld", w->lo);
     else if (w->lo < 0)

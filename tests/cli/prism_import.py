@@ -416,8 +416,42 @@ def check_bad():
             fail("san import mdp: exit %d" % rc)
 
 
+def check_off_range():
+    """An update whose value leaves the variable's range is an error
+    where it fires (PRISM's semantics), also when it folds to a constant
+    in the source state: x'=x+1 without a guard at x's top was a dropped
+    transition (a chain of 4 states where PRISM refuses).  The same
+    command behind a guard that is never true is no error: the chain is
+    then a birth-death one with rates 2 and 1, pi(x) = 2^x / 15."""
+    body = "ctmc\nconst int N = 3;\nmodule m\n  x : [0..N] init 0;\n  y : [0..1] init 0;\n%s" \
+           "  [] x>0 -> 1 : (x'=x-1);\nendmodule\n"
+    fires = body % "  [] true -> 2 : (x'=x+1);\n"
+    never = body % "  [] y=0 & x<N -> 2 : (x'=x+1);\n  [] y=1 -> 2 : (x'=x+1);\n"
+    with tempfile.TemporaryDirectory() as tmp:
+        for text, name in ((fires, "fires"), (never, "never")):
+            path = os.path.join(tmp, name + ".prism")
+            with open(path, "w") as f:
+                f.write(text)
+            for storage in ("sparse", "kron"):
+                rc, out, err = run(["solve", "--storage", storage, "-f", "json", path])
+                if name == "fires":
+                    if rc != 2 or "leads to no state here" not in err:
+                        fail("off range, firing, %s: exit %d, %r" % (storage, rc, err[:300]))
+                    continue
+                if rc != 0:
+                    fail("off range, never firing, %s: exit %d, %r" % (storage, rc, err[:300]))
+                    continue
+                marg = json.loads(out)["marginals"]["x"]
+                for k in range(4):
+                    got = marg.get("x_%d" % k)
+                    if got is None or not close(got, 2 ** k / 15, 1e-12):
+                        fail("off range, never firing, %s: P(x=%d) = %r, expected %r"
+                             % (storage, k, got, 2 ** k / 15))
+
+
 check_tiny()
 check_functions()
+check_off_range()
 check_qvbs()
 check_transient()
 check_accumulated()
