@@ -83,6 +83,10 @@ int cli_read_model(const char *path, double max_input, double max_memory, char *
 /* Read (cli_read_model), parse and compile a model file, printing the
  * diagnostics on stderr.  On failure returns NULL and sets *status to the
  * exit status to use (2 for bad input, 1 for I/O failure). */
+/* The name diagnostics give a model's text: "<stdin>" for "-"; of a
+ * PRISM model "PATH (imported)", since the lines and columns are those
+ * of the .san text imported from it (`san import prism` prints it). */
+const char *cli_model_name(const char *path, char *buf, size_t size);
 san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
                           int quiet_warnings, double max_input, double max_memory,
                           const cli_diag *dg);

@@ -446,7 +446,8 @@ int cmd_check(int argc, char **argv)
         return rc_read;
     }
     san_diag d;
-    san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", text, len);
+    char nb[4096];
+    san_diag_init(&d, cli_model_name(path, nb, sizeof nb), text, len);
     san_load_opts opt = { .defs = defs.defs, .ndefs = defs.n, .peps_warnings = !A.diag.no_peps_warnings,
                           .progress = cli_stderr_is_tty() };
     for (int i = 0; i < defs.n; i++) {

@@ -252,7 +252,8 @@ static int build_space(const export_args *A, const san_model *m, const char *pat
     ao.space_only = 1;
     ao.lump = A->run.lump;
     san_diag d;
-    san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", NULL, 0);
+    char nb[4096];
+    san_diag_init(&d, cli_model_name(path, nb, sizeof nb), NULL, 0);
     san_status st = san_analyze(m, &ao, a, &d);
     san_diag_print(&d, stderr, cli_stderr_is_tty());
     san_diag_free(&d);
@@ -267,7 +268,8 @@ static int lump_model(const export_args *A, const san_model *m, const char *path
     if (A->run.lump == SAN_LUMP_OFF)
         return EXIT_OK;
     san_diag d;
-    san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", NULL, 0);
+    char nb[4096];
+    san_diag_init(&d, cli_model_name(path, nb, sizeof nb), NULL, 0);
     san_status st = san_model_lump(m, L, &d);
     san_diag_print(&d, stderr, cli_stderr_is_tty());
     san_diag_free(&d);

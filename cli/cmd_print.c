@@ -116,8 +116,9 @@ int cmd_print(int argc, char **argv)
     int prism = status == EXIT_OK && san_is_prism_path(rest[0]);
     if (prism)
         status = cli_prism_to_san(rest[0], &text, &len, &A.defs);
+    char nb[4096];
     if (status == EXIT_OK)
-        m = cli_load_text(strcmp(rest[0], "-") ? rest[0] : "<stdin>", text, len,
+        m = cli_load_text(cli_model_name(rest[0], nb, sizeof nb), text, len,
                           prism ? NULL : &A.defs, &status, !A.diag.peers, &A.diag);
     cli_defines_free(&A.defs);
     if (m)

@@ -204,8 +204,10 @@ int cmd_props(int argc, char **argv)
             status = cli_prism_to_san_flags(name, &text, &len, &mdefs, SAN_IMPORT_PROPS);
             dq.no_peps_warnings = 1;    /* the importer's text, not the user's */
         }
+        char nb[4096];
         if (status == EXIT_OK)
-            m = cli_load_text(name, text, len, prism ? NULL : &mdefs, &status, 0, &dq);
+            m = cli_load_text(cli_model_name(rest[0], nb, sizeof nb), text, len,
+                              prism ? NULL : &mdefs, &status, 0, &dq);
         free(text);
         if (!m)
             goto out;
@@ -225,7 +227,8 @@ int cmd_props(int argc, char **argv)
     if (A.max_steps > 0)
         o.max_steps = A.max_steps;
     san_diag d;
-    san_diag_init(&d, rest[0], NULL, 0);
+    char nb[4096];
+    san_diag_init(&d, cli_model_name(rest[0], nb, sizeof nb), NULL, 0);
     san_status st = san_checker_new(m, &o, &C, &d);
     if (st != SAN_OK) {
         print_diag(&d);

@@ -184,7 +184,8 @@ int cmd_solve(int argc, char **argv)
             ao.engine_matrix = (san_engine_matrix)cli_engine_matrix(A.petsc_matrix);
     }
     san_diag d;
-    san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", NULL, 0);
+    char nb[4096];
+    san_diag_init(&d, cli_model_name(path, nb, sizeof nb), NULL, 0);
     san_analysis a;
     san_status st = san_analyze(m, &ao, &a, &d);
     /* over MPI every rank holds the same answer: rank 0 alone reports

@@ -502,7 +502,8 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
     ao.tr.init_p = iv.p;
     ao.tr.init_n = iv.n;
     san_diag d;
-    san_diag_init(&d, strcmp(rest[0], "-") ? rest[0] : "<stdin>", NULL, 0);
+    char nb[4096];
+    san_diag_init(&d, cli_model_name(rest[0], nb, sizeof nb), NULL, 0);
     san_analysis a;
     san_status st = san_analyze(m, &ao, &a, &d);
     /* over MPI every rank holds the same answer: rank 0 alone reports

@@ -351,6 +351,16 @@ static int read_as_san(const char *path, const char *name, double max_input, dou
     return EXIT_OK;
 }
 
+const char *cli_model_name(const char *path, char *buf, size_t size)
+{
+    if (!strcmp(path, "-"))
+        return "<stdin>";
+    if (!san_is_prism_path(path))
+        return path;
+    snprintf(buf, size, "%s (imported)", path);
+    return buf;
+}
+
 san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
                           int quiet_warnings, double max_input, double max_memory,
                           const cli_diag *dg)
@@ -362,6 +372,8 @@ san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
     if ((*status = read_as_san(path, name, max_input, max_memory, &defs, &dg, &dq, &text,
                                &len)) != EXIT_OK)
         return NULL;
+    char nb[4096];
+    name = cli_model_name(path, nb, sizeof nb);
     san_model *m = cli_load_text(name, text, len, defs, status, quiet_warnings, dg);
     free(text);
     return m;
@@ -385,6 +397,8 @@ san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char 
     if ((*status = read_as_san(path, name, max_input, max_memory, &defs, &dg, &dq, &text,
                                &len)) != EXIT_OK)
         return NULL;
+    char nb[4096];
+    name = cli_model_name(path, nb, sizeof nb);
     san_load_opts opt = { 0 };
     if (defs) {
         opt.defs = defs->defs;
