@@ -15,6 +15,8 @@
 #      each generating, exploring and solving its model: ms and pipeline)
 #      whose CSV equals that of -j 1 byte for byte, the command line
 #      aside.
+# And, since this build goes without the optional libraries, the
+# refusal of what needs them (export --format mtx without CHOLMOD).
 #
 # Built with --disable-openmp: GCC's libgomp is not instrumented, so
 # every OpenMP region would be reported as a race that is none; the
@@ -56,7 +58,7 @@ fi
 flags="-O1 -g -fsanitize=thread -fno-omit-frame-pointer"
 say "configuring $obj with $flags --disable-openmp CC=$CC"
 cd "$obj" || exit 2
-"$configure" --disable-openmp --without-cairo CC="$CC" CFLAGS="$flags" \
+"$configure" --disable-openmp --without-cairo --without-cholmod CC="$CC" CFLAGS="$flags" \
     LDFLAGS="-fsanitize=thread" >configure.log 2>&1 ||
     { tail -n 40 configure.log >&2; say "configure failed (see $obj/config.log)"; exit 2; }
 
@@ -111,6 +113,19 @@ for t in ms pipeline; do
         fail "san sweep $t under TSan (a race ends it with exit 66)"
     fi
 done
+
+# 3. the build without the optional libraries (cairo, CHOLMOD) says what
+#    it lacks: a Matrix Market export refused with exit 2 and the reason,
+#    the other formats written
+if ./san export --format mtx "$srcdir/models/mm1k.san" > mtx.out 2> mtx.err; then
+    fail "export --format mtx without CHOLMOD: exit 0"
+elif [ $? -eq 2 ] && grep -q "built without it (configure --with-cholmod" mtx.err &&
+     ./san export --format prism -o "$obj/mm1k" "$srcdir/models/mm1k.san" > prism.out 2>&1; then
+    ok "without CHOLMOD: export --format mtx refused with the reason, --format prism written"
+else
+    cat mtx.err prism.out >&2
+    fail "export without CHOLMOD: not the refusal expected"
+fi
 
 end=$(date +%s)
 say "build $((built - start)) s, checks $((end - built)) s, total $((end - start)) s"
