@@ -135,6 +135,7 @@ class Model:
         # their state selections in the model's scope (as the command does)
         self._text = text
         self._defines = dict(defines or {})
+        self._prism = None          # (source, name, constants) of a PRISM model
 
     def __del__(self):
         m, self._m = getattr(self, "_m", None), None
@@ -906,13 +907,40 @@ class Passage:
 
 # ---- loading ----
 
-def _compile(text, name, defines):
+def _define_array(defines):
+    """san_define[] of {name: value}, and the encoded names it points to."""
     defs = (_lib.Define * max(1, len(defines)))()
     keep = []
     for k, (n, v) in enumerate(defines.items()):
         keep.append(n.encode())
         defs[k].name = keep[-1]
         defs[k].value = v
+    return defs, keep
+
+
+# SAN_IMPORT_PROPS (san/gen.h): the hidden results properties read
+_IMPORT_PROPS = 1
+
+
+def _import_prism(data, name, defines, flags=0):
+    """The .san text of a PRISM model (its constants set by defines), as
+    `san import prism` writes it."""
+    defs, keep = _define_array(defines)
+    out = c_void_p()
+    with _DiagScope(name, data) as d:
+        st = lib.san_import_prism_flags(name.encode(), data, len(data), defs, len(defines),
+                                        None, flags, byref(out), byref(d))
+        msgs = _messages(d)
+    if st != _lib.SAN_OK or not out.value:
+        raise SanError(_status_name(st) if st != _lib.SAN_OK else "nomem", msgs)
+    try:
+        return ctypes.string_at(out.value)
+    finally:
+        _lib.libc.free(out)
+
+
+def _compile(text, name, defines, prism=None):
+    defs, keep = _define_array(defines)
     opts = _lib.LoadOpts(defs, len(defines), 1)
     data = text.encode() if isinstance(text, str) else text
     ptr = POINTER(_lib.Model)()
@@ -932,12 +960,18 @@ def _compile(text, name, defines):
             why.append(f"{n}: {buf.value.decode()}")
         lib.san_model_free(ptr)
         raise SanError("usage", message=f"{name}: " + "; ".join(why))
-    return Model(ptr, name, msgs, data, defines)
+    model = Model(ptr, name, msgs, data, defines)
+    model._prism = prism
+    return model
 
 
 def load(path=None, text=None, defines=None, **kw):
     """A model from a .san file (or its text), constants overridden by
-    defines={"lambda": 4} or keywords (mu=3), as `san solve -D`."""
+    defines={"lambda": 4} or keywords (mu=3), as `san solve -D`.  A
+    PRISM model (.prism, .sm, .pm) is imported as `san solve
+    cluster.prism -D N=16` does: load("cluster.prism", N=16); its
+    diagnostics name "PATH (imported)" at the lines of the .san text
+    `san import prism` prints."""
     if (path is None) == (text is None):
         raise TypeError("load: give path or text")
     if path is not None:
@@ -961,7 +995,12 @@ def load(path=None, text=None, defines=None, **kw):
         name = "<text>"
         if not isinstance(text, (str, bytes)):
             raise _usage(f"load: text: expected str or bytes, not {type(text).__name__}")
-    return _compile(text, name, _defines(defines, kw))
+    defs = _defines(defines, kw)
+    if path is not None and lib.san_is_prism_path(name.encode()):
+        # the -D are the PRISM constants, the importer's
+        return _compile(_import_prism(text, name, defs), name + " (imported)", {},
+                        prism=(text, name, defs))
+    return _compile(text, name, defs)
 
 
 def gen(line, defines=None, **kw):

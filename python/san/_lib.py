@@ -14,7 +14,7 @@ import ctypes
 import ctypes.util
 import os
 from ctypes import (POINTER, Structure, c_char, c_char_p, c_double, c_int, c_int32,
-                    c_int64, c_long, c_size_t, c_void_p)
+                    c_int64, c_long, c_size_t, c_uint, c_void_p)
 
 # ---- base.h ----
 
@@ -268,6 +268,9 @@ def _load():
         "san_model_define_why": (None, [POINTER(Model), c_char_p, c_double, c_char_p, c_size_t]),
         "san_gen": (c_int, [c_int, POINTER(c_char_p), POINTER(c_void_p), POINTER(c_void_p),
                             c_char_p, c_size_t]),
+        "san_is_prism_path": (c_int, [c_char_p]),
+        "san_import_prism_flags": (c_int, [c_char_p, c_char_p, c_size_t, POINTER(Define), c_int,
+                                           c_char_p, c_uint, POINTER(c_void_p), POINTER(Diag)]),
         "san_method_parse": (c_int, [c_char_p, POINTER(c_int)]),
         "san_method_name": (c_char_p, [c_int]),
         "san_solve_reached_estimate": (c_double, [POINTER(SolveInfo)]),
