@@ -215,6 +215,11 @@ void cli_meta_free(void);
 void cli_meta_json(FILE *out, const cli_run *r);
 void cli_meta_csv(FILE *out, const cli_run *r);
 void cli_meta_text(FILE *out);
+/* The three above as the library's reports take them (a
+ * san_report_preamble; run: a cli_run, or NULL). */
+void cli_provenance(FILE *out, san_report_format f, const void *run);
+/* --format's value as the library's reports name it. */
+san_report_format cli_report_format(cli_format f);
 /* --quiet of the subcommands that have it: no text header (the JSON and
  * CSV keep their provenance, which a reader skips). */
 void cli_meta_quiet(void);

@@ -271,17 +271,6 @@ static int hidden(const char *name)
     return !strncmp(name, SAN_HIDDEN_RESULT_PREFIX, strlen(SAN_HIDDEN_RESULT_PREFIX));
 }
 
-/* The provenance block (cli/meta.c) where each format takes it. */
-static void provenance(FILE *out, san_report_format f, const void *ctx)
-{
-    if (f == SAN_REPORT_JSON)
-        cli_meta_json(out, ctx);
-    else if (f == SAN_REPORT_CSV)
-        cli_meta_csv(out, ctx);
-    else
-        cli_meta_text(out);
-}
-
 /* ---- the plot over t ---- */
 
 /* Is name in the comma-separated list (NULL: every name)? */
@@ -537,12 +526,10 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
         ro.nlevels = levels.n;
         /* uniformization to its eps; "converged" is every time asked done */
         cli_run run = { "uniformization", A.eps, a.kron ? "kron" : "sparse", ro.complete };
-        ro.preamble = provenance;
+        ro.preamble = cli_provenance;
         ro.ctx = &run;
         if (report)
-            san_report_transient(stdout, A.fmt == FMT_JSON ? SAN_REPORT_JSON
-                                         : A.fmt == FMT_CSV ? SAN_REPORT_CSV : SAN_REPORT_TEXT,
-                                 m, &a, &ro);
+            san_report_transient(stdout, cli_report_format(A.fmt), m, &a, &ro);
         else if (partial && rank0)      /* the report would have said so */
             fprintf(stderr, "san %s: stopped: %d of %d times done; no plot\n", cmd, a.tr.ntimes,
                     times.n);
