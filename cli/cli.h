@@ -274,13 +274,6 @@ int cli_say_failed(const char *cmd, const char *what, const char *label, const c
 void cli_say_failed_end(const char *cmd, const char *what, int said);
 int cli_say_failed_variants(const char *cmd, const san_sweep *s);
 
-/* Replicas in san check's report (cli/replicas.c; the library's reports
- * have report/replicas.c): does b name the replica after a ("P[3]" then
- * "P[4]")?  "P[0..9]" for the run first..last, written in
- * buf, or first itself when it is one name. */
-int cli_next_replica(const char *a, const char *b);
-const char *cli_replica_run(const char *first, const char *last, char *buf, size_t size);
-
 /* --from FILE (cli/from.c), for transient and passage: a distribution
  * as --vector writes it, read against m (the model as written): each
  * row's index a state of m, its names (when given) those of that

@@ -160,6 +160,30 @@ SAN_API void san_time_report_opts_default(san_time_report_opts *o);
 SAN_API san_status san_report_transient(FILE *out, san_report_format f, const san_model *m,
                                         const san_analysis *a, const san_time_report_opts *o);
 
+/* ---- san check's report (report/check_text.c, report/check_json.c) ---- */
+
+/* What the report of a model's check says beside the model and its
+ * diagnostics. */
+typedef struct {
+    const san_lumping *lumping;     /* the lumped model the estimates are of,
+                                       or NULL (as written) */
+    const san_estimate *memory;     /* san_estimate_memory's; NULL: not
+                                       estimated */
+    const san_audit *audit;         /* san_audit_model's; NULL: not run */
+    san_report_preamble preamble;   /* NULL: no provenance block */
+    const void *ctx;                /* preamble's */
+} san_check_report_opts;
+
+/* Everything NULL. */
+SAN_API void san_check_report_opts_default(san_check_report_opts *o);
+/* The report of `san check` on m (NULL when it did not load: JSON then
+ * says "valid": false and lists the errors) with the diagnostics d, in
+ * format f (text or JSON) on out; o NULL: the defaults.  SAN_OK;
+ * SAN_E_USAGE for CSV, or text without a model (the diagnostics are the
+ * whole report then: san_diag_print). */
+SAN_API san_status san_report_check(FILE *out, san_report_format f, const san_model *m,
+                                    const san_diag *d, const san_check_report_opts *o);
+
 #ifdef __cplusplus
 }
 #endif
