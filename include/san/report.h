@@ -11,6 +11,8 @@
 #include "san/base.h"
 #include "san/model.h"
 #include "san/analyze.h"
+#include "san/analytic.h"
+#include "san/sweep.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -183,6 +185,26 @@ SAN_API void san_check_report_opts_default(san_check_report_opts *o);
  * whole report then: san_diag_print). */
 SAN_API san_status san_report_check(FILE *out, san_report_format f, const san_model *m,
                                     const san_diag *d, const san_check_report_opts *o);
+
+/* ---- san mw's report (report/mw_out.c) ---- */
+
+typedef struct {
+    const double *san_tt;           /* the SAN's execution_time per row
+                                       (NaN: it failed), or NULL: no SAN
+                                       columns */
+    const double *san_eff;          /* its efficiency, with san_tt */
+    san_report_preamble preamble;   /* NULL: no provenance block */
+    const void *ctx;                /* preamble's */
+} san_mw_report_opts;
+
+/* Everything NULL. */
+SAN_API void san_mw_report_opts_default(san_mw_report_opts *o);
+/* The report of `san mw`: the master/worker closed form of p for each
+ * of the n numbers of workers (in the order given), its optimum and
+ * bounds, in format f on out; o NULL: the defaults.  SAN_OK;
+ * SAN_E_USAGE when n < 1; SAN_E_NOMEM. */
+SAN_API san_status san_report_mw(FILE *out, san_report_format f, const san_mw_params *p, int n,
+                                 const double *workers, const san_mw_report_opts *o);
 
 #ifdef __cplusplus
 }
