@@ -206,6 +206,21 @@ SAN_API void san_mw_report_opts_default(san_mw_report_opts *o);
 SAN_API san_status san_report_mw(FILE *out, san_report_format f, const san_mw_params *p, int n,
                                  const double *workers, const san_mw_report_opts *o);
 
+/* ---- san compare's report (report/compare_out.c) ---- */
+
+typedef struct {
+    san_report_preamble preamble;   /* NULL: no provenance block */
+    const void *ctx;                /* preamble's */
+} san_compare_report_opts;
+
+/* Everything NULL. */
+SAN_API void san_compare_report_opts_default(san_compare_report_opts *o);
+/* The report of `san compare` on c (san_compare_run done): the models,
+ * then their results and marginals side by side with the differences
+ * to the first, in format f on out; o NULL: the defaults.  SAN_OK. */
+SAN_API san_status san_report_compare(FILE *out, san_report_format f, const san_compare *c,
+                                      const san_compare_report_opts *o);
+
 #ifdef __cplusplus
 }
 #endif
