@@ -221,6 +221,26 @@ SAN_API void san_compare_report_opts_default(san_compare_report_opts *o);
 SAN_API san_status san_report_compare(FILE *out, san_report_format f, const san_compare *c,
                                       const san_compare_report_opts *o);
 
+/* ---- san map's report (report/map_out.c) ---- */
+
+typedef struct {
+    int batch;                      /* one pipeline of many: text a row
+                                       each, JSON the cases in "cases" */
+    san_report_preamble preamble;   /* NULL: no provenance block */
+    const void *ctx;                /* preamble's */
+} san_map_report_opts;
+
+/* Everything 0. */
+SAN_API void san_map_report_opts_default(san_map_report_opts *o);
+/* Case k (0 first) of `san map`'s report, c from san_map_case_run, in
+ * format f on out (the preamble and the CSV header with the first);
+ * a batch ends with san_report_map_end after its n cases (JSON closes
+ * the document there; "cases": [] when n is 0).  SAN_OK. */
+SAN_API san_status san_report_map_case(FILE *out, san_report_format f, const san_map_case *c,
+                                       int k, const san_map_report_opts *o);
+SAN_API san_status san_report_map_end(FILE *out, san_report_format f, int n,
+                                      const san_map_report_opts *o);
+
 #ifdef __cplusplus
 }
 #endif
