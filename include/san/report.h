@@ -13,6 +13,7 @@
 #include "san/analyze.h"
 #include "san/analytic.h"
 #include "san/sweep.h"
+#include "san/props.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -240,6 +241,22 @@ SAN_API san_status san_report_map_case(FILE *out, san_report_format f, const san
                                        int k, const san_map_report_opts *o);
 SAN_API san_status san_report_map_end(FILE *out, san_report_format f, int n,
                                       const san_map_report_opts *o);
+
+/* ---- san props' report (report/props_out.c) ---- */
+
+typedef struct {
+    san_report_preamble preamble;   /* NULL: no provenance block */
+    const void *ctx;                /* preamble's */
+} san_props_report_opts;
+
+/* Everything NULL. */
+SAN_API void san_props_report_opts_default(san_props_report_opts *o);
+/* The report of `san props`: the chain of C, then each property of P
+ * with its answer ans[i] (san_checker_eval), in format f on out; o
+ * NULL: the defaults.  SAN_OK. */
+SAN_API san_status san_report_props(FILE *out, san_report_format f, const san_props *P,
+                                    const san_checker *C, const san_prop_answer *ans,
+                                    const san_props_report_opts *o);
 
 #ifdef __cplusplus
 }
