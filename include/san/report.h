@@ -163,6 +163,16 @@ SAN_API void san_time_report_opts_default(san_time_report_opts *o);
 SAN_API san_status san_report_transient(FILE *out, san_report_format f, const san_model *m,
                                         const san_analysis *a, const san_time_report_opts *o);
 
+/* The same analysis drawn into file (.svg, .png, .pdf) over t: a
+ * curve per result named in ynames (comma-separated; NULL: every
+ * result) for a transient, P(T <= t) for a passage; look NULL: the
+ * defaults, its title and axis labels defaulting to the model's name,
+ * "t" and "value" or "P(T <= t)".  As san_plot_ex: 0; -2 with err (no
+ * result named, a bad file name, ...); -1 with err. */
+SAN_API int san_report_transient_plot(const char *file, const san_plot_opts *look,
+                                      const san_model *m, const san_analysis *a, int passage,
+                                      const char *ynames, char *err, size_t errn);
+
 /* ---- san check's report (report/check_text.c, report/check_json.c) ---- */
 
 /* What the report of a model's check says beside the model and its
