@@ -218,6 +218,9 @@ void cli_meta_text(FILE *out);
 /* The three above as the library's reports take them (a
  * san_report_preamble; run: a cli_run, or NULL). */
 void cli_provenance(FILE *out, san_report_format f, const void *run);
+/* The same for the reports of several solves (san_sweep_preamble:
+ * sweep, grain, size-buffer; run a cli_run). */
+void cli_sweep_provenance(FILE *out, san_sweep_format f, const void *run);
 /* --format's value as the library's reports name it. */
 san_report_format cli_report_format(cli_format f);
 /* --quiet of the subcommands that have it: no text header (the JSON and

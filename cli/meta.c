@@ -323,3 +323,9 @@ san_report_format cli_report_format(cli_format f)
 {
     return f == FMT_JSON ? SAN_REPORT_JSON : f == FMT_CSV ? SAN_REPORT_CSV : SAN_REPORT_TEXT;
 }
+
+void cli_sweep_provenance(FILE *out, san_sweep_format f, const void *run)
+{
+    cli_provenance(out, f == SAN_SWEEP_JSON ? SAN_REPORT_JSON
+                        : f == SAN_SWEEP_CSV ? SAN_REPORT_CSV : SAN_REPORT_TEXT, run);
+}
