@@ -219,6 +219,14 @@ void cli_meta_free(void);
 void cli_meta_json(FILE *out, const cli_run *r);
 void cli_meta_csv(FILE *out, const cli_run *r);
 void cli_meta_text(FILE *out);
+/* The three above as the library's reports take them (a
+ * san_report_preamble; run: a cli_run, or NULL). */
+void cli_provenance(FILE *out, san_report_format f, const void *run);
+/* The same for the reports of several solves (san_sweep_preamble:
+ * sweep, grain, size-buffer; run a cli_run). */
+void cli_sweep_provenance(FILE *out, san_sweep_format f, const void *run);
+/* --format's value as the library's reports name it. */
+san_report_format cli_report_format(cli_format f);
 /* --quiet of the subcommands that have it: no text header (the JSON and
  * CSV keep their provenance, which a reader skips). */
 void cli_meta_quiet(void);
@@ -272,13 +280,6 @@ int cli_say_failed(const char *cmd, const char *what, const char *label, const c
                    int *said);
 void cli_say_failed_end(const char *cmd, const char *what, int said);
 int cli_say_failed_variants(const char *cmd, const san_sweep *s);
-
-/* Replicas in san check's report (cli/replicas.c; the library's reports
- * have report/replicas.c): does b name the replica after a ("P[3]" then
- * "P[4]")?  "P[0..9]" for the run first..last, written in
- * buf, or first itself when it is one name. */
-int cli_next_replica(const char *a, const char *b);
-const char *cli_replica_run(const char *first, const char *last, char *buf, size_t size);
 
 /* --from FILE (cli/from.c), for transient and passage: a distribution
  * as --vector writes it, read against m (the model as written): each

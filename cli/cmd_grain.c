@@ -72,31 +72,16 @@ void help_grain(FILE *out)
     cli_help(out, &grain_spec);
 }
 
-/* The indices shown per grain, in this order. */
-/* The provenance block (cli/meta.c) where the report takes it. */
-typedef struct {
-    const san_sweep_opts *run;
-    int ok;
-} report_ctx;
-
-static void preamble(FILE *out, san_sweep_format f, const void *ctx)
-{
-    const report_ctx *r = ctx;
-    cli_run run = cli_run_asked(r->run, r->ok);
-    if (f == SAN_SWEEP_JSON)
-        cli_meta_json(out, &run);
-    else
-        cli_meta_text(out);
-}
-
+/* The report (sweep/grain_out.c), under the provenance of the solves. */
 static void report(const san_grain *G, const grain_args *A, FILE *out)
 {
     const san_sweep *s = &G->sweep;
     int failed = 0;
     for (int v = 0; v < s->nvariants; v++)
         failed += !s->rows[v].ok;
-    report_ctx rc = { &A->run, failed == 0 };
-    san_grain_write(G, A->fmt == FMT_JSON ? SAN_SWEEP_JSON : SAN_SWEEP_TEXT, preamble, &rc, out);
+    cli_run run = cli_run_asked(&A->run, failed == 0);
+    san_grain_write(G, A->fmt == FMT_JSON ? SAN_SWEEP_JSON : SAN_SWEEP_TEXT, cli_sweep_provenance,
+                    &run, out);
 }
 
 /* ------------------------------------------------------------------ */

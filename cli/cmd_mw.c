@@ -3,8 +3,9 @@
  * workers: the iteration time, speedup, efficiency and performance index
  * per n, the optimum, the lowest index and the master's chunk managing
  * capability; with --san, the SAN of the same program (san gen ms) beside
- * each closed form, and their ratio.  The model is the library's
- * (analytic/mw.c); here are the options and the table.
+ * each closed form, and their ratio.  The model (analytic/mw.c) and
+ * the report (report/mw_out.c) are the library's; here are the options
+ * and the SANs' solves.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -93,61 +94,25 @@ void help_mw(FILE *out)
     cli_help(out, &mw_spec);
 }
 
-/* ------------------------------------------------------------------ */
-/* The rows                                                             */
-/* ------------------------------------------------------------------ */
-
-typedef struct {
-    san_mw_point pt;
-    double gain, index;     /* from the row before; NAN on the first */
-    double san_tt, san_eff; /* --san; NAN when not asked or failed */
-    char *san_error;
-} mw_row;
+/* ---- --san: the SAN of each row, solved through the sweep API ---- */
 
 typedef struct {
     const mw_args *A;
     int n;
     double *workers;
-    mw_row *row;
-    san_mw_bounds b;
-    int best_tt, best_pi;   /* rows of the lowest Tt and Pi */
+    double *san_tt, *san_eff;   /* --san; NAN when failed */
+    char **san_error;
 } mw_table;
-
-static void fill_rows(mw_table *t)
-{
-    const san_mw_params *p = &t->A->par;
-    t->best_tt = t->best_pi = 0;
-    for (int i = 0; i < t->n; i++) {
-        mw_row *r = &t->row[i];
-        san_mw_eval(p, t->workers[i], &r->pt);
-        r->gain = r->index = NAN;
-        r->san_tt = r->san_eff = NAN;
-        if (i > 0 && t->workers[i] != t->workers[i - 1])
-            san_mw_step(p, t->workers[i - 1], t->workers[i], &r->gain, &r->index);
-        if (r->pt.tt < t->row[t->best_tt].pt.tt)
-            t->best_tt = i;
-        if (r->pt.pi < t->row[t->best_pi].pt.pi)
-            t->best_pi = i;
-    }
-    san_mw_bounds_of(p, &t->b);
-}
-
-/* ---- --san: the SAN of each row, solved through the sweep API ---- */
-
-typedef struct {
-    mw_table *t;
-    const san_sweep_opts *o;
-} san_job;
 
 static void san_row(void *ctx, int i)
 {
-    san_job *j = ctx;
-    mw_row *r = &j->t->row[i];
+    const mw_table *t = ctx;
+    const san_sweep_opts *o = &t->A->run;
     char line[1024], err[1024];
-    san_mw_ms_line(&j->t->A->par, (int)j->t->workers[i], line, sizeof line);
+    san_mw_ms_line(&t->A->par, (int)t->workers[i], line, sizeof line);
     san_sweep s;
-    if (san_sweep_init_line(&s, line, j->o, err, sizeof err) < 0) {
-        r->san_error = strdup(err);
+    if (san_sweep_init_line(&s, line, o, err, sizeof err) < 0) {
+        t->san_error[i] = strdup(err);
         return;
     }
     const char *vals[64];
@@ -155,214 +120,34 @@ static void san_row(void *ctx, int i)
         vals[a] = s.spec.axis[a].values[0];
     san_sweep_row row;
     memset(&row, 0, sizeof row);
-    san_sweep_eval(&s.spec, vals, j->o, &row);
+    san_sweep_eval(&s.spec, vals, o, &row);
     if (!row.ok)
-        r->san_error = strdup(row.error ? row.error : "failed");
-    san_sweep_row_result(&row, "execution_time", &r->san_tt);
-    san_sweep_row_result(&row, "efficiency", &r->san_eff);
+        t->san_error[i] = strdup(row.error ? row.error : "failed");
+    san_sweep_row_result(&row, "execution_time", &t->san_tt[i]);
+    san_sweep_row_result(&row, "efficiency", &t->san_eff[i]);
     san_sweep_row_free(&row);
     san_sweep_free(&s);
 }
 
 static int solve_sans(mw_table *t, san_sweep_opts *o)
 {
+    t->san_tt = malloc(t->n * sizeof *t->san_tt);
+    t->san_eff = malloc(t->n * sizeof *t->san_eff);
+    t->san_error = calloc(t->n, sizeof *t->san_error);
+    if (!t->san_tt || !t->san_eff || !t->san_error)
+        return EXIT_FAIL;
+    for (int i = 0; i < t->n; i++)
+        t->san_tt[i] = t->san_eff[i] = NAN;
     o->interrupt = cli_interrupt("mw", 0);
-    san_job j = { t, o };
-    san_sweep_parallel(t->n, NULL, o->jobs > 0 ? o->jobs : san_sweep_cores(), san_row, &j, NULL,
+    san_sweep_parallel(t->n, NULL, o->jobs > 0 ? o->jobs : san_sweep_cores(), san_row, t, NULL,
                        o->progress, "SANs");
     int status = EXIT_OK;
     for (int i = 0; i < t->n; i++)
-        if (t->row[i].san_error) {
-            fprintf(stderr, "san mw: the SAN of n = %g: %s\n", t->workers[i],
-                    t->row[i].san_error);
+        if (t->san_error[i]) {
+            fprintf(stderr, "san mw: the SAN of n = %g: %s\n", t->workers[i], t->san_error[i]);
             status = EXIT_FAIL;
         }
     return status;
-}
-
-/* ------------------------------------------------------------------ */
-/* Output                                                               */
-/* ------------------------------------------------------------------ */
-
-/* What a row is remarkable for: the lowest Tt, the lowest Pi, past the
- * master's capability ("" for none). */
-static const char *mark(const mw_table *t, int i)
-{
-    static const char *const marks[] = {
-        "", "lowest Tt", "lowest Pi", "lowest Tt and Pi",
-        "past MCMC", "lowest Tt, past MCMC", "lowest Pi, past MCMC",
-        "lowest Tt and Pi, past MCMC"
-    };
-    int m = (i == t->best_tt) | (i == t->best_pi) << 1 | (t->row[i].pt.over_mcmc != 0) << 2;
-    return marks[m];
-}
-
-/* A number in a column w wide, with as many digits as fit (at most 10,
- * the digits the seed prints and a few more); "-" when there is none. */
-static void text_num(FILE *out, int w, double v)
-{
-    if (isfinite(v))
-        fprintf(out, "  %*.*g", w, w - 4 > 10 ? 10 : w - 4, v);
-    else
-        fprintf(out, "  %*s", w, "-");
-}
-
-static void write_params(const san_mw_params *p, FILE *out)
-{
-    fprintf(out, "master/worker, %s sends: mo %g, lambda %g, V %g%s, alpha %g, Tc %g, mu_m %g\n",
-            p->protocol == SAN_MW_SYNC ? "synchronous" : "asynchronous", p->mo, p->lambda,
-            p->volume, p->per_worker ? " per worker" : "", p->alpha, p->tc, p->mu_m);
-}
-
-static void write_summary(const mw_table *t, FILE *out)
-{
-    const san_mw_bounds *b = &t->b;
-    const mw_row *bt = &t->row[t->best_tt], *bp = &t->row[t->best_pi];
-    if (b->n_opt_eq > 0)
-        fprintf(out, "optimum (eq. %d): n = %.6g", b->n_opt_eq, b->n_opt);
-    else
-        fprintf(out, "optimum: n = %.6g, where eq. 8 gives way to eq. 7", b->n_opt);
-    fprintf(out, "; lowest Tt over the rows: n = %g, Tt = %.10g\n", bt->pt.n, bt->pt.tt);
-    fprintf(out, "performance index: real minimum at n = %.6g; lowest over the rows: n = %g, "
-            "Pi = %.10g\n", b->pi_opt, bp->pt.n, bp->pt.pi);
-    fprintf(out, "master's chunk managing capability (eq. %d): n <= %.6g\n", b->mcmc_eq, b->mcmc);
-}
-
-static void write_text(const mw_table *t, FILE *out)
-{
-    cli_meta_text(out);
-    write_params(&t->A->par, out);
-    fprintf(out, "%6s  %4s  %14s  %10s  %10s  %14s  %10s  %10s", "n", "eq", "Tt", "speedup",
-            "efficiency", "Pi", "gain", "index");
-    if (t->A->san)
-        fprintf(out, "  %14s  %10s  %10s  %10s", "SAN Tt", "Tt ratio", "SAN E", "E ratio");
-    fputs("  \n", out);
-    for (int i = 0; i < t->n; i++) {
-        const mw_row *r = &t->row[i];
-        fprintf(out, "%6g  %4d", r->pt.n, r->pt.eq);
-        text_num(out, 14, r->pt.tt);
-        text_num(out, 10, r->pt.speedup);
-        text_num(out, 10, r->pt.efficiency);
-        text_num(out, 14, r->pt.pi);
-        text_num(out, 10, r->gain);
-        text_num(out, 10, r->index);
-        if (t->A->san) {
-            text_num(out, 14, r->san_tt);
-            text_num(out, 10, r->san_tt / r->pt.tt);
-            text_num(out, 10, r->san_eff);
-            text_num(out, 10, r->san_eff / r->pt.efficiency);
-        }
-        fprintf(out, "  %s\n", mark(t, i));
-    }
-    write_summary(t, out);
-}
-
-static void csv_num(FILE *out, double v)
-{
-    if (isfinite(v))
-        fprintf(out, ",%.17g", v);
-    else
-        fputc(',', out);
-}
-
-static void write_csv(const mw_table *t, FILE *out)
-{
-    cli_meta_csv(out, NULL);
-    fputs("n,expression,tt,speedup,efficiency,performance_index,gain,index,over_mcmc,mark", out);
-    if (t->A->san)
-        fputs(",san_execution_time,tt_ratio,san_efficiency,efficiency_ratio", out);
-    fputc('\n', out);
-    for (int i = 0; i < t->n; i++) {
-        const mw_row *r = &t->row[i];
-        fprintf(out, "%.17g,%d", r->pt.n, r->pt.eq);
-        csv_num(out, r->pt.tt);
-        csv_num(out, r->pt.speedup);
-        csv_num(out, r->pt.efficiency);
-        csv_num(out, r->pt.pi);
-        csv_num(out, r->gain);
-        csv_num(out, r->index);
-        fprintf(out, ",%d,%s", r->pt.over_mcmc, mark(t, i));
-        if (t->A->san) {
-            csv_num(out, r->san_tt);
-            csv_num(out, r->san_tt / r->pt.tt);
-            csv_num(out, r->san_eff);
-            csv_num(out, r->san_eff / r->pt.efficiency);
-        }
-        fputc('\n', out);
-    }
-}
-
-static void json_num(FILE *out, const char *key, double v)
-{
-    fprintf(out, "\"%s\": ", key);
-    cli_json_figure(out, v);
-}
-
-static void json_row(const mw_table *t, int i, FILE *out)
-{
-    const mw_row *r = &t->row[i];
-    fprintf(out, "    { \"n\": %.17g, \"expression\": %d, ", r->pt.n, r->pt.eq);
-    json_num(out, "tt", r->pt.tt);
-    fputs(", ", out);
-    json_num(out, "speedup", r->pt.speedup);
-    fputs(", ", out);
-    json_num(out, "efficiency", r->pt.efficiency);
-    fputs(", ", out);
-    json_num(out, "performance_index", r->pt.pi);
-    fputs(", ", out);
-    json_num(out, "gain", r->gain);
-    fputs(", ", out);
-    json_num(out, "index", r->index);
-    fprintf(out, ", \"over_mcmc\": %s", r->pt.over_mcmc ? "true" : "false");
-    if (t->A->san) {
-        fputs(", ", out);
-        json_num(out, "san_execution_time", r->san_tt);
-        fputs(", ", out);
-        json_num(out, "san_efficiency", r->san_eff);
-    }
-    fputs(" }", out);
-}
-
-static void write_json(const mw_table *t, FILE *out)
-{
-    const san_mw_params *p = &t->A->par;
-    fputs("{\n  ", out);
-    cli_meta_json(out, NULL);
-    fprintf(out, "\"model\": \"mw\",\n  \"protocol\": \"%s\",\n  \"params\": { ",
-            p->protocol == SAN_MW_SYNC ? "sync" : "async");
-    json_num(out, "mo", p->mo);
-    fputs(", ", out);
-    json_num(out, "lambda", p->lambda);
-    fputs(", ", out);
-    json_num(out, "volume", p->volume);
-    fprintf(out, ", \"volume_per_worker\": %s, ", p->per_worker ? "true" : "false");
-    json_num(out, "alpha", p->alpha);
-    fputs(", ", out);
-    json_num(out, "tc", p->tc);
-    fputs(", ", out);
-    json_num(out, "mu_m", p->mu_m);
-    fprintf(out, " },\n  \"optimum\": { \"eq\": %d, ", t->b.n_opt_eq);
-    json_num(out, "n", t->b.n_opt);
-    fprintf(out, " },\n  \"mcmc\": { \"eq\": %d, ", t->b.mcmc_eq);
-    json_num(out, "n", t->b.mcmc);
-    fputs(" },\n  ", out);
-    json_num(out, "pi_minimum", t->b.pi_opt);
-    fprintf(out, ",\n  \"lowest_tt\": %.17g,\n  \"lowest_pi\": %.17g,\n  \"rows\": [\n",
-            t->row[t->best_tt].pt.n, t->row[t->best_pi].pt.n);
-    for (int i = 0; i < t->n; i++) {
-        json_row(t, i, out);
-        fputs(i + 1 < t->n ? ",\n" : "\n", out);
-    }
-    fputs("  ]\n}\n", out);
-}
-
-static void write_ms_lines(const mw_table *t, FILE *out)
-{
-    for (int i = 0; i < t->n; i++) {
-        char line[1024];
-        san_mw_ms_line(&t->A->par, (int)t->workers[i], line, sizeof line);
-        fprintf(out, "%s\n", line);
-    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -379,8 +164,7 @@ static int parse_workers(const mw_args *A, mw_table *t)
     if (n < 0)
         return cli_usage_error("mw", "%s", err);
     t->workers = calloc(n, sizeof *t->workers);
-    t->row = calloc(n, sizeof *t->row);
-    int status = t->workers && t->row ? EXIT_OK : EXIT_FAIL;
+    int status = t->workers ? EXIT_OK : EXIT_FAIL;
     for (int i = 0; status == EXIT_OK && i < n; i++) {
         double x;
         if (san_parse_integer(v[i], 1, 1e6, &x) < 0)
@@ -403,22 +187,29 @@ static int mw_main(mw_args *A)
     t.A = A;
     int status = parse_workers(A, &t);
     if (status == EXIT_OK && A->ms_line) {
-        write_ms_lines(&t, stdout);
+        for (int i = 0; i < t.n; i++) {
+            char line[1024];
+            san_mw_ms_line(&A->par, (int)t.workers[i], line, sizeof line);
+            printf("%s\n", line);
+        }
     } else if (status == EXIT_OK) {
-        fill_rows(&t);
         A->run.progress = !A->quiet && cli_stderr_is_tty();
         if (A->san)
             status = solve_sans(&t, &A->run);
-        if (A->fmt == FMT_JSON)
-            write_json(&t, stdout);
-        else if (A->fmt == FMT_CSV)
-            write_csv(&t, stdout);
-        else
-            write_text(&t, stdout);
+        san_mw_report_opts ro = { .san_tt = t.san_tt, .san_eff = t.san_eff,
+                                  .preamble = cli_provenance };
+        san_status st = san_report_mw(stdout, cli_report_format(A->fmt), &A->par, t.n,
+                                      t.workers, &ro);
+        if (st != SAN_OK) {
+            fprintf(stderr, "san mw: %s\n", san_status_name(st));
+            status = cli_exit_status(st);
+        }
     }
-    for (int i = 0; i < t.n && t.row; i++)
-        free(t.row[i].san_error);
-    free(t.row);
+    for (int i = 0; i < t.n && t.san_error; i++)
+        free(t.san_error[i]);
+    free(t.san_error);
+    free(t.san_tt);
+    free(t.san_eff);
     free(t.workers);
     return status;
 }

@@ -5,7 +5,6 @@
  * PROPS` does for a CTMC.  This file reads the options and the property
  * texts and writes the table; parsing and checking are the library's.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -142,14 +141,6 @@ static int read_props(const props_args *A, const char *file, san_props **P)
     return status;
 }
 
-static void text_value(double v)
-{
-    if (isinf(v))
-        printf("%s", v > 0 ? "inf" : "-inf");
-    else
-        printf("%.12g", v);
-}
-
 int cmd_props(int argc, char **argv)
 {
     props_args A;
@@ -278,83 +269,11 @@ int cmd_props(int argc, char **argv)
         }
         san_diag_free(&d);
     }
-    const san_space *sp = san_checker_space(C);
     cli_run run = { .method = "csl", .tol = o.eps, .storage = "sparse", .converged = 1 };
-    if (A.fmt == FMT_JSON) {
-        printf("{\n  ");
-        cli_meta_json(stdout, &run);
-        printf("\"states\": %lld,\n  \"initial_states\": %lld,\n  \"closed_classes\": %lld,\n"
-               "  \"properties\": [", (long long)sp->n, (long long)san_checker_initial(C),
-               (long long)(sp->cls ? sp->nclasses : 1));
-        for (int i = 0; i < np; i++) {
-            const san_prop_answer *a = &ans[i];
-            printf("%s\n    {\"name\": ", i ? "," : "");
-            if (san_props_name(P, i))
-                san_json_string(stdout, san_props_name(P, i));
-            else
-                printf("null");
-            printf(", \"property\": ");
-            san_json_string(stdout, san_props_text(P, i));
-            printf(", \"value\": ");
-            san_json_num(stdout, a->value);
-            printf(", \"kind\": ");
-            san_json_string(stdout, a->kind);
-            printf(", \"method\": ");
-            san_json_string(stdout, a->method ? a->method : "");
-            printf(", \"error_bound\": ");
-            if (isnan(a->error_bound))
-                printf("null");
-            else
-                san_json_num(stdout, a->error_bound);
-            printf(", \"target_states\": ");
-            if (a->target >= 0)
-                printf("%lld", (long long)a->target);
-            else
-                printf("null");
-            printf(", \"products\": %ld}", a->steps);
-        }
-        printf("\n  ]\n}\n");
-    } else if (A.fmt == FMT_CSV) {
-        cli_meta_csv(stdout, &run);
-        printf("name,property,value,kind,method,error_bound,target_states,products\n");
-        for (int i = 0; i < np; i++) {
-            const san_prop_answer *a = &ans[i];
-            san_csv_field(stdout, san_props_name(P, i) ? san_props_name(P, i) : "");
-            printf(",");
-            san_csv_field(stdout, san_props_text(P, i));
-            printf(",%.17g,", a->value);
-            san_csv_field(stdout, a->kind);
-            printf(",");
-            san_csv_field(stdout, a->method ? a->method : "");
-            printf(",");
-            if (!isnan(a->error_bound))
-                printf("%.17g", a->error_bound);
-            printf(",");
-            if (a->target >= 0)
-                printf("%lld", (long long)a->target);
-            printf(",%ld\n", a->steps);
-        }
-    } else {
-        if (A.quiet)
-            cli_meta_quiet();
-        cli_meta_text(stdout);
-        printf("chain: %lld states, %lld initial, %lld closed class%s\n", (long long)sp->n,
-               (long long)san_checker_initial(C), (long long)(sp->cls ? sp->nclasses : 1),
-               (sp->cls ? sp->nclasses : 1) == 1 ? "" : "es");
-        for (int i = 0; i < np; i++) {
-            const san_prop_answer *a = &ans[i];
-            if (san_props_name(P, i))
-                printf("\"%s\": ", san_props_name(P, i));
-            printf("%s = ", san_props_text(P, i));
-            text_value(a->value);
-            printf("  (%s; %s", a->kind, a->method ? a->method : "");
-            if (a->steps)
-                printf(", %ld products", a->steps);
-            if (!isnan(a->error_bound) && a->error_bound > 0)
-                printf(", error <= %.2g", a->error_bound);
-            printf(")\n");
-        }
-    }
+    if (A.quiet && A.fmt == FMT_TEXT)
+        cli_meta_quiet();
+    san_props_report_opts ro = { .preamble = cli_provenance, .ctx = &run };
+    san_report_props(stdout, cli_report_format(A.fmt), P, C, ans, &ro);
     free(ans);
 out:
     san_checker_free(C);

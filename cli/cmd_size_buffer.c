@@ -73,22 +73,6 @@ void help_size_buffer(FILE *out)
 /* Output                                                               */
 /* ------------------------------------------------------------------ */
 
-/* The provenance block (cli/meta.c) where the report takes it. */
-typedef struct {
-    const san_sweep_opts *run;
-    int ok;
-} report_ctx;
-
-static void preamble(FILE *out, san_sweep_format f, const void *ctx)
-{
-    const report_ctx *r = ctx;
-    cli_run run = cli_run_asked(r->run, r->ok);
-    if (f == SAN_SWEEP_JSON)
-        cli_meta_json(out, &run);
-    else
-        cli_meta_text(out);
-}
-
 /* Legend entries without repetition: when every label is "slaves=2",
  * "slaves=3" (the same names in the same order), the labels become the
  * values and title the names ("slaves"); 0 when they are not alike. */
@@ -205,10 +189,10 @@ static int size_main(size_args *A, int nspec, char **spec)
                 free(label);
             }
         cli_say_failed_end("size-buffer", "configuration", said);
-        report_ctx rc = { &A->run, status == EXIT_OK };
+        cli_run run = cli_run_asked(&A->run, status == EXIT_OK);
         if (cli_plot_table(A->plot, &A->look, A->fmt != FMT_UNSET))
             san_size_buffer_write(&b, A->fmt == FMT_JSON ? SAN_SWEEP_JSON : SAN_SWEEP_TEXT,
-                                  preamble, &rc, stdout);
+                                  cli_sweep_provenance, &run, stdout);
         fflush(stdout);
         if (A->plot) {
             int prc = plot_curves(&b, A->plot, &A->look.look);

@@ -88,19 +88,6 @@ void help_solve(FILE *out)
     cli_help(out, &solve_spec);
 }
 
-/* ---- the report (report/solve_out.c writes it) ---- */
-
-/* The provenance block (cli/meta.c) where each format takes it. */
-static void provenance(FILE *out, san_report_format f, const void *ctx)
-{
-    if (f == SAN_REPORT_JSON)
-        cli_meta_json(out, ctx);
-    else if (f == SAN_REPORT_CSV)
-        cli_meta_csv(out, ctx);
-    else
-        cli_meta_text(out);
-}
-
 /* ---- the command ---- */
 
 
@@ -222,12 +209,10 @@ int cmd_solve(int argc, char **argv)
     ro.all_replicas = A.all_replicas;
     cli_run run = { san_method_name(a.sol.info.method), A.run.solve.tol,
                     a.kron ? "kron" : "sparse", a.sol.info.converged };
-    ro.preamble = provenance;
+    ro.preamble = cli_provenance;
     ro.ctx = &run;
-    const san_report_format rf = A.fmt == FMT_JSON ? SAN_REPORT_JSON
-                                 : A.fmt == FMT_CSV ? SAN_REPORT_CSV : SAN_REPORT_TEXT;
     int vrc = 0;
-    if (san_report_solve(stdout, rf, m, &a, &ro) != SAN_OK) {
+    if (san_report_solve(stdout, cli_report_format(A.fmt), m, &a, &ro) != SAN_OK) {
         fprintf(stderr, "san solve: out of memory writing the vector\n");
         vrc = -1;
     }

@@ -179,29 +179,16 @@ typedef struct {
     san_sweep_format f;
     char **only;
     int nonly, times;
-    const san_sweep_opts *run;
-    int failed;             /* variants not solved */
+    const cli_run *run;     /* the provenance: the method, tolerance and
+                               storage asked (each variant's method is in
+                               its row), converged when every one did */
 } table_ctx;
-
-/* The provenance block (cli/meta.c): the method, tolerance and storage
- * asked (each variant's method is in its row), converged when every
- * variant did. */
-static void preamble(FILE *out, san_sweep_format f, const void *ctx)
-{
-    const table_ctx *t = ctx;
-    cli_run run = cli_run_asked(t->run, t->failed == 0);
-    if (f == SAN_SWEEP_JSON)
-        cli_meta_json(out, &run);
-    else if (f == SAN_SWEEP_CSV)
-        cli_meta_csv(out, &run);
-    else
-        cli_meta_text(out);
-}
 
 static int write_table(const void *ctx, FILE *out)
 {
     const table_ctx *t = ctx;
-    san_sweep_write_ex(t->s, t->f, t->only, t->nonly, t->times, preamble, t, out);
+    san_sweep_write_ex(t->s, t->f, t->only, t->nonly, t->times, cli_sweep_provenance, t->run,
+                       out);
     return 0;
 }
 
@@ -218,7 +205,8 @@ static int report(const san_sweep *s, const sweep_args *A, char **only, int nonl
     /* --plot alone: the plot is the output (cli_plot_table) */
     san_sweep_format f = A->fmt == FMT_CSV ? SAN_SWEEP_CSV : A->fmt == FMT_JSON ? SAN_SWEEP_JSON
                                                                              : SAN_SWEEP_TEXT;
-    table_ctx tc = { s, f, only, nonly, A->times, &A->run, failed_rows(s) };
+    cli_run run = cli_run_asked(&A->run, failed_rows(s) == 0);
+    table_ctx tc = { s, f, only, nonly, A->times, &run };
     int status = EXIT_OK;
     if (cli_plot_table(A->plot, &A->look, A->fmt != FMT_UNSET || A->output))
         status = cli_write_output(A->output, write_table, &tc);

@@ -264,86 +264,6 @@ static int parse_levels(const char *list, dlist *l)
     return rc;
 }
 
-/* ---- the report (report/time_out.c writes it) ---- */
-
-static int hidden(const char *name)
-{
-    return !strncmp(name, SAN_HIDDEN_RESULT_PREFIX, strlen(SAN_HIDDEN_RESULT_PREFIX));
-}
-
-/* The provenance block (cli/meta.c) where each format takes it. */
-static void provenance(FILE *out, san_report_format f, const void *ctx)
-{
-    if (f == SAN_REPORT_JSON)
-        cli_meta_json(out, ctx);
-    else if (f == SAN_REPORT_CSV)
-        cli_meta_csv(out, ctx);
-    else
-        cli_meta_text(out);
-}
-
-/* ---- the plot over t ---- */
-
-/* Is name in the comma-separated list (NULL: every name)? */
-static int listed(const char *list, const char *name)
-{
-    if (!list)
-        return 1;
-    size_t n = strlen(name);
-    for (const char *p = list; p && *p;) {
-        const char *e = strchr(p, ',');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        if (len == n && !strncmp(p, name, n))
-            return 1;
-        p = e ? e + 1 : NULL;
-    }
-    return 0;
-}
-
-/* One series per result (transient) or the CDF (passage). */
-static int plot_over_t(const san_model *m, const san_analysis *a, const tr_args *A, int passage,
-                       const char *file)
-{
-    san_plot_opts o = A->look.look;
-    o.title = o.title ? o.title : m->name;
-    o.xlabel = o.xlabel ? o.xlabel : "t";
-    o.ylabel = o.ylabel ? o.ylabel : passage ? "P(T <= t)" : "value";
-    const san_transient *T = &a->tr;
-    san_plot_series *s = calloc(m->nres + 1, sizeof *s);
-    int ns = 0, status = EXIT_OK, rc;
-    if (!s)
-        return EXIT_FAIL;
-    if (passage) {
-        s[ns++] = (san_plot_series){ (char *)"P(T <= t)", T->ntimes, T->times, T->cdf, 0, 0 };
-    } else {
-        for (int i = 0; i < m->nres; i++) {
-            if (hidden(m->res[i].name) || !listed(A->ynames, m->res[i].name))
-                continue;
-            double *y = malloc((T->ntimes + 1) * sizeof *y);
-            if (!y)
-                break;
-            for (int k = 0; k < T->ntimes; k++)
-                y[k] = T->at[k].results[i];
-            s[ns++] = (san_plot_series){ m->res[i].name, T->ntimes, T->times, y, 0, 0 };
-        }
-    }
-    char err[256] = "";
-    if (ns == 0) {
-        fprintf(stderr, "san %s: --plot: nothing to draw (--y names no result)\n",
-                passage ? "passage" : "transient");
-        status = EXIT_USAGE;
-    } else if ((rc = san_plot_ex(file, &o, s, ns, err, sizeof err)) != 0) {
-        fprintf(stderr, "san %s: %s\n", passage ? "passage" : "transient",
-                err[0] ? err : "--plot: failed");
-        status = cli_plot_status(rc);
-    }
-    if (!passage)
-        for (int i = 0; i < ns; i++)
-            free(s[i].y);
-    free(s);
-    return status;
-}
-
 /* ---- the command ---- */
 
 static const san_expr *result_expr(const san_model *m, const char *name)
@@ -538,12 +458,10 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
         ro.nlevels = levels.n;
         /* uniformization to its eps; "converged" is every time asked done */
         cli_run run = { "uniformization", A.eps, a.kron ? "kron" : "sparse", ro.complete };
-        ro.preamble = provenance;
+        ro.preamble = cli_provenance;
         ro.ctx = &run;
         if (report)
-            san_report_transient(stdout, A.fmt == FMT_JSON ? SAN_REPORT_JSON
-                                         : A.fmt == FMT_CSV ? SAN_REPORT_CSV : SAN_REPORT_TEXT,
-                                 m, &a, &ro);
+            san_report_transient(stdout, cli_report_format(A.fmt), m, &a, &ro);
         else if (partial && rank0)      /* the report would have said so */
             fprintf(stderr, "san %s: stopped: %d of %d times done; no plot\n", cmd, a.tr.ntimes,
                     times.n);
@@ -560,8 +478,13 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
             cli_vector v = { &a.sp, a.tr.pi_last, "transient" };
             status = cli_write_output(A.vector, cli_vector_write, &v);
         }
-        if (A.plot && status == EXIT_OK && rank0)
-            status = plot_over_t(m, &a, &A, passage, A.plot);
+        char err[256];
+        if (A.plot && status == EXIT_OK && rank0 &&
+            (rc = san_report_transient_plot(A.plot, &A.look.look, m, &a, passage, A.ynames, err,
+                                            sizeof err)) != 0) {
+            fprintf(stderr, "san %s: %s\n", cmd, err);
+            status = cli_plot_status(rc);
+        }
     } else {
         status = cli_exit_status(st);
     }

@@ -308,3 +308,24 @@ void cli_meta_text(FILE *out)
         fputc('\n', out);
     }
 }
+
+void cli_provenance(FILE *out, san_report_format f, const void *run)
+{
+    if (f == SAN_REPORT_JSON)
+        cli_meta_json(out, run);
+    else if (f == SAN_REPORT_CSV)
+        cli_meta_csv(out, run);
+    else
+        cli_meta_text(out);
+}
+
+san_report_format cli_report_format(cli_format f)
+{
+    return f == FMT_JSON ? SAN_REPORT_JSON : f == FMT_CSV ? SAN_REPORT_CSV : SAN_REPORT_TEXT;
+}
+
+void cli_sweep_provenance(FILE *out, san_sweep_format f, const void *run)
+{
+    cli_provenance(out, f == SAN_SWEEP_JSON ? SAN_REPORT_JSON
+                        : f == SAN_SWEEP_CSV ? SAN_REPORT_CSV : SAN_REPORT_TEXT, run);
+}

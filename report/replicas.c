@@ -26,14 +26,14 @@ static size_t replica_index(const char *name, long *k)
     return i - 1;
 }
 
-int report_next_replica(const char *a, const char *b)
+int rep_next_replica(const char *a, const char *b)
 {
     long ka, kb;
     size_t na = replica_index(a, &ka), nb = replica_index(b, &kb);
     return na && na == nb && kb == ka + 1 && !strncmp(a, b, na);
 }
 
-const char *report_replica_run(const char *first, const char *last, char *buf, size_t size)
+const char *rep_replica_run(const char *first, const char *last, char *buf, size_t size)
 {
     long k0, k1;
     size_t n = replica_index(first, &k0);
@@ -43,14 +43,14 @@ const char *report_replica_run(const char *first, const char *last, char *buf, s
     return buf;
 }
 
-int report_same_family(const char *a, const char *b)
+int rep_same_family(const char *a, const char *b)
 {
     long ka, kb;
     size_t na = replica_index(a, &ka), nb = replica_index(b, &kb);
     return na && na == nb && !strncmp(a, b, na);
 }
 
-const char *report_replica_family(const char *first, char *buf, size_t size)
+const char *rep_replica_family(const char *first, char *buf, size_t size)
 {
     long k;
     size_t n = replica_index(first, &k);
@@ -60,7 +60,7 @@ const char *report_replica_family(const char *first, char *buf, size_t size)
     return buf;
 }
 
-void report_replica_stats_of(const double *v, int n, report_replica_stats *st)
+void rep_replica_stats_of(const double *v, int n, rep_replica_stats *st)
 {
     /* Neumaier's compensated sum: a thousand replicas' throughputs of
      * different magnitudes add up without losing the small ones. */
@@ -115,11 +115,11 @@ static void marginal_lines(FILE *out, const san_model *m, const san_solution *so
 {
     for (int a = first; a <= last;) {
         int b = a;
-        while (b < last && report_next_replica(m->aut[b].name, m->aut[b + 1].name) &&
+        while (b < last && rep_next_replica(m->aut[b].name, m->aut[b + 1].name) &&
                same_marginals(m, sol, a, b + 1, digits))
             b++;
         char buf[160];
-        fprintf(out, "%s%s:", indent, report_replica_run(m->aut[a].name, m->aut[b].name, buf, sizeof buf));
+        fprintf(out, "%s%s:", indent, rep_replica_run(m->aut[a].name, m->aut[b].name, buf, sizeof buf));
         for (int s = 0; s < m->aut[a].nstates; s++)
             fprintf(out, "  %s %.*g", m->aut[a].states[s], digits, sol->marginal[a][s]);
         fprintf(out, "\n");
@@ -139,12 +139,12 @@ static int marginal_summary(FILE *out, const san_model *m, const san_solution *s
     if (!v)
         return -1;
     char fam[160];
-    const char *name = report_replica_family(m->aut[first].name, fam, sizeof fam);
+    const char *name = rep_replica_family(m->aut[first].name, fam, sizeof fam);
     for (int s = 0; s < m->aut[first].nstates; s++) {
         for (int k = 0; k < n; k++)
             v[k] = sol->marginal[first + k][s];
-        report_replica_stats st;
-        report_replica_stats_of(v, n, &st);
+        rep_replica_stats st;
+        rep_replica_stats_of(v, n, &st);
         fprintf(out, "%s%s %s:  min %.*g (%s)  mean %.*g  max %.*g (%s)\n", indent, name,
                m->aut[first].states[s], digits, st.min, m->aut[first + st.at_min].name, digits,
                st.mean, digits, st.max, m->aut[first + st.at_max].name);
@@ -159,12 +159,12 @@ static int marginal_summary(FILE *out, const san_model *m, const san_solution *s
  * with indent, probabilities have digits significant digits.  solve and
  * transient (at each time) write their marginals so; the JSON and CSV
  * list each replica. */
-void report_text_marginals(FILE *out, const san_model *m, const san_solution *sol, int all,
+void rep_text_marginals(FILE *out, const san_model *m, const san_solution *sol, int all,
                         const char *indent, int digits)
 {
     for (int a = 0; a < m->naut;) {
         int last = a, alike = 1;
-        while (last + 1 < m->naut && report_same_family(m->aut[last].name, m->aut[last + 1].name) &&
+        while (last + 1 < m->naut && rep_same_family(m->aut[last].name, m->aut[last + 1].name) &&
                same_states(m, a, last + 1)) {
             last++;
             alike = alike && same_marginals(m, sol, a, last, digits);
@@ -179,7 +179,7 @@ void report_text_marginals(FILE *out, const san_model *m, const san_solution *so
  * automaton, the first after first and the others after sep (solve puts
  * one a line, transient's rows keep a time on one line): one shape for
  * the concept (doc/output.md).  Each replica listed. */
-void report_json_marginal_members(FILE *out, const san_model *m, const san_solution *sol,
+void rep_json_marginal_members(FILE *out, const san_model *m, const san_solution *sol,
                                   const char *first, const char *sep)
 {
     for (int a = 0; a < m->naut; a++) {
@@ -196,7 +196,7 @@ void report_json_marginal_members(FILE *out, const san_model *m, const san_solut
     }
 }
 
-void report_json_throughput_members(FILE *out, const san_model *m, const san_solution *sol,
+void rep_json_throughput_members(FILE *out, const san_model *m, const san_solution *sol,
                                     const char *first, const char *sep)
 {
     for (int e = 0; e < m->nev; e++) {

@@ -6,7 +6,7 @@
 #include <math.h>
 #include "report/solve_out.h"
 
-san_status report_solve_csv(FILE *out, const report_solve *r)
+san_status rep_solve_csv(FILE *out, const rep_solve *r)
 {
     const san_model *m = r->m;
     const san_solution *sol = r->sol;
@@ -74,16 +74,16 @@ san_status report_solve_csv(FILE *out, const report_solve *r)
         fprintf(out, ",,%.17g\n", sol->throughput[e]);
     }
     for (int e = 0; !r->o->no_throughputs && e < m->nev;) {    /* as "throughput_totals" */
-        int last = report_event_run_end(m, e);
+        int last = rep_event_run_end(m, e);
         if (last > e) {
             char fam[160];
-            report_replica_stats st;
-            report_replica_stats_of(sol->throughput + e, last - e + 1, &st);
+            rep_replica_stats st;
+            rep_replica_stats_of(sol->throughput + e, last - e + 1, &st);
             fprintf(out, "throughput_total,");
-            san_csv_field(out, report_replica_family(m->ev[e].name, fam, sizeof fam));
+            san_csv_field(out, rep_replica_family(m->ev[e].name, fam, sizeof fam));
             fprintf(out, ",,%.17g\n", st.total);
         }
         e = last + 1;
     }
-    return r->o->vector > 0 ? report_solve_vector(out, r, SAN_REPORT_CSV) : SAN_OK;
+    return r->o->vector > 0 ? rep_solve_vector(out, r, SAN_REPORT_CSV) : SAN_OK;
 }

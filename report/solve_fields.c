@@ -4,21 +4,22 @@
  * over (what its error estimate is measured on), optional figures,
  * states, and the distribution when the report holds it.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "solver/space/space.h"
 #include "report/solve_out.h"
 
-int report_event_run_end(const san_model *m, int e)
+int rep_event_run_end(const san_model *m, int e)
 {
-    while (e + 1 < m->nev && report_same_family(m->ev[e].name, m->ev[e + 1].name))
+    while (e + 1 < m->nev && rep_same_family(m->ev[e].name, m->ev[e + 1].name))
         e++;
     return e;
 }
 
 /* The reachable states, or the product states on the descriptor; with
  * several closed classes each class was solved on its own. */
-int64_t report_solved_positions(const report_solve *r)
+int64_t rep_solved_positions(const rep_solve *r)
 {
     const san_classes *C = &r->a->classes;
     if (!r->a->kron && C->n > 1) {
@@ -35,7 +36,7 @@ int64_t report_solved_positions(const report_solve *r)
 
 /* A figure that may not exist (an unverified answer has no accuracy,
  * a run no estimate of the other storage): null, not a number. */
-void report_json_opt(FILE *out, int have, double v)
+void rep_json_opt(FILE *out, int have, double v)
 {
     if (have)
         san_json_num(out, v);
@@ -45,7 +46,7 @@ void report_json_opt(FILE *out, int have, double v)
 
 /* Automaton -> local state, in automaton order, then the readable name
  * (doc/output.md: top_states). */
-void report_json_state(FILE *out, const san_model *m, const int *s, char *buf, size_t size)
+void rep_json_state(FILE *out, const san_model *m, const int *s, char *buf, size_t size)
 {
     fprintf(out, "{");
     for (int a = 0; a < m->naut; a++) {
@@ -61,7 +62,7 @@ void report_json_state(FILE *out, const san_model *m, const int *s, char *buf, s
 /* The vector goes into the report in its format (a CSV table appended to
  * a JSON document would make it unreadable); each state as in
  * top_states, with its global index. */
-san_status report_solve_vector(FILE *out, const report_solve *r, san_report_format f)
+san_status rep_solve_vector(FILE *out, const rep_solve *r, san_report_format f)
 {
     const san_space *sp = r->sp;
     const san_model *m = sp->m ? sp->m : r->m;     /* lumped: occupancy states */
@@ -80,7 +81,7 @@ san_status report_solve_vector(FILE *out, const report_solve *r, san_report_form
         if (f == SAN_REPORT_JSON) {
             fprintf(out, "%s\n    { \"index\": %lld, \"state\": ", k ? "," : "",
                     (long long)sp->index[i]);
-            report_json_state(out, m, s, buf, sizeof buf);
+            rep_json_state(out, m, s, buf, sizeof buf);
             fprintf(out, ", \"p\": ");
             san_json_num(out, pi[i]);
             fprintf(out, " }");
@@ -97,12 +98,12 @@ san_status report_solve_vector(FILE *out, const report_solve *r, san_report_form
 
 /* The prefix of the results a command adds to a model (san transient's
  * --initial, san passage's --until): SAN_HIDDEN_RESULT_PREFIX. */
-int report_hidden(const char *name)
+int rep_hidden(const char *name)
 {
     return !strncmp(name, SAN_HIDDEN_RESULT_PREFIX, strlen(SAN_HIDDEN_RESULT_PREFIX));
 }
 
-void report_json_open(FILE *out, san_report_preamble preamble, const void *ctx,
+void rep_json_open(FILE *out, san_report_preamble preamble, const void *ctx,
                       const char *model, const char *source)
 {
     fprintf(out, "{\n  ");
@@ -112,4 +113,12 @@ void report_json_open(FILE *out, san_report_preamble preamble, const void *ctx,
     san_json_string(out, model);
     fprintf(out, ",\n  \"file\": ");
     san_json_string(out, source);
+}
+
+void rep_json_figure(FILE *out, double v)
+{
+    if (isnan(v))
+        fputs("null", out);
+    else
+        san_json_num(out, v);
 }

@@ -12,14 +12,14 @@
 static void json_marginals(FILE *out, const san_model *m, const san_solution *sol)
 {
     fprintf(out, ",\n  \"marginals\": {");
-    report_json_marginal_members(out, m, sol, "\n    ", ",\n    ");
+    rep_json_marginal_members(out, m, sol, "\n    ", ",\n    ");
     fprintf(out, "\n  }");
 }
 
 static void json_throughputs(FILE *out, const san_model *m, const san_solution *sol)
 {
     fprintf(out, ",\n  \"throughputs\": {");
-    report_json_throughput_members(out, m, sol, "\n    ", ",\n    ");
+    rep_json_throughput_members(out, m, sol, "\n    ", ",\n    ");
     fprintf(out, "%s}", m->nev ? "\n  " : "");
 }
 
@@ -31,13 +31,13 @@ static void json_throughput_totals(FILE *out, const san_model *m, const san_solu
     fprintf(out, ",\n  \"throughput_totals\": {");
     int any = 0;
     for (int e = 0; e < m->nev;) {
-        int last = report_event_run_end(m, e);
+        int last = rep_event_run_end(m, e);
         if (last > e) {
             char fam[160];
-            report_replica_stats st;
-            report_replica_stats_of(sol->throughput + e, last - e + 1, &st);
+            rep_replica_stats st;
+            rep_replica_stats_of(sol->throughput + e, last - e + 1, &st);
             fprintf(out, "%s\n    ", any++ ? "," : "");
-            san_json_string(out, report_replica_family(m->ev[e].name, fam, sizeof fam));
+            san_json_string(out, rep_replica_family(m->ev[e].name, fam, sizeof fam));
             fprintf(out, ": ");
             san_json_num(out, st.total);
         }
@@ -57,9 +57,9 @@ static void json_storage_choice(FILE *out, const san_storage_choice *c)
     fprintf(out, "  \"storage_choice\": {\"rule\": \"%s\", \"reason\": ", san_storage_rule_name(c->rule));
     san_json_string(out, san_storage_choice_text(c, why, sizeof why));
     fprintf(out, ", \"states\": ");
-    report_json_opt(out, p, c->states);
+    rep_json_opt(out, p, c->states);
     fprintf(out, ", \"nonzeros\": ");
-    report_json_opt(out, p, c->nonzeros);
+    rep_json_opt(out, p, c->nonzeros);
     fprintf(out, ", \"budget_bytes\": ");
     san_json_num(out, c->budget);
     const char *name[2] = { "sparse", "kron" };
@@ -96,11 +96,11 @@ static void json_classes(FILE *out, const san_space *sp, const san_classes *C)
         fprintf(out, ", \"reach_error\": ");
         san_json_num(out, C->reach_error[k]);
         fprintf(out, ", \"error_estimate\": ");
-        report_json_opt(out, !isnan(C->error[k]), C->error[k]);
+        rep_json_opt(out, !isnan(C->error[k]), C->error[k]);
         fprintf(out, ", \"state\": ");
         if (s && C->first[k] >= 0) {
             san_state_decode(sm, sp->index[C->first[k]], s);
-            report_json_state(out, sm, s, buf, sizeof buf);
+            rep_json_state(out, sm, s, buf, sizeof buf);
             fprintf(out, "}");
         } else {
             fprintf(out, "null, \"label\": null}");
@@ -110,12 +110,12 @@ static void json_classes(FILE *out, const san_space *sp, const san_classes *C)
     fprintf(out, "\n  ]},\n");
 }
 
-san_status report_solve_json(FILE *out, const report_solve *r)
+san_status rep_solve_json(FILE *out, const rep_solve *r)
 {
     const san_model *m = r->m;
     const san_space *sp = r->sp;
     const san_solution *sol = r->sol;
-    report_json_open(out, r->o->preamble, r->o->ctx, m->name, r->o->source);
+    rep_json_open(out, r->o->preamble, r->o->ctx, m->name, r->o->source);
     fprintf(out, ",\n  \"product_states\": ");
     san_json_size(out, m->product_str);
     fprintf(out, ",\n  \"reachable_states\": %lld,", (long long)sp->n);
@@ -137,7 +137,7 @@ san_status report_solve_json(FILE *out, const report_solve *r)
         fprintf(out, "  \"engine\": \"petsc\",\n  \"ranks\": %d,\n  \"rank_memory_bytes\": %.0f,\n",
                r->a->ranks, r->a->rank_bytes);
     fprintf(out, "  \"memory_other_storage_bytes\": ");
-    report_json_opt(out, r->a->other_bytes > 0, r->a->other_bytes);
+    rep_json_opt(out, r->a->other_bytes > 0, r->a->other_bytes);
     fprintf(out, ",\n");
     json_storage_choice(out, &r->a->choice);
     fprintf(out, "  \"solver\": { \"method\": \"%s\", \"auto\": %s, \"iterations\": %ld, \"residual\": ",
@@ -152,16 +152,16 @@ san_status report_solve_json(FILE *out, const report_solve *r)
      * report: null, not 0; its error estimate is the one reached */
     const int ok = sol->info.converged;
     fprintf(out, ", \"balance\": ");
-    report_json_opt(out, ok, sol->info.balance);
+    rep_json_opt(out, ok, sol->info.balance);
     fprintf(out, ", \"aggregation_error\": ");   /* none over several classes */
-    report_json_opt(out, ok && isfinite(sol->info.agg_error), sol->info.agg_error);
+    rep_json_opt(out, ok && isfinite(sol->info.agg_error), sol->info.agg_error);
     fprintf(out, ", \"error_estimate\": ");    /* not converged: the one reached */
     const double est = san_solve_reached_estimate(&sol->info);
-    report_json_opt(out, !isnan(est), est);
+    rep_json_opt(out, !isnan(est), est);
     fprintf(out, ", \"lu_correction\": ");
-    report_json_opt(out, sol->info.lu_correction >= 0, sol->info.lu_correction);
+    rep_json_opt(out, sol->info.lu_correction >= 0, sol->info.lu_correction);
     fprintf(out, ", \"error_bound\": %s",
-           san_solve_estimate_measured(&sol->info, report_solved_positions(r)) ? "true" : "false");
+           san_solve_estimate_measured(&sol->info, rep_solved_positions(r)) ? "true" : "false");
     fprintf(out, ", \"refine_cycles\": %ld, \"underflow_states\": %lld, \"note\": ",
            sol->info.refine_cycles, (long long)sol->info.underflow);
     san_json_string(out, sol->info.note);
@@ -190,7 +190,7 @@ san_status report_solve_json(FILE *out, const report_solve *r)
     for (int k = 0; s && k < sol->ntop; k++) {
         san_state_decode(sm, sp->index[sol->top[k].state], s);
         fprintf(out, "%s\n    { \"state\": ", k ? "," : "");
-        report_json_state(out, sm, s, buf, sizeof buf);
+        rep_json_state(out, sm, s, buf, sizeof buf);
         fprintf(out, ", \"p\": ");
         san_json_num(out, sol->top[k].p);
         fprintf(out, " }");
@@ -202,7 +202,7 @@ san_status report_solve_json(FILE *out, const report_solve *r)
         fprintf(out, ",\n  \"vector\": null");
     } else if (r->o->vector > 0) {
         fprintf(out, ",\n  \"vector\": [");
-        rc = report_solve_vector(out, r, SAN_REPORT_JSON);
+        rc = rep_solve_vector(out, r, SAN_REPORT_JSON);
         fprintf(out, "%s]", sp->n ? "\n  " : "");
     }
     fprintf(out, "\n}\n");

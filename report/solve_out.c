@@ -36,14 +36,14 @@ san_status san_report_solve(FILE *out, san_report_format f, const san_model *m,
         oo.source = "";
     if (oo.t_total < 0)
         oo.t_total = a->t_space + a->t_solve;
-    report_solve r = { m, &a->sp, &a->sol, a, &oo, nonzeros_of(a) };
+    rep_solve r = { m, &a->sp, &a->sol, a, &oo, nonzeros_of(a) };
     switch (f) {
     case SAN_REPORT_JSON:
-        return report_solve_json(out, &r);
+        return rep_solve_json(out, &r);
     case SAN_REPORT_CSV:
-        return report_solve_csv(out, &r);
+        return rep_solve_csv(out, &r);
     case SAN_REPORT_TEXT:
-        report_solve_text(out, &r);
+        rep_solve_text(out, &r);
         return SAN_OK;
     }
     return SAN_E_USAGE;

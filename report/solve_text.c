@@ -26,7 +26,7 @@ static int supported_digits(const san_solve_info *info, int measured)
 static void text_marginals(FILE *out, const san_model *m, const san_solution *sol, int all)
 {
     fprintf(out, "\nmarginals\n");
-    report_text_marginals(out, m, sol, all, "  ", 6);
+    rep_text_marginals(out, m, sol, all, "  ", 6);
 }
 
 /* Events first..last, one line each; consecutive replicas that print
@@ -38,13 +38,13 @@ static void throughput_lines(FILE *out, const san_model *m, const san_solution *
         char x[64], y[64], buf[160];
         int f = e;
         snprintf(x, sizeof x, "%.*g", digits, sol->throughput[e]);
-        while (f < last && report_next_replica(m->ev[f].name, m->ev[f + 1].name)) {
+        while (f < last && rep_next_replica(m->ev[f].name, m->ev[f + 1].name)) {
             snprintf(y, sizeof y, "%.*g", digits, sol->throughput[f + 1]);
             if (strcmp(x, y))
                 break;
             f++;
         }
-        fprintf(out, "  %-20s %s\n", report_replica_run(m->ev[e].name, m->ev[f].name, buf, sizeof buf), x);
+        fprintf(out, "  %-20s %s\n", rep_replica_run(m->ev[e].name, m->ev[f].name, buf, sizeof buf), x);
         e = f + 1;
     }
 }
@@ -59,8 +59,8 @@ static void throughput_family(FILE *out, const san_model *m, const san_solution 
 {
     int n = last - first + 1;
     const double *v = sol->throughput + first;
-    report_replica_stats st;
-    report_replica_stats_of(v, n, &st);
+    rep_replica_stats st;
+    rep_replica_stats_of(v, n, &st);
     char x[64], y[64], fam[160], label[192];
     int alike = 1;
     snprintf(x, sizeof x, "%.*g", digits, v[0]);
@@ -68,7 +68,7 @@ static void throughput_family(FILE *out, const san_model *m, const san_solution 
         snprintf(y, sizeof y, "%.*g", digits, v[k]);
         alike = !strcmp(x, y);
     }
-    const char *name = report_replica_family(m->ev[first].name, fam, sizeof fam);
+    const char *name = rep_replica_family(m->ev[first].name, fam, sizeof fam);
     if (alike || all) {
         throughput_lines(out, m, sol, first, last, digits);
     } else {
@@ -87,7 +87,7 @@ static void text_throughputs(FILE *out, const san_model *m, const san_solution *
 {
     fprintf(out, "\nthroughputs\n");
     for (int e = 0; e < m->nev;) {
-        int last = report_event_run_end(m, e);
+        int last = rep_event_run_end(m, e);
         if (last > e)
             throughput_family(out, m, sol, e, last, digits, all);
         else
@@ -124,7 +124,7 @@ static void text_classes(FILE *out, const san_space *sp, const san_classes *C)
     free(s);
 }
 
-void report_solve_text(FILE *out, const report_solve *r)
+void rep_solve_text(FILE *out, const rep_solve *r)
 {
     const san_model *m = r->m;
     const san_space *sp = r->sp;
@@ -160,7 +160,7 @@ void report_solve_text(FILE *out, const report_solve *r)
            r->o->auto_picked ? " (picked by auto)" : "",
            sol->info.iterations, sol->info.iterations == 1 ? "" : "s", sol->info.residual,
            sol->info.converged ? "converged" : "NOT CONVERGED");
-    const int measured = san_solve_estimate_measured(&sol->info, report_solved_positions(r));
+    const int measured = san_solve_estimate_measured(&sol->info, rep_solved_positions(r));
     const int digits = supported_digits(&sol->info, measured);
     if (sol->info.converged) {
         char agg[32] = "not tested";    /* --engine petsc with no partition to check */

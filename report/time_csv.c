@@ -9,7 +9,7 @@
 static void csv_indices(FILE *out, const san_model *m, double t, const char *pre, const san_solution *S)
 {
     for (int i = 0; i < m->nres; i++) {
-        if (report_hidden(m->res[i].name))
+        if (rep_hidden(m->res[i].name))
             continue;
         fprintf(out, "%.17g,%sresult,", t, pre);
         san_csv_field(out, m->res[i].name);
@@ -30,7 +30,7 @@ static void csv_indices(FILE *out, const san_model *m, double t, const char *pre
     }
 }
 
-void report_time_csv(FILE *out, const report_time *r)
+void rep_time_csv(FILE *out, const rep_time *r)
 {
     const san_transient *T = &r->a->tr;
     if (r->o->preamble)     /* "# key: value" lines before the header row */

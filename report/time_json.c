@@ -12,7 +12,7 @@ static void json_indices(FILE *out, const san_model *m, const san_solution *S)
     fprintf(out, "\"results\": {");
     int first = 1;
     for (int i = 0; i < m->nres; i++) {
-        if (report_hidden(m->res[i].name))
+        if (rep_hidden(m->res[i].name))
             continue;
         fprintf(out, "%s", first ? " " : ", ");
         first = 0;
@@ -21,18 +21,18 @@ static void json_indices(FILE *out, const san_model *m, const san_solution *S)
         san_json_num(out, S->results[i]);
     }
     fprintf(out, " }, \"marginals\": {");
-    report_json_marginal_members(out, m, S, " ", ", ");
+    rep_json_marginal_members(out, m, S, " ", ", ");
     fprintf(out, " }, \"throughputs\": {");
-    report_json_throughput_members(out, m, S, " ", ", ");
+    rep_json_throughput_members(out, m, S, " ", ", ");
     fprintf(out, " }");
 }
 
-void report_time_json(FILE *out, const report_time *r)
+void rep_time_json(FILE *out, const rep_time *r)
 {
     const san_model *m = r->m;
     const san_analysis *a = r->a;
     const san_transient *T = &a->tr;
-    report_json_open(out, r->o->preamble, r->o->ctx, m->name, r->o->source);
+    rep_json_open(out, r->o->preamble, r->o->ctx, m->name, r->o->source);
     fprintf(out, ",\n  \"complete\": %s, \"times_requested\": %d",
            r->o->complete ? "true" : "false", r->o->ntimes_asked);
     fprintf(out, ",\n  \"reachable_states\": %lld,\n  \"storage\": \"%s\",\n  \"initial_states\": %lld,\n",
@@ -57,7 +57,7 @@ void report_time_json(FILE *out, const report_time *r)
     fprintf(out, ", \"truncated_mass\": ");
     san_json_num(out, T->trunc);
     fprintf(out, ", \"steady_state_at\": ");
-    report_json_opt(out, T->ss_at >= 0, T->ss_at);
+    rep_json_opt(out, T->ss_at >= 0, T->ss_at);
     fprintf(out, " },\n  \"times_s\": { \"explore_s\": %.6f, \"analysis_s\": %.6f, \"total_s\": %.6f },\n",
            a->t_space, a->t_solve, r->o->t_total);
     if (r->o->passage) {
@@ -70,10 +70,10 @@ void report_time_json(FILE *out, const report_time *r)
         fprintf(out, ", \"reach_method\": \"%s\"", T->reach_how == SAN_REACH_GRAPH ? "graph"
                : T->reach_how == SAN_REACH_SOLVE ? "solve" : "series");
         fprintf(out, ", \"mean_residual\": ");
-        report_json_opt(out, isfinite(T->mean), T->mean_resid);
+        rep_json_opt(out, isfinite(T->mean), T->mean_resid);
         fprintf(out, ", \"mean_method\": \"%s\", \"mean_error_estimate\": ",
                T->mean_solved ? "solve" : "series");
-        report_json_opt(out, !isnan(T->mean_error_est), T->mean_error_est);
+        rep_json_opt(out, !isnan(T->mean_error_est), T->mean_error_est);
         fprintf(out, ", \"mean_products\": %ld, \"percentiles\": {", T->mean_steps);
         for (int i = 0; i < r->o->nlevels; i++) {
             fprintf(out, "%s\"%g\": ", i ? ", " : " ", 100 * r->o->levels[i]);

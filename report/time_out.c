@@ -29,16 +29,16 @@ san_status san_report_transient(FILE *out, san_report_format f, const san_model 
         oo.t_total = a->t_space + a->t_solve;
     if (oo.ntimes_asked < 0)
         oo.ntimes_asked = a->tr.ntimes;
-    report_time r = { m, a, &oo };
+    rep_time r = { m, a, &oo };
     switch (f) {
     case SAN_REPORT_JSON:
-        report_time_json(out, &r);
+        rep_time_json(out, &r);
         return SAN_OK;
     case SAN_REPORT_CSV:
-        report_time_csv(out, &r);
+        rep_time_csv(out, &r);
         return SAN_OK;
     case SAN_REPORT_TEXT:
-        report_time_text(out, &r);
+        rep_time_text(out, &r);
         return SAN_OK;
     }
     return SAN_E_USAGE;

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "report/solve_out.h"
 
-static void text_header(FILE *out, const report_time *r)
+static void text_header(FILE *out, const rep_time *r)
 {
     const san_analysis *a = r->a;
     const san_transient *T = &a->tr;
@@ -36,20 +36,20 @@ static void text_header(FILE *out, const report_time *r)
 }
 
 /* One table: a row per time, a column per index. */
-static void text_table(FILE *out, const report_time *r, const char *title, int acc)
+static void text_table(FILE *out, const rep_time *r, const char *title, int acc)
 {
     const san_model *m = r->m;
     const san_transient *T = &r->a->tr;
     const san_solution *S = acc ? T->acc : T->at;
     fprintf(out, "\n%s\n  %-12s", title, "t");
     for (int i = 0; i < m->nres; i++)
-        if (!report_hidden(m->res[i].name))
+        if (!rep_hidden(m->res[i].name))
             fprintf(out, " %16s", m->res[i].name);
     fprintf(out, "\n");
     for (int k = 0; k < T->ntimes; k++) {
         fprintf(out, "  %-12.6g", T->times[k]);
         for (int i = 0; i < m->nres; i++)
-            if (!report_hidden(m->res[i].name))
+            if (!rep_hidden(m->res[i].name))
                 fprintf(out, " %16.10g", S[k].results[i]);
         fprintf(out, "\n");
     }
@@ -66,11 +66,11 @@ static void text_table(FILE *out, const report_time *r, const char *title, int a
     fprintf(out, "\n%s\n", acc ? "expected time in each local state" : "marginals");
     for (int k = 0; k < T->ntimes; k++) {
         fprintf(out, "  t = %g\n", T->times[k]);
-        report_text_marginals(out, m, &S[k], r->o->all_replicas, "    ", 10);
+        rep_text_marginals(out, m, &S[k], r->o->all_replicas, "    ", 10);
     }
 }
 
-static void text_passage(FILE *out, const report_time *r)
+static void text_passage(FILE *out, const rep_time *r)
 {
     const san_transient *T = &r->a->tr;
     fprintf(out, "\npassage      into %lld target state%s\n", (long long)T->ntarget,
@@ -115,7 +115,7 @@ static void text_passage(FILE *out, const report_time *r)
     }
 }
 
-void report_time_text(FILE *out, const report_time *r)
+void rep_time_text(FILE *out, const rep_time *r)
 {
     text_header(out, r);
     if (r->o->passage) {

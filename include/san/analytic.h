@@ -276,6 +276,24 @@ typedef struct {
 SAN_API san_status san_finite_pipeline(const san_map_input *in, const san_map_mapping *m,
                                        long n_items, san_finite_time *out);
 
+/* One pipeline of `san map` (analytic/map_case.c): mapped, its finite
+ * job timed, the proposal's generator line written. */
+typedef struct {
+    san_map_input in;
+    san_map_result res;
+    long items;                     /* the finite job's items; 0: none */
+    san_finite_time fin_before, fin_after;  /* with items */
+    char line[4096];                /* san_map_gen_line of the proposal */
+} san_map_case;
+
+/* The comma list stages mapped as base says (its other fields), the job
+ * of items (0: none) timed through both mappings, and the line of mode
+ * (NULL: async) and phases written.  SAN_OK, or SAN_E_USAGE (a bad list
+ * or input) or SAN_E_NOMEM with err. */
+SAN_API san_status san_map_case_run(const san_map_input *base, const char *stages, long items,
+                                    const char *mode, int phases, san_map_case *c, char *err,
+                                    size_t n);
+
 /* ------------------------------------------------------------------ */
 /* Work-rate model (seed 003; analytic/workrate.c, analytic/topology.c) */
 /* ------------------------------------------------------------------ */

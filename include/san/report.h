@@ -11,6 +11,9 @@
 #include "san/base.h"
 #include "san/model.h"
 #include "san/analyze.h"
+#include "san/analytic.h"
+#include "san/sweep.h"
+#include "san/props.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -159,6 +162,111 @@ SAN_API void san_time_report_opts_default(san_time_report_opts *o);
  * holds no time analysis. */
 SAN_API san_status san_report_transient(FILE *out, san_report_format f, const san_model *m,
                                         const san_analysis *a, const san_time_report_opts *o);
+
+/* The same analysis drawn into file (.svg, .png, .pdf) over t: a
+ * curve per result named in ynames (comma-separated; NULL: every
+ * result) for a transient, P(T <= t) for a passage; look NULL: the
+ * defaults, its title and axis labels defaulting to the model's name,
+ * "t" and "value" or "P(T <= t)".  As san_plot_ex: 0; -2 with err (no
+ * result named, a bad file name, ...); -1 with err. */
+SAN_API int san_report_transient_plot(const char *file, const san_plot_opts *look,
+                                      const san_model *m, const san_analysis *a, int passage,
+                                      const char *ynames, char *err, size_t errn);
+
+/* ---- san check's report (report/check_text.c, report/check_json.c) ---- */
+
+/* What the report of a model's check says beside the model and its
+ * diagnostics. */
+typedef struct {
+    const san_lumping *lumping;     /* the lumped model the estimates are of,
+                                       or NULL (as written) */
+    const san_estimate *memory;     /* san_estimate_memory's; NULL: not
+                                       estimated */
+    const san_audit *audit;         /* san_audit_model's; NULL: not run */
+    san_report_preamble preamble;   /* NULL: no provenance block */
+    const void *ctx;                /* preamble's */
+} san_check_report_opts;
+
+/* Everything NULL. */
+SAN_API void san_check_report_opts_default(san_check_report_opts *o);
+/* The report of `san check` on m (NULL when it did not load: JSON then
+ * says "valid": false and lists the errors) with the diagnostics d, in
+ * format f (text or JSON) on out; o NULL: the defaults.  SAN_OK;
+ * SAN_E_USAGE for CSV, or text without a model (the diagnostics are the
+ * whole report then: san_diag_print). */
+SAN_API san_status san_report_check(FILE *out, san_report_format f, const san_model *m,
+                                    const san_diag *d, const san_check_report_opts *o);
+
+/* ---- san mw's report (report/mw_out.c) ---- */
+
+typedef struct {
+    const double *san_tt;           /* the SAN's execution_time per row
+                                       (NaN: it failed), or NULL: no SAN
+                                       columns */
+    const double *san_eff;          /* its efficiency, with san_tt */
+    san_report_preamble preamble;   /* NULL: no provenance block */
+    const void *ctx;                /* preamble's */
+} san_mw_report_opts;
+
+/* Everything NULL. */
+SAN_API void san_mw_report_opts_default(san_mw_report_opts *o);
+/* The report of `san mw`: the master/worker closed form of p for each
+ * of the n numbers of workers (in the order given), its optimum and
+ * bounds, in format f on out; o NULL: the defaults.  SAN_OK;
+ * SAN_E_USAGE when n < 1; SAN_E_NOMEM. */
+SAN_API san_status san_report_mw(FILE *out, san_report_format f, const san_mw_params *p, int n,
+                                 const double *workers, const san_mw_report_opts *o);
+
+/* ---- san compare's report (report/compare_out.c) ---- */
+
+typedef struct {
+    san_report_preamble preamble;   /* NULL: no provenance block */
+    const void *ctx;                /* preamble's */
+} san_compare_report_opts;
+
+/* Everything NULL. */
+SAN_API void san_compare_report_opts_default(san_compare_report_opts *o);
+/* The report of `san compare` on c (san_compare_run done): the models,
+ * then their results and marginals side by side with the differences
+ * to the first, in format f on out; o NULL: the defaults.  SAN_OK. */
+SAN_API san_status san_report_compare(FILE *out, san_report_format f, const san_compare *c,
+                                      const san_compare_report_opts *o);
+
+/* ---- san map's report (report/map_out.c) ---- */
+
+typedef struct {
+    int batch;                      /* one pipeline of many: text a row
+                                       each, JSON the cases in "cases" */
+    san_report_preamble preamble;   /* NULL: no provenance block */
+    const void *ctx;                /* preamble's */
+} san_map_report_opts;
+
+/* Everything 0. */
+SAN_API void san_map_report_opts_default(san_map_report_opts *o);
+/* Case k (0 first) of `san map`'s report, c from san_map_case_run, in
+ * format f on out (the preamble and the CSV header with the first);
+ * a batch ends with san_report_map_end after its n cases (JSON closes
+ * the document there; "cases": [] when n is 0).  SAN_OK. */
+SAN_API san_status san_report_map_case(FILE *out, san_report_format f, const san_map_case *c,
+                                       int k, const san_map_report_opts *o);
+SAN_API san_status san_report_map_end(FILE *out, san_report_format f, int n,
+                                      const san_map_report_opts *o);
+
+/* ---- san props' report (report/props_out.c) ---- */
+
+typedef struct {
+    san_report_preamble preamble;   /* NULL: no provenance block */
+    const void *ctx;                /* preamble's */
+} san_props_report_opts;
+
+/* Everything NULL. */
+SAN_API void san_props_report_opts_default(san_props_report_opts *o);
+/* The report of `san props`: the chain of C, then each property of P
+ * with its answer ans[i] (san_checker_eval), in format f on out; o
+ * NULL: the defaults.  SAN_OK. */
+SAN_API san_status san_report_props(FILE *out, san_report_format f, const san_props *P,
+                                    const san_checker *C, const san_prop_answer *ans,
+                                    const san_props_report_opts *o);
 
 #ifdef __cplusplus
 }
