@@ -181,7 +181,13 @@ void rep_solve_text(FILE *out, const rep_solve *r)
     } else {
         /* what the checks reached, so that "how far off" has an answer */
         const double est = san_solve_reached_estimate(&sol->info);
-        if (isnan(est))
+        if (isnan(est) && isinf(sol->info.error_est))
+            /* the checks ran: their estimate is infinite (refinement
+             * cycles that stopped contracting), not missing */
+            fprintf(out, "accuracy     NOT CONVERGED: no finite error estimate (the checks "
+                    "ran, but the refinement's cycles stopped contracting; balance %.1e, "
+                    "tol %.1e)\n", sol->info.balance, r->o->tol);
+        else if (isnan(est))
             fprintf(out, "accuracy     NOT CONVERGED: no error estimate (%s; tol %.1e)\n",
                     sol->info.status == SAN_E_INTERRUPTED
                     ? "stopped by the time limit or an interrupt before the checks"

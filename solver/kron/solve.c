@@ -127,9 +127,7 @@ static double method_vectors(san_method m, int restart)
  * the resource-sharing models and lose on master/slave: no class of
  * chains where it wins as the first method without losing elsewhere.
  * Where it does win (cluster64: iad stagnates at an estimate of 7.6
- * before GMRES answers) it would be a resort after iad, which needs the
- * descriptor's level tree kept for every auto solve (kron_build
- * keep_levels, set for a named ml only): not measured yet. */
+ * before GMRES answered) it is a resort after iad (ml_resort). */
 static san_method auto_method(const ksolve *c)
 {
     double room = num_ls_budget(c->ls.o) - c->d->bytes - 8.0 * c->d->n * 2 -
@@ -196,6 +194,50 @@ static int krylov_resort(ksolve *c, double *pi, int st)
     return num_ls_resort(&c->ls, pi, st, SAN_M_GMRES, num_ls_gmres);
 }
 
+/* auto's resort after BiCGSTAB and the aggregation (iad) stopped short:
+ * the multilevel method (multilevel.c) from their best vector, before
+ * GMRES.  Its flows walk the descriptor's level tree, which the build
+ * drops when every term runs from calls: then a second descriptor that
+ * keeps it is built for the resort only, when it fits beside the first
+ * one and the vectors (the cost is paid by the chains that need it).
+ * Measured (tol 1e-10, iterations / products of the whole auto solve):
+ * tss6 lumped (2,828 states) was refused (BiCGSTAB stagnated at 7.2e-2,
+ * iad's refinement at an estimate of inf after 14 cycles: 574 / 3632,
+ * exit 1) and is answered by this resort (110 / 6303, right to 1e-10
+ * against a dense solve); cluster64.san went BiCGSTAB, iad, then GMRES
+ * (385 / 1627), now BiCGSTAB, iad, ml (76 / 1089).  Chains that iad
+ * answers do not get here. */
+static int ml_resort(ksolve *c, double *pi, int st)
+{
+    if (st != 1 || c->ls.info->status == SAN_E_INTERRUPTED || c->ls.final)
+        return st;
+    const kron_desc *was = c->d;
+    const double vec = 8.0 * (double)was->n * (2 + method_vectors(SAN_M_ML, 0)),
+                 parts = c->ls.parts ? c->ls.parts->bytes : 0;
+    kron_desc lv;
+    int own = 0;
+    if (!kron_flows_ok(was)) {
+        kron_tuning t = was->tune;
+        char msg[256];
+        t.keep_levels = 1;
+        if (kron_build(&lv, c->sp, was->mode, &t, msg, sizeof msg) < 0)
+            return st;
+        own = 1;
+        if (was->bytes + lv.bytes + vec + parts > num_ls_budget(c->ls.o)) {
+            kron_free(&lv);
+            return st;
+        }
+        c->d = &lv;
+    } else if (was->bytes + vec + parts > num_ls_budget(c->ls.o)) {
+        return st;
+    }
+    st = num_ls_resort(&c->ls, pi, st, SAN_M_ML, ml_kernel);
+    c->d = was;
+    if (own)
+        kron_free(&lv);
+    return st;
+}
+
 static int run_method(ksolve *c, double *pi)
 {
     san_solve_info *info = c->ls.info;
@@ -207,7 +249,7 @@ static int run_method(ksolve *c, double *pi)
         c->ls.stagnation = SAN_AUTO_STAGNATION;
         /* what auto runs, which its refusal does not advise */
         c->ls.tried = 1u << SAN_M_BICGSTAB | 1u << SAN_M_IAD | 1u << SAN_M_GMRES |
-                      1u << info->method;
+                      1u << SAN_M_ML | 1u << info->method;
     }
     san_ls_kernel k = kernel_of(info->method);
     if (!k && info->method != SAN_M_IAD) {
@@ -220,7 +262,7 @@ static int run_method(ksolve *c, double *pi)
     }
     int st = num_ls_checked(&c->ls, pi, k, refining);
     if (is_auto)
-        st = num_ls_auto_end(&c->ls, krylov_resort(c, pi, st));
+        st = num_ls_auto_end(&c->ls, krylov_resort(c, pi, ml_resort(c, pi, st)));
     return st;
 }
 

@@ -427,6 +427,17 @@ static int refine(num_ls *c, double *x, const double *d, double *t, long max_cyc
                          "error estimate of %.2e (tol %.2e): the roundoff floor of this "
                          "chain; try --tol %.0e", san_method_name(info->method), err, tol,
                          pow(10, ceil(log10(err * 10))));
+            else if (!isfinite(err))
+            {
+                /* "an error estimate of inf" said nothing of the vector:
+                 * the estimate is infinite when the cycles stop
+                 * contracting, so say that and what the checks measured */
+                snprintf(info->msg, sizeof info->msg, "the refinement of %s stagnated: its "
+                         "cycles stopped contracting, which gives no error estimate (after "
+                         "%ld cycles the balance is %.2e and the aggregation error %.2e; tol "
+                         "%.2e)", san_method_name(info->method), it, rho, dmax, tol);
+                append_advice(c);
+            }
             else
             {
                 snprintf(info->msg, sizeof info->msg, "the refinement of %s stagnated at an "
