@@ -384,7 +384,9 @@ static int refine(num_ls *c, double *x, const double *d, double *t, long max_cyc
         info->agg_error = dmax;
         info->refine_cycles = it;
         info->error_est = fmax(err, ch);
-        if (err <= 0.5 * best) {
+        /* an infinite estimate is no progress, even after another one
+         * (inf <= 0.5 inf would reset the stagnation count forever) */
+        if (isfinite(err) && err <= 0.5 * best) {
             best = err;
             since_best = 0;
         } else {
