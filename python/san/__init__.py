@@ -15,6 +15,7 @@ so sol.pi[k], row k of generator() and row k of states() are one state.
 """
 import ctypes
 import itertools
+import json
 import os
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -278,6 +279,90 @@ class Model:
             lib.san_analysis_free(byref(a))
             raise
         return st, a, msgs
+
+    def props(self, properties, constants=None, tol=None, eps=None, max_steps=None,
+              max_memory=None, max_states=0):
+        """Check CSL properties as `san props` does (PRISM's property
+        language, CTMC fragment: doc/props.md).  properties: one text or
+        a list of them, each a property ('S=? [ "premium" ]') or a
+        property file's text ("name": before a property, const
+        declarations, several properties); constants={"T": 10} sets the
+        properties' constants (a PRISM model's own are load's).  Returns
+        a Properties: the list `san props -f json` prints under
+        "properties" (name, property, value, kind, method, error_bound,
+        ...), values by name, and json(), the whole document."""
+        texts = [properties] if isinstance(properties, (str, bytes)) else list(properties)
+        if not texts or not all(isinstance(t, (str, bytes)) for t in texts):
+            raise _usage("props: properties: a text or a list of texts")
+        o = _lib.PropsOpts()
+        lib.san_props_opts_default(byref(o))
+        if tol is not None:
+            o.solve.tol = _number("tol", tol, 1e-300, 1, "a number in (0, 1]")
+        if eps is not None:
+            o.eps = _number("eps", eps, 1e-300, 0.5, "a number in (0, 0.5]")
+        if max_steps is not None:
+            o.max_steps = _number("max_steps", max_steps, 1, 1e18, "a number >= 1")
+        if max_memory is not None:
+            o.space.max_memory = _number("max_memory", max_memory, 1, 1e30,
+                                         "a size in bytes (>= 1)")
+        o.space.max_states = _integer("max_states", max_states, 1, 9e18,
+                                      "a positive integer (0: no limit)", zero_ok=True)
+        consts = _defines(constants, {})
+        # a PRISM model again, with what properties read beside its
+        # results (each constant's value, the state rewards)
+        m = self
+        if self._prism:
+            src, name, defs = self._prism
+            m = _compile(_import_prism(src, name, defs, _IMPORT_PROPS), name + " (imported)", {})
+        P, C = c_void_p(), c_void_p()
+        defs, keep = _define_array(consts)
+        try:
+            for k, t in enumerate(texts):
+                data = t.encode() if isinstance(t, str) else t
+                label = "property" if len(texts) == 1 else f"property {k + 1}"
+                with _DiagScope(label, data) as d:
+                    st = lib.san_props_parse(data, len(data), defs, len(consts), byref(P),
+                                             byref(d))
+                    msgs = _messages(d)
+                if st != _lib.SAN_OK:
+                    raise SanError(_status_name(st), msgs)
+            np_ = lib.san_props_count(P)
+            ans = (_lib.PropAnswer * max(1, np_))()
+            stop = c_int(0)
+            o.space.interrupt = o.solve.interrupt = ctypes.addressof(stop)
+
+            def diag_of(i):
+                size, file = ctypes.c_size_t(), c_char_p()
+                src = lib.san_props_source(P, i, byref(size), byref(file))
+                return _DiagScope(file.value.decode(), ctypes.string_at(src, size.value))
+
+            def work():
+                with _DiagScope(m.source) as d:
+                    st = lib.san_checker_new(m._m, byref(o), byref(C), byref(d))
+                    if st != _lib.SAN_OK:
+                        return st, _messages(d)
+                for i in range(np_):            # every name first, as the command
+                    with diag_of(i) as d:
+                        st = lib.san_checker_validate(C, P, i, byref(d))
+                        if st != _lib.SAN_OK:
+                            return st, _messages(d)
+                for i in range(np_):
+                    with diag_of(i) as d:
+                        st = lib.san_checker_eval(C, P, i, byref(ans[i]), byref(d))
+                        if st != _lib.SAN_OK:
+                            return st, _messages(d)
+                return _lib.SAN_OK, []
+            st, msgs = _interrupt.call(work, stop)
+            if st != _lib.SAN_OK:
+                raise SanError(_status_name(st), msgs)
+            doc = json.loads(_report_text(                  # SAN_REPORT_JSON
+                lambda f: lib.san_report_props(f, 1, P, C, ans, None)))
+        finally:
+            if C.value:
+                lib.san_checker_free(C)
+            if P.value:
+                lib.san_props_free(P)
+        return Properties(doc)
 
     def lumping(self):
         """What a solve lumps (issue 28): the classes of interchangeable
@@ -605,11 +690,16 @@ class Model:
 def _json_report(write, m, a, o):
     """write(FILE, SAN_REPORT_JSON, m, a, o) into memory, as text: the
     document the command prints, without the provenance block."""
+    return _report_text(lambda f: write(f, 1, m, byref(a), byref(o)))   # SAN_REPORT_JSON
+
+
+def _report_text(write):
+    """write(FILE) into memory, as text (its status checked)."""
     buf, size = c_void_p(), ctypes.c_size_t()
     f = _lib.libc.open_memstream(byref(buf), byref(size))
     if not f:
         raise MemoryError("open_memstream")
-    st = write(f, 1, m, byref(a), byref(o))        # SAN_REPORT_JSON
+    st = write(f)
     _lib.libc.fclose(f)
     try:
         text = ctypes.string_at(buf.value, size.value).decode()
@@ -707,6 +797,31 @@ def _states_frame(auts, index):
         local = (index // stride) % len(states)
         cols[name] = names[local]
     return pd.DataFrame(cols)
+
+
+class Properties(list):
+    """The properties checked by Model.props: each a dict as `san props
+    -f json` prints it (name, property, value, kind, method,
+    error_bound, ...)."""
+
+    def __init__(self, doc):
+        super().__init__(doc.get("properties", []))
+        self._doc = doc
+
+    @property
+    def values(self):
+        """{name (or the property's text when unnamed): value}."""
+        return {p["name"] or p["property"]: p["value"] for p in self}
+
+    def json(self):
+        """The document `san props -f json` prints, without its schema
+        and meta blocks."""
+        return dict(self._doc)
+
+    def __repr__(self):
+        return "Properties(%s)" % ", ".join("%s=%.12g" % (k, v) if isinstance(v, float)
+                                            else "%s=%r" % (k, v)
+                                            for k, v in self.values.items())
 
 
 class Solution:

@@ -209,6 +209,19 @@ class TimeReportOpts(Structure):
                 ("preamble", c_void_p), ("ctx", c_void_p)]
 
 
+# ---- props.h ----
+
+class PropsOpts(Structure):
+    _fields_ = [("space", SpaceOpts), ("solve", SolveOpts), ("eps", c_double),
+                ("max_steps", c_double)]
+
+
+class PropAnswer(Structure):
+    _fields_ = [("value", c_double), ("kind", c_char_p), ("method", c_char_p),
+                ("error_bound", c_double), ("target", c_int64), ("steps", c_long),
+                ("classes", c_int64)]
+
+
 class TextPos(Structure):
     _fields_ = [("line", c_int), ("col", c_int)]
 
@@ -238,7 +251,8 @@ STRUCTS = [("san_diag_item", DiagItem), ("san_diag", Diag), ("san_trans", Trans)
            ("san_classes", Classes), ("san_analysis", Analysis),
            ("san_audit_opts", AuditOpts), ("san_audit", Audit),
            ("san_text_pos", TextPos), ("san_solve_report_opts", SolveReportOpts),
-           ("san_time_report_opts", TimeReportOpts)]
+           ("san_time_report_opts", TimeReportOpts), ("san_props_opts", PropsOpts),
+           ("san_prop_answer", PropAnswer)]
 
 
 def _find():
@@ -269,6 +283,21 @@ def _load():
         "san_gen": (c_int, [c_int, POINTER(c_char_p), POINTER(c_void_p), POINTER(c_void_p),
                             c_char_p, c_size_t]),
         "san_is_prism_path": (c_int, [c_char_p]),
+        "san_props_parse": (c_int, [c_char_p, c_size_t, POINTER(Define), c_int,
+                                    POINTER(c_void_p), POINTER(Diag)]),
+        "san_props_free": (None, [c_void_p]),
+        "san_props_count": (c_int, [c_void_p]),
+        "san_props_source": (c_char_p, [c_void_p, c_int, POINTER(c_size_t),
+                                        POINTER(c_char_p)]),
+        "san_props_opts_default": (None, [POINTER(PropsOpts)]),
+        "san_checker_new": (c_int, [POINTER(Model), POINTER(PropsOpts), POINTER(c_void_p),
+                                    POINTER(Diag)]),
+        "san_checker_free": (None, [c_void_p]),
+        "san_checker_validate": (c_int, [c_void_p, c_void_p, c_int, POINTER(Diag)]),
+        "san_checker_eval": (c_int, [c_void_p, c_void_p, c_int, POINTER(PropAnswer),
+                                     POINTER(Diag)]),
+        "san_report_props": (c_int, [c_void_p, c_int, c_void_p, c_void_p, POINTER(PropAnswer),
+                                     c_void_p]),
         "san_import_prism_flags": (c_int, [c_char_p, c_char_p, c_size_t, POINTER(Define), c_int,
                                            c_char_p, c_uint, POINTER(c_void_p), POINTER(Diag)]),
         "san_method_parse": (c_int, [c_char_p, POINTER(c_int)]),
