@@ -296,7 +296,7 @@ san_status dbuild(const san_model *m, const san_analysis_opts *o, double t0, dbu
     MPI_Comm_rank(PETSC_COMM_WORLD, &c->rank);
     MPI_Comm_size(PETSC_COMM_WORLD, &c->size);
     c->interrupt = o->space.interrupt;
-    c->limit = o->space.max_memory > 0 ? o->space.max_memory : san_default_max_memory();
+    c->limit = base_budget(o->space.max_memory);
     c->progress = o->space.progress && c->rank == 0;
     c->time_limit = o->time_limit;
     c->deadline = o->time_limit > 0 ? t0 + o->time_limit : 0;

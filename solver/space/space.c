@@ -213,7 +213,7 @@ static int space_build(const san_model *m, const san_space_opts *o, san_space *s
 {
     memset(sp, 0, sizeof *sp);
     sp->m = m;
-    double limit = o->max_memory > 0 ? o->max_memory : san_default_max_memory();
+    double limit = base_budget(o->max_memory);
     space_rows r = { 0 };
     r.states_only = o->states_only;
     idmap h = { 0 };
