@@ -177,6 +177,29 @@ static void fill(const dctx *c, const dspace *s, const dsolve_stats *ss, int64_t
     in->products = ss->products;
 }
 
+/* Why an answer of status st (not SAN_OK) is no answer, in the serial
+ * solve's words (num_verdict_*), with the advice of this engine. */
+static void verdict(const dsolve_stats *ss, san_status st, const san_analysis_opts *o,
+                    san_solve_info *in)
+{
+    const char *ksp = "try another KSP (--petsc-options '-ksp_type gmres -pc_type asm') "
+                      "or solve without --engine petsc";
+    char who[64], hint[256];
+    if (st == SAN_E_INTERRUPTED) {
+        num_verdict_stop(in, ss->timed_out ? SAN_LS_TIME : SAN_LS_INTR, o->time_limit,
+                         ss->iterations, "balance residual", ss->balance, NULL);
+    } else if (st == SAN_E_NOTCONV && ss->balance <= o->solve.tol) {
+        snprintf(who, sizeof who, "KSP %s", ss->ksp);
+        num_verdict_aggregation(in, who, ss->agg_cycles, ss->agg_what, ss->agg_error,
+                                o->solve.tol, ksp);
+    } else if (st == SAN_E_NOTCONV) {
+        snprintf(hint, sizeof hint, "above --tol %.1e after %d KSP solve%s; %s", o->solve.tol,
+                 ss->rounds, ss->rounds == 1 ? "" : "s", ksp);
+        num_verdict_stop(in, SAN_LS_MAXIT, o->time_limit, ss->iterations, "balance residual",
+                         ss->balance, hint);
+    }
+}
+
 /* The smallest transition rate relative to its state's exit rate over
  * the states of the closed class (in = 1), on every rank: below the
  * serial NCD coupling the chain may hold slowly coupled blocks, which
@@ -408,25 +431,8 @@ san_status psc_analyze(const san_model *m, const san_analysis_opts *o, san_analy
         }
         a->sol.info.converged = sst == SAN_OK;
         a->sol.info.status = sst;
-        if (sst == SAN_E_INTERRUPTED && !a->sol.info.msg[0] && ss.timed_out)
-            snprintf(a->sol.info.msg, sizeof a->sol.info.msg, "time limit of %g s reached "
-                     "after %ld iterations (balance residual %.2e); raise --time-limit",
-                     o->time_limit, ss.iterations, ss.balance);
-        else if (sst == SAN_E_INTERRUPTED && !a->sol.info.msg[0])
-            snprintf(a->sol.info.msg, sizeof a->sol.info.msg, "interrupted after %ld "
-                     "iterations (balance residual %.2e)", ss.iterations, ss.balance);
-        if (sst == SAN_E_NOTCONV && !a->sol.info.msg[0] && ss.balance <= o->solve.tol)
-            snprintf(a->sol.info.msg, sizeof a->sol.info.msg, "not converged: the block "
-                     "masses over %.60s are off by %.2e (aggregation check) after %d "
-                     "correction%s; try another KSP (--petsc-options) or solve without "
-                     "--engine petsc", ss.agg_what, ss.agg_error, ss.agg_cycles,
-                     ss.agg_cycles == 1 ? "" : "s");
-        else if (sst == SAN_E_NOTCONV && !a->sol.info.msg[0])
-            snprintf(a->sol.info.msg, sizeof a->sol.info.msg, "not converged: the balance "
-                     "residual %.2e is above --tol %.1e after %d KSP solve%s; try another "
-                     "KSP (--petsc-options '-ksp_type gmres -pc_type asm') or solve without "
-                     "--engine petsc", ss.balance, o->solve.tol, ss.rounds,
-                     ss.rounds == 1 ? "" : "s");
+        if (!a->sol.info.msg[0])
+            verdict(&ss, sst, o, &a->sol.info);
         char note[512], sweeps[64] = "";    /* cut to the report's note below */
         if (ss.sweeps || ss.agg_cycles)
             snprintf(sweeps, sizeof sweeps, " + %d Jacobi sweep%s, %d aggregation%s",
