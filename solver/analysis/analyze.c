@@ -373,6 +373,7 @@ static san_status analyze_model(const san_model *m, const san_analysis_opts *o,
     if (is != SAN_OK)
         return is;
     a->have_indices = 1;
+    a->nonzeros = a->kron ? 0 : a->sp.q.rowptr[a->sp.n];
     /* the other storage's size is a remark: not made past the time
      * limit (over the descriptor it lists the transitions of up to
      * 4096 states again, seconds on large fan-outs) */

@@ -159,6 +159,7 @@ void dfill_space(const dctx *c, const dspace *s, int64_t nnz, int64_t nclosed,
     a->sp.bytes = 17.0 * (double)a->sp.n + 12.0 * (double)nnz;     /* as serial counts it */
     a->nonzeros = nnz;
     a->ranks = c->size;
+    a->engine_used = SAN_ENGINE_PETSC;
 }
 
 /* What the report reads, from the phases' figures. */
