@@ -30,6 +30,7 @@
 #include "solver/petsc/petsc_solve.h"
 #include "solver/numeric/linsolve.h"
 #include "solver/numeric/partition.h"          /* SAN_NCD_COUPLING: auto's threshold for aggregation */
+#include "solver/space/messages.h"
 
 static int we_initialized;
 
@@ -328,7 +329,7 @@ san_status dbuild(const san_model *m, const san_analysis_opts *o, double t0, dbu
     dspace *s = &b->s;
     san_status st = dexplore(c, &o->space, s, d);
     if (st == SAN_OK && s->n == 0) {
-        san_diag_add(d, SAN_ERROR, 0, 0, "the reachability function accepts no state");
+        space_say_no_state(d);
         st = SAN_E_MODEL;
     }
     if (st == SAN_OK && s->n > INT32_MAX - 1) {
@@ -337,9 +338,7 @@ san_status dbuild(const san_model *m, const san_analysis_opts *o, double t0, dbu
         st = SAN_E_LIMIT;
     }
     if (st == SAN_OK && s->undeclared)
-        san_diag_add(d, SAN_WARNING, 0, 0, "%lld reached states are rejected by the "
-                     "reachability function; they are kept (the function should accept them)",
-                     (long long)s->undeclared);
+        space_say_undeclared(d, s->undeclared);
     if (st == SAN_OK)
         b->shell = choose_matrix(c, s, o->engine_matrix, d);
     if (st == SAN_OK && !b->shell)
