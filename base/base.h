@@ -19,6 +19,11 @@
 #define SAN_OMP(x)
 #endif
 
+/* ---- budget.c ---- */
+/* The bytes a run may use: --max-memory (max_memory) when given (> 0),
+ * else san_default_max_memory(); every layer's limit starts here. */
+double base_budget(double max_memory);
+
 /* ---- clock.c ---- */
 /* san_now(), the clock, is public (san/base.h). */
 

@@ -10,3 +10,8 @@ double san_default_max_memory(void)
     double phys = pages > 0 && size > 0 ? (double)pages * size : 8.0 * (1 << 30);
     return 0.8 * phys;
 }
+
+double base_budget(double max_memory)
+{
+    return max_memory > 0 ? max_memory : san_default_max_memory();
+}

@@ -201,7 +201,7 @@ int cmd_solve(int argc, char **argv)
     san_solve_report_opts_default(&ro);
     ro.source = path;
     ro.tol = A.run.solve.tol;
-    ro.auto_picked = A.run.solve.method == SAN_M_AUTO && !(a.rank_bytes > 0);
+    ro.auto_picked = A.run.solve.method == SAN_M_AUTO;
     ro.t_total = san_now() - t0;
     ro.vector = in_report ? (solved ? 1 : -1) : 0;
     ro.no_marginals = A.no_marginals;

@@ -449,7 +449,6 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
         ro.eps = A.eps;
         ro.t_total = san_now() - t0;
         ro.initial = A.from ? "--from" : A.initial ? "--initial" : NULL;
-        ro.engine_petsc = A.engine && !strcmp(A.engine, "petsc");
         ro.rewards = A.rewards;
         ro.all_replicas = A.all_replicas;
         ro.complete = st == SAN_OK && !a.tr.incomplete;

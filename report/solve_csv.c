@@ -19,7 +19,7 @@ san_status rep_solve_csv(FILE *out, const rep_solve *r)
     fprintf(out, "solver,method,%s,\n", san_method_name(sol->info.method));
     fprintf(out, "solver,iterations,,%ld\n", sol->info.iterations);
     fprintf(out, "solver,residual,,%.17g\n", sol->info.residual);
-    if (r->a->rank_bytes > 0)
+    if (r->a->engine_used == SAN_ENGINE_PETSC)
         fprintf(out, "solver,ranks,,%d\nsolver,rank_memory_bytes,,%.0f\n", r->a->ranks, r->a->rank_bytes);
     const san_storage_choice *c = &r->a->choice;
     if (c->rule != SAN_PICK_NONE) {

@@ -133,7 +133,7 @@ san_status rep_solve_json(FILE *out, const rep_solve *r)
            (long long)sp->dropped, r->a->kron ? 0LL : (long long)r->nonzeros,
            r->a->kron ? "kron" : "sparse");
     fprintf(out, "  \"memory_bytes\": %.0f,\n", r->a->kron ? r->a->kron_bytes : sp->bytes);
-    if (r->a->rank_bytes > 0)
+    if (r->a->engine_used == SAN_ENGINE_PETSC)
         fprintf(out, "  \"engine\": \"petsc\",\n  \"ranks\": %d,\n  \"rank_memory_bytes\": %.0f,\n",
                r->a->ranks, r->a->rank_bytes);
     fprintf(out, "  \"memory_other_storage_bytes\": ");

@@ -12,15 +12,6 @@ void san_solve_report_opts_default(san_solve_report_opts *o)
     *o = (san_solve_report_opts){ .source = "", .tol = ao.solve.tol, .t_total = -1 };
 }
 
-/* Q's nonzeros: the generator's, or over the ranks of --engine petsc (no
- * rank holds the whole of it); none over the descriptor. */
-static int64_t nonzeros_of(const san_analysis *a)
-{
-    if (a->kron)
-        return 0;
-    return a->ranks > 1 || a->rank_bytes > 0 ? a->nonzeros : a->sp.q.rowptr[a->sp.n];
-}
-
 san_status san_report_solve(FILE *out, san_report_format f, const san_model *m,
                             const san_analysis *a, const san_solve_report_opts *o)
 {
@@ -36,7 +27,9 @@ san_status san_report_solve(FILE *out, san_report_format f, const san_model *m,
         oo.source = "";
     if (oo.t_total < 0)
         oo.t_total = a->t_space + a->t_solve;
-    rep_solve r = { m, &a->sp, &a->sol, a, &oo, nonzeros_of(a) };
+    /* the method an engine of its own picked (PETSc's KSP) was no auto's */
+    oo.auto_picked = oo.auto_picked && a->engine_used == SAN_ENGINE_SERIAL;
+    rep_solve r = { m, &a->sp, &a->sol, a, &oo, a->nonzeros };
     switch (f) {
     case SAN_REPORT_JSON:
         return rep_solve_json(out, &r);

@@ -39,7 +39,7 @@ void rep_time_csv(FILE *out, const rep_time *r)
     fprintf(out, ",uniformization,truncated_mass,,%.17g\n", T->trunc);
     fprintf(out, ",uniformization,products,,%ld\n", T->steps);
     fprintf(out, ",run,complete,,%d\n", r->o->complete);
-    if (r->o->engine_petsc)
+    if (r->a->engine_used == SAN_ENGINE_PETSC)
         fprintf(out, ",run,ranks,,%d\n,run,rank_memory_bytes,,%.0f\n", r->a->ranks, r->a->rank_bytes);
     if (r->o->passage) {
         fprintf(out, ",passage,reach,,%.17g\n", T->reach);

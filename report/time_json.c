@@ -44,7 +44,7 @@ void rep_time_json(FILE *out, const rep_time *r)
         san_json_size(out, a->sp.m->product_str);
         fprintf(out, "},\n");
     }
-    if (r->o->engine_petsc)
+    if (r->a->engine_used == SAN_ENGINE_PETSC)
         fprintf(out, "  \"engine\": \"petsc\",\n  \"ranks\": %d,\n  \"rank_memory_bytes\": %.0f,\n",
                a->ranks, a->rank_bytes);
     fprintf(out, "  \"uniformization\": { \"rate\": ");

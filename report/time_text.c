@@ -17,7 +17,7 @@ static void text_header(FILE *out, const rep_time *r)
     fprintf(out, "model        %s (%s)\n", r->m->name, r->o->source);
     fprintf(out, "states       %lld reachable, storage %s\n", (long long)a->sp.n,
            a->kron ? "kron (tensor descriptor)" : "sparse");
-    if (r->o->engine_petsc)
+    if (r->a->engine_used == SAN_ENGINE_PETSC)
         fprintf(out, "engine       petsc: %d ranks, %.1f MiB the largest rank\n", a->ranks,
                a->rank_bytes / (1 << 20));
     if (a->lumping)

@@ -261,8 +261,9 @@ typedef struct {
     double rank_bytes;      /* the largest per-rank resident memory */
     /* SAN_ENGINE_PETSC: no rank holds the whole chain, so sp holds the
      * counts, and its index the top states only (sol.top[k].state is
-     * k); sol.pi is NULL; the generator's nonzeros are here */
-    int64_t nonzeros;
+     * k); sol.pi is NULL */
+    int64_t nonzeros;       /* the generator's, over every rank (0 over
+                               the descriptor): the report's figure */
     void *engine;           /* engine_keep_vector: the ranks' parts of the
                                answer (san_engine_vector reads them) */
     /* Lumped (issue 28): sp, the top states, pi and tr.pi_last are over
@@ -272,6 +273,10 @@ typedef struct {
     san_lumping *lumping;
     san_classes classes;    /* several closed classes: how the steady
                                state weighs them (classes.n > 1) */
+    san_engine engine_used; /* the engine that made the answer (the
+                               reports say SAN_ENGINE_PETSC's ranks and
+                               their memory; its KSP was picked by no
+                               auto) */
 } san_analysis;
 
 SAN_API void san_analysis_opts_default(san_analysis_opts *o);

@@ -98,7 +98,8 @@ typedef void (*san_report_preamble)(FILE *out, san_report_format f, const void *
 typedef struct {
     const char *source;     /* the model's file as named ("file"); NULL: "" */
     double tol;             /* the tolerance asked (its solve opts' tol) */
-    int auto_picked;        /* the method was chosen by auto */
+    int auto_picked;        /* the method was asked as auto (said only of
+                               the serial engine: PETSc's KSP is its own) */
     double t_total;         /* seconds of the whole run; < 0: the
                                analysis' own (space and solve) */
     int vector;             /* JSON and CSV: 1 the distribution is part of
@@ -141,8 +142,6 @@ typedef struct {
     const char *initial;    /* text: how the initial distribution was
                                given ("--initial", "--from"); NULL: the
                                states the reachability function accepts */
-    int engine_petsc;       /* the analysis ran on the petsc engine: its
-                               ranks and their memory are reported */
     int rewards;            /* text: the accumulated table (rewards asked) */
     int all_replicas;       /* text: a line for every replica */
     int complete;           /* 0: interrupted, the times before the stop only */

@@ -189,7 +189,8 @@ class Analysis(Structure):
                 ("t_space", c_double), ("t_solve", c_double),
                 ("tr", Transient), ("have_tr", c_int),
                 ("ranks", c_int), ("rank_bytes", c_double), ("nonzeros", c_int64),
-                ("engine", c_void_p), ("lumping", c_void_p), ("classes", Classes)]
+                ("engine", c_void_p), ("lumping", c_void_p), ("classes", Classes),
+                ("engine_used", c_int)]
 
 
 class SolveReportOpts(Structure):
@@ -203,7 +204,7 @@ class SolveReportOpts(Structure):
 class TimeReportOpts(Structure):
     """san_time_report_opts: what san_report_transient says beyond the analysis."""
     _fields_ = [("source", c_char_p), ("passage", c_int), ("eps", c_double),
-                ("t_total", c_double), ("initial", c_char_p), ("engine_petsc", c_int),
+                ("t_total", c_double), ("initial", c_char_p),
                 ("rewards", c_int), ("all_replicas", c_int), ("complete", c_int),
                 ("ntimes_asked", c_int), ("levels", POINTER(c_double)), ("nlevels", c_int),
                 ("preamble", c_void_p), ("ctx", c_void_p)]

@@ -142,7 +142,7 @@ static san_status choose_storage(const san_model *m, const san_analysis_opts *o,
 {
     san_storage_choice *c = &a->choice;
     memset(c, 0, sizeof *c);
-    c->budget = o->space.max_memory > 0 ? o->space.max_memory : san_default_max_memory();
+    c->budget = base_budget(o->space.max_memory);
     if (m->product_fits && m->product <= STORAGE_SMALL_PRODUCT) {
         c->rule = SAN_PICK_SMALL;
         c->pick = SAN_STORAGE_SPARSE;
@@ -269,8 +269,7 @@ static san_status solve_space(const san_analysis_opts *o, double t0, san_analysi
         so.time_limit = so.time_limit > 0 ? fmin(so.time_limit, time_left(o->time_limit, t0))
                                           : time_left(o->time_limit, t0);
     /* the solve has what --max-memory leaves beside the space */
-    const double limit = o->space.max_memory > 0 ? o->space.max_memory
-                                                 : san_default_max_memory();
+    const double limit = base_budget(o->space.max_memory);
     so.max_memory = fmax(limit - a->sp.bytes, 1);
     san_status st;
     if (o->time_limit > 0 && san_now() - t0 >= o->time_limit) {
@@ -374,6 +373,7 @@ static san_status analyze_model(const san_model *m, const san_analysis_opts *o,
     if (is != SAN_OK)
         return is;
     a->have_indices = 1;
+    a->nonzeros = a->kron ? 0 : a->sp.q.rowptr[a->sp.n];
     /* the other storage's size is a remark: not made past the time
      * limit (over the descriptor it lists the transitions of up to
      * 4096 states again, seconds on large fan-outs) */

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/base.h"
 #include "solver/space/idmap.h"
 #include "solver/space/reach_walk.h"
 #include "solver/space/succ.h"
@@ -539,7 +540,7 @@ san_status san_audit_model(const san_model *m, const san_audit_opts *o, san_audi
     A.o = o;
     A.r = r;
     A.d = d;
-    A.limit = o->max_memory > 0 ? o->max_memory : san_default_max_memory();
+    A.limit = base_budget(o->max_memory);
     A.max = state_cap(m, o);
     A.max_arcs = o->explore == SAN_EXPLORE_ALWAYS ? INFINITY : DEFAULT_ARCS;
     A.t0 = A.last = san_now();

@@ -7,88 +7,49 @@
 #include "lang/expr.h"
 #include "solver/analysis/indices.h"
 #include "solver/numeric/linsolve.h"
-#include "solver/space/succ.h"
 #include "solver/space/space.h"
-
-/* ---------------------------------------------------------------- */
-/* Indices                                                            */
-/* ---------------------------------------------------------------- */
-
-static void keep_top(san_top_state *top, int ntop, int *have, int64_t state, double p)
-{
-    if (*have == ntop && (ntop == 0 || p <= top[ntop - 1].p))
-        return;
-    int k = *have < ntop ? (*have)++ : ntop - 1;
-    while (k > 0 && top[k - 1].p < p) {
-        top[k] = top[k - 1];
-        k--;
-    }
-    top[k].state = state;
-    top[k].p = p;
-}
+#include "solver/space/state_sums.h"
+#include "solver/space/succ.h"
 
 /* The indices are sums over the states, cut into chunks of INDEX_CHUNK
  * that threads take in any order; each chunk has its own partial sums,
  * added up in chunk order afterwards, so the results do not depend on
  * the number of threads.  (One thread took 4.5 s of a 13 s kron run on
- * tss.san: every event's rate in every state, for the throughputs.) */
+ * tss.san: every event's rate in every state, for the throughputs.)
+ * The sums of a chunk are those of every engine (space_sums_add). */
 #define INDEX_CHUNK 65536
 
-/* One chunk's sums: results (compensated: millions of small terms),
- * throughputs, marginals (all automata's states, in a row), its most
- * probable states. */
+/* One chunk's sums and its most probable states. */
 typedef struct {
-    double *res, *res_c, *thr, *marg;
-    san_top_state *top;
+    space_sums S;
+    space_top *top;
     int ntop;
 } chunk_sums;
-
-/* *sum += v, compensated (Kahan): *comp carries what rounding lost. */
-static inline void kahan_add(double *sum, double *comp, double v)
-{
-    const double y = v - *comp, t = *sum + y;
-    *comp = (t - *sum) - y;
-    *sum = t;
-}
 
 /* The sums of states [lo, hi) into *P; c, s: this thread's scratch. */
 static void chunk_indices(const san_space *sp, const san_solution *sol, int ntop,
                           const int64_t *moff, succ_ctx *c, int *s, int64_t lo, int64_t hi,
                           chunk_sums *P)
 {
-    const san_model *m = sp->m;
-    for (int64_t i = lo; i < hi; i++) {
-        double p = sol->pi[i];
-        keep_top(P->top, ntop, &P->ntop, i, p);
-        if (p == 0)
-            continue;
-        san_state_decode(m, sp->index[i], s);
-        for (int a = 0; a < m->naut; a++)
-            P->marg[moff[a] + s[a]] += p;
-        for (int r = 0; r < m->nres; r++) {
-            if (m->res[r].derived)
-                continue;
-            kahan_add(&P->res[r], &P->res_c[r], p * san_expr_eval(m->res[r].expr, s));
-        }
-        succ_new_state(c);
-        for (int e = 0; e < m->nev; e++)
-            P->thr[e] += p * succ_event_rate(c, e, s);
-    }
+    for (int64_t i = lo; i < hi; i++)
+        space_top_keep(P->top, ntop, &P->ntop, (space_top){ sol->pi[i], sp->index[i], i });
+    space_sums_add(sp->m, moff, sp->index + lo, sol->pi + lo, hi - lo, c, s, &P->S);
 }
 
-/* Chunk k's sums into the solution, in chunk order. */
+/* Chunk k's sums into the solution, in chunk order; its top states
+ * into top. */
 static void add_chunk(const san_model *m, san_solution *sol, int ntop, const int64_t *moff,
-                      const chunk_sums *P, double *res_c)
+                      const chunk_sums *P, double *res_c, space_top *top, int *have)
 {
     for (int r = 0; r < m->nres; r++)           /* compensated again */
-        kahan_add(&sol->results[r], &res_c[r], P->res[r]);
+        space_kahan_add(&sol->results[r], &res_c[r], P->S.res[r]);
     for (int e = 0; e < m->nev; e++)
-        sol->throughput[e] += P->thr[e];
+        sol->throughput[e] += P->S.thr[e];
     for (int a = 0; a < m->naut; a++)
         for (int q = 0; q < m->aut[a].nstates; q++)
-            sol->marginal[a][q] += P->marg[moff[a] + q];
+            sol->marginal[a][q] += P->S.marg[moff[a] + q];
     for (int k = 0; k < P->ntop; k++)
-        keep_top(sol->top, ntop, &sol->ntop, P->top[k].state, P->top[k].p);
+        space_top_keep(top, ntop, have, P->top[k]);
 }
 
 san_status san_solution_indices(const san_space *sp, san_solution *sol, int ntop, san_diag *d)
@@ -101,30 +62,20 @@ san_status solution_indices_until(const san_space *sp, san_solution *sol, int nt
 {
     const san_model *m = sp->m;
     const int64_t nchunk = (sp->n + INDEX_CHUNK - 1) / INDEX_CHUNK;
-    int64_t *moff = malloc((m->naut + 1) * sizeof *moff);
+    int64_t *moff = space_marginal_offsets(m);
     if (!moff)
         return SAN_E_NOMEM;
-    moff[0] = 0;
-    for (int a = 0; a < m->naut; a++)
-        moff[a + 1] = moff[a] + m->aut[a].nstates;
     /* per chunk: results twice, throughputs, marginals */
     const int64_t width = 2 * m->nres + m->nev + moff[m->naut];
     double *sums = calloc(nchunk * width + 1, sizeof *sums);
-    san_top_state *tops = calloc(nchunk * ntop + 1, sizeof *tops);
+    space_top *tops = calloc(nchunk * ntop + ntop + 1, sizeof *tops);
     chunk_sums *part = calloc(nchunk + 1, sizeof *part);
-    sol->results = calloc(m->nres + 1, sizeof *sol->results);
-    sol->throughput = calloc(m->nev + 1, sizeof *sol->throughput);
-    sol->marginal = calloc(m->naut + 1, sizeof *sol->marginal);
-    sol->top = calloc(ntop + 1, sizeof *sol->top);
     double *res_c = calloc(m->nres + 1, sizeof *res_c);
-    int ok = sums && tops && part && sol->results && sol->throughput && sol->marginal &&
-             sol->top && res_c;
-    for (int a = 0; ok && a < m->naut; a++)
-        ok = (sol->marginal[a] = calloc(m->aut[a].nstates, sizeof **sol->marginal)) != NULL;
+    int ok = sums && tops && part && res_c && space_solution_alloc(m, ntop, sol) == 0;
     for (int64_t k = 0; ok && k < nchunk; k++) {
         double *w = sums + k * width;
-        part[k] = (chunk_sums){ w, w + m->nres, w + 2 * m->nres, w + 2 * m->nres + m->nev,
-                                tops + k * ntop, 0 };
+        part[k] = (chunk_sums){ { w, w + m->nres, w + 2 * m->nres, w + 2 * m->nres + m->nev },
+                                tops + (k + 1) * ntop, 0 };
     }
     int failed = !ok, late = 0;
     SAN_OMP(omp parallel if(ok && nchunk > 1))
@@ -156,8 +107,12 @@ san_status solution_indices_until(const san_space *sp, san_solution *sol, int nt
             succ_free(&c);
         free(s);
     }
+    int have = 0;       /* the top states over every chunk, in tops[0..ntop) */
     for (int64_t k = 0; !failed && !late && k < nchunk; k++)
-        add_chunk(m, sol, ntop, moff, &part[k], res_c);
+        add_chunk(m, sol, ntop, moff, &part[k], res_c, tops, &have);
+    for (int k = 0; !failed && !late && k < have; k++)
+        sol->top[k] = (san_top_state){ tops[k].state, tops[k].p };
+    sol->ntop = failed || late ? 0 : have;
     free(res_c);
     free(sums);
     free(tops);

@@ -83,8 +83,7 @@ static san_status reach_rows(const san_space *sp, const san_lumping *L, san_clas
 static san_status reach_beside(const san_analysis_opts *o, const san_space *sp,
                                const san_lumping *L, san_classes *C, san_diag *d)
 {
-    const double limit = o->space.max_memory > 0 ? o->space.max_memory
-                                                 : san_default_max_memory();
+    const double limit = base_budget(o->space.max_memory);
     san_space_opts po = o->space;
     po.states_only = 0;
     po.several_closed = 0;

@@ -302,7 +302,7 @@ static san_status check_memory(const san_analysis_opts *o, const san_analysis *a
         return SAN_OK;
     }
     const san_space *sp = &a->sp;
-    double limit = o->space.max_memory > 0 ? o->space.max_memory : san_default_max_memory();
+    double limit = base_budget(o->space.max_memory);
     double npos = a->kron ? (double)sp->n / KRON_PRODUCT_MIN_FILL : (double)sp->n;
     double op = a->kron ? san_kron_estimate_bytes(sp->m, sp->n)
                         : 12.0 * (double)sp->q.rowptr[sp->n] + 8.0 * (double)(sp->n + 1);
@@ -821,7 +821,7 @@ static double rows_room(const run *r)
 {
     const san_analysis_opts *o = r->o;
     const san_space *sp = &r->a->sp;
-    double limit = o->space.max_memory > 0 ? o->space.max_memory : san_default_max_memory();
+    double limit = base_budget(o->space.max_memory);
     double held = vectors_needed(o) * 8.0 * (double)r->t.n + sp->bytes +
                   san_kron_estimate_bytes(sp->m, sp->n);
     return limit - held;

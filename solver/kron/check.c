@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/base.h"
 #include "solver/space/idmap.h"
 #include "solver/space/space.h"
 #include "solver/space/succ.h"
@@ -181,7 +182,7 @@ static int kgraph_init(kgraph *g, const san_space *sp, const san_space_opts *o)
     g->g.several_closed = o && o->several_closed;
     g->g.several_steady = o && o->several_steady;
     g->sp = sp;
-    g->limit = o && o->max_memory > 0 ? o->max_memory : san_default_max_memory();
+    g->limit = base_budget(o ? o->max_memory : 0);
     g->fixed = fixed_bytes(sp, g->limit);
     if (g->fixed > g->limit) {
         char nb[32], lb[32];

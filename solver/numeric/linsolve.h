@@ -183,6 +183,18 @@ void num_ls_stop_msg(num_ls *c, num_ls_stop why, long iter, double best,
  * a value of HUGE_VAL is said as "none yet". */
 void num_ls_stop_say(num_ls *c, num_ls_stop why, long iter, const char *what,
                      double value, const char *hint);
+/* The verdicts every engine writes the same way (the serial methods
+ * through the two above, the distributed solve, solver/petsc/, directly):
+ * a solve stopped by the time limit (time_limit seconds), an interrupt or
+ * an iteration without an answer (why), with the value reached, into
+ * info->msg ("; hint" after "not converged"; info->status
+ * SAN_E_INTERRUPTED for the first two). */
+void num_verdict_stop(san_solve_info *info, num_ls_stop why, double time_limit, long iter,
+                      const char *what, double value, const char *hint);
+/* An answer whose block masses over the partition `part` are off by err
+ * (above tol) after `cycles` corrections, solved by `who`. */
+void num_verdict_aggregation(san_solve_info *info, const char *who, long cycles,
+                             const char *part, double err, double tol, const char *hint);
 double num_ls_sum(const double *x, int64_t n);
 void num_ls_scale(double *x, int64_t n, double a);
 /* The state whose balance equation is replaced by "x_k = 1" in the

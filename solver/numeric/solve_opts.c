@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <string.h>
+#include "base/base.h"
 #include "solver/numeric/linsolve.h"
 
 void san_solve_opts_default(san_solve_opts *o)
@@ -24,7 +25,7 @@ void san_solve_opts_default(san_solve_opts *o)
 
 double num_ls_budget(const san_solve_opts *o)
 {
-    return o && o->max_memory > 0 ? o->max_memory : san_default_max_memory();
+    return base_budget(o ? o->max_memory : 0);
 }
 
 static const char *const method_names[] = {

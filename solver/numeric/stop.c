@@ -116,23 +116,23 @@ void num_ls_progress_end(num_ls *c)
     }
 }
 
-void num_ls_stop_say(num_ls *c, num_ls_stop why, long iter, const char *what,
-                     double value, const char *hint)
+void num_verdict_stop(san_solve_info *info, num_ls_stop why, double time_limit, long iter,
+                      const char *what, double value, const char *hint)
 {
-    char *m = c->info->msg, v[64];
-    size_t sz = sizeof c->info->msg;
+    char *m = info->msg, v[64];
+    size_t sz = sizeof info->msg;
     if (value < HUGE_VAL)
         snprintf(v, sizeof v, "%s %.2e", what, value);
     else
         snprintf(v, sizeof v, "no %s yet", what);
     switch (why) {
     case SAN_LS_TIME:
-        c->info->status = SAN_E_INTERRUPTED;
+        info->status = SAN_E_INTERRUPTED;
         snprintf(m, sz, "time limit of %g s reached after %ld iterations (%s); raise "
-                 "--time-limit", c->o->time_limit, iter, v);
+                 "--time-limit", time_limit, iter, v);
         break;
     case SAN_LS_INTR:
-        c->info->status = SAN_E_INTERRUPTED;
+        info->status = SAN_E_INTERRUPTED;
         snprintf(m, sz, "interrupted after %ld iterations (%s)", iter, v);
         break;
     default:
@@ -140,6 +140,20 @@ void num_ls_stop_say(num_ls *c, num_ls_stop why, long iter, const char *what,
                  hint ? "; " : "", hint ? hint : "");
         break;
     }
+}
+
+void num_verdict_aggregation(san_solve_info *info, const char *who, long cycles,
+                             const char *part, double err, double tol, const char *hint)
+{
+    snprintf(info->msg, sizeof info->msg, "the answer of %s fails the aggregation test after "
+             "%ld refinement cycles: over %s its error is %.2e (tol %.2e)%s%s", who, cycles,
+             part, err, tol, hint ? "; " : "", hint ? hint : "");
+}
+
+void num_ls_stop_say(num_ls *c, num_ls_stop why, long iter, const char *what,
+                     double value, const char *hint)
+{
+    num_verdict_stop(c->info, why, c->o->time_limit, iter, what, value, hint);
 }
 
 void num_ls_stop_msg(num_ls *c, num_ls_stop why, long iter, double best,

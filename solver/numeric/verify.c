@@ -302,10 +302,8 @@ static void fail_msg(num_ls *c, long it, double rho, double ch, double dmax, int
                  "this chain; try --tol %.0e", san_method_name(info->method), err, it, tol,
                  pow(10, ceil(log10(err * 10))));
     else if (dmax > tol)
-        snprintf(info->msg, sizeof info->msg, "the answer of %s fails the aggregation "
-                 "test after %ld refinement cycles: over %s its error is %.2e (tol "
-                 "%.2e)",
-                 san_method_name(info->method), it, part_name(c, worst), dmax, tol);
+        num_verdict_aggregation(info, san_method_name(info->method), it,
+                                part_name(c, worst), dmax, tol, NULL);
     else
         snprintf(info->msg, sizeof info->msg, "the answer of %s fails the balance test "
                  "after %ld refinement cycles (a probability still moving by %.2e "

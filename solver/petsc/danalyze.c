@@ -30,6 +30,7 @@
 #include "solver/petsc/petsc_solve.h"
 #include "solver/numeric/linsolve.h"
 #include "solver/numeric/partition.h"          /* SAN_NCD_COUPLING: auto's threshold for aggregation */
+#include "solver/space/messages.h"
 
 static int we_initialized;
 
@@ -159,6 +160,7 @@ void dfill_space(const dctx *c, const dspace *s, int64_t nnz, int64_t nclosed,
     a->sp.bytes = 17.0 * (double)a->sp.n + 12.0 * (double)nnz;     /* as serial counts it */
     a->nonzeros = nnz;
     a->ranks = c->size;
+    a->engine_used = SAN_ENGINE_PETSC;
 }
 
 /* What the report reads, from the phases' figures. */
@@ -175,6 +177,29 @@ static void fill(const dctx *c, const dspace *s, const dsolve_stats *ss, int64_t
     in->error_est = fmax(ss->balance, ss->agg_parts ? ss->agg_error : 0);
     in->time_s = ss->seconds;
     in->products = ss->products;
+}
+
+/* Why an answer of status st (not SAN_OK) is no answer, in the serial
+ * solve's words (num_verdict_*), with the advice of this engine. */
+static void verdict(const dsolve_stats *ss, san_status st, const san_analysis_opts *o,
+                    san_solve_info *in)
+{
+    const char *ksp = "try another KSP (--petsc-options '-ksp_type gmres -pc_type asm') "
+                      "or solve without --engine petsc";
+    char who[64], hint[256];
+    if (st == SAN_E_INTERRUPTED) {
+        num_verdict_stop(in, ss->timed_out ? SAN_LS_TIME : SAN_LS_INTR, o->time_limit,
+                         ss->iterations, "balance residual", ss->balance, NULL);
+    } else if (st == SAN_E_NOTCONV && ss->balance <= o->solve.tol) {
+        snprintf(who, sizeof who, "KSP %s", ss->ksp);
+        num_verdict_aggregation(in, who, ss->agg_cycles, ss->agg_what, ss->agg_error,
+                                o->solve.tol, ksp);
+    } else if (st == SAN_E_NOTCONV) {
+        snprintf(hint, sizeof hint, "above --tol %.1e after %d KSP solve%s; %s", o->solve.tol,
+                 ss->rounds, ss->rounds == 1 ? "" : "s", ksp);
+        num_verdict_stop(in, SAN_LS_MAXIT, o->time_limit, ss->iterations, "balance residual",
+                         ss->balance, hint);
+    }
 }
 
 /* The smallest transition rate relative to its state's exit rate over
@@ -296,7 +321,7 @@ san_status dbuild(const san_model *m, const san_analysis_opts *o, double t0, dbu
     MPI_Comm_rank(PETSC_COMM_WORLD, &c->rank);
     MPI_Comm_size(PETSC_COMM_WORLD, &c->size);
     c->interrupt = o->space.interrupt;
-    c->limit = o->space.max_memory > 0 ? o->space.max_memory : san_default_max_memory();
+    c->limit = base_budget(o->space.max_memory);
     c->progress = o->space.progress && c->rank == 0;
     c->time_limit = o->time_limit;
     c->deadline = o->time_limit > 0 ? t0 + o->time_limit : 0;
@@ -304,7 +329,7 @@ san_status dbuild(const san_model *m, const san_analysis_opts *o, double t0, dbu
     dspace *s = &b->s;
     san_status st = dexplore(c, &o->space, s, d);
     if (st == SAN_OK && s->n == 0) {
-        san_diag_add(d, SAN_ERROR, 0, 0, "the reachability function accepts no state");
+        space_say_no_state(d);
         st = SAN_E_MODEL;
     }
     if (st == SAN_OK && s->n > INT32_MAX - 1) {
@@ -313,9 +338,7 @@ san_status dbuild(const san_model *m, const san_analysis_opts *o, double t0, dbu
         st = SAN_E_LIMIT;
     }
     if (st == SAN_OK && s->undeclared)
-        san_diag_add(d, SAN_WARNING, 0, 0, "%lld reached states are rejected by the "
-                     "reachability function; they are kept (the function should accept them)",
-                     (long long)s->undeclared);
+        space_say_undeclared(d, s->undeclared);
     if (st == SAN_OK)
         b->shell = choose_matrix(c, s, o->engine_matrix, d);
     if (st == SAN_OK && !b->shell)
@@ -408,25 +431,8 @@ san_status psc_analyze(const san_model *m, const san_analysis_opts *o, san_analy
         }
         a->sol.info.converged = sst == SAN_OK;
         a->sol.info.status = sst;
-        if (sst == SAN_E_INTERRUPTED && !a->sol.info.msg[0] && ss.timed_out)
-            snprintf(a->sol.info.msg, sizeof a->sol.info.msg, "time limit of %g s reached "
-                     "after %ld iterations (balance residual %.2e); raise --time-limit",
-                     o->time_limit, ss.iterations, ss.balance);
-        else if (sst == SAN_E_INTERRUPTED && !a->sol.info.msg[0])
-            snprintf(a->sol.info.msg, sizeof a->sol.info.msg, "interrupted after %ld "
-                     "iterations (balance residual %.2e)", ss.iterations, ss.balance);
-        if (sst == SAN_E_NOTCONV && !a->sol.info.msg[0] && ss.balance <= o->solve.tol)
-            snprintf(a->sol.info.msg, sizeof a->sol.info.msg, "not converged: the block "
-                     "masses over %.60s are off by %.2e (aggregation check) after %d "
-                     "correction%s; try another KSP (--petsc-options) or solve without "
-                     "--engine petsc", ss.agg_what, ss.agg_error, ss.agg_cycles,
-                     ss.agg_cycles == 1 ? "" : "s");
-        else if (sst == SAN_E_NOTCONV && !a->sol.info.msg[0])
-            snprintf(a->sol.info.msg, sizeof a->sol.info.msg, "not converged: the balance "
-                     "residual %.2e is above --tol %.1e after %d KSP solve%s; try another "
-                     "KSP (--petsc-options '-ksp_type gmres -pc_type asm') or solve without "
-                     "--engine petsc", ss.balance, o->solve.tol, ss.rounds,
-                     ss.rounds == 1 ? "" : "s");
+        if (!a->sol.info.msg[0])
+            verdict(&ss, sst, o, &a->sol.info);
         char note[512], sweeps[64] = "";    /* cut to the report's note below */
         if (ss.sweeps || ss.agg_cycles)
             snprintf(sweeps, sizeof sweeps, " + %d Jacobi sweep%s, %d aggregation%s",

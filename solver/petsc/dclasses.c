@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "solver/petsc/dist.h"
+#include "solver/space/class_rules.h"
 
 /* Closed classes looked for before giving up (the serial check has no
  * such bound). */
@@ -383,41 +384,29 @@ san_status dclasses(const dctx *c, const dspace *s, Mat A, Vec in, int64_t *nclo
                      "after %d rounds", MAX_ROUNDS);
         return SAN_E_MODEL;
     }
-    int largest = 0, tie = 0;
-    for (int k = 1; k < ncl; k++) {
-        if (cl[k].size > cl[largest].size) {
-            largest = k;
-            tie = 0;
-        } else if (cl[k].size == cl[largest].size) {
-            tie = 1;
-        }
+    /* the serial rule (space_class_keep), over the classes found */
+    int64_t size[MAX_CLASSES], nclosed_all = 0;
+    char into[MAX_CLASSES];
+    for (int k = 0; k < ncl; k++) {
+        size[k] = cl[k].size;
+        into[k] = (char)cl[k].entered;
     }
     int drop = 0;
-    if (ncl > 1 && !more && !s->m->partial && !tie) {
-        drop = 1;
-        for (int k = 0; k < ncl; k++)
-            if (k != largest && cl[k].entered)
-                drop = 0;
-    }
+    const int largest = (int)space_class_keep(s->m, size, into, NULL, ncl, &nclosed_all, &drop);
+    drop = drop && !more;
     if (ncl > 1 && !drop) {
-        char msg[4096];
+        char msg[4096] = "";
         size_t used = 0;
         for (int k = 0; k < ncl && k < 5; k++) {
             char name[1024];
             state_name(c, s, cl[k].w, name, sizeof name);
-            int w = snprintf(msg + used, sizeof msg - used, "\n  class %d: %lld state%s, e.g. "
-                             "(%.300s)", k + 1, (long long)cl[k].size,
-                             cl[k].size == 1 ? "" : "s", name);
-            if (w > 0 && (size_t)w < sizeof msg - used)
-                used += w;
+            char names[1100];
+            snprintf(names, sizeof names, "(%s)", name);
+            space_class_line(msg, sizeof msg, &used, k + 1, cl[k].size, names);
         }
-        if (ncl == 1)
-            msg[0] = '\0';
-        san_diag_add(d, SAN_ERROR, 0, 0, "the chain has %s%d closed classes; --engine petsc "
-                     "solves a chain of exactly one (the serial engine answers several "
-                     "from the initial distribution: leave out --engine petsc; or check "
-                     "the reachability function and the transitions):%s",
-                     more ? "more than " : "", ncl, msg);
+        space_say_classes(d, nclosed_all, more, "--engine petsc solves a chain of one only, the "
+                          "serial engine answers several from the initial distribution: "
+                          "leave out --engine petsc", msg);
         return SAN_E_MODEL;
     }
     if (ncl == 1 && more) {
@@ -429,12 +418,10 @@ san_status dclasses(const dctx *c, const dspace *s, Mat A, Vec in, int64_t *nclo
     for (int k = 0; k < ncl; k++) {
         if (k == largest)
             continue;
-        char name[1024];
+        char name[1024], names[1100];
         state_name(c, s, cl[k].w, name, sizeof name);
-        san_diag_add(d, SAN_WARNING, 0, 0, "dropped an isolated pocket of %lld state%s that "
-                     "the reachability function admits but no other state reaches: (%s)%s",
-                     (long long)cl[k].size, cl[k].size == 1 ? "" : "s", name,
-                     cl[k].size > 1 ? ", ..." : "");
+        snprintf(names, sizeof names, "(%s)", name);
+        space_say_pocket(d, cl[k].size, names, 1);
         *dropped += cl[k].size;
     }
     if (relabel(in, largest, ncl))

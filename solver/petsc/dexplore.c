@@ -37,6 +37,7 @@
 #include "base/base.h"
 #include "solver/petsc/dist.h"
 #include "lang/expr.h"
+#include "solver/space/messages.h"
 #include "solver/space/reach_walk.h"
 #include "solver/space/succ.h"
 
@@ -464,8 +465,7 @@ static san_status rounds(const dctx *c, const san_space_opts *o, dspace *s, roun
             long long mine = s->nloc, all = 0;
             MPI_Allreduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, PETSC_COMM_WORLD);
             if (all > o->max_states) {
-                snprintf(msg, sizeof msg, "more than %lld reachable states (--max-states)",
-                         (long long)o->max_states);
+                space_max_states_text(msg, sizeof msg, o->max_states);
                 st = SAN_E_LIMIT;
             }
         }

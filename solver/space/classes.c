@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/base.h"
+#include "solver/space/class_rules.h"
 #include "solver/space/space.h"
 
 /* The check looks at the clock and the interrupt flag every this many
@@ -218,10 +219,7 @@ static int drop_pockets(san_space *sp, int32_t *comp, const char *open, int64_t 
             continue;
         char names[2048];
         name_states(sp, comp, (int32_t)c, names, sizeof names);
-        san_diag_add(d, SAN_WARNING, 0, 0, "dropped an isolated pocket of %lld state%s that "
-                     "the reachability function admits but no other state reaches: %s%s",
-                     (long long)size[c], size[c] == 1 ? "" : "s", names,
-                     size[c] > 3 ? ", ..." : "");
+        space_say_pocket(d, size[c], names, 3);
         sp->dropped += size[c];
     }
     for (int64_t i = 0; i < sp->n; i++)
@@ -243,14 +241,9 @@ static int report_classes(const san_space *sp, const int32_t *comp, const char *
             continue;
         char names[1024];
         name_states(sp, comp, (int32_t)c, names, sizeof names);
-        int w = snprintf(msg + used, sizeof msg - used, "\n  class %d: %lld state%s, e.g. %.300s",
-                         ++shown, (long long)size[c], size[c] == 1 ? "" : "s", names);
-        if (w > 0 && (size_t)w < sizeof msg - used)
-            used += w;
+        space_class_line(msg, sizeof msg, &used, ++shown, size[c], names);
     }
-    san_diag_add(d, SAN_ERROR, 0, 0, "the chain has %lld closed classes; a steady state needs "
-                 "exactly one (check the reachability function and the transitions):%s",
-                 (long long)nclosed, msg);
+    space_say_classes(d, nclosed, 0, NULL, msg);
     return -2;
 }
 
@@ -282,32 +275,16 @@ static void warn_absorbed(const san_space *sp, const int32_t *comp, const char *
 static int classify(san_space *sp, int32_t *comp, int64_t nc, const char *open,
                     const char *entered, int several_closed, int several_steady, san_diag *d)
 {
-    int64_t *size = calloc(nc + 1, sizeof *size), nclosed = 0, largest = -1;
-    int tie = 0, rc = 0;
+    int64_t *size = calloc(nc + 1, sizeof *size), nclosed = 0;
+    int drop = 0, rc = 0;
     if (!size)
         return -1;
     for (int64_t i = 0; i < sp->n; i++)
         size[comp[i]]++;
-    for (int64_t c = 0; c < nc; c++) {
-        if (open[c])
-            continue;
-        nclosed++;
-        if (largest < 0 || size[c] > size[largest]) {
-            largest = c;
-            tie = 0;
-        } else if (size[c] == size[largest]) {
-            tie = 1;
-        }
-    }
-    if (nclosed > 1 && !sp->m->partial && !tie) {
-        int all_isolated = 1;
-        for (int64_t c = 0; c < nc; c++)
-            if (!open[c] && c != largest && entered[c])
-                all_isolated = 0;
-        if (all_isolated) {
-            rc = drop_pockets(sp, comp, open, largest, size, nc, d);
-            nclosed = 1;
-        }
+    const int64_t largest = space_class_keep(sp->m, size, entered, open, nc, &nclosed, &drop);
+    if (drop) {
+        rc = drop_pockets(sp, comp, open, largest, size, nc, d);
+        nclosed = 1;
     }
     if (rc == 0 && nclosed != 1 && !((several_closed || several_steady) && nclosed > 1))
         rc = report_classes(sp, comp, open, size, nc, nclosed, d);

@@ -46,6 +46,7 @@
 #include <omp.h>
 #endif
 #include "solver/space/explore.h"
+#include "solver/space/messages.h"
 #include "base/grow.h"
 #include "base/base.h"
 #include "solver/space/space.h"
@@ -607,8 +608,8 @@ static int64_t number_one(search *S, int64_t idx)
     if (max > INT32_MAX - 1)
         max = INT32_MAX - 1;
     if (r->n >= max) {
-        san_diag_add(S->d, SAN_ERROR, 0, 0, "more than %lld reachable states (--max-states)",
-                     (long long)max);
+        char msg[96];
+        san_diag_add(S->d, SAN_ERROR, 0, 0, "%s", space_max_states_text(msg, sizeof msg, max));
         return SPACE_LIMIT;
     }
     int rc = reserve_states(S, r->n + 1);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "solver/space/explore.h"
 #include "solver/space/idmap.h"
+#include "solver/space/messages.h"
 #include "solver/space/reach_walk.h"
 #include "solver/space/space.h"
 #include "base/base.h"
@@ -213,7 +214,7 @@ static int space_build(const san_model *m, const san_space_opts *o, san_space *s
 {
     memset(sp, 0, sizeof *sp);
     sp->m = m;
-    double limit = o->max_memory > 0 ? o->max_memory : san_default_max_memory();
+    double limit = base_budget(o->max_memory);
     space_rows r = { 0 };
     r.states_only = o->states_only;
     idmap h = { 0 };
@@ -223,7 +224,7 @@ static int space_build(const san_model *m, const san_space_opts *o, san_space *s
         rc = scan_seeds(m, &r, o, limit, d);
     sp->declared = r.n;
     if (rc == 0 && r.n == 0) {
-        san_diag_add(d, SAN_ERROR, 0, 0, "the reachability function accepts no state");
+        space_say_no_state(d);
         rc = -2;
     }
     if (rc == 0 && (rc = map_seeds(&h, m, &r, limit)) == -1)
@@ -254,9 +255,7 @@ static int space_build(const san_model *m, const san_space_opts *o, san_space *s
     sp->t_explore = t1 - t0;
     sp->t_build = 0;    /* the rows are written during the exploration */
     if (sp->reached_undeclared)
-        san_diag_add(d, SAN_WARNING, 0, 0, "%lld reached states are rejected by the reachability "
-                     "function; they are kept (the function should accept them)",
-                     (long long)sp->reached_undeclared);
+        space_say_undeclared(d, sp->reached_undeclared);
     if (o->states_only) {
         sp->nclosed = sp->n;
         sp->in_closed = malloc(sp->n ? sp->n : 1);

@@ -952,12 +952,32 @@ def test_not_converged_estimate():
                   f"{what}: text {acc}")
 
 
+# t2 -> t1 -> t0 -> c0 <-> c1 from t2: pi = (0, 0, 0, 2/3, 1/3) by hand
+TIE_MODEL = os.path.join(TOP, "tests", "cli", "top_ties.san")
+
+
+def test_top_ties():
+    """The most probable states: descending probability, ties by the
+    states' order in the product space (their mixed-radix index), not by
+    the exploration's numbering; the same over either storage (and the
+    distributed engine: tests/cli/petsc.sh)."""
+    path = TIE_MODEL
+    want = [("c0", 2 / 3), ("c1", 1 / 3), ("t0", 0.0), ("t1", 0.0), ("t2", 0.0)]
+    for storage, method in (("sparse", "direct"), ("kron", "gmres")):
+        for ntop in (5, 4):
+            r = solve(path, method, ["--top", str(ntop), "--storage", storage])
+            got = [(t["state"]["A"], t["p"]) for t in r["top_states"]] if r else None
+            ok = got is not None and len(got) == ntop and all(
+                g[0] == w[0] and close(g[1], w[1]) for g, w in zip(got, want[:ntop]))
+            check(ok, f"top states on ties [{storage}, --top {ntop}]: got {got}")
+
+
 def main():
     tests = [test_mm1k, test_peps_block_idiom, test_peps_block_idiom_sync, test_rs_manual, test_rs_scaled, test_first_available,
              test_vector_and_formats, test_errors, test_products, test_residual_storages,
              test_pruned_scan, test_scan_unpruned, test_scan_too_big, test_scan_memory,
              test_pocket_low_fill, test_arcs_dropped, test_verified, test_underflow,
-             test_not_converged_estimate]
+             test_not_converged_estimate, test_top_ties]
     if os.path.isdir(os.path.join(SHARED, "peps")):
         tests += [test_rs_shared, test_example, test_printers]
     else:
