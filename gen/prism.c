@@ -1089,9 +1089,10 @@ static void put_factors(ctx *c, gbuf *b, const char *rate, const px_expr *guard,
         gbuf_printf(b, "1");
 }
 
-/* A reward structure's value: its state rewards, and its transition
- * rewards as rate x guard x value of each event of the action. */
-static void put_reward_expr(ctx *c, gbuf *b, const px_rewards *r)
+/* A reward structure's value: its state rewards, and (unless
+ * state_only) its transition rewards as rate x guard x value of each
+ * event of the action. */
+static void put_reward_expr(ctx *c, gbuf *b, const px_rewards *r, int state_only)
 {
     int terms = 0;
     for (int k = 0; k < r->items.n; k++) {
@@ -1105,6 +1106,8 @@ static void put_reward_expr(ctx *c, gbuf *b, const px_rewards *r)
             put_factors(c, b, NULL, it->guard, it->val);
             continue;
         }
+        if (state_only)
+            continue;
         for (int e = 0; e < c->nev; e++) {
             const char *a = c->ev[e].action;
             if (!(a ? it->action && !strcmp(a, it->action) : !it->action))
@@ -1147,24 +1150,12 @@ static void put_hidden(ctx *c, gbuf *b, const char *const *rname)
         gbuf_printf(b, "  %s", SAN_IMPORT_STATE_PREFIX);
         put_plain_name(b, name);
         gbuf_printf(b, " =");
-        int terms = 0;
-        for (int k = 0; k < r->items.n; k++) {
-            px_ritem *it = r->items.p[k];
-            double g, v;
-            if (it->has_action || (fold(c, it->guard, &g) && g == 0) ||
-                (fold(c, it->val, &v) && v == 0))
-                continue;
-            gbuf_printf(b, "%s ", terms++ ? " +" : "");
-            put_factors(c, b, NULL, it->guard, it->val);
-        }
-        if (!terms)
-            gbuf_printf(b, " 0");
-        gbuf_printf(b, ";\n");
+        put_reward_expr(c, b, r, 1);
         gbuf mark = { 0 };
         put_plain_name(&mark, name);
         if (mark.s && strcmp(rname[i], mark.s)) {
             gbuf_printf(b, "  %s%s =", SAN_IMPORT_REWARD_PREFIX, mark.s);
-            put_reward_expr(c, b, r);
+            put_reward_expr(c, b, r, 0);
         }
         gbuf_free(&mark);
     }
@@ -1191,7 +1182,7 @@ static void put_results(ctx *c, gbuf *b)
         snprintf(fb, sizeof fb, "rewards_%d", i + 1);
         rname[i] = result_name(c, r->name, fb);
         gbuf_printf(b, "  %s =", rname[i]);
-        put_reward_expr(c, b, r);
+        put_reward_expr(c, b, r, 0);
     }
     if (c->flags & SAN_IMPORT_PROPS)
         put_hidden(c, b, rname);
