@@ -104,6 +104,22 @@ def _integer(name, v, lo, hi, what, zero_ok=False):
     return int(x)
 
 
+def _max_memory(v):
+    """--max-memory's value: bytes, or a size as the command reads it
+    ("4G", "512M")."""
+    if isinstance(v, str):
+        b = ctypes.c_double()
+        if lib.san_parse_bytes(v.encode(), byref(b)) != 0:
+            raise _usage(f"max_memory: not a size: {v!r}")
+        return b.value
+    return _number("max_memory", v, 1, 1e30, "a size in bytes (>= 1)")
+
+
+def _max_states(v):
+    """--max-states' value (0: no limit)."""
+    return _integer("max_states", v, 1, 9e18, "a positive integer (0: no limit)", zero_ok=True)
+
+
 def _defines(defines, kw):
     """{name: value} of defines and keywords: every value a finite number,
     as -D takes it (SanError, not ValueError, for anything else)."""
@@ -248,16 +264,8 @@ class Model:
             raise _usage(f"storage: auto, sparse or kron, not {storage!r}")
         o.storage = _lib.STORAGE[storage]
         if max_memory is not None:
-            b = ctypes.c_double()
-            if isinstance(max_memory, str):
-                if lib.san_parse_bytes(max_memory.encode(), byref(b)) != 0:
-                    raise _usage(f"max_memory: not a size: {max_memory!r}")
-                o.space.max_memory = b.value
-            else:
-                o.space.max_memory = _number("max_memory", max_memory, 1, 1e30,
-                                             "a size in bytes (>= 1)")
-        o.space.max_states = _integer("max_states", max_states, 1, 9e18,
-                                      "a positive integer (0: no limit)", zero_ok=True)
+            o.space.max_memory = _max_memory(max_memory)
+        o.space.max_states = _max_states(max_states)
         o.time_limit = _number("time_limit", time_limit, 1e-6, 1e9,
                                "seconds > 0 (0: no limit)", zero_ok=True)
         o.ntop = _integer("ntop", ntop, 0, 2**31 - 1, "a whole number >= 0")
@@ -303,10 +311,8 @@ class Model:
         if max_steps is not None:
             o.max_steps = _number("max_steps", max_steps, 1, 1e18, "a number >= 1")
         if max_memory is not None:
-            o.space.max_memory = _number("max_memory", max_memory, 1, 1e30,
-                                         "a size in bytes (>= 1)")
-        o.space.max_states = _integer("max_states", max_states, 1, 9e18,
-                                      "a positive integer (0: no limit)", zero_ok=True)
+            o.space.max_memory = _max_memory(max_memory)
+        o.space.max_states = _max_states(max_states)
         consts = _defines(constants, {})
         # a PRISM model again, with what properties read beside its
         # results (each constant's value, the state rewards)
