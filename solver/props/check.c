@@ -166,12 +166,20 @@ static int same_label(const char *result, const char *label)
     return !*result && !*label;
 }
 
-static int find_result(const san_model *m, const char *name)
+/* The result named prefix + name, name as a label's (an importer's
+ * hidden result; prefix "": the result itself). */
+static int find_prefixed(const san_model *m, const char *prefix, const char *name)
 {
+    const size_t k = strlen(prefix);
     for (int i = 0; i < m->nres; i++)
-        if (same_label(m->res[i].name, name))
+        if (!strncmp(m->res[i].name, prefix, k) && same_label(m->res[i].name + k, name))
             return i;
     return -1;
+}
+
+static int find_result(const san_model *m, const char *name)
+{
+    return find_prefixed(m, "", name);
 }
 
 static void suggest_names(env *e, const pnode *n, int label)
@@ -750,16 +758,6 @@ out:
     free(b);
     free(y);
     return st;
-}
-
-/* The result named prefix + name, name as a label's (find_result). */
-static int find_prefixed(const san_model *m, const char *prefix, const char *name)
-{
-    const size_t k = strlen(prefix);
-    for (int i = 0; i < m->nres; i++)
-        if (!strncmp(m->res[i].name, prefix, k) && same_label(m->res[i].name + k, name))
-            return i;
-    return -1;
 }
 
 /* R=? [I=t] counts the state rewards alone: of a PRISM structure, the
