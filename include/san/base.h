@@ -79,6 +79,19 @@ SAN_API void san_diag_add(san_diag *d, san_severity sev, int line, int col,
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
+/* The same on the heap, for callers that do not see the layout (the
+ * Python binding): san_diag_new (file and src are not copied: they
+ * must outlive d; NULL when out of memory), san_diag_delete (its items
+ * and d).  san_diag_count: the messages kept; san_diag_message: the
+ * k-th (0-based; NULL past the end), its severity and its 1-based line
+ * and column (0: no position) into the pointers that are not NULL;
+ * san_diag_file: the name given. */
+SAN_API san_diag *san_diag_new(const char *file, const char *src, size_t len);
+SAN_API void san_diag_delete(san_diag *d);
+SAN_API int san_diag_count(const san_diag *d);
+SAN_API const char *san_diag_file(const san_diag *d);
+SAN_API const char *san_diag_message(const san_diag *d, int k, san_severity *sev, int *line,
+                                     int *col);
 /* Print as FILE:LINE:COL: error: msg, then the source line and a caret. */
 SAN_API void san_diag_print(const san_diag *d, FILE *out, int color);
 

@@ -52,29 +52,32 @@ def _status_name(st):
 def _messages(d):
     sev = {0: "note", 1: "warning", 2: "error"}
     out = []
-    for k in range(d.n):
-        it = d.items[k]
-        where = f"{d.file.decode() if d.file else ''}"
-        if it.line:
-            where += f":{it.line}:{it.col}"
-        out.append(f"{where}: {sev.get(it.sev, '?')}: {it.msg.decode()}")
+    file = lib.san_diag_file(d)
+    for k in range(lib.san_diag_count(d)):
+        s, line, col = c_int(), c_int(), c_int()
+        msg = lib.san_diag_message(d, k, byref(s), byref(line), byref(col))
+        where = f"{file.decode() if file else ''}"
+        if line.value:
+            where += f":{line.value}:{col.value}"
+        out.append(f"{where}: {sev.get(s.value, '?')}: {msg.decode()}")
     return out
 
 
 class _DiagScope:
-    """A san_diag for one call, freed on exit."""
+    """A san_diag for one call (san_diag_new), freed on exit."""
 
     def __init__(self, name, text=None):
-        self.d = _lib.Diag()
         self.name = name.encode()
-        self.text = text
-        lib.san_diag_init(byref(self.d), self.name, text, len(text) if text else 0)
+        self.text = text        # san_diag_new keeps pointers to both
+        self.d = lib.san_diag_new(self.name, text, len(text) if text else 0)
+        if not self.d:
+            raise MemoryError("san_diag_new")
 
     def __enter__(self):
         return self.d
 
     def __exit__(self, *exc):
-        lib.san_diag_free(byref(self.d))
+        lib.san_diag_delete(self.d)
 
 
 def _usage(message):
@@ -228,7 +231,7 @@ class Model:
                            float(max_memory or 0), 0, None)
         r = _lib.Audit()
         with _DiagScope(self.source) as d:
-            st = lib.san_audit_model(self._m, byref(o), byref(r), byref(d))
+            st = lib.san_audit_model(self._m, byref(o), byref(r), d)
             msgs = _messages(d)
         if st != _lib.SAN_OK:
             raise SanError(_status_name(st), msgs)
@@ -279,7 +282,7 @@ class Model:
 
         def work():
             with _DiagScope(self.source) as d:
-                st = lib.san_analyze(self._m, byref(o), byref(a), byref(d))
+                st = lib.san_analyze(self._m, byref(o), byref(a), d)
                 return st, _messages(d)
         try:
             st, msgs = _interrupt.call(work, stop)
@@ -328,7 +331,7 @@ class Model:
                 label = "property" if len(texts) == 1 else f"property {k + 1}"
                 with _DiagScope(label, data) as d:
                     st = lib.san_props_parse(data, len(data), defs, len(consts), byref(P),
-                                             byref(d))
+                                             d)
                     msgs = _messages(d)
                 if st != _lib.SAN_OK:
                     raise SanError(_status_name(st), msgs)
@@ -344,17 +347,17 @@ class Model:
 
             def work():
                 with _DiagScope(m.source) as d:
-                    st = lib.san_checker_new(m._m, byref(o), byref(C), byref(d))
+                    st = lib.san_checker_new(m._m, byref(o), byref(C), d)
                     if st != _lib.SAN_OK:
                         return st, _messages(d)
                 for i in range(np_):            # every name first, as the command
                     with diag_of(i) as d:
-                        st = lib.san_checker_validate(C, P, i, byref(d))
+                        st = lib.san_checker_validate(C, P, i, d)
                         if st != _lib.SAN_OK:
                             return st, _messages(d)
                 for i in range(np_):
                     with diag_of(i) as d:
-                        st = lib.san_checker_eval(C, P, i, byref(ans[i]), byref(d))
+                        st = lib.san_checker_eval(C, P, i, byref(ans[i]), d)
                         if st != _lib.SAN_OK:
                             return st, _messages(d)
                 return _lib.SAN_OK, []
@@ -376,7 +379,7 @@ class Model:
         nothing lumps.  No state space is built."""
         L = c_void_p()
         with _DiagScope(self.source) as d:
-            st = lib.san_model_lump(self._m, byref(L), byref(d))
+            st = lib.san_model_lump(self._m, byref(L), d)
             msgs = _messages(d)
         if st != _lib.SAN_OK:
             raise SanError(_status_name(st), msgs)
@@ -499,25 +502,26 @@ class Model:
             _lib.libc.free(out)
         ptr = POINTER(_lib.Model)()
         with _DiagScope(self.source, text) as d:
-            st = lib.san_model_compile(text, len(text), byref(opts), byref(ptr), byref(d))
+            st = lib.san_model_compile(text, len(text), byref(opts), byref(ptr), d)
             errs = []
-            for k in range(d.n):
-                it = d.items[k]
-                if it.sev != 2:
+            for k in range(lib.san_diag_count(d)):
+                sev, ln, cl = c_int(), c_int(), c_int()
+                text_k = lib.san_diag_message(d, k, byref(sev), byref(ln), byref(cl))
+                if sev.value != 2:
                     continue
                 where = self.source
-                line = it.line
+                line = ln.value
                 for i, opt in enumerate(sel):
                     lines = exprs[i].count(b"\n") + 1
-                    if at[i].line <= it.line < at[i].line + lines:
-                        rel = it.line - at[i].line + 1
-                        col = it.col - at[i].col + 1 if rel == 1 else it.col
+                    if at[i].line <= ln.value < at[i].line + lines:
+                        rel = ln.value - at[i].line + 1
+                        col = cl.value - at[i].col + 1 if rel == 1 else cl.value
                         where, line = opt, rel
                         it_col = max(col, 1)
                         break
                 else:
-                    it_col = it.col
-                errs.append(f"{where}:{line}:{it_col}: error: {it.msg.decode()}")
+                    it_col = cl.value
+                errs.append(f"{where}:{line}:{it_col}: error: {text_k.decode()}")
         if st != _lib.SAN_OK:
             raise SanError("usage", errs)
         m = Model(ptr, self.source, (), text, self._defines)
@@ -673,7 +677,7 @@ class Model:
         L = c_void_p()
         if lump == "auto":
             with _DiagScope(self.source) as d:
-                st = lib.san_model_lump(self._m, byref(L), byref(d))
+                st = lib.san_model_lump(self._m, byref(L), d)
                 msgs = _messages(d)
             if st != _lib.SAN_OK:
                 raise SanError(_status_name(st), msgs)
@@ -1050,7 +1054,7 @@ def _import_prism(data, name, defines, flags=0):
     out = c_void_p()
     with _DiagScope(name, data) as d:
         st = lib.san_import_prism_flags(name.encode(), data, len(data), defs, len(defines),
-                                        None, flags, byref(out), byref(d))
+                                        None, flags, byref(out), d)
         msgs = _messages(d)
     if st != _lib.SAN_OK or not out.value:
         raise SanError(_status_name(st) if st != _lib.SAN_OK else "nomem", msgs)
@@ -1066,7 +1070,7 @@ def _compile(text, name, defines, prism=None):
     data = text.encode() if isinstance(text, str) else text
     ptr = POINTER(_lib.Model)()
     with _DiagScope(name, data) as d:
-        st = lib.san_model_compile(data, len(data), byref(opts), byref(ptr), byref(d))
+        st = lib.san_model_compile(data, len(data), byref(opts), byref(ptr), d)
         msgs = _messages(d)
     if st != _lib.SAN_OK:
         raise SanError(_status_name(st), msgs)

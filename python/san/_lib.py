@@ -22,16 +22,6 @@ SAN_OK, SAN_E_MODEL, SAN_E_USAGE, SAN_E_NOMEM, SAN_E_LIMIT, SAN_E_NOTCONV, \
     SAN_E_INTERRUPTED, SAN_E_NUMERIC, SAN_E_IO, SAN_E_INPUT = range(10)
 
 
-class DiagItem(Structure):
-    _fields_ = [("sev", c_int), ("line", c_int), ("col", c_int), ("msg", c_char_p)]
-
-
-class Diag(Structure):
-    _fields_ = [("file", c_char_p), ("src", c_char_p), ("srclen", c_size_t),
-                ("items", POINTER(DiagItem)), ("n", c_int), ("cap", c_int),
-                ("nerrors", c_int), ("nwarnings", c_int), ("max_errors", c_int)]
-
-
 # ---- model.h ----
 
 class Trans(Structure):
@@ -241,7 +231,7 @@ EXPLORE = {"auto": 0, "always": 1, "never": 2}
 LUMP = {"auto": 0, "off": 1}
 
 # the C structures of the layout test: (C name, ctypes class)
-STRUCTS = [("san_diag_item", DiagItem), ("san_diag", Diag), ("san_trans", Trans),
+STRUCTS = [("san_trans", Trans),
            ("san_automaton", Automaton), ("san_event", Event), ("san_result", Result),
            ("san_ident", Ident), ("san_model", Model), ("san_define", Define),
            ("san_load_opts", LoadOpts), ("san_csr", Csr), ("san_solve_opts", SolveOpts),
@@ -275,38 +265,42 @@ def _load():
     sig = {
         "san_version": (c_char_p, []),
         "san_status_name": (c_char_p, [c_int]),
-        "san_diag_init": (None, [POINTER(Diag), c_char_p, c_char_p, c_size_t]),
-        "san_diag_free": (None, [POINTER(Diag)]),
+        "san_diag_new": (c_void_p, [c_char_p, c_char_p, c_size_t]),
+        "san_diag_delete": (None, [c_void_p]),
+        "san_diag_count": (c_int, [c_void_p]),
+        "san_diag_file": (c_char_p, [c_void_p]),
+        "san_diag_message": (c_char_p, [c_void_p, c_int, POINTER(c_int), POINTER(c_int),
+                                        POINTER(c_int)]),
         "san_model_compile": (c_int, [c_char_p, c_size_t, POINTER(LoadOpts),
-                                      POINTER(POINTER(Model)), POINTER(Diag)]),
+                                      POINTER(POINTER(Model)), c_void_p]),
         "san_model_free": (None, [POINTER(Model)]),
         "san_model_define_why": (None, [POINTER(Model), c_char_p, c_double, c_char_p, c_size_t]),
         "san_gen": (c_int, [c_int, POINTER(c_char_p), POINTER(c_void_p), POINTER(c_void_p),
                             c_char_p, c_size_t]),
         "san_is_prism_path": (c_int, [c_char_p]),
         "san_props_parse": (c_int, [c_char_p, c_size_t, POINTER(Define), c_int,
-                                    POINTER(c_void_p), POINTER(Diag)]),
+                                    POINTER(c_void_p), c_void_p]),
         "san_props_free": (None, [c_void_p]),
         "san_props_count": (c_int, [c_void_p]),
         "san_props_source": (c_char_p, [c_void_p, c_int, POINTER(c_size_t),
                                         POINTER(c_char_p)]),
         "san_props_opts_default": (None, [POINTER(PropsOpts)]),
         "san_checker_new": (c_int, [POINTER(Model), POINTER(PropsOpts), POINTER(c_void_p),
-                                    POINTER(Diag)]),
+                                    c_void_p]),
         "san_checker_free": (None, [c_void_p]),
-        "san_checker_validate": (c_int, [c_void_p, c_void_p, c_int, POINTER(Diag)]),
+        "san_checker_validate": (c_int, [c_void_p, c_void_p, c_int, c_void_p]),
         "san_checker_eval": (c_int, [c_void_p, c_void_p, c_int, POINTER(PropAnswer),
-                                     POINTER(Diag)]),
+                                     c_void_p]),
         "san_report_props": (c_int, [c_void_p, c_int, c_void_p, c_void_p, POINTER(PropAnswer),
                                      c_void_p]),
         "san_import_prism_flags": (c_int, [c_char_p, c_char_p, c_size_t, POINTER(Define), c_int,
-                                           c_char_p, c_uint, POINTER(c_void_p), POINTER(Diag)]),
+                                           c_char_p, c_uint, POINTER(c_void_p), c_void_p]),
         "san_method_parse": (c_int, [c_char_p, POINTER(c_int)]),
         "san_method_name": (c_char_p, [c_int]),
         "san_solve_reached_estimate": (c_double, [POINTER(SolveInfo)]),
         "san_analysis_opts_default": (None, [POINTER(AnalysisOpts)]),
         "san_analyze": (c_int, [POINTER(Model), POINTER(AnalysisOpts), POINTER(Analysis),
-                                POINTER(Diag)]),
+                                c_void_p]),
         "san_analysis_free": (None, [POINTER(Analysis)]),
         "san_solve_report_opts_default": (None, [POINTER(SolveReportOpts)]),
         "san_report_solve": (c_int, [c_void_p, c_int, POINTER(Model), POINTER(Analysis),
@@ -317,11 +311,11 @@ def _load():
         "san_parse_bytes": (c_int, [c_char_p, POINTER(c_double)]),
         "san_read_input": (c_int, [c_char_p, c_double, POINTER(c_void_p), POINTER(c_size_t),
                                    c_char_p, c_size_t]),
-        "san_model_lump": (c_int, [POINTER(Model), POINTER(c_void_p), POINTER(Diag)]),
+        "san_model_lump": (c_int, [POINTER(Model), POINTER(c_void_p), c_void_p]),
         "san_lumping_summary": (c_char_p, [c_void_p]),
         "san_lumping_free": (None, [c_void_p]),
         "san_audit_model": (c_int, [POINTER(Model), POINTER(AuditOpts), POINTER(Audit),
-                                    POINTER(Diag)]),
+                                    c_void_p]),
         "san_text_with_results": (c_int, [c_char_p, c_size_t, POINTER(LoadOpts),
                                           POINTER(c_char_p), POINTER(c_char_p), c_int,
                                           POINTER(c_void_p), POINTER(c_size_t),
