@@ -104,6 +104,29 @@ typedef struct san_model {
     void *syntax;           /* the parsed text, kept for san_model_print */
 } san_model;
 
+/* The model read through accessors (lang/model_get.c), for callers that
+ * do not see its layout (the Python binding): indices 0-based and
+ * unchecked, below the counts.  san_model_product_text is product_str;
+ * san_model_local_state the name of local state s of automaton a;
+ * san_model_event_parts the automata that fire event e (ascending, *n
+ * of them); san_model_result_expr what san_transient_opts' initial and
+ * until take. */
+SAN_API const char *san_model_name(const san_model *m);
+SAN_API const char *san_model_product_text(const san_model *m);
+SAN_API int san_model_automata(const san_model *m);
+SAN_API const char *san_model_automaton_name(const san_model *m, int a);
+SAN_API int san_model_automaton_states(const san_model *m, int a);
+SAN_API const char *san_model_local_state(const san_model *m, int a, int s);
+SAN_API int64_t san_model_stride(const san_model *m, int a);
+SAN_API int san_model_events(const san_model *m);
+SAN_API const char *san_model_event_name(const san_model *m, int e);
+SAN_API int san_model_event_sync(const san_model *m, int e);
+SAN_API const int *san_model_event_parts(const san_model *m, int e, int *n);
+SAN_API int san_model_results(const san_model *m);
+SAN_API const char *san_model_result_name(const san_model *m, int r);
+SAN_API int san_model_result_derived(const san_model *m, int r);
+SAN_API const san_expr *san_model_result_expr(const san_model *m, int r);
+
 /* Constant overrides from the command line (-D NAME=VALUE). */
 typedef struct {
     const char *name;

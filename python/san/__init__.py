@@ -17,6 +17,7 @@ import ctypes
 import itertools
 import json
 import os
+import types
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from ctypes import POINTER, byref, c_char_p, c_int, c_void_p
@@ -166,33 +167,36 @@ class Model:
 
     @property
     def _c(self):
-        return self._m.contents
+        """The C text of the product size (bytes) as product_str, read by
+        san_model_product_text (a test compares it with the exact size)."""
+        return types.SimpleNamespace(product_str=lib.san_model_product_text(self._m))
 
     @property
     def name(self):
-        return self._c.name.decode()
+        return lib.san_model_name(self._m).decode()
 
     @property
     def automata(self):
         """{automaton: [local state names]}, in the model's order."""
-        m = self._c
-        return {m.aut[a].name.decode(): [m.aut[a].states[s].decode()
-                                         for s in range(m.aut[a].nstates)]
-                for a in range(m.naut)}
+        m = self._m
+        return {n: _local_states(m, a) for a, n in enumerate(_automaton_names(m))}
 
     @property
     def events(self):
         """[{name, sync, automata}] in the model's order."""
-        m = self._c
-        return [{"name": m.ev[e].name.decode(), "sync": bool(m.ev[e].sync),
-                 "automata": [m.aut[m.ev[e].parts[k]].name.decode()
-                              for k in range(m.ev[e].nparts)]}
-                for e in range(m.nev)]
+        m = self._m
+        auts = _automaton_names(m)
+        out = []
+        for e, name in enumerate(_event_names(m)):
+            n = c_int()
+            parts = lib.san_model_event_parts(m, e, byref(n))
+            out.append({"name": name, "sync": bool(lib.san_model_event_sync(m, e)),
+                        "automata": [auts[parts[k]] for k in range(n.value)]})
+        return out
 
     @property
     def result_names(self):
-        m = self._c
-        return [m.res[i].name.decode() for i in range(m.nres)]
+        return _result_names(self._m)
 
     @property
     def product_states(self):
@@ -201,11 +205,11 @@ class Model:
         sizes are multiplied here, halves first (a balanced product:
         10^6 automata in milliseconds, where one factor after another
         would be quadratic)."""
-        text = self._c.product_str.decode()
+        m = self._m
+        text = lib.san_model_product_text(m).decode()
         if text.isdigit():
             return int(text)
-        m = self._c
-        sizes = [m.aut[a].nstates for a in range(m.naut)]
+        sizes = [lib.san_model_automaton_states(m, a) for a in range(lib.san_model_automata(m))]
 
         def prod(lo, hi):
             if hi - lo <= 16:
@@ -439,7 +443,7 @@ class Model:
         a = self._space("auto", max_memory, max_states, lump)
         try:
             index, order = self._space_arrays(a.sp)
-            auts = _automata(a.sp.m.contents)
+            auts = _automata(a.sp.m)
             lumped = _lumped(a)
         finally:
             lib.san_analysis_free(byref(a))
@@ -500,7 +504,7 @@ class Model:
             text = ctypes.string_at(out.value, size.value)
         finally:
             _lib.libc.free(out)
-        ptr = POINTER(_lib.Model)()
+        ptr = c_void_p()
         with _DiagScope(self.source, text) as d:
             st = lib.san_model_compile(text, len(text), byref(opts), byref(ptr), d)
             errs = []
@@ -524,12 +528,12 @@ class Model:
                 errs.append(f"{where}:{line}:{it_col}: error: {text_k.decode()}")
         if st != _lib.SAN_OK:
             raise SanError("usage", errs)
-        m = Model(ptr, self.source, (), text, self._defines)
-        c = m._c
+        m = Model(ptr.value, self.source, (), text, self._defines)
+        names = _result_names(m._m)
         idx = {}
         for opt in sel:
-            k = next(i for i in range(c.nres) if c.res[i].name == f"__san_{opt}".encode())
-            if c.res[k].derived:
+            k = names.index(f"__san_{opt}")
+            if lib.san_model_result_derived(m._m, k):
                 raise _usage(f"{opt} {sel[opt]!r}: names a result or thr(), values of the "
                              "solution; a state selection reads the state only")
             idx[opt] = k
@@ -549,9 +553,9 @@ class Model:
         o.tr.eps = _number("eps", eps, 1e-300, 0.5, "a truncation mass in (0, 0.5]")
         o.tr.max_steps = _number("max_steps", max_steps, 1, 1e18, "a product count >= 1")
         if "initial" in idx:
-            o.tr.initial = m._c.res[idx["initial"]].expr
+            o.tr.initial = lib.san_model_result_expr(m._m, idx["initial"])
         if "until" in idx:
-            o.tr.until = m._c.res[idx["until"]].expr
+            o.tr.until = lib.san_model_result_expr(m._m, idx["until"])
         return arr
 
     def _run_time(self, kind, times, initial, until, eps, max_steps, fill, **kw):
@@ -789,9 +793,34 @@ def _write_atomic(path, write, err):
 def _automata(m):
     """[(name, [local state names], stride)] of a C model (the space's:
     the lumped model's when lumped), copied out before it is freed."""
-    return [(m.aut[a].name.decode(),
-             [m.aut[a].states[s].decode() for s in range(m.aut[a].nstates)], m.stride[a])
-            for a in range(m.naut)]
+    return [(name, _local_states(m, a), lib.san_model_stride(m, a))
+            for a, name in enumerate(_automaton_names(m))]
+
+
+def _automaton_names(m):
+    return [lib.san_model_automaton_name(m, a).decode() for a in range(lib.san_model_automata(m))]
+
+
+def _local_states(m, a):
+    """The names of automaton a's local states."""
+    return [lib.san_model_local_state(m, a, s).decode()
+            for s in range(lib.san_model_automaton_states(m, a))]
+
+
+def _event_names(m):
+    return [lib.san_model_event_name(m, e).decode() for e in range(lib.san_model_events(m))]
+
+
+def _result_names(m):
+    return [lib.san_model_result_name(m, r).decode() for r in range(lib.san_model_results(m))]
+
+
+def _names_of(m):
+    """(results, {automaton: local states}, events) of model m, the keys of
+    its indices."""
+    auts = _automaton_names(m)
+    return _result_names(m), [(n, _local_states(m, a)) for a, n in enumerate(auts)], \
+        _event_names(m)
 
 
 def _lumped(a):
@@ -852,7 +881,7 @@ class Solution:
     """
 
     def __init__(self, model, a):
-        m = model._c
+        m = model._m
         sol = a.sol
         self.model = model
         self.converged = bool(sol.info.converged)
@@ -862,18 +891,18 @@ class Solution:
         self.method = lib.san_method_name(sol.info.method).decode()
         self.iterations = sol.info.iterations
         self.message = sol.info.msg.decode() or ("converged" if self.converged else "not converged")
-        self.results = {m.res[i].name.decode(): sol.results[i] for i in range(m.nres)}
-        self.marginals = {m.aut[k].name.decode(): {m.aut[k].states[s].decode(): sol.marginal[k][s]
-                                                   for s in range(m.aut[k].nstates)}
-                          for k in range(m.naut)}
-        self.throughputs = {m.ev[e].name.decode(): sol.throughput[e] for e in range(m.nev)}
+        res, auts, evs = _names_of(m)
+        self.results = {r: sol.results[i] for i, r in enumerate(res)}
+        self.marginals = {name: {s: sol.marginal[k][j] for j, s in enumerate(states)}
+                          for k, (name, states) in enumerate(auts)}
+        self.throughputs = {e: sol.throughput[i] for i, e in enumerate(evs)}
         n = a.sp.n
         index = np.ctypeslib.as_array(a.sp.index, shape=(n,)).copy()
         pi = np.ctypeslib.as_array(sol.pi, shape=(n,)).copy()
         order = np.argsort(index, kind="stable")
         self._index = index[order]
         self.pi = pi[order]
-        self._auts = _automata(a.sp.m.contents if a.sp.m else m)
+        self._auts = _automata(a.sp.m if a.sp.m else m)
         self.lumped = _lumped(a)
         C = a.classes
         self.classes = [{"states": C.states[k], "reach": C.reach[k],
@@ -909,15 +938,16 @@ class Solution:
                 f"{'converged' if self.converged else 'NOT converged'}>")
 
 
-def _indices(m, S):
-    """results, marginals, throughputs of one san_solution over model m,
-    as the command's JSON names them (hidden selections left out)."""
-    return {"results": {m.res[i].name.decode(): S.results[i] for i in range(m.nres)
-                        if not m.res[i].name.startswith(b"__san_")},
-            "marginals": {m.aut[k].name.decode(): {m.aut[k].states[s].decode(): S.marginal[k][s]
-                                                   for s in range(m.aut[k].nstates)}
-                          for k in range(m.naut)},
-            "throughputs": {m.ev[e].name.decode(): S.throughput[e] for e in range(m.nev)}}
+def _indices(names, S):
+    """results, marginals, throughputs of one san_solution, keyed by
+    names (_names_of the model) as the command's JSON names them (hidden
+    selections left out)."""
+    res, auts, evs = names
+    return {"results": {r: S.results[i] for i, r in enumerate(res)
+                        if not r.startswith("__san_")},
+            "marginals": {name: {s: S.marginal[k][j] for j, s in enumerate(states)}
+                          for k, (name, states) in enumerate(auts)},
+            "throughputs": {e: S.throughput[i] for i, e in enumerate(evs)}}
 
 
 def _uniformization(T, eps):
@@ -941,7 +971,7 @@ class Transient:
     """
 
     def __init__(self, m, a, st, msgs, eps):
-        c = m._c
+        c = _names_of(m._m)
         T = a.tr
         self.model = m
         self.states = a.sp.n
@@ -1068,7 +1098,7 @@ def _compile(text, name, defines, prism=None):
     defs, keep = _define_array(defines)
     opts = _lib.LoadOpts(defs, len(defines), 1)
     data = text.encode() if isinstance(text, str) else text
-    ptr = POINTER(_lib.Model)()
+    ptr = c_void_p()
     with _DiagScope(name, data) as d:
         st = lib.san_model_compile(data, len(data), byref(opts), byref(ptr), d)
         msgs = _messages(d)
@@ -1085,7 +1115,7 @@ def _compile(text, name, defines, prism=None):
             why.append(f"{n}: {buf.value.decode()}")
         lib.san_model_free(ptr)
         raise SanError("usage", message=f"{name}: " + "; ".join(why))
-    model = Model(ptr, name, msgs, data, defines)
+    model = Model(ptr.value, name, msgs, data, defines)
     model._prism = prism
     return model
 

@@ -24,41 +24,6 @@ SAN_OK, SAN_E_MODEL, SAN_E_USAGE, SAN_E_NOMEM, SAN_E_LIMIT, SAN_E_NOTCONV, \
 
 # ---- model.h ----
 
-class Trans(Structure):
-    _fields_ = [("event", c_int), ("to", c_int), ("prob", c_void_p)]
-
-
-class Automaton(Structure):
-    _fields_ = [("name", c_char_p), ("nstates", c_int), ("states", POINTER(c_char_p)),
-                ("reward", POINTER(c_double)), ("first", POINTER(c_int)),
-                ("tr", POINTER(Trans)), ("ntr", c_int)]
-
-
-class Event(Structure):
-    _fields_ = [("name", c_char_p), ("sync", c_int), ("rate", c_void_p), ("nparts", c_int),
-                ("parts", POINTER(c_int)), ("line", c_int), ("col", c_int)]
-
-
-class Result(Structure):
-    _fields_ = [("name", c_char_p), ("expr", c_void_p), ("derived", c_int)]
-
-
-class Ident(Structure):
-    _fields_ = [("name", c_char_p), ("is_function", c_int), ("is_domain", c_int),
-                ("overridden", c_int), ("value", c_double), ("expr", c_void_p)]
-
-
-class Model(Structure):
-    _fields_ = [("name", c_char_p), ("file", c_char_p), ("naut", c_int),
-                ("aut", POINTER(Automaton)), ("nev", c_int), ("ev", POINTER(Event)),
-                ("nres", c_int), ("res", POINTER(Result)), ("nid", c_int),
-                ("id", POINTER(Ident)), ("reach", c_void_p), ("partial", c_int),
-                ("stride", POINTER(c_int64)), ("product_fits", c_int), ("product", c_int64),
-                ("product_str", c_char_p), ("product_log10", c_double),
-                ("pool", POINTER(c_void_p)), ("npool", c_int), ("cappool", c_int),
-                ("syntax", c_void_p)]
-
-
 class Define(Structure):
     _fields_ = [("name", c_char_p), ("value", c_double), ("used", c_int)]
 
@@ -101,7 +66,7 @@ class SpaceOpts(Structure):
 
 
 class Space(Structure):
-    _fields_ = [("m", POINTER(Model)), ("n", c_int64), ("index", POINTER(c_int64)),
+    _fields_ = [("m", c_void_p), ("n", c_int64), ("index", POINTER(c_int64)),
                 ("q", Csr), ("exit", POINTER(c_double)), ("declared", c_int64),
                 ("reached_undeclared", c_int64), ("dropped", c_int64), ("nclosed", c_int64),
                 ("in_closed", POINTER(c_char)), ("max_rate", c_double),
@@ -172,7 +137,7 @@ class Classes(Structure):
 
 
 class Analysis(Structure):
-    _fields_ = [("m", POINTER(Model)), ("sp", Space), ("sol", Solution),
+    _fields_ = [("m", c_void_p), ("sp", Space), ("sol", Solution),
                 ("have_space", c_int), ("have_sol", c_int), ("have_indices", c_int),
                 ("kron", c_int), ("fell_back", c_int), ("kron_bytes", c_double),
                 ("other_bytes", c_double), ("choice", StorageChoice),
@@ -231,9 +196,7 @@ EXPLORE = {"auto": 0, "always": 1, "never": 2}
 LUMP = {"auto": 0, "off": 1}
 
 # the C structures of the layout test: (C name, ctypes class)
-STRUCTS = [("san_trans", Trans),
-           ("san_automaton", Automaton), ("san_event", Event), ("san_result", Result),
-           ("san_ident", Ident), ("san_model", Model), ("san_define", Define),
+STRUCTS = [("san_define", Define),
            ("san_load_opts", LoadOpts), ("san_csr", Csr), ("san_solve_opts", SolveOpts),
            ("san_solve_info", SolveInfo), ("san_space_opts", SpaceOpts), ("san_space", Space),
            ("san_top_state", TopState), ("san_solution", Solution),
@@ -272,9 +235,24 @@ def _load():
         "san_diag_message": (c_char_p, [c_void_p, c_int, POINTER(c_int), POINTER(c_int),
                                         POINTER(c_int)]),
         "san_model_compile": (c_int, [c_char_p, c_size_t, POINTER(LoadOpts),
-                                      POINTER(POINTER(Model)), c_void_p]),
-        "san_model_free": (None, [POINTER(Model)]),
-        "san_model_define_why": (None, [POINTER(Model), c_char_p, c_double, c_char_p, c_size_t]),
+                                      POINTER(c_void_p), c_void_p]),
+        "san_model_free": (None, [c_void_p]),
+        "san_model_name": (c_char_p, [c_void_p]),
+        "san_model_product_text": (c_char_p, [c_void_p]),
+        "san_model_automata": (c_int, [c_void_p]),
+        "san_model_automaton_name": (c_char_p, [c_void_p, c_int]),
+        "san_model_automaton_states": (c_int, [c_void_p, c_int]),
+        "san_model_local_state": (c_char_p, [c_void_p, c_int, c_int]),
+        "san_model_stride": (c_int64, [c_void_p, c_int]),
+        "san_model_events": (c_int, [c_void_p]),
+        "san_model_event_name": (c_char_p, [c_void_p, c_int]),
+        "san_model_event_sync": (c_int, [c_void_p, c_int]),
+        "san_model_event_parts": (POINTER(c_int), [c_void_p, c_int, POINTER(c_int)]),
+        "san_model_results": (c_int, [c_void_p]),
+        "san_model_result_name": (c_char_p, [c_void_p, c_int]),
+        "san_model_result_derived": (c_int, [c_void_p, c_int]),
+        "san_model_result_expr": (c_void_p, [c_void_p, c_int]),
+        "san_model_define_why": (None, [c_void_p, c_char_p, c_double, c_char_p, c_size_t]),
         "san_gen": (c_int, [c_int, POINTER(c_char_p), POINTER(c_void_p), POINTER(c_void_p),
                             c_char_p, c_size_t]),
         "san_is_prism_path": (c_int, [c_char_p]),
@@ -285,7 +263,7 @@ def _load():
         "san_props_source": (c_char_p, [c_void_p, c_int, POINTER(c_size_t),
                                         POINTER(c_char_p)]),
         "san_props_opts_default": (None, [POINTER(PropsOpts)]),
-        "san_checker_new": (c_int, [POINTER(Model), POINTER(PropsOpts), POINTER(c_void_p),
+        "san_checker_new": (c_int, [c_void_p, POINTER(PropsOpts), POINTER(c_void_p),
                                     c_void_p]),
         "san_checker_free": (None, [c_void_p]),
         "san_checker_validate": (c_int, [c_void_p, c_void_p, c_int, c_void_p]),
@@ -299,22 +277,22 @@ def _load():
         "san_method_name": (c_char_p, [c_int]),
         "san_solve_reached_estimate": (c_double, [POINTER(SolveInfo)]),
         "san_analysis_opts_default": (None, [POINTER(AnalysisOpts)]),
-        "san_analyze": (c_int, [POINTER(Model), POINTER(AnalysisOpts), POINTER(Analysis),
+        "san_analyze": (c_int, [c_void_p, POINTER(AnalysisOpts), POINTER(Analysis),
                                 c_void_p]),
         "san_analysis_free": (None, [POINTER(Analysis)]),
         "san_solve_report_opts_default": (None, [POINTER(SolveReportOpts)]),
-        "san_report_solve": (c_int, [c_void_p, c_int, POINTER(Model), POINTER(Analysis),
+        "san_report_solve": (c_int, [c_void_p, c_int, c_void_p, POINTER(Analysis),
                                      POINTER(SolveReportOpts)]),
         "san_time_report_opts_default": (None, [POINTER(TimeReportOpts)]),
-        "san_report_transient": (c_int, [c_void_p, c_int, POINTER(Model), POINTER(Analysis),
+        "san_report_transient": (c_int, [c_void_p, c_int, c_void_p, POINTER(Analysis),
                                          POINTER(TimeReportOpts)]),
         "san_parse_bytes": (c_int, [c_char_p, POINTER(c_double)]),
         "san_read_input": (c_int, [c_char_p, c_double, POINTER(c_void_p), POINTER(c_size_t),
                                    c_char_p, c_size_t]),
-        "san_model_lump": (c_int, [POINTER(Model), POINTER(c_void_p), c_void_p]),
+        "san_model_lump": (c_int, [c_void_p, POINTER(c_void_p), c_void_p]),
         "san_lumping_summary": (c_char_p, [c_void_p]),
         "san_lumping_free": (None, [c_void_p]),
-        "san_audit_model": (c_int, [POINTER(Model), POINTER(AuditOpts), POINTER(Audit),
+        "san_audit_model": (c_int, [c_void_p, POINTER(AuditOpts), POINTER(Audit),
                                     c_void_p]),
         "san_text_with_results": (c_int, [c_char_p, c_size_t, POINTER(LoadOpts),
                                           POINTER(c_char_p), POINTER(c_char_p), c_int,
@@ -325,12 +303,12 @@ def _load():
         "san_export_prism_tra": (c_int, [POINTER(Space), c_void_p, c_char_p, c_size_t]),
         "san_export_prism_sta": (c_int, [POINTER(Space), c_void_p]),
         "san_export_prism_lab": (c_int, [POINTER(Space), c_void_p]),
-        "san_export_prism_nrewards": (c_int, [POINTER(Model)]),
+        "san_export_prism_nrewards": (c_int, [c_void_p]),
         "san_export_prism_srew": (c_int, [POINTER(Space), c_int, c_void_p, c_char_p, c_size_t]),
-        "san_export_prism_map": (c_int, [POINTER(Model), c_void_p]),
-        "san_export_dot_automata": (c_int, [POINTER(Model), c_void_p]),
-        "san_lumping_model": (POINTER(Model), [c_void_p]),
-        "san_export_lump_note": (c_void_p, [c_void_p, POINTER(Model), c_int64]),
+        "san_export_prism_map": (c_int, [c_void_p, c_void_p]),
+        "san_export_dot_automata": (c_int, [c_void_p, c_void_p]),
+        "san_lumping_model": (c_void_p, [c_void_p]),
+        "san_export_lump_note": (c_void_p, [c_void_p, c_void_p, c_int64]),
         "san_sweep_opts_new": (c_void_p, []),
         "san_sweep_opts_delete": (None, [c_void_p]),
         "san_sweep_opts_set": (c_int, [c_void_p, c_char_p, c_char_p, c_char_p, c_size_t]),
