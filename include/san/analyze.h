@@ -287,6 +287,66 @@ SAN_API void san_analysis_opts_default(san_analysis_opts *o);
 SAN_API san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
                        san_diag *d);
 SAN_API void san_analysis_free(san_analysis *a);
+/* An analysis for callers that do not see its layout (a binding;
+ * solver/analysis/analysis_get.c, transient_get.c): san_analysis_new
+ * (zeroed, for san_analyze; NULL when out of memory) and
+ * san_analysis_delete (san_analysis_free, then a).  What it holds:
+ * san_analysis_has_space, _has_solution, _has_indices, _has_transient
+ * (have_space, have_sol, have_indices, have_tr).  Arrays are pointers
+ * into a, valid until it is freed.  The space: san_analysis_space (for
+ * the exports), san_analysis_space_model (sp.m: the lumped model when
+ * lumped), san_analysis_lumping (NULL: not lumped), san_analysis_kron,
+ * san_analysis_states (sp.n), san_analysis_index (sp.index, n entries),
+ * san_analysis_generator (sp.q's arrays; returns the nonzeros, 0 and
+ * NULL arrays without a sparse generator).  The steady state:
+ * san_analysis_pi (n entries), san_analysis_steady (the solution, for
+ * san_solution_results ...), san_analysis_info (the solver's report,
+ * for san_solve_info_converged ...), san_analysis_classes (classes.n)
+ * and san_analysis_class (class k's states, its reach, reach_error and
+ * error). */
+SAN_API san_analysis *san_analysis_new(void);
+SAN_API void san_analysis_delete(san_analysis *a);
+SAN_API int san_analysis_has_space(const san_analysis *a);
+SAN_API int san_analysis_has_solution(const san_analysis *a);
+SAN_API int san_analysis_has_indices(const san_analysis *a);
+SAN_API int san_analysis_has_transient(const san_analysis *a);
+SAN_API const san_space *san_analysis_space(const san_analysis *a);
+SAN_API const san_model *san_analysis_space_model(const san_analysis *a);
+SAN_API const san_lumping *san_analysis_lumping(const san_analysis *a);
+SAN_API int san_analysis_kron(const san_analysis *a);
+SAN_API int64_t san_analysis_states(const san_analysis *a);
+SAN_API const int64_t *san_analysis_index(const san_analysis *a);
+SAN_API int64_t san_analysis_generator(const san_analysis *a, const int64_t **rowptr,
+                                       const int32_t **col, const double **val);
+SAN_API const double *san_analysis_pi(const san_analysis *a);
+SAN_API const san_solution *san_analysis_steady(const san_analysis *a);
+SAN_API const san_solve_info *san_analysis_info(const san_analysis *a);
+SAN_API int64_t san_analysis_classes(const san_analysis *a);
+SAN_API int64_t san_analysis_class(const san_analysis *a, int64_t k, double *reach,
+                                   double *reach_error, double *error);
+/* A time-dependent analysis (have_tr): san_analysis_times (the times,
+ * their count returned), san_analysis_at (the solution at time k),
+ * san_analysis_accumulated (its integral over [0, t]; NULL without
+ * rewards), san_analysis_initial_states (tr.ninit),
+ * san_analysis_uniformization (the rate; the products done and
+ * planned, the truncated mass, the time the steady state was detected
+ * or -1), san_analysis_incomplete; PASSAGE: san_analysis_target_states,
+ * san_analysis_reach (P(reach); how: SAN_REACH_*, and P(T = 0)),
+ * san_analysis_mean (E[T]; solved by a solve, its error estimate),
+ * san_analysis_cdf (per time), san_analysis_percentiles (per level). */
+SAN_API int san_analysis_times(const san_analysis *a, const double **times);
+SAN_API const san_solution *san_analysis_at(const san_analysis *a, int k);
+SAN_API const san_solution *san_analysis_accumulated(const san_analysis *a, int k);
+SAN_API int64_t san_analysis_initial_states(const san_analysis *a);
+SAN_API double san_analysis_uniformization(const san_analysis *a, long *products,
+                                           double *planned, double *truncated,
+                                           double *steady_at);
+SAN_API int san_analysis_incomplete(const san_analysis *a);
+SAN_API int64_t san_analysis_target_states(const san_analysis *a);
+SAN_API double san_analysis_reach(const san_analysis *a, int *how, double *p_initial);
+SAN_API double san_analysis_mean(const san_analysis *a, int *solved, double *error_est);
+SAN_API const double *san_analysis_cdf(const san_analysis *a);
+SAN_API const double *san_analysis_percentiles(const san_analysis *a);
 /* This process's rank in the engine's ranks, and their count (0 and 1
  * when serial): only rank 0 reports. */
 SAN_API int san_engine_rank(int *size);

@@ -124,6 +124,14 @@ typedef struct {
  * check (an iterative method out of --max-iter, a time limit), and the
  * report says "no error estimate yet" (JSON null). */
 SAN_API double san_solve_reached_estimate(const san_solve_info *info);
+/* The report read through accessors, for callers that do not see its
+ * layout (solver/analysis/solution_get.c): converged, residual, the
+ * method used, iterations, msg. */
+SAN_API int san_solve_info_converged(const san_solve_info *i);
+SAN_API double san_solve_info_residual(const san_solve_info *i);
+SAN_API san_method san_solve_info_method(const san_solve_info *i);
+SAN_API long san_solve_info_iterations(const san_solve_info *i);
+SAN_API const char *san_solve_info_message(const san_solve_info *i);
 
 /* 1 when a converged answer's error estimate was measured, and so bounds
  * the error of every state probability above 1e-14 (san(1) ACCURACY): a

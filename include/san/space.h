@@ -117,6 +117,12 @@ SAN_API san_status san_solve(const san_space *sp, const san_solve_opts *o, san_s
 SAN_API san_status san_solution_indices(const san_space *sp, san_solution *sol, int ntop,
                                 san_diag *d);
 SAN_API void san_solution_free(const san_model *m, san_solution *sol);
+/* Its indices read through accessors (solver/analysis/solution_get.c),
+ * for callers that do not see its layout: one value per model result,
+ * per local state of automaton a, per event. */
+SAN_API const double *san_solution_results(const san_solution *s);
+SAN_API const double *san_solution_marginal(const san_solution *s, int a);
+SAN_API const double *san_solution_throughputs(const san_solution *s);
 
 /* ---- warm starts (solver/space/warm.c) ---- */
 

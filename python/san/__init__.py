@@ -279,19 +279,21 @@ class Model:
         o.space_only = int(space_only)
         if setup:
             setup(o)        # what one kind of analysis adds (transient, passage)
-        a = _lib.Analysis()
+        a = lib.san_analysis_new()
+        if not a:
+            raise MemoryError("san_analysis_new")
         # Ctrl-C stops the call within a step (_interrupt.call)
         stop = c_int(0)
         o.space.interrupt = o.solve.interrupt = ctypes.addressof(stop)
 
         def work():
             with _DiagScope(self.source) as d:
-                st = lib.san_analyze(self._m, byref(o), byref(a), d)
+                st = lib.san_analyze(self._m, byref(o), a, d)
                 return st, _messages(d)
         try:
             st, msgs = _interrupt.call(work, stop)
         except BaseException:
-            lib.san_analysis_free(byref(a))
+            lib.san_analysis_delete(a)
             raise
         return st, a, msgs
 
@@ -394,9 +396,8 @@ class Model:
         finally:
             lib.san_lumping_free(L)
 
-    def _space_arrays(self, sp):
-        n = sp.n
-        index = np.ctypeslib.as_array(sp.index, shape=(n,)).copy() if n else np.zeros(0, np.int64)
+    def _space_arrays(self, a):
+        index = _state_index(a)
         order = np.argsort(index, kind="stable")
         return index, order
 
@@ -412,13 +413,14 @@ class Model:
         st, a, msgs = self._analyze(False, method, tol, storage, max_memory, max_states,
                                     time_limit, lump=lump, ntop=top)
         try:
-            if not a.have_indices:
-                info = a.sol.info.msg.decode() if a.have_sol else ""
+            if not lib.san_analysis_has_indices(a):
+                info = lib.san_solve_info_message(lib.san_analysis_info(a)).decode() \
+                    if lib.san_analysis_has_solution(a) else ""
                 raise SanError(_status_name(st), msgs + ([info] if info else []))
             sol = Solution(self, a)
             sol._json = _solve_report(self, a, tol, method == "auto")
         finally:
-            lib.san_analysis_free(byref(a))
+            lib.san_analysis_delete(a)
         if st != _lib.SAN_OK:
             warnings.warn(f"{self.source}: {_status_name(st)}: {sol.message}")
         return sol
@@ -427,7 +429,7 @@ class Model:
         st, a, msgs = self._analyze(True, storage=storage, max_memory=max_memory,
                                     max_states=max_states, lump=lump)
         if st != _lib.SAN_OK:
-            lib.san_analysis_free(byref(a))
+            lib.san_analysis_delete(a)
             raise SanError(_status_name(st), msgs)
         return a
 
@@ -442,11 +444,11 @@ class Model:
         frame's attrs["lumped"] says what was lumped (None: nothing)."""
         a = self._space("auto", max_memory, max_states, lump)
         try:
-            index, order = self._space_arrays(a.sp)
-            auts = _automata(a.sp.m)
+            index, order = self._space_arrays(a)
+            auts = _automata(lib.san_analysis_space_model(a))
             lumped = _lumped(a)
         finally:
-            lib.san_analysis_free(byref(a))
+            lib.san_analysis_delete(a)
         df = _states_frame(auts, index[order])
         df.attrs["lumped"] = lumped
         return df
@@ -458,15 +460,17 @@ class Model:
         import scipy.sparse
         a = self._space("sparse", max_memory, max_states, lump)
         try:
-            q = a.sp.q
-            n = a.sp.n
-            nnz = q.rowptr[n] if n else 0
-            rowptr = np.ctypeslib.as_array(q.rowptr, shape=(n + 1,)).copy()
-            col = np.ctypeslib.as_array(q.col, shape=(nnz,)).copy() if nnz else np.zeros(0, np.int32)
-            val = np.ctypeslib.as_array(q.val, shape=(nnz,)).copy() if nnz else np.zeros(0)
-            index, order = self._space_arrays(a.sp)
+            n = lib.san_analysis_states(a)
+            rp, cp, vp = POINTER(ctypes.c_int64)(), POINTER(ctypes.c_int32)(), \
+                POINTER(ctypes.c_double)()
+            nnz = lib.san_analysis_generator(a, byref(rp), byref(cp), byref(vp))
+            rowptr = np.ctypeslib.as_array(rp, shape=(n + 1,)).copy() if rp \
+                else np.zeros(n + 1, np.int64)
+            col = np.ctypeslib.as_array(cp, shape=(nnz,)).copy() if nnz else np.zeros(0, np.int32)
+            val = np.ctypeslib.as_array(vp, shape=(nnz,)).copy() if nnz else np.zeros(0)
+            index, order = self._space_arrays(a)
         finally:
-            lib.san_analysis_free(byref(a))
+            lib.san_analysis_delete(a)
         m = scipy.sparse.csr_matrix((val, col, rowptr), shape=(n, n))
         return m[order][:, order].tocsr()
 
@@ -569,11 +573,11 @@ class Model:
             fill(o, keep)
         st, a, msgs = m._analyze(setup=setup, **kw)
         try:
-            if not a.have_tr:
+            if not lib.san_analysis_has_transient(a):
                 raise SanError(_status_name(st), msgs)
             return m, a, st, msgs
         except BaseException:
-            lib.san_analysis_free(byref(a))
+            lib.san_analysis_delete(a)
             raise
 
     def transient(self, times, initial=None, rewards=False, storage="auto", lump="auto",
@@ -595,7 +599,7 @@ class Model:
             out = Transient(m, a, st, msgs, eps)
             out._json = _time_report(m, self.source, a, st, False, eps, len(out.times), ())
         finally:
-            lib.san_analysis_free(byref(a))
+            lib.san_analysis_delete(a)
         if st != _lib.SAN_OK:
             warnings.warn(f"{self.source}: {_status_name(st)}: " + "; ".join(msgs))
         return out
@@ -628,9 +632,11 @@ class Model:
                                         time_limit=time_limit)
         try:
             out = Passage(m, a, st, msgs, eps, levels)
-            out._json = _time_report(m, self.source, a, st, True, eps, a.tr.ntimes, levels)
+            out._json = _time_report(m, self.source, a, st, True, eps,
+                                     lib.san_analysis_times(a, byref(POINTER(ctypes.c_double)())),
+                                     levels)
         finally:
-            lib.san_analysis_free(byref(a))
+            lib.san_analysis_delete(a)
         if st != _lib.SAN_OK:
             warnings.warn(f"{self.source}: {_status_name(st)}: " + "; ".join(msgs))
         return out
@@ -652,15 +658,15 @@ class Model:
             return self._export_dot(base, lump)
         a = self._space("auto" if format == "states" else "sparse", max_memory, max_states, lump)
         try:
-            sp = byref(a.sp)
-            note = _lump_note(a.lumping, self._m, a.sp.n)
+            sp = lib.san_analysis_space(a)
+            note = _lump_note(lib.san_analysis_lumping(a), self._m, lib.san_analysis_states(a))
             err = ctypes.create_string_buffer(1024)
             if format == "mtx":
                 jobs = [(base, lambda f: lib.san_export_mtx_note(sp, note, f, err, len(err)))]
             elif format == "states":
                 jobs = [(base, lambda f: lib.san_export_states(sp, f))]
             else:
-                sm = a.sp.m
+                sm = lib.san_analysis_space_model(a)
                 nrew = lib.san_export_prism_nrewards(sm)
                 jobs = [(base + ".tra", lambda f: lib.san_export_prism_tra(sp, f, err, len(err))),
                         (base + ".sta", lambda f: lib.san_export_prism_sta(sp, f)),
@@ -672,7 +678,7 @@ class Model:
             for file, write in jobs:
                 _write_atomic(file, write, err)
         finally:
-            lib.san_analysis_free(byref(a))
+            lib.san_analysis_delete(a)
         return [file for file, _ in jobs]
 
     def _export_dot(self, path, lump):
@@ -704,7 +710,7 @@ class Model:
 def _json_report(write, m, a, o):
     """write(FILE, SAN_REPORT_JSON, m, a, o) into memory, as text: the
     document the command prints, without the provenance block."""
-    return _report_text(lambda f: write(f, 1, m, byref(a), byref(o)))   # SAN_REPORT_JSON
+    return _report_text(lambda f: write(f, 1, m, a, byref(o)))   # SAN_REPORT_JSON
 
 
 def _report_text(write):
@@ -746,7 +752,7 @@ def _time_report(model, name, a, st, passage, eps, ntimes, levels):
     o.source = source
     o.passage = int(passage)
     o.eps = eps
-    o.complete = int(st == _lib.SAN_OK and not a.tr.incomplete)
+    o.complete = int(st == _lib.SAN_OK and not lib.san_analysis_incomplete(a))
     o.ntimes_asked = ntimes
     lv = (ctypes.c_double * max(1, len(levels)))(*[p / 100 for p in levels])
     o.levels, o.nlevels = ctypes.cast(lv, POINTER(ctypes.c_double)), len(levels)
@@ -825,7 +831,16 @@ def _names_of(m):
 
 def _lumped(a):
     """An analysis's lumping summary, or None."""
-    return lib.san_lumping_summary(a.lumping).decode() if a.lumping else None
+    L = lib.san_analysis_lumping(a)
+    return lib.san_lumping_summary(L).decode() if L else None
+
+
+def _state_index(a):
+    """The analysis's states' mixed-radix indices, copied."""
+    n = lib.san_analysis_states(a)
+    if not n:
+        return np.zeros(0, np.int64)
+    return np.ctypeslib.as_array(lib.san_analysis_index(a), shape=(n,)).copy()
 
 
 def _states_frame(auts, index):
@@ -882,32 +897,32 @@ class Solution:
 
     def __init__(self, model, a):
         m = model._m
-        sol = a.sol
+        info = lib.san_analysis_info(a)
+        sol = lib.san_analysis_steady(a)
         self.model = model
-        self.converged = bool(sol.info.converged)
-        self.residual = sol.info.residual
+        self.converged = bool(lib.san_solve_info_converged(info))
+        self.residual = lib.san_solve_info_residual(info)
         # not converged: the estimate the checks reached, NaN when none ran
-        self.error_estimate = lib.san_solve_reached_estimate(byref(sol.info))
-        self.method = lib.san_method_name(sol.info.method).decode()
-        self.iterations = sol.info.iterations
-        self.message = sol.info.msg.decode() or ("converged" if self.converged else "not converged")
+        self.error_estimate = lib.san_solve_reached_estimate(info)
+        self.method = lib.san_method_name(lib.san_solve_info_method(info)).decode()
+        self.iterations = lib.san_solve_info_iterations(info)
+        self.message = lib.san_solve_info_message(info).decode() or ("converged" if self.converged else "not converged")
         res, auts, evs = _names_of(m)
-        self.results = {r: sol.results[i] for i, r in enumerate(res)}
-        self.marginals = {name: {s: sol.marginal[k][j] for j, s in enumerate(states)}
-                          for k, (name, states) in enumerate(auts)}
-        self.throughputs = {e: sol.throughput[i] for i, e in enumerate(evs)}
-        n = a.sp.n
-        index = np.ctypeslib.as_array(a.sp.index, shape=(n,)).copy()
-        pi = np.ctypeslib.as_array(sol.pi, shape=(n,)).copy()
+        results = lib.san_solution_results(sol)
+        self.results = {r: results[i] for i, r in enumerate(res)}
+        self.marginals = {name: _marginal(sol, k, states) for k, (name, states) in enumerate(auts)}
+        throughputs = lib.san_solution_throughputs(sol)
+        self.throughputs = {e: throughputs[i] for i, e in enumerate(evs)}
+        n = lib.san_analysis_states(a)
+        index = np.ctypeslib.as_array(lib.san_analysis_index(a), shape=(n,)).copy()
+        pi = np.ctypeslib.as_array(lib.san_analysis_pi(a), shape=(n,)).copy()
         order = np.argsort(index, kind="stable")
         self._index = index[order]
         self.pi = pi[order]
-        self._auts = _automata(a.sp.m if a.sp.m else m)
+        self._auts = _automata(lib.san_analysis_space_model(a) or m)
         self.lumped = _lumped(a)
-        C = a.classes
-        self.classes = [{"states": C.states[k], "reach": C.reach[k],
-                         "reach_error": C.reach_error[k], "error_estimate": C.error[k]}
-                        for k in range(C.n)] if C.n > 1 else None
+        nc = lib.san_analysis_classes(a)
+        self.classes = [_class(a, k) for k in range(nc)] if nc > 1 else None
 
     def json(self):
         """The document `san solve -f json` prints, as a dict: the same
@@ -943,17 +958,41 @@ def _indices(names, S):
     names (_names_of the model) as the command's JSON names them (hidden
     selections left out)."""
     res, auts, evs = names
-    return {"results": {r: S.results[i] for i, r in enumerate(res)
-                        if not r.startswith("__san_")},
-            "marginals": {name: {s: S.marginal[k][j] for j, s in enumerate(states)}
-                          for k, (name, states) in enumerate(auts)},
-            "throughputs": {e: S.throughput[i] for i, e in enumerate(evs)}}
+    results, throughputs = lib.san_solution_results(S), lib.san_solution_throughputs(S)
+    return {"results": {r: results[i] for i, r in enumerate(res) if not r.startswith("__san_")},
+            "marginals": {name: _marginal(S, k, states) for k, (name, states) in enumerate(auts)},
+            "throughputs": {e: throughputs[i] for i, e in enumerate(evs)}}
 
 
-def _uniformization(T, eps):
-    return {"rate": T.rate, "products": T.steps, "products_planned": T.steps_planned,
-            "eps": eps, "truncated_mass": T.trunc,
-            "steady_state_at": T.ss_at if T.ss_at >= 0 else None}
+def _marginal(S, k, states):
+    """{local state: probability} of automaton k in solution S."""
+    p = lib.san_solution_marginal(S, k)
+    return {s: p[j] for j, s in enumerate(states)}
+
+
+def _class(a, k):
+    """Closed class k of a steady state of several (Solution.classes)."""
+    reach, err, est = ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+    states = lib.san_analysis_class(a, k, byref(reach), byref(err), byref(est))
+    return {"states": states, "reach": reach.value, "reach_error": err.value,
+            "error_estimate": est.value}
+
+
+def _times(a):
+    """The times of a time-dependent analysis."""
+    t = POINTER(ctypes.c_double)()
+    n = lib.san_analysis_times(a, byref(t))
+    return [t[k] for k in range(n)]
+
+
+def _uniformization(a, eps):
+    steps, planned, trunc, ss_at = ctypes.c_long(), ctypes.c_double(), ctypes.c_double(), \
+        ctypes.c_double()
+    rate = lib.san_analysis_uniformization(a, byref(steps), byref(planned), byref(trunc),
+                                           byref(ss_at))
+    return {"rate": rate, "products": steps.value, "products_planned": planned.value,
+            "eps": eps, "truncated_mass": trunc.value,
+            "steady_state_at": ss_at.value if ss_at.value >= 0 else None}
 
 
 class Transient:
@@ -972,25 +1011,27 @@ class Transient:
 
     def __init__(self, m, a, st, msgs, eps):
         c = _names_of(m._m)
-        T = a.tr
         self.model = m
-        self.states = a.sp.n
-        self.initial_states = T.ninit
-        self.storage = "kron" if a.kron else "sparse"
+        self.states = lib.san_analysis_states(a)
+        self.initial_states = lib.san_analysis_initial_states(a)
+        self.storage = "kron" if lib.san_analysis_kron(a) else "sparse"
         self.lumped = _lumped(a)
         self.complete = st == _lib.SAN_OK
         self.messages = list(msgs)
-        self.uniformization = _uniformization(T, eps)
-        self.times = [T.times[k] for k in range(T.ntimes)]
+        self.uniformization = _uniformization(a, eps)
+        self.times = _times(a)
         self.at = []
-        for k in range(T.ntimes):
-            row = {"t": T.times[k], **_indices(c, T.at[k])}
-            if T.acc:
-                row["accumulated"] = _indices(c, T.acc[k])
+        acc = False
+        for k, t in enumerate(self.times):
+            row = {"t": t, **_indices(c, lib.san_analysis_at(a, k))}
+            S = lib.san_analysis_accumulated(a, k)
+            if S:
+                acc = True
+                row["accumulated"] = _indices(c, S)
             self.at.append(row)
         self.results, self.throughputs, self.marginals = self._frames(None)
         self.accumulated = None
-        if T.acc:
+        if acc:
             r, th, mg = self._frames("accumulated")
             self.accumulated = {"results": r, "throughputs": th, "marginals": mg}
 
@@ -1027,26 +1068,28 @@ class Passage:
 
     def __init__(self, m, a, st, msgs, eps, levels):
         import pandas as pd
-        T = a.tr
         self.model = m
-        self.states = a.sp.n
-        self.initial_states = T.ninit
-        self.storage = "kron" if a.kron else "sparse"
+        self.states = lib.san_analysis_states(a)
+        self.initial_states = lib.san_analysis_initial_states(a)
+        self.storage = "kron" if lib.san_analysis_kron(a) else "sparse"
         self.lumped = _lumped(a)
         self.complete = st == _lib.SAN_OK
         self.messages = list(msgs)
-        self.uniformization = _uniformization(T, eps)
-        self.target_states = T.ntarget
-        self.reach = T.reach
-        self.p_initial = T.p_init
-        self.mean = T.mean
-        self.reach_method = {0: "series", 1: "graph", 2: "solve"}[T.reach_how]
-        self.mean_method = "solve" if T.mean_solved else "series"
-        self.mean_error_estimate = None if T.mean_error_est != T.mean_error_est \
-            else T.mean_error_est
-        self.percentiles = {p: T.pct[k] for k, p in enumerate(levels)}
-        self.cdf = pd.DataFrame({"t": [T.times[k] for k in range(T.ntimes)],
-                                 "cdf": [T.cdf[k] for k in range(T.ntimes)]})
+        self.uniformization = _uniformization(a, eps)
+        self.target_states = lib.san_analysis_target_states(a)
+        how, p_init = c_int(), ctypes.c_double()
+        self.reach = lib.san_analysis_reach(a, byref(how), byref(p_init))
+        self.p_initial = p_init.value
+        solved, est = c_int(), ctypes.c_double()
+        self.mean = lib.san_analysis_mean(a, byref(solved), byref(est))
+        self.reach_method = {0: "series", 1: "graph", 2: "solve"}[how.value]
+        self.mean_method = "solve" if solved.value else "series"
+        self.mean_error_estimate = None if est.value != est.value else est.value
+        pct = lib.san_analysis_percentiles(a)
+        self.percentiles = {p: pct[k] for k, p in enumerate(levels)}
+        times = _times(a)
+        cdf = lib.san_analysis_cdf(a)
+        self.cdf = pd.DataFrame({"t": times, "cdf": [cdf[k] for k in range(len(times))]})
 
     def json(self):
         """The document `san passage -f json` prints, as a dict (the same

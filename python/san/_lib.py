@@ -13,7 +13,7 @@ libraries (ctypes.util.find_library, after `make install`).
 import ctypes
 import ctypes.util
 import os
-from ctypes import (POINTER, Structure, c_char, c_char_p, c_double, c_int, c_int32,
+from ctypes import (POINTER, Structure, c_char_p, c_double, c_int, c_int32,
                     c_int64, c_long, c_size_t, c_uint, c_void_p)
 
 # ---- base.h ----
@@ -35,11 +35,6 @@ class LoadOpts(Structure):
 
 # ---- solve.h ----
 
-class Csr(Structure):
-    _fields_ = [("n", c_int64), ("rowptr", POINTER(c_int64)), ("col", POINTER(c_int32)),
-                ("val", POINTER(c_double))]
-
-
 class SolveOpts(Structure):
     _fields_ = [("method", c_int), ("tol", c_double), ("max_iter", c_long),
                 ("omega", c_double), ("restart", c_int), ("precond", c_int),
@@ -48,40 +43,12 @@ class SolveOpts(Structure):
                 ("fork_lu", c_int)]
 
 
-class SolveInfo(Structure):
-    _fields_ = [("method", c_int), ("iterations", c_long), ("residual", c_double),
-                ("converged", c_int), ("time_s", c_double), ("products", c_long),
-                ("product_s", c_double), ("balance", c_double), ("agg_error", c_double),
-                ("error_est", c_double), ("polish", c_int), ("refine_cycles", c_long),
-                ("status", c_int), ("msg", c_char * 1024), ("note", c_char * 1024),
-                ("underflow", ctypes.c_int64), ("lu_correction", c_double)]
-
-
 # ---- space.h ----
 
 class SpaceOpts(Structure):
     _fields_ = [("max_memory", c_double), ("max_states", c_int64), ("time_limit", c_double),
                 ("progress", c_int), ("interrupt", c_void_p), ("states_only", c_int),
                 ("no_arcs", c_int), ("several_closed", c_int), ("several_steady", c_int)]
-
-
-class Space(Structure):
-    _fields_ = [("m", c_void_p), ("n", c_int64), ("index", POINTER(c_int64)),
-                ("q", Csr), ("exit", POINTER(c_double)), ("declared", c_int64),
-                ("reached_undeclared", c_int64), ("dropped", c_int64), ("nclosed", c_int64),
-                ("in_closed", POINTER(c_char)), ("max_rate", c_double),
-                ("t_explore", c_double), ("t_build", c_double), ("t_check", c_double),
-                ("bytes", c_double), ("nclasses", c_int64), ("cls", POINTER(ctypes.c_int32))]
-
-
-class TopState(Structure):
-    _fields_ = [("state", c_int64), ("p", c_double)]
-
-
-class Solution(Structure):
-    _fields_ = [("pi", POINTER(c_double)), ("info", SolveInfo), ("results", POINTER(c_double)),
-                ("marginal", POINTER(POINTER(c_double))), ("throughput", POINTER(c_double)),
-                ("top", POINTER(TopState)), ("ntop", c_int)]
 
 
 # ---- analyze.h ----
@@ -99,19 +66,6 @@ class TransientOpts(Structure):
                 ("mean_tol", c_double)]
 
 
-class Transient(Structure):
-    _fields_ = [("ntimes", c_int), ("times", POINTER(c_double)), ("at", POINTER(Solution)),
-                ("acc", POINTER(Solution)), ("pi_last", POINTER(c_double)), ("ninit", c_int64),
-                ("rate", c_double), ("steps_planned", c_double), ("steps", c_long),
-                ("product_s", c_double), ("trunc", c_double), ("ss_at", c_double),
-                ("ntarget", c_int64), ("cdf", POINTER(c_double)), ("p_init", c_double),
-                ("reach", c_double), ("mean", c_double), ("mean_resid", c_double),
-                ("mean_steps", c_long), ("pct", POINTER(c_double)), ("pct_steps", c_long),
-                ("mean_solved", c_int), ("mean_error_est", c_double),
-                ("mean_info", SolveInfo), ("reach_how", c_int), ("reach_info", SolveInfo),
-                ("incomplete", c_int)]
-
-
 class AnalysisOpts(Structure):
     _fields_ = [("space", SpaceOpts), ("solve", SolveOpts), ("storage", c_int),
                 ("ntop", c_int), ("time_limit", c_double), ("space_only", c_int),
@@ -119,33 +73,6 @@ class AnalysisOpts(Structure):
                 ("engine", c_int), ("engine_options", c_char_p),
                 ("engine_matrix", c_int), ("engine_keep_vector", c_int),
                 ("lump", c_int)]
-
-
-class StorageChoice(Structure):
-    """san_storage_choice: how --storage auto chose (issue 27 item 4)."""
-    _fields_ = [("rule", c_int), ("pick", c_int), ("states", c_double),
-                ("nonzeros", c_double), ("kron_bytes", c_double), ("map_bytes", c_double),
-                ("budget", c_double), ("t_sparse", c_double), ("t_kron", c_double),
-                ("m_sparse", c_double), ("m_kron", c_double)]
-
-
-class Classes(Structure):
-    _fields_ = [("n", c_int64), ("ninit", c_int64), ("residual", c_double),
-                ("reach", POINTER(c_double)), ("reach_error", POINTER(c_double)),
-                ("states", POINTER(c_int64)), ("first", POINTER(c_int64)),
-                ("error", POINTER(c_double))]
-
-
-class Analysis(Structure):
-    _fields_ = [("m", c_void_p), ("sp", Space), ("sol", Solution),
-                ("have_space", c_int), ("have_sol", c_int), ("have_indices", c_int),
-                ("kron", c_int), ("fell_back", c_int), ("kron_bytes", c_double),
-                ("other_bytes", c_double), ("choice", StorageChoice),
-                ("t_space", c_double), ("t_solve", c_double),
-                ("tr", Transient), ("have_tr", c_int),
-                ("ranks", c_int), ("rank_bytes", c_double), ("nonzeros", c_int64),
-                ("engine", c_void_p), ("lumping", c_void_p), ("classes", Classes),
-                ("engine_used", c_int)]
 
 
 class SolveReportOpts(Structure):
@@ -197,13 +124,9 @@ LUMP = {"auto": 0, "off": 1}
 
 # the C structures of the layout test: (C name, ctypes class)
 STRUCTS = [("san_define", Define),
-           ("san_load_opts", LoadOpts), ("san_csr", Csr), ("san_solve_opts", SolveOpts),
-           ("san_solve_info", SolveInfo), ("san_space_opts", SpaceOpts), ("san_space", Space),
-           ("san_top_state", TopState), ("san_solution", Solution),
-           ("san_transient_opts", TransientOpts), ("san_transient", Transient),
-           ("san_analysis_opts", AnalysisOpts), ("san_storage_choice", StorageChoice),
-           ("san_classes", Classes), ("san_analysis", Analysis),
-           ("san_audit_opts", AuditOpts), ("san_audit", Audit),
+           ("san_load_opts", LoadOpts), ("san_solve_opts", SolveOpts),
+           ("san_space_opts", SpaceOpts), ("san_transient_opts", TransientOpts),
+           ("san_analysis_opts", AnalysisOpts), ("san_audit_opts", AuditOpts), ("san_audit", Audit),
            ("san_text_pos", TextPos), ("san_solve_report_opts", SolveReportOpts),
            ("san_time_report_opts", TimeReportOpts), ("san_props_opts", PropsOpts),
            ("san_prop_answer", PropAnswer)]
@@ -275,16 +198,55 @@ def _load():
                                            c_char_p, c_uint, POINTER(c_void_p), c_void_p]),
         "san_method_parse": (c_int, [c_char_p, POINTER(c_int)]),
         "san_method_name": (c_char_p, [c_int]),
-        "san_solve_reached_estimate": (c_double, [POINTER(SolveInfo)]),
+        "san_solve_reached_estimate": (c_double, [c_void_p]),
         "san_analysis_opts_default": (None, [POINTER(AnalysisOpts)]),
-        "san_analyze": (c_int, [c_void_p, POINTER(AnalysisOpts), POINTER(Analysis),
+        "san_analyze": (c_int, [c_void_p, POINTER(AnalysisOpts), c_void_p,
                                 c_void_p]),
-        "san_analysis_free": (None, [POINTER(Analysis)]),
+        "san_analysis_new": (c_void_p, []),
+        "san_analysis_delete": (None, [c_void_p]),
+        "san_analysis_has_solution": (c_int, [c_void_p]),
+        "san_analysis_has_indices": (c_int, [c_void_p]),
+        "san_analysis_has_transient": (c_int, [c_void_p]),
+        "san_analysis_space": (c_void_p, [c_void_p]),
+        "san_analysis_space_model": (c_void_p, [c_void_p]),
+        "san_analysis_lumping": (c_void_p, [c_void_p]),
+        "san_analysis_kron": (c_int, [c_void_p]),
+        "san_analysis_states": (c_int64, [c_void_p]),
+        "san_analysis_index": (POINTER(c_int64), [c_void_p]),
+        "san_analysis_generator": (c_int64, [c_void_p, POINTER(POINTER(c_int64)),
+                                             POINTER(POINTER(c_int32)),
+                                             POINTER(POINTER(c_double))]),
+        "san_analysis_pi": (POINTER(c_double), [c_void_p]),
+        "san_analysis_steady": (c_void_p, [c_void_p]),
+        "san_analysis_info": (c_void_p, [c_void_p]),
+        "san_analysis_classes": (c_int64, [c_void_p]),
+        "san_analysis_class": (c_int64, [c_void_p, c_int64, POINTER(c_double),
+                                         POINTER(c_double), POINTER(c_double)]),
+        "san_analysis_times": (c_int, [c_void_p, POINTER(POINTER(c_double))]),
+        "san_analysis_at": (c_void_p, [c_void_p, c_int]),
+        "san_analysis_accumulated": (c_void_p, [c_void_p, c_int]),
+        "san_analysis_initial_states": (c_int64, [c_void_p]),
+        "san_analysis_uniformization": (c_double, [c_void_p, POINTER(c_long), POINTER(c_double),
+                                                   POINTER(c_double), POINTER(c_double)]),
+        "san_analysis_incomplete": (c_int, [c_void_p]),
+        "san_analysis_target_states": (c_int64, [c_void_p]),
+        "san_analysis_reach": (c_double, [c_void_p, POINTER(c_int), POINTER(c_double)]),
+        "san_analysis_mean": (c_double, [c_void_p, POINTER(c_int), POINTER(c_double)]),
+        "san_analysis_cdf": (POINTER(c_double), [c_void_p]),
+        "san_analysis_percentiles": (POINTER(c_double), [c_void_p]),
+        "san_solution_results": (POINTER(c_double), [c_void_p]),
+        "san_solution_marginal": (POINTER(c_double), [c_void_p, c_int]),
+        "san_solution_throughputs": (POINTER(c_double), [c_void_p]),
+        "san_solve_info_converged": (c_int, [c_void_p]),
+        "san_solve_info_residual": (c_double, [c_void_p]),
+        "san_solve_info_method": (c_int, [c_void_p]),
+        "san_solve_info_iterations": (c_long, [c_void_p]),
+        "san_solve_info_message": (c_char_p, [c_void_p]),
         "san_solve_report_opts_default": (None, [POINTER(SolveReportOpts)]),
-        "san_report_solve": (c_int, [c_void_p, c_int, c_void_p, POINTER(Analysis),
+        "san_report_solve": (c_int, [c_void_p, c_int, c_void_p, c_void_p,
                                      POINTER(SolveReportOpts)]),
         "san_time_report_opts_default": (None, [POINTER(TimeReportOpts)]),
-        "san_report_transient": (c_int, [c_void_p, c_int, c_void_p, POINTER(Analysis),
+        "san_report_transient": (c_int, [c_void_p, c_int, c_void_p, c_void_p,
                                          POINTER(TimeReportOpts)]),
         "san_parse_bytes": (c_int, [c_char_p, POINTER(c_double)]),
         "san_read_input": (c_int, [c_char_p, c_double, POINTER(c_void_p), POINTER(c_size_t),
@@ -298,13 +260,13 @@ def _load():
                                           POINTER(c_char_p), POINTER(c_char_p), c_int,
                                           POINTER(c_void_p), POINTER(c_size_t),
                                           POINTER(TextPos)]),
-        "san_export_mtx_note": (c_int, [POINTER(Space), c_char_p, c_void_p, c_char_p, c_size_t]),
-        "san_export_states": (c_int, [POINTER(Space), c_void_p]),
-        "san_export_prism_tra": (c_int, [POINTER(Space), c_void_p, c_char_p, c_size_t]),
-        "san_export_prism_sta": (c_int, [POINTER(Space), c_void_p]),
-        "san_export_prism_lab": (c_int, [POINTER(Space), c_void_p]),
+        "san_export_mtx_note": (c_int, [c_void_p, c_char_p, c_void_p, c_char_p, c_size_t]),
+        "san_export_states": (c_int, [c_void_p, c_void_p]),
+        "san_export_prism_tra": (c_int, [c_void_p, c_void_p, c_char_p, c_size_t]),
+        "san_export_prism_sta": (c_int, [c_void_p, c_void_p]),
+        "san_export_prism_lab": (c_int, [c_void_p, c_void_p]),
         "san_export_prism_nrewards": (c_int, [c_void_p]),
-        "san_export_prism_srew": (c_int, [POINTER(Space), c_int, c_void_p, c_char_p, c_size_t]),
+        "san_export_prism_srew": (c_int, [c_void_p, c_int, c_void_p, c_char_p, c_size_t]),
         "san_export_prism_map": (c_int, [c_void_p, c_void_p]),
         "san_export_dot_automata": (c_int, [c_void_p, c_void_p]),
         "san_lumping_model": (c_void_p, [c_void_p]),
