@@ -51,6 +51,28 @@ void base_progress_end(base_progress *p, int erase);
 /* san_parse_double, san_parse_integer, san_parse_why, san_parse_bytes
  * and san_format_bytes: public (san/base.h). */
 
+/* ---- opt_set.c ---- */
+/* A field of an options struct that a keyed setter writes (the
+ * san_*_opts_set of include/: a binding sets options by name, never by
+ * layout).  A table ends with a NULL key. */
+typedef enum { BASE_OPT_NUMBER, BASE_OPT_INTEGER, BASE_OPT_WORD } base_opt_kind;
+typedef enum { BASE_OPT_DOUBLE, BASE_OPT_INT, BASE_OPT_LONG, BASE_OPT_INT64 } base_opt_store;
+typedef struct {
+    const char *key;
+    base_opt_kind kind;
+    base_opt_store store;   /* the field's C type */
+    size_t off;             /* offsetof the field */
+    double lo, hi;          /* NUMBER, INTEGER: the range */
+    int zero_ok;            /* 0 too ("no limit") */
+    const char *const *words;   /* WORD: the field is the index of the word */
+    int (*parse)(const char *s, int *out);  /* WORD: or this parser (0: ok) */
+} base_opt;
+/* Set obj's field named key from the text value: SAN_OK, or SAN_E_USAGE
+ * with msg ("unknown option 'tl' (did you mean 'tol'?)", "tol: expected
+ * a number in [1e-300, 1], not 'x' (not a number)"). */
+san_status base_opt_set(const base_opt *tab, void *obj, const char *key, const char *value,
+                        char *msg, size_t n);
+
 /* ---- out.c, sha256.c ---- */
 /* san_json_string, san_json_num, san_json_size, san_csv_field,
  * san_sha256_hex: public

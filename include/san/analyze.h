@@ -280,6 +280,33 @@ typedef struct {
 } san_analysis;
 
 SAN_API void san_analysis_opts_default(san_analysis_opts *o);
+/* The options on the heap, set by name, for callers that do not see
+ * the layout (solver/analysis/analysis_opts.c): san_analysis_opts_new
+ * (the defaults; NULL when out of memory), san_analysis_opts_free (only
+ * for what _new made).  san_analysis_opts_set(o, key, value, msg, n)
+ * sets one field from text, checked as the command checks its flag:
+ * "method" (auto, gmres, ...), "tol", "storage" (auto, sparse, kron),
+ * "lump" (auto, off), "kind" (steady, transient, passage),
+ * "max_memory" (bytes; 0: the default), "max_states" (0: no limit),
+ * "time_limit" (0: none), "ntop", "space_only" (0, 1), and of the
+ * time-dependent analyses "eps", "max_steps", "rewards" (0, 1),
+ * "mean_tol".  SAN_OK, or SAN_E_USAGE with msg (an unknown key, with
+ * the closest one; a value out of range or not a word of the key).
+ * The rest: _set_interrupt (space and solve), _set_times and
+ * _set_levels (copied: SAN_E_NOMEM), _set_states (the initial and until
+ * selections, expressions of the model analyzed, e.g. the results
+ * san_text_with_results added: san_model_result_expr). */
+SAN_API san_analysis_opts *san_analysis_opts_new(void);
+SAN_API void san_analysis_opts_free(san_analysis_opts *o);
+SAN_API san_status san_analysis_opts_set(san_analysis_opts *o, const char *key,
+                                         const char *value, char *msg, size_t n);
+SAN_API void san_analysis_opts_set_interrupt(san_analysis_opts *o, volatile int *flag);
+SAN_API san_status san_analysis_opts_set_times(san_analysis_opts *o, const double *times,
+                                               int n);
+SAN_API san_status san_analysis_opts_set_levels(san_analysis_opts *o, const double *levels,
+                                                int n);
+SAN_API void san_analysis_opts_set_states(san_analysis_opts *o, const san_expr *initial,
+                                          const san_expr *until);
 /* Build m's state space, choose the storage, solve, compute the indices.
  * SAN_OK; SAN_E_NOTCONV (the best answer and its indices kept) or any
  * failure of the steps, the reasons in d.  Free a with
@@ -437,6 +464,21 @@ typedef struct {
  * instead.  SAN_OK (errors, if any, in d) or SAN_E_NOMEM. */
 SAN_API san_status san_audit_model(const san_model *m, const san_audit_opts *o, san_audit *r,
                                    san_diag *d);
+/* The same without the layouts (solver/analysis/audit_get.c):
+ * san_audit_opts_new (zeroed: the defaults), _free, _set with the keys
+ * "explore" (auto, always, never), "max_states", "max_memory" (as
+ * san_analysis_opts_set); san_audit_new (an answer to fill), _free, and
+ * its fields san_audit_explored, _complete, _states, _why. */
+SAN_API san_audit_opts *san_audit_opts_new(void);
+SAN_API void san_audit_opts_free(san_audit_opts *o);
+SAN_API san_status san_audit_opts_set(san_audit_opts *o, const char *key, const char *value,
+                                      char *msg, size_t n);
+SAN_API san_audit *san_audit_new(void);
+SAN_API void san_audit_free(san_audit *r);
+SAN_API int san_audit_explored(const san_audit *r);
+SAN_API int san_audit_complete(const san_audit *r);
+SAN_API int64_t san_audit_states(const san_audit *r);
+SAN_API const char *san_audit_why(const san_audit *r);
 
 
 #ifdef __cplusplus

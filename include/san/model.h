@@ -143,6 +143,20 @@ typedef struct {
                                stderr is a terminal) */
 } san_load_opts;
 
+/* The same without the layout (lang/load_opts.c): san_load_opts_new
+ * (no definition), _free (only for what _new made), _set with the key
+ * "peps_warnings" (0, 1), _define (adds -D name=value, the name copied;
+ * SAN_E_NOMEM), _define_used (whether the compile used definition k),
+ * _defines (the array and its count, for san_props_parse and
+ * san_import_prism). */
+SAN_API san_load_opts *san_load_opts_new(void);
+SAN_API void san_load_opts_free(san_load_opts *o);
+SAN_API san_status san_load_opts_set(san_load_opts *o, const char *key, const char *value,
+                                     char *msg, size_t n);
+SAN_API san_status san_load_opts_define(san_load_opts *o, const char *name, double value);
+SAN_API int san_load_opts_define_used(const san_load_opts *o, int k);
+SAN_API const san_define *san_load_opts_defines(const san_load_opts *o, int *n);
+
 /* Parse and compile text into *out: SAN_OK; SAN_E_MODEL (every error
  * reported in d with its position) or SAN_E_NOMEM, *out NULL. */
 SAN_API san_status san_model_compile(const char *text, size_t len, const san_load_opts *opt,
@@ -168,6 +182,11 @@ typedef struct {
 SAN_API san_status san_text_with_results(const char *text, size_t len, const san_load_opts *opt,
                                          const char *const *names, const char *const *exprs,
                                          int n, char **out, size_t *outlen, san_text_pos *at);
+/* n positions for san_text_with_results' at, zeroed, and position i
+ * read back, for callers that do not see the layout. */
+SAN_API san_text_pos *san_text_positions_new(int n);
+SAN_API void san_text_positions_free(san_text_pos *at);
+SAN_API void san_text_position(const san_text_pos *at, int i, int *line, int *col);
 /* Why a definition -D name=value that the compile left unused
  * (san_define.used 0) set nothing, for "-D NAME: <why>": a domain (with
  * how to make its bound a constant), an automaton, event or result, or

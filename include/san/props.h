@@ -58,6 +58,15 @@ typedef struct {
 } san_props_opts;
 
 SAN_API void san_props_opts_default(san_props_opts *o);
+/* The same without the layout (solver/props/props_opts.c):
+ * san_props_opts_new (the defaults), _free, _set with the keys "tol",
+ * "eps", "max_steps", "max_memory", "max_states" (as
+ * san_analysis_opts_set), _set_interrupt. */
+SAN_API san_props_opts *san_props_opts_new(void);
+SAN_API void san_props_opts_free(san_props_opts *o);
+SAN_API san_status san_props_opts_set(san_props_opts *o, const char *key, const char *value,
+                                      char *msg, size_t n);
+SAN_API void san_props_opts_set_interrupt(san_props_opts *o, volatile int *flag);
 
 /* The chain the properties are checked on: the reachable states (every
  * closed class accepted) and the sparse generator, built once. */
@@ -87,6 +96,11 @@ typedef struct {
     long steps;             /* products of uniformization */
     int64_t classes;        /* closed classes weighted (S, R[S]) */
 } san_prop_answer;
+/* n answers for san_checker_eval and san_report_props, zeroed, for
+ * callers that do not see the layout: san_prop_answers_at is the i-th. */
+SAN_API san_prop_answer *san_prop_answers_new(int n);
+SAN_API void san_prop_answers_free(san_prop_answer *a);
+SAN_API san_prop_answer *san_prop_answers_at(san_prop_answer *a, int i);
 
 /* The names of property i (labels, variables, constants, the reward
  * structure) against the model, before anything is computed: SAN_OK,

@@ -116,6 +116,15 @@ typedef struct {
 
 /* source "", tol the analysis' default, t_total -1, everything else 0. */
 SAN_API void san_solve_report_opts_default(san_solve_report_opts *o);
+/* The same without the layout (report/report_opts.c): _new (the
+ * defaults), _free, _set with the keys "tol" and "auto_picked" (0, 1),
+ * _set_source (copied). */
+SAN_API san_solve_report_opts *san_solve_report_opts_new(void);
+SAN_API void san_solve_report_opts_free(san_solve_report_opts *o);
+SAN_API san_status san_solve_report_opts_set(san_solve_report_opts *o, const char *key,
+                                             const char *value, char *msg, size_t n);
+SAN_API san_status san_solve_report_opts_set_source(san_solve_report_opts *o,
+                                                    const char *source);
 /* The report of `san solve` on a's steady state of m (san_analyze with
  * the STEADY kind: the model, the storage, the solver and its accuracy,
  * the results, marginals, throughputs and top states) in format f on
@@ -155,6 +164,18 @@ typedef struct {
 /* source "", eps the analysis' default, t_total -1, complete 1,
  * ntimes_asked -1, everything else 0. */
 SAN_API void san_time_report_opts_default(san_time_report_opts *o);
+/* The same without the layout (report/report_opts.c): _new (the
+ * defaults), _free, _set with the keys "passage" (0, 1), "eps",
+ * "complete" (0, 1), "ntimes_asked", _set_source and _set_levels
+ * (copied). */
+SAN_API san_time_report_opts *san_time_report_opts_new(void);
+SAN_API void san_time_report_opts_free(san_time_report_opts *o);
+SAN_API san_status san_time_report_opts_set(san_time_report_opts *o, const char *key,
+                                            const char *value, char *msg, size_t n);
+SAN_API san_status san_time_report_opts_set_source(san_time_report_opts *o,
+                                                   const char *source);
+SAN_API san_status san_time_report_opts_set_levels(san_time_report_opts *o,
+                                                   const double *levels, int n);
 /* The report of `san transient` (o->passage 0) or `san passage` on a's
  * analysis of m (san_analyze with the TRANSIENT or PASSAGE kind) in
  * format f on out; o NULL: the defaults.  SAN_OK; SAN_E_USAGE when a

@@ -81,6 +81,38 @@ class _DiagScope:
         lib.san_diag_delete(self.d)
 
 
+class _Opts:
+    """A libsan options object of one kind ("analysis", "props", "audit",
+    "load", "solve_report", "time_report"): made by san_KIND_opts_new,
+    set by name (san_KIND_opts_set), freed on exit.  Values go as text:
+    a float by repr (it reads back to the same double), an int as is, a
+    word as it is written."""
+
+    def __init__(self, kind):
+        self.kind = kind
+        self.p = getattr(lib, f"san_{kind}_opts_new")()
+        if not self.p:
+            raise MemoryError(f"san_{kind}_opts_new")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        getattr(lib, f"san_{self.kind}_opts_free")(self.p)
+
+    def set(self, key, value):
+        if isinstance(value, float):
+            text = repr(value)
+        elif isinstance(value, (bool, int)):
+            text = str(int(value))
+        else:
+            text = str(value)
+        err = ctypes.create_string_buffer(512)
+        if getattr(lib, f"san_{self.kind}_opts_set")(self.p, key.encode(), text.encode(), err,
+                                                     len(err)) != _lib.SAN_OK:
+            raise _usage(err.value.decode())
+
+
 def _usage(message):
     return SanError("usage", message=message)
 
@@ -231,12 +263,22 @@ class Model:
         when "complete" is False."""
         if explore not in _lib.EXPLORE:
             raise SanError("usage", message=f"explore: auto, always or never, not '{explore}'")
-        o = _lib.AuditOpts(_lib.EXPLORE[explore], int(max_states),
-                           float(max_memory or 0), 0, None)
-        r = _lib.Audit()
-        with _DiagScope(self.source) as d:
-            st = lib.san_audit_model(self._m, byref(o), byref(r), d)
-            msgs = _messages(d)
+        r = lib.san_audit_new()
+        if not r:
+            raise MemoryError("san_audit_new")
+        try:
+            with _Opts("audit") as o:
+                o.set("explore", explore)
+                o.set("max_states", int(max_states))
+                o.set("max_memory", float(max_memory or 0))
+                with _DiagScope(self.source) as d:
+                    st = lib.san_audit_model(self._m, o.p, r, d)
+                    msgs = _messages(d)
+            audit = {"explored": bool(lib.san_audit_explored(r)),
+                     "complete": bool(lib.san_audit_complete(r)),
+                     "states": lib.san_audit_states(r), "why": lib.san_audit_why(r).decode()}
+        finally:
+            lib.san_audit_free(r)
         if st != _lib.SAN_OK:
             raise SanError(_status_name(st), msgs)
         errors = [x for x in msgs if ": error: " in x]
@@ -245,8 +287,7 @@ class Model:
                 "product_states": self.product_states,
                 "warnings": self.warnings + [x for x in msgs if ": error: " not in x],
                 "errors": errors, "ok": not errors,
-                "audit": {"explored": bool(r.explored), "complete": bool(r.complete),
-                          "states": r.states, "why": r.why.decode()}}
+                "audit": audit}
 
     # ---- analyses ----
 
@@ -256,45 +297,45 @@ class Model:
         # every option checked as the command's parser checks it (the
         # same ranges: san(1)), before anything is built: tol=inf once
         # gave converged=True with an error of 9, max_memory=nan no limit
-        o = _lib.AnalysisOpts()
-        lib.san_analysis_opts_default(byref(o))
-        if not isinstance(lump, str) or lump not in _lib.LUMP:
-            raise _usage(f"lump: auto or off, not {lump!r}")
-        o.lump = _lib.LUMP[lump]
-        meth = c_int()
-        if not isinstance(method, str) or lib.san_method_parse(method.encode(), byref(meth)) != 0:
-            raise _usage(f"unknown method {method!r}")
-        o.solve.method = meth.value
-        if tol is not None:
-            o.solve.tol = _number("tol", tol, 1e-300, 1, "a number in (0, 1]")
-        if not isinstance(storage, str) or storage not in _lib.STORAGE:
-            raise _usage(f"storage: auto, sparse or kron, not {storage!r}")
-        o.storage = _lib.STORAGE[storage]
-        if max_memory is not None:
-            o.space.max_memory = _max_memory(max_memory)
-        o.space.max_states = _max_states(max_states)
-        o.time_limit = _number("time_limit", time_limit, 1e-6, 1e9,
-                               "seconds > 0 (0: no limit)", zero_ok=True)
-        o.ntop = _integer("ntop", ntop, 0, 2**31 - 1, "a whole number >= 0")
-        o.space_only = int(space_only)
-        if setup:
-            setup(o)        # what one kind of analysis adds (transient, passage)
-        a = lib.san_analysis_new()
-        if not a:
-            raise MemoryError("san_analysis_new")
-        # Ctrl-C stops the call within a step (_interrupt.call)
-        stop = c_int(0)
-        o.space.interrupt = o.solve.interrupt = ctypes.addressof(stop)
+        with _Opts("analysis") as o:
+            if not isinstance(lump, str) or lump not in _lib.LUMP:
+                raise _usage(f"lump: auto or off, not {lump!r}")
+            o.set("lump", lump)
+            meth = c_int()
+            if not isinstance(method, str) or \
+                    lib.san_method_parse(method.encode(), byref(meth)) != 0:
+                raise _usage(f"unknown method {method!r}")
+            o.set("method", method)
+            if tol is not None:
+                o.set("tol", _number("tol", tol, 1e-300, 1, "a number in (0, 1]"))
+            if not isinstance(storage, str) or storage not in _lib.STORAGE:
+                raise _usage(f"storage: auto, sparse or kron, not {storage!r}")
+            o.set("storage", storage)
+            if max_memory is not None:
+                o.set("max_memory", _max_memory(max_memory))
+            o.set("max_states", _max_states(max_states))
+            o.set("time_limit", _number("time_limit", time_limit, 1e-6, 1e9,
+                                        "seconds > 0 (0: no limit)", zero_ok=True))
+            o.set("ntop", _integer("ntop", ntop, 0, 2**31 - 1, "a whole number >= 0"))
+            o.set("space_only", int(space_only))
+            if setup:
+                setup(o)        # what one kind of analysis adds (transient, passage)
+            a = lib.san_analysis_new()
+            if not a:
+                raise MemoryError("san_analysis_new")
+            # Ctrl-C stops the call within a step (_interrupt.call)
+            stop = c_int(0)
+            lib.san_analysis_opts_set_interrupt(o.p, byref(stop))
 
-        def work():
-            with _DiagScope(self.source) as d:
-                st = lib.san_analyze(self._m, byref(o), a, d)
-                return st, _messages(d)
-        try:
-            st, msgs = _interrupt.call(work, stop)
-        except BaseException:
-            lib.san_analysis_delete(a)
-            raise
+            def work():
+                with _DiagScope(self.source) as d:
+                    st = lib.san_analyze(self._m, o.p, a, d)
+                    return st, _messages(d)
+            try:
+                st, msgs = _interrupt.call(work, stop)
+            except BaseException:
+                lib.san_analysis_delete(a)
+                raise
         return st, a, msgs
 
     def props(self, properties, constants=None, tol=None, eps=None, max_steps=None,
@@ -311,17 +352,20 @@ class Model:
         texts = [properties] if isinstance(properties, (str, bytes)) else list(properties)
         if not texts or not all(isinstance(t, (str, bytes)) for t in texts):
             raise _usage("props: properties: a text or a list of texts")
-        o = _lib.PropsOpts()
-        lib.san_props_opts_default(byref(o))
-        if tol is not None:
-            o.solve.tol = _number("tol", tol, 1e-300, 1, "a number in (0, 1]")
-        if eps is not None:
-            o.eps = _number("eps", eps, 1e-300, 0.5, "a number in (0, 0.5]")
-        if max_steps is not None:
-            o.max_steps = _number("max_steps", max_steps, 1, 1e18, "a number >= 1")
-        if max_memory is not None:
-            o.space.max_memory = _max_memory(max_memory)
-        o.space.max_states = _max_states(max_states)
+        with _Opts("props") as o:
+            if tol is not None:
+                o.set("tol", _number("tol", tol, 1e-300, 1, "a number in (0, 1]"))
+            if eps is not None:
+                o.set("eps", _number("eps", eps, 1e-300, 0.5, "a number in (0, 0.5]"))
+            if max_steps is not None:
+                o.set("max_steps", _number("max_steps", max_steps, 1, 1e18, "a number >= 1"))
+            if max_memory is not None:
+                o.set("max_memory", _max_memory(max_memory))
+            o.set("max_states", _max_states(max_states))
+            return self._props(texts, constants, o)
+
+    def _props(self, texts, constants, o):
+        """props() with its options o (an _Opts("props"))."""
         consts = _defines(constants, {})
         # a PRISM model again, with what properties read beside its
         # results (each constant's value, the state rewards)
@@ -330,21 +374,24 @@ class Model:
             src, name, defs = self._prism
             m = _compile(_import_prism(src, name, defs, _IMPORT_PROPS), name + " (imported)", {})
         P, C = c_void_p(), c_void_p()
-        defs, keep = _define_array(consts)
+        lo = _load_opts(consts)
+        defs, ndefs = _defines_of(lo)
+        ans = None
         try:
             for k, t in enumerate(texts):
                 data = t.encode() if isinstance(t, str) else t
                 label = "property" if len(texts) == 1 else f"property {k + 1}"
                 with _DiagScope(label, data) as d:
-                    st = lib.san_props_parse(data, len(data), defs, len(consts), byref(P),
-                                             d)
+                    st = lib.san_props_parse(data, len(data), defs, ndefs, byref(P), d)
                     msgs = _messages(d)
                 if st != _lib.SAN_OK:
                     raise SanError(_status_name(st), msgs)
             np_ = lib.san_props_count(P)
-            ans = (_lib.PropAnswer * max(1, np_))()
+            ans = lib.san_prop_answers_new(max(1, np_))
+            if not ans:
+                raise MemoryError("san_prop_answers_new")
             stop = c_int(0)
-            o.space.interrupt = o.solve.interrupt = ctypes.addressof(stop)
+            lib.san_props_opts_set_interrupt(o.p, byref(stop))
 
             def diag_of(i):
                 size, file = ctypes.c_size_t(), c_char_p()
@@ -353,7 +400,7 @@ class Model:
 
             def work():
                 with _DiagScope(m.source) as d:
-                    st = lib.san_checker_new(m._m, byref(o), byref(C), d)
+                    st = lib.san_checker_new(m._m, o.p, byref(C), d)
                     if st != _lib.SAN_OK:
                         return st, _messages(d)
                 for i in range(np_):            # every name first, as the command
@@ -363,7 +410,7 @@ class Model:
                             return st, _messages(d)
                 for i in range(np_):
                     with diag_of(i) as d:
-                        st = lib.san_checker_eval(C, P, i, byref(ans[i]), d)
+                        st = lib.san_checker_eval(C, P, i, lib.san_prop_answers_at(ans, i), d)
                         if st != _lib.SAN_OK:
                             return st, _messages(d)
                 return _lib.SAN_OK, []
@@ -377,6 +424,8 @@ class Model:
                 lib.san_checker_free(C)
             if P.value:
                 lib.san_props_free(P)
+            lib.san_prop_answers_free(ans)
+            lo.__exit__()
         return Properties(doc)
 
     def lumping(self):
@@ -491,17 +540,13 @@ class Model:
                 raise _usage(f"{opt}: expected an expression over the state, not {e!r}")
             names.append(f"__san_{opt}".encode())
             exprs.append(e.encode())
-        n = len(names)
-        defs = (_lib.Define * max(1, len(self._defines)))()
-        keep = [k.encode() for k in self._defines]
-        for k, (name, v) in enumerate(self._defines.items()):
-            defs[k].name, defs[k].value = keep[k], v
-        opts = _lib.LoadOpts(defs, len(self._defines), 0)
-        at = (_lib.TextPos * n)()
-        out, size = c_void_p(), ctypes.c_size_t()
-        st = lib.san_text_with_results(self._text, len(self._text), byref(opts),
-                                       (c_char_p * n)(*names), (c_char_p * n)(*exprs), n,
-                                       byref(out), byref(size), at)
+        with _load_opts(self._defines) as opts:
+            return self._compile_selections(sel, exprs, opts,
+                                            *_text_with_results(self._text, opts, names, exprs))
+
+    def _compile_selections(self, sel, exprs, opts, st, out, size, at):
+        """_with_selections once san_text_with_results has answered: st,
+        the text (out, size bytes) and where each expression is in it."""
         if st != _lib.SAN_OK:
             raise SanError(_status_name(st), message=f"{self.source}: cannot add {', '.join(sel)}")
         try:
@@ -510,7 +555,7 @@ class Model:
             _lib.libc.free(out)
         ptr = c_void_p()
         with _DiagScope(self.source, text) as d:
-            st = lib.san_model_compile(text, len(text), byref(opts), byref(ptr), d)
+            st = lib.san_model_compile(text, len(text), opts.p, byref(ptr), d)
             errs = []
             for k in range(lib.san_diag_count(d)):
                 sev, ln, cl = c_int(), c_int(), c_int()
@@ -553,24 +598,22 @@ class Model:
             raise _usage(f"times: expected finite numbers >= 0, not {times!r}")
         ts = sorted(set(ts))
         arr = (ctypes.c_double * max(1, len(ts)))(*ts)
-        o.tr.times, o.tr.ntimes = ctypes.cast(arr, POINTER(ctypes.c_double)), len(ts)
-        o.tr.eps = _number("eps", eps, 1e-300, 0.5, "a truncation mass in (0, 0.5]")
-        o.tr.max_steps = _number("max_steps", max_steps, 1, 1e18, "a product count >= 1")
-        if "initial" in idx:
-            o.tr.initial = lib.san_model_result_expr(m._m, idx["initial"])
-        if "until" in idx:
-            o.tr.until = lib.san_model_result_expr(m._m, idx["until"])
-        return arr
+        if lib.san_analysis_opts_set_times(o.p, arr, len(ts)) != _lib.SAN_OK:
+            raise MemoryError("san_analysis_opts_set_times")
+        o.set("eps", _number("eps", eps, 1e-300, 0.5, "a truncation mass in (0, 0.5]"))
+        o.set("max_steps", _number("max_steps", max_steps, 1, 1e18, "a product count >= 1"))
+        lib.san_analysis_opts_set_states(
+            o.p, lib.san_model_result_expr(m._m, idx["initial"]) if "initial" in idx else None,
+            lib.san_model_result_expr(m._m, idx["until"]) if "until" in idx else None)
 
     def _run_time(self, kind, times, initial, until, eps, max_steps, fill, **kw):
         sel = {k: v for k, v in (("initial", initial), ("until", until)) if v is not None}
         m, idx = self._with_selections(sel) if sel else (self, {})
-        keep = []
 
         def setup(o):
-            o.kind = kind
-            keep.append(m._time_opts(o, times, eps, max_steps, m, idx))
-            fill(o, keep)
+            o.set("kind", kind)
+            m._time_opts(o, times, eps, max_steps, m, idx)
+            fill(o)
         st, a, msgs = m._analyze(setup=setup, **kw)
         try:
             if not lib.san_analysis_has_transient(a):
@@ -589,9 +632,9 @@ class Model:
         selecting where the chain starts, uniformly (default: the states
         the model's reachability function accepts); rewards=True: also
         the integrals over [0, t] (accumulated)."""
-        def fill(o, keep):
-            o.tr.rewards = int(bool(rewards))
-        m, a, st, msgs = self._run_time(_lib.ANALYSIS["transient"], times, initial, None, eps,
+        def fill(o):
+            o.set("rewards", int(bool(rewards)))
+        m, a, st, msgs = self._run_time("transient", times, initial, None, eps,
                                         max_steps, fill, storage=storage, lump=lump,
                                         max_memory=max_memory, max_states=max_states,
                                         time_limit=time_limit)
@@ -620,13 +663,13 @@ class Model:
         if any(not (0 < p < 100) for p in levels):
             raise _usage(f"percentiles: expected percents in (0, 100), not {percentiles!r}")
 
-        def fill(o, keep):
+        def fill(o):
             lv = (ctypes.c_double * max(1, len(levels)))(*[p / 100 for p in levels])
-            keep.append(lv)
-            o.tr.levels, o.tr.nlevels = ctypes.cast(lv, POINTER(ctypes.c_double)), len(levels)
+            if lib.san_analysis_opts_set_levels(o.p, lv, len(levels)) != _lib.SAN_OK:
+                raise MemoryError("san_analysis_opts_set_levels")
             if tol is not None:
-                o.tr.mean_tol = o.solve.tol
-        m, a, st, msgs = self._run_time(_lib.ANALYSIS["passage"], times, initial, until, eps,
+                o.set("mean_tol", _number("tol", tol, 1e-300, 1, "a number in (0, 1]"))
+        m, a, st, msgs = self._run_time("passage", times, initial, until, eps,
                                         max_steps, fill, storage=storage, lump=lump, tol=tol,
                                         max_memory=max_memory, max_states=max_states,
                                         time_limit=time_limit)
@@ -710,7 +753,7 @@ class Model:
 def _json_report(write, m, a, o):
     """write(FILE, SAN_REPORT_JSON, m, a, o) into memory, as text: the
     document the command prints, without the provenance block."""
-    return _report_text(lambda f: write(f, 1, m, a, byref(o)))   # SAN_REPORT_JSON
+    return _report_text(lambda f: write(f, 1, m, a, o.p))   # SAN_REPORT_JSON
 
 
 def _report_text(write):
@@ -732,31 +775,30 @@ def _report_text(write):
 
 def _solve_report(model, a, tol, auto):
     """What `san solve -f json` prints (san_report_solve), as text."""
-    o = _lib.SolveReportOpts()
-    lib.san_solve_report_opts_default(byref(o))
-    source = model.source.encode()
-    o.source = source
-    if tol is not None:
-        o.tol = tol
-    o.auto_picked = int(auto)
-    return _json_report(lib.san_report_solve, model._m, a, o)
+    with _Opts("solve_report") as o:
+        if lib.san_solve_report_opts_set_source(o.p, model.source.encode()) != _lib.SAN_OK:
+            raise MemoryError("san_solve_report_opts_set_source")
+        if tol is not None:
+            o.set("tol", float(tol))
+        o.set("auto_picked", int(auto))
+        return _json_report(lib.san_report_solve, model._m, a, o)
 
 
 def _time_report(model, name, a, st, passage, eps, ntimes, levels):
     """What `san transient -f json` or `san passage -f json` prints
     (san_report_transient) for the analysis a of model (with the
     selections it compiled), name the model's file, as text."""
-    o = _lib.TimeReportOpts()
-    lib.san_time_report_opts_default(byref(o))
-    source = name.encode()
-    o.source = source
-    o.passage = int(passage)
-    o.eps = eps
-    o.complete = int(st == _lib.SAN_OK and not lib.san_analysis_incomplete(a))
-    o.ntimes_asked = ntimes
-    lv = (ctypes.c_double * max(1, len(levels)))(*[p / 100 for p in levels])
-    o.levels, o.nlevels = ctypes.cast(lv, POINTER(ctypes.c_double)), len(levels)
-    return _json_report(lib.san_report_transient, model._m, a, o)
+    with _Opts("time_report") as o:
+        if lib.san_time_report_opts_set_source(o.p, name.encode()) != _lib.SAN_OK:
+            raise MemoryError("san_time_report_opts_set_source")
+        o.set("passage", int(passage))
+        o.set("eps", float(eps))
+        o.set("complete", int(st == _lib.SAN_OK and not lib.san_analysis_incomplete(a)))
+        o.set("ntimes_asked", ntimes)
+        lv = (ctypes.c_double * max(1, len(levels)))(*[p / 100 for p in levels])
+        if lib.san_time_report_opts_set_levels(o.p, lv, len(levels)) != _lib.SAN_OK:
+            raise MemoryError("san_time_report_opts_set_levels")
+        return _json_report(lib.san_report_transient, model._m, a, o)
 
 
 def _lump_note(L, m, states):
@@ -1105,15 +1147,45 @@ class Passage:
 
 # ---- loading ----
 
-def _define_array(defines):
-    """san_define[] of {name: value}, and the encoded names it points to."""
-    defs = (_lib.Define * max(1, len(defines)))()
-    keep = []
-    for k, (n, v) in enumerate(defines.items()):
-        keep.append(n.encode())
-        defs[k].name = keep[-1]
-        defs[k].value = v
-    return defs, keep
+def _text_with_results(text, opts, names, exprs):
+    """san_text_with_results: its status, its text (a c_void_p to free)
+    and size, and each expression's position (line, col) in the text."""
+    n = len(names)
+    at_ = lib.san_text_positions_new(n)
+    if not at_:
+        raise MemoryError("san_text_positions_new")
+    try:
+        out, size = c_void_p(), ctypes.c_size_t()
+        st = lib.san_text_with_results(text, len(text), opts.p, (c_char_p * n)(*names),
+                                       (c_char_p * n)(*exprs), n, byref(out), byref(size), at_)
+        at = []
+        for i in range(n):
+            line, col = c_int(), c_int()
+            lib.san_text_position(at_, i, byref(line), byref(col))
+            at.append(types.SimpleNamespace(line=line.value, col=col.value))
+    finally:
+        lib.san_text_positions_free(at_)
+    return st, out, size, at
+
+
+def _load_opts(defines, peps_warnings=False):
+    """An _Opts("load") with the definitions {name: value} (-D)."""
+    o = _Opts("load")
+    try:
+        o.set("peps_warnings", int(peps_warnings))
+        for n, v in defines.items():
+            if lib.san_load_opts_define(o.p, n.encode(), v) != _lib.SAN_OK:
+                raise MemoryError("san_load_opts_define")
+    except BaseException:
+        o.__exit__()
+        raise
+    return o
+
+
+def _defines_of(o):
+    """The definitions of an _Opts("load"): (san_define array, count)."""
+    n = c_int()
+    return lib.san_load_opts_defines(o.p, byref(n)), n.value
 
 
 # SAN_IMPORT_PROPS (san/gen.h): the hidden results properties read
@@ -1123,10 +1195,10 @@ _IMPORT_PROPS = 1
 def _import_prism(data, name, defines, flags=0):
     """The .san text of a PRISM model (its constants set by defines), as
     `san import prism` writes it."""
-    defs, keep = _define_array(defines)
     out = c_void_p()
-    with _DiagScope(name, data) as d:
-        st = lib.san_import_prism_flags(name.encode(), data, len(data), defs, len(defines),
+    with _load_opts(defines) as o, _DiagScope(name, data) as d:
+        defs, ndefs = _defines_of(o)
+        st = lib.san_import_prism_flags(name.encode(), data, len(data), defs, ndefs,
                                         None, flags, byref(out), d)
         msgs = _messages(d)
     if st != _lib.SAN_OK or not out.value:
@@ -1138,16 +1210,16 @@ def _import_prism(data, name, defines, flags=0):
 
 
 def _compile(text, name, defines, prism=None):
-    defs, keep = _define_array(defines)
-    opts = _lib.LoadOpts(defs, len(defines), 1)
     data = text.encode() if isinstance(text, str) else text
     ptr = c_void_p()
-    with _DiagScope(name, data) as d:
-        st = lib.san_model_compile(data, len(data), byref(opts), byref(ptr), d)
-        msgs = _messages(d)
-    if st != _lib.SAN_OK:
-        raise SanError(_status_name(st), msgs)
-    unused = [(n, v) for k, (n, v) in enumerate(defines.items()) if not defs[k].used]
+    with _load_opts(defines, peps_warnings=True) as opts:
+        with _DiagScope(name, data) as d:
+            st = lib.san_model_compile(data, len(data), opts.p, byref(ptr), d)
+            msgs = _messages(d)
+        if st != _lib.SAN_OK:
+            raise SanError(_status_name(st), msgs)
+        unused = [(n, v) for k, (n, v) in enumerate(defines.items())
+                  if not lib.san_load_opts_define_used(opts.p, k)]
     if unused:
         # what the name is instead (a domain, an automaton; the closest
         # constant), as san -D says it

@@ -1,10 +1,12 @@
 """_lib.py - libsan's public API (include/san/*.h) in ctypes.
 
-The structures mirror the headers field by field: libsan's structures
-are plain data that callers read directly (san.h).  A layout test
-(tests/test_layout.py) compiles a C program that prints every field's
-offset as the compiler sees it and compares it with ctypes', so a header
-change cannot go unnoticed.
+Functions only: every object (a model, a diagnostics list, an analysis,
+an options struct) is a handle (c_void_p) that libsan makes, fills,
+reads and frees through its accessors and keyed setters (issue 30 item
+4), so no structure of the headers is mirrored here and a header change
+cannot make Python read or write the wrong bytes (one did, once).
+tests/test_api.py checks that no ctypes.Structure comes back and that
+every function bound here is one include/ declares and libsan exports.
 
 The library is found by SAN_LIBRARY (a path), then beside this package
 in a build tree (../../.libs/libsan.so), then where the system keeps
@@ -13,7 +15,7 @@ libraries (ctypes.util.find_library, after `make install`).
 import ctypes
 import ctypes.util
 import os
-from ctypes import (POINTER, Structure, c_char_p, c_double, c_int, c_int32,
+from ctypes import (POINTER, c_char_p, c_double, c_int, c_int32,
                     c_int64, c_long, c_size_t, c_uint, c_void_p)
 
 # ---- base.h ----
@@ -22,114 +24,13 @@ SAN_OK, SAN_E_MODEL, SAN_E_USAGE, SAN_E_NOMEM, SAN_E_LIMIT, SAN_E_NOTCONV, \
     SAN_E_INTERRUPTED, SAN_E_NUMERIC, SAN_E_IO, SAN_E_INPUT = range(10)
 
 
-# ---- model.h ----
+# the words of the options libsan's setters take (san_analysis_opts_set ...)
+STORAGE = ("auto", "sparse", "kron")
+EXPLORE = ("auto", "always", "never")
+LUMP = ("auto", "off")
 
-class Define(Structure):
-    _fields_ = [("name", c_char_p), ("value", c_double), ("used", c_int)]
-
-
-class LoadOpts(Structure):
-    _fields_ = [("defs", POINTER(Define)), ("ndefs", c_int), ("peps_warnings", c_int),
-                ("progress", c_int)]
-
-
-# ---- solve.h ----
-
-class SolveOpts(Structure):
-    _fields_ = [("method", c_int), ("tol", c_double), ("max_iter", c_long),
-                ("omega", c_double), ("restart", c_int), ("precond", c_int),
-                ("time_limit", c_double), ("progress", c_int), ("interrupt", c_void_p),
-                ("warm", c_void_p), ("max_memory", c_double),
-                ("fork_lu", c_int)]
-
-
-# ---- space.h ----
-
-class SpaceOpts(Structure):
-    _fields_ = [("max_memory", c_double), ("max_states", c_int64), ("time_limit", c_double),
-                ("progress", c_int), ("interrupt", c_void_p), ("states_only", c_int),
-                ("no_arcs", c_int), ("several_closed", c_int), ("several_steady", c_int)]
-
-
-# ---- analyze.h ----
-
-STORAGE = {"auto": 0, "sparse": 1, "kron": 2}
-ANALYSIS = {"steady": 0, "transient": 1, "passage": 2}
-
-
-class TransientOpts(Structure):
-    _fields_ = [("times", POINTER(c_double)), ("ntimes", c_int),
-                ("init_index", POINTER(c_int64)), ("init_p", POINTER(c_double)),
-                ("init_n", c_int64), ("initial", c_void_p), ("until", c_void_p),
-                ("eps", c_double), ("ss_tol", c_double), ("max_steps", c_double),
-                ("rewards", c_int), ("levels", POINTER(c_double)), ("nlevels", c_int),
-                ("mean_tol", c_double)]
-
-
-class AnalysisOpts(Structure):
-    _fields_ = [("space", SpaceOpts), ("solve", SolveOpts), ("storage", c_int),
-                ("ntop", c_int), ("time_limit", c_double), ("space_only", c_int),
-                ("kind", c_int), ("tr", TransientOpts),
-                ("engine", c_int), ("engine_options", c_char_p),
-                ("engine_matrix", c_int), ("engine_keep_vector", c_int),
-                ("lump", c_int)]
-
-
-class SolveReportOpts(Structure):
-    """san_solve_report_opts: what san_report_solve says beyond the analysis."""
-    _fields_ = [("source", c_char_p), ("tol", c_double), ("auto_picked", c_int),
-                ("t_total", c_double), ("vector", c_int), ("no_marginals", c_int),
-                ("no_throughputs", c_int), ("all_replicas", c_int), ("preamble", c_void_p),
-                ("ctx", c_void_p)]
-
-
-class TimeReportOpts(Structure):
-    """san_time_report_opts: what san_report_transient says beyond the analysis."""
-    _fields_ = [("source", c_char_p), ("passage", c_int), ("eps", c_double),
-                ("t_total", c_double), ("initial", c_char_p),
-                ("rewards", c_int), ("all_replicas", c_int), ("complete", c_int),
-                ("ntimes_asked", c_int), ("levels", POINTER(c_double)), ("nlevels", c_int),
-                ("preamble", c_void_p), ("ctx", c_void_p)]
-
-
-# ---- props.h ----
-
-class PropsOpts(Structure):
-    _fields_ = [("space", SpaceOpts), ("solve", SolveOpts), ("eps", c_double),
-                ("max_steps", c_double)]
-
-
-class PropAnswer(Structure):
-    _fields_ = [("value", c_double), ("kind", c_char_p), ("method", c_char_p),
-                ("error_bound", c_double), ("target", c_int64), ("steps", c_long),
-                ("classes", c_int64)]
-
-
-class TextPos(Structure):
-    _fields_ = [("line", c_int), ("col", c_int)]
-
-
-class AuditOpts(Structure):
-    _fields_ = [("explore", c_int), ("max_states", c_int64), ("max_memory", c_double),
-                ("progress", c_int), ("interrupt", c_void_p)]
-
-
-class Audit(Structure):
-    _fields_ = [("explored", c_int), ("complete", c_int), ("states", c_int64),
-                ("why", ctypes.c_char * 256)]
-
-
-EXPLORE = {"auto": 0, "always": 1, "never": 2}
-LUMP = {"auto": 0, "off": 1}
-
-# the C structures of the layout test: (C name, ctypes class)
-STRUCTS = [("san_define", Define),
-           ("san_load_opts", LoadOpts), ("san_solve_opts", SolveOpts),
-           ("san_space_opts", SpaceOpts), ("san_transient_opts", TransientOpts),
-           ("san_analysis_opts", AnalysisOpts), ("san_audit_opts", AuditOpts), ("san_audit", Audit),
-           ("san_text_pos", TextPos), ("san_solve_report_opts", SolveReportOpts),
-           ("san_time_report_opts", TimeReportOpts), ("san_props_opts", PropsOpts),
-           ("san_prop_answer", PropAnswer)]
+# the layout test's structures: none is mirrored any more
+STRUCTS = []
 
 
 def _find():
@@ -157,7 +58,7 @@ def _load():
         "san_diag_file": (c_char_p, [c_void_p]),
         "san_diag_message": (c_char_p, [c_void_p, c_int, POINTER(c_int), POINTER(c_int),
                                         POINTER(c_int)]),
-        "san_model_compile": (c_int, [c_char_p, c_size_t, POINTER(LoadOpts),
+        "san_model_compile": (c_int, [c_char_p, c_size_t, c_void_p,
                                       POINTER(c_void_p), c_void_p]),
         "san_model_free": (None, [c_void_p]),
         "san_model_name": (c_char_p, [c_void_p]),
@@ -179,29 +80,68 @@ def _load():
         "san_gen": (c_int, [c_int, POINTER(c_char_p), POINTER(c_void_p), POINTER(c_void_p),
                             c_char_p, c_size_t]),
         "san_is_prism_path": (c_int, [c_char_p]),
-        "san_props_parse": (c_int, [c_char_p, c_size_t, POINTER(Define), c_int,
+        "san_props_parse": (c_int, [c_char_p, c_size_t, c_void_p, c_int,
                                     POINTER(c_void_p), c_void_p]),
         "san_props_free": (None, [c_void_p]),
         "san_props_count": (c_int, [c_void_p]),
         "san_props_source": (c_char_p, [c_void_p, c_int, POINTER(c_size_t),
                                         POINTER(c_char_p)]),
-        "san_props_opts_default": (None, [POINTER(PropsOpts)]),
-        "san_checker_new": (c_int, [c_void_p, POINTER(PropsOpts), POINTER(c_void_p),
+        "san_checker_new": (c_int, [c_void_p, c_void_p, POINTER(c_void_p),
                                     c_void_p]),
         "san_checker_free": (None, [c_void_p]),
         "san_checker_validate": (c_int, [c_void_p, c_void_p, c_int, c_void_p]),
-        "san_checker_eval": (c_int, [c_void_p, c_void_p, c_int, POINTER(PropAnswer),
+        "san_checker_eval": (c_int, [c_void_p, c_void_p, c_int, c_void_p,
                                      c_void_p]),
-        "san_report_props": (c_int, [c_void_p, c_int, c_void_p, c_void_p, POINTER(PropAnswer),
+        "san_report_props": (c_int, [c_void_p, c_int, c_void_p, c_void_p, c_void_p,
                                      c_void_p]),
-        "san_import_prism_flags": (c_int, [c_char_p, c_char_p, c_size_t, POINTER(Define), c_int,
+        "san_import_prism_flags": (c_int, [c_char_p, c_char_p, c_size_t, c_void_p, c_int,
                                            c_char_p, c_uint, POINTER(c_void_p), c_void_p]),
         "san_method_parse": (c_int, [c_char_p, POINTER(c_int)]),
         "san_method_name": (c_char_p, [c_int]),
         "san_solve_reached_estimate": (c_double, [c_void_p]),
-        "san_analysis_opts_default": (None, [POINTER(AnalysisOpts)]),
-        "san_analyze": (c_int, [c_void_p, POINTER(AnalysisOpts), c_void_p,
+        "san_analyze": (c_int, [c_void_p, c_void_p, c_void_p,
                                 c_void_p]),
+        "san_analysis_opts_new": (c_void_p, []),
+        "san_analysis_opts_free": (None, [c_void_p]),
+        "san_analysis_opts_set": (c_int, [c_void_p, c_char_p, c_char_p, c_char_p, c_size_t]),
+        "san_analysis_opts_set_interrupt": (None, [c_void_p, POINTER(c_int)]),
+        "san_analysis_opts_set_times": (c_int, [c_void_p, POINTER(c_double), c_int]),
+        "san_analysis_opts_set_levels": (c_int, [c_void_p, POINTER(c_double), c_int]),
+        "san_analysis_opts_set_states": (None, [c_void_p, c_void_p, c_void_p]),
+        "san_audit_opts_new": (c_void_p, []),
+        "san_audit_opts_free": (None, [c_void_p]),
+        "san_audit_opts_set": (c_int, [c_void_p, c_char_p, c_char_p, c_char_p, c_size_t]),
+        "san_audit_new": (c_void_p, []),
+        "san_audit_free": (None, [c_void_p]),
+        "san_audit_explored": (c_int, [c_void_p]),
+        "san_audit_complete": (c_int, [c_void_p]),
+        "san_audit_states": (c_int64, [c_void_p]),
+        "san_audit_why": (c_char_p, [c_void_p]),
+        "san_props_opts_new": (c_void_p, []),
+        "san_props_opts_free": (None, [c_void_p]),
+        "san_props_opts_set": (c_int, [c_void_p, c_char_p, c_char_p, c_char_p, c_size_t]),
+        "san_props_opts_set_interrupt": (None, [c_void_p, POINTER(c_int)]),
+        "san_prop_answers_new": (c_void_p, [c_int]),
+        "san_prop_answers_free": (None, [c_void_p]),
+        "san_prop_answers_at": (c_void_p, [c_void_p, c_int]),
+        "san_solve_report_opts_new": (c_void_p, []),
+        "san_solve_report_opts_free": (None, [c_void_p]),
+        "san_solve_report_opts_set": (c_int, [c_void_p, c_char_p, c_char_p, c_char_p, c_size_t]),
+        "san_solve_report_opts_set_source": (c_int, [c_void_p, c_char_p]),
+        "san_time_report_opts_new": (c_void_p, []),
+        "san_time_report_opts_free": (None, [c_void_p]),
+        "san_time_report_opts_set": (c_int, [c_void_p, c_char_p, c_char_p, c_char_p, c_size_t]),
+        "san_time_report_opts_set_source": (c_int, [c_void_p, c_char_p]),
+        "san_time_report_opts_set_levels": (c_int, [c_void_p, POINTER(c_double), c_int]),
+        "san_load_opts_new": (c_void_p, []),
+        "san_load_opts_free": (None, [c_void_p]),
+        "san_load_opts_set": (c_int, [c_void_p, c_char_p, c_char_p, c_char_p, c_size_t]),
+        "san_load_opts_define": (c_int, [c_void_p, c_char_p, c_double]),
+        "san_load_opts_define_used": (c_int, [c_void_p, c_int]),
+        "san_load_opts_defines": (c_void_p, [c_void_p, POINTER(c_int)]),
+        "san_text_positions_new": (c_void_p, [c_int]),
+        "san_text_positions_free": (None, [c_void_p]),
+        "san_text_position": (None, [c_void_p, c_int, POINTER(c_int), POINTER(c_int)]),
         "san_analysis_new": (c_void_p, []),
         "san_analysis_delete": (None, [c_void_p]),
         "san_analysis_has_solution": (c_int, [c_void_p]),
@@ -242,24 +182,22 @@ def _load():
         "san_solve_info_method": (c_int, [c_void_p]),
         "san_solve_info_iterations": (c_long, [c_void_p]),
         "san_solve_info_message": (c_char_p, [c_void_p]),
-        "san_solve_report_opts_default": (None, [POINTER(SolveReportOpts)]),
         "san_report_solve": (c_int, [c_void_p, c_int, c_void_p, c_void_p,
-                                     POINTER(SolveReportOpts)]),
-        "san_time_report_opts_default": (None, [POINTER(TimeReportOpts)]),
+                                     c_void_p]),
         "san_report_transient": (c_int, [c_void_p, c_int, c_void_p, c_void_p,
-                                         POINTER(TimeReportOpts)]),
+                                         c_void_p]),
         "san_parse_bytes": (c_int, [c_char_p, POINTER(c_double)]),
         "san_read_input": (c_int, [c_char_p, c_double, POINTER(c_void_p), POINTER(c_size_t),
                                    c_char_p, c_size_t]),
         "san_model_lump": (c_int, [c_void_p, POINTER(c_void_p), c_void_p]),
         "san_lumping_summary": (c_char_p, [c_void_p]),
         "san_lumping_free": (None, [c_void_p]),
-        "san_audit_model": (c_int, [c_void_p, POINTER(AuditOpts), POINTER(Audit),
+        "san_audit_model": (c_int, [c_void_p, c_void_p, c_void_p,
                                     c_void_p]),
-        "san_text_with_results": (c_int, [c_char_p, c_size_t, POINTER(LoadOpts),
+        "san_text_with_results": (c_int, [c_char_p, c_size_t, c_void_p,
                                           POINTER(c_char_p), POINTER(c_char_p), c_int,
                                           POINTER(c_void_p), POINTER(c_size_t),
-                                          POINTER(TextPos)]),
+                                          c_void_p]),
         "san_export_mtx_note": (c_int, [c_void_p, c_char_p, c_void_p, c_char_p, c_size_t]),
         "san_export_states": (c_int, [c_void_p, c_void_p]),
         "san_export_prism_tra": (c_int, [c_void_p, c_void_p, c_char_p, c_size_t]),
