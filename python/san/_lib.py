@@ -29,9 +29,6 @@ STORAGE = ("auto", "sparse", "kron")
 EXPLORE = ("auto", "always", "never")
 LUMP = ("auto", "off")
 
-# the layout test's structures: none is mirrored any more
-STRUCTS = []
-
 
 def _find():
     path = os.environ.get("SAN_LIBRARY")

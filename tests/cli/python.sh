@@ -1,8 +1,9 @@
 #!/bin/sh
-# The Python package (python/) under pytest: its ctypes layout against
-# the headers, its answers against closed forms and the san command, the
-# tutorial of doc/python.md.  Debian's python3 has numpy, pandas, scipy
-# and pytest (python3-numpy python3-pandas python3-scipy python3-pytest);
+# The Python package (python/) under pytest: its bindings (functions
+# only, each declared and exported: test_api.py), its answers against
+# closed forms and the san command, the tutorial of doc/python.md.
+# Debian's python3 has numpy, pandas, scipy and pytest (python3-numpy
+# python3-pandas python3-scipy python3-pytest);
 # another python3 earlier in PATH may not.  Needs the shared libsan.
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
