@@ -74,3 +74,25 @@ def test_every_bound_function_is_exported():
     lib = ctypes.CDLL(_lib._find())
     missing = sorted(n for n in bound() if not hasattr(lib, n))
     assert not missing, missing
+
+
+def test_options_by_name():
+    """The keyed setters: an unknown key names the closest, a bad value
+    its range or its words; a good value is taken (the solve runs with
+    the method and the limit set by name)."""
+    import pytest
+    with san._Opts("analysis") as o:
+        with pytest.raises(san.SanError, match="unknown option 'tl' \\(did you mean 'tol'\\?\\)"):
+            o.set("tl", 1e-9)
+        with pytest.raises(san.SanError, match="storage: expected auto, sparse or kron, not 'krn'"):
+            o.set("storage", "krn")
+        with pytest.raises(san.SanError, match=r"tol: expected a number in \[1e-300, 1\]"):
+            o.set("tol", 2.0)
+        with pytest.raises(san.SanError, match="not a whole number"):
+            o.set("ntop", 1.5)
+    from conftest import MODELS
+    m = san.load(os.path.join(MODELS, "mm1k.san"))
+    assert m.solve(method="power").method == "power"
+    with pytest.raises(san.SanError) as e:
+        m.solve(max_states=3)
+    assert e.value.status == "limit"
