@@ -541,18 +541,15 @@ class Model:
             names.append(f"__san_{opt}".encode())
             exprs.append(e.encode())
         with _load_opts(self._defines) as opts:
-            return self._compile_selections(sel, exprs, opts,
-                                            *_text_with_results(self._text, opts, names, exprs))
+            st, text, at = _text_with_results(self._text, opts, names, exprs)
+            if st != _lib.SAN_OK:
+                raise SanError(_status_name(st),
+                               message=f"{self.source}: cannot add {', '.join(sel)}")
+            return self._compile_selections(sel, exprs, opts, text, at)
 
-    def _compile_selections(self, sel, exprs, opts, st, out, size, at):
-        """_with_selections once san_text_with_results has answered: st,
-        the text (out, size bytes) and where each expression is in it."""
-        if st != _lib.SAN_OK:
-            raise SanError(_status_name(st), message=f"{self.source}: cannot add {', '.join(sel)}")
-        try:
-            text = ctypes.string_at(out.value, size.value)
-        finally:
-            _lib.libc.free(out)
+    def _compile_selections(self, sel, exprs, opts, text, at):
+        """_with_selections once san_text_with_results has made the text,
+        at[i] where expression i starts in it."""
         ptr = c_void_p()
         with _DiagScope(self.source, text) as d:
             st = lib.san_model_compile(text, len(text), opts.p, byref(ptr), d)
@@ -1148,8 +1145,8 @@ class Passage:
 # ---- loading ----
 
 def _text_with_results(text, opts, names, exprs):
-    """san_text_with_results: its status, its text (a c_void_p to free)
-    and size, and each expression's position (line, col) in the text."""
+    """san_text_with_results: its status, the text (bytes; None unless
+    SAN_OK) and where each expression starts in it (.line, .col)."""
     n = len(names)
     at_ = lib.san_text_positions_new(n)
     if not at_:
@@ -1165,7 +1162,12 @@ def _text_with_results(text, opts, names, exprs):
             at.append(types.SimpleNamespace(line=line.value, col=col.value))
     finally:
         lib.san_text_positions_free(at_)
-    return st, out, size, at
+    if st != _lib.SAN_OK:
+        return st, None, at
+    try:
+        return st, ctypes.string_at(out.value, size.value), at
+    finally:
+        _lib.libc.free(out)
 
 
 def _load_opts(defines, peps_warnings=False):
