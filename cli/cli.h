@@ -27,6 +27,15 @@ typedef struct {
     void (*help)(FILE *out);
     const char *summary;
 } cli_command;
+/* c run as main() runs it (argv[0] its name): --help or -h before any
+ * "--" shows its help on stdout instead.  The exit status. */
+int cli_command_run(const cli_command *c, int argc, char **argv);
+/* `san sweep|size-buffer|grain|compare ...` (argv[0] "san") run as
+ * main() would run it in a child: standard input empty, standard output
+ * and error collected into *out and *err (malloc'd), the provenance its
+ * own command line (cli/captured.c).  Its exit status; -1 when it could
+ * not be set up or argv[1] is another subcommand. */
+int cli_run_captured(int argc, char **argv, char **out, char **err);
 
 /* Output formats shared by the subcommands that report. */
 /* FMT_UNSET: no --format given (the commands that plot leave their

@@ -24,6 +24,19 @@ int cli_parse_format(const char *s, cli_format *f, int allow_csv)
     return 0;
 }
 
+int cli_command_run(const cli_command *c, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--"))
+            break;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            c->help(stdout);
+            return EXIT_OK;
+        }
+    }
+    return c->run(argc, argv);
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
