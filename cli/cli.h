@@ -43,6 +43,25 @@ int cli_run_captured(int argc, char **argv, char **out, char **err);
 typedef enum { FMT_UNSET = -1, FMT_TEXT, FMT_JSON, FMT_CSV } cli_format;
 int cli_parse_format(const char *s, cli_format *f, int allow_csv);
 
+/* A list of numbers a flag takes (cli/numbers.c). */
+typedef struct {
+    double *v;
+    int n, cap;
+} cli_numbers;
+/* x at the end: 0, or -1 out of memory. */
+int cli_numbers_add(cli_numbers *l, double x);
+void cli_numbers_sort(cli_numbers *l);
+/* x added, l sorted again (kept if already there): 0, or -1. */
+int cli_numbers_insert(cli_numbers *l, double x);
+void cli_numbers_free(cli_numbers *l);
+/* --time's LIST ("0.5,1,0..10:0.5") into l, ascending, each once: 0, or
+ * -1 with why; *old set when a range was written a..b/step (the old
+ * spelling, read for now: the caller warns). */
+int cli_numbers_times(const char *list, cli_numbers *l, int *old, char *why, size_t n);
+/* --percentiles' LIST ("50,90,99", percents in (0, 100)) into l as
+ * levels in (0, 1), ascending: 0, or -1. */
+int cli_numbers_percents(const char *list, cli_numbers *l);
+
 /* Report a usage error for a subcommand: "san CMD: msg" + hint; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 #ifdef __GNUC__
@@ -109,6 +128,12 @@ san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char 
                                 const char *const *options, const char *const *exprs, int n,
                                 int *status, double max_input, double max_memory,
                                 const cli_diag *dg);
+/* The expression of the hidden result name that option opt (text)
+ * selects states by: NULL with a usage error in *status when it names a
+ * result or thr() (values of the solution, the same in every state:
+ * evaluated per state NaN, selecting nothing), or NULL without one. */
+const san_expr *cli_state_expr(const char *cmd, const san_model *m, const char *opt,
+                               const char *name, const char *text, int *status);
 /* A PRISM model's text (*text, *len; san_is_prism_path) replaced by its
  * .san translation, the constants given by defs (cli/cmd_import.c).
  * EXIT_OK, or the exit status after printing the diagnostics. */

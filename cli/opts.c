@@ -443,6 +443,21 @@ san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char 
     return m;
 }
 
+const san_expr *cli_state_expr(const char *cmd, const san_model *m, const char *opt,
+                               const char *name, const char *text, int *status)
+{
+    for (int i = 0; i < m->nres; i++)
+        if (!strcmp(m->res[i].name, name)) {
+            if (!m->res[i].derived)
+                return m->res[i].expr;
+            *status = cli_usage_error(cmd, "%s '%s': names a result or thr(), values of the "
+                                      "solution; a state selection reads the state only", opt,
+                                      text);
+            return NULL;
+        }
+    return NULL;
+}
+
 void cli_json_figure(FILE *out, double v)
 {
     if (isnan(v))
