@@ -115,6 +115,11 @@ int cli_read_model(const char *path, double max_input, double max_memory, char *
  * PRISM model "PATH (imported)", since the lines and columns are those
  * of the .san text imported from it (`san import prism` prints it). */
 const char *cli_model_name(const char *path, char *buf, size_t size);
+/* As cli_load_model, a PRISM model imported with the importer's flags
+ * (SAN_IMPORT_PROPS: the results its properties read, its constants and
+ * state rewards); warnings shown. */
+san_model *cli_load_model_flags(const char *path, cli_defines *defs, int flags, int *status,
+                                double max_input, double max_memory, const cli_diag *dg);
 san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
                           int quiet_warnings, double max_input, double max_memory,
                           const cli_diag *dg);

@@ -374,6 +374,29 @@ const char *cli_model_name(const char *path, char *buf, size_t size)
     return buf;
 }
 
+san_model *cli_load_model_flags(const char *path, cli_defines *defs, int flags, int *status,
+                                double max_input, double max_memory, const cli_diag *dg)
+{
+    char *text;
+    size_t len;
+    const char *name = strcmp(path, "-") ? path : "<stdin>";
+    if ((*status = cli_read_model(path, max_input, max_memory, &text, &len)) != EXIT_OK)
+        return NULL;
+    int prism = san_is_prism_path(path);
+    cli_diag dq = *dg;
+    if (prism) {
+        *status = cli_prism_to_san_flags(name, &text, &len, defs, flags);
+        dq.no_peps_warnings = 1;    /* the importer's text, not the user's */
+    }
+    char nb[4096];
+    san_model *m = NULL;
+    if (*status == EXIT_OK)
+        m = cli_load_text(cli_model_name(path, nb, sizeof nb), text, len, prism ? NULL : defs,
+                          status, 0, &dq);
+    free(text);
+    return m;
+}
+
 san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
                           int quiet_warnings, double max_input, double max_memory,
                           const cli_diag *dg)
