@@ -285,6 +285,12 @@ int cmd_gen(int argc, char **argv);
 void help_gen(FILE *out);
 int cmd_import(int argc, char **argv);
 void help_import(FILE *out);
+/* san sweep's names checked against the variants' before the run
+ * (cli/sweep_checks.c): --index's list into names (malloc'd), --plot's
+ * file, --x, --y and --series.  0, or the exit status (said). */
+int cli_sweep_check_index(const san_sweep *s, const char *list, char ***names, int *n);
+int cli_sweep_check_plot(const san_sweep *s, const char *plot, const char *x, const char *y,
+                         const char *series);
 int cmd_sweep(int argc, char **argv);
 void help_sweep(FILE *out);
 int cmd_report(int argc, char **argv);
