@@ -27,12 +27,40 @@ typedef struct {
     void (*help)(FILE *out);
     const char *summary;
 } cli_command;
+/* c run as main() runs it (argv[0] its name): --help or -h before any
+ * "--" shows its help on stdout instead.  The exit status. */
+int cli_command_run(const cli_command *c, int argc, char **argv);
+/* `san sweep|size-buffer|grain|compare ...` (argv[0] "san") run as
+ * main() would run it in a child: standard input empty, standard output
+ * and error collected into *out and *err (malloc'd), the provenance its
+ * own command line (cli/captured.c).  Its exit status; -1 when it could
+ * not be set up or argv[1] is another subcommand. */
+int cli_run_captured(int argc, char **argv, char **out, char **err);
 
 /* Output formats shared by the subcommands that report. */
 /* FMT_UNSET: no --format given (the commands that plot leave their
  * report out of standard output then; see cli_plot_table). */
 typedef enum { FMT_UNSET = -1, FMT_TEXT, FMT_JSON, FMT_CSV } cli_format;
 int cli_parse_format(const char *s, cli_format *f, int allow_csv);
+
+/* A list of numbers a flag takes (cli/numbers.c). */
+typedef struct {
+    double *v;
+    int n, cap;
+} cli_numbers;
+/* x at the end: 0, or -1 out of memory. */
+int cli_numbers_add(cli_numbers *l, double x);
+void cli_numbers_sort(cli_numbers *l);
+/* x added, l sorted again (kept if already there): 0, or -1. */
+int cli_numbers_insert(cli_numbers *l, double x);
+void cli_numbers_free(cli_numbers *l);
+/* --time's LIST ("0.5,1,0..10:0.5") into l, ascending, each once: 0, or
+ * -1 with why; *old set when a range was written a..b/step (the old
+ * spelling, read for now: the caller warns). */
+int cli_numbers_times(const char *list, cli_numbers *l, int *old, char *why, size_t n);
+/* --percentiles' LIST ("50,90,99", percents in (0, 100)) into l as
+ * levels in (0, 1), ascending: 0, or -1. */
+int cli_numbers_percents(const char *list, cli_numbers *l);
 
 /* Report a usage error for a subcommand: "san CMD: msg" + hint; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -87,6 +115,11 @@ int cli_read_model(const char *path, double max_input, double max_memory, char *
  * PRISM model "PATH (imported)", since the lines and columns are those
  * of the .san text imported from it (`san import prism` prints it). */
 const char *cli_model_name(const char *path, char *buf, size_t size);
+/* As cli_load_model, a PRISM model imported with the importer's flags
+ * (SAN_IMPORT_PROPS: the results its properties read, its constants and
+ * state rewards); warnings shown. */
+san_model *cli_load_model_flags(const char *path, cli_defines *defs, int flags, int *status,
+                                double max_input, double max_memory, const cli_diag *dg);
 san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
                           int quiet_warnings, double max_input, double max_memory,
                           const cli_diag *dg);
@@ -100,6 +133,12 @@ san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char 
                                 const char *const *options, const char *const *exprs, int n,
                                 int *status, double max_input, double max_memory,
                                 const cli_diag *dg);
+/* The expression of the hidden result name that option opt (text)
+ * selects states by: NULL with a usage error in *status when it names a
+ * result or thr() (values of the solution, the same in every state:
+ * evaluated per state NaN, selecting nothing), or NULL without one. */
+const san_expr *cli_state_expr(const char *cmd, const san_model *m, const char *opt,
+                               const char *name, const char *text, int *status);
 /* A PRISM model's text (*text, *len; san_is_prism_path) replaced by its
  * .san translation, the constants given by defs (cli/cmd_import.c).
  * EXIT_OK, or the exit status after printing the diagnostics. */
@@ -246,6 +285,12 @@ int cmd_gen(int argc, char **argv);
 void help_gen(FILE *out);
 int cmd_import(int argc, char **argv);
 void help_import(FILE *out);
+/* san sweep's names checked against the variants' before the run
+ * (cli/sweep_checks.c): --index's list into names (malloc'd), --plot's
+ * file, --x, --y and --series.  0, or the exit status (said). */
+int cli_sweep_check_index(const san_sweep *s, const char *list, char ***names, int *n);
+int cli_sweep_check_plot(const san_sweep *s, const char *plot, const char *x, const char *y,
+                         const char *series);
 int cmd_sweep(int argc, char **argv);
 void help_sweep(FILE *out);
 int cmd_report(int argc, char **argv);

@@ -5,10 +5,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "cli/cli.h"
+#include "cli/export_out.h"
 #include "cli/options.h"
-
-typedef enum { EXP_MTX, EXP_STATES, EXP_PRISM, EXP_DOT, EXP_DOT_REACH } export_format;
 
 typedef struct {
     san_sweep_opts run;     /* the limits (--max-memory, --max-states) */
@@ -87,136 +85,6 @@ static int parse_format(const char *s, export_format *f)
             return 0;
         }
     return -1;
-}
-
-/* ---- the writers, through cli_write_output ---- */
-
-typedef struct {
-    const san_model *m;
-    const san_space *sp;
-    const char *note;       /* lumped: what, for the formats with comments */
-    export_format fmt;
-    char part;              /* prism: 't', 's', 'l', 'r' (reward) or 'm' (map) */
-    int reward;             /* prism 'r': the reward structure, from 0 */
-    int64_t max_nodes;
-    san_status st;          /* what the writer returned */
-    char err[512];
-} export_job;
-
-/* The note as DOT comments: `//` lines are DOT's anywhere, even before
- * the graph (Graphviz's manual, "The DOT Language"). */
-static void dot_note(const char *note, FILE *out)
-{
-    for (const char *p = note; p && *p;) {
-        const char *nl = strchr(p, '\n');
-        int len = nl ? (int)(nl - p) : (int)strlen(p);
-        fprintf(out, "// %.*s\n", len, p);
-        p += len + (nl != NULL);
-    }
-}
-
-/* 0, or -1 when the library's writer failed (write_file says why). */
-static int write_one(const void *ctx, FILE *out)
-{
-    export_job *j = (export_job *)ctx;
-    switch (j->fmt) {
-    case EXP_MTX:
-        j->st = san_export_mtx_note(j->sp, j->note, out, j->err, sizeof j->err);
-        break;
-    case EXP_STATES: j->st = san_export_states(j->sp, out); break;
-    case EXP_DOT:
-        dot_note(j->note, out);
-        j->st = san_export_dot_automata(j->m, out);
-        break;
-    case EXP_DOT_REACH:
-        dot_note(j->note, out);
-        j->st = san_export_dot_space(j->sp, j->max_nodes, out, j->err, sizeof j->err);
-        break;
-    case EXP_PRISM:
-        j->st = j->part == 't' ? san_export_prism_tra(j->sp, out, j->err, sizeof j->err)
-              : j->part == 's' ? san_export_prism_sta(j->sp, out)
-              : j->part == 'l' ? san_export_prism_lab(j->sp, out)
-              : j->part == 'r' ? san_export_prism_srew(j->sp, j->reward, out, j->err,
-                                                       sizeof j->err)
-                               : san_export_prism_map(j->sp->m, out);
-        break;
-    }
-    return j->st == SAN_OK ? 0 : -1;
-}
-
-/* One file; the writer's failure wins over the file's success (the file
- * then keeps what it held: cli_write_output discards a failed write). */
-static int write_file(export_job *j, const char *path)
-{
-    j->st = SAN_OK;
-    j->err[0] = '\0';
-    int rc = cli_write_output(path, write_one, j);
-    if (j->st != SAN_OK) {
-        fprintf(stderr, "san export: %s\n", j->err[0] ? j->err : san_status_name(j->st));
-        return cli_exit_status(j->st);
-    }
-    return rc;
-}
-
-/* File k of a PRISM export of nrew reward structures (k < 3 + nrew + 1):
- * the chain (.tra, .sta, .lab), one state rewards file per reward
- * structure, numbered from 1 as PRISM's -importmodel BASE.all looks for
- * them, and the map of the names; malloc'd, NULL when out of memory.
- * The part of the file into j when j is not NULL. */
-static char *prism_path(const char *base, int nrew, int k, export_job *j)
-{
-    static const char *const chain[] = { "tra", "sta", "lab" };
-    char *path;
-    int len;
-    if (k < 3) {                    /* the chain */
-        if (j)
-            j->part = "tsl"[k];
-        len = asprintf(&path, "%s.%s", base, chain[k]);
-    } else if (k < 3 + nrew) {      /* reward structure k - 3, file k - 2 */
-        if (j) {
-            j->part = 'r';
-            j->reward = k - 3;
-        }
-        len = asprintf(&path, "%s%d.srew", base, k - 2);
-    } else {                        /* the names */
-        if (j)
-            j->part = 'm';
-        len = asprintf(&path, "%s.map.csv", base);
-    }
-    return len < 0 ? NULL : path;
-}
-
-static int write_prism(export_job *j, const char *base)
-{
-    const int nrew = san_export_prism_nrewards(j->sp->m);
-    int rc = EXIT_OK;
-    for (int k = 0; k < 3 + nrew + 1 && rc == EXIT_OK; k++) {
-        char *path = prism_path(base, nrew, k, j);
-        if (!path)
-            return EXIT_FAIL;
-        rc = write_file(j, path);
-        free(path);
-    }
-    return rc;
-}
-
-/* No file of the export may be the model read (path): checked before
- * the chain is built, for -o FILE and for each of PRISM's files. */
-static int refuse_overwrite(const export_args *A, export_format fmt, const san_model *m,
-                            const char *path)
-{
-    if (fmt != EXP_PRISM)
-        return cli_refuse_overwrite("export", "--output", A->output, path);
-    const int nrew = san_export_prism_nrewards(m);
-    int rc = EXIT_OK;
-    for (int k = 0; k < 3 + nrew + 1 && rc == EXIT_OK; k++) {
-        char *file = prism_path(A->output, nrew, k, NULL);
-        if (!file)
-            return EXIT_FAIL;
-        rc = cli_refuse_overwrite("export", "--output", file, path);
-        free(file);
-    }
-    return rc;
 }
 
 /* ---- the command ---- */
@@ -304,7 +172,7 @@ int cmd_export(int argc, char **argv)
     free(rest);
     if (!m)
         return status;
-    if (!A.gen && (status = refuse_overwrite(&A, fmt, m, path)) != EXIT_OK) {
+    if (!A.gen && (status = cli_export_refuse_overwrite(A.output, fmt, m, path)) != EXIT_OK) {
         san_model_free(m);
         return status;
     }
@@ -320,7 +188,7 @@ int cmd_export(int argc, char **argv)
     if (status == EXIT_OK) {
         export_job j = { .m = L ? san_lumping_model(L) : m, .sp = &a.sp, .note = note,
                          .fmt = fmt, .max_nodes = A.max_nodes };
-        status = fmt == EXP_PRISM ? write_prism(&j, A.output) : write_file(&j, A.output);
+        status = cli_export_write(&j, A.output);
     }
     free(note);
     san_lumping_free(L);

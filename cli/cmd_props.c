@@ -21,32 +21,14 @@ typedef struct {
     cli_diag diag;
 } props_args;
 
-static int add_string(const cli_parser *p, const cli_option *o, const char *arg, void *dest)
-{
-    (void)o;
-    cli_strings *s = dest;
-    if (s->n == s->cap) {
-        int cap = s->cap ? 2 * s->cap : 8;
-        const char **v = realloc(s->v, (size_t)cap * sizeof *v);
-        if (!v) {
-            fprintf(stderr, "san %s: out of memory\n", p->cmd);
-            return EXIT_FAIL;
-        }
-        s->v = v;
-        s->cap = cap;
-    }
-    s->v[s->n++] = arg;
-    return 0;
-}
-
 static const cli_option props_options[] = {
     CLI_GROUP("properties (PRISM's property language, CTMC fragment):"),
-    CLI_CALLBACK(0, "props", "FILE", props_args, props, add_string,
+    CLI_CALLBACK(0, "props", "FILE", props_args, props, cli_opt_string,
                  "a .props/.csl file: one property per line or\n"
                  "';'-separated, \"name\": before a property, const\n"
                  "declarations, // comments (repeatable; a second\n"
                  "operand is read the same way)"),
-    CLI_CALLBACK(0, "property", "'P'", props_args, property, add_string,
+    CLI_CALLBACK(0, "property", "'P'", props_args, property, cli_opt_string,
                  "one property, e.g. 'S=? [ \"full\" ]' (repeatable)"),
     CLI_GROUP("numerics:"),
     CLI_DOUBLE(0, "eps", "X", props_args, eps, 1e-300, 1e-3, 0, "a number in (0, 1e-3]",
@@ -98,11 +80,6 @@ void help_props(FILE *out)
     cli_help(out, &props_spec);
 }
 
-static void print_diag(san_diag *d)
-{
-    san_diag_print(d, stderr, isatty(2));
-}
-
 /* Parse every property source into *P: EXIT_OK or the exit status. */
 static int read_props(const props_args *A, const char *file, san_props **P)
 {
@@ -119,7 +96,7 @@ static int read_props(const props_args *A, const char *file, san_props **P)
         san_diag_init(&d, strcmp(path, "-") ? path : "<stdin>", text, len);
         san_status st = san_props_parse(text, len, A->defs.defs, A->defs.n, P, &d);
         if (st != SAN_OK) {
-            print_diag(&d);
+            san_diag_print(&d, stderr, isatty(2));
             status = cli_exit_status(st);
         }
         san_diag_free(&d);
@@ -133,7 +110,7 @@ static int read_props(const props_args *A, const char *file, san_props **P)
         san_diag_init(&d, A->property.n == 1 ? "--property" : name, t, strlen(t));
         san_status st = san_props_parse(t, strlen(t), A->defs.defs, A->defs.n, P, &d);
         if (st != SAN_OK) {
-            print_diag(&d);
+            san_diag_print(&d, stderr, isatty(2));
             status = cli_exit_status(st);
         }
         san_diag_free(&d);
@@ -180,29 +157,9 @@ int cmd_props(int argc, char **argv)
             status = cli_exit_status(SAN_E_NOMEM);
             goto out;
         }
-    {
-        /* as cli_load_model, a PRISM model with the results its
-         * properties read (its constants, its state rewards) */
-        char *text;
-        size_t len;
-        const char *name = strcmp(rest[0], "-") ? rest[0] : "<stdin>";
-        status = cli_read_model(rest[0], A.max_input, A.max_memory, &text, &len);
-        if (status != EXIT_OK)
-            goto out;
-        int prism = san_is_prism_path(rest[0]);
-        cli_diag dq = A.diag;
-        if (prism) {
-            status = cli_prism_to_san_flags(name, &text, &len, &mdefs, SAN_IMPORT_PROPS);
-            dq.no_peps_warnings = 1;    /* the importer's text, not the user's */
-        }
-        char nb[4096];
-        if (status == EXIT_OK)
-            m = cli_load_text(cli_model_name(rest[0], nb, sizeof nb), text, len,
-                              prism ? NULL : &mdefs, &status, 0, &dq);
-        free(text);
-        if (!m)
-            goto out;
-    }
+    if (!(m = cli_load_model_flags(rest[0], &mdefs, SAN_IMPORT_PROPS, &status, A.max_input,
+                                   A.max_memory, &A.diag)))
+        goto out;
     san_props_opts o;
     san_props_opts_default(&o);
     /* a command may fork: the LU runs in a child the time limit ends */
@@ -222,7 +179,7 @@ int cmd_props(int argc, char **argv)
     san_diag_init(&d, cli_model_name(rest[0], nb, sizeof nb), NULL, 0);
     san_status st = san_checker_new(m, &o, &C, &d);
     if (st != SAN_OK) {
-        print_diag(&d);
+        san_diag_print(&d, stderr, isatty(2));
         san_diag_free(&d);
         status = cli_exit_status(st);
         goto out;
@@ -242,7 +199,7 @@ int cmd_props(int argc, char **argv)
         const char *src = san_props_source(P, i, &len, &file);
         san_diag_init(&d, file, src, len);
         if (san_checker_validate(C, P, i, &d) != SAN_OK) {
-            print_diag(&d);
+            san_diag_print(&d, stderr, isatty(2));
             status = cli_exit_status(SAN_E_MODEL);
         }
         san_diag_free(&d);
@@ -261,7 +218,7 @@ int cmd_props(int argc, char **argv)
             if (!d.n)
                 san_diag_add(&d, SAN_ERROR, 0, 0, "%s: %s", san_props_text(P, i),
                              san_status_name(st));
-            print_diag(&d);
+            san_diag_print(&d, stderr, isatty(2));
             san_diag_free(&d);
             status = cli_exit_status(st);
             free(ans);

@@ -5,7 +5,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include "cli/cli.h"
 #include "cli/options.h"
 
@@ -119,59 +118,6 @@ static int parse_args(int argc, char **argv, sweep_args *A, char ***spec, int *n
     return cli_plot_check("sweep", A->plot, &A->look);
 }
 
-/* ---- checks that need the variants' result names, before solving ---- */
-
-static int check_index_list(const san_sweep *s, const char *list, char ***names, int *n)
-{
-    char *copy = strdup(list);
-    *names = calloc(strlen(list) + 2, sizeof **names);
-    *n = 0;
-    if (!copy || !*names) {
-        free(copy);
-        return EXIT_FAIL;
-    }
-    for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
-        if (san_sweep_find_result(s, t) < 0) {
-            cli_usage_error("sweep", "--index: unknown index '%s' (see the results of the model)", t);
-            free(copy);
-            return EXIT_USAGE;
-        }
-        (*names)[(*n)++] = strdup(t);
-    }
-    free(copy);
-    return 0;
-}
-
-static int check_plot(const san_sweep *s, const sweep_args *A)
-{
-    const char *dot = strrchr(A->plot, '.');
-    if (!dot || (strcasecmp(dot, ".svg") && strcasecmp(dot, ".png") && strcasecmp(dot, ".pdf")))
-        return cli_usage_error("sweep", "--plot: '%s': the file name must end in .svg, .png or .pdf",
-                               A->plot);
-    int a = san_sweep_find_axis(s, A->x);
-    if (a < 0)
-        return cli_usage_error("sweep", "--x: unknown parameter '%s' (a swept flag without "
-                               "dashes, e.g. slaves, or a -D name)", A->x);
-    if (!s->spec.axis[a].numeric)
-        return cli_usage_error("sweep", "--x: '%s' is not numeric; use it as --series", A->x);
-    const char *fields[] = { "reachable_states", "time_s", "iterations" };
-    int known = san_sweep_find_result(s, A->y) >= 0;
-    for (int i = 0; i < 3; i++)
-        known |= !strcmp(A->y, fields[i]);
-    if (!known)
-        return cli_usage_error("sweep", "--y: unknown index '%s' (a result of the model, or "
-                               "reachable_states, time_s, iterations)", A->y);
-    char *copy = A->series ? strdup(A->series) : NULL;
-    for (char *t = copy ? strtok(copy, ",") : NULL; t; t = strtok(NULL, ","))
-        if (san_sweep_find_axis(s, t) < 0) {
-            cli_usage_error("sweep", "--series: unknown parameter '%s'", t);
-            free(copy);
-            return EXIT_USAGE;
-        }
-    free(copy);
-    return 0;
-}
-
 /* ---- output ---- */
 
 typedef struct {
@@ -255,9 +201,9 @@ static int sweep_main(sweep_args *A, int nspec, char **spec)
             cli_meta_define(d, (size_t)(eq - d), eq + 1);
     }
     char **only = NULL;
-    int nonly = 0, status = A->index ? check_index_list(&s, A->index, &only, &nonly) : 0;
+    int nonly = 0, status = A->index ? cli_sweep_check_index(&s, A->index, &only, &nonly) : 0;
     if (!status && A->plot)
-        status = check_plot(&s, A);
+        status = cli_sweep_check_plot(&s, A->plot, A->x, A->y, A->series);
     if (!status) {
         /* Ctrl-C: the variants not yet finished stop and are reported
          * as interrupted. */

@@ -654,11 +654,10 @@ int cli_opt_define(const cli_parser *p, const cli_option *o, const char *arg, vo
     return 0;
 }
 
-int cli_opt_define_text(const cli_parser *p, const cli_option *o, const char *arg, void *dest)
+int cli_opt_string(const cli_parser *p, const cli_option *o, const char *arg, void *dest)
 {
+    (void)o;
     cli_strings *s = dest;
-    if (!strchr(arg, '='))
-        return cli_usage_error(p->cmd, "-D: expected NAME=VALUE");
     if (s->n == s->cap) {
         int cap = s->cap ? 2 * s->cap : 8;
         const char **v = realloc(s->v, cap * sizeof *v);
@@ -670,9 +669,18 @@ int cli_opt_define_text(const cli_parser *p, const cli_option *o, const char *ar
         s->cap = cap;
     }
     s->v[s->n++] = arg;
-    const char *eq = strchr(arg, '=');
-    cli_meta_define(arg, (size_t)(eq - arg), eq + 1);
     return 0;
+}
+
+int cli_opt_define_text(const cli_parser *p, const cli_option *o, const char *arg, void *dest)
+{
+    if (!strchr(arg, '='))
+        return cli_usage_error(p->cmd, "-D: expected NAME=VALUE");
+    int rc = cli_opt_string(p, o, arg, dest);
+    const char *eq = strchr(arg, '=');
+    if (rc == 0)
+        cli_meta_define(arg, (size_t)(eq - arg), eq + 1);
+    return rc;
 }
 
 void cli_strings_free(cli_strings *s)

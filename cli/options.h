@@ -201,11 +201,13 @@ void cli_list_options(FILE *out, const cli_spec *spec);
 int cli_opt_define(const cli_parser *p, const cli_option *o, const char *arg, void *dest);
 int cli_opt_define_text(const cli_parser *p, const cli_option *o, const char *arg, void *dest);
 
-/* A growing list of strings (pointers into argv). */
+/* A growing list of strings (pointers into argv); cli_opt_string, the
+ * callback of a repeatable option, adds each. */
 typedef struct {
     const char **v;
     int n, cap;
 } cli_strings;
+int cli_opt_string(const cli_parser *p, const cli_option *o, const char *arg, void *dest);
 void cli_strings_free(cli_strings *s);
 
 #endif

@@ -24,6 +24,19 @@ int cli_parse_format(const char *s, cli_format *f, int allow_csv)
     return 0;
 }
 
+int cli_command_run(const cli_command *c, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--"))
+            break;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            c->help(stdout);
+            return EXIT_OK;
+        }
+    }
+    return c->run(argc, argv);
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
@@ -361,6 +374,29 @@ const char *cli_model_name(const char *path, char *buf, size_t size)
     return buf;
 }
 
+san_model *cli_load_model_flags(const char *path, cli_defines *defs, int flags, int *status,
+                                double max_input, double max_memory, const cli_diag *dg)
+{
+    char *text;
+    size_t len;
+    const char *name = strcmp(path, "-") ? path : "<stdin>";
+    if ((*status = cli_read_model(path, max_input, max_memory, &text, &len)) != EXIT_OK)
+        return NULL;
+    int prism = san_is_prism_path(path);
+    cli_diag dq = *dg;
+    if (prism) {
+        *status = cli_prism_to_san_flags(name, &text, &len, defs, flags);
+        dq.no_peps_warnings = 1;    /* the importer's text, not the user's */
+    }
+    char nb[4096];
+    san_model *m = NULL;
+    if (*status == EXIT_OK)
+        m = cli_load_text(cli_model_name(path, nb, sizeof nb), text, len, prism ? NULL : defs,
+                          status, 0, &dq);
+    free(text);
+    return m;
+}
+
 san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
                           int quiet_warnings, double max_input, double max_memory,
                           const cli_diag *dg)
@@ -428,6 +464,21 @@ san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char 
     san_model *m = load_text(name, t, l, defs, status, 0, dg, xo, n);
     free(t);
     return m;
+}
+
+const san_expr *cli_state_expr(const char *cmd, const san_model *m, const char *opt,
+                               const char *name, const char *text, int *status)
+{
+    for (int i = 0; i < m->nres; i++)
+        if (!strcmp(m->res[i].name, name)) {
+            if (!m->res[i].derived)
+                return m->res[i].expr;
+            *status = cli_usage_error(cmd, "%s '%s': names a result or thr(), values of the "
+                                      "solution; a state selection reads the state only", opt,
+                                      text);
+            return NULL;
+        }
+    return NULL;
 }
 
 void cli_json_figure(FILE *out, double v)

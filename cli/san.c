@@ -169,13 +169,5 @@ static int run(int argc, char **argv)
     const cli_command *c = find(a);
     if (!c)
         return not_a_subcommand(a);
-    for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "--"))
-            break;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            c->help(stdout);
-            return EXIT_OK;
-        }
-    }
-    return c->run(argc - 1, argv + 1);
+    return cli_command_run(c, argc - 1, argv + 1);
 }

@@ -82,6 +82,30 @@ typedef struct {
  * -1 on a write error (the stream's). */
 SAN_API int san_report_html(FILE *out, const san_report_page *p);
 
+/* The models a page shows of one analysis: each one's text when it
+ * solved at most SAN_REPORT_MAX_TEXTS distinct ones, else the first's
+ * text and the list of every generator line (a page of 12 copies of the
+ * master/slave model that differ in a constant would bury the study). */
+enum { SAN_REPORT_MAX_TEXTS = 4, SAN_REPORT_MAX_MODELS = SAN_REPORT_MAX_TEXTS + 1 };
+typedef struct {
+    int n;
+    char *name[SAN_REPORT_MAX_MODELS];  /* "san gen ms --slaves 2", a path */
+    char *text[SAN_REPORT_MAX_MODELS];  /* its .san text */
+} san_report_models;
+
+/* The models of analysis a (NULL: a report read back) whose -f json
+ * report is json: the model file its first argument names, or the text
+ * san_gen writes for each generator line ("command") of the report, a
+ * model file's line ("m.san -D K=3") the file's text.  What cannot be
+ * had is left out.  Free with san_report_models_free. */
+SAN_API void san_report_find_models(const san_study_analysis *a, const char *json,
+                                    san_report_models *m);
+SAN_API void san_report_models_free(san_report_models *m);
+/* The subcommand whose -f json report json is, by two members only it
+ * has (doc/output.md): "sweep", "size-buffer", "grain" or "compare";
+ * NULL for another report or none. */
+SAN_API const char *san_report_kind(const char *json);
+
 /* ---- the reports of the analyses (report/solve_out.c, report/time_out.c) ---- */
 
 /* The formats of a command's report (doc/output.md). */

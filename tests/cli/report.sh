@@ -106,6 +106,14 @@ models = {m["name"]: m["text"] for m in data["analyses"][0]["models"]}
 sys.exit(len(models) != 4 or models.get("san gen ms --mode async --slaves 3 --buffer 2")
          != open(sys.argv[2]).read())
 PY
+# a report read back is the user's file: its generator lines are template
+# flags, never san gen's own -o (it wrote victim.san when the lines ran as
+# `san gen LINE`) or --size (its text was shown as a model)
+printf '{"schema": "san-output/1", "sweep": 1, "rows": [{"command": "ms --mode sync --slaves 2 -o %s"}, {"command": "ms --mode sync --slaves 2 --size"}]}' \
+    "$tmp/victim.san" > "$tmp/crafted.json"
+if "$SAN" report --from-json "$tmp/crafted.json" -o "$tmp/crafted.html" 2> "$tmp/err" \
+        && [ ! -e "$tmp/victim.san" ] && ! grep -q "size formula" "$tmp/crafted.html"; then ok; else
+    bad "--from-json: a report's line ran san gen's own options"; fi
 "$SAN" solve -q "$top_srcdir/models/mm1k.san" -f json > "$tmp/solve.json"
 "$SAN" report --from-json "$tmp/solve.json" -o "$tmp/from2.html" 2> "$tmp/err"
 rc=$?
