@@ -90,8 +90,14 @@ static void ilu0_levels(num_pc *op)
      * pair of solves against 16-31 ms in row order, once 40 against 99:
      * a level ends in a barrier, and a descheduled thread holds every
      * barrier for a time slice; sweeps run several solves at once, so
-     * that is the default's case too.  Not yet measured on an idle
-     * machine, where it should win: until then the row order stays. */
+     * that is the default's case too.  Near idle (load 0.7, 2026-11-30,
+     * same model) it still lost: 20.4 ms against 8.9 in row order, the
+     * rows of a level scattered through memory.  A copy of the factors
+     * in level order (branch k27k) won the kernel in isolation (ms async
+     * 8/40: 3.2 ms on 2 threads against 10.9) but not the solve: rs 20
+     * BiCGSTAB 4.3-4.7 s -> 5.4-5.7 s at load 3, and 33% more memory; a
+     * block ILU(0), one block a thread, cost iterations (BiCGSTAB 28 ->
+     * 36, GMRES 24 -> 48).  So the row order stays. */
     const char *env = getenv("SAN_ILU_LEVELS");
     if (!env || strcmp(env, "1") != 0)
         return;
