@@ -9,8 +9,7 @@
  * state of automaton l cut into G runs of consecutive values; the
  * automata after l are aggregated with the weights of the iterate.  l
  * and G are the largest that keep the coarse chain at most
- * KML_FRACTION times smaller than the chain (and within 65535 states,
- * the blocks' 16 bits).  Its generator is built explicitly, from the
+ * KML_FRACTION times smaller than the chain.  Its generator is built explicitly, from the
  * flows between blocks under x in one walk of the descriptor
  * (kron_flows_sparse), and it is solved by the sparse multilevel method
  * (numeric/ml.c: aggregation AMG, W(2,2) cycles, its own levels below
@@ -41,7 +40,16 @@
 #include "solver/numeric/linsolve.h"
 
 #define KML_FRACTION 4
-#define KML_MAX_BLOCKS 65535
+/* The coarse chain's columns are 32-bit.  Not 65535 any more (the
+ * blocks were 16 bits): on QVBS's cluster.prism N = 128 (597,012
+ * states) that cap kept only the two clusters (automata 0-3, 49,665
+ * blocks) and aggregated the repairman with the switches and the
+ * backbone; the Jacobi smoothing cannot restore the repairman's
+ * coupling and the cycles stalled at residual 1e-8, balance 0.999
+ * (120 cycles, then every retry).  N = 64 under a cap of 15,000 blocks
+ * did the same (117 cycles), under 20,000 (5 automata kept, the
+ * repairman among them) it converged in 28, as with no cap. */
+#define KML_MAX_BLOCKS INT32_MAX
 #define KML_PRE 3
 #define KML_POST 3
 #define KML_OMEGA 0.9
@@ -63,7 +71,7 @@
 typedef struct {
     int B;                  /* coarse states */
     int keep, G;            /* automata kept whole; runs of automaton keep */
-    uint16_t *blk;          /* position -> coarse state */
+    uint32_t *blk;          /* position -> coarse state */
     int64_t *fptr;          /* flows pattern by source block */
     int32_t *fcol;
     double *F;              /* flows of the pattern under x */
@@ -111,7 +119,7 @@ static int64_t *position_index(const kron_desc *d, const san_space *sp)
  * first l automata are kept and automaton l is cut into G runs:
  * positions are in increasing index order, and so are the keys. */
 static int64_t count_keys(const int64_t *idx, const double *x, int64_t n, const int *ns,
-                          int naut, int l, int G, uint16_t *blk)
+                          int naut, int l, int G, uint32_t *blk)
 {
     int64_t below = 1;              /* product of n_a, a > l */
     for (int a = l + 1; a < naut; a++)
@@ -135,7 +143,7 @@ static int64_t count_keys(const int64_t *idx, const double *x, int64_t n, const 
             last = key;
         }
         if (blk)
-            blk[i] = (uint16_t)(cnt - 1);
+            blk[i] = (uint32_t)(cnt - 1);
     }
     return cnt;
 }
