@@ -132,6 +132,9 @@ typedef struct {
                                own (sp must outlive d) or a copy */
     int keys_owned;
     double bytes;           /* descriptor: tree, local matrices, tables */
+    double levels_bytes;    /* the explicit levels dropped after the build
+                               (0: kept); a build that keeps them takes
+                               bytes + levels_bytes, less the keys' copy */
     kron_tuning tune;       /* as built */
 } kron_desc;
 

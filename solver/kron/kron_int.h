@@ -325,9 +325,16 @@ void kron_walk_calls(const kron_desc *d, const kron_term *t, struct callset *cs)
 /* ------------------------------------------------------------------ */
 
 /* Cycles of multilevel aggregation over the automata from pi (the
- * descriptor d of sp's chain is c->op): returns as the kernels of
- * numeric/linsolve.h. */
+ * descriptor d of sp's chain is c->op), its coarse chain within room
+ * bytes (what the budget leaves beside the descriptor, the vectors and
+ * the blocks): returns as the kernels of numeric/linsolve.h; when no
+ * coarse chain fits, -1 with SAN_E_LIMIT and the reason in
+ * c->info->msg, before any cycle. */
 #include "solver/numeric/linsolve.h"
-int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp);
+int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp, double room);
+
+/* The bytes of kron_ml's blocks, a position each (the coarse chain is
+ * kept within the room it is given). */
+#define KRON_ML_BLOCK_BYTES 4.0
 
 #endif

@@ -79,6 +79,7 @@ typedef struct {
     int64_t *dpos;          /* row -> its diagonal in qt */
     san_csr qt;             /* the coarse chain, transposed */
     double *X, *y;          /* block masses; the coarse iterate */
+    double need;            /* kml_bytes of the last level tried */
 } kml;
 
 static void kml_free(kml *k)
@@ -148,17 +149,25 @@ static int64_t count_keys(const int64_t *idx, const double *x, int64_t n, const 
     return cnt;
 }
 
-/* Chooses the coarse level and builds its blocks and pattern. */
-static int kml_setup(kml *k, num_ls *c, const kron_desc *d, const san_space *sp,
-                     const double *x)
+/* The bytes a coarse chain of B states and nnz transitions holds while
+ * it is solved: its flows, pattern and transposed generator here (52
+ * bytes a state, 32 a transition), the sparse ml's levels and vectors
+ * over it (numeric/ml.c: about 120 a state and 12 a transition, the
+ * coarser levels included); and while its pattern is found, the pairs'
+ * hash sets, 16 to 32 bytes a pair per thread (kron_flows_pattern). */
+#define KML_STATE_BYTES 172.0
+static double kml_bytes(int64_t B, int64_t nnz, int nt)
+{
+    return KML_STATE_BYTES * (double)B + fmax(44.0, 32.0 * nt + 20.0) * (double)nnz;
+}
+
+/* The coarse level of at most cap states: the first l automata kept,
+ * automaton l in G runs (*lp, *Gp); returns its number of states. */
+static int64_t choose_level(const int64_t *idx, const kron_desc *d, const double *x,
+                            int64_t cap, int *lp, int *Gp)
 {
     const int naut = d->tree.naut;
     const int64_t n = d->n;
-    int64_t cap = n / KML_FRACTION;
-    cap = cap > KML_MAX_BLOCKS ? KML_MAX_BLOCKS : cap < 2 ? 2 : cap;
-    int64_t *idx = position_index(d, sp);
-    if (!idx)
-        return -1;
     int l = naut, G = 1;
     int64_t cnt = count_keys(idx, x, n, d->tree.ns, naut, naut, 1, NULL);
     while (cnt > cap && l > 0) {
@@ -170,19 +179,62 @@ static int kml_setup(kml *k, num_ls *c, const kron_desc *d, const san_space *sp,
         G = G > d->tree.ns[l] ? d->tree.ns[l] : G < 1 ? 1 : G;
         cnt = count_keys(idx, x, n, d->tree.ns, naut, l, G, NULL);
     }
-    k->keep = l;
-    k->G = G;
-    k->B = (int)cnt;
+    *lp = l;
+    *Gp = G;
+    return cnt;
+}
+
+/* Chooses the coarse level, the largest of at most n / KML_FRACTION
+ * states whose chain fits in room bytes (kml_bytes; its transitions are
+ * known once its pattern is), and builds its blocks and pattern.  0; 1
+ * when the descriptor cannot walk the flows; 2 when no coarse chain of
+ * two states or more fits (k->need: the smallest one's bytes); -1 out
+ * of memory. */
+static int kml_setup(kml *k, const kron_desc *d, const san_space *sp, const double *x,
+                     double room)
+{
+    const int64_t n = d->n;
+    const int nt = d->nwin > 1 ? d->nthreads : 1;
+    int64_t cap = n / KML_FRACTION;
+    cap = cap > KML_MAX_BLOCKS ? KML_MAX_BLOCKS : cap < 2 ? 2 : cap;
+    int64_t *idx = position_index(d, sp);
     k->blk = malloc((size_t)n * sizeof *k->blk);
-    if (!k->blk) {
+    if (!idx || !k->blk) {
         free(idx);
         return -1;
     }
-    count_keys(idx, x, n, d->tree.ns, naut, l, G, k->blk);
+    for (;;) {
+        int l, G;
+        const int64_t cnt = choose_level(idx, d, x, cap, &l, &G);
+        k->need = kml_bytes(cnt, 0, nt);
+        if (k->need <= room) {
+            k->keep = l;
+            k->G = G;
+            k->B = (int)cnt;
+            count_keys(idx, x, n, d->tree.ns, d->tree.naut, l, G, k->blk);
+            int rc = kron_flows_pattern(d, k->blk, k->B, x, &k->fptr, &k->fcol);
+            if (rc != 0) {
+                free(idx);
+                return rc;
+            }
+            k->need = kml_bytes(cnt, k->fptr[cnt], nt);
+            if (k->need <= room)
+                break;
+            free(k->fptr);
+            free(k->fcol);
+            k->fptr = NULL;
+            k->fcol = NULL;
+        }
+        if (cnt <= 2) {
+            free(idx);
+            return 2;
+        }
+        /* the largest level the room may hold, strictly smaller */
+        int64_t fit = (int64_t)(0.9 * (double)cnt * room / k->need);
+        cap = fit < cnt - 1 ? fit : cnt - 1;
+        cap = cap < 2 ? 2 : cap;
+    }
     free(idx);
-    int rc = kron_flows_pattern(d, k->blk, k->B, x, &k->fptr, &k->fcol);
-    if (rc != 0)
-        return rc;
     const int B = k->B;
     const int64_t nnz = k->fptr[B];
     k->F = malloc((size_t)(nnz ? nnz : 1) * sizeof *k->F);
@@ -225,7 +277,6 @@ static int kml_setup(kml *k, num_ls *c, const kron_desc *d, const san_space *sp,
             k->qt.col[k->dpos[T]] = T;
         }
     free(fill);
-    (void)c;
     return 0;
 }
 
@@ -330,7 +381,7 @@ static int kml_oom(num_ls *c, int64_t n)
     return -1;
 }
 
-int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp)
+int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp, double room)
 {
     const int64_t n = d->n;
     kml k;
@@ -343,9 +394,20 @@ int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp)
     if (!t || !xp)
         goto oom;
     num_op_scale(c->op, pi, 1.0 / s);
-    rc = kml_setup(&k, c, d, sp, pi);
+    rc = kml_setup(&k, d, sp, pi, room);
     if (rc < 0)
         goto oom;
+    if (rc == 2) {
+        char nb[32], rb[32];
+        snprintf(c->info->msg, sizeof c->info->msg, "the multilevel method's coarse chain "
+                 "needs %s at least, over the %s that --max-memory leaves beside the "
+                 "descriptor and the vectors; raise --max-memory",
+                 san_format_bytes(k.need, nb, sizeof nb),
+                 san_format_bytes(room > 0 ? room : 0, rb, sizeof rb));
+        c->info->status = SAN_E_LIMIT;
+        rc = -1;
+        goto out;
+    }
     if (rc > 0) {
         snprintf(c->info->msg, sizeof c->info->msg, "the multilevel method needs the "
                  "descriptor's level tree, dropped after the build; try --method iad");
