@@ -79,7 +79,8 @@ typedef struct {
     int64_t *dpos;          /* row -> its diagonal in qt */
     san_csr qt;             /* the coarse chain, transposed */
     double *X, *y;          /* block masses; the coarse iterate */
-    double need;            /* kml_bytes of the last level tried */
+    double need;            /* kml_bytes of the last level that did */
+    int64_t over;           /* not fit, and its states */
 } kml;
 
 static void kml_free(kml *k)
@@ -156,10 +157,11 @@ static int64_t count_keys(const int64_t *idx, const double *x, int64_t n, const 
  * coarser levels included); and while its pattern is found, the pairs'
  * hash sets, 16 to 32 bytes a pair per thread (kron_flows_pattern). */
 #define KML_STATE_BYTES 172.0
-static double kml_bytes(int64_t B, int64_t nnz, int nt)
+double kron_ml_coarse_bytes(int64_t B, int64_t nnz, int nt)
 {
     return KML_STATE_BYTES * (double)B + fmax(44.0, 32.0 * nt + 20.0) * (double)nnz;
 }
+#define kml_bytes kron_ml_coarse_bytes
 
 /* The coarse level of at most cap states: the first l automata kept,
  * automaton l in G runs (*lp, *Gp); returns its number of states. */
@@ -187,11 +189,11 @@ static int64_t choose_level(const int64_t *idx, const kron_desc *d, const double
 /* Chooses the coarse level, the largest of at most n / KML_FRACTION
  * states whose chain fits in room bytes (kml_bytes; its transitions are
  * known once its pattern is), and builds its blocks and pattern.  0; 1
- * when the descriptor cannot walk the flows; 2 when no coarse chain of
- * two states or more fits (k->need: the smallest one's bytes); -1 out
- * of memory. */
+ * when the descriptor cannot walk the flows; 2 when no coarse chain
+ * fits, or only one that the room cut below min states (k->need: the
+ * bytes of the last one tried); -1 out of memory. */
 static int kml_setup(kml *k, const kron_desc *d, const san_space *sp, const double *x,
-                     double room)
+                     double room, int64_t min)
 {
     const int64_t n = d->n;
     const int nt = d->nwin > 1 ? d->nthreads : 1;
@@ -203,11 +205,16 @@ static int kml_setup(kml *k, const kron_desc *d, const san_space *sp, const doub
         free(idx);
         return -1;
     }
+    const int64_t full = cap;
     for (;;) {
         int l, G;
         const int64_t cnt = choose_level(idx, d, x, cap, &l, &G);
-        k->need = kml_bytes(cnt, 0, nt);
-        if (k->need <= room) {
+        double need = kml_bytes(cnt, 0, nt);
+        if (cap < full && cnt < min) {      /* cut by the room below min */
+            free(idx);
+            return 2;
+        }
+        if (need <= room) {
             k->keep = l;
             k->G = G;
             k->B = (int)cnt;
@@ -217,20 +224,22 @@ static int kml_setup(kml *k, const kron_desc *d, const san_space *sp, const doub
                 free(idx);
                 return rc;
             }
-            k->need = kml_bytes(cnt, k->fptr[cnt], nt);
-            if (k->need <= room)
+            need = kml_bytes(cnt, k->fptr[cnt], nt);
+            if (need <= room)
                 break;
             free(k->fptr);
             free(k->fcol);
             k->fptr = NULL;
             k->fcol = NULL;
         }
+        k->need = need;
+        k->over = cnt;
         if (cnt <= 2) {
             free(idx);
             return 2;
         }
         /* the largest level the room may hold, strictly smaller */
-        int64_t fit = (int64_t)(0.9 * (double)cnt * room / k->need);
+        int64_t fit = (int64_t)(0.9 * (double)cnt * room / need);
         cap = fit < cnt - 1 ? fit : cnt - 1;
         cap = cap < 2 ? 2 : cap;
     }
@@ -381,7 +390,8 @@ static int kml_oom(num_ls *c, int64_t n)
     return -1;
 }
 
-int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp, double room)
+int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp, double room,
+            int64_t min)
 {
     const int64_t n = d->n;
     kml k;
@@ -394,16 +404,17 @@ int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp, doub
     if (!t || !xp)
         goto oom;
     num_op_scale(c->op, pi, 1.0 / s);
-    rc = kml_setup(&k, d, sp, pi, room);
+    rc = kml_setup(&k, d, sp, pi, room, min);
     if (rc < 0)
         goto oom;
     if (rc == 2) {
         char nb[32], rb[32];
         snprintf(c->info->msg, sizeof c->info->msg, "the multilevel method's coarse chain "
-                 "needs %s at least, over the %s that --max-memory leaves beside the "
-                 "descriptor and the vectors; raise --max-memory",
-                 san_format_bytes(k.need, nb, sizeof nb),
-                 san_format_bytes(room > 0 ? room : 0, rb, sizeof rb));
+                 "does not fit: one of %lld states needs %s, over the %s that --max-memory "
+                 "leaves beside the descriptor and the vectors%s; raise --max-memory",
+                 (long long)k.over, san_format_bytes(k.need, nb, sizeof nb),
+                 san_format_bytes(room > 0 ? room : 0, rb, sizeof rb),
+                 min > 2 ? ", and a smaller one would be too coarse" : "");
         c->info->status = SAN_E_LIMIT;
         rc = -1;
         goto out;

@@ -38,6 +38,7 @@ typedef struct {
     double held;            /* bytes held beside d: the first descriptor
                                while ml_resort solves on a second one */
     char skipped[320];      /* why auto did not resort to ml, or "" */
+    int64_t ml_min;         /* the smallest coarse chain ml may take */
 } ksolve;
 
 /* y = x Q: one walk of the descriptor (threads over windows of y). */
@@ -177,8 +178,14 @@ static double ml_room(const ksolve *c)
  * space: c->ls is the first member of the ksolve that holds them. */
 static int ml_kernel(num_ls *ls, double *pi)
 {
-    const ksolve *c = (const ksolve *)ls;
-    return kron_ml(ls, pi, c->d, c->sp, ml_room(c));
+    ksolve *c = (ksolve *)ls;
+    int rc = kron_ml(ls, pi, c->d, c->sp, ml_room(c), c->ml_min);
+    /* auto's resort: a refusal for memory is the note's, not lost with
+     * ml's verdict when the first method's is restored */
+    if (rc < 0 && c->ml_min > 0 && ls->info->status == SAN_E_LIMIT)
+        snprintf(c->skipped, sizeof c->skipped, "ml was not tried: %.*s",
+                 (int)(sizeof c->skipped - 24), ls->info->msg);
+    return rc;
 }
 
 static san_ls_kernel kernel_of(san_method m)
@@ -227,6 +234,8 @@ static int krylov_resort(ksolve *c, double *pi, int st)
  * against a dense solve); cluster64.san went BiCGSTAB, iad, then GMRES
  * (385 / 1627), now BiCGSTAB, iad, ml (76 / 1089).  Chains that iad
  * answers do not get here. */
+#define KRON_ML_MIN_FRACTION 16
+
 static int ml_resort(ksolve *c, double *pi, int st)
 {
     if (st != 1 || c->ls.info->status == SAN_E_INTERRUPTED || c->ls.final)
@@ -234,14 +243,19 @@ static int ml_resort(ksolve *c, double *pi, int st)
     const kron_desc *was = c->d;
     const double second = kron_flows_ok(was) ? 0 : was->bytes + was->levels_bytes -
                                                    (was->keys_owned ? 8.0 * (double)was->n : 0);
-    /* the room of the coarse chain, were the second descriptor held */
-    const double room = ml_room(c) - second;
+    const int64_t min = was->n / KRON_ML_MIN_FRACTION;
+    /* the room of the coarse chain, were the second descriptor held,
+     * over the least the smallest coarse chain takes (a transition a
+     * state) */
+    const double room = ml_room(c) - second -
+                        kron_ml_coarse_bytes(min, min, was->nwin > 1 ? was->nthreads : 1);
     if (room < 0) {
         char nb[32], lb[32];
         snprintf(c->skipped, sizeof c->skipped, "the multilevel method (ml) was not tried: "
-                 "%s and its vectors need %s more than --max-memory leaves (%s); raise "
-                 "--max-memory", second > 0 ? "a descriptor that keeps the level tree" :
-                 "its blocks", san_format_bytes(-room, nb, sizeof nb),
+                 "%sits vectors and a coarse chain of %lld states need %s more than "
+                 "the solve's share of --max-memory (%s); raise --max-memory",
+                 second > 0 ? "a descriptor that keeps the level tree, " : "",
+                 (long long)min, san_format_bytes(-room, nb, sizeof nb),
                  san_format_bytes(num_ls_budget(c->ls.o), lb, sizeof lb));
         return st;
     }
@@ -258,7 +272,9 @@ static int ml_resort(ksolve *c, double *pi, int st)
         c->d = &lv;
         c->held = was->bytes;
     }
+    c->ml_min = min;
     st = num_ls_resort(&c->ls, pi, st, SAN_M_ML, ml_kernel);
+    c->ml_min = 0;
     c->d = was;
     c->held = 0;
     if (second > 0)
