@@ -155,11 +155,17 @@ static int64_t count_keys(const int64_t *idx, const double *x, int64_t n, const 
  * bytes a state, 32 a transition), the sparse ml's levels and vectors
  * over it (numeric/ml.c: about 120 a state and 12 a transition, the
  * coarser levels included); and while its pattern is found, the pairs'
- * hash sets, 16 to 32 bytes a pair per thread (kron_flows_pattern). */
+ * hash sets (16 to 32 bytes a pair, each pair in the set of the thread
+ * that walked its source, twice when two did), their sorted copy and
+ * the pattern (20).  Measured peaks of -m ml on cluster.prism N = 64
+ * over kron: 47.4 MB with a coarse chain of 37,765 states and 149,764
+ * transitions, 37.0 MB with 5,934 and 20,460 (--max-memory 19M): 10.5
+ * MB apart, 13.2 predicted. */
 #define KML_STATE_BYTES 172.0
-double kron_ml_coarse_bytes(int64_t B, int64_t nnz, int nt)
+#define KML_PAIR_BYTES 60.0
+double kron_ml_coarse_bytes(int64_t B, int64_t nnz)
 {
-    return KML_STATE_BYTES * (double)B + fmax(44.0, 32.0 * nt + 20.0) * (double)nnz;
+    return KML_STATE_BYTES * (double)B + KML_PAIR_BYTES * (double)nnz;
 }
 #define kml_bytes kron_ml_coarse_bytes
 
@@ -196,7 +202,6 @@ static int kml_setup(kml *k, const kron_desc *d, const san_space *sp, const doub
                      double room, int64_t min)
 {
     const int64_t n = d->n;
-    const int nt = d->nwin > 1 ? d->nthreads : 1;
     int64_t cap = n / KML_FRACTION;
     cap = cap > KML_MAX_BLOCKS ? KML_MAX_BLOCKS : cap < 2 ? 2 : cap;
     int64_t *idx = position_index(d, sp);
@@ -209,7 +214,7 @@ static int kml_setup(kml *k, const kron_desc *d, const san_space *sp, const doub
     for (;;) {
         int l, G;
         const int64_t cnt = choose_level(idx, d, x, cap, &l, &G);
-        double need = kml_bytes(cnt, 0, nt);
+        double need = kml_bytes(cnt, 0);
         if (cap < full && cnt < min) {      /* cut by the room below min */
             free(idx);
             return 2;
@@ -224,7 +229,7 @@ static int kml_setup(kml *k, const kron_desc *d, const san_space *sp, const doub
                 free(idx);
                 return rc;
             }
-            need = kml_bytes(cnt, k->fptr[cnt], nt);
+            need = kml_bytes(cnt, k->fptr[cnt]);
             if (need <= room)
                 break;
             free(k->fptr);
