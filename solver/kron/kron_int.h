@@ -335,8 +335,8 @@ int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp, doub
             int64_t min);
 
 /* The bytes of a coarse chain of B states and nnz transitions while ml
- * solves it (its pattern's search included). */
-double kron_ml_coarse_bytes(int64_t B, int64_t nnz);
+ * solves it with nt threads (its pattern's search included). */
+double kron_ml_coarse_bytes(int64_t B, int64_t nnz, int nt);
 
 /* The bytes of kron_ml's blocks, a position each (the coarse chain is
  * kept within the room it is given). */

@@ -151,21 +151,21 @@ static int64_t count_keys(const int64_t *idx, const double *x, int64_t n, const 
 }
 
 /* The bytes a coarse chain of B states and nnz transitions holds while
- * it is solved: its flows, pattern and transposed generator here (52
- * bytes a state, 32 a transition), the sparse ml's levels and vectors
- * over it (numeric/ml.c: about 120 a state and 12 a transition, the
- * coarser levels included); and while its pattern is found, the pairs'
- * hash sets (16 to 32 bytes a pair, each pair in the set of the thread
- * that walked its source, twice when two did), their sorted copy and
- * the pattern (20).  Measured peaks of -m ml on cluster.prism N = 64
- * over kron: 47.4 MB with a coarse chain of 37,765 states and 149,764
- * transitions, 37.0 MB with 5,934 and 20,460 (--max-memory 19M): 10.5
- * MB apart, 13.2 predicted. */
+ * it is solved with nt threads: its flows, pattern and transposed
+ * generator here (52 bytes a state, 32 a transition), each thread's
+ * flows in kron_flows_sparse (8 a transition), the sparse ml's levels
+ * and vectors over it (numeric/ml.c: about 120 a state and 12 a
+ * transition, the coarser levels included); the pairs' hash sets while
+ * its pattern is found (16 to 32 bytes a pair, each pair in the set of
+ * the thread that walked its source), their sorted copy and the
+ * pattern (20) take less.  Measured peaks of -m ml on cluster.prism
+ * N = 64 over kron, two threads: 47.4 MB with a coarse chain of 37,765
+ * states and 149,764 transitions, 37.0 MB with 5,934 and 20,460
+ * (--max-memory 19M): 10.5 MB apart, 13.2 predicted. */
 #define KML_STATE_BYTES 172.0
-#define KML_PAIR_BYTES 60.0
-double kron_ml_coarse_bytes(int64_t B, int64_t nnz)
+double kron_ml_coarse_bytes(int64_t B, int64_t nnz, int nt)
 {
-    return KML_STATE_BYTES * (double)B + KML_PAIR_BYTES * (double)nnz;
+    return KML_STATE_BYTES * (double)B + (44.0 + 8.0 * (nt > 1 ? nt : 0)) * (double)nnz;
 }
 #define kml_bytes kron_ml_coarse_bytes
 
@@ -202,6 +202,7 @@ static int kml_setup(kml *k, const kron_desc *d, const san_space *sp, const doub
                      double room, int64_t min)
 {
     const int64_t n = d->n;
+    const int nt = d->nwin > 1 ? d->nthreads : 1;
     int64_t cap = n / KML_FRACTION;
     cap = cap > KML_MAX_BLOCKS ? KML_MAX_BLOCKS : cap < 2 ? 2 : cap;
     int64_t *idx = position_index(d, sp);
@@ -214,7 +215,7 @@ static int kml_setup(kml *k, const kron_desc *d, const san_space *sp, const doub
     for (;;) {
         int l, G;
         const int64_t cnt = choose_level(idx, d, x, cap, &l, &G);
-        double need = kml_bytes(cnt, 0);
+        double need = kml_bytes(cnt, 0, nt);
         if (cap < full && cnt < min) {      /* cut by the room below min */
             free(idx);
             return 2;
@@ -229,7 +230,7 @@ static int kml_setup(kml *k, const kron_desc *d, const san_space *sp, const doub
                 free(idx);
                 return rc;
             }
-            need = kml_bytes(cnt, k->fptr[cnt]);
+            need = kml_bytes(cnt, k->fptr[cnt], nt);
             if (need <= room)
                 break;
             free(k->fptr);

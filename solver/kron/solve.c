@@ -248,7 +248,7 @@ static int ml_resort(ksolve *c, double *pi, int st)
      * over the least the smallest coarse chain takes (a transition a
      * state) */
     const double room = ml_room(c) - second -
-                        kron_ml_coarse_bytes(min, min);
+                        kron_ml_coarse_bytes(min, min, was->nwin > 1 ? was->nthreads : 1);
     if (room < 0) {
         char nb[32], lb[32];
         snprintf(c->skipped, sizeof c->skipped, "the multilevel method (ml) was not tried: "
