@@ -40,6 +40,16 @@
 #include "solver/numeric/linsolve.h"
 
 #define KML_FRACTION 4
+/* A coarse chain of more than KML_PAIRS transitions a position costs
+ * more than it saves: a visit runs two W-cycles of the sparse ml over
+ * it (each some 8 passes over its transitions, its aggregates rebuilt)
+ * against the fine level's 7 products.  rs 20 processes (1,048,576
+ * states) --lump off, -m ml over kron: n/4 (262,144 coarse states,
+ * 4,718,592 transitions) 38 cycles, 367 s, 457 MB; 32,768 (491,520
+ * transitions) 39 cycles, 160 s, 178 MB (load 8.5-10).  Two keeps
+ * the repairable cluster's levels (its coarse chains of n/4 states
+ * have 0.99 n transitions at N = 64, 96, 128). */
+#define KML_PAIRS 2.0
 /* The coarse chain's columns are 32-bit.  Not 65535 any more (the
  * blocks were 16 bits): on QVBS's cluster.prism N = 128 (597,012
  * states) that cap kept only the two clusters (automata 0-3, 49,665
@@ -193,11 +203,12 @@ static int64_t choose_level(const int64_t *idx, const kron_desc *d, const double
 }
 
 /* Chooses the coarse level, the largest of at most n / KML_FRACTION
- * states whose chain fits in room bytes (kml_bytes; its transitions are
- * known once its pattern is), and builds its blocks and pattern.  0; 1
- * when the descriptor cannot walk the flows; 2 when no coarse chain
- * fits, or only one that the room cut below min states (k->need: the
- * bytes of the last one tried); -1 out of memory. */
+ * states and KML_PAIRS n transitions whose chain fits in room bytes
+ * (kml_bytes; its transitions are known once its pattern is), and
+ * builds its blocks and pattern.  0; 1 when the descriptor cannot walk
+ * the flows; 2 when no coarse chain fits, or only one that the room
+ * cut below min states (k->need, k->over: the bytes and states of the
+ * last one that did not fit); -1 out of memory. */
 static int kml_setup(kml *k, const kron_desc *d, const san_space *sp, const double *x,
                      double room, int64_t min)
 {
@@ -211,15 +222,15 @@ static int kml_setup(kml *k, const kron_desc *d, const san_space *sp, const doub
         free(idx);
         return -1;
     }
-    const int64_t full = cap;
+    int by_room = 0;                /* a level cut for memory */
     for (;;) {
         int l, G;
         const int64_t cnt = choose_level(idx, d, x, cap, &l, &G);
-        double need = kml_bytes(cnt, 0, nt);
-        if (cap < full && cnt < min) {      /* cut by the room below min */
+        if (by_room && cnt < min) {
             free(idx);
             return 2;
         }
+        double need = kml_bytes(cnt, 0, nt), scale = 1;
         if (need <= room) {
             k->keep = l;
             k->G = G;
@@ -230,22 +241,28 @@ static int kml_setup(kml *k, const kron_desc *d, const san_space *sp, const doub
                 free(idx);
                 return rc;
             }
+            const double nnz = (double)k->fptr[cnt], pairs = KML_PAIRS * (double)n;
             need = kml_bytes(cnt, k->fptr[cnt], nt);
-            if (need <= room)
+            if (need <= room && nnz <= pairs)
                 break;
             free(k->fptr);
             free(k->fcol);
             k->fptr = NULL;
             k->fcol = NULL;
+            scale = pairs / nnz;            /* too much work */
         }
-        k->need = need;
-        k->over = cnt;
-        if (cnt <= 2) {
-            free(idx);
-            return 2;
+        if (need > room) {
+            scale = room / need;
+            by_room = 1;
+            k->need = need;
+            k->over = cnt;
+            if (cnt <= 2) {
+                free(idx);
+                return 2;
+            }
         }
-        /* the largest level the room may hold, strictly smaller */
-        int64_t fit = (int64_t)(0.9 * (double)cnt * room / need);
+        /* the largest level the room and the work allow, strictly smaller */
+        int64_t fit = (int64_t)(0.9 * (double)cnt * scale);
         cap = fit < cnt - 1 ? fit : cnt - 1;
         cap = cap < 2 ? 2 : cap;
     }
