@@ -9,7 +9,9 @@
  * state of automaton l cut into G runs of consecutive values; the
  * automata after l are aggregated with the weights of the iterate.  l
  * and G are the largest that keep the coarse chain at most
- * KML_FRACTION times smaller than the chain.  Its generator is built explicitly, from the
+ * KML_FRACTION times smaller than the chain, with at most KML_PAIRS
+ * transitions a position, in the memory the budget leaves (kml_setup).
+ * Its generator is built explicitly, from the
  * flows between blocks under x in one walk of the descriptor
  * (kron_flows_sparse), and it is solved by the sparse multilevel method
  * (numeric/ml.c: aggregation AMG, W(2,2) cycles, its own levels below
@@ -46,9 +48,10 @@
  * against the fine level's 7 products.  rs 20 processes (1,048,576
  * states) --lump off, -m ml over kron: n/4 (262,144 coarse states,
  * 4,718,592 transitions) 38 cycles, 367 s, 457 MB; 32,768 (491,520
- * transitions) 39 cycles, 160 s, 178 MB (load 8.5-10).  Two keeps
- * the repairable cluster's levels (its coarse chains of n/4 states
- * have 0.99 n transitions at N = 64, 96, 128). */
+ * transitions) 39 cycles, 160 s, 178 MB (load 8.5-10); under this cap
+ * 65,536 (1,048,576 transitions) 39 cycles, 95 s, 313 MB (load 8).
+ * Two keeps the repairable cluster's levels (its coarse chains of n/4
+ * states have 0.99 n transitions at N = 64, 96, 128). */
 #define KML_PAIRS 2.0
 /* The coarse chain's columns are 32-bit.  Not 65535 any more (the
  * blocks were 16 bits): on QVBS's cluster.prism N = 128 (597,012
