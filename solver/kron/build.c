@@ -214,6 +214,7 @@ static void drop_levels(kron_desc *d, const san_space *sp, int64_t **keys)
         t->val[a] = NULL;
     }
     d->bytes -= t->bytes;
+    d->levels_bytes = t->bytes;
     t->bytes = 0;
     int64_t i = 1;
     while (i < sp->n && sp->index[i - 1] < sp->index[i])

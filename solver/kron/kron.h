@@ -132,6 +132,9 @@ typedef struct {
                                own (sp must outlive d) or a copy */
     int keys_owned;
     double bytes;           /* descriptor: tree, local matrices, tables */
+    double levels_bytes;    /* the explicit levels dropped after the build
+                               (0: kept); a build that keeps them takes
+                               bytes + levels_bytes, less the keys' copy */
     kron_tuning tune;       /* as built */
 } kron_desc;
 
@@ -170,15 +173,16 @@ int kron_flows(const kron_desc *d, const uint16_t *blk, int B, const char *lev,
                const double *x, double *F);
 
 /* The flows of kron_flows kept sparse, for partitions of many blocks
- * (the coarse levels of the multilevel method, multilevel.c): first
+ * (the coarse levels of the multilevel method, multilevel.c, blocks
+ * of 32 bits): first
  * the pattern, the pairs S != T with a transition from S to T, as rows
  * by source block (ptr B + 1, col ascending; x only needs to be
  * positive where the chain is); then, per vector x, F[k] the flow of
  * pair k.  Both take one walk of every term; 0, 1 (cannot walk, as
  * kron_flows), -1 out of memory. */
-int kron_flows_pattern(const kron_desc *d, const uint16_t *blk, int B, const double *x,
+int kron_flows_pattern(const kron_desc *d, const uint32_t *blk, int64_t B, const double *x,
                        int64_t **ptr, int32_t **col);
-int kron_flows_sparse(const kron_desc *d, const uint16_t *blk, int B, const int64_t *ptr,
+int kron_flows_sparse(const kron_desc *d, const uint32_t *blk, int64_t B, const int64_t *ptr,
                       const int32_t *col, const double *x, double *F);
 
 /* Vector position of a mixed-radix index, -1 when not in the set. */

@@ -325,9 +325,21 @@ void kron_walk_calls(const kron_desc *d, const kron_term *t, struct callset *cs)
 /* ------------------------------------------------------------------ */
 
 /* Cycles of multilevel aggregation over the automata from pi (the
- * descriptor d of sp's chain is c->op): returns as the kernels of
- * numeric/linsolve.h. */
+ * descriptor d of sp's chain is c->op), its coarse chain within room
+ * bytes (what the budget leaves beside the descriptor, the vectors and
+ * the blocks) and of min states at least: returns as the kernels of
+ * numeric/linsolve.h; when no such coarse chain fits, -1 with
+ * SAN_E_LIMIT and the reason in c->info->msg, before any cycle. */
 #include "solver/numeric/linsolve.h"
-int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp);
+int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp, double room,
+            int64_t min);
+
+/* The bytes of a coarse chain of B states and nnz transitions while ml
+ * solves it with nt threads (its pattern's search included). */
+double kron_ml_coarse_bytes(int64_t B, int64_t nnz, int nt);
+
+/* The bytes of kron_ml's blocks, a position each (the coarse chain is
+ * kept within the room it is given). */
+#define KRON_ML_BLOCK_BYTES 4.0
 
 #endif

@@ -112,14 +112,17 @@ typedef struct {
     int64_t B;
     /* Sparse flows (kron_flows_sparse): F holds one value per entry of
      * the pattern sptr/scol (by source block, columns ascending); the
-     * pattern pass (kron_flows_pattern) records the pairs into pset. */
+     * pattern pass (kron_flows_pattern) records the pairs into pset.
+     * Their blocks are blk32: the coarse levels of the multilevel
+     * method outgrow 16 bits (kron_flows_pattern says why). */
+    const uint32_t *blk32;
     const int64_t *sptr;
     const int32_t *scol;
     struct kron_pairset *pset;
 } kctx;
 
 /* A set of (source, destination) block pairs: open addressing on
- * bs * 65536 + bd + 1 (0: empty), grown at half load. */
+ * bs * 2^32 + bd + 1 (0: empty), grown at half load. */
 struct kron_pairset {
     uint64_t *k;
     size_t cap, n;
@@ -158,11 +161,11 @@ static void pairset_add(struct kron_pairset *s, uint64_t key)
 
 /* The flow of one pair into the sparse F (pairs outside the pattern
  * cannot occur: the pattern pass walked the same terms). */
-static inline void flow_sparse(kctx *c, int bs, int bd, double f)
+static inline void flow_sparse(kctx *c, int64_t bs, int64_t bd, double f)
 {
     if (c->pset) {
         if (!c->pset->oom)
-            pairset_add(c->pset, (uint64_t)bs * 65536u + (uint64_t)bd + 1);
+            pairset_add(c->pset, ((uint64_t)bs << 32) + (uint64_t)bd + 1);
         return;
     }
     int64_t lo = c->sptr[bs], hi = c->sptr[bs + 1];
@@ -187,16 +190,19 @@ static inline int follow(const kctx *c)
 /* Flows of the states i in [lo, hi) to i + off, at rate v each. */
 static inline void flow_range(kctx *c, int64_t lo, int64_t hi, int64_t off, double v)
 {
-    const uint16_t *restrict blk = c->blk;
     const double *restrict x = c->fx;
+    if (c->sptr || c->pset) {
+        const uint32_t *restrict b32 = c->blk32;
+        for (int64_t i = lo; i < hi; i++)
+            if (b32[i] != b32[i + off])
+                flow_sparse(c, b32[i], b32[i + off], v * x[i]);
+        return;
+    }
+    const uint16_t *restrict blk = c->blk;
     double *restrict F = c->F;
     for (int64_t i = lo; i < hi; i++) {
         const int bs = blk[i], bd = blk[i + off];
-        if (bs == bd)
-            continue;
-        if (c->sptr || c->pset)
-            flow_sparse(c, bs, bd, v * x[i]);
-        else
+        if (bs != bd)
             F[bs * c->B + bd] += v * x[i];
     }
 }
@@ -848,7 +854,7 @@ static void run_window(const kron_desc *d, const double *x, double *y,
 {
     const int na1 = d->m->naut + 1;
     kctx c = { d, NULL, x, y, lo, hi, scratch, scratch + na1, scratch + 2 * na1, cv, NULL,
-               NULL, NULL, NULL, 0, NULL, NULL, NULL };
+               NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL };
     if (x)
         for (int64_t i = lo; i < hi; i++)
             y[i] = d->diag[i] * x[i];
@@ -893,7 +899,7 @@ void kron_walk_calls(const kron_desc *d, const kron_term *t, struct callset *cs)
     const int na = d->tree.naut;
     int scratch[3 * (na + 1)];
     kctx c = { d, t, no_x, NULL, 0, d->n, scratch, scratch + na + 1,
-               scratch + 2 * (na + 1), NULL, cs, NULL, NULL, NULL, 0, NULL, NULL, NULL };
+               scratch + 2 * (na + 1), NULL, cs, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL };
     for (int k = 0; k < t->np; k++)
         c.fsel[k] = c.rsel[k] = -1;
     kpath p = { 0, 1.0, 0 };
@@ -927,14 +933,14 @@ static int term_moves(const kron_term *t, const char *lev, int naut)
 
 /* One window of source leaves [lo, hi): every term that moves a level
  * of lev walked from the sources, its flows into F. */
-static void flows_window(const kron_desc *d, const char *lev, const uint16_t *blk, int B,
-                         const double *x, double *F, int64_t lo, int64_t hi, int *scratch,
-                         double *cv, const int64_t *sptr, const int32_t *scol,
-                         struct kron_pairset *pset)
+static void flows_window(const kron_desc *d, const char *lev, const uint16_t *blk,
+                         const uint32_t *blk32, int64_t B, const double *x, double *F,
+                         int64_t lo, int64_t hi, int *scratch, double *cv,
+                         const int64_t *sptr, const int32_t *scol, struct kron_pairset *pset)
 {
     const int na1 = d->m->naut + 1;
     kctx c = { d, NULL, NULL, NULL, lo, hi, scratch, scratch + na1, scratch + 2 * na1, cv,
-               NULL, x, blk, F, B, sptr, scol, pset };
+               NULL, x, blk, F, B, blk32, sptr, scol, pset };
     for (int e = 0; e < d->nterms; e++) {
         const kron_term *t = &d->term[e];
         if (!term_moves(t, lev, d->tree.naut))
@@ -965,7 +971,7 @@ int kron_flows(const kron_desc *d, const uint16_t *blk, int B, const char *lev,
 #ifdef _OPENMP
         tid = omp_get_thread_num();
 #endif
-        flows_window(d, lev, blk, B, x, tf ? tf + (size_t)tid * BB : F, d->win[w],
+        flows_window(d, lev, blk, NULL, B, x, tf ? tf + (size_t)tid * BB : F, d->win[w],
                      d->win[w + 1], scratch, d->cv + (size_t)tid * d->cvlen, NULL, NULL, NULL);
     }
     for (int t = 0; tf && t < nt; t++)
@@ -981,7 +987,7 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-int kron_flows_pattern(const kron_desc *d, const uint16_t *blk, int B, const double *x,
+int kron_flows_pattern(const kron_desc *d, const uint32_t *blk, int64_t B, const double *x,
                        int64_t **ptr, int32_t **col)
 {
     *ptr = NULL;
@@ -1001,7 +1007,7 @@ int kron_flows_pattern(const kron_desc *d, const uint16_t *blk, int B, const dou
 #ifdef _OPENMP
         tid = omp_get_thread_num();
 #endif
-        flows_window(d, NULL, blk, B, x, NULL, d->win[w], d->win[w + 1], scratch,
+        flows_window(d, NULL, NULL, blk, B, x, NULL, d->win[w], d->win[w + 1], scratch,
                      d->cv + (size_t)tid * d->cvlen, NULL, NULL, &ps[tid]);
     }
     size_t tot = 0;
@@ -1037,10 +1043,10 @@ int kron_flows_pattern(const kron_desc *d, const uint16_t *blk, int B, const dou
         return -1;
     }
     for (size_t i = 0; i < u; i++) {
-        p[(all[i] >> 16) + 1]++;
-        c[i] = (int32_t)(all[i] & 0xFFFF);
+        p[(all[i] >> 32) + 1]++;
+        c[i] = (int32_t)(all[i] & 0xFFFFFFFFu);
     }
-    for (int b = 0; b < B; b++)
+    for (int64_t b = 0; b < B; b++)
         p[b + 1] += p[b];
     free(all);
     *ptr = p;
@@ -1048,7 +1054,7 @@ int kron_flows_pattern(const kron_desc *d, const uint16_t *blk, int B, const dou
     return 0;
 }
 
-int kron_flows_sparse(const kron_desc *d, const uint16_t *blk, int B, const int64_t *ptr,
+int kron_flows_sparse(const kron_desc *d, const uint32_t *blk, int64_t B, const int64_t *ptr,
                       const int32_t *col, const double *x, double *F)
 {
     if (!kron_flows_ok(d))
@@ -1066,7 +1072,7 @@ int kron_flows_sparse(const kron_desc *d, const uint16_t *blk, int B, const int6
 #ifdef _OPENMP
         tid = omp_get_thread_num();
 #endif
-        flows_window(d, NULL, blk, B, x, tf ? tf + (size_t)tid * nnz : F, d->win[w],
+        flows_window(d, NULL, NULL, blk, B, x, tf ? tf + (size_t)tid * nnz : F, d->win[w],
                      d->win[w + 1], scratch, d->cv + (size_t)tid * d->cvlen, ptr, col, NULL);
     }
     for (int t = 0; tf && t < nt; t++)

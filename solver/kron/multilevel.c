@@ -9,8 +9,9 @@
  * state of automaton l cut into G runs of consecutive values; the
  * automata after l are aggregated with the weights of the iterate.  l
  * and G are the largest that keep the coarse chain at most
- * KML_FRACTION times smaller than the chain (and within 65535 states,
- * the blocks' 16 bits).  Its generator is built explicitly, from the
+ * KML_FRACTION times smaller than the chain, with at most KML_PAIRS
+ * transitions a position, in the memory the budget leaves (kml_setup).
+ * Its generator is built explicitly, from the
  * flows between blocks under x in one walk of the descriptor
  * (kron_flows_sparse), and it is solved by the sparse multilevel method
  * (numeric/ml.c: aggregation AMG, W(2,2) cycles, its own levels below
@@ -41,7 +42,27 @@
 #include "solver/numeric/linsolve.h"
 
 #define KML_FRACTION 4
-#define KML_MAX_BLOCKS 65535
+/* A coarse chain of more than KML_PAIRS transitions a position costs
+ * more than it saves: a visit runs two W-cycles of the sparse ml over
+ * it (each some 8 passes over its transitions, its aggregates rebuilt)
+ * against the fine level's 7 products.  rs 20 processes (1,048,576
+ * states) --lump off, -m ml over kron: n/4 (262,144 coarse states,
+ * 4,718,592 transitions) 38 cycles, 367 s, 457 MB; 32,768 (491,520
+ * transitions) 39 cycles, 160 s, 178 MB (load 8.5-10); under this cap
+ * 65,536 (1,048,576 transitions) 39 cycles, 95 s, 313 MB (load 8).
+ * Two keeps the repairable cluster's levels (its coarse chains of n/4
+ * states have 0.99 n transitions at N = 64, 96, 128). */
+#define KML_PAIRS 2.0
+/* The coarse chain's columns are 32-bit.  Not 65535 any more (the
+ * blocks were 16 bits): on QVBS's cluster.prism N = 128 (597,012
+ * states) that cap kept only the two clusters (automata 0-3, 49,665
+ * blocks) and aggregated the repairman with the switches and the
+ * backbone; the Jacobi smoothing cannot restore the repairman's
+ * coupling and the cycles stalled at residual 1e-8, balance 0.999
+ * (120 cycles, then every retry).  N = 64 under a cap of 15,000 blocks
+ * did the same (117 cycles), under 20,000 (5 automata kept, the
+ * repairman among them) it converged in 28, as with no cap. */
+#define KML_MAX_BLOCKS INT32_MAX
 #define KML_PRE 3
 #define KML_POST 3
 #define KML_OMEGA 0.9
@@ -63,7 +84,7 @@
 typedef struct {
     int B;                  /* coarse states */
     int keep, G;            /* automata kept whole; runs of automaton keep */
-    uint16_t *blk;          /* position -> coarse state */
+    uint32_t *blk;          /* position -> coarse state */
     int64_t *fptr;          /* flows pattern by source block */
     int32_t *fcol;
     double *F;              /* flows of the pattern under x */
@@ -71,6 +92,8 @@ typedef struct {
     int64_t *dpos;          /* row -> its diagonal in qt */
     san_csr qt;             /* the coarse chain, transposed */
     double *X, *y;          /* block masses; the coarse iterate */
+    double need;            /* kml_bytes of the last level that did */
+    int64_t over;           /* not fit, and its states */
 } kml;
 
 static void kml_free(kml *k)
@@ -111,7 +134,7 @@ static int64_t *position_index(const kron_desc *d, const san_space *sp)
  * first l automata are kept and automaton l is cut into G runs:
  * positions are in increasing index order, and so are the keys. */
 static int64_t count_keys(const int64_t *idx, const double *x, int64_t n, const int *ns,
-                          int naut, int l, int G, uint16_t *blk)
+                          int naut, int l, int G, uint32_t *blk)
 {
     int64_t below = 1;              /* product of n_a, a > l */
     for (int a = l + 1; a < naut; a++)
@@ -135,22 +158,37 @@ static int64_t count_keys(const int64_t *idx, const double *x, int64_t n, const 
             last = key;
         }
         if (blk)
-            blk[i] = (uint16_t)(cnt - 1);
+            blk[i] = (uint32_t)(cnt - 1);
     }
     return cnt;
 }
 
-/* Chooses the coarse level and builds its blocks and pattern. */
-static int kml_setup(kml *k, num_ls *c, const kron_desc *d, const san_space *sp,
-                     const double *x)
+/* The bytes a coarse chain of B states and nnz transitions holds while
+ * it is solved with nt threads: its flows, pattern and transposed
+ * generator here (52 bytes a state, 32 a transition), each thread's
+ * flows in kron_flows_sparse (8 a transition), the sparse ml's levels
+ * and vectors over it (numeric/ml.c: about 120 a state and 12 a
+ * transition, the coarser levels included); the pairs' hash sets while
+ * its pattern is found (16 to 32 bytes a pair, each pair in the set of
+ * the thread that walked its source), their sorted copy and the
+ * pattern (20) take less.  Measured peaks of -m ml on cluster.prism
+ * N = 64 over kron, two threads: 47.4 MB with a coarse chain of 37,765
+ * states and 149,764 transitions, 37.0 MB with 5,934 and 20,460
+ * (--max-memory 19M): 10.5 MB apart, 13.2 predicted. */
+#define KML_STATE_BYTES 172.0
+double kron_ml_coarse_bytes(int64_t B, int64_t nnz, int nt)
+{
+    return KML_STATE_BYTES * (double)B + (44.0 + 8.0 * (nt > 1 ? nt : 0)) * (double)nnz;
+}
+#define kml_bytes kron_ml_coarse_bytes
+
+/* The coarse level of at most cap states: the first l automata kept,
+ * automaton l in G runs (*lp, *Gp); returns its number of states. */
+static int64_t choose_level(const int64_t *idx, const kron_desc *d, const double *x,
+                            int64_t cap, int *lp, int *Gp)
 {
     const int naut = d->tree.naut;
     const int64_t n = d->n;
-    int64_t cap = n / KML_FRACTION;
-    cap = cap > KML_MAX_BLOCKS ? KML_MAX_BLOCKS : cap < 2 ? 2 : cap;
-    int64_t *idx = position_index(d, sp);
-    if (!idx)
-        return -1;
     int l = naut, G = 1;
     int64_t cnt = count_keys(idx, x, n, d->tree.ns, naut, naut, 1, NULL);
     while (cnt > cap && l > 0) {
@@ -162,19 +200,76 @@ static int kml_setup(kml *k, num_ls *c, const kron_desc *d, const san_space *sp,
         G = G > d->tree.ns[l] ? d->tree.ns[l] : G < 1 ? 1 : G;
         cnt = count_keys(idx, x, n, d->tree.ns, naut, l, G, NULL);
     }
-    k->keep = l;
-    k->G = G;
-    k->B = (int)cnt;
+    *lp = l;
+    *Gp = G;
+    return cnt;
+}
+
+/* Chooses the coarse level, the largest of at most n / KML_FRACTION
+ * states and KML_PAIRS n transitions whose chain fits in room bytes
+ * (kml_bytes; its transitions are known once its pattern is), and
+ * builds its blocks and pattern.  0; 1 when the descriptor cannot walk
+ * the flows; 2 when no coarse chain fits, or only one that the room
+ * cut below min states (k->need, k->over: the bytes and states of the
+ * last one that did not fit); -1 out of memory. */
+static int kml_setup(kml *k, const kron_desc *d, const san_space *sp, const double *x,
+                     double room, int64_t min)
+{
+    const int64_t n = d->n;
+    const int nt = d->nwin > 1 ? d->nthreads : 1;
+    int64_t cap = n / KML_FRACTION;
+    cap = cap > KML_MAX_BLOCKS ? KML_MAX_BLOCKS : cap < 2 ? 2 : cap;
+    int64_t *idx = position_index(d, sp);
     k->blk = malloc((size_t)n * sizeof *k->blk);
-    if (!k->blk) {
+    if (!idx || !k->blk) {
         free(idx);
         return -1;
     }
-    count_keys(idx, x, n, d->tree.ns, naut, l, G, k->blk);
+    int by_room = 0;                /* a level cut for memory */
+    for (;;) {
+        int l, G;
+        const int64_t cnt = choose_level(idx, d, x, cap, &l, &G);
+        if (by_room && cnt < min) {
+            free(idx);
+            return 2;
+        }
+        double need = kml_bytes(cnt, 0, nt), scale = 1;
+        if (need <= room) {
+            k->keep = l;
+            k->G = G;
+            k->B = (int)cnt;
+            count_keys(idx, x, n, d->tree.ns, d->tree.naut, l, G, k->blk);
+            int rc = kron_flows_pattern(d, k->blk, k->B, x, &k->fptr, &k->fcol);
+            if (rc != 0) {
+                free(idx);
+                return rc;
+            }
+            const double nnz = (double)k->fptr[cnt], pairs = KML_PAIRS * (double)n;
+            need = kml_bytes(cnt, k->fptr[cnt], nt);
+            if (need <= room && nnz <= pairs)
+                break;
+            free(k->fptr);
+            free(k->fcol);
+            k->fptr = NULL;
+            k->fcol = NULL;
+            scale = pairs / nnz;            /* too much work */
+        }
+        if (need > room) {
+            scale = room / need;
+            by_room = 1;
+            k->need = need;
+            k->over = cnt;
+            if (cnt <= 2) {
+                free(idx);
+                return 2;
+            }
+        }
+        /* the largest level the room and the work allow, strictly smaller */
+        int64_t fit = (int64_t)(0.9 * (double)cnt * scale);
+        cap = fit < cnt - 1 ? fit : cnt - 1;
+        cap = cap < 2 ? 2 : cap;
+    }
     free(idx);
-    int rc = kron_flows_pattern(d, k->blk, k->B, x, &k->fptr, &k->fcol);
-    if (rc != 0)
-        return rc;
     const int B = k->B;
     const int64_t nnz = k->fptr[B];
     k->F = malloc((size_t)(nnz ? nnz : 1) * sizeof *k->F);
@@ -217,7 +312,6 @@ static int kml_setup(kml *k, num_ls *c, const kron_desc *d, const san_space *sp,
             k->qt.col[k->dpos[T]] = T;
         }
     free(fill);
-    (void)c;
     return 0;
 }
 
@@ -322,7 +416,8 @@ static int kml_oom(num_ls *c, int64_t n)
     return -1;
 }
 
-int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp)
+int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp, double room,
+            int64_t min)
 {
     const int64_t n = d->n;
     kml k;
@@ -335,9 +430,21 @@ int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp)
     if (!t || !xp)
         goto oom;
     num_op_scale(c->op, pi, 1.0 / s);
-    rc = kml_setup(&k, c, d, sp, pi);
+    rc = kml_setup(&k, d, sp, pi, room, min);
     if (rc < 0)
         goto oom;
+    if (rc == 2) {
+        char nb[32], rb[32];
+        snprintf(c->info->msg, sizeof c->info->msg, "the multilevel method's coarse chain "
+                 "does not fit: one of %lld states needs %s, over the %s that --max-memory "
+                 "leaves beside the descriptor and the vectors%s; raise --max-memory",
+                 (long long)k.over, san_format_bytes(k.need, nb, sizeof nb),
+                 san_format_bytes(room > 0 ? room : 0, rb, sizeof rb),
+                 min > 2 ? ", and a smaller one would be too coarse" : "");
+        c->info->status = SAN_E_LIMIT;
+        rc = -1;
+        goto out;
+    }
     if (rc > 0) {
         snprintf(c->info->msg, sizeof c->info->msg, "the multilevel method needs the "
                  "descriptor's level tree, dropped after the build; try --method iad");

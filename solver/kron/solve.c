@@ -35,6 +35,10 @@ typedef struct {
     num_op op;
     const kron_desc *d;
     const san_space *sp;
+    double held;            /* bytes held beside d: the first descriptor
+                               while ml_resort solves on a second one */
+    char skipped[320];      /* why auto did not resort to ml, or "" */
+    int64_t ml_min;         /* the smallest coarse chain ml may take */
 } ksolve;
 
 /* y = x Q: one walk of the descriptor (threads over windows of y). */
@@ -103,8 +107,11 @@ static double method_vectors(san_method m, int restart)
     case SAN_M_POWER:
     case SAN_M_JACOBI:   return 3;
     case SAN_M_BICGSTAB: return 9;
-    case SAN_M_ML:       return 4;     /* the smoother's, x's last, the
-                                          balance's, best; the blocks */
+    case SAN_M_ML:       return 4 + KRON_ML_BLOCK_BYTES / 8;
+                                       /* the smoother's, x's last, the
+                                          balance's, best; the blocks (the
+                                          coarse chain takes what is left:
+                                          ml_room) */
     default:             return (restart > 0 ? restart : SAN_LS_DEFAULT_RESTART) + 5;
     }
 }
@@ -157,12 +164,28 @@ static int over_budget(const kron_desc *d, const san_solve_opts *o, san_solve_in
     return 1;
 }
 
+/* The memory the budget leaves to ml's coarse chain: beside the
+ * descriptors, the partitions of the checks, pi, the product's scratch
+ * and ml's vectors and blocks. */
+static double ml_room(const ksolve *c)
+{
+    return num_ls_budget(c->ls.o) - c->d->bytes - c->held -
+           (c->ls.parts ? c->ls.parts->bytes : 0) -
+           8.0 * (double)c->d->n * (2 + method_vectors(SAN_M_ML, 0));
+}
+
 /* The multilevel method (multilevel.c) needs the descriptor and the
  * space: c->ls is the first member of the ksolve that holds them. */
 static int ml_kernel(num_ls *ls, double *pi)
 {
-    const ksolve *c = (const ksolve *)ls;
-    return kron_ml(ls, pi, c->d, c->sp);
+    ksolve *c = (ksolve *)ls;
+    int rc = kron_ml(ls, pi, c->d, c->sp, ml_room(c), c->ml_min);
+    /* auto's resort: a refusal for memory is the note's, not lost with
+     * ml's verdict when the first method's is restored */
+    if (rc < 0 && c->ml_min > 0 && ls->info->status == SAN_E_LIMIT)
+        snprintf(c->skipped, sizeof c->skipped, "ml was not tried: %.*s",
+                 (int)(sizeof c->skipped - 24), ls->info->msg);
+    return rc;
 }
 
 static san_ls_kernel kernel_of(san_method m)
@@ -200,6 +223,10 @@ static int krylov_resort(ksolve *c, double *pi, int st)
  * drops when every term runs from calls: then a second descriptor that
  * keeps it is built for the resort only, when it fits beside the first
  * one and the vectors (the cost is paid by the chains that need it).
+ * Its size is known before it is built (the same build keeping the
+ * levels: levels_bytes more, less the sorted keys' copy), and a resort
+ * that does not fit is skipped before anything is allocated, the
+ * reason in c->skipped.
  * Measured (tol 1e-10, iterations / products of the whole auto solve):
  * tss6 lumped (2,828 states) was refused (BiCGSTAB stagnated at 7.2e-2,
  * iad's refinement at an estimate of inf after 14 cycles: 574 / 3632,
@@ -207,35 +234,59 @@ static int krylov_resort(ksolve *c, double *pi, int st)
  * against a dense solve); cluster64.san went BiCGSTAB, iad, then GMRES
  * (385 / 1627), now BiCGSTAB, iad, ml (76 / 1089).  Chains that iad
  * answers do not get here. */
+#define KRON_ML_MIN_FRACTION 16
+
 static int ml_resort(ksolve *c, double *pi, int st)
 {
     if (st != 1 || c->ls.info->status == SAN_E_INTERRUPTED || c->ls.final)
         return st;
     const kron_desc *was = c->d;
-    const double vec = 8.0 * (double)was->n * (2 + method_vectors(SAN_M_ML, 0)),
-                 parts = c->ls.parts ? c->ls.parts->bytes : 0;
+    const double second = kron_flows_ok(was) ? 0 : was->bytes + was->levels_bytes -
+                                                   (was->keys_owned ? 8.0 * (double)was->n : 0);
+    const int64_t min = was->n / KRON_ML_MIN_FRACTION;
+    /* the room of the coarse chain, were the second descriptor held,
+     * over the least the smallest coarse chain takes (a transition a
+     * state) */
+    const double room = ml_room(c) - second -
+                        kron_ml_coarse_bytes(min, min, was->nwin > 1 ? was->nthreads : 1);
+    if (room < 0) {
+        char nb[32], lb[32];
+        snprintf(c->skipped, sizeof c->skipped, "the multilevel method (ml) was not tried: "
+                 "%sits vectors and a coarse chain of %lld states need %s more than "
+                 "the solve's share of --max-memory (%s); raise --max-memory",
+                 second > 0 ? "a descriptor that keeps the level tree, " : "",
+                 (long long)min, san_format_bytes(-room, nb, sizeof nb),
+                 san_format_bytes(num_ls_budget(c->ls.o), lb, sizeof lb));
+        return st;
+    }
     kron_desc lv;
-    int own = 0;
-    if (!kron_flows_ok(was)) {
+    if (second > 0) {
         kron_tuning t = was->tune;
         char msg[256];
         t.keep_levels = 1;
         if (kron_build(&lv, c->sp, was->mode, &t, msg, sizeof msg) < 0)
             return st;
-        own = 1;
-        if (was->bytes + lv.bytes + vec + parts > num_ls_budget(c->ls.o)) {
-            kron_free(&lv);
-            return st;
-        }
+        if (getenv("SAN_ML_TRACE"))
+            fprintf(stderr, "kron ml resort: a descriptor with the levels, %.0f bytes "
+                    "predicted, %.0f built\n", second, lv.bytes);
         c->d = &lv;
-    } else if (was->bytes + vec + parts > num_ls_budget(c->ls.o)) {
-        return st;
+        c->held = was->bytes;
     }
+    c->ml_min = min;
     st = num_ls_resort(&c->ls, pi, st, SAN_M_ML, ml_kernel);
+    c->ml_min = 0;
     c->d = was;
-    if (own)
+    c->held = 0;
+    if (second > 0)
         kron_free(&lv);
     return st;
+}
+
+/* note += "; " + what (cut at the end when full) */
+static void append_note(char *note, size_t len, const char *what)
+{
+    const size_t at = strlen(note);
+    snprintf(note + at, len - at, "%s%s", at ? "; " : "", what);
 }
 
 static int run_method(ksolve *c, double *pi)
@@ -263,6 +314,8 @@ static int run_method(ksolve *c, double *pi)
     int st = num_ls_checked(&c->ls, pi, k, refining);
     if (is_auto)
         st = num_ls_auto_end(&c->ls, krylov_resort(c, pi, ml_resort(c, pi, st)));
+    if (c->skipped[0])
+        append_note(info->note, sizeof info->note, c->skipped);
     return st;
 }
 

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""kron_ml.py - the multilevel method over the descriptor (issue 27):
+the repairable cluster answered by default, and the resort's memory
+predicted before anything is built.
+
+1. QVBS's cluster.prism at N = 128 (597,012 states) over --storage kron,
+   default method: exit 0 and premium within 1e-9 of Storm's published
+   value 0.9979378911 (QVBS, benchmarks/ctmc/cluster/results, as in
+   bench/prism.py).  Before, ml's coarse chain was capped at 65,535
+   states (16-bit blocks): it kept the two clusters and aggregated the
+   repairman, the cycles stalled at residual 1e-8, and auto was refused
+   (exit 1, premium printed as 0.801327).
+2. cluster.prism N = 32 over kron, the default and -m ml: premium
+   within 1e-9 of the sparse direct solve (UMFPACK).  (A guard: the old
+   code answered these too.)
+3. cluster.prism N = 64 over kron with --max-memory 18.5M: auto's ml
+   resort needs a second descriptor that keeps the level tree (4.3 MiB,
+   known before the build) beside its vectors and a coarse chain of
+   n/16 states; it does not fit, so it is skipped before anything is
+   built (no "kron ml resort:" trace line) and the note says why.  The
+   old code built it and ran ml over the budget (exit 0).
+
+Environment: SAN, top_srcdir, top_builddir.  The last line is
+"N passed, M failed".
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import TOP, check, tally, run, json_of  # noqa: E402
+
+PRISM = os.path.join(TOP, "tests", "prism", "qvbs", "cluster.prism")
+QUIET = ["-f", "json", "--no-marginals", "--no-throughputs", "--top", "0"]
+STORM_N128 = 0.9979378911       # QVBS, Storm (sound), cluster N=128 premium
+
+
+def default_n128():
+    what = "cluster.prism N=128 --storage kron (default method)"
+    j = json_of(["solve", PRISM, "-D", "N=128", "--storage", "kron"] + QUIET, what)
+    if j is None:
+        return
+    check(j["reachable_states"] == 597012, "%s: 597012 states, got %s"
+          % (what, j["reachable_states"]))
+    got = j["results"]["premium"]
+    check(abs(got - STORM_N128) <= 1e-9, "%s: premium %.12g, Storm %.10g"
+          % (what, got, STORM_N128))
+
+
+def n32_against_direct():
+    base = ["solve", PRISM, "-D", "N=32"] + QUIET
+    ref = json_of(base + ["--storage", "sparse", "-m", "direct"],
+                  "cluster.prism N=32 -m direct")
+    if ref is None:
+        return
+    want = ref["results"]["premium"]
+    for extra in ([], ["-m", "ml"]):
+        what = "cluster.prism N=32 --storage kron %s" % (" ".join(extra) or "(default)")
+        j = json_of(base + ["--storage", "kron"] + extra, what)
+        if j is None:
+            continue
+        got = j["results"]["premium"]
+        check(abs(got - want) <= 1e-9, "%s: premium %.12g, direct %.12g" % (what, got, want))
+
+
+def resort_over_budget():
+    what = "cluster.prism N=64 --storage kron --max-memory 18.5M"
+    env = dict(os.environ, SAN_ML_TRACE="1")
+    rc, out, err = run_env(["solve", PRISM, "-D", "N=64", "--storage", "kron",
+                            "--max-memory", "18.5M", "--no-marginals", "--no-throughputs",
+                            "--top", "0"], env)
+    check(rc == 1, "%s: exit 1 (refused: iad stagnates, ml does not fit), got %d" % (what, rc))
+    note = [ln for ln in out.splitlines() if ln.startswith("note")]
+    check(note and "(ml) was not tried: a descriptor that keeps the level tree" in note[0]
+          and "raise --max-memory" in note[0],
+          "%s: the note says why ml was not tried: %s" % (what, note))
+    check("kron ml resort:" not in err and "kron ml:" not in err,
+          "%s: no second descriptor built, no ml cycle: %s" % (what, err.strip()[:300]))
+
+
+def run_env(args, env):
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(env)
+    try:
+        return run(args)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def main():
+    n32_against_direct()
+    resort_over_budget()
+    default_n128()
+    tally.exit()
+
+
+if __name__ == "__main__":
+    main()
