@@ -90,46 +90,36 @@ void san_analysis_opts_set_interrupt(san_analysis_opts *o, volatile int *flag)
     o->space.interrupt = o->solve.interrupt = flag;
 }
 
-/* A copy of n doubles (NULL for none, or when out of memory: *ok 0). */
-static double *copy(const double *v, int n, int *ok)
+/* Replaces the box's own array *own and the options' view of it
+ * (*field, *nfield) with a copy of v[0..n): the caller's array may go
+ * away after the call.  n <= 0 clears both. */
+static san_status keep_copy(double **own, const double **field, int *nfield, const double *v,
+                            int n)
 {
-    *ok = 1;
-    if (n <= 0)
-        return NULL;
-    double *c = malloc((size_t)n * sizeof *c);
-    if (!c)
-        *ok = 0;
-    else
+    double *c = NULL;
+    if (n > 0) {
+        c = malloc((size_t)n * sizeof *c);
+        if (!c)
+            return SAN_E_NOMEM;
         memcpy(c, v, (size_t)n * sizeof *c);
-    return c;
+    }
+    free(*own);
+    *own = c;
+    *field = c;
+    *nfield = n > 0 ? n : 0;
+    return SAN_OK;
 }
 
 san_status san_analysis_opts_set_times(san_analysis_opts *o, const double *times, int n)
 {
     opts_box *b = (opts_box *)o;
-    int ok;
-    double *c = copy(times, n, &ok);
-    if (!ok)
-        return SAN_E_NOMEM;
-    free(b->times);
-    b->times = c;
-    o->tr.times = c;
-    o->tr.ntimes = n > 0 ? n : 0;
-    return SAN_OK;
+    return keep_copy(&b->times, &o->tr.times, &o->tr.ntimes, times, n);
 }
 
 san_status san_analysis_opts_set_levels(san_analysis_opts *o, const double *levels, int n)
 {
     opts_box *b = (opts_box *)o;
-    int ok;
-    double *c = copy(levels, n, &ok);
-    if (!ok)
-        return SAN_E_NOMEM;
-    free(b->levels);
-    b->levels = c;
-    o->tr.levels = c;
-    o->tr.nlevels = n > 0 ? n : 0;
-    return SAN_OK;
+    return keep_copy(&b->levels, &o->tr.levels, &o->tr.nlevels, levels, n);
 }
 
 void san_analysis_opts_set_states(san_analysis_opts *o, const san_expr *initial,
