@@ -179,9 +179,12 @@ int kron_flows(const kron_desc *d, const uint16_t *blk, int B, const char *lev,
  * by source block (ptr B + 1, col ascending; x only needs to be
  * positive where the chain is); then, per vector x, F[k] the flow of
  * pair k.  Both take one walk of every term; 0, 1 (cannot walk, as
- * kron_flows), -1 out of memory. */
+ * kron_flows), -1 out of memory; the pattern 2 when there are more
+ * than max_pairs pairs, found before its sets outgrow
+ * KRON_PAIR_BYTES bytes a pair a thread. */
+#define KRON_PAIR_BYTES 48.0
 int kron_flows_pattern(const kron_desc *d, const uint32_t *blk, int64_t B, const double *x,
-                       int64_t **ptr, int32_t **col);
+                       int64_t max_pairs, int64_t **ptr, int32_t **col);
 int kron_flows_sparse(const kron_desc *d, const uint32_t *blk, int64_t B, const int64_t *ptr,
                       const int32_t *col, const double *x, double *F);
 

@@ -338,8 +338,8 @@ int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp, doub
  * solves it with nt threads (its pattern's search included). */
 double kron_ml_coarse_bytes(int64_t B, int64_t nnz, int nt);
 
-/* The bytes of kron_ml's blocks, a position each (the coarse chain is
- * kept within the room it is given). */
-#define KRON_ML_BLOCK_BYTES 4.0
+/* The bytes of kron_ml's blocks and tail states, a position each (the
+ * coarse chain is kept within the room it is given). */
+#define KRON_ML_BLOCK_BYTES 6.0
 
 #endif

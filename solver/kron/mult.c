@@ -122,11 +122,14 @@ typedef struct {
 } kctx;
 
 /* A set of (source, destination) block pairs: open addressing on
- * bs * 2^32 + bd + 1 (0: empty), grown at half load. */
+ * bs * 2^32 + bd + 1 (0: empty), grown at half load; at most max
+ * pairs (over: one more was met): 8 bytes a slot, at most 4 slots a
+ * pair, 6 while it grows (the old table and the new), so at most 48
+ * bytes a pair (KRON_PAIR_BYTES). */
 struct kron_pairset {
     uint64_t *k;
-    size_t cap, n;
-    int oom;
+    size_t cap, n, max;
+    int oom, over;
 };
 
 static void pairset_add(struct kron_pairset *s, uint64_t key)
@@ -155,6 +158,10 @@ static void pairset_add(struct kron_pairset *s, uint64_t key)
             return;
         h = (h + 1) & (s->cap - 1);
     }
+    if (s->n >= s->max) {
+        s->over = 1;
+        return;
+    }
     s->k[h] = key;
     s->n++;
 }
@@ -164,7 +171,7 @@ static void pairset_add(struct kron_pairset *s, uint64_t key)
 static inline void flow_sparse(kctx *c, int64_t bs, int64_t bd, double f)
 {
     if (c->pset) {
-        if (!c->pset->oom)
+        if (!c->pset->oom && !c->pset->over)
             pairset_add(c->pset, ((uint64_t)bs << 32) + (uint64_t)bd + 1);
         return;
     }
@@ -988,7 +995,7 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 int kron_flows_pattern(const kron_desc *d, const uint32_t *blk, int64_t B, const double *x,
-                       int64_t **ptr, int32_t **col)
+                       int64_t max_pairs, int64_t **ptr, int32_t **col)
 {
     *ptr = NULL;
     *col = NULL;
@@ -999,6 +1006,8 @@ int kron_flows_pattern(const kron_desc *d, const uint32_t *blk, int64_t B, const
     struct kron_pairset *ps = calloc((size_t)nt, sizeof *ps);
     if (!ps)
         return -1;
+    for (int t = 0; t < nt; t++)
+        ps[t].max = (size_t)max_pairs;
     /* one walk, one set per thread (each window walked by one thread) */
     SAN_OMP(omp parallel for schedule(dynamic, 1) if(nt > 1) num_threads(nt))
     for (int64_t w = 0; w < nw; w++) {
@@ -1011,10 +1020,17 @@ int kron_flows_pattern(const kron_desc *d, const uint32_t *blk, int64_t B, const
                      d->cv + (size_t)tid * d->cvlen, NULL, NULL, &ps[tid]);
     }
     size_t tot = 0;
-    int oom = 0;
+    int oom = 0, over = 0;
     for (int t = 0; t < nt; t++) {
         tot += ps[t].n;
         oom |= ps[t].oom;
+        over |= ps[t].over;
+    }
+    if (over && !oom) {
+        for (int t = 0; t < nt; t++)
+            free(ps[t].k);
+        free(ps);
+        return 2;
     }
     uint64_t *all = oom ? NULL : malloc((tot ? tot : 1) * sizeof *all);
     int64_t *p = calloc((size_t)B + 1, sizeof *p);

@@ -94,6 +94,11 @@ typedef struct {
     double *X, *y;          /* block masses; the coarse iterate */
     double need;            /* kml_bytes of the last level that did */
     int64_t over;           /* not fit, and its states */
+    /* the tail: the local states of the aggregated automata */
+    int T;                  /* its states (0: none) */
+    uint16_t *tblk;         /* position -> tail state */
+    char *tlev;             /* the tail's automata */
+    double *TF, *TA, *TX, *Tz;  /* T x T flows, rates; masses; solution */
 } kml;
 
 static void kml_free(kml *k)
@@ -109,6 +114,12 @@ static void kml_free(kml *k)
     free(k->qt.val);
     free(k->X);
     free(k->y);
+    free(k->tblk);
+    free(k->tlev);
+    free(k->TF);
+    free(k->TA);
+    free(k->TX);
+    free(k->Tz);
 }
 
 /* The mixed-radix index of each position. */
@@ -168,17 +179,33 @@ static int64_t count_keys(const int64_t *idx, const double *x, int64_t n, const 
  * generator here (52 bytes a state, 32 a transition), each thread's
  * flows in kron_flows_sparse (8 a transition), the sparse ml's levels
  * and vectors over it (numeric/ml.c: about 120 a state and 12 a
- * transition, the coarser levels included); the pairs' hash sets while
- * its pattern is found (16 to 32 bytes a pair, each pair in the set of
- * the thread that walked its source), their sorted copy and the
- * pattern (20) take less.  Measured peaks of -m ml on cluster.prism
- * N = 64 over kron, two threads: 47.4 MB with a coarse chain of 37,765
- * states and 149,764 transitions, 37.0 MB with 5,934 and 20,460
- * (--max-memory 19M): 10.5 MB apart, 13.2 predicted. */
+ * transition, the coarser levels included).  Measured peaks of -m ml
+ * on cluster.prism N = 64 over kron, two threads: 47.4 MB with a
+ * coarse chain of 37,765 states and 149,764 transitions, 37.0 MB with
+ * 5,934 and 20,460 (--max-memory 19M): 10.5 MB apart, 13.2 predicted.
+ * Before the chain, while its pattern is found: each thread's set of
+ * the pairs it walked, KRON_PAIR_BYTES a pair (mult.c), and nothing of
+ * the chain yet; the larger of the two counts.  (It was not counted:
+ * rs 18 processes, --lump off, --max-memory 60M, peaked at 108 MB, the
+ * sets of a level of 65,536 states then found to have too many pairs
+ * taking 54 MB.)  Beside it the tail's dense chain (KML_TAIL_MAX
+ * states: its flows and rates, and each thread's flows in kron_flows). */
 #define KML_STATE_BYTES 172.0
+#define KML_TAIL_MAX 256
+static double kml_tail_bytes(int nt)
+{
+    return 8.0 * KML_TAIL_MAX * KML_TAIL_MAX * (2 + (nt > 1 ? nt : 0));
+}
+
+static double kml_pair_bytes(int nt)
+{
+    return fmax(KRON_PAIR_BYTES * nt, 44.0 + 8.0 * (nt > 1 ? nt : 0));
+}
+
 double kron_ml_coarse_bytes(int64_t B, int64_t nnz, int nt)
 {
-    return KML_STATE_BYTES * (double)B + (44.0 + 8.0 * (nt > 1 ? nt : 0)) * (double)nnz;
+    return KML_STATE_BYTES * (double)B + kml_pair_bytes(nt) * (double)nnz +
+           kml_tail_bytes(nt);
 }
 #define kml_bytes kron_ml_coarse_bytes
 
@@ -204,6 +231,8 @@ static int64_t choose_level(const int64_t *idx, const kron_desc *d, const double
     *Gp = G;
     return cnt;
 }
+
+static int kml_tail_setup(kml *k, const kron_desc *d, const int64_t *idx, const double *x);
 
 /* Chooses the coarse level, the largest of at most n / KML_FRACTION
  * states and KML_PAIRS n transitions whose chain fits in room bytes
@@ -239,21 +268,38 @@ static int kml_setup(kml *k, const kron_desc *d, const san_space *sp, const doub
             k->G = G;
             k->B = (int)cnt;
             count_keys(idx, x, n, d->tree.ns, d->tree.naut, l, G, k->blk);
-            int rc = kron_flows_pattern(d, k->blk, k->B, x, &k->fptr, &k->fcol);
+            /* the pattern's sets stop at the pairs the work and the
+             * room allow */
+            const double pairs = KML_PAIRS * (double)n;
+            const double by_mem = (room - need) / (KRON_PAIR_BYTES * nt);
+            const int64_t lim = (int64_t)fmin(pairs, by_mem);
+            int rc = kron_flows_pattern(d, k->blk, k->B, x, lim, &k->fptr, &k->fcol);
+            if (rc == 2) {          /* more pairs than lim: how many, unknown */
+                if (by_mem < pairs)
+                    need = kml_bytes(cnt, lim + 1, nt);
+                scale = 0.5;
+                goto smaller;
+            }
             if (rc != 0) {
                 free(idx);
                 return rc;
             }
-            const double nnz = (double)k->fptr[cnt], pairs = KML_PAIRS * (double)n;
+            const double nnz = (double)k->fptr[cnt];
             need = kml_bytes(cnt, k->fptr[cnt], nt);
-            if (need <= room && nnz <= pairs)
+            if (need <= room && nnz <= pairs) {
+                if (kml_tail_setup(k, d, idx, x) < 0) {
+                    free(idx);
+                    return -1;
+                }
                 break;
+            }
             free(k->fptr);
             free(k->fcol);
             k->fptr = NULL;
             k->fcol = NULL;
             scale = pairs / nnz;            /* too much work */
         }
+smaller:
         if (need > room) {
             scale = room / need;
             by_room = 1;
@@ -384,6 +430,113 @@ static int kml_correct(kml *k, num_ls *c, const kron_desc *d, double *x)
     return 0;
 }
 
+
+/* (KML_TAIL_MAX: see kml_tail_bytes) The tail: the automata the coarse chain aggregates wholly (from
+ * keep on, or keep + 1 when automaton keep is cut into runs), their
+ * joint local state a tail state, the last of them only when they have
+ * more than KML_TAIL_MAX.  Its chain under x (the flows of the terms
+ * that move a tail automaton: one walk of those terms, kron_flows)
+ * solved by GTH corrects the tail's marginal after the coarse
+ * correction, which cannot: it scales whole blocks.  Why: the cycles
+ * grew with the size on the resource-sharing models (rs N processes,
+ * R = N, --lump off, tol 1e-10, cycles: N = 14, 16, 18, 20: 27, 31,
+ * 35, 39) at a steady contraction of 0.45 a cycle on N = 16, the
+ * Jacobi contraction of an aggregated automaton's own mode (1 - 0.9 *
+ * 9 / 64 a sweep, six sweeps: its rates 3 + 6 against a mean exit rate
+ * of 64), which the smoothing alone must remove and which worsens with
+ * every automaton added.  With the tail: 13, 15, 17 (N = 14 .. 18).
+ * Not when automaton keep is cut into runs: tss6.san's queue (101
+ * states, 25 runs kept) as the tail oscillated without converging (310
+ * cycles, residual 4e-3 .. 1e-2), the failure the comment at the top
+ * names.  The other models (same tol, recombination on, tail off ->
+ * on): fms n = 3 19 -> 25 cycles, kanban t = 3 24 -> 22, cluster64 14
+ * -> 14, rs 18 15 -> 11. */
+static int kml_tail_setup(kml *k, const kron_desc *d, const int64_t *idx, const double *x)
+{
+    const int naut = d->tree.naut;
+    int a0 = k->G > 1 ? k->keep + 1 : k->keep;
+    if (a0 >= naut)
+        return 0;
+    int64_t T = 1;
+    for (int a = a0; a < naut; a++)
+        T *= d->tree.ns[a];
+    while (T > KML_TAIL_MAX && a0 < naut - 1)
+        T /= d->tree.ns[a0++];
+    if (T > KML_TAIL_MAX || T < 2)
+        return 0;
+    int *map = malloc((size_t)T * sizeof *map);
+    k->tblk = malloc((size_t)d->n * sizeof *k->tblk);
+    k->tlev = calloc((size_t)naut, 1);
+    if (!map || !k->tblk || !k->tlev) {
+        free(map);
+        return -1;
+    }
+    for (int a = a0; a < naut; a++)
+        k->tlev[a] = 1;
+    for (int64_t t = 0; t < T; t++)
+        map[t] = -1;
+    int m = 0;
+    for (int64_t i = 0; i < d->n; i++) {
+        if (!(x[i] > 0)) {
+            k->tblk[i] = 0;
+            continue;
+        }
+        int64_t t = idx[i] % T;
+        if (map[t] < 0)
+            map[t] = m++;
+        k->tblk[i] = (uint16_t)map[t];
+    }
+    free(map);
+    if (m < 2)
+        return 0;
+    k->T = m;
+    k->TF = malloc((size_t)m * m * sizeof *k->TF);
+    k->TA = malloc((size_t)m * m * sizeof *k->TA);
+    k->TX = malloc((size_t)m * sizeof *k->TX);
+    k->Tz = malloc((size_t)m * sizeof *k->Tz);
+    if (!k->TF || !k->TA || !k->TX || !k->Tz)
+        return -1;
+    return 0;
+}
+
+/* The correction of the tail's marginal: the chain of the tail states
+ * under x solved by GTH, x scaled in each tail state.  0 applied, 1
+ * skipped, -1 out of memory. */
+static int kml_tail_correct(kml *k, num_ls *c, const kron_desc *d, double *x)
+{
+    const int T = k->T;
+    const int64_t n = d->n;
+    if (T < 2)
+        return 1;
+    memset(k->TF, 0, (size_t)T * T * sizeof *k->TF);
+    int rc = kron_flows(d, k->tblk, T, k->tlev, x, k->TF);
+    if (rc != 0)
+        return rc < 0 ? -1 : 1;
+    c->op->products++;
+    memset(k->TX, 0, (size_t)T * sizeof *k->TX);
+    for (int64_t i = 0; i < n; i++)
+        k->TX[k->tblk[i]] += x[i];
+    for (int S = 0; S < T; S++) {
+        if (!(k->TX[S] > 0))
+            return 1;
+        for (int D = 0; D < T; D++)
+            k->TA[(size_t)S * T + D] = k->TF[(size_t)S * T + D] / k->TX[S];
+    }
+    if (num_gth_dense(k->TA, T, k->Tz) != 0)
+        return 1;
+    double s = 0;
+    for (int S = 0; S < T; S++)
+        s += k->Tz[S];
+    if (!(s > 0) || !isfinite(s))
+        return 1;
+    for (int S = 0; S < T; S++)
+        k->Tz[S] /= s * k->TX[S];
+    SAN_OMP(omp parallel for if(n >= c->op->par_min) schedule(static))
+    for (int64_t i = 0; i < n; i++)
+        x[i] *= k->Tz[k->tblk[i]];
+    return 0;
+}
+
 /* Weighted Jacobi sweeps over the descriptor, x and t swapped; the
  * iterate ends in x. */
 static void smooth(num_ls *c, double *x, double *t, int sweeps)
@@ -393,6 +546,170 @@ static void smooth(num_ls *c, double *x, double *t, int sweeps)
         num_op_pass(c->op, x, t, 1, KML_OMEGA, 1.0, &st);
         memcpy(x, t, (size_t)c->op->n * sizeof *x);
     }
+}
+
+
+/* Iterant recombination over the cycles' iterates (as numeric/ml.c:
+ * De Sterck, Miller, Sanders, Winlaw, SISC 2010): the combination
+ * x + sum_j b_j (x_j - x) of the current iterate and the last
+ * KML_WINDOW - 1 ones of least squares balance, known from the
+ * balance products already made (linearity), taken when it is a
+ * distribution of better balance.  What the tail leaves is the
+ * coupling of kept and aggregated automata (their joint modes: 1 - 0.9
+ * * 18 / 72 a sweep on rs 18, the 0.78 measured), which neither
+ * correction reaches.  Measured (rs N = N processes, --lump off, tol
+ * 1e-10, cycles / products, tail on; without -> with): rs 16 16 / 162
+ * -> 11 / 117, rs 18 18 / 183 -> 11 / 120; without the tail, with
+ * recombination: 14, 15; tss6 45 -> 32.  Tried instead, on rs 18 with
+ * the tail (cycles / products): sweeps before/after 1/1 44 / 268, 2/2
+ * 25 / 219, 0/3 30 / 226, 3/0 33 / 244, 3/3 18 / 183, 5/5 12 / 173
+ * (more sweeps: fewer cycles, as many products); 1, 2, 4, 8 cycles of
+ * the coarse solve: 19, 18, 17, 17 (its accuracy does not limit).  It
+ * holds 2 (KML_WINDOW - 1) vectors more (solve.c counts them). */
+#define KML_WINDOW 3
+
+typedef struct {
+    int k, next;
+    double *x[KML_WINDOW - 1], *y[KML_WINDOW - 1];
+} kml_rec;
+
+static int rec_init(kml_rec *r, int64_t n)
+{
+    memset(r, 0, sizeof *r);
+    for (int j = 0; j < KML_WINDOW - 1; j++) {
+        r->x[j] = malloc((size_t)n * sizeof *r->x[j]);
+        r->y[j] = malloc((size_t)n * sizeof *r->y[j]);
+        if (!r->x[j] || !r->y[j])
+            return -1;
+    }
+    return 0;
+}
+
+static void rec_free(kml_rec *r)
+{
+    for (int j = 0; j < KML_WINDOW - 1; j++) {
+        free(r->x[j]);
+        free(r->y[j]);
+    }
+}
+
+static void rec_push(kml_rec *r, const double *x, const double *y, int64_t n)
+{
+    memcpy(r->x[r->next], x, (size_t)n * sizeof *x);
+    memcpy(r->y[r->next], y, (size_t)n * sizeof *y);
+    r->next = (r->next + 1) % (KML_WINDOW - 1);
+    r->k += r->k < KML_WINDOW - 1;
+}
+
+static int rec_solve(int k, double g[][KML_WINDOW], double *h, double *b)
+{
+    for (int p = 0; p < k; p++) {
+        int q = p;
+        for (int i = p + 1; i < k; i++)
+            if (fabs(g[i][p]) > fabs(g[q][p]))
+                q = i;
+        if (!(fabs(g[q][p]) > 0))
+            return -1;
+        for (int j = 0; j < k; j++) {
+            double t = g[p][j]; g[p][j] = g[q][j]; g[q][j] = t;
+        }
+        double t = h[p]; h[p] = h[q]; h[q] = t;
+        for (int i = p + 1; i < k; i++) {
+            double f = g[i][p] / g[p][p];
+            for (int j = p; j < k; j++)
+                g[i][j] -= f * g[p][j];
+            h[i] -= f * h[p];
+        }
+    }
+    for (int p = k - 1; p >= 0; p--) {
+        double t = h[p];
+        for (int j = p + 1; j < k; j++)
+            t -= g[p][j] * b[j];
+        b[p] = t / g[p][p];
+    }
+    return 0;
+}
+
+static inline double state_bal(double y, double x, double d)
+{
+    if (d == 0)
+        return 0;
+    double den = y + 2 * x * d + d * SAN_PROB_FLOOR;
+    return den > 0 ? fabs(y) / den : (y != 0 ? HUGE_VAL : 0);
+}
+
+/* Recombines x (balance y, residual *res, balance measure *rho) in
+ * place when the combination is a distribution of better balance;
+ * 1 when x changed. */
+static int recombine(kml_rec *r, num_ls *c, double *x, double *y, double *res, double *rho)
+{
+    const int64_t n = c->op->n;
+    const int k = r->k;
+    const double *dg = c->op->diag;
+    double g[KML_WINDOW][KML_WINDOW] = {{0}}, h[KML_WINDOW] = {0}, b[KML_WINDOW];
+    double gg[KML_WINDOW * KML_WINDOW] = {0};
+    if (k == 0 || !dg)
+        return 0;
+    double *const *Y = r->y, *const *X = r->x;
+    SAN_OMP(omp parallel for if(n >= c->op->par_min) schedule(static) reduction(+:gg[:KML_WINDOW * KML_WINDOW]))
+    for (int64_t i = 0; i < n; i++) {
+        if (dg[i] == 0)
+            continue;
+        double dd[KML_WINDOW - 1];
+        const double wt = 1 / (-dg[i] * (x[i] + SAN_PROB_FLOOR));
+        for (int j = 0; j < k; j++)
+            dd[j] = (Y[j][i] - y[i]) * wt;
+        for (int j = 0; j < k; j++) {
+            for (int l = 0; l <= j; l++)
+                gg[j * KML_WINDOW + l] += dd[j] * dd[l];
+            gg[j * KML_WINDOW + KML_WINDOW - 1] -= dd[j] * y[i] * wt;
+        }
+    }
+    double tr = 0;
+    for (int j = 0; j < k; j++) {
+        for (int l = 0; l <= j; l++)
+            g[j][l] = g[l][j] = gg[j * KML_WINDOW + l];
+        h[j] = gg[j * KML_WINDOW + KML_WINDOW - 1];
+        tr += g[j][j];
+    }
+    if (!(tr > 0) || !isfinite(tr))
+        return 0;
+    for (int j = 0; j < k; j++)
+        g[j][j] += 1e-13 * tr;
+    if (rec_solve(k, g, h, b) < 0)
+        return 0;
+    double xmin = HUGE_VAL, xmax = 0, ymax = 0, bal = 0;
+    SAN_OMP(omp parallel for if(n >= c->op->par_min) schedule(static) reduction(min:xmin) reduction(max:xmax, ymax, bal))
+    for (int64_t i = 0; i < n; i++) {
+        double xs = x[i], ys = y[i];
+        for (int j = 0; j < k; j++) {
+            xs += b[j] * (X[j][i] - x[i]);
+            ys += b[j] * (Y[j][i] - y[i]);
+        }
+        double bi = state_bal(ys, xs, -dg[i]);
+        bal = bi > bal ? bi : bal;
+        xmin = xs < xmin ? xs : xmin;
+        xmax = xs > xmax ? xs : xmax;
+        ys = fabs(ys);
+        ymax = ys > ymax ? ys : ymax;
+    }
+    num_op_stats st = { 1.0, xmax, 0 };
+    const double nres = num_resid_value(ymax, c->op->maxd, &st);
+    if (!(xmin >= 0) || !(bal < *rho) || !(nres <= 2 * *res))
+        return 0;
+    SAN_OMP(omp parallel for if(n >= c->op->par_min) schedule(static))
+    for (int64_t i = 0; i < n; i++) {
+        double xs = x[i], ys = y[i];
+        for (int j = 0; j < k; j++) {
+            xs += b[j] * (X[j][i] - x[i]);
+            ys += b[j] * (Y[j][i] - y[i]);
+        }
+        x[i] = xs;
+        y[i] = ys;
+    }
+    *res = nres;
+    *rho = bal;
+    return 1;
 }
 
 /* The largest relative change of a probability above the floor. */
@@ -425,9 +742,12 @@ int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp, doub
     double *t = malloc((size_t)n * sizeof *t), *xp = malloc((size_t)n * sizeof *xp);
     num_ls_best best;
     num_ls_best_init(&best, n);
+    kml_rec rcb;
+    memset(&rcb, 0, sizeof rcb);
+    long recombined = 0;
     double s = num_op_sum(c->op, pi);
     int rc = -1;
-    if (!t || !xp)
+    if (!t || !xp || rec_init(&rcb, n) < 0)
         goto oom;
     num_op_scale(c->op, pi, 1.0 / s);
     rc = kml_setup(&k, d, sp, pi, room, min);
@@ -460,6 +780,8 @@ int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp, doub
         num_op_scale(c->op, pi, 1.0 / num_op_sum(c->op, pi));
         if (kml_correct(&k, c, d, pi) < 0)
             goto oom;
+        if (k.T && kml_tail_correct(&k, c, d, pi) < 0)
+            goto oom;
         smooth(c, pi, t, KML_POST);
         it++;
         s = num_op_sum(c->op, pi);
@@ -478,6 +800,8 @@ int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp, doub
         }
         num_op_stats st = { 1.0, xm, 0 };
         double res = num_resid_value(tm, c->op->maxd, &st);
+        recombined += recombine(&rcb, c, pi, t, &res, &rho);
+        rec_push(&rcb, pi, t, n);
         double ch = change(pi, xp, n, c->op->par_min);
         if (ch < 0.5 * ch_best) {
             ch_best = ch;
@@ -514,9 +838,9 @@ int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp, doub
         }
     }
     if (getenv("SAN_ML_TRACE"))
-        fprintf(stderr, "kron ml: %ld cycles, coarse %d states (%d automata kept, "
-                "automaton %d in %d runs), %lld coarse transitions\n", it, k.B, k.keep,
-                k.keep, k.G, (long long)(k.fptr ? k.fptr[k.B] : 0));
+        fprintf(stderr, "kron ml: %ld cycles (%ld recombined), coarse %d states (%d automata kept, "
+                "automaton %d in %d runs), %lld coarse transitions, tail %d\n", it, recombined, k.B, k.keep,
+                k.keep, k.G, (long long)(k.fptr ? k.fptr[k.B] : 0), k.T);
     c->info->iterations = it;
     goto out;
 oom:
@@ -524,6 +848,7 @@ oom:
 out:
     num_ls_progress_end(c);
     num_ls_best_free(&best);
+    rec_free(&rcb);
     kml_free(&k);
     free(t);
     free(xp);

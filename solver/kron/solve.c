@@ -107,9 +107,10 @@ static double method_vectors(san_method m, int restart)
     case SAN_M_POWER:
     case SAN_M_JACOBI:   return 3;
     case SAN_M_BICGSTAB: return 9;
-    case SAN_M_ML:       return 4 + KRON_ML_BLOCK_BYTES / 8;
+    case SAN_M_ML:       return 8 + KRON_ML_BLOCK_BYTES / 8;
                                        /* the smoother's, x's last, the
-                                          balance's, best; the blocks (the
+                                          balance's, best, 4 of the
+                                          recombination; the blocks (the
                                           coarse chain takes what is left:
                                           ml_room) */
     default:             return (restart > 0 ? restart : SAN_LS_DEFAULT_RESTART) + 5;
