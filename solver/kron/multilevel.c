@@ -28,8 +28,10 @@
  * 86, 42, 35, 26 cycles, the coarse solve taking most of the time from
  * n/3 on.)
  *
- * One cycle: pre-smoothing, the coarse correction, post-smoothing,
- * then the balance of x (one product).  The kernel stops on the same
+ * One cycle: pre-smoothing, the coarse correction, the tail's (the
+ * marginal of the automata the coarse chain aggregates: kml_tail_setup
+ * says why), post-smoothing, then the balance of x (one product) and
+ * the recombination of the last iterates (recombine).  The kernel stops on the same
  * signals as the sparse ml (balance, residual, change); the verdict is
  * not its own: the answer goes through the checks of every method
  * (numeric/verify.c).
