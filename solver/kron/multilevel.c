@@ -567,7 +567,16 @@ static void smooth(num_ls *c, double *x, double *t, int sweeps)
  * 25 / 219, 0/3 30 / 226, 3/0 33 / 244, 3/3 18 / 183, 5/5 12 / 173
  * (more sweeps: fewer cycles, as many products); 1, 2, 4, 8 cycles of
  * the coarse solve: 19, 18, 17, 17 (its accuracy does not limit).  It
- * holds 2 (KML_WINDOW - 1) vectors more (solve.c counts them). */
+ * holds 2 (KML_WINDOW - 1) vectors more (solve.c counts them).
+ * Both, tol 1e-10, --lump off, iterations / products before -> after
+ * (load 6-13, two cores shared): rs 20 (R = 20) 40 / 345 -> 13 / 141,
+ * rs 22 (4,194,304 states) 42 -> 13 / 144 (337 s, 1.23 GB), ms async
+ * 8/40 28 / 310 -> 20 / 265 (tol 1e-12 33 / 350 -> 23 / 292, 49 -> 35 s),
+ * cluster64 28 / 316 -> 14 / 172, ncd17 35 / 302 -> 18 / 183 (32 ->
+ * 18 s), tandem c = 127 138 / 1108 -> 69 / 548, kanban t = 3 35 / 428
+ * -> 22 / 345, fms n = 3 23 / 481 -> 25 / 521, tss6 45 / 364 -> 32 /
+ * 260, tss9 59 / 498 -> 45 / 368 (no tail there: the queue is cut into
+ * runs; 0.6 a cycle, the queue's modes inside a run). */
 #define KML_WINDOW 3
 
 typedef struct {
