@@ -508,5 +508,14 @@ if grep -q "^  Client\[1\.\.4\]:  t " "$tmp/cs.txt" && ! grep -q "^  Client\[2\]
 then ok "solve: alike replicas on one text line (Client[1..4]), each in JSON"
 else not_ok "solve: replica grouping in the text marginals"; fi
 
+# Without OMP_WAIT_POLICY (make check sets it) san starts itself again
+# to set it: the second start keeps the arguments and standard input.
+env -u OMP_WAIT_POLICY "$SAN" solve -q -f csv - < "$mm1k" > "$tmp/omp1.csv" 2>&1
+rc1=$?
+OMP_WAIT_POLICY=passive "$SAN" solve -q -f csv - < "$mm1k" > "$tmp/omp2.csv" 2>&1
+if [ "$rc1" -eq 0 ] && cmp -s "$tmp/omp1.csv" "$tmp/omp2.csv" && grep -q "^result," "$tmp/omp1.csv"
+then ok "the restart that sets OMP_WAIT_POLICY keeps arguments and input"
+else not_ok "without OMP_WAIT_POLICY: exit $rc1 or another answer"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
