@@ -4,6 +4,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include "solver/numeric/linsolve.h"
 
 void san_csr_free(san_csr *a)
@@ -19,8 +22,34 @@ void san_csr_free(san_csr *a)
     a->n = 0;
 }
 
-/* Counting sort by column: scanning rows in order leaves every row of the
- * transpose with ascending columns, with no sort.  -1 when out of memory
+/* Transposes at least this many nonzeros on every core; fewer stay on
+ * one (the team and its counts cost more than they save). */
+#define TRANSPOSE_PAR_MIN (1 << 20)
+
+/* Rows [lo[t], lo[t + 1]) of a, thread t's share: about as many
+ * nonzeros each. */
+static void share_rows(const san_csr *a, int nt, int64_t *lo)
+{
+    const int64_t n = a->n, nnz = a->rowptr[n];
+    int64_t i = 0;
+    lo[0] = 0;
+    for (int t = 1; t < nt; t++) {
+        const int64_t want = nnz / nt * t;
+        while (i < n && a->rowptr[i] < want)
+            i++;
+        lo[t] = i;
+    }
+    lo[nt] = n;
+}
+
+/* Counting sort by column: scanning rows in order leaves every row of
+ * the transpose with ascending columns, with no sort.  On several
+ * threads each counts and then places the entries of its own share of
+ * the rows (shares in row order), its entries of a column going after
+ * those of the shares before it: the same transpose as one thread's,
+ * entry for entry.  Measured on rs 20 as written (616,666 states, 11.1
+ * M nonzeros): the serial scatter and the page faults of the fresh
+ * arrays were 9% of a sparse solve's CPU time.  -1 when out of memory
  * or a column index is out of range. */
 int san_csr_transpose(const san_csr *a, san_csr *at)
 {
@@ -36,27 +65,71 @@ int san_csr_transpose(const san_csr *a, san_csr *at)
         san_csr_free(at);
         return -1;
     }
-    int64_t *restrict next = at->rowptr;
-    for (int64_t p = 0; p < nnz; p++) {
-        if (a->col[p] < 0 || a->col[p] >= n) {
-            san_csr_free(at);
-            return -1;
-        }
-        next[a->col[p] + 1]++;
+    int nt = 1;
+#ifdef _OPENMP
+    if (nnz >= TRANSPOSE_PAR_MIN)
+        nt = omp_get_max_threads();
+#endif
+    /* next[t * (n + 1) + c]: where thread t's next entry of row c goes */
+    int64_t *next = calloc((size_t)nt * ((size_t)n + 1), sizeof *next);
+    if (!next && nt > 1) {
+        nt = 1;
+        next = calloc((size_t)n + 1, sizeof *next);
     }
-    for (int64_t i = 0; i < n; i++)
-        next[i + 1] += next[i];
-    /* next[i] is now where the next entry of row i goes; fill, shifting
-     * the pointers by one row, then shift them back. */
-    for (int64_t i = 0; i < n; i++)
-        for (int64_t p = a->rowptr[i]; p < a->rowptr[i + 1]; p++) {
-            int64_t q = next[a->col[p]]++;
-            at->col[q] = (int32_t)i;
-            at->val[q] = a->val[p];
+    if (!next) {
+        san_csr_free(at);
+        return -1;
+    }
+    int64_t lo[nt + 1];
+    share_rows(a, nt, lo);
+    int bad = 0;
+    SAN_OMP(omp parallel num_threads(nt) reduction(|:bad))
+    {
+        int t = 0;
+#ifdef _OPENMP
+        t = nt > 1 ? omp_get_thread_num() : 0;
+#endif
+        int64_t *cnt = next + (size_t)t * ((size_t)n + 1);
+        for (int64_t p = a->rowptr[lo[t]]; p < a->rowptr[lo[t + 1]]; p++) {
+            if (a->col[p] < 0 || a->col[p] >= n) {
+                bad = 1;
+                break;
+            }
+            cnt[a->col[p]]++;
         }
-    for (int64_t i = n; i > 0; i--)
-        next[i] = next[i - 1];
-    next[0] = 0;
+    }
+    if (bad) {
+        free(next);
+        san_csr_free(at);
+        return -1;
+    }
+    /* row c of the transpose starts at at->rowptr[c]; thread t's part
+     * of it after the counts of threads 0..t-1 */
+    int64_t pos = 0;
+    for (int64_t c = 0; c < n; c++) {
+        at->rowptr[c] = pos;
+        for (int t = 0; t < nt; t++) {
+            int64_t k = next[(size_t)t * ((size_t)n + 1) + c];
+            next[(size_t)t * ((size_t)n + 1) + c] = pos;
+            pos += k;
+        }
+    }
+    at->rowptr[n] = pos;
+    SAN_OMP(omp parallel num_threads(nt))
+    {
+        int t = 0;
+#ifdef _OPENMP
+        t = nt > 1 ? omp_get_thread_num() : 0;
+#endif
+        int64_t *restrict nx = next + (size_t)t * ((size_t)n + 1);
+        for (int64_t i = lo[t]; i < lo[t + 1]; i++)
+            for (int64_t p = a->rowptr[i]; p < a->rowptr[i + 1]; p++) {
+                int64_t q = nx[a->col[p]]++;
+                at->col[q] = (int32_t)i;
+                at->val[q] = a->val[p];
+            }
+    }
+    free(next);
     return 0;
 }
 

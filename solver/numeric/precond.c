@@ -279,7 +279,8 @@ static int ilu0_build(num_pc *op, char *msg, size_t sz)
     for (int64_t j = 0; j < n; j++)
         op->dpos[j] = (int32_t)(num_ls_diag_pos(qt, j) - qt->rowptr[j]);
     ilu0_levels(op);
-    ilu0_refactor(op);
+    if (op->k >= 0)
+        ilu0_refactor(op);
     return 0;
 }
 
@@ -333,7 +334,7 @@ int num_pc_build(num_pc *pc, const num_op *A, const san_csr *qt, san_precond kin
 
 void num_pc_refix(num_pc *pc, int64_t k)
 {
-    if (pc->k == k)
+    if (pc->k == k)     /* a deferred build (k < 0) always factorizes */
         return;
     pc->k = k;
     if (pc->kind == SAN_PC_ILU0)

@@ -28,7 +28,9 @@ typedef struct {
                                    factorization gives way to Jacobi */
 } num_pc;
 
-/* Builds M for fixed state k (ILU0 needs qt).  An ILU(0) factorization
+/* Builds M for fixed state k (ILU0 needs qt); k < 0 defers ILU(0)'s
+ * factorization to the first num_pc_refix, once k is chosen from the
+ * diagonal (dinv) that the build makes.  An ILU(0) factorization
  * still running at deadline (a point on san_now()'s clock, INFINITY:
  * none) is dropped for Jacobi: the solve that follows stops at its
  * time limit anyway, and a factorization can take longer than the
