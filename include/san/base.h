@@ -28,7 +28,7 @@ extern "C" {
 
 /* What every public entry point that can fail returns; the explanation
  * is in a san_diag or a message of the call.  The command line turns a
- * status into an exit code in one place (cli/opts.c): the user's errors
+ * status into an exit code in one place (tool/status.c): the user's errors
  * (model, usage, a limit the user set) exit 2, the others 1. */
 typedef enum {
     SAN_OK = 0,

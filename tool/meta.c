@@ -13,7 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/cli.h"
+#include "tool/tool.h"
 
 /* The version of the output contract: doc/output.md, doc/output.schema.json.
  * Raised when a member changes shape or meaning (adding one does not). */
