@@ -213,6 +213,11 @@ int cli_names_stdout(const char *path);
  * not): main() closes the stream after the error is gone from errno. */
 extern int cli_stdout_errno;
 
+/* The SHA-256 of len bytes as 64 lowercase hex digits and a NUL
+ * (tool/sha256.c): the provenance of a report names the model read by
+ * the digest `sha256sum` prints. */
+void tool_sha256_hex(const void *data, size_t len, char hex[65]);
+
 /* The provenance of every report (tool/meta.c; doc/output.md): what was
  * run, on which bytes, and how it was solved.  Recorded as the run
  * learns it: the command line by main(), each -D by the option parser,

@@ -121,11 +121,6 @@ SAN_API san_status san_read_input(const char *path, double max_bytes, char **tex
  * default limit). */
 SAN_API char *san_read_file(const char *path, size_t *len);
 
-/* The SHA-256 of len bytes as 64 lowercase hex digits and a NUL
- * (base/sha256.c): the provenance of a report names the model read by
- * the digest `sha256sum` prints. */
-SAN_API void san_sha256_hex(const void *data, size_t len, char hex[65]);
-
 /* The writers of machine-readable output (base/out.c), one for every
  * report (doc/output.md): a JSON string with its escapes; a JSON number
  * with 17 significant digits (it reads back to the same double), and
