@@ -73,9 +73,8 @@ typedef struct {
 san_status base_opt_set(const base_opt *tab, void *obj, const char *key, const char *value,
                         char *msg, size_t n);
 
-/* ---- out.c, sha256.c ---- */
-/* san_json_string, san_json_num, san_json_size, san_csv_field,
- * san_sha256_hex: public
+/* ---- out.c ---- */
+/* san_json_string, san_json_num, san_json_size, san_csv_field: public
  * (san/base.h), for the command's reports. */
 
 /* ---- outfile.c ---- */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "cli/options.h"
+#include "tool/options.h"
 
 typedef struct {
     san_cluster_params par;

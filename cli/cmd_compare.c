@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "cli/options.h"
+#include "tool/options.h"
 
 typedef struct {
     san_sweep_opts run;
@@ -61,7 +61,7 @@ void help_compare(FILE *out)
     cli_help(out, &compare_spec);
 }
 
-/* The provenance block (cli/meta.c): the method, tolerance and storage
+/* The provenance block (tool/meta.c): the method, tolerance and storage
  * asked, converged when every model did. */
 static cli_run run_of(const san_compare *c, const san_sweep_opts *o)
 {

@@ -5,8 +5,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "cli/export_out.h"
-#include "cli/options.h"
+#include "tool/export_out.h"
+#include "tool/options.h"
 
 typedef struct {
     san_sweep_opts run;     /* the limits (--max-memory, --max-states) */

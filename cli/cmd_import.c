@@ -3,13 +3,13 @@
  * CTMC model as .san text, the same front door as `san gen`.  The step
  * every model-reading subcommand takes when its model is a PRISM file
  * (cli_prism_to_san, so that `san solve cluster.prism -D N=16` works as
- * well) is opts.c's, beside the reading of a model.
+ * well) is tool/prism.c's, beside the reading of a model.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "cli/options.h"
+#include "tool/options.h"
 
 typedef struct {
     cli_defines defs;

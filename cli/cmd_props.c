@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "cli/options.h"
+#include "tool/options.h"
 
 typedef struct {
     cli_strings props, property;

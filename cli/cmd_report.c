@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "cli/options.h"
+#include "tool/options.h"
 #include "san/report.h"
 
 typedef struct {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "cli/options.h"
+#include "tool/options.h"
 
 /* ---- the options ---- */
 

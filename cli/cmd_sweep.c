@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "cli/options.h"
+#include "tool/options.h"
 
 typedef struct {
     san_sweep_opts run;

@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "cli/time_options.h"
+#include "tool/time_options.h"
 
 /* One run: the options, checked, and the lists they give. */
 typedef struct {

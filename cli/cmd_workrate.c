@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "cli/options.h"
+#include "tool/options.h"
 
 typedef struct {
     const char *master;

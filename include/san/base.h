@@ -28,7 +28,7 @@ extern "C" {
 
 /* What every public entry point that can fail returns; the explanation
  * is in a san_diag or a message of the call.  The command line turns a
- * status into an exit code in one place (cli/opts.c): the user's errors
+ * status into an exit code in one place (tool/status.c): the user's errors
  * (model, usage, a limit the user set) exit 2, the others 1. */
 typedef enum {
     SAN_OK = 0,
@@ -120,11 +120,6 @@ SAN_API san_status san_read_input(const char *path, double max_bytes, char **tex
 /* The same without a message: NULL with errno set (EFBIG over the
  * default limit). */
 SAN_API char *san_read_file(const char *path, size_t *len);
-
-/* The SHA-256 of len bytes as 64 lowercase hex digits and a NUL
- * (base/sha256.c): the provenance of a report names the model read by
- * the digest `sha256sum` prints. */
-SAN_API void san_sha256_hex(const void *data, size_t len, char hex[65]);
 
 /* The writers of machine-readable output (base/out.c), one for every
  * report (doc/output.md): a JSON string with its escapes; a JSON number

@@ -21,7 +21,11 @@ its own folder and of the layers below it, never of one above:
     solver/props        CSL properties on the reachable chain (beside analysis)
     sweep               families of variants, buffer sizing, grain
     report              a study's reports as one HTML page (san report)
-    cli                 the `san` command, over the public API only
+    tool                the command's helpers (libsantool.a, never
+                        installed): option tables, -D, model loading,
+                        output files, provenance; over the public API only
+    cli                 the `san` command: dispatcher and subcommand
+                        drivers, over tool and the public API
 
 Two folders of one layer (gen beside lang's users, numeric beside space)
 must not use each other.  The check reads `nm` of every object of libsan
@@ -70,7 +74,8 @@ LAYERS = {
     "solver/props": 4,
     "sweep": 5,
     "report": 6,
-    "cli": 7,
+    "tool": 7,
+    "cli": 8,
 }
 
 
@@ -85,7 +90,8 @@ def folder_of(obj):
 
 
 def objects():
-    """Every object of libsan and of san (libtool's .o beside the .lo)."""
+    """Every object of libsan, of libsantool and of san (libtool's .o
+    beside the .lo)."""
     out = []
     for root, _, files in os.walk(BUILD):
         if "/tests" in root or "/fuzz" in root or "/.libs" in root:
@@ -97,7 +103,9 @@ def objects():
             fo = folder_of(path)
             # the library's and the command's objects carry their prefix
             # (each has flags of its own); tests' objects are left out
-            if fo == "cli" and f.startswith("san-") or fo and fo != "cli" and f.startswith("libsan_la-"):
+            if (fo == "cli" and f.startswith("san-")
+                    or fo == "tool" and f.startswith("libsantool_a-")
+                    or fo and fo not in ("cli", "tool") and f.startswith("libsan_la-")):
                 out.append(path)
     return out
 
@@ -174,7 +182,7 @@ def source_of(obj):
     """The source file an object was built from, relative to the tree."""
     rel = os.path.relpath(obj, BUILD)
     d, f = os.path.split(rel)
-    f = re.sub(r"^(libsan_la-|san-)", "", f)
+    f = re.sub(r"^(libsan_la-|libsantool_a-|san-)", "", f)
     return os.path.join(d, f[:-2] + ".c")
 
 
@@ -356,9 +364,9 @@ def check_statics():
         return None, []
     bad, n = [], 0
     objs = objects()
-    load_objdump([o for o in objs if folder_of(o) != "cli"])
+    load_objdump([o for o in objs if folder_of(o) not in ("cli", "tool")])
     for obj in objs:
-        if folder_of(obj) == "cli":
+        if folder_of(obj) in ("cli", "tool"):
             continue            # the command is one thread's program
         n += 1
         stem = os.path.relpath(obj, BUILD).replace("libsan_la-", "")[:-2]

@@ -1,5 +1,5 @@
 #!/bin/sh
-# cli.sh - the option parser of every subcommand (cli/options.c): one
+# cli.sh - the option parser of every subcommand (tool/options.c): one
 # table per subcommand, one parser, one help generated from the table.
 #
 #   1. --max-memory 1T (and --max-memory=1T) is accepted by solve, sweep,

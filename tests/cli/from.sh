@@ -1,6 +1,6 @@
 #!/bin/sh
 # from.sh - `--from FILE` reads a distribution or says why not
-# (issue 34, item 2; cli/from.c):
+# (issue 34, item 2; tool/from.c):
 #
 #   1. no row is an error, never the uniform distribution: an empty
 #      file, a header alone, blank lines, /dev/null (transient and

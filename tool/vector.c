@@ -4,7 +4,7 @@
  * column per automaton.
  */
 #include <stdlib.h>
-#include "cli/cli.h"
+#include "tool/tool.h"
 
 static const san_space *sort_space;     /* qsort has no context argument */
 

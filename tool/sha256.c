@@ -1,6 +1,6 @@
 /*
  * sha256.c - SHA-256 (FIPS 180-4, section 6.2), for the provenance of
- * every report: the digest of the exact bytes of the model read, which a
+ * every report (tool/meta.c): the digest of the exact bytes of the model read, which a
  * user compares with `sha256sum MODEL`.  Written from the standard:
  * libcrypto, libgcrypt and nettle all offer it, but none is a dependency
  * of libsan, and one link dependency for a hundred lines was not worth
@@ -9,7 +9,7 @@
  */
 #include <stdint.h>
 #include <string.h>
-#include "base/base.h"
+#include "tool/tool.h"
 
 /* The first 32 bits of the fractional parts of the cube roots of the
  * first 64 primes (FIPS 180-4, 4.2.2). */
@@ -58,7 +58,7 @@ static void compress(uint32_t h[8], const unsigned char *p)
     h[4] += e; h[5] += f; h[6] += g; h[7] += k;
 }
 
-void san_sha256_hex(const void *data, size_t len, char hex[65])
+void tool_sha256_hex(const void *data, size_t len, char hex[65])
 {
     /* the initial hash value (5.3.3) */
     uint32_t h[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,

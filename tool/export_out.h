@@ -6,7 +6,7 @@
 #ifndef CLI_EXPORT_OUT_H
 #define CLI_EXPORT_OUT_H
 
-#include "cli/cli.h"
+#include "tool/tool.h"
 
 typedef enum { EXP_MTX, EXP_STATES, EXP_PRISM, EXP_DOT, EXP_DOT_REACH } export_format;
 

@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli/cli.h"
+#include "tool/tool.h"
 
 static volatile int interrupted;
 static volatile int grace;              /* seconds after the first Ctrl-C */

@@ -13,7 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/cli.h"
+#include "tool/tool.h"
 
 /* The version of the output contract: doc/output.md, doc/output.schema.json.
  * Raised when a member changes shape or meaning (adding one does not). */
@@ -86,7 +86,7 @@ static meta_define *new_define(void)
 void cli_meta_model(const char *path, const char *text, size_t len)
 {
     char hex[65];
-    san_sha256_hex(text, len, hex);
+    tool_sha256_hex(text, len, hex);
     /* a file read twice (compare A A) is one input */
     for (int i = 0; i < M.nmodel; i++)
         if (M.model[i].path && !strcmp(M.model[i].path, path) && !strcmp(M.model[i].sha256, hex))
@@ -115,7 +115,7 @@ void cli_meta_gen(const char *line, const char *text, size_t len)
         lost();
         return;
     }
-    san_sha256_hex(text, len, m->sha256);
+    tool_sha256_hex(text, len, m->sha256);
 }
 
 void cli_meta_define(const char *name, size_t len, const char *value)

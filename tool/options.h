@@ -17,8 +17,8 @@
  * an option (and, for the commands that pass template flags through,
  * what is not one of theirs) is left to the caller in order.
  */
-#ifndef SAN_CLI_OPTIONS_H
-#define SAN_CLI_OPTIONS_H
+#ifndef SAN_TOOL_OPTIONS_H
+#define SAN_TOOL_OPTIONS_H
 
 #include <stddef.h>
 #include <stdio.h>
@@ -121,7 +121,7 @@ struct cli_option {
     "refuse a model file larger than M bytes (e.g.\n" \
     "1G; default 256M; --max-memory when smaller)", NULL)
 
-/* Shared groups (cli/options.c), over a san_sweep_opts: include them with
+/* Shared groups (tool/options.c), over a san_sweep_opts: include them with
  * CLI_INCLUDE(table, your_args, your_san_sweep_opts_member). */
 extern const cli_option cli_solver_options[];   /* --method, --tol, --max-iter,
                                                    --omega, --restart, --precond,

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "cli/cli.h"
+#include "tool/tool.h"
 
 int cli_sweep_check_index(const san_sweep *s, const char *list, char ***names, int *n)
 {

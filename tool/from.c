@@ -1,6 +1,6 @@
 /*
  * from.c - `--from FILE` of transient and passage: an initial
- * distribution as `--vector FILE` writes it (cli/vector.c), read back
+ * distribution as `--vector FILE` writes it (tool/vector.c), read back
  * against the model.  Each row is "index,<local state of each
  * automaton>,probability" (the names may be left out: "index,
  * probability"); the header, when there is one, names the automata.
@@ -15,7 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/cli.h"
+#include "tool/tool.h"
 
 void cli_from_free(cli_from *v)
 {

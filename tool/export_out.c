@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "cli/export_out.h"
+#include "tool/export_out.h"
 
 
 /* The note as DOT comments: `//` lines are DOT's anywhere, even before

@@ -5,8 +5,8 @@
 #ifndef CLI_TIME_OPTIONS_H
 #define CLI_TIME_OPTIONS_H
 
-#include "cli/cli.h"
-#include "cli/options.h"
+#include "tool/tool.h"
+#include "tool/options.h"
 
 typedef struct {
     san_storage storage;

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/cli.h"
-#include "cli/options.h"
+#include "tool/tool.h"
+#include "tool/options.h"
 
 /* ------------------------------------------------------------------ */
 /* The shared groups (over a san_sweep_opts)                            */

@@ -4,7 +4,7 @@
  * output), each command's own around it.
  */
 #include <string.h>
-#include "cli/time_options.h"
+#include "tool/time_options.h"
 
 #define TR_COMMON_OPTIONS                                                                    \
     CLI_GROUP("initial distribution (default: uniform over the states the\n"                  \

@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "cli/cli.h"
+#include "tool/tool.h"
 
 int cli_numbers_add(cli_numbers *l, double x)
 {

@@ -1,0 +1,274 @@
+/*
+ * load.c - a model file read, parsed and compiled, its diagnostics on
+ * stderr (the expressions of --initial and --until as the user wrote them).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "tool/tool.h"
+
+/* An expression of the command line (--until 'EXPR') compiled as a result
+ * appended to the model text: where it starts there, and the option that
+ * gave it, so that its diagnostics point into it and not at a line the
+ * model file does not have. */
+typedef struct {
+    const char *option;     /* "--until" */
+    const char *text;       /* the expression as the user wrote it */
+    int line, col;          /* its first character in the combined text */
+} expr_origin;
+
+/* The line an item falls on within an expression, 1-based; 0: not in it. */
+static int line_in_expr(const expr_origin *x, int line)
+{
+    int lines = 1;
+    for (const char *c = x->text; *c; c++)
+        lines += *c == '\n';
+    return line >= x->line && line < x->line + lines ? line - x->line + 1 : 0;
+}
+
+/* Diagnostics of the model, then of each expression under its option's
+ * name ("--until:1:4: error: unknown automaton 'queu'", the expression
+ * quoted with its caret). */
+static void print_diag(const san_diag *d, const expr_origin *xo, int nxo)
+{
+    if (nxo == 0) {
+        san_diag_print(d, stderr, isatty(2));
+        return;
+    }
+    san_diag dm, dx[2];
+    san_diag_init(&dm, d->file, d->src, d->srclen);
+    for (int i = 0; i < nxo; i++)
+        san_diag_init(&dx[i], xo[i].option, xo[i].text, strlen(xo[i].text));
+    for (int k = 0; k < d->n; k++) {
+        const san_diag_item *it = &d->items[k];
+        int i = 0, rel = 0;
+        while (i < nxo && !(rel = line_in_expr(&xo[i], it->line)))
+            i++;
+        if (i == nxo) {
+            san_diag_add(&dm, it->sev, it->line, it->col, "%s", it->msg);
+            continue;
+        }
+        int col = rel == 1 ? it->col - xo[i].col + 1 : it->col;
+        san_diag_add(&dx[i], it->sev, rel, col < 1 ? 1 : col, "%s", it->msg);
+    }
+    san_diag_print(&dm, stderr, isatty(2));
+    san_diag_free(&dm);
+    for (int i = 0; i < nxo; i++) {
+        san_diag_print(&dx[i], stderr, isatty(2));
+        san_diag_free(&dx[i]);
+    }
+}
+
+static san_model *load_text(const char *name, char *text, size_t len, cli_defines *defs,
+                            int *status, int quiet_warnings, const cli_diag *dg,
+                            const expr_origin *xo, int nxo);
+
+san_model *cli_load_text(const char *name, char *text, size_t len,
+                         cli_defines *defs, int *status, int quiet_warnings,
+                         const cli_diag *dg)
+{
+    return load_text(name, text, len, defs, status, quiet_warnings, dg, NULL, 0);
+}
+
+static san_model *load_text(const char *name, char *text, size_t len, cli_defines *defs,
+                            int *status, int quiet_warnings, const cli_diag *dg,
+                            const expr_origin *xo, int nxo)
+{
+    for (int i = 0; defs && i < defs->n; i++) {
+        char why[2048];
+        if (cli_structural_define(text, len, &defs->defs[i], why, sizeof why)) {
+            fprintf(stderr, "san: -D %s: %s\n", defs->defs[i].name, why);
+            *status = EXIT_USAGE;
+            return NULL;
+        }
+    }
+    san_diag d;
+    san_diag_init(&d, name, text, len);
+    san_load_opts opt = { 0 };
+    opt.peps_warnings = !(dg && dg->no_peps_warnings);
+    opt.progress = cli_stderr_is_tty();
+    if (defs) {
+        opt.defs = defs->defs;
+        opt.ndefs = defs->n;
+    }
+    san_model *m = san_model_load(text, len, &d, &opt);
+    if (m && dg && dg->peers)
+        san_model_lint_peers(m, text, len, &d);
+    if (!m || d.nerrors || !quiet_warnings)
+        print_diag(&d, xo, nxo);
+    if (m && defs) {
+        for (int i = 0; i < defs->n; i++)
+            if (!defs->defs[i].used) {
+                char why[1024];
+                san_model_define_why(m, defs->defs[i].name, defs->defs[i].value, why, sizeof why);
+                fprintf(stderr, "san: -D %s: %s\n", defs->defs[i].name, why);
+                san_model_free(m);
+                m = NULL;
+                break;
+            }
+    }
+    if (!m)
+        *status = EXIT_USAGE;
+    san_diag_free(&d);
+    return m;
+}
+
+int cli_read_model(const char *path, double max_input, double max_memory, char **text,
+                   size_t *len)
+{
+    double asked = max_input > 0 ? max_input : SAN_MAX_INPUT_DEFAULT;
+    double limit = max_memory > 0 && max_memory < asked ? max_memory : asked;
+    char msg[1024];
+    san_status st = san_read_input(path, limit, text, len, msg, sizeof msg);
+    if (st == SAN_OK) {
+        cli_meta_model(path, *text, *len);      /* the report names these bytes */
+        return EXIT_OK;
+    }
+    if (st == SAN_E_INPUT && errno == EFBIG)
+        fprintf(stderr, "san: %s; raise %s\n", msg, limit < asked ? "--max-memory" : "--max-input");
+    else
+        fprintf(stderr, "san: %s\n", msg);
+    return cli_exit_status(st);
+}
+
+/* The text of a model file as .san: a PRISM model imported, the -D
+ * given to the importer (*defs then NULL) and its PEPS lint off (*dg
+ * pointed at dq): the user wrote PRISM, what PEPS would read
+ * differently is not theirs.  EXIT_OK with text, or the exit status. */
+static int read_as_san(const char *path, const char *name, double max_input, double max_memory,
+                       cli_defines **defs, const cli_diag **dg, cli_diag *dq, char **text,
+                       size_t *len)
+{
+    int rc = cli_read_model(path, max_input, max_memory, text, len);
+    if (rc != EXIT_OK || !san_is_prism_path(path))
+        return rc;
+    if ((rc = cli_prism_to_san(name, text, len, *defs)) != EXIT_OK) {
+        free(*text);
+        return rc;
+    }
+    *defs = NULL;
+    *dq = *dg ? **dg : (cli_diag){ 0 };
+    dq->no_peps_warnings = 1;
+    *dg = dq;
+    return EXIT_OK;
+}
+
+const char *cli_model_name(const char *path, char *buf, size_t size)
+{
+    if (!strcmp(path, "-"))
+        return "<stdin>";
+    if (!san_is_prism_path(path))
+        return path;
+    snprintf(buf, size, "%s (imported)", path);
+    return buf;
+}
+
+san_model *cli_load_model_flags(const char *path, cli_defines *defs, int flags, int *status,
+                                double max_input, double max_memory, const cli_diag *dg)
+{
+    char *text;
+    size_t len;
+    const char *name = strcmp(path, "-") ? path : "<stdin>";
+    if ((*status = cli_read_model(path, max_input, max_memory, &text, &len)) != EXIT_OK)
+        return NULL;
+    int prism = san_is_prism_path(path);
+    cli_diag dq = *dg;
+    if (prism) {
+        *status = cli_prism_to_san_flags(name, &text, &len, defs, flags);
+        dq.no_peps_warnings = 1;    /* the importer's text, not the user's */
+    }
+    char nb[4096];
+    san_model *m = NULL;
+    if (*status == EXIT_OK)
+        m = cli_load_text(cli_model_name(path, nb, sizeof nb), text, len, prism ? NULL : defs,
+                          status, 0, &dq);
+    free(text);
+    return m;
+}
+
+san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
+                          int quiet_warnings, double max_input, double max_memory,
+                          const cli_diag *dg)
+{
+    size_t len;
+    char *text;
+    cli_diag dq;
+    const char *name = strcmp(path, "-") ? path : "<stdin>";
+    if ((*status = read_as_san(path, name, max_input, max_memory, &defs, &dg, &dq, &text,
+                               &len)) != EXIT_OK)
+        return NULL;
+    char nb[4096];
+    name = cli_model_name(path, nb, sizeof nb);
+    san_model *m = cli_load_text(name, text, len, defs, status, quiet_warnings, dg);
+    free(text);
+    return m;
+}
+
+san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char *const *names,
+                                const char *const *options, const char *const *exprs, int n,
+                                int *status, double max_input, double max_memory,
+                                const cli_diag *dg)
+{
+    expr_origin xo[2];
+    if (n > 2) {
+        fprintf(stderr, "san: internal error: %d command-line expressions\n", n);
+        *status = EXIT_FAIL;
+        return NULL;
+    }
+    size_t len;
+    char *text;
+    cli_diag dq;
+    const char *name = strcmp(path, "-") ? path : "<stdin>";
+    if ((*status = read_as_san(path, name, max_input, max_memory, &defs, &dg, &dq, &text,
+                               &len)) != EXIT_OK)
+        return NULL;
+    char nb[4096];
+    name = cli_model_name(path, nb, sizeof nb);
+    san_load_opts opt = { 0 };
+    if (defs) {
+        opt.defs = defs->defs;
+        opt.ndefs = defs->n;
+    }
+    size_t l;
+    char *t = NULL;
+    san_text_pos at[2];
+    san_status st = n > 0 ? san_text_with_results(text, len, &opt, names, exprs, n, &t, &l, at)
+                          : SAN_E_MODEL;
+    if (st == SAN_E_MODEL) {    /* no expression, or the model itself is wrong */
+        san_model *m = cli_load_text(name, text, len, defs, status, 0, dg);
+        free(text);
+        return m;
+    }
+    free(text);
+    if (st != SAN_OK) {
+        *status = EXIT_FAIL;
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        xo[i].option = options[i];
+        xo[i].text = exprs[i];
+        xo[i].line = at[i].line;
+        xo[i].col = at[i].col;
+    }
+    san_model *m = load_text(name, t, l, defs, status, 0, dg, xo, n);
+    free(t);
+    return m;
+}
+
+const san_expr *cli_state_expr(const char *cmd, const san_model *m, const char *opt,
+                               const char *name, const char *text, int *status)
+{
+    for (int i = 0; i < m->nres; i++)
+        if (!strcmp(m->res[i].name, name)) {
+            if (!m->res[i].derived)
+                return m->res[i].expr;
+            *status = cli_usage_error(cmd, "%s '%s': names a result or thr(), values of the "
+                                      "solution; a state selection reads the state only", opt,
+                                      text);
+            return NULL;
+        }
+    return NULL;
+}
