@@ -68,8 +68,8 @@ int cli_run_captured(int argc, char **argv, char **out, char **err)
     for (int i = 0; i < 3 && ok; i++)
         ok = (saved[i] = fcntl(i, F_DUPFD_CLOEXEC, 3)) >= 0 && dup2(fd[i], i) == i;
     if (ok) {
-        cli_meta_free();
-        cli_meta_argv(argc, argv);
+        tool_meta_free();
+        tool_meta_argv(argc, argv);
         status = cli_command_run(c, argc - 1, argv + 1);
         if (fflush(stdout) != 0 || ferror(stdout)) {    /* as main()'s close_stdout */
             fprintf(stderr, "san: cannot write standard output: %s\n", strerror(errno));
@@ -78,7 +78,7 @@ int cli_run_captured(int argc, char **argv, char **out, char **err)
         clearerr(stdout);
         clearerr(stdin);
         fflush(stderr);
-        cli_meta_free();
+        tool_meta_free();
     }
     for (int i = 0; i < 3; i++)
         if (saved[i] >= 0) {

@@ -9,16 +9,16 @@
 #include "tool/options.h"
 
 typedef struct {
-    cli_format fmt;
-    cli_defines defs;
-    cli_diag diag;
+    tool_format fmt;
+    tool_defines defs;
+    tool_diag diag;
     double max_input;
     san_audit_opts audit;
     san_lump lump;
 } check_args;
 
 /* --explore auto|always|never */
-static int opt_explore(const cli_parser *p, const cli_option *o, const char *arg, void *dest)
+static int opt_explore(const tool_parser *p, const tool_option *o, const char *arg, void *dest)
 {
     static const char *const names[] = { "auto", "always", "never" };
     (void)o;
@@ -27,46 +27,46 @@ static int opt_explore(const cli_parser *p, const cli_option *o, const char *arg
             *(san_explore_mode *)dest = (san_explore_mode)k;
             return 0;
         }
-    return cli_usage_error(p->cmd, "--explore: expected auto, always or never, not '%s'", arg);
+    return tool_usage_error(p->cmd, "--explore: expected auto, always or never, not '%s'", arg);
 }
 
 /* --lump auto|off */
-static int opt_lump(const cli_parser *p, const cli_option *o, const char *arg, void *dest)
+static int opt_lump(const tool_parser *p, const tool_option *o, const char *arg, void *dest)
 {
     (void)o;
     if (strcmp(arg, "auto") && strcmp(arg, "off"))
-        return cli_usage_error(p->cmd, "--lump: expected auto or off, not '%s'", arg);
+        return tool_usage_error(p->cmd, "--lump: expected auto or off, not '%s'", arg);
     *(san_lump *)dest = strcmp(arg, "off") ? SAN_LUMP_AUTO : SAN_LUMP_OFF;
     return 0;
 }
 
-static const cli_option check_options[] = {
-    CLI_GROUP("options:"),
-    CLI_CALLBACK(0, "lump", "WHEN", check_args, lump, opt_lump,
+static const tool_option check_options[] = {
+    TOOL_GROUP("options:"),
+    TOOL_CALLBACK(0, "lump", "WHEN", check_args, lump, opt_lump,
                  "auto (default): the memory estimates are those of\n"
                  "the lumped model the solve uses when replicas are\n"
                  "interchangeable (its size is shown); off: as written"),
-    CLI_FORMAT(check_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON, NULL),
-    CLI_CALLBACK('D', NULL, "NAME=VALUE", check_args, defs, cli_opt_define,
+    TOOL_FORMAT(check_args, fmt, TOOL_FMT_TEXT | TOOL_FMT_JSON, NULL),
+    TOOL_CALLBACK('D', NULL, "NAME=VALUE", check_args, defs, tool_opt_define,
                  "override a constant identifier of the model"),
-    CLI_MAX_INPUT(check_args, max_input),
-    CLI_GROUP("reachable states:"),
-    CLI_CALLBACK(0, "explore", "WHEN", check_args, audit.explore, opt_explore,
+    TOOL_MAX_INPUT(check_args, max_input),
+    TOOL_GROUP("reachable states:"),
+    TOOL_CALLBACK(0, "explore", "WHEN", check_args, audit.explore, opt_explore,
                  "check rates and routing in the reachable states:\n"
                  "auto (default: up to --max-states of them,\n"
                  "else the first ones, said so), always (all,\n"
                  "within --max-memory) or never (the text alone)"),
-    CLI_INT(0, "max-states", "N", check_args, audit.max_states, 1, 2147483646,
+    TOOL_INT(0, "max-states", "N", check_args, audit.max_states, 1, 2147483646,
             "a positive integer", "--explore auto: explore at most N states\n"
             "(default 200000, fewer for many automata)", NULL),
-    CLI_BYTES(0, "max-memory", "M", check_args, audit.max_memory,
+    TOOL_BYTES(0, "max-memory", "M", check_args, audit.max_memory,
               "memory the exploration may take (default 80%\n"
               "of physical memory)", NULL),
-    CLI_INCLUDE(cli_diag_options, check_args, diag),
-    CLI_END
+    TOOL_INCLUDE(tool_diag_options, check_args, diag),
+    TOOL_END
 };
 
-static const cli_spec check_spec = {
+static const tool_spec check_spec = {
     .name = "check",
     .usage = "usage: san check [options] MODEL\n",
     .intro =
@@ -85,12 +85,12 @@ static const cli_spec check_spec = {
     .outro =
         "MODEL may be - for standard input.  Exit status: 0 valid (warnings\n"
         "allowed), 2 errors in the model or bad usage, 1 other failures.\n",
-    .flags = CLI_ABBREV | CLI_OPERAND_FILES,
+    .flags = TOOL_ABBREV | TOOL_OPERAND_FILES,
 };
 
 void help_check(FILE *out)
 {
-    cli_help(out, &check_spec);
+    tool_help(out, &check_spec);
 }
 
 int cmd_check(int argc, char **argv)
@@ -99,45 +99,45 @@ int cmd_check(int argc, char **argv)
                      SAN_LUMP_AUTO };
     char **rest;
     int nrest;
-    int rc = cli_parse(&check_spec, argc, argv, &A, &rest, &nrest);
+    int rc = tool_parse(&check_spec, argc, argv, &A, &rest, &nrest);
     if (rc) {
-        cli_defines_free(&A.defs);
-        return rc == CLI_HELP_SHOWN ? EXIT_OK : rc;
+        tool_defines_free(&A.defs);
+        return rc == TOOL_HELP_SHOWN ? EXIT_OK : rc;
     }
     if (nrest != 1) {
         free(rest);
-        cli_defines_free(&A.defs);
-        return cli_usage_error("check", "%s", nrest == 0 ? "missing MODEL" : "expected one MODEL");
+        tool_defines_free(&A.defs);
+        return tool_usage_error("check", "%s", nrest == 0 ? "missing MODEL" : "expected one MODEL");
     }
-    cli_defines defs = A.defs;
-    cli_format fmt = A.fmt;
+    tool_defines defs = A.defs;
+    tool_format fmt = A.fmt;
     const char *path = rest[0];
     free(rest);
     size_t len;
     char *text;
-    int rc_read = cli_read_model(path, A.max_input, 0, &text, &len);
+    int rc_read = tool_read_model(path, A.max_input, 0, &text, &len);
     int prism = rc_read == EXIT_OK && san_is_prism_path(path);
     if (prism) {
         /* the -D are the PRISM constants: the importer's; what PEPS would
          * read differently is not the user's text */
         A.diag.no_peps_warnings = 1;
-        rc_read = cli_prism_to_san(strcmp(path, "-") ? path : "<stdin>", &text, &len, &defs);
-        cli_defines_free(&defs);
+        rc_read = tool_prism_to_san(strcmp(path, "-") ? path : "<stdin>", &text, &len, &defs);
+        tool_defines_free(&defs);
         if (rc_read != EXIT_OK)
             free(text);
     }
     if (rc_read != EXIT_OK) {
-        cli_defines_free(&defs);
+        tool_defines_free(&defs);
         return rc_read;
     }
     san_diag d;
     char nb[4096];
-    san_diag_init(&d, cli_model_name(path, nb, sizeof nb), text, len);
+    san_diag_init(&d, tool_model_name(path, nb, sizeof nb), text, len);
     san_load_opts opt = { .defs = defs.defs, .ndefs = defs.n, .peps_warnings = !A.diag.no_peps_warnings,
-                          .progress = cli_stderr_is_tty() };
+                          .progress = tool_stderr_is_tty() };
     for (int i = 0; i < defs.n; i++) {
         char why[2048];
-        if (cli_structural_define(text, len, &defs.defs[i], why, sizeof why)) {
+        if (tool_structural_define(text, len, &defs.defs[i], why, sizeof why)) {
             san_diag_add(&d, SAN_ERROR, 0, 0, "-D %s: %s", defs.defs[i].name, why);
             defs.defs[i].used = 1;      /* said why: not "no constant" as well */
         }
@@ -177,14 +177,14 @@ int cmd_check(int argc, char **argv)
     if (m) {
         /* what the solve will build: the lumped model when there is one */
         san_estimate_memory(L ? san_lumping_model(L) : m, &mem);
-        A.audit.progress = cli_stderr_is_tty();
+        A.audit.progress = tool_stderr_is_tty();
         if (san_audit_model(m, &A.audit, &audit, &d) != SAN_OK)
             status = EXIT_FAIL;
         else if (d.nerrors)
             status = EXIT_USAGE;    /* the model is wrong, as the solve would say */
     }
     san_check_report_opts ro = { .lumping = L, .memory = &mem, .audit = &audit,
-                                 .preamble = cli_provenance };
+                                 .preamble = tool_provenance };
     if (fmt == FMT_JSON)
         san_report_check(stdout, SAN_REPORT_JSON, m, &d, &ro);
     san_diag_print(&d, stderr, isatty(2));
@@ -194,6 +194,6 @@ int cmd_check(int argc, char **argv)
     san_model_free(m);
     san_diag_free(&d);
     free(text);
-    cli_defines_free(&defs);
+    tool_defines_free(&defs);
     return status;
 }

@@ -15,38 +15,38 @@
 typedef struct {
     san_cluster_params par;
     double block, elem, multiple;
-    cli_format fmt;
+    tool_format fmt;
 } cluster_args;
 
 /* The model's inputs through the library's san_cluster_set. */
-static int cluster_input(const cli_parser *p, const cli_option *o, const char *arg, void *dest)
+static int cluster_input(const tool_parser *p, const tool_option *o, const char *arg, void *dest)
 {
     char flag[64], err[256];
     snprintf(flag, sizeof flag, "--%s", o->long_name);
     if (san_cluster_set(dest, flag, arg, err, sizeof err) != SAN_OK)
-        return cli_usage_error(p->cmd, "%s", err);
+        return tool_usage_error(p->cmd, "%s", err);
     return 0;
 }
 
-#define CL_INPUT(l, a, h, d) { .kind = CLI_OPT_CALLBACK, .long_name = (l), .argh = (a), \
+#define CL_INPUT(l, a, h, d) { .kind = TOOL_OPT_CALLBACK, .long_name = (l), .argh = (a), \
     .offset = offsetof(cluster_args, par), .cb = cluster_input, .help = (h), .def = (d) }
 
-static const cli_option cluster_options[] = {
-    CLI_GROUP("the application:"),
+static const tool_option cluster_options[] = {
+    TOOL_GROUP("the application:"),
     CL_INPUT("oper", "OPS", "Oper: basic operations of a task", NULL),
     CL_INPUT("task-size", "BYTES", "STask: bytes of a task (k, M, G: powers of 1024)", NULL),
     CL_INPUT("result-size", "BYTES", "SResult: bytes of a task's result", NULL),
     CL_INPUT("tasks", "N", "tasks of the run (for the times)", NULL),
-    CLI_DOUBLE(0, "mm-block", "G", cluster_args, block, 1, 1e9, 0, "a block size >= 1",
+    TOOL_DOUBLE(0, "mm-block", "G", cluster_args, block, 1, 1e9, 0, "a block size >= 1",
                "the seed's matrix multiplication in G x G blocks:\n"
                "sets --oper 2G^3-G^2, --task-size 2eG^2,\n"
                "--result-size eG^2 (eqs. 63, 65, 66)", NULL),
-    CLI_DOUBLE(0, "elem-bytes", "E", cluster_args, elem, 1, 1e6, 0, "bytes >= 1",
+    TOOL_DOUBLE(0, "elem-bytes", "E", cluster_args, elem, 1, 1e6, 0, "bytes >= 1",
                "e: bytes of a matrix element", "4"),
-    CLI_DOUBLE(0, "block-multiple", "B", cluster_args, multiple, 1, 1e9, 0, "a block size >= 1",
+    TOOL_DOUBLE(0, "block-multiple", "B", cluster_args, multiple, 1, 1e9, 0, "a block size >= 1",
                "round the smallest block up to a multiple of B\n"
                "(the intra-cluster block)", NULL),
-    CLI_GROUP("the system:"),
+    TOOL_GROUP("the system:"),
     CL_INPUT("perf", "OPS/S", "CPerfAvail: operations per second of all the\n"
              "workers together", NULL),
     CL_INPUT("worst-perf", "OPS/S", "the slowest worker's (default: perf / workers)", NULL),
@@ -55,12 +55,12 @@ static const cli_option cluster_options[] = {
     CL_INPUT("inet-in", "BYTES/S", "an external cluster: Internet throughput from\n"
              "the master (0: a local cluster)", NULL),
     CL_INPUT("inet-out", "BYTES/S", "... back to the master", NULL),
-    CLI_GROUP("options:"),
-    CLI_FORMAT(cluster_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV, NULL),
-    CLI_END
+    TOOL_GROUP("options:"),
+    TOOL_FORMAT(cluster_args, fmt, TOOL_FMT_TEXT | TOOL_FMT_JSON | TOOL_FMT_CSV, NULL),
+    TOOL_END
 };
 
-static const cli_spec cluster_spec = {
+static const tool_spec cluster_spec = {
     .name = "cluster",
     .usage = "usage: san cluster --perf OPS/S [--lan BYTES/S] (--oper OPS --task-size BYTES\n"
              "                   --result-size BYTES | --mm-block G) [options]\n",
@@ -84,7 +84,7 @@ static const cli_spec cluster_spec = {
 
 void help_cluster(FILE *out)
 {
-    cli_help(out, &cluster_spec);
+    tool_help(out, &cluster_spec);
 }
 
 /* ------------------------------------------------------------------ */
@@ -165,7 +165,7 @@ static void grains(const cluster_args *A, report *r)
 static void write_text(const cluster_args *A, const report *r, FILE *out)
 {
     const san_cluster_params *p = &A->par;
-    cli_meta_text(out);
+    tool_meta_text(out);
     fprintf(out, "%s cluster, %g workers: Oper %.10g, STask %.10g B, SResult %.10g B\n",
             p->inet_in > 0 || p->inet_out > 0 ? "external" : "local", p->workers, p->oper,
             p->s_task, p->s_result);
@@ -179,7 +179,7 @@ static void write_text(const cluster_args *A, const report *r, FILE *out)
 
 static void write_csv(const report *r, FILE *out)
 {
-    cli_meta_csv(out, NULL);
+    tool_meta_csv(out, NULL);
     fprintf(out, "name,value\nbound,%s\n", r->bound);
     for (int i = 0; i < r->n; i++)
         fprintf(out, "%s,%.17g\n", r->q[i].name, r->q[i].v);
@@ -188,12 +188,12 @@ static void write_csv(const report *r, FILE *out)
 static void write_json(const report *r, FILE *out)
 {
     fputs("{\n  ", out);
-    cli_meta_json(out, NULL);
+    tool_meta_json(out, NULL);
     fputs("\"model\": \"cluster\",\n  \"bound\": ", out);
     san_json_string(out, r->bound);
     for (int i = 0; i < r->n; i++) {
         fprintf(out, ",\n  \"%s\": ", r->q[i].name);
-        cli_json_figure(out, r->q[i].v);
+        tool_json_figure(out, r->q[i].v);
     }
     fputs("\n}\n", out);
 }
@@ -208,7 +208,7 @@ static int cluster_main(cluster_args *A)
     if (A->block > 0)
         san_cluster_mm(&A->par, A->block, A->elem);
     if (san_cluster_check(&A->par, err, sizeof err) != SAN_OK)
-        return cli_usage_error("cluster", "%s", err);
+        return tool_usage_error("cluster", "%s", err);
     san_cluster_result c;
     san_cluster_eval(&A->par, &c);
     report r;
@@ -234,11 +234,11 @@ int cmd_cluster(int argc, char **argv)
     A.fmt = FMT_TEXT;
     char **rest;
     int nrest;
-    int status = cli_parse(&cluster_spec, argc, argv, &A, &rest, &nrest);
+    int status = tool_parse(&cluster_spec, argc, argv, &A, &rest, &nrest);
     if (status == 0 && nrest > 0)
-        status = cli_usage_error("cluster", "unexpected argument '%s'", rest[0]);
+        status = tool_usage_error("cluster", "unexpected argument '%s'", rest[0]);
     if (status == 0)
         status = cluster_main(&A);
     free(rest);
-    return status == CLI_HELP_SHOWN ? EXIT_OK : status;
+    return status == TOOL_HELP_SHOWN ? EXIT_OK : status;
 }

@@ -11,29 +11,29 @@
 
 typedef struct {
     san_sweep_opts run;
-    cli_format fmt;
+    tool_format fmt;
     int marginals;
     int quiet;
-    cli_strings defs;       /* -D NAME=VALUE, added to every model */
-    cli_diag diag;
+    tool_strings defs;       /* -D NAME=VALUE, added to every model */
+    tool_diag diag;
 } compare_args;
 
-static const cli_option compare_options[] = {
-    CLI_GROUP("options:"),
-    CLI_CALLBACK('D', NULL, "NAME=VALUE", compare_args, defs, cli_opt_define_text,
+static const tool_option compare_options[] = {
+    TOOL_GROUP("options:"),
+    TOOL_CALLBACK('D', NULL, "NAME=VALUE", compare_args, defs, tool_opt_define_text,
                  "override a constant in every model"),
-    CLI_FORMAT(compare_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV, NULL),
-    CLI_FLAG(0, "no-marginals", compare_args, marginals, 0, "results only"),
-    CLI_FLAG('q', "quiet", compare_args, quiet, 1,
+    TOOL_FORMAT(compare_args, fmt, TOOL_FMT_TEXT | TOOL_FMT_JSON | TOOL_FMT_CSV, NULL),
+    TOOL_FLAG(0, "no-marginals", compare_args, marginals, 0, "results only"),
+    TOOL_FLAG('q', "quiet", compare_args, quiet, 1,
              "no progress on stderr, no provenance header (text)"),
-    CLI_INCLUDE(cli_run_options, compare_args, run),
-    CLI_GROUP("limits:"),
-    CLI_MAX_INPUT(compare_args, run.max_input),
-    CLI_INCLUDE(cli_diag_options, compare_args, diag),
-    CLI_END
+    TOOL_INCLUDE(tool_run_options, compare_args, run),
+    TOOL_GROUP("limits:"),
+    TOOL_MAX_INPUT(compare_args, run.max_input),
+    TOOL_INCLUDE(tool_diag_options, compare_args, diag),
+    TOOL_END
 };
 
-static const cli_spec compare_spec = {
+static const tool_spec compare_spec = {
     .name = "compare",
     .usage = "usage: san compare [options] A B [C...]\n",
     .intro =
@@ -58,17 +58,17 @@ static const cli_spec compare_spec = {
 
 void help_compare(FILE *out)
 {
-    cli_help(out, &compare_spec);
+    tool_help(out, &compare_spec);
 }
 
 /* The provenance block (tool/meta.c): the method, tolerance and storage
  * asked, converged when every model did. */
-static cli_run run_of(const san_compare *c, const san_sweep_opts *o)
+static tool_run run_of(const san_compare *c, const san_sweep_opts *o)
 {
     int ok = 1;
     for (int i = 0; i < c->n; i++)
         ok &= c->model[i].row.ok;
-    return cli_run_asked(o, ok);
+    return tool_run_asked(o, ok);
 }
 
 /* ------------------------------------------------------------------ */
@@ -82,10 +82,10 @@ static int compare_main(compare_args *A, int n, char **models)
     san_status st = san_compare_init(&c, n, (const char *const *)models, A->defs.n, A->defs.v,
                                      &A->run, err, sizeof err);
     if (st == SAN_E_USAGE)
-        return cli_usage_error("compare", "%s", err);
+        return tool_usage_error("compare", "%s", err);
     if (st == SAN_E_INPUT) {
         fprintf(stderr, "san: %s\n", err);
-        return cli_exit_status(st);
+        return tool_exit_status(st);
     }
     if (st != SAN_OK) {
         fprintf(stderr, "san compare: %s\n", err);
@@ -95,29 +95,29 @@ static int compare_main(compare_args *A, int n, char **models)
     for (int i = 0; i < c.n; i++) {     /* the model files: the report names their bytes */
         const san_sweep_spec *sp = &c.model[i].sweep.spec;
         if (sp->path && sp->text)
-            cli_meta_model(sp->path, sp->text, sp->len);
+            tool_meta_model(sp->path, sp->text, sp->len);
     }
     /* the models' warnings, each once (not once per model line) */
     char **seen = NULL;
     for (int i = 0; i < c.n; i++)
-        cli_print_sweep_warnings(&c.model[i].sweep, &seen);
-    cli_seen_free(seen);
-    A->run.progress = !A->quiet && cli_stderr_is_tty();
+        tool_print_sweep_warnings(&c.model[i].sweep, &seen);
+    tool_seen_free(seen);
+    A->run.progress = !A->quiet && tool_stderr_is_tty();
     if (san_compare_run(&c, &A->run, A->marginals) != SAN_OK) {
         fprintf(stderr, "san compare: out of memory\n");
         status = EXIT_FAIL;
     } else {
-        cli_run run = run_of(&c, &A->run);
-        san_compare_report_opts ro = { .preamble = cli_provenance, .ctx = &run };
-        san_report_compare(stdout, cli_report_format(A->fmt), &c, &ro);
+        tool_run run = run_of(&c, &A->run);
+        san_compare_report_opts ro = { .preamble = tool_provenance, .ctx = &run };
+        san_report_compare(stdout, tool_report_format(A->fmt), &c, &ro);
         fflush(stdout);
     }
     int said = 0;
     for (int i = 0; i < c.n; i++)
         if (!c.model[i].row.ok)
-            status = cli_say_failed("compare", "model", c.model[i].name, c.model[i].row.error,
+            status = tool_say_failed("compare", "model", c.model[i].name, c.model[i].row.error,
                                     &said);
-    cli_say_failed_end("compare", "model", said);
+    tool_say_failed_end("compare", "model", said);
     san_compare_free(&c);
     return status;
 }
@@ -133,16 +133,16 @@ int cmd_compare(int argc, char **argv)
     A.marginals = 1;
     char **models;
     int n;
-    int status = cli_parse(&compare_spec, argc, argv, &A, &models, &n);
+    int status = tool_parse(&compare_spec, argc, argv, &A, &models, &n);
     if (A.quiet)
-        cli_meta_quiet();
+        tool_meta_quiet();
     A.run.no_peps_warnings = A.diag.no_peps_warnings;
     A.run.peers = A.diag.peers;
     if (status == 0 && n < 2)
-        status = cli_usage_error("compare", "expected at least two models or generator lines");
+        status = tool_usage_error("compare", "expected at least two models or generator lines");
     if (status == 0)
         status = compare_main(&A, n, models);
     free(models);
-    cli_strings_free(&A.defs);
-    return status == CLI_HELP_SHOWN ? EXIT_OK : status;
+    tool_strings_free(&A.defs);
+    return status == TOOL_HELP_SHOWN ? EXIT_OK : status;
 }

@@ -13,42 +13,42 @@ typedef struct {
     const char *format, *output, *gen;
     long max_nodes;
     int quiet;
-    cli_defines defs;
-    cli_diag diag;
+    tool_defines defs;
+    tool_diag diag;
 } export_args;
 
-static const cli_option export_options[] = {
-    CLI_GROUP("output:"),
-    CLI_STRING('f', "format", "FMT", export_args, format,
+static const tool_option export_options[] = {
+    TOOL_GROUP("output:"),
+    TOOL_STRING('f', "format", "FMT", export_args, format,
                "mtx        the generator Q, Matrix Market (CHOLMOD's writer)\n"
                "states     the reachable states, CSV (state, index, local states)\n"
                "prism      PRISM's explicit files: BASE.tra, BASE.sta, BASE.lab,\n"
                "           BASE1.srew ... (results, throughputs), BASE.map.csv\n"
                "dot        the automata, Graphviz DOT\n"
                "dot-reach  the reachable chain, Graphviz DOT (small models)"),
-    CLI_STRING('o', "output", "FILE", export_args, output,
+    TOOL_STRING('o', "output", "FILE", export_args, output,
                "write to FILE (prism: BASE) instead of standard output\n"
                "(atomically: see OUTPUT FILES in san(1))"),
-    CLI_INT(0, "max-nodes", "N", export_args, max_nodes, 1, 1e9, "a positive integer",
+    TOOL_INT(0, "max-nodes", "N", export_args, max_nodes, 1, 1e9, "a positive integer",
             "dot-reach: refuse chains of more states", "1000"),
-    CLI_FLAG('q', "quiet", export_args, quiet, 1, "no progress on stderr"),
-    CLI_CHOICE(CLI_OPT_LUMP, 0, "lump", "L", export_args, run.lump,
+    TOOL_FLAG('q', "quiet", export_args, quiet, 1, "no progress on stderr"),
+    TOOL_CHOICE(TOOL_OPT_LUMP, 0, "lump", "L", export_args, run.lump,
                "auto: the chain san solve solves, interchangeable\n"
                "replicas lumped into counts (occupancy states; the\n"
                "files say so); off: the chain as written", "auto"),
-    CLI_GROUP("limits:"),
-    CLI_INCLUDE(cli_limit_options, export_args, run),
-    CLI_MAX_INPUT(export_args, run.max_input),
-    CLI_GROUP("model:"),
-    CLI_CALLBACK('D', NULL, "NAME=VALUE", export_args, defs, cli_opt_define,
+    TOOL_GROUP("limits:"),
+    TOOL_INCLUDE(tool_limit_options, export_args, run),
+    TOOL_MAX_INPUT(export_args, run.max_input),
+    TOOL_GROUP("model:"),
+    TOOL_CALLBACK('D', NULL, "NAME=VALUE", export_args, defs, tool_opt_define,
                  "override a constant identifier"),
-    CLI_STRING(0, "gen", "'ARGS'", export_args, gen,
+    TOOL_STRING(0, "gen", "'ARGS'", export_args, gen,
                "export a generated model (see san gen --help)"),
-    CLI_INCLUDE(cli_diag_options, export_args, diag),
-    CLI_END
+    TOOL_INCLUDE(tool_diag_options, export_args, diag),
+    TOOL_END
 };
 
-static const cli_spec export_spec = {
+static const tool_spec export_spec = {
     .name = "export",
     .usage =
         "usage: san export --format FMT [options] MODEL\n"
@@ -68,12 +68,12 @@ static const cli_spec export_spec = {
         "mtx and dot say so in a comment, every format in a note on stderr.\n",
     .opts = export_options,
     .outro = "Exit status: 0 written, 2 bad model, usage or over a limit, 1 failed.\n",
-    .flags = CLI_ABBREV | CLI_OPERAND_FILES,
+    .flags = TOOL_ABBREV | TOOL_OPERAND_FILES,
 };
 
 void help_export(FILE *out)
 {
-    cli_help(out, &export_spec);
+    tool_help(out, &export_spec);
 }
 
 static int parse_format(const char *s, export_format *f)
@@ -92,16 +92,16 @@ static int parse_format(const char *s, export_format *f)
 static int check_args(const export_args *A, int nrest, export_format *fmt)
 {
     if (!A->format)
-        return cli_usage_error("export", "missing --format (mtx, states, prism, dot, dot-reach)");
+        return tool_usage_error("export", "missing --format (mtx, states, prism, dot, dot-reach)");
     if (parse_format(A->format, fmt) != 0)
-        return cli_usage_error("export", "--format: expected mtx, states, prism, dot or dot-reach, not '%s'",
+        return tool_usage_error("export", "--format: expected mtx, states, prism, dot or dot-reach, not '%s'",
                                A->format);
     if (*fmt == EXP_PRISM && (!A->output || !strcmp(A->output, "-")))
-        return cli_usage_error("export", "--format prism writes BASE.tra, BASE.sta, BASE.lab, ...: give -o BASE");
+        return tool_usage_error("export", "--format prism writes BASE.tra, BASE.sta, BASE.lab, ...: give -o BASE");
     if (A->gen && nrest != 0)
-        return cli_usage_error("export", "--gen replaces MODEL; give one or the other");
+        return tool_usage_error("export", "--gen replaces MODEL; give one or the other");
     if (!A->gen && nrest != 1)
-        return cli_usage_error("export", "%s", nrest == 0 ? "missing MODEL" : "expected one MODEL");
+        return tool_usage_error("export", "%s", nrest == 0 ? "missing MODEL" : "expected one MODEL");
     return 0;
 }
 
@@ -114,18 +114,18 @@ static int build_space(const export_args *A, const san_model *m, const char *pat
     san_analysis_opts ao;
     san_analysis_opts_default(&ao);
     ao.space = A->run.space;
-    ao.space.progress = !A->quiet && cli_stderr_is_tty();
-    ao.space.interrupt = cli_interrupt("export", CLI_SOLVE_GRACE);
+    ao.space.progress = !A->quiet && tool_stderr_is_tty();
+    ao.space.interrupt = tool_interrupt("export", TOOL_SOLVE_GRACE);
     ao.storage = fmt == EXP_STATES ? SAN_STORAGE_AUTO : SAN_STORAGE_SPARSE;
     ao.space_only = 1;
     ao.lump = A->run.lump;
     san_diag d;
     char nb[4096];
-    san_diag_init(&d, cli_model_name(path, nb, sizeof nb), NULL, 0);
+    san_diag_init(&d, tool_model_name(path, nb, sizeof nb), NULL, 0);
     san_status st = san_analyze(m, &ao, a, &d);
-    san_diag_print(&d, stderr, cli_stderr_is_tty());
+    san_diag_print(&d, stderr, tool_stderr_is_tty());
     san_diag_free(&d);
-    return cli_exit_status(st);
+    return tool_exit_status(st);
 }
 
 /* The automata (dot) need no space: the lumped model itself. */
@@ -137,13 +137,13 @@ static int lump_model(const export_args *A, const san_model *m, const char *path
         return EXIT_OK;
     san_diag d;
     char nb[4096];
-    san_diag_init(&d, cli_model_name(path, nb, sizeof nb), NULL, 0);
+    san_diag_init(&d, tool_model_name(path, nb, sizeof nb), NULL, 0);
     san_status st = san_model_lump(m, L, &d);
-    san_diag_print(&d, stderr, cli_stderr_is_tty());
+    san_diag_print(&d, stderr, tool_stderr_is_tty());
     san_diag_free(&d);
     if (st != SAN_OK)
         fprintf(stderr, "san export: out of memory while lumping the replicas\n");
-    return cli_exit_status(st);
+    return tool_exit_status(st);
 }
 
 int cmd_export(int argc, char **argv)
@@ -155,24 +155,24 @@ int cmd_export(int argc, char **argv)
     char **rest;
     int nrest;
     export_format fmt = EXP_MTX;
-    int rc = cli_parse(&export_spec, argc, argv, &A, &rest, &nrest);
+    int rc = tool_parse(&export_spec, argc, argv, &A, &rest, &nrest);
     if (rc == 0)
         rc = check_args(&A, nrest, &fmt);
     if (rc) {
         free(rest);
-        cli_defines_free(&A.defs);
-        return rc == CLI_HELP_SHOWN ? EXIT_OK : rc;
+        tool_defines_free(&A.defs);
+        return rc == TOOL_HELP_SHOWN ? EXIT_OK : rc;
     }
     int status = EXIT_OK;
     const char *path = A.gen ? "<gen>" : rest[0];
-    san_model *m = A.gen ? cli_load_gen("export", A.gen, &A.defs, &status, &A.diag)
-                         : cli_load_model(path, &A.defs, &status, 0, A.run.max_input,
+    san_model *m = A.gen ? tool_load_gen("export", A.gen, &A.defs, &status, &A.diag)
+                         : tool_load_model(path, &A.defs, &status, 0, A.run.max_input,
                                           A.run.space.max_memory, &A.diag);
-    cli_defines_free(&A.defs);
+    tool_defines_free(&A.defs);
     free(rest);
     if (!m)
         return status;
-    if (!A.gen && (status = cli_export_refuse_overwrite(A.output, fmt, m, path)) != EXIT_OK) {
+    if (!A.gen && (status = tool_export_refuse_overwrite(A.output, fmt, m, path)) != EXIT_OK) {
         san_model_free(m);
         return status;
     }
@@ -188,7 +188,7 @@ int cmd_export(int argc, char **argv)
     if (status == EXIT_OK) {
         export_job j = { .m = L ? san_lumping_model(L) : m, .sp = &a.sp, .note = note,
                          .fmt = fmt, .max_nodes = A.max_nodes };
-        status = cli_export_write(&j, A.output);
+        status = tool_export_write(&j, A.output);
     }
     free(note);
     san_lumping_free(L);

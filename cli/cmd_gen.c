@@ -16,19 +16,19 @@ typedef struct {
     const char *dialect;
 } gen_args;
 
-static const cli_option gen_options[] = {
-    CLI_GROUP("options:"),
-    CLI_OUTPUT('o', "output", "FILE", gen_args, output,
+static const tool_option gen_options[] = {
+    TOOL_GROUP("options:"),
+    TOOL_OUTPUT('o', "output", "FILE", gen_args, output,
                "write the model to FILE instead of stdout (atomically:\n"
                "see OUTPUT FILES in san(1))"),
-    CLI_FLAG(0, "size", gen_args, size, 1,
+    TOOL_FLAG(0, "size", gen_args, size, 1,
              "compile the model and print its product-space size (the\n"
              "template's formula and the exact count) instead of the\n"
              "model; with -o the file is written as well"),
-    CLI_STRING(0, "dialect", "NAME", gen_args, dialect,
+    TOOL_STRING(0, "dialect", "NAME", gen_args, dialect,
                "san (default), peps2003 or peps2007: text that tool\n"
                "reads unchanged, without comments (see san print)"),
-    CLI_END
+    TOOL_END
 };
 
 static void gen_templates_help(FILE *out)
@@ -38,7 +38,7 @@ static void gen_templates_help(FILE *out)
 }
 
 /* Our own options may appear anywhere; the rest goes to the template. */
-static const cli_spec gen_spec = {
+static const tool_spec gen_spec = {
     .name = "gen",
     .usage = "usage: san gen TEMPLATE [template flags] [-o FILE] [--size]\n",
     .intro =
@@ -56,12 +56,12 @@ static const cli_spec gen_spec = {
         "  san gen pipeline --mode async --stages 2,2,11,6,4 --replicas 1,1,2,1,1 -o p.san\n"
         "\n"
         "exit status: 0 success, 2 bad template flags, 1 other failures.\n",
-    .flags = CLI_PASS_UNKNOWN,
+    .flags = TOOL_PASS_UNKNOWN,
 };
 
 void help_gen(FILE *out)
 {
-    cli_help(out, &gen_spec);
+    tool_help(out, &gen_spec);
 }
 
 static int write_text(const void *text, FILE *out)
@@ -91,7 +91,7 @@ static double count_log10(const char *s)
 static int print_size(char *text, const char *formula)
 {
     int status = EXIT_OK;
-    san_model *m = cli_load_text("<generated>", text, strlen(text), NULL, &status, 1, NULL);
+    san_model *m = tool_load_text("<generated>", text, strlen(text), NULL, &status, 1, NULL);
     if (!m) {
         fprintf(stderr, "san gen: the generated model does not compile (a bug in the template)\n");
         return EXIT_FAIL;
@@ -119,11 +119,11 @@ static int to_dialect(char **text, const char *name)
 {
     san_dialect d;
     if (!san_dialect_from_name(name, &d))
-        return cli_usage_error("gen", "unknown dialect '%s' (san, peps2003, peps2007)", name);
+        return tool_usage_error("gen", "unknown dialect '%s' (san, peps2003, peps2007)", name);
     if (d == SAN_DIALECT_SAN)
         return EXIT_OK;
     int status = EXIT_OK;
-    san_model *m = cli_load_text("<generated>", *text, strlen(*text), NULL, &status, 1, NULL);
+    san_model *m = tool_load_text("<generated>", *text, strlen(*text), NULL, &status, 1, NULL);
     if (!m)
         return EXIT_FAIL;
     char err[512] = "", *out = NULL;
@@ -136,7 +136,7 @@ static int to_dialect(char **text, const char *name)
     if (st != SAN_OK) {
         fprintf(stderr, "san gen: %s\n", err[0] ? err : "cannot write the model in this dialect");
         free(out);
-        return cli_exit_status(st);
+        return tool_exit_status(st);
     }
     free(*text);
     *text = out;
@@ -148,14 +148,14 @@ int cmd_gen(int argc, char **argv)
     gen_args A = { NULL, 0, NULL };
     char **targ;
     int tn;
-    int rc = cli_parse(&gen_spec, argc, argv, &A, &targ, &tn);
+    int rc = tool_parse(&gen_spec, argc, argv, &A, &targ, &tn);
     if (rc)
-        return rc == CLI_HELP_SHOWN ? EXIT_OK : rc;
+        return rc == TOOL_HELP_SHOWN ? EXIT_OK : rc;
     const char *out = A.output;
     int size = A.size;
     if (tn == 0) {
         free(targ);
-        return cli_usage_error("gen", "missing template: ms or pipeline");
+        return tool_usage_error("gen", "missing template: ms or pipeline");
     }
 
     /* For PEPS the master/slave template writes its slaves out itself
@@ -167,7 +167,7 @@ int cmd_gen(int argc, char **argv)
         char **more = realloc(targ, (size_t)(tn + 1) * sizeof *targ);
         if (!more) {
             free(targ);
-            return cli_usage_error("gen", "out of memory");
+            return tool_usage_error("gen", "out of memory");
         }
         targ = more;
         targ[tn++] = "--expanded";
@@ -178,12 +178,12 @@ int cmd_gen(int argc, char **argv)
     san_gen(tn, targ, &text, &formula, err, sizeof err);
     free(targ);
     if (!text)
-        return cli_usage_error("gen", "%s", err[0] ? err : "out of memory");
+        return tool_usage_error("gen", "%s", err[0] ? err : "out of memory");
 
     /* --size replaces the text on stdout, not the file of -o. */
     int status = A.dialect ? to_dialect(&text, A.dialect) : EXIT_OK;
     if (status == EXIT_OK && (out || !size))
-        status = cli_write_output(out, write_text, text);
+        status = tool_write_output(out, write_text, text);
     if (status == EXIT_OK && size)
         status = print_size(text, formula);
     free(text);

@@ -12,40 +12,40 @@
 
 typedef struct {
     san_sweep_opts run;
-    cli_format fmt;
+    tool_format fmt;
     const char *plot, *y, *by;
-    cli_plot look;
+    tool_plot look;
     double busy;
     int quiet;
-    cli_diag diag;
+    tool_diag diag;
 } grain_args;
 
-static const cli_option grain_options[] = {
-    CLI_GROUP("options:"),
-    CLI_STRING(0, "by", "RULE", grain_args, by,
+static const tool_option grain_options[] = {
+    TOOL_GROUP("options:"),
+    TOOL_STRING(0, "by", "RULE", grain_args, by,
                "rank the grains by execution_time, efficiency,\n"
                "throughput (runs per second: --work slices), paper\n"
                "(the master least in Tx among busy grains), an index,\n"
                "or min:INDEX / max:INDEX (default: execution_time\n"
                "when computed, else paper)"),
-    CLI_DOUBLE(0, "busy", "X", grain_args, busy, 0, 1, CLI_OPEN_HI, NULL,
+    TOOL_DOUBLE(0, "busy", "X", grain_args, busy, 0, 1, TOOL_OPEN_HI, NULL,
                "paper rule: slaves stay busy, efficiency within X\n"
                "(relative) of the best grain's", "0.01"),
-    CLI_FORMAT(grain_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON, NULL),
-    CLI_OUTPUT(0, "plot", "FILE", grain_args, plot,
+    TOOL_FORMAT(grain_args, fmt, TOOL_FMT_TEXT | TOOL_FMT_JSON, NULL),
+    TOOL_OUTPUT(0, "plot", "FILE", grain_args, plot,
                "master_rx (or --y INDEX) against the slaves, one\n"
                "curve per grain, as .svg, .png or .pdf"),
-    { .kind = CLI_OPT_STRING, .long_name = "y", .argh = "INDEX",
+    { .kind = TOOL_OPT_STRING, .long_name = "y", .argh = "INDEX",
       .offset = offsetof(grain_args, y), .help = "the index to plot", .def = "master_rx" },
-    CLI_FLAG('q', "quiet", grain_args, quiet, 1,
+    TOOL_FLAG('q', "quiet", grain_args, quiet, 1,
              "no progress on stderr, no provenance header (text)"),
-    CLI_INCLUDE(cli_plot_options, grain_args, look),
-    CLI_INCLUDE(cli_run_options, grain_args, run),
-    CLI_INCLUDE(cli_diag_options, grain_args, diag),
-    CLI_END
+    TOOL_INCLUDE(tool_plot_options, grain_args, look),
+    TOOL_INCLUDE(tool_run_options, grain_args, run),
+    TOOL_INCLUDE(tool_diag_options, grain_args, diag),
+    TOOL_END
 };
 
-static const cli_spec grain_spec = {
+static const tool_spec grain_spec = {
     .name = "grain",
     .usage = "usage: san grain ms --slices-per-node 1..6 [--slaves 2..7] [template flags] [options]\n",
     .intro =
@@ -64,12 +64,12 @@ static const cli_spec grain_spec = {
         "  san grain ms --work slices --slices-per-node 1..4 --slaves 2..5 --by efficiency\n"
         "\n"
         "Exit status: 0 success, 1 some variant failed, 2 bad usage.\n",
-    .flags = CLI_PASS_UNKNOWN,
+    .flags = TOOL_PASS_UNKNOWN,
 };
 
 void help_grain(FILE *out)
 {
-    cli_help(out, &grain_spec);
+    tool_help(out, &grain_spec);
 }
 
 /* The report (sweep/grain_out.c), under the provenance of the solves. */
@@ -79,8 +79,8 @@ static void report(const san_grain *G, const grain_args *A, FILE *out)
     int failed = 0;
     for (int v = 0; v < s->nvariants; v++)
         failed += !s->rows[v].ok;
-    cli_run run = cli_run_asked(&A->run, failed == 0);
-    san_grain_write(G, A->fmt == FMT_JSON ? SAN_SWEEP_JSON : SAN_SWEEP_TEXT, cli_sweep_provenance,
+    tool_run run = tool_run_asked(&A->run, failed == 0);
+    san_grain_write(G, A->fmt == FMT_JSON ? SAN_SWEEP_JSON : SAN_SWEEP_TEXT, tool_sweep_provenance,
                     &run, out);
 }
 
@@ -98,7 +98,7 @@ static int plot(const san_sweep *s, int g, const grain_args *A)
                                sizeof err);
     if (rc < 0)
         fprintf(stderr, "san grain: %s\n", err);
-    return cli_plot_status(rc);
+    return tool_plot_status(rc);
 }
 
 static int grain_main(grain_args *A, int nspec, char **spec)
@@ -109,7 +109,7 @@ static int grain_main(grain_args *A, int nspec, char **spec)
     A->run.peers = A->diag.peers;
     san_status st = san_grain_init_opts(&G, nspec, spec, &A->run, err, sizeof err);
     if (st == SAN_E_USAGE)
-        return cli_template_error(&grain_spec, err);
+        return tool_template_error(&grain_spec, err);
     if (st != SAN_OK) {
         fprintf(stderr, "san grain: %s\n", err);
         return EXIT_FAIL;
@@ -117,23 +117,23 @@ static int grain_main(grain_args *A, int nspec, char **spec)
     const san_sweep *s = &G.sweep;
     int status = EXIT_OK;
     if (A->y && san_sweep_find_result(s, A->y) < 0)
-        status = cli_usage_error("grain", "--y: unknown index '%s'", A->y);
+        status = tool_usage_error("grain", "--y: unknown index '%s'", A->y);
     if (status == EXIT_OK && A->by && san_grain_by(&G, A->by, err, sizeof err) != SAN_OK)
-        status = cli_usage_error("grain", "%s", err);
+        status = tool_usage_error("grain", "%s", err);
     if (status == EXIT_OK) {
-        A->run.interrupt = cli_interrupt("grain", 0);
-        A->run.progress = !A->quiet && cli_stderr_is_tty();
+        A->run.interrupt = tool_interrupt("grain", 0);
+        A->run.progress = !A->quiet && tool_stderr_is_tty();
         if (san_grain_run(&G, &A->run, A->busy) != SAN_OK) {
             status = EXIT_FAIL;
         } else if (!G.remote) {         /* another MPI rank says nothing */
             char **seen = NULL;
-            cli_print_sweep_warnings(s, &seen);
-            cli_seen_free(seen);
-            /* --plot alone: the plot is the output (cli_plot_table) */
-            if (cli_plot_table(A->plot, &A->look, A->fmt != FMT_UNSET))
+            tool_print_sweep_warnings(s, &seen);
+            tool_seen_free(seen);
+            /* --plot alone: the plot is the output (tool_plot_table) */
+            if (tool_plot_table(A->plot, &A->look, A->fmt != FMT_UNSET))
                 report(&G, A, stdout);
             fflush(stdout);
-            if (cli_say_failed_variants("grain", s) != EXIT_OK)
+            if (tool_say_failed_variants("grain", s) != EXIT_OK)
                 status = EXIT_FAIL;
             if (A->plot) {
                 int prc = plot(s, G.axis, A);
@@ -154,16 +154,16 @@ int cmd_grain(int argc, char **argv)
     A.run.solve.fork_lu = 1;
     A.fmt = FMT_UNSET;
     A.busy = 0.01;
-    cli_plot_init(&A.look);
+    tool_plot_init(&A.look);
     char **spec;
     int nspec;
-    int status = cli_parse(&grain_spec, argc, argv, &A, &spec, &nspec);
+    int status = tool_parse(&grain_spec, argc, argv, &A, &spec, &nspec);
     if (A.quiet)
-        cli_meta_quiet();
+        tool_meta_quiet();
     if (status == 0)
-        status = cli_plot_check("grain", A.plot, &A.look);
+        status = tool_plot_check("grain", A.plot, &A.look);
     if (status == 0)
         status = grain_main(&A, nspec, spec);
     free(spec);
-    return status == CLI_HELP_SHOWN ? EXIT_OK : status;
+    return status == TOOL_HELP_SHOWN ? EXIT_OK : status;
 }

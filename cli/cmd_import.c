@@ -2,7 +2,7 @@
  * cmd_import.c - `san import prism MODEL [-D N=4] [-o FILE]`: a PRISM
  * CTMC model as .san text, the same front door as `san gen`.  The step
  * every model-reading subcommand takes when its model is a PRISM file
- * (cli_prism_to_san, so that `san solve cluster.prism -D N=16` works as
+ * (tool_prism_to_san, so that `san solve cluster.prism -D N=16` works as
  * well) is tool/prism.c's, beside the reading of a model.
  */
 #include <stdlib.h>
@@ -12,24 +12,24 @@
 #include "tool/options.h"
 
 typedef struct {
-    cli_defines defs;
+    tool_defines defs;
     const char *output;
     double max_input;
 } import_args;
 
-static const cli_option import_options[] = {
-    CLI_GROUP("options:"),
-    CLI_CALLBACK('D', NULL, "NAME=VALUE", import_args, defs, cli_opt_define,
+static const tool_option import_options[] = {
+    TOOL_GROUP("options:"),
+    TOOL_CALLBACK('D', NULL, "NAME=VALUE", import_args, defs, tool_opt_define,
                  "give a PRISM constant its value (every undefined one\n"
                  "needs one; a defined one is overridden)"),
-    CLI_OUTPUT('o', "output", "FILE", import_args, output,
+    TOOL_OUTPUT('o', "output", "FILE", import_args, output,
                "write the model to FILE instead of stdout (atomically:\n"
                "see OUTPUT FILES in san(1))"),
-    CLI_MAX_INPUT(import_args, max_input),
-    CLI_END
+    TOOL_MAX_INPUT(import_args, max_input),
+    TOOL_END
 };
 
-static const cli_spec import_spec = {
+static const tool_spec import_spec = {
     .name = "import",
     .usage = "usage: san import prism [options] MODEL\n",
     .intro =
@@ -52,12 +52,12 @@ static const cli_spec import_spec = {
         "\n"
         "exit status: 0 success, 2 a model outside the subset or wrong (its\n"
         "line and column named), 1 other failures.\n",
-    .flags = CLI_ABBREV | CLI_OPERAND_FILES,
+    .flags = TOOL_ABBREV | TOOL_OPERAND_FILES,
 };
 
 void help_import(FILE *out)
 {
-    cli_help(out, &import_spec);
+    tool_help(out, &import_spec);
 }
 
 static int write_text(const void *text, FILE *out)
@@ -71,34 +71,34 @@ int cmd_import(int argc, char **argv)
     import_args A = { { 0 }, NULL, 0 };
     char **rest;
     int nrest;
-    int rc = cli_parse(&import_spec, argc, argv, &A, &rest, &nrest);
+    int rc = tool_parse(&import_spec, argc, argv, &A, &rest, &nrest);
     if (rc) {
-        cli_defines_free(&A.defs);
-        return rc == CLI_HELP_SHOWN ? EXIT_OK : rc;
+        tool_defines_free(&A.defs);
+        return rc == TOOL_HELP_SHOWN ? EXIT_OK : rc;
     }
     int status = EXIT_OK;
     if (nrest == 0)
-        status = cli_usage_error("import", "missing the format: prism");
+        status = tool_usage_error("import", "missing the format: prism");
     else if (strcmp(rest[0], "prism"))
-        status = cli_usage_error("import", "unknown format '%s' (prism)", rest[0]);
+        status = tool_usage_error("import", "unknown format '%s' (prism)", rest[0]);
     else if (nrest != 2)
-        status = cli_usage_error("import", "%s", nrest == 1 ? "missing MODEL"
+        status = tool_usage_error("import", "%s", nrest == 1 ? "missing MODEL"
                                                             : "expected one MODEL");
     if (status != EXIT_OK) {
         free(rest);
-        cli_defines_free(&A.defs);
+        tool_defines_free(&A.defs);
         return status;
     }
     size_t len;
     char *text = NULL;
-    status = cli_read_model(rest[1], A.max_input, 0, &text, &len);
+    status = tool_read_model(rest[1], A.max_input, 0, &text, &len);
     if (status == EXIT_OK)
-        status = cli_prism_to_san(strcmp(rest[1], "-") ? rest[1] : "<stdin>", &text, &len,
+        status = tool_prism_to_san(strcmp(rest[1], "-") ? rest[1] : "<stdin>", &text, &len,
                                   &A.defs);
     if (status == EXIT_OK)
-        status = cli_write_output(A.output, write_text, text);
+        status = tool_write_output(A.output, write_text, text);
     free(text);
     free(rest);
-    cli_defines_free(&A.defs);
+    tool_defines_free(&A.defs);
     return status;
 }

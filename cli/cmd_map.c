@@ -19,39 +19,39 @@ typedef struct {
     int processors, phases, cm_own;
     double cm_time;
     long items;
-    cli_format fmt;
+    tool_format fmt;
 } map_args;
 
-static const cli_option map_options[] = {
-    CLI_GROUP("pipeline:"),
-    CLI_STRING(0, "stages", "T1,...,Tm",  map_args, stages,
+static const tool_option map_options[] = {
+    TOOL_GROUP("pipeline:"),
+    TOOL_STRING(0, "stages", "T1,...,Tm",  map_args, stages,
                "independent production time Tr of each stage"),
-    CLI_INT('P', "processors", "P", map_args, processors, 1, 100000, "a positive integer",
+    TOOL_INT('P', "processors", "P", map_args, processors, 1, 100000, "a positive integer",
             "processors available (required)", NULL),
-    CLI_DOUBLE(0, "cm-time", "TG", map_args, cm_time, 0, INFINITY, CLI_OPEN_HI, NULL,
+    TOOL_DOUBLE(0, "cm-time", "TG", map_args, cm_time, 0, INFINITY, TOOL_OPEN_HI, NULL,
                "seed 000: per-item time of a replicated stage's\n"
                "communication manager (sync sends: 2(mo + lambda v));\n"
                "the stage's period becomes max(TG, Tr/r)", "0"),
-    CLI_FLAG(0, "cm-own-processor", map_args, cm_own, 1,
+    TOOL_FLAG(0, "cm-own-processor", map_args, cm_own, 1,
              "the communication manager takes a processor of its own"),
-    CLI_GROUP("options:"),
-    CLI_STRING(0, "method", "M", map_args, method,
+    TOOL_GROUP("options:"),
+    TOOL_STRING(0, "method", "M", map_args, method,
                "dpm (the paper's algorithm, default) or optimal\n"
                "(the smallest bottleneck of any such mapping)"),
-    CLI_INT('n', "items", "N", map_args, items, 1, 1e12, "a positive integer",
+    TOOL_INT('n', "items", "N", map_args, items, 1, 1e12, "a positive integer",
             "also the time of a finite job of N items", NULL),
-    CLI_STRING(0, "mode", "sync|async", map_args, mode,
+    TOOL_STRING(0, "mode", "sync|async", map_args, mode,
                "--mode of the generator line (default async)"),
-    CLI_INT(0, "phases", "K", map_args, phases, 1, 64, NULL,
+    TOOL_INT(0, "phases", "K", map_args, phases, 1, 64, NULL,
             "--phases of the generator line (Erlang-K service)", "1"),
-    CLI_STRING(0, "batch", "FILE", map_args, batch,
+    TOOL_STRING(0, "batch", "FILE", map_args, batch,
                "map every line of FILE (- for stdin), one stage list\n"
                "a line, and print one row per pipeline"),
-    CLI_FORMAT(map_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV, NULL),
-    CLI_END
+    TOOL_FORMAT(map_args, fmt, TOOL_FMT_TEXT | TOOL_FMT_JSON | TOOL_FMT_CSV, NULL),
+    TOOL_END
 };
 
-static const cli_spec map_spec = {
+static const tool_spec map_spec = {
     .name = "map",
     .usage = "usage: san map --stages T1,...,Tm -P P [options]\n"
              "       san map --batch FILE -P P [options]\n",
@@ -71,7 +71,7 @@ static const cli_spec map_spec = {
 
 void help_map(FILE *out)
 {
-    cli_help(out, &map_spec);
+    tool_help(out, &map_spec);
 }
 
 /* ------------------------------------------------------------------ */
@@ -84,12 +84,12 @@ static int map_batch(const map_args *A, const san_map_input *base)
 {
     size_t len;
     char *text;
-    int rc = cli_read_model(A->batch, 0, 0, &text, &len);
+    int rc = tool_read_model(A->batch, 0, 0, &text, &len);
     if (rc != EXIT_OK)
         return rc;
     san_map_case *c = malloc(sizeof *c);
-    san_map_report_opts ro = { .batch = 1, .preamble = cli_provenance };
-    const san_report_format f = cli_report_format(A->fmt);
+    san_map_report_opts ro = { .batch = 1, .preamble = tool_provenance };
+    const san_report_format f = tool_report_format(A->fmt);
     int k = 0, status = EXIT_OK, lineno = 0;
     char err[512];
     for (char *line = strtok(text, "\n"); line && c; line = strtok(NULL, "\n")) {
@@ -101,7 +101,7 @@ static int map_batch(const map_args *A, const san_map_input *base)
         san_status st = san_map_case_run(base, line, A->items, A->mode, A->phases, c, err,
                                          sizeof err);
         if (st != SAN_OK) {
-            status = cli_usage_error("map", "%s:%d: %s", A->batch, lineno, err);
+            status = tool_usage_error("map", "%s:%d: %s", A->batch, lineno, err);
             break;
         }
         san_report_map_case(stdout, f, c, k++, &ro);
@@ -118,13 +118,13 @@ static int map_main(map_args *A)
     san_map_input base;
     memset(&base, 0, sizeof base);
     if (!A->processors)
-        return cli_usage_error("map", "-P/--processors: required");
+        return tool_usage_error("map", "-P/--processors: required");
     if (!A->stages == !A->batch)
-        return cli_usage_error("map", "give --stages or --batch (one of them)");
+        return tool_usage_error("map", "give --stages or --batch (one of them)");
     if (A->method && strcmp(A->method, "dpm") && strcmp(A->method, "optimal"))
-        return cli_usage_error("map", "--method: expected dpm or optimal, not '%s'", A->method);
+        return tool_usage_error("map", "--method: expected dpm or optimal, not '%s'", A->method);
     if (A->mode && strcmp(A->mode, "sync") && strcmp(A->mode, "async"))
-        return cli_usage_error("map", "--mode: expected sync or async, not '%s'", A->mode);
+        return tool_usage_error("map", "--mode: expected sync or async, not '%s'", A->mode);
     base.processors = A->processors;
     base.method = A->method && !strcmp(A->method, "optimal") ? SAN_MAP_OPTIMAL : SAN_MAP_DPM;
     base.cm_time = A->cm_time;
@@ -135,9 +135,9 @@ static int map_main(map_args *A)
     char err[512];
     if (san_map_case_run(&base, A->stages, A->items, A->mode, A->phases, &c, err, sizeof err)
         != SAN_OK)
-        return cli_usage_error("map", "%s", err);
-    san_map_report_opts ro = { .preamble = cli_provenance };
-    san_report_map_case(stdout, cli_report_format(A->fmt), &c, 0, &ro);
+        return tool_usage_error("map", "%s", err);
+    san_map_report_opts ro = { .preamble = tool_provenance };
+    san_report_map_case(stdout, tool_report_format(A->fmt), &c, 0, &ro);
     return EXIT_OK;
 }
 
@@ -149,11 +149,11 @@ int cmd_map(int argc, char **argv)
     A.phases = 1;
     char **rest;
     int nrest;
-    int status = cli_parse(&map_spec, argc, argv, &A, &rest, &nrest);
+    int status = tool_parse(&map_spec, argc, argv, &A, &rest, &nrest);
     if (status == 0 && nrest > 0)
-        status = cli_usage_error("map", "unexpected argument '%s'", rest[0]);
+        status = tool_usage_error("map", "unexpected argument '%s'", rest[0]);
     if (status == 0)
         status = map_main(&A);
     free(rest);
-    return status == CLI_HELP_SHOWN ? EXIT_OK : status;
+    return status == TOOL_HELP_SHOWN ? EXIT_OK : status;
 }

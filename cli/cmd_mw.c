@@ -16,7 +16,7 @@
 typedef struct {
     san_mw_params par;
     const char *workers;
-    cli_format fmt;
+    tool_format fmt;
     int ms_line, san, quiet;
     san_sweep_opts run;
 } mw_args;
@@ -24,20 +24,20 @@ typedef struct {
 /* Every model input goes through the library's san_mw_set: one
  * meaning of each flag for this command and for the template lines of
  * sweep and compare. */
-static int mw_input(const cli_parser *p, const cli_option *o, const char *arg, void *dest)
+static int mw_input(const tool_parser *p, const tool_option *o, const char *arg, void *dest)
 {
     char flag[64], err[256];
     snprintf(flag, sizeof flag, "--%s", o->long_name);
     if (san_mw_set(dest, flag, arg, err, sizeof err) != SAN_OK)
-        return cli_usage_error(p->cmd, "%s", err);
+        return tool_usage_error(p->cmd, "%s", err);
     return 0;
 }
 
-#define MW_INPUT(l, a, h, d) { .kind = CLI_OPT_CALLBACK, .long_name = (l), .argh = (a), \
+#define MW_INPUT(l, a, h, d) { .kind = TOOL_OPT_CALLBACK, .long_name = (l), .argh = (a), \
     .offset = offsetof(mw_args, par), .cb = mw_input, .help = (h), .def = (d) }
 
-static const cli_option mw_options[] = {
-    CLI_GROUP("the program (times in one unit, the seed's ms):"),
+static const tool_option mw_options[] = {
+    TOOL_GROUP("the program (times in one unit, the seed's ms):"),
     MW_INPUT("protocol", "P", "sync or async sends", "async"),
     MW_INPUT("mo", "T", "overhead of a message", "1"),
     MW_INPUT("lambda", "T", "transfer time per byte", "0.001"),
@@ -47,23 +47,23 @@ static const cli_option mw_options[] = {
     MW_INPUT("alpha", "F", "the master's share of V (tasks; 1 - F is results)", "0.9"),
     MW_INPUT("tc", "T", "Tc: computing time of an iteration, all workers", "1600"),
     MW_INPUT("mu-m", "T", "the master's own time per iteration", "0"),
-    CLI_GROUP("options:"),
-    { .kind = CLI_OPT_STRING, .short_name = 'n', .long_name = "workers", .argh = "N",
+    TOOL_GROUP("options:"),
+    { .kind = TOOL_OPT_STRING, .short_name = 'n', .long_name = "workers", .argh = "N",
       .offset = offsetof(mw_args, workers),
       .help = "numbers of workers: 8, 1..60, 15,20,30,40", .def = "1..60" },
-    CLI_FORMAT(mw_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV, NULL),
-    CLI_FLAG(0, "ms-line", mw_args, ms_line, 1,
+    TOOL_FORMAT(mw_args, fmt, TOOL_FMT_TEXT | TOOL_FMT_JSON | TOOL_FMT_CSV, NULL),
+    TOOL_FLAG(0, "ms-line", mw_args, ms_line, 1,
              "print, per n, the `san gen ms` flags of the same\n"
              "program (one slice and one pack per worker)"),
-    CLI_FLAG(0, "san", mw_args, san, 1,
+    TOOL_FLAG(0, "san", mw_args, san, 1,
              "solve that SAN for every n: its execution_time and\n"
              "efficiency beside the closed form's, and the ratio"),
-    CLI_FLAG('q', "quiet", mw_args, quiet, 1, "no progress on stderr"),
-    CLI_INCLUDE(cli_run_options, mw_args, run),
-    CLI_END
+    TOOL_FLAG('q', "quiet", mw_args, quiet, 1, "no progress on stderr"),
+    TOOL_INCLUDE(tool_run_options, mw_args, run),
+    TOOL_END
 };
 
-static const cli_spec mw_spec = {
+static const tool_spec mw_spec = {
     .name = "mw",
     .usage = "usage: san mw [--workers N|A..B|A,B,...] [program flags] [options]\n",
     .intro =
@@ -91,7 +91,7 @@ static const cli_spec mw_spec = {
 
 void help_mw(FILE *out)
 {
-    cli_help(out, &mw_spec);
+    tool_help(out, &mw_spec);
 }
 
 /* ---- --san: the SAN of each row, solved through the sweep API ---- */
@@ -138,7 +138,7 @@ static int solve_sans(mw_table *t, san_sweep_opts *o)
         return EXIT_FAIL;
     for (int i = 0; i < t->n; i++)
         t->san_tt[i] = t->san_eff[i] = NAN;
-    o->interrupt = cli_interrupt("mw", 0);
+    o->interrupt = tool_interrupt("mw", 0);
     san_sweep_parallel(t->n, NULL, o->jobs > 0 ? o->jobs : san_sweep_cores(), san_row, t, NULL,
                        o->progress, "SANs");
     int status = EXIT_OK;
@@ -162,13 +162,13 @@ static int parse_workers(const mw_args *A, mw_table *t)
     int n = san_sweep_values("--workers", A->workers ? A->workers : "1..60", 0, &v, err,
                              sizeof err);
     if (n < 0)
-        return cli_usage_error("mw", "%s", err);
+        return tool_usage_error("mw", "%s", err);
     t->workers = calloc(n, sizeof *t->workers);
     int status = t->workers ? EXIT_OK : EXIT_FAIL;
     for (int i = 0; status == EXIT_OK && i < n; i++) {
         double x;
         if (san_parse_integer(v[i], 1, 1e6, &x) < 0)
-            status = cli_usage_error("mw", "--workers: expected whole numbers >= 1, not '%s'",
+            status = tool_usage_error("mw", "--workers: expected whole numbers >= 1, not '%s'",
                                      v[i]);
         t->workers[i] = x;
     }
@@ -181,7 +181,7 @@ static int mw_main(mw_args *A)
 {
     char err[256];
     if (san_mw_check(&A->par, err, sizeof err) != SAN_OK)
-        return cli_usage_error("mw", "%s", err);
+        return tool_usage_error("mw", "%s", err);
     mw_table t;
     memset(&t, 0, sizeof t);
     t.A = A;
@@ -193,16 +193,16 @@ static int mw_main(mw_args *A)
             printf("%s\n", line);
         }
     } else if (status == EXIT_OK) {
-        A->run.progress = !A->quiet && cli_stderr_is_tty();
+        A->run.progress = !A->quiet && tool_stderr_is_tty();
         if (A->san)
             status = solve_sans(&t, &A->run);
         san_mw_report_opts ro = { .san_tt = t.san_tt, .san_eff = t.san_eff,
-                                  .preamble = cli_provenance };
-        san_status st = san_report_mw(stdout, cli_report_format(A->fmt), &A->par, t.n,
+                                  .preamble = tool_provenance };
+        san_status st = san_report_mw(stdout, tool_report_format(A->fmt), &A->par, t.n,
                                       t.workers, &ro);
         if (st != SAN_OK) {
             fprintf(stderr, "san mw: %s\n", san_status_name(st));
-            status = cli_exit_status(st);
+            status = tool_exit_status(st);
         }
     }
     for (int i = 0; i < t.n && t.san_error; i++)
@@ -225,11 +225,11 @@ int cmd_mw(int argc, char **argv)
     A.fmt = FMT_TEXT;
     char **rest;
     int nrest;
-    int status = cli_parse(&mw_spec, argc, argv, &A, &rest, &nrest);
+    int status = tool_parse(&mw_spec, argc, argv, &A, &rest, &nrest);
     if (status == 0 && nrest > 0)
-        status = cli_usage_error("mw", "unexpected argument '%s'", rest[0]);
+        status = tool_usage_error("mw", "unexpected argument '%s'", rest[0]);
     if (status == 0)
         status = mw_main(&A);
     free(rest);
-    return status == CLI_HELP_SHOWN ? EXIT_OK : status;
+    return status == TOOL_HELP_SHOWN ? EXIT_OK : status;
 }

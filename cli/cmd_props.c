@@ -12,48 +12,48 @@
 #include "tool/options.h"
 
 typedef struct {
-    cli_strings props, property;
-    cli_defines defs;
-    cli_format fmt;
+    tool_strings props, property;
+    tool_defines defs;
+    tool_format fmt;
     double max_memory, max_input, eps, max_steps, tol;
     int64_t max_states;
     int quiet;
-    cli_diag diag;
+    tool_diag diag;
 } props_args;
 
-static const cli_option props_options[] = {
-    CLI_GROUP("properties (PRISM's property language, CTMC fragment):"),
-    CLI_CALLBACK(0, "props", "FILE", props_args, props, cli_opt_string,
+static const tool_option props_options[] = {
+    TOOL_GROUP("properties (PRISM's property language, CTMC fragment):"),
+    TOOL_CALLBACK(0, "props", "FILE", props_args, props, tool_opt_string,
                  "a .props/.csl file: one property per line or\n"
                  "';'-separated, \"name\": before a property, const\n"
                  "declarations, // comments (repeatable; a second\n"
                  "operand is read the same way)"),
-    CLI_CALLBACK(0, "property", "'P'", props_args, property, cli_opt_string,
+    TOOL_CALLBACK(0, "property", "'P'", props_args, property, tool_opt_string,
                  "one property, e.g. 'S=? [ \"full\" ]' (repeatable)"),
-    CLI_GROUP("numerics:"),
-    CLI_DOUBLE(0, "eps", "X", props_args, eps, 1e-300, 1e-3, 0, "a number in (0, 1e-3]",
+    TOOL_GROUP("numerics:"),
+    TOOL_DOUBLE(0, "eps", "X", props_args, eps, 1e-300, 1e-3, 0, "a number in (0, 1e-3]",
                "Poisson mass cut of uniformization (Fox-Glynn)", "1e-13"),
-    CLI_DOUBLE(0, "max-steps", "N", props_args, max_steps, 1, 1e15, 0, "a number >= 1",
+    TOOL_DOUBLE(0, "max-steps", "N", props_args, max_steps, 1, 1e15, 0, "a number >= 1",
                "refuse when uniformization needs more products", "1e8"),
-    CLI_DOUBLE(0, "tol", "X", props_args, tol, 1e-300, 1e-2, 0, "a number in (0, 1e-2]",
+    TOOL_DOUBLE(0, "tol", "X", props_args, tol, 1e-300, 1e-2, 0, "a number in (0, 1e-2]",
                "accuracy of the steady-state solves (S, R[S])", "1e-10"),
-    CLI_GROUP("limits:"),
-    CLI_BYTES(0, "max-memory", "M", props_args, max_memory,
+    TOOL_GROUP("limits:"),
+    TOOL_BYTES(0, "max-memory", "M", props_args, max_memory,
               "refuse models needing more (e.g. 4G, 512M)", NULL),
-    CLI_INT(0, "max-states", "N", props_args, max_states, 1, 9e18, "a positive integer",
+    TOOL_INT(0, "max-states", "N", props_args, max_states, 1, 9e18, "a positive integer",
             "refuse more reachable states than N", NULL),
-    CLI_MAX_INPUT(props_args, max_input),
-    CLI_GROUP("model:"),
-    CLI_CALLBACK('D', NULL, "NAME=VALUE", props_args, defs, cli_opt_define,
+    TOOL_MAX_INPUT(props_args, max_input),
+    TOOL_GROUP("model:"),
+    TOOL_CALLBACK('D', NULL, "NAME=VALUE", props_args, defs, tool_opt_define,
                  "a constant of the model or of the properties"),
-    CLI_INCLUDE(cli_diag_options, props_args, diag),
-    CLI_GROUP("output:"),
-    CLI_FORMAT(props_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV, NULL),
-    CLI_FLAG('q', "quiet", props_args, quiet, 1, "no provenance header (text)"),
-    CLI_END
+    TOOL_INCLUDE(tool_diag_options, props_args, diag),
+    TOOL_GROUP("output:"),
+    TOOL_FORMAT(props_args, fmt, TOOL_FMT_TEXT | TOOL_FMT_JSON | TOOL_FMT_CSV, NULL),
+    TOOL_FLAG('q', "quiet", props_args, quiet, 1, "no provenance header (text)"),
+    TOOL_END
 };
 
-static const cli_spec props_spec = {
+static const tool_spec props_spec = {
     .name = "props",
     .usage = "usage: san props [options] MODEL [PROPS-FILE] [--property 'P']...\n",
     .intro =
@@ -72,12 +72,12 @@ static const cli_spec props_spec = {
         "  san props models/mm1k.prism -D K=10 -D T=2 --props models/mm1k.props \\\n"
         "      --property 'P=? [ !\"full\" U<=T n=0 ]' -f json\n",
     .opts = props_options,
-    .flags = CLI_ABBREV | CLI_OPERAND_FILES,
+    .flags = TOOL_ABBREV | TOOL_OPERAND_FILES,
 };
 
 void help_props(FILE *out)
 {
-    cli_help(out, &props_spec);
+    tool_help(out, &props_spec);
 }
 
 /* Parse every property source into *P: EXIT_OK or the exit status. */
@@ -89,7 +89,7 @@ static int read_props(const props_args *A, const char *file, san_props **P)
         const char *path = i < A->props.n ? A->props.v[i] : file;
         char *text;
         size_t len;
-        status = cli_read_model(path, A->max_input, 0, &text, &len);
+        status = tool_read_model(path, A->max_input, 0, &text, &len);
         if (status != EXIT_OK)
             return status;
         san_diag d;
@@ -97,7 +97,7 @@ static int read_props(const props_args *A, const char *file, san_props **P)
         san_status st = san_props_parse(text, len, A->defs.defs, A->defs.n, P, &d);
         if (st != SAN_OK) {
             san_diag_print(&d, stderr, isatty(2));
-            status = cli_exit_status(st);
+            status = tool_exit_status(st);
         }
         san_diag_free(&d);
         free(text);
@@ -111,7 +111,7 @@ static int read_props(const props_args *A, const char *file, san_props **P)
         san_status st = san_props_parse(t, strlen(t), A->defs.defs, A->defs.n, P, &d);
         if (st != SAN_OK) {
             san_diag_print(&d, stderr, isatty(2));
-            status = cli_exit_status(st);
+            status = tool_exit_status(st);
         }
         san_diag_free(&d);
     }
@@ -124,25 +124,25 @@ int cmd_props(int argc, char **argv)
     memset(&A, 0, sizeof A);
     char **rest;
     int nrest;
-    int rc = cli_parse(&props_spec, argc, argv, &A, &rest, &nrest);
+    int rc = tool_parse(&props_spec, argc, argv, &A, &rest, &nrest);
     if (rc) {
-        cli_defines_free(&A.defs);
+        tool_defines_free(&A.defs);
         free(A.props.v);
         free(A.property.v);
-        return rc == CLI_HELP_SHOWN ? EXIT_OK : rc;
+        return rc == TOOL_HELP_SHOWN ? EXIT_OK : rc;
     }
     int status = EXIT_OK;
     san_props *P = NULL;
     san_model *m = NULL;
     san_checker *C = NULL;
-    cli_defines mdefs = { 0 };
+    tool_defines mdefs = { 0 };
     if (nrest < 1 || nrest > 2) {
-        status = cli_usage_error("props", "%s", nrest ? "expected MODEL and at most one "
+        status = tool_usage_error("props", "%s", nrest ? "expected MODEL and at most one "
                                  "PROPS-FILE" : "missing MODEL");
         goto out;
     }
     if (nrest == 1 && !A.props.n && !A.property.n) {
-        status = cli_usage_error("props", "no property: give a PROPS-FILE, --props FILE or "
+        status = tool_usage_error("props", "no property: give a PROPS-FILE, --props FILE or "
                                  "--property 'P=? [...]'");
         goto out;
     }
@@ -152,12 +152,12 @@ int cmd_props(int argc, char **argv)
     /* the -D that set constants of the properties are not the model's */
     for (int i = 0; i < A.defs.n; i++)
         if (!san_props_has_const(P, A.defs.defs[i].name) &&
-            cli_define_add(&mdefs, A.defs.defs[i].name, strlen(A.defs.defs[i].name),
+            tool_define_add(&mdefs, A.defs.defs[i].name, strlen(A.defs.defs[i].name),
                            A.defs.defs[i].value) < 0) {
-            status = cli_exit_status(SAN_E_NOMEM);
+            status = tool_exit_status(SAN_E_NOMEM);
             goto out;
         }
-    if (!(m = cli_load_model_flags(rest[0], &mdefs, SAN_IMPORT_PROPS, &status, A.max_input,
+    if (!(m = tool_load_model_flags(rest[0], &mdefs, SAN_IMPORT_PROPS, &status, A.max_input,
                                    A.max_memory, &A.diag)))
         goto out;
     san_props_opts o;
@@ -166,7 +166,7 @@ int cmd_props(int argc, char **argv)
     o.solve.fork_lu = 1;
     o.space.max_memory = A.max_memory;
     o.space.max_states = A.max_states;
-    o.space.interrupt = cli_interrupt("props", CLI_SOLVE_GRACE);
+    o.space.interrupt = tool_interrupt("props", TOOL_SOLVE_GRACE);
     o.solve.interrupt = o.space.interrupt;
     if (A.tol > 0)
         o.solve.tol = A.tol;
@@ -176,19 +176,19 @@ int cmd_props(int argc, char **argv)
         o.max_steps = A.max_steps;
     san_diag d;
     char nb[4096];
-    san_diag_init(&d, cli_model_name(rest[0], nb, sizeof nb), NULL, 0);
+    san_diag_init(&d, tool_model_name(rest[0], nb, sizeof nb), NULL, 0);
     san_status st = san_checker_new(m, &o, &C, &d);
     if (st != SAN_OK) {
         san_diag_print(&d, stderr, isatty(2));
         san_diag_free(&d);
-        status = cli_exit_status(st);
+        status = tool_exit_status(st);
         goto out;
     }
     san_diag_free(&d);
     int np = san_props_count(P);
     san_prop_answer *ans = calloc((size_t)np, sizeof *ans);
     if (!ans) {
-        status = cli_exit_status(SAN_E_NOMEM);
+        status = tool_exit_status(SAN_E_NOMEM);
         goto out;
     }
     /* every name first: the errors of all the properties before any
@@ -200,7 +200,7 @@ int cmd_props(int argc, char **argv)
         san_diag_init(&d, file, src, len);
         if (san_checker_validate(C, P, i, &d) != SAN_OK) {
             san_diag_print(&d, stderr, isatty(2));
-            status = cli_exit_status(SAN_E_MODEL);
+            status = tool_exit_status(SAN_E_MODEL);
         }
         san_diag_free(&d);
     }
@@ -220,24 +220,24 @@ int cmd_props(int argc, char **argv)
                              san_status_name(st));
             san_diag_print(&d, stderr, isatty(2));
             san_diag_free(&d);
-            status = cli_exit_status(st);
+            status = tool_exit_status(st);
             free(ans);
             goto out;
         }
         san_diag_free(&d);
     }
-    cli_run run = { .method = "csl", .tol = o.eps, .storage = "sparse", .converged = 1 };
+    tool_run run = { .method = "csl", .tol = o.eps, .storage = "sparse", .converged = 1 };
     if (A.quiet && A.fmt == FMT_TEXT)
-        cli_meta_quiet();
-    san_props_report_opts ro = { .preamble = cli_provenance, .ctx = &run };
-    san_report_props(stdout, cli_report_format(A.fmt), P, C, ans, &ro);
+        tool_meta_quiet();
+    san_props_report_opts ro = { .preamble = tool_provenance, .ctx = &run };
+    san_report_props(stdout, tool_report_format(A.fmt), P, C, ans, &ro);
     free(ans);
 out:
     san_checker_free(C);
     san_model_free(m);
     san_props_free(P);
-    cli_defines_free(&mdefs);
-    cli_defines_free(&A.defs);
+    tool_defines_free(&mdefs);
+    tool_defines_free(&A.defs);
     free(A.props.v);
     free(A.property.v);
     free(rest);

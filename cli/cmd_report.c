@@ -20,21 +20,21 @@ typedef struct {
     char **argv;            /* the command line, "san" first, for the page */
 } report_args;
 
-static const cli_option report_options[] = {
-    CLI_GROUP("output:"),
-    CLI_OUTPUT('o', "output", "FILE", report_args, output,
+static const tool_option report_options[] = {
+    TOOL_GROUP("output:"),
+    TOOL_OUTPUT('o', "output", "FILE", report_args, output,
                "write the page to FILE (default: standard output)"),
-    CLI_STRING(0, "title", "TEXT", report_args, title,
+    TOOL_STRING(0, "title", "TEXT", report_args, title,
                "the page's title (default: the study's title)"),
-    CLI_FLAG('q', "quiet", report_args, quiet, 1,
+    TOOL_FLAG('q', "quiet", report_args, quiet, 1,
              "no progress on stderr (it is shown on a terminal only)"),
-    CLI_FLAG(0, "from-json", report_args, from_json, 1,
+    TOOL_FLAG(0, "from-json", report_args, from_json, 1,
              "the operands are -f json reports of sweep, size-buffer,\n"
              "grain or compare: a page of them, nothing solved"),
-    CLI_END
+    TOOL_END
 };
 
-static const cli_spec report_spec = {
+static const tool_spec report_spec = {
     .name = "report",
     .usage =
         "usage: san report STUDY [-o PAGE.html] [--title TEXT] [-q]\n"
@@ -59,12 +59,12 @@ static const cli_spec report_spec = {
         "\n"
         "Exit status: 0 every analysis ran and solved, 1 some failed (the page\n"
         "is written and says which), 2 bad usage or a bad study file.\n",
-    .flags = CLI_OPERAND_FILES,
+    .flags = TOOL_OPERAND_FILES,
 };
 
 void help_report(FILE *out)
 {
-    cli_help(out, &report_spec);
+    tool_help(out, &report_spec);
 }
 
 /* ------------------------------------------------------------------ */
@@ -112,7 +112,7 @@ static int refuse_overwrite(const char *output, const san_study *st)
             const char *in[2] = { st->a[i].args[k], word };
             for (int j = 0; j < 2 && !rc; j++)
                 if (in[j][0] && in[j][0] != '-' && access(in[j], F_OK) == 0)
-                    rc = cli_refuse_overwrite("report", "--output", output, in[j]);
+                    rc = tool_refuse_overwrite("report", "--output", output, in[j]);
         }
     return rc;
 }
@@ -129,11 +129,11 @@ static int run_study(const report_args *A, int nops, char **ops, san_study *st, 
 {
     char err[1024];
     if (nops != 1)
-        return cli_usage_error("report", nops ? "one study file, not %d" : "missing the study file%.0d", nops);
+        return tool_usage_error("report", nops ? "one study file, not %d" : "missing the study file%.0d", nops);
     san_status rc = san_study_load(ops[0], st, err, sizeof err);
     if (rc != SAN_OK) {
         fprintf(stderr, "san report: %s\n", rc == SAN_E_NOMEM ? "out of memory" : err);
-        return cli_exit_status(rc);
+        return tool_exit_status(rc);
     }
     int status = refuse_overwrite(A->output, st);
     if (status)
@@ -214,7 +214,7 @@ static int report_main(const report_args *A, int nops, char **ops)
             .title = A->title ? A->title : st.title ? st.title : A->from_json ? "san reports" : st.path,
             .san_version = san_version(), .argc = A->argc, .argv = A->argv, .nruns = n, .runs = runs,
         };
-        int w = cli_write_output(A->output, write_page, &page);
+        int w = tool_write_output(A->output, write_page, &page);
         status = w != EXIT_OK ? w : status;
     }
     for (int i = 0; ro && i <= n; i++) {
@@ -234,7 +234,7 @@ int cmd_report(int argc, char **argv)
 {
     report_args A = { 0 };
     char **ops;
-    int nops, status = cli_parse(&report_spec, argc, argv, &A, &ops, &nops);
+    int nops, status = tool_parse(&report_spec, argc, argv, &A, &ops, &nops);
     A.argc = argc + 1;
     A.argv = malloc((argc + 2) * sizeof *A.argv);
     if (status == 0 && !A.argv)
@@ -246,5 +246,5 @@ int cmd_report(int argc, char **argv)
     }
     free(A.argv);
     free(ops);
-    return status == CLI_HELP_SHOWN ? EXIT_OK : status;
+    return status == TOOL_HELP_SHOWN ? EXIT_OK : status;
 }

@@ -13,34 +13,34 @@
 typedef struct {
     san_sweep_opts run;
     san_size_buffer_opts search;
-    cli_format fmt;
+    tool_format fmt;
     const char *plot;
-    cli_plot look;
+    tool_plot look;
     int quiet;
-    cli_diag diag;
+    tool_diag diag;
 } size_args;
 
-static const cli_option size_options[] = {
-    CLI_GROUP("options:"),
-    CLI_STRING(0, "index", "NAME", size_args, search.index,
+static const tool_option size_options[] = {
+    TOOL_GROUP("options:"),
+    TOOL_STRING(0, "index", "NAME", size_args, search.index,
                "the index (default: the throughput, ms pack_throughput,\n"
                "pipeline throughput; or e.g. slave_transmitting)"),
-    CLI_DOUBLE(0, "within", "X", size_args, search.within, 1e-12, 10, 0, NULL,
+    TOOL_DOUBLE(0, "within", "X", size_args, search.within, 1e-12, 10, 0, NULL,
                "relative tolerance (0.01: within 1% of the limit)", "0.01"),
-    CLI_INT(0, "max-buffer", "K", size_args, search.max_buffer, 2, 1e6, NULL,
+    TOOL_INT(0, "max-buffer", "K", size_args, search.max_buffer, 2, 1e6, NULL,
             "give up past this size", "1024"),
-    CLI_FORMAT(size_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON, NULL),
-    CLI_OUTPUT(0, "plot", "FILE", size_args, plot,
+    TOOL_FORMAT(size_args, fmt, TOOL_FMT_TEXT | TOOL_FMT_JSON, NULL),
+    TOOL_OUTPUT(0, "plot", "FILE", size_args, plot,
                "the curves, index against K, as .svg, .png or .pdf"),
-    CLI_FLAG('q', "quiet", size_args, quiet, 1,
+    TOOL_FLAG('q', "quiet", size_args, quiet, 1,
              "no progress on stderr, no provenance header (text)"),
-    CLI_INCLUDE(cli_plot_options, size_args, look),
-    CLI_INCLUDE(cli_run_options, size_args, run),
-    CLI_INCLUDE(cli_diag_options, size_args, diag),
-    CLI_END
+    TOOL_INCLUDE(tool_plot_options, size_args, look),
+    TOOL_INCLUDE(tool_run_options, size_args, run),
+    TOOL_INCLUDE(tool_diag_options, size_args, diag),
+    TOOL_END
 };
 
-static const cli_spec size_spec = {
+static const tool_spec size_spec = {
     .name = "size-buffer",
     .usage =
         "usage: san size-buffer ms [--mode async] [template flags] [options]\n"
@@ -61,12 +61,12 @@ static const cli_spec size_spec = {
         "  san size-buffer ms --mode async --slaves 2..7 --within 0.05\n"
         "\n"
         "Exit status: 0 every configuration sized, 1 some failed, 2 bad usage.\n",
-    .flags = CLI_PASS_UNKNOWN,
+    .flags = TOOL_PASS_UNKNOWN,
 };
 
 void help_size_buffer(FILE *out)
 {
-    cli_help(out, &size_spec);
+    tool_help(out, &size_spec);
 }
 
 /* ------------------------------------------------------------------ */
@@ -148,7 +148,7 @@ static int plot_curves(const san_size_buffer *b, const char *file, const san_plo
         free(ps[k].y);
     }
     free(ps);
-    return cli_plot_status(rc);
+    return tool_plot_status(rc);
 }
 
 /* ------------------------------------------------------------------ */
@@ -164,35 +164,35 @@ static int size_main(size_args *A, int nspec, char **spec)
     A->search.diag = &A->run;
     san_status st = san_size_buffer_init(&b, nspec, spec, &A->search, err, sizeof err);
     if (st == SAN_E_USAGE)
-        return cli_template_error(&size_spec, err);
+        return tool_template_error(&size_spec, err);
     if (st != SAN_OK) {
         fprintf(stderr, "san size-buffer: %s\n", err);
         return EXIT_FAIL;
     }
     char **seen = NULL;
-    cli_print_sweep_warnings(&b.sweep, &seen);
-    cli_seen_free(seen);
-    A->run.interrupt = cli_interrupt("size-buffer", 0);
-    A->run.progress = !A->quiet && cli_stderr_is_tty();
+    tool_print_sweep_warnings(&b.sweep, &seen);
+    tool_seen_free(seen);
+    A->run.interrupt = tool_interrupt("size-buffer", 0);
+    A->run.progress = !A->quiet && tool_stderr_is_tty();
     int status = EXIT_OK;
     if (san_size_buffer_run(&b, &A->run) != SAN_OK) {
         fprintf(stderr, "san size-buffer: out of memory\n");
         status = EXIT_FAIL;
     } else {
-        /* --plot alone: the plot is the output (cli_plot_table) */
+        /* --plot alone: the plot is the output (tool_plot_table) */
         int said = 0;
         for (int v = 0; v < b.sweep.nvariants; v++)
             if (san_buffer_config_error(&b.config[v])) {
                 char *label = san_sweep_label(&b.sweep, v, -1);
-                status = cli_say_failed("size-buffer", "configuration", label,
+                status = tool_say_failed("size-buffer", "configuration", label,
                                         san_buffer_config_error(&b.config[v]), &said);
                 free(label);
             }
-        cli_say_failed_end("size-buffer", "configuration", said);
-        cli_run run = cli_run_asked(&A->run, status == EXIT_OK);
-        if (cli_plot_table(A->plot, &A->look, A->fmt != FMT_UNSET))
+        tool_say_failed_end("size-buffer", "configuration", said);
+        tool_run run = tool_run_asked(&A->run, status == EXIT_OK);
+        if (tool_plot_table(A->plot, &A->look, A->fmt != FMT_UNSET))
             san_size_buffer_write(&b, A->fmt == FMT_JSON ? SAN_SWEEP_JSON : SAN_SWEEP_TEXT,
-                                  cli_sweep_provenance, &run, stdout);
+                                  tool_sweep_provenance, &run, stdout);
         fflush(stdout);
         if (A->plot) {
             int prc = plot_curves(&b, A->plot, &A->look.look);
@@ -212,16 +212,16 @@ int cmd_size_buffer(int argc, char **argv)
     A.run.solve.fork_lu = 1;
     san_size_buffer_opts_default(&A.search);
     A.fmt = FMT_UNSET;
-    cli_plot_init(&A.look);
+    tool_plot_init(&A.look);
     char **spec;
     int nspec;
-    int status = cli_parse(&size_spec, argc, argv, &A, &spec, &nspec);
+    int status = tool_parse(&size_spec, argc, argv, &A, &spec, &nspec);
     if (A.quiet)
-        cli_meta_quiet();
+        tool_meta_quiet();
     if (status == 0)
-        status = cli_plot_check("size-buffer", A.plot, &A.look);
+        status = tool_plot_check("size-buffer", A.plot, &A.look);
     if (status == 0)
         status = size_main(&A, nspec, spec);
     free(spec);
-    return status == CLI_HELP_SHOWN ? EXIT_OK : status;
+    return status == TOOL_HELP_SHOWN ? EXIT_OK : status;
 }

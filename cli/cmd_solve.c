@@ -10,62 +10,62 @@
 
 typedef struct {
     san_sweep_opts run;     /* the solver, the limits, the storage */
-    cli_format fmt;
+    tool_format fmt;
     const char *vector, *gen;
     const char *engine, *petsc_options, *petsc_matrix;
     int top, quiet;
     int no_marginals, no_throughputs, all_replicas;
-    cli_defines defs;
-    cli_diag diag;
+    tool_defines defs;
+    tool_diag diag;
 } solve_args;
 
-static const cli_option solve_options[] = {
-    CLI_GROUP("solver:"),
-    CLI_INCLUDE(cli_solver_options, solve_args, run),
-    CLI_STRING(0, "engine", "E", solve_args, engine,
+static const tool_option solve_options[] = {
+    TOOL_GROUP("solver:"),
+    TOOL_INCLUDE(tool_solver_options, solve_args, run),
+    TOOL_STRING(0, "engine", "E", solve_args, engine,
                "serial (default), or petsc: each rank of\n"
                "mpirun -n P explores, stores and solves its part\n"
                "of the chain (./configure --with-petsc)"),
-    CLI_STRING(0, "petsc-matrix", "M", solve_args, petsc_matrix,
+    TOOL_STRING(0, "petsc-matrix", "M", solve_args, petsc_matrix,
                "--engine petsc: aij (assembled), shell (each\n"
                "product lists the transitions again: a third of\n"
                "the memory, ~100 times slower) or auto (aij when\n"
                "it fits --max-memory on every rank; default)"),
-    CLI_STRING(0, "petsc-options", "'OPTS'", solve_args, petsc_options,
+    TOOL_STRING(0, "petsc-options", "'OPTS'", solve_args, petsc_options,
                "PETSc options, e.g. '-ksp_type gmres -pc_type asm';\n"
                "PETSC_OPTIONS too"),
-    CLI_GROUP("limits:"),
-    CLI_INCLUDE(cli_limit_options, solve_args, run),
-    CLI_MAX_INPUT(solve_args, run.max_input),
-    CLI_GROUP("model:"),
-    CLI_CALLBACK('D', NULL, "NAME=VALUE", solve_args, defs, cli_opt_define,
+    TOOL_GROUP("limits:"),
+    TOOL_INCLUDE(tool_limit_options, solve_args, run),
+    TOOL_MAX_INPUT(solve_args, run.max_input),
+    TOOL_GROUP("model:"),
+    TOOL_CALLBACK('D', NULL, "NAME=VALUE", solve_args, defs, tool_opt_define,
                  "override a constant identifier"),
-    CLI_STRING(0, "gen", "'ARGS'", solve_args, gen,
+    TOOL_STRING(0, "gen", "'ARGS'", solve_args, gen,
                "solve a generated model (see san gen --help)"),
-    CLI_INCLUDE(cli_diag_options, solve_args, diag),
-    CLI_GROUP("output:"),
-    CLI_FORMAT(solve_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV, NULL),
-    CLI_INT(0, "top", "N", solve_args, top, 0, 1000000, "an integer >= 0",
+    TOOL_INCLUDE(tool_diag_options, solve_args, diag),
+    TOOL_GROUP("output:"),
+    TOOL_FORMAT(solve_args, fmt, TOOL_FMT_TEXT | TOOL_FMT_JSON | TOOL_FMT_CSV, NULL),
+    TOOL_INT(0, "top", "N", solve_args, top, 0, 1000000, "an integer >= 0",
             "most probable states to list", "10"),
-    CLI_OUTPUT(0, "vector", "FILE", solve_args, vector,
+    TOOL_OUTPUT(0, "vector", "FILE", solve_args, vector,
                "write the whole distribution (CSV) to FILE (atomically:\n"
                "see OUTPUT FILES in san(1)); with - and --format json\n"
                "or csv, the report holds it (\"vector\" member, vector\n"
                "rows)"),
-    CLI_FLAG(0, "no-marginals", solve_args, no_marginals, 1,
+    TOOL_FLAG(0, "no-marginals", solve_args, no_marginals, 1,
              "leave the marginals out of the report (every format)"),
-    CLI_FLAG(0, "no-throughputs", solve_args, no_throughputs, 1,
+    TOOL_FLAG(0, "no-throughputs", solve_args, no_throughputs, 1,
              "leave the throughputs out of the report (every format)"),
-    CLI_FLAG(0, "all-replicas", solve_args, all_replicas, 1,
+    TOOL_FLAG(0, "all-replicas", solve_args, all_replicas, 1,
              "text: a line for each replica whose marginals or\n"
              "throughputs differ from the others' (default: their\n"
              "minimum, mean and maximum; JSON and CSV list each)"),
-    CLI_FLAG('q', "quiet", solve_args, quiet, 1,
+    TOOL_FLAG('q', "quiet", solve_args, quiet, 1,
              "no progress on stderr, no provenance header (text)"),
-    CLI_END
+    TOOL_END
 };
 
-static const cli_spec solve_spec = {
+static const tool_spec solve_spec = {
     .name = "solve",
     .usage =
         "usage: san solve [options] MODEL\n"
@@ -80,12 +80,12 @@ static const cli_spec solve_spec = {
         "the probability of reaching it.\n",
     .opts = solve_options,
     .outro = "Exit status: 0 solved, 2 bad model or usage, 1 not converged or failed.\n",
-    .flags = CLI_ABBREV | CLI_OPERAND_FILES,
+    .flags = TOOL_ABBREV | TOOL_OPERAND_FILES,
 };
 
 void help_solve(FILE *out)
 {
-    cli_help(out, &solve_spec);
+    tool_help(out, &solve_spec);
 }
 
 /* ---- the command ---- */
@@ -94,9 +94,9 @@ void help_solve(FILE *out)
 static san_model *load(solve_args *A, const char *path, int *status)
 {
     if (!A->gen)
-        return cli_load_model(path, &A->defs, status, 0, A->run.max_input,
+        return tool_load_model(path, &A->defs, status, 0, A->run.max_input,
                               A->run.space.max_memory, &A->diag);
-    return cli_load_gen("solve", A->gen, &A->defs, status, &A->diag);
+    return tool_load_gen("solve", A->gen, &A->defs, status, &A->diag);
 }
 
 int cmd_solve(int argc, char **argv)
@@ -110,27 +110,27 @@ int cmd_solve(int argc, char **argv)
     A.top = 10;
     char **rest;
     int nrest;
-    int rc = cli_parse(&solve_spec, argc, argv, &A, &rest, &nrest);
+    int rc = tool_parse(&solve_spec, argc, argv, &A, &rest, &nrest);
     if (A.quiet)
-        cli_meta_quiet();
+        tool_meta_quiet();
     if (rc == 0 && A.gen && nrest != 0)
-        rc = cli_usage_error("solve", "--gen replaces MODEL; give one or the other");
+        rc = tool_usage_error("solve", "--gen replaces MODEL; give one or the other");
     else if (rc == 0 && A.engine && strcmp(A.engine, "serial") && strcmp(A.engine, "petsc"))
-        rc = cli_usage_error("solve", "--engine: '%s' is not serial or petsc", A.engine);
-    else if (rc == 0 && A.petsc_matrix && cli_engine_matrix(A.petsc_matrix) < 0)
-        rc = cli_usage_error("solve", "--petsc-matrix: '%s' is not aij, shell or auto",
+        rc = tool_usage_error("solve", "--engine: '%s' is not serial or petsc", A.engine);
+    else if (rc == 0 && A.petsc_matrix && tool_engine_matrix(A.petsc_matrix) < 0)
+        rc = tool_usage_error("solve", "--petsc-matrix: '%s' is not aij, shell or auto",
                              A.petsc_matrix);
     else if (rc == 0 && A.engine && !strcmp(A.engine, "petsc") && A.vector &&
-             A.fmt != FMT_TEXT && cli_names_stdout(A.vector))
-        rc = cli_usage_error("solve", "--vector -: with --engine petsc the vector is not "
+             A.fmt != FMT_TEXT && tool_names_stdout(A.vector))
+        rc = tool_usage_error("solve", "--vector -: with --engine petsc the vector is not "
                              "held in the %s report (no rank holds it); write it to a file",
                              A.fmt == FMT_JSON ? "json" : "csv");
     else if (rc == 0 && !A.gen && nrest != 1)
-        rc = cli_usage_error("solve", "%s", nrest == 0 ? "missing MODEL" : "expected one MODEL");
+        rc = tool_usage_error("solve", "%s", nrest == 0 ? "missing MODEL" : "expected one MODEL");
     if (rc) {
         free(rest);
-        cli_defines_free(&A.defs);
-        return rc == CLI_HELP_SHOWN ? EXIT_OK : rc;
+        tool_defines_free(&A.defs);
+        return rc == TOOL_HELP_SHOWN ? EXIT_OK : rc;
     }
     /* Ctrl-C: the solver stops with its best vector (it looks at the
      * flag every few iterations); a sparse LU, which cannot look, gets
@@ -138,18 +138,18 @@ int cmd_solve(int argc, char **argv)
      * while reading is seen by the exploration that follows (under load,
      * reading a model took over a second and the default action ended
      * the process without a word). */
-    volatile int *interrupted = cli_interrupt("solve", CLI_SOLVE_GRACE);
+    volatile int *interrupted = tool_interrupt("solve", TOOL_SOLVE_GRACE);
     double t0 = san_now();
     int status = EXIT_OK;
     const char *path = A.gen ? "<gen>" : rest[0];
     san_model *m = load(&A, path, &status);
-    cli_defines_free(&A.defs);
+    tool_defines_free(&A.defs);
     if (!m) {
         free(rest);
         return status;
     }
 
-    int progress = !A.quiet && cli_stderr_is_tty();
+    int progress = !A.quiet && tool_stderr_is_tty();
     san_analysis_opts ao;
     san_analysis_opts_default(&ao);
     ao.space = A.run.space;
@@ -168,11 +168,11 @@ int cmd_solve(int argc, char **argv)
         ao.engine_options = A.petsc_options;
         ao.engine_keep_vector = A.vector != NULL;
         if (A.petsc_matrix)
-            ao.engine_matrix = (san_engine_matrix)cli_engine_matrix(A.petsc_matrix);
+            ao.engine_matrix = (san_engine_matrix)tool_engine_matrix(A.petsc_matrix);
     }
     san_diag d;
     char nb[4096];
-    san_diag_init(&d, cli_model_name(path, nb, sizeof nb), NULL, 0);
+    san_diag_init(&d, tool_model_name(path, nb, sizeof nb), NULL, 0);
     san_analysis a;
     san_status st = san_analyze(m, &ao, &a, &d);
     /* over MPI every rank holds the same answer: rank 0 alone reports
@@ -181,7 +181,7 @@ int cmd_solve(int argc, char **argv)
     if (!rank0 && !freopen("/dev/null", "w", stdout))
         return EXIT_FAIL;
     if (rank0)
-        san_diag_print(&d, stderr, cli_stderr_is_tty());
+        san_diag_print(&d, stderr, tool_stderr_is_tty());
     const int said = d.nerrors > 0;
     san_diag_free(&d);
     if (!a.have_indices) {
@@ -192,11 +192,11 @@ int cmd_solve(int argc, char **argv)
         san_analysis_free(&a);
         san_model_free(m);
         free(rest);
-        return cli_exit_status(st);
+        return tool_exit_status(st);
     }
     /* the vector of an unverified or interrupted answer is not written */
     int solved = st == SAN_OK && !*interrupted;
-    int in_report = A.vector && A.fmt != FMT_TEXT && cli_names_stdout(A.vector);
+    int in_report = A.vector && A.fmt != FMT_TEXT && tool_names_stdout(A.vector);
     san_solve_report_opts ro;
     san_solve_report_opts_default(&ro);
     ro.source = path;
@@ -207,12 +207,12 @@ int cmd_solve(int argc, char **argv)
     ro.no_marginals = A.no_marginals;
     ro.no_throughputs = A.no_throughputs;
     ro.all_replicas = A.all_replicas;
-    cli_run run = { san_method_name(a.sol.info.method), A.run.solve.tol,
+    tool_run run = { san_method_name(a.sol.info.method), A.run.solve.tol,
                     a.kron ? "kron" : "sparse", a.sol.info.converged };
-    ro.preamble = cli_provenance;
+    ro.preamble = tool_provenance;
     ro.ctx = &run;
     int vrc = 0;
-    if (san_report_solve(stdout, cli_report_format(A.fmt), m, &a, &ro) != SAN_OK) {
+    if (san_report_solve(stdout, tool_report_format(A.fmt), m, &a, &ro) != SAN_OK) {
         fprintf(stderr, "san solve: out of memory writing the vector\n");
         vrc = -1;
     }
@@ -220,7 +220,7 @@ int cmd_solve(int argc, char **argv)
     if (st != SAN_OK) {
         if (rank0)
             fprintf(stderr, "san solve: %s\n", a.sol.info.msg[0] ? a.sol.info.msg : "not converged");
-        status = cli_exit_status(st);
+        status = tool_exit_status(st);
     }
     if (*interrupted && status == EXIT_OK) {
         fprintf(stderr, "san solve: interrupted\n");    /* the rank that saw it */
@@ -231,15 +231,15 @@ int cmd_solve(int argc, char **argv)
     if (A.vector && !in_report && a.engine) {
         /* every rank takes part (rank 0 merges, the others send), whatever
          * a rank's own Ctrl-C flag says: the status is agreed */
-        cli_engine_vector ev = { &a, "solve", 0 };
-        int vs = rank0 && status == EXIT_OK ? cli_write_output(A.vector, cli_engine_vector_write,
+        tool_engine_vector ev = { &a, "solve", 0 };
+        int vs = rank0 && status == EXIT_OK ? tool_write_output(A.vector, tool_engine_vector_write,
                                                                &ev) : EXIT_OK;
-        cli_engine_vector_done(&ev);
+        tool_engine_vector_done(&ev);
         if (status == EXIT_OK)
             status = vs;
     } else if (A.vector && !in_report && status == EXIT_OK) {
-        cli_vector v = { &a.sp, a.sol.pi, "solve" };
-        status = cli_write_output(A.vector, cli_vector_write, &v);
+        tool_vector v = { &a.sp, a.sol.pi, "solve" };
+        status = tool_write_output(A.vector, tool_vector_write, &v);
     }
     san_analysis_free(&a);
     san_model_free(m);

@@ -10,47 +10,47 @@
 
 typedef struct {
     san_sweep_opts run;
-    cli_format fmt;
+    tool_format fmt;
     const char *output, *plot, *x, *y, *series, *index;
-    cli_plot look;
+    tool_plot look;
     int quiet, times;
-    cli_diag diag;
+    tool_diag diag;
 } sweep_args;
 
-static const cli_option sweep_options[] = {
-    CLI_GROUP("output:"),
-    CLI_FORMAT(sweep_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV,
+static const tool_option sweep_options[] = {
+    TOOL_GROUP("output:"),
+    TOOL_FORMAT(sweep_args, fmt, TOOL_FMT_TEXT | TOOL_FMT_JSON | TOOL_FMT_CSV,
                "text (only the varying parameters), json or csv"),
-    CLI_OUTPUT('o', "output", "FILE", sweep_args, output,
+    TOOL_OUTPUT('o', "output", "FILE", sweep_args, output,
                "write the table to FILE (atomically: see OUTPUT FILES\n"
                "in san(1))"),
-    CLI_STRING(0, "index", "A,B", sweep_args, index, "only these result columns"),
-    CLI_FLAG(0, "no-times", sweep_args, times, 0,
+    TOOL_STRING(0, "index", "A,B", sweep_args, index, "only these result columns"),
+    TOOL_FLAG(0, "no-times", sweep_args, times, 0,
              "leave the timing column out (to compare runs)"),
-    CLI_OUTPUT(0, "plot", "FILE", sweep_args, plot,
+    TOOL_OUTPUT(0, "plot", "FILE", sweep_args, plot,
                "draw curves into FILE.svg, .png or .pdf, with:"),
-    CLI_STRING(0, "x", "PARAM", sweep_args, x, "the parameter on the x axis (numeric)"),
-    CLI_STRING(0, "y", "INDEX", sweep_args, y,
+    TOOL_STRING(0, "x", "PARAM", sweep_args, x, "the parameter on the x axis (numeric)"),
+    TOOL_STRING(0, "y", "INDEX", sweep_args, y,
                "a result (or reachable_states, time_s, iterations)"),
-    CLI_STRING(0, "series", "P,Q", sweep_args, series,
+    TOOL_STRING(0, "series", "P,Q", sweep_args, series,
                "one curve per value of these parameters (default:\n"
                "every other varying parameter)"),
-    CLI_FLAG('q', "quiet", sweep_args, quiet, 1,
+    TOOL_FLAG('q', "quiet", sweep_args, quiet, 1,
              "no progress bar or summary on stderr, no provenance\nheader (text)"),
-    CLI_INCLUDE(cli_plot_options, sweep_args, look),
-    CLI_GROUP("run:"),
-    CLI_FLAG(0, "warm", sweep_args, run.warm_chains, 1,
+    TOOL_INCLUDE(tool_plot_options, sweep_args, look),
+    TOOL_GROUP("run:"),
+    TOOL_FLAG(0, "warm", sweep_args, run.warm_chains, 1,
              "solve the variants along the innermost numeric\n"
              "parameter in order, each from the answer of the\n"
              "one before (fewer iterations, less parallelism)"),
-    CLI_INCLUDE(cli_run_options, sweep_args, run),
-    CLI_GROUP("limits:"),
-    CLI_MAX_INPUT(sweep_args, run.max_input),
-    CLI_INCLUDE(cli_diag_options, sweep_args, diag),
-    CLI_END
+    TOOL_INCLUDE(tool_run_options, sweep_args, run),
+    TOOL_GROUP("limits:"),
+    TOOL_MAX_INPUT(sweep_args, run.max_input),
+    TOOL_INCLUDE(tool_diag_options, sweep_args, diag),
+    TOOL_END
 };
 
-static const cli_spec sweep_spec = {
+static const tool_spec sweep_spec = {
     .name = "sweep",
     .usage =
         "usage: san sweep TEMPLATE [template flags with several values] [options]\n"
@@ -87,13 +87,13 @@ static const cli_spec sweep_spec = {
         "\n"
         "Exit status: 0 every variant solved, 1 some failed, 2 bad usage (bad\n"
         "range, unknown flag, index or parameter, every variant refused).\n",
-    .flags = CLI_PASS_UNKNOWN | CLI_OPERAND_FILES,
+    .flags = TOOL_PASS_UNKNOWN | TOOL_OPERAND_FILES,
     .not_a_file = san_sweep_is_template,
 };
 
 void help_sweep(FILE *out)
 {
-    cli_help(out, &sweep_spec);
+    tool_help(out, &sweep_spec);
     fprintf(out, "\nMPI: %s\n", san_sweep_mpi() ? "built in (mpirun -n P san sweep ...)"
                                                 : "not built in (./configure --with-mpi)");
 }
@@ -102,20 +102,20 @@ void help_sweep(FILE *out)
  * and its flags, in any order after it, are left in spec. */
 static int parse_args(int argc, char **argv, sweep_args *A, char ***spec, int *nspec)
 {
-    int rc = cli_parse(&sweep_spec, argc, argv, A, spec, nspec);
+    int rc = tool_parse(&sweep_spec, argc, argv, A, spec, nspec);
     if (A->quiet)
-        cli_meta_quiet();
+        tool_meta_quiet();
     if (rc)
         return rc;
     A->run.no_peps_warnings = A->diag.no_peps_warnings;
     A->run.peers = A->diag.peers;
     if (*nspec == 0)
-        return cli_usage_error("sweep", "missing template (ms, pipeline, mw, cluster) or model file");
+        return tool_usage_error("sweep", "missing template (ms, pipeline, mw, cluster) or model file");
     if (A->plot && (!A->x || !A->y))
-        return cli_usage_error("sweep", "--plot: give --x PARAM and --y INDEX as well");
+        return tool_usage_error("sweep", "--plot: give --x PARAM and --y INDEX as well");
     if (!A->plot && (A->x || A->y || A->series))
-        return cli_usage_error("sweep", "%s: only with --plot FILE", A->x ? "--x" : A->y ? "--y" : "--series");
-    return cli_plot_check("sweep", A->plot, &A->look);
+        return tool_usage_error("sweep", "%s: only with --plot FILE", A->x ? "--x" : A->y ? "--y" : "--series");
+    return tool_plot_check("sweep", A->plot, &A->look);
 }
 
 /* ---- output ---- */
@@ -125,7 +125,7 @@ typedef struct {
     san_sweep_format f;
     char **only;
     int nonly, times;
-    const cli_run *run;     /* the provenance: the method, tolerance and
+    const tool_run *run;     /* the provenance: the method, tolerance and
                                storage asked (each variant's method is in
                                its row), converged when every one did */
 } table_ctx;
@@ -133,7 +133,7 @@ typedef struct {
 static int write_table(const void *ctx, FILE *out)
 {
     const table_ctx *t = ctx;
-    san_sweep_write_ex(t->s, t->f, t->only, t->nonly, t->times, cli_sweep_provenance, t->run,
+    san_sweep_write_ex(t->s, t->f, t->only, t->nonly, t->times, tool_sweep_provenance, t->run,
                        out);
     return 0;
 }
@@ -148,21 +148,21 @@ static int failed_rows(const san_sweep *s)
 
 static int report(const san_sweep *s, const sweep_args *A, char **only, int nonly, double t)
 {
-    /* --plot alone: the plot is the output (cli_plot_table) */
+    /* --plot alone: the plot is the output (tool_plot_table) */
     san_sweep_format f = A->fmt == FMT_CSV ? SAN_SWEEP_CSV : A->fmt == FMT_JSON ? SAN_SWEEP_JSON
                                                                              : SAN_SWEEP_TEXT;
-    cli_run run = cli_run_asked(&A->run, failed_rows(s) == 0);
+    tool_run run = tool_run_asked(&A->run, failed_rows(s) == 0);
     table_ctx tc = { s, f, only, nonly, A->times, &run };
     int status = EXIT_OK;
-    if (cli_plot_table(A->plot, &A->look, A->fmt != FMT_UNSET || A->output))
-        status = cli_write_output(A->output, write_table, &tc);
+    if (tool_plot_table(A->plot, &A->look, A->fmt != FMT_UNSET || A->output))
+        status = tool_write_output(A->output, write_table, &tc);
     if (A->plot && status == EXIT_OK) {
         char err[512];
         int rc = san_sweep_plot_ex(s, A->plot, A->x, A->y, A->series, &A->look.look, err,
                                    sizeof err);
         if (rc < 0) {
             fprintf(stderr, "san sweep: %s\n", err);
-            status = cli_plot_status(rc);
+            status = tool_plot_status(rc);
         }
     }
     int failed = failed_rows(s);
@@ -171,7 +171,7 @@ static int report(const san_sweep *s, const sweep_args *A, char **only, int nonl
                 s->nvariants, s->nvariants == 1 ? "" : "s", s->nvariants - failed, failed, t,
                 t > 0 ? s->nvariants / t : 0.0);
     if (failed)
-        cli_say_failed_variants("sweep", s);
+        tool_say_failed_variants("sweep", s);
     return status != EXIT_OK ? status : failed ? EXIT_FAIL : EXIT_OK;
 }
 
@@ -182,33 +182,33 @@ static int sweep_main(sweep_args *A, int nspec, char **spec)
     int rc = san_sweep_init(&s, nspec, spec, &A->run, err, sizeof err);
     if (rc < 0) {
         if (rc == -2)
-            return cli_template_error(&sweep_spec, err);
+            return tool_template_error(&sweep_spec, err);
         if (rc == -3) {
             fprintf(stderr, "san: %s\n", err);
-            return cli_exit_status(SAN_E_INPUT);
+            return tool_exit_status(SAN_E_INPUT);
         }
         fprintf(stderr, "san sweep: %s\n", err);
         return EXIT_FAIL;
     }
     if (s.spec.path && s.spec.text)     /* a model file: the report names its bytes */
-        cli_meta_model(s.spec.path, s.spec.text, s.spec.len);
+        tool_meta_model(s.spec.path, s.spec.text, s.spec.len);
     /* the -D among the sweep's words (they are its axes, not options) */
     for (int i = 0; i < nspec; i++) {
         const char *d = !strcmp(spec[i], "-D") && i + 1 < nspec ? spec[++i]
                         : !strncmp(spec[i], "-D", 2) ? spec[i] + 2 : NULL;
         const char *eq = d ? strchr(d, '=') : NULL;
         if (eq)
-            cli_meta_define(d, (size_t)(eq - d), eq + 1);
+            tool_meta_define(d, (size_t)(eq - d), eq + 1);
     }
     char **only = NULL;
-    int nonly = 0, status = A->index ? cli_sweep_check_index(&s, A->index, &only, &nonly) : 0;
+    int nonly = 0, status = A->index ? tool_sweep_check_index(&s, A->index, &only, &nonly) : 0;
     if (!status && A->plot)
-        status = cli_sweep_check_plot(&s, A->plot, A->x, A->y, A->series);
+        status = tool_sweep_check_plot(&s, A->plot, A->x, A->y, A->series);
     if (!status) {
         /* Ctrl-C: the variants not yet finished stop and are reported
          * as interrupted. */
-        A->run.interrupt = cli_interrupt("sweep", 0);
-        A->run.progress = !A->quiet && cli_stderr_is_tty();
+        A->run.interrupt = tool_interrupt("sweep", 0);
+        A->run.progress = !A->quiet && tool_stderr_is_tty();
         double t0 = san_now();
         rc = san_sweep_run(&s, &A->run);
         double t = san_now() - t0;
@@ -218,8 +218,8 @@ static int sweep_main(sweep_args *A, int nspec, char **spec)
         } else if (rc == 0) {
             /* each distinct warning once, on rank 0 only (MPI) */
             char **seen = NULL;
-            cli_print_sweep_warnings(&s, &seen);
-            cli_seen_free(seen);
+            tool_print_sweep_warnings(&s, &seen);
+            tool_seen_free(seen);
             status = report(&s, A, only, nonly, t);
         }       /* rc 1: an MPI rank other than 0 says nothing */
     }
@@ -239,12 +239,12 @@ int cmd_sweep(int argc, char **argv)
     A.run.solve.fork_lu = 1;
     A.fmt = FMT_UNSET;
     A.times = 1;
-    cli_plot_init(&A.look);
+    tool_plot_init(&A.look);
     char **spec = NULL;
     int nspec = 0;
     int status = parse_args(argc, argv, &A, &spec, &nspec);
     if (status == 0)
         status = sweep_main(&A, nspec, spec);
     free(spec);
-    return status == CLI_HELP_SHOWN ? EXIT_OK : status;
+    return status == TOOL_HELP_SHOWN ? EXIT_OK : status;
 }

@@ -15,7 +15,7 @@ typedef struct {
     tr_args A;
     const char *cmd, *model;
     int passage, report, petsc;
-    cli_numbers times, levels;
+    tool_numbers times, levels;
     const san_expr *initial, *until;    /* of the hidden results, in the model */
 } tr_run;
 
@@ -24,47 +24,47 @@ static int check_args(tr_run *R, int nrest, char **rest)
 {
     tr_args *A = &R->A;
     const char *cmd = R->cmd;
-    int rc = cli_plot_check(cmd, A->plot, &A->look);
+    int rc = tool_plot_check(cmd, A->plot, &A->look);
     if (rc == 0 && nrest != 1)
-        rc = cli_usage_error(cmd, "%s", nrest == 0 ? "missing MODEL" : "expected one MODEL");
+        rc = tool_usage_error(cmd, "%s", nrest == 0 ? "missing MODEL" : "expected one MODEL");
     if (rc == 0 && !R->passage && !A->times)
-        rc = cli_usage_error(cmd, "missing --time LIST");
+        rc = tool_usage_error(cmd, "missing --time LIST");
     if (rc == 0 && R->passage && !A->until)
-        rc = cli_usage_error(cmd, "missing --until 'EXPR'");
+        rc = tool_usage_error(cmd, "missing --until 'EXPR'");
     if (rc == 0 && A->initial && A->from)
-        rc = cli_usage_error(cmd, "--initial and --from: give one or the other");
+        rc = tool_usage_error(cmd, "--initial and --from: give one or the other");
     if (rc == 0 && A->engine && !R->petsc && strcmp(A->engine, "serial"))
-        rc = cli_usage_error(cmd, "--engine: '%s' is not serial or petsc", A->engine);
-    if (rc == 0 && A->petsc_matrix && cli_engine_matrix(A->petsc_matrix) < 0)
-        rc = cli_usage_error(cmd, "--petsc-matrix: '%s' is not aij, shell or auto",
+        rc = tool_usage_error(cmd, "--engine: '%s' is not serial or petsc", A->engine);
+    if (rc == 0 && A->petsc_matrix && tool_engine_matrix(A->petsc_matrix) < 0)
+        rc = tool_usage_error(cmd, "--petsc-matrix: '%s' is not aij, shell or auto",
                              A->petsc_matrix);
     /* CSV after a JSON document (or a second CSV table) would leave
      * neither readable */
-    if (rc == 0 && A->vector && A->fmt != FMT_TEXT && cli_names_stdout(A->vector))
-        rc = cli_usage_error(cmd, "--vector %s: standard output holds the %s report; write the "
+    if (rc == 0 && A->vector && A->fmt != FMT_TEXT && tool_names_stdout(A->vector))
+        rc = tool_usage_error(cmd, "--vector %s: standard output holds the %s report; write the "
                              "vector to a file", A->vector, A->fmt == FMT_JSON ? "json" : "csv");
     char why[256] = "";
     int old_range = 0;
-    if (rc == 0 && A->times && cli_numbers_times(A->times, &R->times, &old_range, why, sizeof why) < 0)
-        rc = cli_usage_error(cmd, "--time: expected numbers >= 0 or ranges a..b:step, "
+    if (rc == 0 && A->times && tool_numbers_times(A->times, &R->times, &old_range, why, sizeof why) < 0)
+        rc = tool_usage_error(cmd, "--time: expected numbers >= 0 or ranges a..b:step, "
                              "separated by commas: %s", why);
     if (rc == 0 && old_range && !A->quiet)
         fprintf(stderr, "san %s: warning: --time %s: a range is written a..b:step, as in every "
                 "flag that takes a list (a..b/step is read for now)\n", cmd, A->times);
-    if (rc == 0 && A->within >= 0 && cli_numbers_insert(&R->times, A->within) < 0)
+    if (rc == 0 && A->within >= 0 && tool_numbers_insert(&R->times, A->within) < 0)
         rc = EXIT_FAIL;
-    if (rc == 0 && A->percentiles && cli_numbers_percents(A->percentiles, &R->levels) < 0)
-        rc = cli_usage_error(cmd, "--percentiles: expected percents in (0, 100) separated by "
+    if (rc == 0 && A->percentiles && tool_numbers_percents(A->percentiles, &R->levels) < 0)
+        rc = tool_usage_error(cmd, "--percentiles: expected percents in (0, 100) separated by "
                              "commas, not '%s'", A->percentiles);
     /* one standard input cannot hold both */
     if (rc == 0 && A->from && !strcmp(A->from, "-") && !strcmp(rest[0], "-"))
-        rc = cli_usage_error(cmd, "--from - and MODEL -: standard input cannot hold both");
+        rc = tool_usage_error(cmd, "--from - and MODEL -: standard input cannot hold both");
     return rc;
 }
 
 /* The model, --initial and --until in it as hidden results, and --from's
  * vector into iv; NULL with *status. */
-static san_model *load(tr_run *R, cli_from *iv, int *status)
+static san_model *load(tr_run *R, tool_from *iv, int *status)
 {
     tr_args *A = &R->A;
     /* the results that carry them (never printed), in this order */
@@ -72,15 +72,15 @@ static san_model *load(tr_run *R, cli_from *iv, int *status)
     const char *options[2] = { "--initial", "--until" };
     const char *exprs[2] = { A->initial, A->until };
     const int first = !A->initial, nx = !!A->initial + !!A->until;
-    san_model *m = cli_load_model_exprs(R->model, &A->defs, names + first, options + first,
+    san_model *m = tool_load_model_exprs(R->model, &A->defs, names + first, options + first,
                                         exprs + first, nx, status, A->max_input, A->max_memory,
                                         &A->diag);
     if (m && A->initial)
-        R->initial = cli_state_expr(R->cmd, m, "--initial", names[0], A->initial, status);
+        R->initial = tool_state_expr(R->cmd, m, "--initial", names[0], A->initial, status);
     if (m && A->until && *status == EXIT_OK)
-        R->until = cli_state_expr(R->cmd, m, "--until", names[1], A->until, status);
+        R->until = tool_state_expr(R->cmd, m, "--until", names[1], A->until, status);
     if (m && A->from && *status == EXIT_OK)
-        *status = cli_read_from(R->cmd, A->from, m, iv);
+        *status = tool_read_from(R->cmd, A->from, m, iv);
     if (m && *status != EXIT_OK) {
         san_model_free(m);
         m = NULL;
@@ -88,7 +88,7 @@ static san_model *load(tr_run *R, cli_from *iv, int *status)
     return m;
 }
 
-static void analysis_opts(const tr_run *R, const cli_from *iv, san_analysis_opts *ao)
+static void analysis_opts(const tr_run *R, const tool_from *iv, san_analysis_opts *ao)
 {
     const tr_args *A = &R->A;
     san_analysis_opts_default(ao);
@@ -97,15 +97,15 @@ static void analysis_opts(const tr_run *R, const cli_from *iv, san_analysis_opts
     ao->kind = R->passage ? SAN_ANALYSIS_PASSAGE : SAN_ANALYSIS_TRANSIENT;
     ao->space.max_memory = A->max_memory;
     ao->space.max_states = A->max_states;
-    ao->space.progress = !A->quiet && cli_stderr_is_tty();
-    ao->space.interrupt = cli_interrupt(R->cmd, CLI_SOLVE_GRACE);
+    ao->space.progress = !A->quiet && tool_stderr_is_tty();
+    ao->space.interrupt = tool_interrupt(R->cmd, TOOL_SOLVE_GRACE);
     ao->time_limit = A->time_limit;
     ao->storage = A->storage;
     ao->lump = A->lump;
     ao->engine = R->petsc ? SAN_ENGINE_PETSC : SAN_ENGINE_SERIAL;
     ao->engine_keep_vector = R->petsc && A->vector != NULL;
     if (A->petsc_matrix)
-        ao->engine_matrix = (san_engine_matrix)cli_engine_matrix(A->petsc_matrix);
+        ao->engine_matrix = (san_engine_matrix)tool_engine_matrix(A->petsc_matrix);
     san_transient_opts *tr = &ao->tr;   /* over its defaults (ss_tol) */
     tr->times = R->times.v;
     tr->ntimes = R->times.n;
@@ -130,7 +130,7 @@ static int report(tr_run *R, san_model *m, san_analysis *a, san_status st, doubl
     const tr_args *A = &R->A;
     const int partial = st == SAN_E_INTERRUPTED && !R->passage && a->tr.ntimes > 0;
     if (st != SAN_OK && !partial)
-        return cli_exit_status(st);
+        return tool_exit_status(st);
     san_time_report_opts ro;
     san_time_report_opts_default(&ro);
     ro.source = R->model;
@@ -145,46 +145,46 @@ static int report(tr_run *R, san_model *m, san_analysis *a, san_status st, doubl
     ro.levels = R->levels.v;
     ro.nlevels = R->levels.n;
     /* uniformization to its eps; "converged" is every time asked done */
-    cli_run run = { "uniformization", A->eps, a->kron ? "kron" : "sparse", ro.complete };
-    ro.preamble = cli_provenance;
+    tool_run run = { "uniformization", A->eps, a->kron ? "kron" : "sparse", ro.complete };
+    ro.preamble = tool_provenance;
     ro.ctx = &run;
     if (R->report)
-        san_report_transient(stdout, cli_report_format(A->fmt), m, a, &ro);
+        san_report_transient(stdout, tool_report_format(A->fmt), m, a, &ro);
     else if (partial && rank0)      /* the report would have said so */
         fprintf(stderr, "san %s: stopped: %d of %d times done; no plot\n", R->cmd, a->tr.ntimes,
                 R->times.n);
     fflush(stdout);
     int status = EXIT_OK, rc;
     if (partial)
-        status = cli_exit_status(st);
+        status = tool_exit_status(st);
     else if (R->passage && a->tr.incomplete)    /* what is missing is said on stderr */
         status = EXIT_FAIL;
     else if (A->vector && a->engine) {  /* collective: see solve */
-        cli_engine_vector ev = { a, R->cmd, 0 };
-        status = rank0 ? cli_write_output(A->vector, cli_engine_vector_write, &ev) : EXIT_OK;
-        cli_engine_vector_done(&ev);
+        tool_engine_vector ev = { a, R->cmd, 0 };
+        status = rank0 ? tool_write_output(A->vector, tool_engine_vector_write, &ev) : EXIT_OK;
+        tool_engine_vector_done(&ev);
     } else if (A->vector) {
-        cli_vector v = { &a->sp, a->tr.pi_last, "transient" };
-        status = cli_write_output(A->vector, cli_vector_write, &v);
+        tool_vector v = { &a->sp, a->tr.pi_last, "transient" };
+        status = tool_write_output(A->vector, tool_vector_write, &v);
     }
     char err[256];
     if (A->plot && status == EXIT_OK && rank0 &&
         (rc = san_report_transient_plot(A->plot, &A->look.look, m, a, R->passage, A->ynames, err,
                                         sizeof err)) != 0) {
         fprintf(stderr, "san %s: %s\n", R->cmd, err);
-        status = cli_plot_status(rc);
+        status = tool_plot_status(rc);
     }
     return status;
 }
 
 /* Analyze the loaded model and report; the exit status. */
-static int analyze(tr_run *R, san_model *m, const cli_from *iv, double t0)
+static int analyze(tr_run *R, san_model *m, const tool_from *iv, double t0)
 {
     san_analysis_opts ao;
     analysis_opts(R, iv, &ao);
     san_diag d;
     char nb[4096];
-    san_diag_init(&d, cli_model_name(R->model, nb, sizeof nb), NULL, 0);
+    san_diag_init(&d, tool_model_name(R->model, nb, sizeof nb), NULL, 0);
     san_analysis a;
     san_status st = san_analyze(m, &ao, &a, &d);
     /* over MPI every rank holds the same answer: rank 0 alone reports
@@ -193,7 +193,7 @@ static int analyze(tr_run *R, san_model *m, const cli_from *iv, double t0)
     if (!rank0 && !freopen("/dev/null", "w", stdout))
         st = SAN_E_IO;
     if (rank0)
-        san_diag_print(&d, stderr, cli_stderr_is_tty());
+        san_diag_print(&d, stderr, tool_stderr_is_tty());
     /* every failure says something: one without a diagnostic of its own
      * (out of memory deep in a solve) is named here */
     if (st != SAN_OK && d.nerrors == 0 && rank0)
@@ -204,26 +204,26 @@ static int analyze(tr_run *R, san_model *m, const cli_from *iv, double t0)
     return status;
 }
 
-static int run(const cli_spec *spec, int passage, int argc, char **argv)
+static int run(const tool_spec *spec, int passage, int argc, char **argv)
 {
     tr_run R = { .cmd = spec->name, .passage = passage };
     tr_args *A = &R.A;
     tr_args_init(A);
     char **rest;
-    int nrest, rc = cli_parse(spec, argc, argv, A, &rest, &nrest);
+    int nrest, rc = tool_parse(spec, argc, argv, A, &rest, &nrest);
     if (A->quiet)
-        cli_meta_quiet();
-    /* --plot alone: the plot is the output (cli_plot_table) */
-    R.report = cli_plot_table(A->plot, &A->look, A->fmt != FMT_UNSET);
+        tool_meta_quiet();
+    /* --plot alone: the plot is the output (tool_plot_table) */
+    R.report = tool_plot_table(A->plot, &A->look, A->fmt != FMT_UNSET);
     if (A->fmt == FMT_UNSET)
         A->fmt = FMT_TEXT;
     R.petsc = A->engine && !strcmp(A->engine, "petsc");
     if (rc == 0)
         rc = check_args(&R, nrest, rest);
-    cli_from iv = { 0 };
+    tool_from iv = { 0 };
     if (rc == 0) {
         R.model = rest[0];
-        cli_interrupt(R.cmd, CLI_SOLVE_GRACE);  /* a Ctrl-C from here on stops the work */
+        tool_interrupt(R.cmd, TOOL_SOLVE_GRACE);  /* a Ctrl-C from here on stops the work */
         double t0 = san_now();
         san_model *m = load(&R, &iv, &rc);
         if (m)
@@ -231,11 +231,11 @@ static int run(const cli_spec *spec, int passage, int argc, char **argv)
         san_model_free(m);
     }
     free(rest);
-    cli_numbers_free(&R.times);
-    cli_numbers_free(&R.levels);
-    cli_defines_free(&A->defs);
-    cli_from_free(&iv);
-    return rc == CLI_HELP_SHOWN ? EXIT_OK : rc;
+    tool_numbers_free(&R.times);
+    tool_numbers_free(&R.levels);
+    tool_defines_free(&A->defs);
+    tool_from_free(&iv);
+    return rc == TOOL_HELP_SHOWN ? EXIT_OK : rc;
 }
 
 int cmd_transient(int argc, char **argv)

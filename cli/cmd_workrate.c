@@ -13,18 +13,18 @@
 
 typedef struct {
     const char *master;
-    cli_format fmt;
+    tool_format fmt;
 } workrate_args;
 
-static const cli_option workrate_options[] = {
-    CLI_GROUP("options:"),
-    CLI_STRING('m', "master", "HOST", workrate_args, master,
+static const tool_option workrate_options[] = {
+    TOOL_GROUP("options:"),
+    TOOL_STRING('m', "master", "HOST", workrate_args, master,
                "only this master (default: every candidate)"),
-    CLI_FORMAT(workrate_args, fmt, CLI_FMT_TEXT | CLI_FMT_JSON | CLI_FMT_CSV, NULL),
-    CLI_END
+    TOOL_FORMAT(workrate_args, fmt, TOOL_FMT_TEXT | TOOL_FMT_JSON | TOOL_FMT_CSV, NULL),
+    TOOL_END
 };
 
-static const cli_spec workrate_spec = {
+static const tool_spec workrate_spec = {
     .name = "workrate",
     .usage = "usage: san workrate [options] TOPOLOGY.json\n",
     .intro =
@@ -39,7 +39,7 @@ static const cli_spec workrate_spec = {
 
 void help_workrate(FILE *out)
 {
-    cli_help(out, &workrate_spec);
+    tool_help(out, &workrate_spec);
 }
 
 /* "master", "network Net3", "slaves": what limits w, space-separated. */
@@ -77,14 +77,14 @@ static void text_report(FILE *out, const san_topology *t, const san_workrate *w,
 
 static void json_num(FILE *out, double v)
 {
-    cli_json_figure(out, v);
+    tool_json_figure(out, v);
 }
 
 static void json_report(FILE *out, const san_topology *t, const san_workrate *w, int nw,
                         int best)
 {
     fputs("{\n  ", out);
-    cli_meta_json(out, NULL);
+    tool_meta_json(out, NULL);
     fputs("\"best\": ", out);
     san_json_string(out, t->host[w[best].master].name);
     fputs(",\n  \"masters\": [", out);
@@ -116,7 +116,7 @@ static void json_report(FILE *out, const san_topology *t, const san_workrate *w,
 static void csv_report(FILE *out, const san_topology *t, const san_workrate *w, int nw,
                        int best)
 {
-    cli_meta_csv(out, NULL);
+    tool_meta_csv(out, NULL);
     fputs("master,app_rate,best,limited_by\n", out);
     for (int i = 0; i < nw; i++) {
         fprintf(out, "%s,%.12g,%d,\"", t->host[w[i].master].name, w[i].app_rate, i == best);
@@ -137,7 +137,7 @@ static int workrate_main(const workrate_args *A, const char *path)
 {
     size_t len;
     char *text;
-    int rc = cli_read_model(path, 0, 0, &text, &len);
+    int rc = tool_read_model(path, 0, 0, &text, &len);
     if (rc != EXIT_OK)
         return rc;
     san_topology *t = malloc(sizeof *t);
@@ -153,7 +153,7 @@ static int workrate_main(const workrate_args *A, const char *path)
     } else {
         int only = A->master ? find_host(t, A->master) : -1;
         if (A->master && (only < 0 || t->host[only].master_rate < 0))
-            status = cli_usage_error("workrate", "--master: '%s' is not a host with a master "
+            status = tool_usage_error("workrate", "--master: '%s' is not a host with a master "
                                      "rate", A->master);
         for (int m = 0; status == EXIT_OK && m < t->nhosts; m++)
             if ((only < 0 || m == only) && san_workrate_eval(t, m, &w[nw]) == SAN_OK) {
@@ -162,7 +162,7 @@ static int workrate_main(const workrate_args *A, const char *path)
                 nw++;
             }
         if (status == EXIT_OK && !nw)
-            status = cli_usage_error("workrate", "%s: no host has a master rate", path);
+            status = tool_usage_error("workrate", "%s: no host has a master rate", path);
     }
     if (status == EXIT_OK) {
         if (A->fmt == FMT_JSON)
@@ -170,7 +170,7 @@ static int workrate_main(const workrate_args *A, const char *path)
         else if (A->fmt == FMT_CSV)
             csv_report(stdout, t, w, nw, best);
         else {
-            cli_meta_text(stdout);
+            tool_meta_text(stdout);
             text_report(stdout, t, w, nw, best);
         }
     }
@@ -187,11 +187,11 @@ int cmd_workrate(int argc, char **argv)
     A.fmt = FMT_TEXT;
     char **rest;
     int nrest;
-    int status = cli_parse(&workrate_spec, argc, argv, &A, &rest, &nrest);
+    int status = tool_parse(&workrate_spec, argc, argv, &A, &rest, &nrest);
     if (status == 0 && nrest != 1)
-        status = cli_usage_error("workrate", "expected one topology file (got %d)", nrest);
+        status = tool_usage_error("workrate", "expected one topology file (got %d)", nrest);
     if (status == 0)
         status = workrate_main(&A, rest[0]);
     free(rest);
-    return status == CLI_HELP_SHOWN ? EXIT_OK : status;
+    return status == TOOL_HELP_SHOWN ? EXIT_OK : status;
 }

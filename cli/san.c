@@ -98,7 +98,7 @@ static int close_stdout(void)
     int bad = ferror(stdout);
     errno = 0;
     int rc = fclose(stdout);
-    int e = errno ? errno : cli_stdout_errno;
+    int e = errno ? errno : tool_stdout_errno;
     if (rc == 0 && !bad)
         return 0;
     fprintf(stderr, "san: cannot write standard output: %s\n", e ? strerror(e) : "write error");
@@ -131,10 +131,10 @@ int main(int argc, char **argv)
 {
     omp_sleep_between_regions(argv);
     reserve_std_fds();
-    cli_signals_init();
-    cli_meta_argv(argc, argv);
+    tool_signals_init();
+    tool_meta_argv(argc, argv);
     int status = run(argc, argv);
-    cli_meta_free();
+    tool_meta_free();
     if (close_stdout() != 0 && status == EXIT_OK)
         status = EXIT_FAIL;
     return status;

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include "tool/tool.h"
 
-int cli_define_add(cli_defines *d, const char *name, size_t len, double v)
+int tool_define_add(tool_defines *d, const char *name, size_t len, double v)
 {
     if (d->n == d->cap) {
         int cap = d->cap ? 2 * d->cap : 8;
@@ -30,7 +30,7 @@ int cli_define_add(cli_defines *d, const char *name, size_t len, double v)
     return 0;
 }
 
-void cli_defines_free(cli_defines *d)
+void tool_defines_free(tool_defines *d)
 {
     for (int i = 0; i < d->n; i++)
         free((char *)d->defs[i].name);
@@ -86,7 +86,7 @@ static void regenerate_line(const char *line, size_t n, const char *flag, const 
         snprintf(out + k, size - k, " %s %s", flag, value);
 }
 
-int cli_structural_define(const char *text, size_t len, const san_define *d, char *why,
+int tool_structural_define(const char *text, size_t len, const san_define *d, char *why,
                           size_t n)
 {
     size_t ln;

@@ -1,6 +1,6 @@
 /*
  * export_out.c - san export's files: the library's writers picked by
- * format, each file through cli_write_output (atomic), PRISM's set of
+ * format, each file through tool_write_output (atomic), PRISM's set of
  * them named as PRISM's -importmodel looks for them.
  */
 #include <stdlib.h>
@@ -50,15 +50,15 @@ static int write_one(const void *ctx, FILE *out)
 }
 
 /* One file; the writer's failure wins over the file's success (the file
- * then keeps what it held: cli_write_output discards a failed write). */
+ * then keeps what it held: tool_write_output discards a failed write). */
 static int write_file(export_job *j, const char *path)
 {
     j->st = SAN_OK;
     j->err[0] = '\0';
-    int rc = cli_write_output(path, write_one, j);
+    int rc = tool_write_output(path, write_one, j);
     if (j->st != SAN_OK) {
         fprintf(stderr, "san export: %s\n", j->err[0] ? j->err : san_status_name(j->st));
-        return cli_exit_status(j->st);
+        return tool_exit_status(j->st);
     }
     return rc;
 }
@@ -105,24 +105,24 @@ static int write_prism(export_job *j, const char *base)
     return rc;
 }
 
-int cli_export_refuse_overwrite(const char *output, export_format fmt, const san_model *m,
+int tool_export_refuse_overwrite(const char *output, export_format fmt, const san_model *m,
                                 const char *path)
 {
     if (fmt != EXP_PRISM)
-        return cli_refuse_overwrite("export", "--output", output, path);
+        return tool_refuse_overwrite("export", "--output", output, path);
     const int nrew = san_export_prism_nrewards(m);
     int rc = EXIT_OK;
     for (int k = 0; k < 3 + nrew + 1 && rc == EXIT_OK; k++) {
         char *file = prism_path(output, nrew, k, NULL);
         if (!file)
             return EXIT_FAIL;
-        rc = cli_refuse_overwrite("export", "--output", file, path);
+        rc = tool_refuse_overwrite("export", "--output", file, path);
         free(file);
     }
     return rc;
 }
 
-int cli_export_write(export_job *j, const char *output)
+int tool_export_write(export_job *j, const char *output)
 {
     return j->fmt == EXP_PRISM ? write_prism(j, output) : write_file(j, output);
 }

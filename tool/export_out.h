@@ -1,10 +1,10 @@
 /*
  * export_out.h - san export's files (export_out.c): the library's
- * writers (include/san/export.h) through cli_write_output, one file or
+ * writers (include/san/export.h) through tool_write_output, one file or
  * PRISM's set of them.
  */
-#ifndef CLI_EXPORT_OUT_H
-#define CLI_EXPORT_OUT_H
+#ifndef TOOL_EXPORT_OUT_H
+#define TOOL_EXPORT_OUT_H
 
 #include "tool/tool.h"
 
@@ -25,10 +25,10 @@ typedef struct {
 
 /* The export into output (NULL or "-": standard output; prism: the
  * base name of its files): 0, or the exit status (said). */
-int cli_export_write(export_job *j, const char *output);
+int tool_export_write(export_job *j, const char *output);
 /* No file of the export may be the model read (path): checked before
  * the chain is built, for -o FILE and for each of PRISM's files. */
-int cli_export_refuse_overwrite(const char *output, export_format fmt, const san_model *m,
+int tool_export_refuse_overwrite(const char *output, export_format fmt, const san_model *m,
                                 const char *path);
 
 #endif

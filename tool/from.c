@@ -17,7 +17,7 @@
 #include <string.h>
 #include "tool/tool.h"
 
-void cli_from_free(cli_from *v)
+void tool_from_free(tool_from *v)
 {
     free(v->idx);
     free(v->p);
@@ -133,7 +133,7 @@ static int read_header(reader *r, char *line)
 }
 
 /* A row into v: its index, its names checked, its probability. */
-static int read_row(reader *r, char *line, cli_from *v)
+static int read_row(reader *r, char *line, tool_from *v)
 {
     const san_model *m = r->m;
     int n = csv_split(line, r->field, m->naut + 2);
@@ -185,7 +185,7 @@ static int read_row(reader *r, char *line, cli_from *v)
 }
 
 /* Every line of f. */
-static int read_lines(reader *r, FILE *f, cli_from *v)
+static int read_lines(reader *r, FILE *f, tool_from *v)
 {
     char *line = NULL;
     size_t cap = 0;
@@ -207,7 +207,7 @@ static int read_lines(reader *r, FILE *f, cli_from *v)
     return status;
 }
 
-int cli_read_from(const char *cmd, const char *path, const san_model *m, cli_from *v)
+int tool_read_from(const char *cmd, const char *path, const san_model *m, tool_from *v)
 {
     memset(v, 0, sizeof *v);
     FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
@@ -236,6 +236,6 @@ int cli_read_from(const char *cmd, const char *path, const san_model *m, cli_fro
         status = EXIT_USAGE;
     }
     if (status != EXIT_OK)
-        cli_from_free(v);
+        tool_from_free(v);
     return status;
 }

@@ -47,14 +47,14 @@ static int split_words(char *s, char ***argv)
  * Returns the new argv (malloc'd; its flag and value strings in *vals,
  * malloc'd), or NULL when out of memory. */
 static char **structural_flags(const char *cmd, const char *tmpl, char **argv, int *argc,
-                               cli_defines *defs, cli_defines *kept, char **vals)
+                               tool_defines *defs, tool_defines *kept, char **vals)
 {
     int n = defs ? defs->n : 0;
     char **v = malloc((*argc + 2 * n + 1) * sizeof *v);
     if (!v)
         return NULL;
     memcpy(v, argv, *argc * sizeof *v);
-    *kept = (cli_defines){ 0 };
+    *kept = (tool_defines){ 0 };
     kept->defs = n ? malloc(n * sizeof *kept->defs) : NULL;
     if (n && !kept->defs) {
         free(v);
@@ -94,14 +94,14 @@ static const char *joined(int argc, char **argv)
     return line;
 }
 
-san_model *cli_load_gen(const char *cmd, const char *gen, cli_defines *defs, int *status,
-                        const cli_diag *dg)
+san_model *tool_load_gen(const char *cmd, const char *gen, tool_defines *defs, int *status,
+                        const tool_diag *dg)
 {
     char *copy = strdup(gen), **argv = NULL;
     int argc = copy ? split_words(copy, &argv) : 0;
     char err[512] = "";
     char *text = NULL;
-    cli_defines kept = { 0 };
+    tool_defines kept = { 0 };
     char **vals = calloc((defs ? defs->n : 0) + 1, sizeof *vals);
     char **full = argc > 0 && vals ? structural_flags(cmd, argv[0], argv, &argc, defs, &kept, vals)
                                    : NULL;
@@ -115,7 +115,7 @@ san_model *cli_load_gen(const char *cmd, const char *gen, cli_defines *defs, int
     /* the provenance names the line generated: with a structural -D,
      * the regenerated one (its text is what the digest is of) */
     if (text)
-        cli_meta_gen(full ? joined(argc, argv) : gen, text, strlen(text));
+        tool_meta_gen(full ? joined(argc, argv) : gen, text, strlen(text));
     for (int i = 0; vals && vals[i]; i++)
         free(vals[i]);
     free(vals);
@@ -127,7 +127,7 @@ san_model *cli_load_gen(const char *cmd, const char *gen, cli_defines *defs, int
         *status = EXIT_USAGE;
         return NULL;
     }
-    san_model *m = cli_load_text("<gen>", text, strlen(text), defs, status, 0, dg);
+    san_model *m = tool_load_text("<gen>", text, strlen(text), defs, status, 0, dg);
     free(kept.defs);
     free(text);
     free(copy);

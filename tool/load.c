@@ -62,24 +62,24 @@ static void print_diag(const san_diag *d, const expr_origin *xo, int nxo)
     }
 }
 
-static san_model *load_text(const char *name, char *text, size_t len, cli_defines *defs,
-                            int *status, int quiet_warnings, const cli_diag *dg,
+static san_model *load_text(const char *name, char *text, size_t len, tool_defines *defs,
+                            int *status, int quiet_warnings, const tool_diag *dg,
                             const expr_origin *xo, int nxo);
 
-san_model *cli_load_text(const char *name, char *text, size_t len,
-                         cli_defines *defs, int *status, int quiet_warnings,
-                         const cli_diag *dg)
+san_model *tool_load_text(const char *name, char *text, size_t len,
+                         tool_defines *defs, int *status, int quiet_warnings,
+                         const tool_diag *dg)
 {
     return load_text(name, text, len, defs, status, quiet_warnings, dg, NULL, 0);
 }
 
-static san_model *load_text(const char *name, char *text, size_t len, cli_defines *defs,
-                            int *status, int quiet_warnings, const cli_diag *dg,
+static san_model *load_text(const char *name, char *text, size_t len, tool_defines *defs,
+                            int *status, int quiet_warnings, const tool_diag *dg,
                             const expr_origin *xo, int nxo)
 {
     for (int i = 0; defs && i < defs->n; i++) {
         char why[2048];
-        if (cli_structural_define(text, len, &defs->defs[i], why, sizeof why)) {
+        if (tool_structural_define(text, len, &defs->defs[i], why, sizeof why)) {
             fprintf(stderr, "san: -D %s: %s\n", defs->defs[i].name, why);
             *status = EXIT_USAGE;
             return NULL;
@@ -89,7 +89,7 @@ static san_model *load_text(const char *name, char *text, size_t len, cli_define
     san_diag_init(&d, name, text, len);
     san_load_opts opt = { 0 };
     opt.peps_warnings = !(dg && dg->no_peps_warnings);
-    opt.progress = cli_stderr_is_tty();
+    opt.progress = tool_stderr_is_tty();
     if (defs) {
         opt.defs = defs->defs;
         opt.ndefs = defs->n;
@@ -116,7 +116,7 @@ static san_model *load_text(const char *name, char *text, size_t len, cli_define
     return m;
 }
 
-int cli_read_model(const char *path, double max_input, double max_memory, char **text,
+int tool_read_model(const char *path, double max_input, double max_memory, char **text,
                    size_t *len)
 {
     double asked = max_input > 0 ? max_input : SAN_MAX_INPUT_DEFAULT;
@@ -124,14 +124,14 @@ int cli_read_model(const char *path, double max_input, double max_memory, char *
     char msg[1024];
     san_status st = san_read_input(path, limit, text, len, msg, sizeof msg);
     if (st == SAN_OK) {
-        cli_meta_model(path, *text, *len);      /* the report names these bytes */
+        tool_meta_model(path, *text, *len);      /* the report names these bytes */
         return EXIT_OK;
     }
     if (st == SAN_E_INPUT && errno == EFBIG)
         fprintf(stderr, "san: %s; raise %s\n", msg, limit < asked ? "--max-memory" : "--max-input");
     else
         fprintf(stderr, "san: %s\n", msg);
-    return cli_exit_status(st);
+    return tool_exit_status(st);
 }
 
 /* The text of a model file as .san: a PRISM model imported, the -D
@@ -139,24 +139,24 @@ int cli_read_model(const char *path, double max_input, double max_memory, char *
  * pointed at dq): the user wrote PRISM, what PEPS would read
  * differently is not theirs.  EXIT_OK with text, or the exit status. */
 static int read_as_san(const char *path, const char *name, double max_input, double max_memory,
-                       cli_defines **defs, const cli_diag **dg, cli_diag *dq, char **text,
+                       tool_defines **defs, const tool_diag **dg, tool_diag *dq, char **text,
                        size_t *len)
 {
-    int rc = cli_read_model(path, max_input, max_memory, text, len);
+    int rc = tool_read_model(path, max_input, max_memory, text, len);
     if (rc != EXIT_OK || !san_is_prism_path(path))
         return rc;
-    if ((rc = cli_prism_to_san(name, text, len, *defs)) != EXIT_OK) {
+    if ((rc = tool_prism_to_san(name, text, len, *defs)) != EXIT_OK) {
         free(*text);
         return rc;
     }
     *defs = NULL;
-    *dq = *dg ? **dg : (cli_diag){ 0 };
+    *dq = *dg ? **dg : (tool_diag){ 0 };
     dq->no_peps_warnings = 1;
     *dg = dq;
     return EXIT_OK;
 }
 
-const char *cli_model_name(const char *path, char *buf, size_t size)
+const char *tool_model_name(const char *path, char *buf, size_t size)
 {
     if (!strcmp(path, "-"))
         return "<stdin>";
@@ -166,51 +166,51 @@ const char *cli_model_name(const char *path, char *buf, size_t size)
     return buf;
 }
 
-san_model *cli_load_model_flags(const char *path, cli_defines *defs, int flags, int *status,
-                                double max_input, double max_memory, const cli_diag *dg)
+san_model *tool_load_model_flags(const char *path, tool_defines *defs, int flags, int *status,
+                                double max_input, double max_memory, const tool_diag *dg)
 {
     char *text;
     size_t len;
     const char *name = strcmp(path, "-") ? path : "<stdin>";
-    if ((*status = cli_read_model(path, max_input, max_memory, &text, &len)) != EXIT_OK)
+    if ((*status = tool_read_model(path, max_input, max_memory, &text, &len)) != EXIT_OK)
         return NULL;
     int prism = san_is_prism_path(path);
-    cli_diag dq = *dg;
+    tool_diag dq = *dg;
     if (prism) {
-        *status = cli_prism_to_san_flags(name, &text, &len, defs, flags);
+        *status = tool_prism_to_san_flags(name, &text, &len, defs, flags);
         dq.no_peps_warnings = 1;    /* the importer's text, not the user's */
     }
     char nb[4096];
     san_model *m = NULL;
     if (*status == EXIT_OK)
-        m = cli_load_text(cli_model_name(path, nb, sizeof nb), text, len, prism ? NULL : defs,
+        m = tool_load_text(tool_model_name(path, nb, sizeof nb), text, len, prism ? NULL : defs,
                           status, 0, &dq);
     free(text);
     return m;
 }
 
-san_model *cli_load_model(const char *path, cli_defines *defs, int *status,
+san_model *tool_load_model(const char *path, tool_defines *defs, int *status,
                           int quiet_warnings, double max_input, double max_memory,
-                          const cli_diag *dg)
+                          const tool_diag *dg)
 {
     size_t len;
     char *text;
-    cli_diag dq;
+    tool_diag dq;
     const char *name = strcmp(path, "-") ? path : "<stdin>";
     if ((*status = read_as_san(path, name, max_input, max_memory, &defs, &dg, &dq, &text,
                                &len)) != EXIT_OK)
         return NULL;
     char nb[4096];
-    name = cli_model_name(path, nb, sizeof nb);
-    san_model *m = cli_load_text(name, text, len, defs, status, quiet_warnings, dg);
+    name = tool_model_name(path, nb, sizeof nb);
+    san_model *m = tool_load_text(name, text, len, defs, status, quiet_warnings, dg);
     free(text);
     return m;
 }
 
-san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char *const *names,
+san_model *tool_load_model_exprs(const char *path, tool_defines *defs, const char *const *names,
                                 const char *const *options, const char *const *exprs, int n,
                                 int *status, double max_input, double max_memory,
-                                const cli_diag *dg)
+                                const tool_diag *dg)
 {
     expr_origin xo[2];
     if (n > 2) {
@@ -220,13 +220,13 @@ san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char 
     }
     size_t len;
     char *text;
-    cli_diag dq;
+    tool_diag dq;
     const char *name = strcmp(path, "-") ? path : "<stdin>";
     if ((*status = read_as_san(path, name, max_input, max_memory, &defs, &dg, &dq, &text,
                                &len)) != EXIT_OK)
         return NULL;
     char nb[4096];
-    name = cli_model_name(path, nb, sizeof nb);
+    name = tool_model_name(path, nb, sizeof nb);
     san_load_opts opt = { 0 };
     if (defs) {
         opt.defs = defs->defs;
@@ -238,7 +238,7 @@ san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char 
     san_status st = n > 0 ? san_text_with_results(text, len, &opt, names, exprs, n, &t, &l, at)
                           : SAN_E_MODEL;
     if (st == SAN_E_MODEL) {    /* no expression, or the model itself is wrong */
-        san_model *m = cli_load_text(name, text, len, defs, status, 0, dg);
+        san_model *m = tool_load_text(name, text, len, defs, status, 0, dg);
         free(text);
         return m;
     }
@@ -258,14 +258,14 @@ san_model *cli_load_model_exprs(const char *path, cli_defines *defs, const char 
     return m;
 }
 
-const san_expr *cli_state_expr(const char *cmd, const san_model *m, const char *opt,
+const san_expr *tool_state_expr(const char *cmd, const san_model *m, const char *opt,
                                const char *name, const char *text, int *status)
 {
     for (int i = 0; i < m->nres; i++)
         if (!strcmp(m->res[i].name, name)) {
             if (!m->res[i].derived)
                 return m->res[i].expr;
-            *status = cli_usage_error(cmd, "%s '%s': names a result or thr(), values of the "
+            *status = tool_usage_error(cmd, "%s '%s': names a result or thr(), values of the "
                                       "solution; a state selection reads the state only", opt,
                                       text);
             return NULL;

@@ -39,12 +39,12 @@ static struct {
     int quiet;              /* --quiet: no text header */
 } M;
 
-void cli_meta_quiet(void)
+void tool_meta_quiet(void)
 {
     M.quiet = 1;
 }
 
-void cli_meta_argv(int argc, char **argv)
+void tool_meta_argv(int argc, char **argv)
 {
     M.argc = argc;
     M.argv = argv;
@@ -83,7 +83,7 @@ static meta_define *new_define(void)
     return &p[M.ndef++];
 }
 
-void cli_meta_model(const char *path, const char *text, size_t len)
+void tool_meta_model(const char *path, const char *text, size_t len)
 {
     char hex[65];
     tool_sha256_hex(text, len, hex);
@@ -102,7 +102,7 @@ void cli_meta_model(const char *path, const char *text, size_t len)
     memcpy(m->sha256, hex, sizeof hex);
 }
 
-void cli_meta_gen(const char *line, const char *text, size_t len)
+void tool_meta_gen(const char *line, const char *text, size_t len)
 {
     for (int i = 0; i < M.nmodel; i++)
         if (M.model[i].gen && !strcmp(M.model[i].gen, line))
@@ -118,7 +118,7 @@ void cli_meta_gen(const char *line, const char *text, size_t len)
     tool_sha256_hex(text, len, m->sha256);
 }
 
-void cli_meta_define(const char *name, size_t len, const char *value)
+void tool_meta_define(const char *name, size_t len, const char *value)
 {
     meta_define *d = new_define();
     if (!d)
@@ -133,7 +133,7 @@ void cli_meta_define(const char *name, size_t len, const char *value)
     }
 }
 
-void cli_meta_free(void)
+void tool_meta_free(void)
 {
     for (int i = 0; i < M.nmodel; i++) {
         free(M.model[i].path);
@@ -148,9 +148,9 @@ void cli_meta_free(void)
     memset(&M, 0, sizeof M);
 }
 
-cli_run cli_run_asked(const san_sweep_opts *o, int converged)
+tool_run tool_run_asked(const san_sweep_opts *o, int converged)
 {
-    cli_run run = { san_method_name(o->solve.method), o->solve.tol,
+    tool_run run = { san_method_name(o->solve.method), o->solve.tol,
                     o->storage == SAN_STORAGE_KRON ? "kron"
                     : o->storage == SAN_STORAGE_SPARSE ? "sparse" : "auto", converged };
     return run;
@@ -177,7 +177,7 @@ static void json_opt_string(FILE *out, const char *s)
         fputs("null", out);
 }
 
-void cli_meta_json(FILE *out, const cli_run *r)
+void tool_meta_json(FILE *out, const tool_run *r)
 {
     fputs("\"schema\": \"" SCHEMA "\",\n  \"meta\": { \"san_version\": ", out);
     san_json_string(out, san_version());
@@ -259,7 +259,7 @@ static void overrides(FILE *out)
 
 /* "# key: value" lines before the header row: a reader skips them
  * (pandas comment='#'; the readers in this tree do). */
-void cli_meta_csv(FILE *out, const cli_run *r)
+void tool_meta_csv(FILE *out, const tool_run *r)
 {
     fprintf(out, "# schema: %s\n# san_version: %s\n# command_line: ", SCHEMA, san_version());
     command_line(out);
@@ -291,7 +291,7 @@ void cli_meta_csv(FILE *out, const cli_run *r)
 /* Two lines for a reader of the text: what ran, on which bytes.  How it
  * was solved is the report's own business (solve prints its solver
  * line), so it is not repeated. */
-void cli_meta_text(FILE *out)
+void tool_meta_text(FILE *out)
 {
     if (M.quiet)
         return;
@@ -309,23 +309,23 @@ void cli_meta_text(FILE *out)
     }
 }
 
-void cli_provenance(FILE *out, san_report_format f, const void *run)
+void tool_provenance(FILE *out, san_report_format f, const void *run)
 {
     if (f == SAN_REPORT_JSON)
-        cli_meta_json(out, run);
+        tool_meta_json(out, run);
     else if (f == SAN_REPORT_CSV)
-        cli_meta_csv(out, run);
+        tool_meta_csv(out, run);
     else
-        cli_meta_text(out);
+        tool_meta_text(out);
 }
 
-san_report_format cli_report_format(cli_format f)
+san_report_format tool_report_format(tool_format f)
 {
     return f == FMT_JSON ? SAN_REPORT_JSON : f == FMT_CSV ? SAN_REPORT_CSV : SAN_REPORT_TEXT;
 }
 
-void cli_sweep_provenance(FILE *out, san_sweep_format f, const void *run)
+void tool_sweep_provenance(FILE *out, san_sweep_format f, const void *run)
 {
-    cli_provenance(out, f == SAN_SWEEP_JSON ? SAN_REPORT_JSON
+    tool_provenance(out, f == SAN_SWEEP_JSON ? SAN_REPORT_JSON
                         : f == SAN_SWEEP_CSV ? SAN_REPORT_CSV : SAN_REPORT_TEXT, run);
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 #include "tool/tool.h"
 
-int cli_numbers_add(cli_numbers *l, double x)
+int tool_numbers_add(tool_numbers *l, double x)
 {
     if (l->n == l->cap) {
         int cap = l->cap ? 2 * l->cap : 16;
@@ -21,7 +21,7 @@ int cli_numbers_add(cli_numbers *l, double x)
     return 0;
 }
 
-void cli_numbers_free(cli_numbers *l)
+void tool_numbers_free(tool_numbers *l)
 {
     free(l->v);
     memset(l, 0, sizeof *l);
@@ -29,7 +29,7 @@ void cli_numbers_free(cli_numbers *l)
 
 /* Points of a..b:step; the old spelling a..b/step sets *old for the
  * caller's warning.  0, or -1 with why. */
-static int add_range(cli_numbers *l, const char *item, int *old, char *why, size_t n)
+static int add_range(tool_numbers *l, const char *item, int *old, char *why, size_t n)
 {
     san_range r;
     if (san_parse_range(item, 0, 1e300, &r, why, n) < 0)
@@ -40,7 +40,7 @@ static int add_range(cli_numbers *l, const char *item, int *old, char *why, size
     }
     *old |= r.old_spelling;
     for (long k = 0; k < (long)r.count; k++)
-        if (cli_numbers_add(l, san_range_at(&r, k)) < 0) {
+        if (tool_numbers_add(l, san_range_at(&r, k)) < 0) {
             snprintf(why, n, "out of memory");
             return -1;
         }
@@ -53,20 +53,20 @@ static int cmp_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-void cli_numbers_sort(cli_numbers *l)
+void tool_numbers_sort(tool_numbers *l)
 {
     qsort(l->v, l->n, sizeof *l->v, cmp_double);
 }
 
-int cli_numbers_insert(cli_numbers *l, double x)
+int tool_numbers_insert(tool_numbers *l, double x)
 {
-    if (cli_numbers_add(l, x) < 0)
+    if (tool_numbers_add(l, x) < 0)
         return -1;
-    cli_numbers_sort(l);
+    tool_numbers_sort(l);
     return 0;
 }
 
-int cli_numbers_times(const char *list, cli_numbers *l, int *old, char *why, size_t n)
+int tool_numbers_times(const char *list, tool_numbers *l, int *old, char *why, size_t n)
 {
     char *copy = strdup(list), *save = NULL;
     if (!copy)
@@ -77,7 +77,7 @@ int cli_numbers_times(const char *list, cli_numbers *l, int *old, char *why, siz
         if (strstr(it, ".."))
             rc = add_range(l, it, old, why, n);
         else if (san_parse_double(it, 0, 1e300, &t) == 0)
-            rc = cli_numbers_add(l, t);
+            rc = tool_numbers_add(l, t);
         else {
             snprintf(why, n, "'%s' is %s", it, san_parse_why(it, 0, 1e300, 0));
             rc = -1;
@@ -89,7 +89,7 @@ int cli_numbers_times(const char *list, cli_numbers *l, int *old, char *why, siz
         rc = -1;
     }
     if (rc == 0) {
-        cli_numbers_sort(l);
+        tool_numbers_sort(l);
         int k = 0;
         for (int i = 0; i < l->n; i++)
             if (k == 0 || l->v[i] != l->v[k - 1])
@@ -99,7 +99,7 @@ int cli_numbers_times(const char *list, cli_numbers *l, int *old, char *why, siz
     return rc;
 }
 
-int cli_numbers_percents(const char *list, cli_numbers *l)
+int tool_numbers_percents(const char *list, tool_numbers *l)
 {
     char *copy = strdup(list), *save = NULL;
     if (!copy)
@@ -110,12 +110,12 @@ int cli_numbers_percents(const char *list, cli_numbers *l)
         if (san_parse_double(it, 0, 100, &p) || !(p > 0 && p < 100))
             rc = -1;
         else
-            rc = cli_numbers_add(l, p / 100);
+            rc = tool_numbers_add(l, p / 100);
     }
     free(copy);
     if (rc == 0 && l->n == 0)
         rc = -1;
     if (rc == 0)
-        cli_numbers_sort(l);
+        tool_numbers_sort(l);
     return rc;
 }

@@ -9,7 +9,7 @@
  * disk, instead of killing the process with its temporary file left.
  *
  * A subcommand whose work can stop cleanly asks for the interrupt flag
- * (cli_interrupt) and hands it to the library, which looks at it every
+ * (tool_interrupt) and hands it to the library, which looks at it every
  * few iterations or between variants.  SIGINT then sets the flag; work
  * that cannot look at it (a sparse LU) gets the grace the subcommand
  * asked for, then the process ends; a second Ctrl-C ends it at once.
@@ -60,7 +60,7 @@ static void on_fatal(int sig)
     _exit(128 + sig);                   /* not reached */
 }
 
-void cli_signals_init(void)
+void tool_signals_init(void)
 {
     static const int fatal[] = { SIGTERM, SIGHUP, SIGPIPE, SIGINT };
     for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
@@ -101,7 +101,7 @@ static void on_sigint(int sig)
     }
 }
 
-volatile int *cli_interrupt(const char *cmd, int grace_s)
+volatile int *tool_interrupt(const char *cmd, int grace_s)
 {
     static int installed;
     grace = grace_s;
@@ -115,7 +115,7 @@ volatile int *cli_interrupt(const char *cmd, int grace_s)
     return &interrupted;
 }
 
-int cli_interrupted(void)
+int tool_interrupted(void)
 {
     return interrupted;
 }

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include "tool/tool.h"
 
-int cli_usage_error(const char *cmd, const char *fmt, ...)
+int tool_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     fprintf(stderr, "san %s: ", cmd);
@@ -21,12 +21,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return EXIT_USAGE;
 }
 
-int cli_stderr_is_tty(void)
+int tool_stderr_is_tty(void)
 {
     return isatty(2);
 }
 
-int cli_exit_status(san_status st)
+int tool_exit_status(san_status st)
 {
     switch (st) {
     case SAN_OK:
@@ -45,7 +45,7 @@ int cli_exit_status(san_status st)
  * says a few and counts the rest (every row has its error). */
 #define FAILED_SHOWN 3
 
-int cli_say_failed(const char *cmd, const char *what, const char *label, const char *error,
+int tool_say_failed(const char *cmd, const char *what, const char *label, const char *error,
                    int *said)
 {
     if ((*said)++ < FAILED_SHOWN)
@@ -54,22 +54,22 @@ int cli_say_failed(const char *cmd, const char *what, const char *label, const c
     return EXIT_FAIL;
 }
 
-void cli_say_failed_end(const char *cmd, const char *what, int said)
+void tool_say_failed_end(const char *cmd, const char *what, int said)
 {
     if (said > FAILED_SHOWN)
         fprintf(stderr, "san %s: and %d more %ss failed (see their rows)\n", cmd,
                 said - FAILED_SHOWN, what);
 }
 
-int cli_say_failed_variants(const char *cmd, const san_sweep *s)
+int tool_say_failed_variants(const char *cmd, const san_sweep *s)
 {
     int said = 0;
     for (int v = 0; v < s->nvariants; v++)
         if (!s->rows[v].ok) {
             char *label = san_sweep_label(s, v, -1);
-            cli_say_failed(cmd, "variant", label, s->rows[v].error, &said);
+            tool_say_failed(cmd, "variant", label, s->rows[v].error, &said);
             free(label);
         }
-    cli_say_failed_end(cmd, "variant", said);
+    tool_say_failed_end(cmd, "variant", said);
     return said ? EXIT_FAIL : EXIT_OK;
 }

@@ -2,8 +2,8 @@
  * time_options.h - the options of san transient and san passage
  * (time_options.c), read by one driver (cmd_transient.c).
  */
-#ifndef CLI_TIME_OPTIONS_H
-#define CLI_TIME_OPTIONS_H
+#ifndef TOOL_TIME_OPTIONS_H
+#define TOOL_TIME_OPTIONS_H
 
 #include "tool/tool.h"
 #include "tool/options.h"
@@ -13,17 +13,17 @@ typedef struct {
     san_lump lump;
     double time_limit, max_memory, max_input;
     int64_t max_states;
-    cli_format fmt;
+    tool_format fmt;
     const char *times, *initial, *from, *until, *vector, *percentiles, *plot, *ynames;
     const char *engine, *petsc_matrix;
     double eps, max_steps, within, tol;
     int rewards, quiet, all_replicas;
-    cli_defines defs;
-    cli_plot look;
-    cli_diag diag;
+    tool_defines defs;
+    tool_plot look;
+    tool_diag diag;
 } tr_args;
 
-extern const cli_spec transient_spec, passage_spec;
+extern const tool_spec transient_spec, passage_spec;
 /* Zeros, and the defaults the tables' help states. */
 void tr_args_init(tr_args *A);
 

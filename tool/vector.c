@@ -14,7 +14,7 @@ static int by_index(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-int64_t *cli_vector_order(const san_space *sp, const char *cmd)
+int64_t *tool_vector_order(const san_space *sp, const char *cmd)
 {
     int64_t *order = malloc((sp->n ? sp->n : 1) * sizeof *order);
     if (!order) {
@@ -61,12 +61,12 @@ static int refuse_row(void *ctx, int64_t index, double p)
     return -1;
 }
 
-int cli_vector_write(const void *ctx, FILE *out)
+int tool_vector_write(const void *ctx, FILE *out)
 {
-    const cli_vector *v = ctx;
+    const tool_vector *v = ctx;
     const san_space *sp = v->sp;
     const san_model *m = sp->m;
-    int64_t *order = cli_vector_order(sp, v->cmd);
+    int64_t *order = tool_vector_order(sp, v->cmd);
     int *s = malloc((m->naut + 1) * sizeof *s);
     if (!order || !s) {
         if (order)
@@ -80,7 +80,7 @@ int cli_vector_write(const void *ctx, FILE *out)
     for (int64_t k = 0; k < sp->n; k++) {
         /* a write of millions of rows stops at a Ctrl-C, before the grace
          * runs out */
-        if (k % VECTOR_POLL_ROWS == 0 && cli_interrupted()) {
+        if (k % VECTOR_POLL_ROWS == 0 && tool_interrupted()) {
             fprintf(stderr, "san %s: interrupted; the vector is not written\n", v->cmd);
             rc = -1;
             break;
@@ -104,7 +104,7 @@ typedef struct {
 static int engine_row(void *ctx, int64_t index, double p)
 {
     engine_rows *e = ctx;
-    if (e->rows++ % VECTOR_POLL_ROWS == 0 && cli_interrupted()) {
+    if (e->rows++ % VECTOR_POLL_ROWS == 0 && tool_interrupted()) {
         fprintf(stderr, "san %s: interrupted; the vector is not written\n", e->cmd);
         return -1;
     }
@@ -112,9 +112,9 @@ static int engine_row(void *ctx, int64_t index, double p)
     return 0;
 }
 
-int cli_engine_vector_write(const void *ctx, FILE *out)
+int tool_engine_vector_write(const void *ctx, FILE *out)
 {
-    cli_engine_vector *v = (cli_engine_vector *)ctx;
+    tool_engine_vector *v = (tool_engine_vector *)ctx;
     const san_model *m = v->a->m;
     engine_rows e = { out, m, malloc((m->naut + 1) * sizeof *e.s), 0, v->cmd };
     v->called = 1;
@@ -128,7 +128,7 @@ int cli_engine_vector_write(const void *ctx, FILE *out)
     return st == SAN_OK ? 0 : -1;
 }
 
-void cli_engine_vector_done(cli_engine_vector *v)
+void tool_engine_vector_done(tool_engine_vector *v)
 {
     if (san_engine_rank(NULL) != 0)
         san_engine_vector(v->a, NULL, NULL);

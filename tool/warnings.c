@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include "tool/tool.h"
 
-void cli_print_sweep_warnings(const san_sweep *s, char ***seen)
+void tool_print_sweep_warnings(const san_sweep *s, char ***seen)
 {
     int n = 0;
     while (*seen && (*seen)[n])
@@ -30,7 +30,7 @@ void cli_print_sweep_warnings(const san_sweep *s, char ***seen)
     }
 }
 
-void cli_seen_free(char **seen)
+void tool_seen_free(char **seen)
 {
     free(seen);             /* the strings are the sweeps' */
 }

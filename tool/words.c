@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include "tool/tool.h"
 
-int cli_parse_format(const char *s, cli_format *f, int allow_csv)
+int tool_parse_format(const char *s, tool_format *f, int allow_csv)
 {
     if (!strcmp(s, "text"))
         *f = FMT_TEXT;
@@ -23,7 +23,7 @@ int cli_parse_format(const char *s, cli_format *f, int allow_csv)
     return 0;
 }
 
-void cli_json_figure(FILE *out, double v)
+void tool_json_figure(FILE *out, double v)
 {
     if (isnan(v))
         fputs("null", out);
@@ -31,7 +31,7 @@ void cli_json_figure(FILE *out, double v)
         san_json_num(out, v);
 }
 
-int cli_engine_matrix(const char *word)
+int tool_engine_matrix(const char *word)
 {
     return !strcmp(word, "auto") ? SAN_EMATRIX_AUTO : !strcmp(word, "aij") ? SAN_EMATRIX_AIJ
            : !strcmp(word, "shell") ? SAN_EMATRIX_SHELL : -1;
