@@ -256,7 +256,7 @@ static int coarse_solve(num_agg_ws *w, int B)
     return num_coarse_solve(B, w->F, w->b, w->z, w->C, w->map);
 }
 
-int num_agg_step(num_ls *c, const num_part *p, double *x, double apply_above, double *delta)
+int num_agg_step(num_ls *c, const num_part *p, double *x, int apply, double *delta)
 {
     const int B = p->nblk;
     num_agg_ws *w = agg_ws(c, B);
@@ -297,7 +297,7 @@ int num_agg_step(num_ls *c, const num_part *p, double *x, double apply_above, do
     if (coarse_solve(w, B) != 0)
         return 1;
     *delta = num_coarse_error(B, w->b, w->z, w->map);
-    if (!(*delta > apply_above))
+    if (!apply)
         return 0;
     /* block S becomes z_S sum(x): x keeps its own scale */
     const int64_t n = c->op->n;

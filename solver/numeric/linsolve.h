@@ -322,11 +322,10 @@ void num_ls_estimate_returned(num_ls *c, const double *x);
 
 /* ---- aggregate.c ---- */
 /* One aggregation step of x over p: *delta gets the relative error of
- * x's block masses against the coarse chain's answer; when *delta
- * exceeds apply_above the blocks are scaled to that answer (HUGE_VAL:
- * measured only).  0; 1 when the coarse chain is reducible under x
- * (nothing measured, x unchanged); -1 out of memory. */
-int num_agg_step(num_ls *c, const num_part *p, double *x, double apply_above, double *delta);
+ * x's block masses against the coarse chain's answer; apply scales the
+ * blocks to that answer.  0; 1 when the coarse chain is reducible under
+ * x (nothing measured, x unchanged); -1 out of memory. */
+int num_agg_step(num_ls *c, const num_part *p, double *x, int apply, double *delta);
 void num_agg_free(num_agg_ws *w);
 /* What an aggregation over p costs, in products: 1 when the operator
  * has rows or computes the flows in one pass (op->flows), else one per

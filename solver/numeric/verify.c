@@ -219,21 +219,8 @@ static double smooth(num_ls *c, const double *d, double *x, double *t)
 
 /* ---- the check and the refinement ---- */
 
-/* Every partition once: corrections applied when apply, those whose
- * error exceeds tol; the largest error into *dmax, its partition into
- * *worst.  0, or -1.
- *
- * A correction within tol is not applied: x is already within the
- * contract along that partition (the error is measured on the x
- * returned), and near the roundoff floor the correction is mostly the
- * roundoff of the block sums, which the next sweeps must undo.  Applied,
- * such corrections kept the refinement in a limit cycle: ms async 8/40
- * (498,820 states, tol 1e-12), aggregation errors 4.5e-13 to 7.2e-13
- * applied each cycle and the sweeps moving probabilities by 1.5e-12
- * each cycle after, 15 cycles until the stagnation window accepted an
- * estimate of 1.5e-12 with a note that tol was below the floor; rs 20
- * as written, 13 cycles the same way from a BiCGSTAB vector at
- * residual 1.3e-13. */
+/* Every partition once: corrections applied when apply; the largest
+ * error into *dmax, its partition into *worst.  0, or -1. */
 static int aggregate_all(num_ls *c, double *x, int apply, double *dmax, int *worst)
 {
     *dmax = 0;
@@ -247,7 +234,7 @@ static int aggregate_all(num_ls *c, double *x, int apply, double *dmax, int *wor
         if (k > 0 && num_ls_clock(c))
             return 1;
         double dl;
-        int st = num_agg_step(c, &c->parts->p[k], x, apply ? c->o->tol : HUGE_VAL, &dl);
+        int st = num_agg_step(c, &c->parts->p[k], x, apply, &dl);
         if (st < 0)
             return -1;
         if (st == 0 && dl > *dmax) {
