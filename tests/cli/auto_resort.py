@@ -32,13 +32,12 @@ when it cannot.
 Environment: SAN, top_srcdir, top_builddir.  The last line is
 "N passed, M failed".
 """
-import math
 import os
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from santest import TOP, BUILD, check, tally, run, json_of  # noqa: E402
+from santest import TOP, BUILD, check, tally, run, json_of, rs_text, rs_full  # noqa: E402
 sys.path.insert(0, os.path.join(TOP, "tests", "difftest"))
 import difftest_models  # noqa: E402  (its dense_ref finder)
 
@@ -156,26 +155,10 @@ def stagnation_message(tmp):
           "with the balance: %s" % err.strip()[:400])
 
 
-RS = """identifiers
-  N = [0..15]; R = 8; lambda = 3; mu = 6;
-  f = lambda * (nb using < R);
-events
-  loc Acq (f)
-  loc Rel (mu)
-reachability = (nb using <= R);
-network rs (continuous)
-  aut P[N]
-    stt sleeping to(using) Acq
-    stt using to(sleeping) Rel
-results
-  full = nb using == R;
-"""
-
-
 def rs_floor(tmp):
     path = os.path.join(tmp, "rs16.san")
     with open(path, "w") as f:
-        f.write(RS)
+        f.write(rs_text(16, 8))
     base = ["solve", path, "--storage", "sparse", "--lump", "off", "--tol", "1e-12",
             "-f", "json", "--no-marginals", "--no-throughputs", "--top", "0"]
     auto = json_of(base, "rs 16/8 auto")
@@ -185,8 +168,7 @@ def rs_floor(tmp):
     ia, ib = auto["solver"]["iterations"], named["solver"]["iterations"]
     check(ia <= 1.5 * ib, "rs 16/8 sparse: auto %d iterations, -m bicgstab %d: at most 1.5x"
           % (ia, ib))
-    w = [math.comb(16, k) * 0.5 ** k for k in range(9)]
-    full = w[8] / sum(w)
+    full = rs_full(16, 8)
     got = auto["results"]["full"]
     check(rel(got, full) <= 1e-11, "rs 16/8 auto: full = %.15g, closed form %.15g (rel %.1e)"
           % (got, full, rel(got, full)))

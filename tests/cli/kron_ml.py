@@ -32,7 +32,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from santest import TOP, check, tally, run, json_of  # noqa: E402
+from santest import TOP, check, tally, run, json_of, rs_text, rs_full  # noqa: E402
 
 PRISM = os.path.join(TOP, "tests", "prism", "qvbs", "cluster.prism")
 QUIET = ["-f", "json", "--no-marginals", "--no-throughputs", "--top", "0"]
@@ -82,32 +82,14 @@ def resort_over_budget():
           "%s: no second descriptor built, no ml cycle: %s" % (what, err.strip()[:300]))
 
 
-RS16 = """identifiers
-  N = [0..15]; R = 8; lambda = 3; mu = 6;
-  f = lambda * (nb using < R);
-events
-  loc Acq (f)
-  loc Rel (mu)
-reachability = (nb using <= R);
-network rs (continuous)
-  aut P[N]
-    stt sleeping to(using) Acq
-    stt using to(sleeping) Rel
-results
-  full = nb using == R;
-"""
-
-
 def rs16_cycles():
-    import math
     import tempfile
     what = "rs 16/8 --lump off --storage kron -m ml"
-    w = [math.comb(16, k) * 0.5 ** k for k in range(9)]
-    want = w[8] / sum(w)
+    want = rs_full(16, 8)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "rs16.san")
         with open(path, "w") as f:
-            f.write(RS16)
+            f.write(rs_text(16, 8))
         j = json_of(["solve", path, "--lump", "off", "--storage", "kron", "-m", "ml"] + QUIET,
                     what)
     if j is None:

@@ -15,6 +15,7 @@ written into the source tree, which distcheck makes read-only):
     import santest
 """
 import json
+import math
 import os
 import subprocess
 import sys
@@ -155,3 +156,29 @@ def sparse_stationary(q):
     b = np.zeros(n)
     b[n - 1] = 1.0
     return scipy.sparse.linalg.spsolve(a.tocsc(), b)
+
+
+def rs_text(nproc, R, lam=3, mu=6):
+    """PEPS's resource-sharing model: nproc processes P[N] share R
+    resources; the result full is the probability that all are in use."""
+    return f"""identifiers
+  N = [0..{nproc - 1}]; R = {R}; lambda = {lam}; mu = {mu};
+  f = lambda * (nb using < R);
+events
+  loc Acq (f)
+  loc Rel (mu)
+reachability = (nb using <= R);
+network rs (continuous)
+  aut P[N]
+    stt sleeping to(using) Acq
+    stt using to(sleeping) Rel
+results
+  full = nb using == R;
+"""
+
+
+def rs_full(nproc, R, lam=3, mu=6):
+    """rs_text's full in closed form: k in use has weight C(nproc, k)
+    (lam/mu)^k, k = 0..R (product form, truncated)."""
+    w = [math.comb(nproc, k) * (lam / mu) ** k for k in range(R + 1)]
+    return w[R] / sum(w)
