@@ -1,6 +1,8 @@
 /*
  * ast.c - arena allocation for the syntax tree.
  */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lang/ast.h"
@@ -115,4 +117,28 @@ int ast_fn_find(const char *name)
         if (!strcmp(fn_table[k].name, name))
             return k;
     return -1;
+}
+
+/* The shortest text that reads back as the same double; a negative
+ * number in parentheses, as the grammar has no negative literals.  Both
+ * writers of model text use it (print.c, dialect.c). */
+void ast_print_num(FILE *out, double v)
+{
+    if (v < 0) {
+        fputs("(-", out);
+        ast_print_num(out, -v);
+        fputc(')', out);
+        return;
+    }
+    if (v == floor(v) && v < 1e15) {
+        fprintf(out, "%.0f", v);
+        return;
+    }
+    char buf[40];
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    fputs(buf, out);
 }

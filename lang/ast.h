@@ -168,6 +168,8 @@ int ast_uses_name(const ast_expr *e, const char *name);
 const char *ast_fn_name(ast_fn fn);
 int ast_fn_arity(ast_fn fn);
 int ast_fn_find(const char *name);
+/* v as the shortest text that reads back as v ("(-2.5)" when negative). */
+void ast_print_num(FILE *out, double v);
 
 /* The rate of the compiled event e of m as its declaration writes it
  * (print.c): "(lambda * (st B == s[0]))"; what the DOT export labels a

@@ -257,27 +257,6 @@ static void aut_ref_out(dctx *c, const ast_ref *r)
 
 static void expr_out(dctx *c, const ast_expr *e, int ctx_aut);
 
-static void num_out(FILE *out, double v)
-{
-    if (v < 0) {        /* the grammar has no negative literals */
-        fputs("(-", out);
-        num_out(out, -v);
-        fputc(')', out);
-        return;
-    }
-    char buf[40];
-    if (v == floor(v) && v < 1e15) {
-        fprintf(out, "%.0f", v);
-        return;
-    }
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
-    fputs(buf, out);
-}
-
 static void ref_out(dctx *c, const ast_ref *r)
 {
     fputs(r->name, c->out);
@@ -405,7 +384,7 @@ static void expr_out(dctx *c, const ast_expr *e, int ctx_aut)
     FILE *o = c->out;
     switch (e->kind) {
     case AE_NUM:
-        num_out(o, e->num);
+        ast_print_num(o, e->num);
         break;
     case AE_NAME:
         name_out(c, e, ctx_aut);
@@ -510,7 +489,7 @@ static void domain_out(dctx *c, const ast_domain *d)
 static void tab_rate_out(dctx *c, const peers_tab *t, int k, const char *name)
 {
     fprintf(c->out, "  rate_%s = ", name);
-    num_out(c->out, t->rate[k]);
+    ast_print_num(c->out, t->rate[k]);
     if (t->ndeps)
         fputs(" * (", c->out);
     for (int d = 0; d < t->ndeps; d++) {
@@ -531,7 +510,7 @@ static void identifiers_out(dctx *c)
         if (id->dom)
             domain_out(c, id->dom);
         else if (v && v->overridden)
-            num_out(c->out, v->value);
+            ast_print_num(c->out, v->value);
         else
             top_out(c, id->expr);
         fputs(";\n", c->out);

@@ -10,7 +10,6 @@
  */
 #include <limits.h>
 #include <stdio.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lang/ast.h"
@@ -24,28 +23,6 @@ static const char *const binop_text[] = {
 };
 
 static void print_expr(FILE *out, const ast_expr *e);
-
-static void print_num(FILE *out, double v)
-{
-    if (v < 0) {        /* the grammar has no negative literals */
-        fputs("(-", out);
-        print_num(out, -v);
-        fputc(')', out);
-        return;
-    }
-    /* shortest text that reads back as the same double */
-    char buf[40];
-    if (v == floor(v) && v < 1e15) {
-        fprintf(out, "%.0f", v);
-        return;
-    }
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
-    fputs(buf, out);
-}
 
 static void print_ref(FILE *out, const ast_ref *r)
 {
@@ -70,7 +47,7 @@ static void print_expr(FILE *out, const ast_expr *e)
 {
     switch (e->kind) {
     case AE_NUM:
-        print_num(out, e->num);
+        ast_print_num(out, e->num);
         break;
     case AE_NAME:
         print_ref(out, &e->ref);
@@ -185,7 +162,7 @@ static void print_identifiers(FILE *out, const san_model *m, const ast_file *f, 
         if (id->dom)
             print_domain(out, id->dom);
         else if (c && c->overridden)
-            print_num(out, c->value);
+            ast_print_num(out, c->value);
         else
             print_expr(out, id->expr);
         fputc(';', out);
