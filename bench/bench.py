@@ -1148,7 +1148,7 @@ results
 
 
 # the rule of storage_choice.h, applied to measured figures
-STORAGE_MEM_SHARE, STORAGE_TIME_SLACK, STORAGE_MEM_GAIN = 0.8, 1.5, 3.0
+STORAGE_MEM_SHARE, STORAGE_TIME_SLACK, STORAGE_MEM_GAIN = 0.8, 1.75, 4.5
 
 
 def storage_rule(ts, ms, tk, mk, budget):

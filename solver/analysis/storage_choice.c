@@ -46,22 +46,44 @@
  * kron and 681 sparse, 1.9x; tss9 near idle 1.8x.  The structure the
  * sizes do not see (convergence, functional rates, fill) moves each
  * model's measured ratio from 0.67 to 2.14 around the 1.3 median: the
- * rule's slack below absorbs part of it. */
+ * rule's slack below absorbs part of it.  These figures predate the
+ * sparse path's speed-ups: the product counts were refit on 2026-11-30
+ * (KRON_PRODUCTS says how). */
 
 /* The CSR product's bandwidth, bytes a second. */
 #define SPARSE_BW 12e9
 /* A sparse solve by auto's method, in products (ILU(0), vectors and
- * the aggregation's checks folded in). */
-#define SPARSE_PRODUCTS 400.0
+ * the aggregation's checks folded in): refit 2026-11-30 after the
+ * sparse path's speed-ups (was 400), see KRON_PRODUCTS. */
+#define SPARSE_PRODUCTS 240.0
 /* The sparse build (exploration, assembly, class check), seconds a
  * nonzero. */
 #define SPARSE_BUILD_NNZ 68e-9
 /* The descriptor's product, seconds a nonzero of Q it generates. */
 #define KRON_NNZ_S 1.05e-9
-/* A kron solve by auto's method, in products: set so that tss9's
- * predicted ratio is its measured end-to-end one, 17.5 s / 13.2 s
- * near idle (1.6x sparse's count; 1.8x by the solves alone). */
-#define KRON_PRODUCTS 650.0
+/* A kron solve by auto's method, in products (was 650).  Refit
+ * 2026-11-30 on rs20_9 (431,910 states, 7.2 M nonzeros, tol 1e-12),
+ * the one model with end-to-end figures at a light load: sparse 2.7 s,
+ * kron 4.34 s wall, less the exploration both share (~0.25 s): 240 and
+ * 510 products (the build constants kept).  The other models' ratios
+ * from CPU seconds (user+sys), interleaved runs at load 10-12 where
+ * wall times are 4-8x idle and their ratio flattens to 0.9-1.2 (the
+ * sparse path uses the 2 cores better: CPU over idle wall 1.96 against
+ * kron's 1.42 on rs20_9), min of 2, --lump off, tol 1e-12:
+ *
+ *   model     states   CPU s sparse/kron  ratio  x1.38  predicted (old)
+ *   rs20_9   431,910     5.28 / 6.15      1.16   1.60   1.68 (1.38)
+ *   rs20_10  616,666     6.84 / 8.19      1.20   1.66   1.69 (1.39)
+ *   ms8/40   498,820     5.66 / 7.31      1.29   1.78   1.61 (1.31)
+ *   tss7     220,887     2.31 / 3.85      1.67   2.30   1.59 (1.30)
+ *   pipe7    499,121     3.89 / 9.13      2.35   3.24   1.50 (1.22)
+ *
+ * (x1.38: the CPU ratio over rs20_9's parallel efficiencies, an
+ * estimate of the idle wall ratio.)  Sparse was the faster on all five
+ * (by CPU; by idle wall on rs20_9); the sizes see none of the
+ * structure behind 1.16-2.35, and the refit predictions stay at or
+ * below the measured ratios. */
+#define KRON_PRODUCTS 510.0
 /* The tensor path's class check, seconds a nonzero. */
 #define KRON_CHECK_NNZ 31e-9
 
@@ -83,9 +105,20 @@ void storage_predict(san_storage_choice *c)
     c->t_kron = KRON_CHECK_NNZ * nnz + KRON_PRODUCTS * t_prod_kron;
 }
 
-/* Why 1.5 and 3: measured, each model as written (--lump off) on each
- * storage by auto's method, wall s / peak MiB, the load beside (the
- * machine was shared):
+/* Why 1.75 and 4.5 (were 1.5 and 3).  Measured 2026-11-30 as above:
+ * where the descriptor is 2-4.3x smaller (rs20_9 3.8x, rs20_10 4.2x,
+ * tss7 3.4x, ms8/40 2.8x, pipe7 2.3x by the predictions; peaks 288/77,
+ * 431/105, 101/36, 246/82, 172/85 MiB measured) sparse was the faster,
+ * 1.16-2.35x by CPU, 1.6x by idle wall on rs20_9, and the old rule took
+ * kron on rs20_9, rs20_10 and tss7 (predicted 1.30-1.39x, within 1.5)
+ * for a saving of 100-300 MiB.  Only a saving of 4.5x or more now buys
+ * the descriptor, at a predicted cost of at most 1.75x (the refit's
+ * ratio is 1.5-1.7 on the chains above): tss.san, the PEPS
+ * distribution's model (17.9 M states), was 9.98 GB on sparse against
+ * 1.85 GB on the descriptor (5.4x; the descriptor also the faster, 155
+ * against 497 s, a week before), the issue's target 2.5 GB.  The
+ * earlier table (a week before the sparse speed-ups, wall s / peak MiB,
+ * load beside):
  *
  *   model      states     sparse       kron       kron/sparse   load
  *   tss9       1,987,983  25.8 / 966   33.4 / 251  1.30 / 0.26    3
@@ -97,16 +130,9 @@ void storage_predict(san_storage_choice *c)
  *   cluster64    151,060   3.7 / 54     7.8 / 31   2.14 / 0.57   11
  *   tss6          73,629   0.9 / 37     1.5 / 18   1.68 / 0.49    3
  *
- * Where kron is 3-5x smaller its time is 0.67-1.72x sparse's (median
- * 1.30): a slack of 1.5 takes the descriptor on those (and the issue's
- * tss9: 1.30x the time for a quarter of the memory), and keeps sparse
- * where the descriptor saves under 3x (cluster64, tss6: 1.7-2.1x
- * slower for 2x).  The predicted ratios (1.28-1.40) do not see the
- * structure: rs20_10 (1.72x measured) is taken for kron, ms8 (1.25x,
- * 3.0x measured; 2.8x predicted) stays sparse.  0.8 of the budget: the
- * predicted peaks were within 0.78-1.21 of the measured (bench/ table
- * 14), and the sparse build stops at the budget anyway (rule
- * "fell-back").
+ * 0.8 of the budget: the predicted peaks were within 0.78-1.21 of the
+ * measured (bench/ table 14), and the sparse build stops at the budget
+ * anyway (rule "fell-back").
  *
  * The rule, in this order:
  *   1. fits = predicted peak <= STORAGE_MEM_SHARE x budget.  Neither

@@ -22,8 +22,8 @@
 
 /* The rule's constants (storage_choice.c says why these). */
 #define STORAGE_MEM_SHARE 0.8   /* "fits": predicted peak <= this x budget */
-#define STORAGE_TIME_SLACK 1.5  /* "smaller": within this factor in time */
-#define STORAGE_MEM_GAIN 3.0    /* ... and at least this many times smaller */
+#define STORAGE_TIME_SLACK 1.75 /* "smaller": within this factor in time */
+#define STORAGE_MEM_GAIN 4.5    /* ... and at least this many times smaller */
 
 /* Predicted peak bytes and seconds of each storage (c->m_*, c->t_*)
  * from c->states, c->nonzeros, c->kron_bytes and c->map_bytes. */

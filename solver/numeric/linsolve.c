@@ -438,9 +438,13 @@ int num_ls_checked(num_ls *c, double *pi, san_ls_kernel k, int refining)
     info->msg[0] = '\0';
     st = num_ls_verify(c, pi, 0);
     if (st == 0 && k && info->method == asked && info->refine_cycles > NAMED_CYCLES) {
+        /* the refinement's own note (tol below the roundoff floor: why
+         * the estimate is above tol) is kept after this one */
+        char was[sizeof info->note];
+        snprintf(was, sizeof was, "%s", info->note);
         snprintf(info->note, sizeof info->note, "the answer of %s failed the checks "
-                 "(balance or aggregation) and was refined by %ld aggregation cycles",
-                 san_method_name(asked), info->refine_cycles);
+                 "(balance or aggregation) and was refined by %ld aggregation cycles%s%.600s",
+                 san_method_name(asked), info->refine_cycles, was[0] ? "; " : "", was);
         info->method = SAN_M_IAD;
     }
     return st;
