@@ -11,12 +11,14 @@
 #include "solver/numeric/linsolve.h"
 #include "solver/space/partition_space.h"
 
-/* Q^T restricted to the closed class, renumbered 0..nclosed-1. */
-static int closed_transpose(const san_space *sp, int32_t *sub, san_csr *qt)
+/* Q^T restricted to the closed class, renumbered 0..nclosed-1: 0, -1
+ * out of memory, -2 interrupted (num_csr_transpose). */
+static int closed_transpose(const san_space *sp, int32_t *sub, san_csr *qt,
+                            const volatile int *interrupt)
 {
     const san_csr *q = &sp->q;
     if (sp->nclosed == sp->n)
-        return san_csr_transpose(q, qt);
+        return num_csr_transpose(q, qt, interrupt);
     int64_t k = 0, nnz = 0;
     for (int64_t i = 0; i < sp->n; i++)
         sub[i] = sp->in_closed[i] ? (int32_t)k++ : -1;
@@ -40,9 +42,26 @@ static int closed_transpose(const san_space *sp, int32_t *sub, san_csr *qt)
         }
         r.rowptr[sub[i] + 1] = p;
     }
-    int rc = san_csr_transpose(&r, qt);
+    int rc = num_csr_transpose(&r, qt, interrupt);
     san_csr_free(&r);
     return rc;
+}
+
+/* Interrupted while transposing, before the first iteration: the
+ * uniform vector over the closed class is the best one, returned as a
+ * stop with no error estimate, as the numerical core does past its
+ * time limit before its first iteration. */
+static san_status interrupted_early(const san_space *sp, const san_solve_opts *o,
+                                    san_solution *sol, double t0)
+{
+    for (int64_t i = 0; i < sp->n; i++)
+        sol->pi[i] = sp->nclosed == sp->n || sp->in_closed[i] ? 1.0 / (double)sp->nclosed : 0;
+    sol->info.method = o ? o->method : SAN_M_AUTO;
+    sol->info.residual = HUGE_VAL;
+    sol->info.time_s = san_now() - t0;
+    snprintf(sol->info.msg, sizeof sol->info.msg, "interrupted before the first iteration "
+             "(transposing the generator)");
+    return sol->info.status = SAN_E_INTERRUPTED;
 }
 
 /* The first guess from a neighbour's answer, over the closed class
@@ -72,7 +91,13 @@ san_status san_solve(const san_space *sp, const san_solve_opts *o, san_solution 
     sol->pi = calloc(sp->n ? sp->n : 1, sizeof *sol->pi);
     int32_t *sub = sp->nclosed < sp->n ? malloc(sp->n * sizeof *sub) : NULL;
     san_csr qt = { 0 };
-    if (!sol->pi || (sp->nclosed < sp->n && !sub) || closed_transpose(sp, sub, &qt) < 0) {
+    const int tr = sol->pi && (sp->nclosed == sp->n || sub)
+                       ? closed_transpose(sp, sub, &qt, o ? o->interrupt : NULL) : -1;
+    if (tr == -2) {
+        free(sub);
+        return interrupted_early(sp, o, sol, t0);
+    }
+    if (tr < 0) {
         free(sub);
         snprintf(sol->info.msg, sizeof sol->info.msg, "out of memory for the transposed generator "
                  "(%lld states)", (long long)sp->n);

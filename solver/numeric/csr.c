@@ -26,6 +26,11 @@ void san_csr_free(san_csr *a)
  * one (the team and its counts cost more than they save). */
 #define TRANSPOSE_PAR_MIN (1 << 20)
 
+/* Each thread looks at the interrupt flag after this many nonzeros of
+ * its share (well under a millisecond): the transposition of 10^8
+ * nonzeros takes seconds, and Ctrl-C waited for its end. */
+#define TRANSPOSE_POLL (1 << 16)
+
 /* Rows [lo[t], lo[t + 1]) of a, thread t's share: about as many
  * nonzeros each. */
 static void share_rows(const san_csr *a, int nt, int64_t *lo)
@@ -50,8 +55,9 @@ static void share_rows(const san_csr *a, int nt, int64_t *lo)
  * entry for entry.  Measured on rs 20 as written (616,666 states, 11.1
  * M nonzeros): the serial scatter and the page faults of the fresh
  * arrays were 9% of a sparse solve's CPU time.  -1 when out of memory
- * or a column index is out of range. */
-int san_csr_transpose(const san_csr *a, san_csr *at)
+ * or a column index is out of range, -2 when *interrupt was set (at
+ * freed in both cases; interrupt may be NULL). */
+int num_csr_transpose(const san_csr *a, san_csr *at, const volatile int *interrupt)
 {
     int64_t n = a->n, nnz = a->rowptr[n];
     memset(at, 0, sizeof *at);
@@ -82,26 +88,33 @@ int san_csr_transpose(const san_csr *a, san_csr *at)
     }
     int64_t lo[nt + 1];
     share_rows(a, nt, lo);
-    int bad = 0;
-    SAN_OMP(omp parallel num_threads(nt) reduction(|:bad))
+    int bad = 0, halt = 0;
+    SAN_OMP(omp parallel num_threads(nt) reduction(|:bad, halt))
     {
         int t = 0;
 #ifdef _OPENMP
         t = nt > 1 ? omp_get_thread_num() : 0;
 #endif
         int64_t *cnt = next + (size_t)t * ((size_t)n + 1);
-        for (int64_t p = a->rowptr[lo[t]]; p < a->rowptr[lo[t + 1]]; p++) {
-            if (a->col[p] < 0 || a->col[p] >= n) {
-                bad = 1;
+        const int64_t e = a->rowptr[lo[t + 1]];
+        for (int64_t p0 = a->rowptr[lo[t]]; p0 < e && !bad && !halt; p0 += TRANSPOSE_POLL) {
+            if (interrupt && *interrupt) {
+                halt = 1;
                 break;
             }
-            cnt[a->col[p]]++;
+            for (int64_t p = p0; p < e && p < p0 + TRANSPOSE_POLL; p++) {
+                if (a->col[p] < 0 || a->col[p] >= n) {
+                    bad = 1;
+                    break;
+                }
+                cnt[a->col[p]]++;
+            }
         }
     }
-    if (bad) {
+    if (bad || halt) {
         free(next);
         san_csr_free(at);
-        return -1;
+        return bad ? -1 : -2;
     }
     /* row c of the transpose starts at at->rowptr[c]; thread t's part
      * of it after the counts of threads 0..t-1 */
@@ -115,22 +128,40 @@ int san_csr_transpose(const san_csr *a, san_csr *at)
         }
     }
     at->rowptr[n] = pos;
-    SAN_OMP(omp parallel num_threads(nt))
+    SAN_OMP(omp parallel num_threads(nt) reduction(|:halt))
     {
         int t = 0;
 #ifdef _OPENMP
         t = nt > 1 ? omp_get_thread_num() : 0;
 #endif
         int64_t *restrict nx = next + (size_t)t * ((size_t)n + 1);
-        for (int64_t i = lo[t]; i < lo[t + 1]; i++)
+        int64_t poll = a->rowptr[lo[t]];
+        for (int64_t i = lo[t]; i < lo[t + 1]; i++) {
+            if (a->rowptr[i] >= poll) {
+                if (interrupt && *interrupt) {
+                    halt = 1;
+                    break;
+                }
+                poll = a->rowptr[i] + TRANSPOSE_POLL;
+            }
             for (int64_t p = a->rowptr[i]; p < a->rowptr[i + 1]; p++) {
                 int64_t q = nx[a->col[p]]++;
                 at->col[q] = (int32_t)i;
                 at->val[q] = a->val[p];
             }
+        }
     }
     free(next);
+    if (halt) {
+        san_csr_free(at);
+        return -2;
+    }
     return 0;
+}
+
+int san_csr_transpose(const san_csr *a, san_csr *at)
+{
+    return num_csr_transpose(a, at, NULL);
 }
 
 int64_t num_ls_diag_pos(const san_csr *a, int64_t j)

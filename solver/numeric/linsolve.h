@@ -203,6 +203,10 @@ void num_ls_scale(double *x, int64_t n, double a);
 int64_t num_ls_pick_fixed(const san_csr *qt, const double *guess);
 /* Position of the diagonal of row j, or -1. */
 int64_t num_ls_diag_pos(const san_csr *a, int64_t j);
+/* san_csr_transpose that stops when *interrupt is set (NULL: never):
+ * 0, -1 out of memory or a column out of range, -2 interrupted (at
+ * freed in both cases). */
+int num_csr_transpose(const san_csr *a, san_csr *at, const volatile int *interrupt);
 
 void num_ls_best_init(num_ls_best *b, int64_t n);
 /* Keeps a copy of x when res beats the best so far. */

@@ -572,6 +572,120 @@ static void test_transpose(void)
     san_csr_free(&t1);
 }
 
+/* The transposition on every core (above its 2^20-nonzero threshold)
+ * against a plain one done here, and its interrupt flag: set, it stops
+ * with nothing allocated. */
+static void test_transpose_interrupt(void)
+{
+    const int64_t n = 200003;           /* 6 entries a row: 1.2 M */
+    static const int64_t step[6] = { 0, 1, 17, 101, 1009, 10007 };
+    san_csr a = { n, malloc((size_t)(n + 1) * sizeof(int64_t)),
+                  malloc((size_t)n * 6 * sizeof(int32_t)), malloc((size_t)n * 6 * sizeof(double)) };
+    san_csr ref = { n, calloc((size_t)n + 1, sizeof(int64_t)),
+                    malloc((size_t)n * 6 * sizeof(int32_t)), malloc((size_t)n * 6 * sizeof(double)) };
+    int64_t *fill = malloc((size_t)n * sizeof *fill);
+    if (!a.rowptr || !a.col || !a.val || !ref.rowptr || !ref.col || !ref.val || !fill)
+        abort();
+    a.rowptr[0] = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int32_t c[6];
+        for (int k = 0; k < 6; k++)     /* sorted by insertion: distinct */
+            c[k] = (int32_t)((i + step[k]) % n);
+        for (int k = 1; k < 6; k++)
+            for (int l = k; l > 0 && c[l] < c[l - 1]; l--) {
+                int32_t t = c[l];
+                c[l] = c[l - 1];
+                c[l - 1] = t;
+            }
+        for (int k = 0; k < 6; k++) {
+            a.col[i * 6 + k] = c[k];
+            a.val[i * 6 + k] = (double)i + 1e-6 * c[k];
+        }
+        a.rowptr[i + 1] = (i + 1) * 6;
+    }
+    for (int64_t p = 0; p < n * 6; p++)
+        ref.rowptr[a.col[p] + 1]++;
+    for (int64_t j = 0; j < n; j++)
+        ref.rowptr[j + 1] += ref.rowptr[j];
+    for (int64_t j = 0; j < n; j++)
+        fill[j] = ref.rowptr[j];
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t p = a.rowptr[i]; p < a.rowptr[i + 1]; p++) {
+            ref.col[fill[a.col[p]]] = (int32_t)i;
+            ref.val[fill[a.col[p]]++] = a.val[p];
+        }
+    san_csr t;
+    volatile int flag = 0;
+    CHECK(num_csr_transpose(&a, &t, NULL) == 0 && csr_equal(&t, &ref),
+          "transpose of 1.2 M nonzeros == the plain one");
+    san_csr_free(&t);
+    CHECK(num_csr_transpose(&a, &t, &flag) == 0 && csr_equal(&t, &ref),
+          "transpose, flag unset == the plain one");
+    san_csr_free(&t);
+    flag = 1;
+    int rc = num_csr_transpose(&a, &t, &flag);
+    CHECK(rc == -2 && !t.rowptr && !t.col && !t.val, "transpose, flag set: %d", rc);
+    san_csr_free(&t);
+    /* under the threshold: one thread, the same flag */
+    san_csr s = { 1000, a.rowptr, a.col, a.val };
+    for (int64_t i = 0; i <= 1000; i++)
+        a.rowptr[i] = 0;                /* empty: the placing loop's poll */
+    rc = num_csr_transpose(&s, &t, &flag);
+    CHECK(rc == -2 && !t.rowptr, "small transpose, flag set: %d", rc);
+    free(fill);
+    san_csr_free(&a);
+    san_csr_free(&ref);
+}
+
+/* san_solve with the interrupt flag set stops in the transposition,
+ * before any method: the uniform vector, no estimate, said so.  (Before
+ * the transposition polled the flag, the transposition ran to its end
+ * and the method stopped: "interrupted after 0 iterations".) */
+static void test_solve_interrupted(void)
+{
+    static const char text[] =
+        "identifiers\n  N = [0..5]; lambda = 3; mu = 6;\n"
+        "events\n  loc Up (lambda)\n  loc Down (mu)\n"
+        "reachability = 1;\n"
+        "network hc (continuous)\n  aut P[N]\n"
+        "    stt a to(b) Up\n    stt b to(a) Down\n";
+    san_diag d;
+    san_diag_init(&d, "hc", text, strlen(text));
+    san_load_opts lo;
+    memset(&lo, 0, sizeof lo);
+    san_model *m = san_model_load(text, strlen(text), &d, &lo);
+    if (!m)
+        san_diag_print(&d, stderr, 0);
+    san_diag_free(&d);
+    CHECK(m != NULL, "interrupt model: does not compile");
+    if (!m)
+        return;
+    san_space sp;
+    san_space_opts so;
+    memset(&so, 0, sizeof so);
+    san_diag_init(&d, "hc", NULL, 0);
+    san_status st = san_space_build(m, &so, &sp, &d);
+    san_diag_free(&d);
+    CHECK(st == SAN_OK && sp.n == 64, "interrupt model: %d, %lld states", st, (long long)sp.n);
+    if (st == SAN_OK) {
+        volatile int flag = 1;
+        san_solve_opts o;
+        san_solve_opts_default(&o);
+        o.interrupt = &flag;
+        san_solution sol;
+        st = san_solve(&sp, &o, &sol);
+        int uniform = sol.pi != NULL;
+        for (int64_t i = 0; uniform && i < sp.n; i++)
+            uniform = sol.pi[i] == 1.0 / 64;
+        CHECK(st == SAN_E_INTERRUPTED && strstr(sol.info.msg, "transposing") &&
+              !sol.info.converged && isnan(san_solve_reached_estimate(&sol.info)) && uniform,
+              "san_solve interrupted: %d '%s'", st, sol.info.msg);
+        san_solution_free(m, &sol);
+        san_space_free(&sp);
+    }
+    san_model_free(m);
+}
+
 /* The residual is max_j |(pi Q)_j| / (max_j |q_jj| * max_j pi_j),
  * computed here by hand. */
 static void test_residual(void)
@@ -1140,6 +1254,8 @@ int main(void)
     test_roundoff_stall();
     test_note_answered();
     test_transpose();
+    test_transpose_interrupt();
+    test_solve_interrupted();
     test_residual();
     test_closed_forms();
     test_full_gmres();
