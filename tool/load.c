@@ -189,21 +189,39 @@ san_model *tool_load_model_flags(const char *path, tool_defines *defs, int flags
     return m;
 }
 
+/* A model file read as .san (read_as_san), with the name its
+ * diagnostics give it.  dg may point at dq: not to be copied. */
+typedef struct {
+    char *text;
+    size_t len;
+    const char *name;
+    tool_defines *defs;         /* NULL for an imported PRISM model */
+    const tool_diag *dg;
+    tool_diag dq;
+    char nb[4096];              /* the name, when it is built */
+} model_source;
+
+static int read_source(model_source *s, const char *path, tool_defines *defs,
+                       const tool_diag *dg, double max_input, double max_memory)
+{
+    s->defs = defs;
+    s->dg = dg;
+    int rc = read_as_san(path, strcmp(path, "-") ? path : "<stdin>", max_input, max_memory,
+                         &s->defs, &s->dg, &s->dq, &s->text, &s->len);
+    if (rc == EXIT_OK)
+        s->name = tool_model_name(path, s->nb, sizeof s->nb);
+    return rc;
+}
+
 san_model *tool_load_model(const char *path, tool_defines *defs, int *status,
                           int quiet_warnings, double max_input, double max_memory,
                           const tool_diag *dg)
 {
-    size_t len;
-    char *text;
-    tool_diag dq;
-    const char *name = strcmp(path, "-") ? path : "<stdin>";
-    if ((*status = read_as_san(path, name, max_input, max_memory, &defs, &dg, &dq, &text,
-                               &len)) != EXIT_OK)
+    model_source s;
+    if ((*status = read_source(&s, path, defs, dg, max_input, max_memory)) != EXIT_OK)
         return NULL;
-    char nb[4096];
-    name = tool_model_name(path, nb, sizeof nb);
-    san_model *m = tool_load_text(name, text, len, defs, status, quiet_warnings, dg);
-    free(text);
+    san_model *m = tool_load_text(s.name, s.text, s.len, s.defs, status, quiet_warnings, s.dg);
+    free(s.text);
     return m;
 }
 
@@ -218,31 +236,26 @@ san_model *tool_load_model_exprs(const char *path, tool_defines *defs, const cha
         *status = EXIT_FAIL;
         return NULL;
     }
-    size_t len;
-    char *text;
-    tool_diag dq;
-    const char *name = strcmp(path, "-") ? path : "<stdin>";
-    if ((*status = read_as_san(path, name, max_input, max_memory, &defs, &dg, &dq, &text,
-                               &len)) != EXIT_OK)
+    model_source s;
+    if ((*status = read_source(&s, path, defs, dg, max_input, max_memory)) != EXIT_OK)
         return NULL;
-    char nb[4096];
-    name = tool_model_name(path, nb, sizeof nb);
     san_load_opts opt = { 0 };
-    if (defs) {
-        opt.defs = defs->defs;
-        opt.ndefs = defs->n;
+    if (s.defs) {
+        opt.defs = s.defs->defs;
+        opt.ndefs = s.defs->n;
     }
     size_t l;
     char *t = NULL;
     san_text_pos at[2];
-    san_status st = n > 0 ? san_text_with_results(text, len, &opt, names, exprs, n, &t, &l, at)
+    san_status st = n > 0 ? san_text_with_results(s.text, s.len, &opt, names, exprs, n, &t, &l,
+                                                  at)
                           : SAN_E_MODEL;
     if (st == SAN_E_MODEL) {    /* no expression, or the model itself is wrong */
-        san_model *m = tool_load_text(name, text, len, defs, status, 0, dg);
-        free(text);
+        san_model *m = tool_load_text(s.name, s.text, s.len, s.defs, status, 0, s.dg);
+        free(s.text);
         return m;
     }
-    free(text);
+    free(s.text);
     if (st != SAN_OK) {
         *status = EXIT_FAIL;
         return NULL;
@@ -253,7 +266,7 @@ san_model *tool_load_model_exprs(const char *path, tool_defines *defs, const cha
         xo[i].line = at[i].line;
         xo[i].col = at[i].col;
     }
-    san_model *m = load_text(name, t, l, defs, status, 0, dg, xo, n);
+    san_model *m = load_text(s.name, t, l, s.defs, status, 0, s.dg, xo, n);
     free(t);
     return m;
 }

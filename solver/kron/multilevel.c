@@ -31,10 +31,10 @@
  * One cycle: pre-smoothing, the coarse correction, the tail's (the
  * marginal of the automata the coarse chain aggregates: kml_tail_setup
  * says why), post-smoothing, then the balance of x (one product) and
- * the recombination of the last iterates (recombine).  The kernel stops on the same
- * signals as the sparse ml (balance, residual, change); the verdict is
- * not its own: the answer goes through the checks of every method
- * (numeric/verify.c).
+ * the recombination of the last iterates (numeric/recombine.c).  The
+ * kernel stops on the same signals as the sparse ml (balance, residual,
+ * change); the verdict is not its own: the answer goes through the
+ * checks of every method (numeric/verify.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -42,6 +42,7 @@
 #include <string.h>
 #include "solver/kron/kron_int.h"
 #include "solver/numeric/linsolve.h"
+#include "solver/numeric/recombine.h"
 
 #define KML_FRACTION 4
 /* A coarse chain of more than KML_PAIRS transitions a position costs
@@ -551,10 +552,10 @@ static void smooth(num_ls *c, double *x, double *t, int sweeps)
 }
 
 
-/* Iterant recombination over the cycles' iterates (as numeric/ml.c:
- * De Sterck, Miller, Sanders, Winlaw, SISC 2010): the combination
- * x + sum_j b_j (x_j - x) of the current iterate and the last
- * KML_WINDOW - 1 ones of least squares balance, known from the
+/* Iterant recombination over the cycles' iterates (numeric/recombine.c,
+ * the sparse ml's too: De Sterck, Miller, Sanders, Winlaw, SISC 2010):
+ * the combination x + sum_j b_j (x_j - x) of the current iterate and
+ * the last NUM_REC_WINDOW - 1 ones of least squares balance, known from the
  * balance products already made (linearity), taken when it is a
  * distribution of better balance.  What the tail leaves is the
  * coupling of kept and aggregated automata (their joint modes: 1 - 0.9
@@ -567,7 +568,7 @@ static void smooth(num_ls *c, double *x, double *t, int sweeps)
  * 25 / 219, 0/3 30 / 226, 3/0 33 / 244, 3/3 18 / 183, 5/5 12 / 173
  * (more sweeps: fewer cycles, as many products); 1, 2, 4, 8 cycles of
  * the coarse solve: 19, 18, 17, 17 (its accuracy does not limit).  It
- * holds 2 (KML_WINDOW - 1) vectors more (solve.c counts them).
+ * holds 2 (NUM_REC_WINDOW - 1) vectors more (solve.c counts them).
  * Both, tol 1e-10, --lump off, iterations / products before -> after
  * (load 6-13, two cores shared): rs 20 (R = 20) 40 / 345 -> 13 / 141,
  * rs 22 (4,194,304 states) 42 -> 13 / 144 (337 s, 1.23 GB), ms async
@@ -576,165 +577,8 @@ static void smooth(num_ls *c, double *x, double *t, int sweeps)
  * 18 s), tandem c = 127 138 / 1108 -> 69 / 548, kanban t = 3 35 / 428
  * -> 22 / 345, fms n = 3 23 / 481 -> 25 / 521, tss6 45 / 364 -> 32 /
  * 260, tss9 59 / 498 -> 45 / 368 (no tail there: the queue is cut into
- * runs; 0.6 a cycle, the queue's modes inside a run). */
-#define KML_WINDOW 3
-
-typedef struct {
-    int k, next;
-    double *x[KML_WINDOW - 1], *y[KML_WINDOW - 1];
-} kml_rec;
-
-static int rec_init(kml_rec *r, int64_t n)
-{
-    memset(r, 0, sizeof *r);
-    for (int j = 0; j < KML_WINDOW - 1; j++) {
-        r->x[j] = malloc((size_t)n * sizeof *r->x[j]);
-        r->y[j] = malloc((size_t)n * sizeof *r->y[j]);
-        if (!r->x[j] || !r->y[j])
-            return -1;
-    }
-    return 0;
-}
-
-static void rec_free(kml_rec *r)
-{
-    for (int j = 0; j < KML_WINDOW - 1; j++) {
-        free(r->x[j]);
-        free(r->y[j]);
-    }
-}
-
-static void rec_push(kml_rec *r, const double *x, const double *y, int64_t n)
-{
-    memcpy(r->x[r->next], x, (size_t)n * sizeof *x);
-    memcpy(r->y[r->next], y, (size_t)n * sizeof *y);
-    r->next = (r->next + 1) % (KML_WINDOW - 1);
-    r->k += r->k < KML_WINDOW - 1;
-}
-
-static int rec_solve(int k, double g[][KML_WINDOW], double *h, double *b)
-{
-    for (int p = 0; p < k; p++) {
-        int q = p;
-        for (int i = p + 1; i < k; i++)
-            if (fabs(g[i][p]) > fabs(g[q][p]))
-                q = i;
-        if (!(fabs(g[q][p]) > 0))
-            return -1;
-        for (int j = 0; j < k; j++) {
-            double t = g[p][j]; g[p][j] = g[q][j]; g[q][j] = t;
-        }
-        double t = h[p]; h[p] = h[q]; h[q] = t;
-        for (int i = p + 1; i < k; i++) {
-            double f = g[i][p] / g[p][p];
-            for (int j = p; j < k; j++)
-                g[i][j] -= f * g[p][j];
-            h[i] -= f * h[p];
-        }
-    }
-    for (int p = k - 1; p >= 0; p--) {
-        double t = h[p];
-        for (int j = p + 1; j < k; j++)
-            t -= g[p][j] * b[j];
-        b[p] = t / g[p][p];
-    }
-    return 0;
-}
-
-static inline double state_bal(double y, double x, double d)
-{
-    if (d == 0)
-        return 0;
-    double den = y + 2 * x * d + d * SAN_PROB_FLOOR;
-    return den > 0 ? fabs(y) / den : (y != 0 ? HUGE_VAL : 0);
-}
-
-/* Recombines x (balance y, residual *res, balance measure *rho) in
- * place when the combination is a distribution of better balance;
- * 1 when x changed. */
-static int recombine(kml_rec *r, num_ls *c, double *x, double *y, double *res, double *rho)
-{
-    const int64_t n = c->op->n;
-    const int k = r->k;
-    const double *dg = c->op->diag;
-    double g[KML_WINDOW][KML_WINDOW] = {{0}}, h[KML_WINDOW] = {0}, b[KML_WINDOW];
-    double gg[KML_WINDOW * KML_WINDOW] = {0};
-    if (k == 0 || !dg)
-        return 0;
-    double *const *Y = r->y, *const *X = r->x;
-    SAN_OMP(omp parallel for if(n >= c->op->par_min) schedule(static) reduction(+:gg[:KML_WINDOW * KML_WINDOW]))
-    for (int64_t i = 0; i < n; i++) {
-        if (dg[i] == 0)
-            continue;
-        double dd[KML_WINDOW - 1];
-        const double wt = 1 / (-dg[i] * (x[i] + SAN_PROB_FLOOR));
-        for (int j = 0; j < k; j++)
-            dd[j] = (Y[j][i] - y[i]) * wt;
-        for (int j = 0; j < k; j++) {
-            for (int l = 0; l <= j; l++)
-                gg[j * KML_WINDOW + l] += dd[j] * dd[l];
-            gg[j * KML_WINDOW + KML_WINDOW - 1] -= dd[j] * y[i] * wt;
-        }
-    }
-    double tr = 0;
-    for (int j = 0; j < k; j++) {
-        for (int l = 0; l <= j; l++)
-            g[j][l] = g[l][j] = gg[j * KML_WINDOW + l];
-        h[j] = gg[j * KML_WINDOW + KML_WINDOW - 1];
-        tr += g[j][j];
-    }
-    if (!(tr > 0) || !isfinite(tr))
-        return 0;
-    for (int j = 0; j < k; j++)
-        g[j][j] += 1e-13 * tr;
-    if (rec_solve(k, g, h, b) < 0)
-        return 0;
-    double xmin = HUGE_VAL, xmax = 0, ymax = 0, bal = 0;
-    SAN_OMP(omp parallel for if(n >= c->op->par_min) schedule(static) reduction(min:xmin) reduction(max:xmax, ymax, bal))
-    for (int64_t i = 0; i < n; i++) {
-        double xs = x[i], ys = y[i];
-        for (int j = 0; j < k; j++) {
-            xs += b[j] * (X[j][i] - x[i]);
-            ys += b[j] * (Y[j][i] - y[i]);
-        }
-        double bi = state_bal(ys, xs, -dg[i]);
-        bal = bi > bal ? bi : bal;
-        xmin = xs < xmin ? xs : xmin;
-        xmax = xs > xmax ? xs : xmax;
-        ys = fabs(ys);
-        ymax = ys > ymax ? ys : ymax;
-    }
-    num_op_stats st = { 1.0, xmax, 0 };
-    const double nres = num_resid_value(ymax, c->op->maxd, &st);
-    if (!(xmin >= 0) || !(bal < *rho) || !(nres <= 2 * *res))
-        return 0;
-    SAN_OMP(omp parallel for if(n >= c->op->par_min) schedule(static))
-    for (int64_t i = 0; i < n; i++) {
-        double xs = x[i], ys = y[i];
-        for (int j = 0; j < k; j++) {
-            xs += b[j] * (X[j][i] - x[i]);
-            ys += b[j] * (Y[j][i] - y[i]);
-        }
-        x[i] = xs;
-        y[i] = ys;
-    }
-    *res = nres;
-    *rho = bal;
-    return 1;
-}
-
-/* The largest relative change of a probability above the floor. */
-static double change(const double *x, const double *xp, int64_t n, int64_t par_min)
-{
-    double ch = 0;
-    SAN_OMP(omp parallel for if(n >= par_min) schedule(static) reduction(max:ch))
-    for (int64_t i = 0; i < n; i++) {
-        double m = fmax(x[i], xp[i]);
-        double e = m > SAN_PROB_FLOOR ? fabs(x[i] - xp[i]) / m : 0;
-        ch = e > ch ? e : ch;
-    }
-    return ch != ch ? HUGE_VAL : ch;
-}
+ * runs; 0.6 a cycle, the queue's modes inside a run).  -q_jj is read
+ * from the descriptor's diagonal (kron_ml's dg). */
 
 static int kml_oom(num_ls *c, int64_t n)
 {
@@ -753,12 +597,13 @@ int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp, doub
     double *t = malloc((size_t)n * sizeof *t), *xp = malloc((size_t)n * sizeof *xp);
     num_ls_best best;
     num_ls_best_init(&best, n);
-    kml_rec rcb;
+    num_rec rcb;
     memset(&rcb, 0, sizeof rcb);
+    const num_rec_diag dg = { c->op->diag, NULL };
     long recombined = 0;
     double s = num_op_sum(c->op, pi);
     int rc = -1;
-    if (!t || !xp || rec_init(&rcb, n) < 0)
+    if (!t || !xp || num_rec_init(&rcb, n) < 0)
         goto oom;
     num_op_scale(c->op, pi, 1.0 / s);
     rc = kml_setup(&k, d, sp, pi, room, min);
@@ -811,9 +656,9 @@ int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp, doub
         }
         num_op_stats st = { 1.0, xm, 0 };
         double res = num_resid_value(tm, c->op->maxd, &st);
-        recombined += recombine(&rcb, c, pi, t, &res, &rho);
-        rec_push(&rcb, pi, t, n);
-        double ch = change(pi, xp, n, c->op->par_min);
+        recombined += num_rec_combine(&rcb, c->op, &dg, pi, t, &res, &rho);
+        num_rec_push(&rcb, pi, t, n);
+        double ch = num_rec_change(pi, xp, n, c->op->par_min);
         if (ch < 0.5 * ch_best) {
             ch_best = ch;
             since = 0;
@@ -859,7 +704,7 @@ oom:
 out:
     num_ls_progress_end(c);
     num_ls_best_free(&best);
-    rec_free(&rcb);
+    num_rec_free(&rcb);
     kml_free(&k);
     free(t);
     free(xp);

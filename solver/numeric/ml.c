@@ -37,6 +37,7 @@
 #include <omp.h>
 #endif
 #include "solver/numeric/linsolve.h"
+#include "solver/numeric/recombine.h"
 
 /* A flow into state i is strong when it is at least this fraction of
  * the largest flow into i.  Not 0.25, the usual choice of aggregation
@@ -576,50 +577,27 @@ static int out_of_memory(num_ls *c, ml_ws *w)
 /* Top-level acceleration: iterant recombination                        */
 /* ------------------------------------------------------------------ */
 
-/* The best combination x0 + sum_j b_j (x_j - x0) of the current iterate
- * and the last ML_WINDOW - 1 ones in the least-squares norm of its
- * balance y = A x (known from the products already made, by linearity),
- * taken when it is a distribution (no negative entry) with a smaller
- * residual (De Sterck, Miller, Sanders, Winlaw: "Recursively accelerated
- * multilevel aggregation for Markov chains", SISC 2010, call it iterant
- * recombination). */
-#define ML_WINDOW 3
-
+/* The best combination of the current iterate and the last ones in the
+ * least-squares norm of the balance of every state relative to its
+ * flows, taken when it is a distribution of better balance
+ * (recombine.c).  The sparse ml reads -q_jj where the transposed
+ * generator keeps it (level 0's dpos): no vector more. */
 typedef struct {
-    int k;                          /* older iterates held */
-    int next;                       /* where the next one goes */
-    double *x[ML_WINDOW - 1], *y[ML_WINDOW - 1];
+    num_rec w;                      /* the last iterates and their A x */
     double *y0;                     /* A x0 */
 } ml_recomb;
 
 static int recomb_init(ml_recomb *r, int64_t n)
 {
-    memset(r, 0, sizeof *r);
+    int rc = num_rec_init(&r->w, n);
     r->y0 = malloc((size_t)n * sizeof *r->y0);
-    for (int j = 0; j < ML_WINDOW - 1; j++) {
-        r->x[j] = malloc((size_t)n * sizeof *r->x[j]);
-        r->y[j] = malloc((size_t)n * sizeof *r->y[j]);
-        if (!r->x[j] || !r->y[j])
-            return -1;
-    }
-    return r->y0 ? 0 : -1;
+    return rc < 0 || !r->y0 ? -1 : 0;
 }
 
 static void recomb_free(ml_recomb *r)
 {
     free(r->y0);
-    for (int j = 0; j < ML_WINDOW - 1; j++) {
-        free(r->x[j]);
-        free(r->y[j]);
-    }
-}
-
-static void recomb_push(ml_recomb *r, const double *x, int64_t n)
-{
-    memcpy(r->x[r->next], x, (size_t)n * sizeof *x);
-    memcpy(r->y[r->next], r->y0, (size_t)n * sizeof *x);
-    r->next = (r->next + 1) % (ML_WINDOW - 1);
-    r->k += r->k < ML_WINDOW - 1;
+    num_rec_free(&r->w);
 }
 
 /* The largest relative change of a probability above the floor since
@@ -636,50 +614,10 @@ static void recomb_push(ml_recomb *r, const double *x, int64_t n)
  * random walk 3e-8 off (contraction 0.95 a cycle), within the checks. */
 #define ML_CHANGE_TOL 1e3
 #define ML_CHANGE_STALL 5
-static double change(const ml_recomb *r, const double *x, int64_t n)
+static double change(const num_ls *c, const ml_recomb *r, const double *x)
 {
-    if (r->k == 0)
-        return HUGE_VAL;
-    const double *xp = r->x[(r->next + ML_WINDOW - 2) % (ML_WINDOW - 1)];
-    double ch = 0;
-    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(max:ch))
-    for (int64_t i = 0; i < n; i++) {
-        double m = fmax(x[i], xp[i]);
-        double d = m > SAN_PROB_FLOOR ? fabs(x[i] - xp[i]) / m : 0;
-        ch = d > ch ? d : ch;
-    }
-    return ch != ch ? HUGE_VAL : ch;
-}
-
-/* Solves the k x k system g b = h (k <= ML_WINDOW - 1) by elimination
- * with partial pivoting; -1 when singular. */
-static int small_solve(int k, double g[][ML_WINDOW], double *h, double *b)
-{
-    for (int p = 0; p < k; p++) {
-        int q = p;
-        for (int i = p + 1; i < k; i++)
-            if (fabs(g[i][p]) > fabs(g[q][p]))
-                q = i;
-        if (!(fabs(g[q][p]) > 0))
-            return -1;
-        for (int j = 0; j < k; j++) {
-            double t = g[p][j]; g[p][j] = g[q][j]; g[q][j] = t;
-        }
-        double t = h[p]; h[p] = h[q]; h[q] = t;
-        for (int i = p + 1; i < k; i++) {
-            double f = g[i][p] / g[p][p];
-            for (int j = p; j < k; j++)
-                g[i][j] -= f * g[p][j];
-            h[i] -= f * h[p];
-        }
-    }
-    for (int p = k - 1; p >= 0; p--) {
-        double t = h[p];
-        for (int j = p + 1; j < k; j++)
-            t -= g[p][j] * b[j];
-        b[p] = t / g[p][p];
-    }
-    return 0;
+    const double *xp = num_rec_last(&r->w);
+    return xp ? num_rec_change(x, xp, c->op->n, c->op->par_min) : HUGE_VAL;
 }
 
 /* The two measures of an iterate x with balance y = A x: the residual
@@ -691,105 +629,17 @@ static int small_solve(int k, double g[][ML_WINDOW], double *h, double *b)
  * rare states 2e-11 off. */
 typedef struct { double res, bal; } ml_quality;
 
-static inline double state_balance(double y, double x, double d, double fl)
-{
-    double den = y + 2 * x * d + d * fl;
-    return den > 0 ? fabs(y) / den : (y != 0 ? HUGE_VAL : 0);
-}
-
-static inline double neg_qjj(const san_csr *qt, const int64_t *dpos, int64_t j)
-{
-    return -qt->val[dpos[j]];
-}
-
-/* Recombines x (quality *q, balance r->y0) in place when that helps: the
- * weights 1 / (d_j (x_j + floor)) make the least squares those of the
- * balance of every state relative to its flows.  *q gets the new
- * quality.  Returns 1 when x changed. */
-static int recombine(ml_recomb *r, num_ls *c, const int64_t *dpos, double *x, ml_quality *q)
-{
-    const int64_t n = c->op->n;
-    const int k = r->k;
-    const san_csr *qt = c->qt;
-    const double fl = SAN_PROB_FLOOR;
-    double g[ML_WINDOW][ML_WINDOW] = {{0}}, h[ML_WINDOW] = {0}, b[ML_WINDOW];
-    double gg[ML_WINDOW * ML_WINDOW] = {0};
-    if (k == 0)
-        return 0;
-    const double *y0 = r->y0;
-    double *const *Y = r->y;
-    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(+:gg[:ML_WINDOW * ML_WINDOW]))
-    for (int64_t i = 0; i < n; i++) {
-        double d[ML_WINDOW - 1];
-        const double wt = 1 / (neg_qjj(qt, dpos, i) * (x[i] + fl));
-        for (int j = 0; j < k; j++)
-            d[j] = (Y[j][i] - y0[i]) * wt;
-        for (int j = 0; j < k; j++) {
-            for (int l = 0; l <= j; l++)
-                gg[j * ML_WINDOW + l] += d[j] * d[l];
-            gg[j * ML_WINDOW + ML_WINDOW - 1] -= d[j] * y0[i] * wt;
-        }
-    }
-    double tr = 0;
-    for (int j = 0; j < k; j++) {
-        for (int l = 0; l <= j; l++)
-            g[j][l] = g[l][j] = gg[j * ML_WINDOW + l];
-        h[j] = gg[j * ML_WINDOW + ML_WINDOW - 1];
-        tr += g[j][j];
-    }
-    if (!(tr > 0) || !isfinite(tr))
-        return 0;
-    for (int j = 0; j < k; j++)
-        g[j][j] += 1e-13 * tr;
-    if (small_solve(k, g, h, b) < 0)
-        return 0;
-    /* first pass: is the combination a distribution of better balance?
-     * (its sum stays 1: the coefficients sum to 1); second: write it */
-    double xmin = HUGE_VAL, xmax = 0, ymax = 0, bal = 0;
-    double *const *X = r->x;
-    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(min:xmin) reduction(max:xmax, ymax, bal))
-    for (int64_t i = 0; i < n; i++) {
-        double xs = x[i], ys = y0[i];
-        for (int j = 0; j < k; j++) {
-            xs += b[j] * (X[j][i] - x[i]);
-            ys += b[j] * (Y[j][i] - y0[i]);
-        }
-        double bi = state_balance(ys, xs, neg_qjj(qt, dpos, i), fl);
-        bal = bi > bal ? bi : bal;
-        xmin = xs < xmin ? xs : xmin;
-        xmax = xs > xmax ? xs : xmax;
-        ys = fabs(ys);
-        ymax = ys > ymax ? ys : ymax;
-    }
-    num_op_stats st = { 1.0, xmax, 0 };
-    ml_quality nq = { num_resid_value(ymax, c->op->maxd, &st), bal };
-    if (!(xmin >= 0) || !(nq.bal < q->bal) || !(nq.res <= 2 * q->res))
-        return 0;
-    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static))
-    for (int64_t i = 0; i < n; i++) {
-        double xs = x[i], ys = r->y0[i];
-        for (int j = 0; j < k; j++) {
-            xs += b[j] * (X[j][i] - x[i]);
-            ys += b[j] * (Y[j][i] - r->y0[i]);
-        }
-        x[i] = xs;
-        r->y0[i] = ys;
-    }
-    *q = nq;
-    return 1;
-}
-
 /* The quality of x (summing to 1) from y = A x. */
-static ml_quality quality_of(num_ls *c, const int64_t *dpos, const double *x, const double *y)
+static ml_quality quality_of(num_ls *c, const num_rec_diag *dg, const double *x,
+                             const double *y)
 {
     const int64_t n = c->op->n;
-    const san_csr *qt = c->qt;
     double xmax = 0, ymax = 0, bal = 0;
     SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(max:xmax, ymax, bal))
     for (int64_t i = 0; i < n; i++) {
         xmax = x[i] > xmax ? x[i] : xmax;
         ymax = fabs(y[i]) > ymax ? fabs(y[i]) : ymax;
-        double bi = state_balance(y[i], x[i], neg_qjj(qt, dpos, i), SAN_PROB_FLOOR);
+        double bi = num_rec_balance(y[i], x[i], num_rec_negd(dg, i), SAN_PROB_FLOOR);
         bal = bi > bal ? bi : bal;
     }
     num_op_stats st = { 1.0, xmax, 0 };
@@ -803,7 +653,7 @@ int num_ls_ml(num_ls *c, double *pi)
 {
     const int64_t n = c->qt->n;
     ml_ws w;
-    ml_recomb r;
+    ml_recomb r = { { 0 }, NULL };   /* freed also when ws_init fails */
     num_ls_best best;
     double res = HUGE_VAL;
     long it = 0, recombined = 0, ch_since = 0;
@@ -814,6 +664,7 @@ int num_ls_ml(num_ls *c, double *pi)
         return out_of_memory(c, &w);
     }
     num_ls_best_init(&best, n);
+    const num_rec_diag dg = { c->qt->val, w.lv[0].dpos };
     for (;;) {
         if (cycle(&w, 0, it < ML_SETUP_CYCLES) < 0) {
             num_ls_best_free(&best);
@@ -829,12 +680,12 @@ int num_ls_ml(num_ls *c, double *pi)
             break;
         }
         num_op_apply(c->op, pi, r.y0);
-        ml_quality q = quality_of(c, w.lv[0].dpos, pi, r.y0);
+        ml_quality q = quality_of(c, &dg, pi, r.y0);
         if ((q.res > c->tol || q.bal > c->tol) )
-            recombined += recombine(&r, c, w.lv[0].dpos, pi, &q);
+            recombined += num_rec_combine(&r.w, c->op, &dg, pi, r.y0, &q.res, &q.bal);
         res = q.res;
         /* a chain solved by GTH on level 0 has nothing to watch */
-        double ch = w.nlev == 1 && n <= ML_COARSEST ? 0 : change(&r, pi, n);
+        double ch = w.nlev == 1 && n <= ML_COARSEST ? 0 : change(c, &r, pi);
         if (ch < 0.5 * ch_best) {
             ch_best = ch;
             ch_since = 0;
@@ -847,7 +698,7 @@ int num_ls_ml(num_ls *c, double *pi)
             rc = 0;
             break;
         }
-        recomb_push(&r, pi, n);
+        num_rec_push(&r.w, pi, r.y0, n);
         num_ls_best_offer(&best, pi, res);
         num_ls_stop why = num_ls_poll(c, it, res);
         if (why) {

@@ -174,7 +174,8 @@ static void fill(const dctx *c, const dspace *s, const dsolve_stats *ss, int64_t
     in->residual = ss->residual;
     in->balance = ss->balance;
     in->agg_error = ss->agg_parts ? ss->agg_error : NAN;    /* NaN: not tested */
-    in->error_est = fmax(ss->balance, ss->agg_parts ? ss->agg_error : 0);
+    /* composed as serial's (verify.c): balance, aggregation, change */
+    in->error_est = fmax(fmax(ss->balance, ss->change), ss->agg_parts ? ss->agg_error : 0);
     in->time_s = ss->seconds;
     in->products = ss->products;
 }
@@ -190,15 +191,17 @@ static void verdict(const dsolve_stats *ss, san_status st, const san_analysis_op
     if (st == SAN_E_INTERRUPTED) {
         num_verdict_stop(in, ss->timed_out ? SAN_LS_TIME : SAN_LS_INTR, o->time_limit,
                          ss->iterations, "balance residual", ss->balance, NULL);
-    } else if (st == SAN_E_NOTCONV && ss->balance <= o->solve.tol) {
+    } else if (st == SAN_E_NOTCONV && ss->balance <= o->solve.tol &&
+               ss->change <= o->solve.tol) {
         snprintf(who, sizeof who, "KSP %s", ss->ksp);
         num_verdict_aggregation(in, who, ss->agg_cycles, ss->agg_what, ss->agg_error,
                                 o->solve.tol, ksp);
     } else if (st == SAN_E_NOTCONV) {
         snprintf(hint, sizeof hint, "above --tol %.1e after %d KSP solve%s; %s", o->solve.tol,
                  ss->rounds, ss->rounds == 1 ? "" : "s", ksp);
-        num_verdict_stop(in, SAN_LS_MAXIT, o->time_limit, ss->iterations, "balance residual",
-                         ss->balance, hint);
+        num_verdict_stop(in, SAN_LS_MAXIT, o->time_limit, ss->iterations,
+                         ss->balance <= o->solve.tol ? "change of a sweep" : "balance residual",
+                         ss->balance <= o->solve.tol ? ss->change : ss->balance, hint);
     }
 }
 

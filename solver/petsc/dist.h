@@ -184,6 +184,8 @@ typedef struct {
     int rounds;                 /* KSP solves (tightened after a failed check) */
     char ksp[32], pc[32], reason[40];
     double balance;             /* the distributed balance residual */
+    double change;              /* the relative change of one more
+                                   Jacobi sweep (serial's change term) */
     double residual;            /* max |(pQ)_j| / (max rate x max p) */
     long products;              /* MatMult calls (BiCGSTAB, GMRES: counted) */
     int timed_out;              /* --time-limit reached inside KSP */

@@ -15,7 +15,14 @@
  *     |in_j - out_j| <= tol (in_j + out_j + d_j 1e-14),
  * computed with the distributed matrix: (Q^T x)_j is in_j - out_j; the
  * pinned row's own entries are kept aside to compute its balance too.
- * A vector that fails it is solved again from itself with a relative
+ * The same pass gives serial's change term: the largest relative change
+ * of a probability that one more Jacobi sweep would make (the step is
+ * (Q^T x)_j / d_j), which must be within tol too; the error estimate is
+ * the largest of the three (danalyze.c).  Serial also extrapolates the
+ * change with the contraction of its refinement cycles (r / (1 - r)):
+ * not here, the vector is KSP's, not a fixed-point iteration's, and
+ * there is no ratio unless the polishing cycles ran.
+ * A vector that fails them is solved again from itself with a relative
  * tolerance 1000 times smaller, up to MAX_ROUNDS KSP solves, then
  * reported NOT CONVERGED with its residual.  The serial contract's
  * second test, aggregation over partitions that hold the slow modes,
@@ -78,10 +85,32 @@ static PetscErrorCode normalized(Vec v, Vec in, Vec p)
     return 0;
 }
 
+/* The relative change of a probability a (p summed to 1) moved by
+ * Jacobi's step s, clipped at 0 as the sweeps clip it: 0 below the
+ * floor, as serial's rel_change; a NaN is no change measured (inf). */
+static double step_change(double a, double s)
+{
+    const double b = a + s > 0 ? a + s : 0, m = fmax(a, b);
+    if (!isfinite(s))
+        return INFINITY;
+    return m > PROB_FLOOR ? fabs(b - a) / m : 0;
+}
+
+/* The answer meets the contract: every state in balance, no sweep
+ * moving a probability by more than tol, every partition's blocks
+ * within tol (agg_error 0 when none was checked). */
+static int within(const dsolve_stats *st, double tol)
+{
+    return st->balance <= tol && st->change <= tol && st->agg_error <= tol;
+}
+
 /* The balance residual of p over the closed class (max over ranks), and
- * the normwise residual max |(pQ)_j| / (max rate x max p). */
+ * the normwise residual max |(pQ)_j| / (max rate x max p).  With step:
+ * Jacobi's step from p, and *change the largest relative change of a
+ * probability above the floor that the step would make (serial's change
+ * term, verify.c: what one more sweep moves), at no product more. */
 static PetscErrorCode balance(Mat A, Vec p, Vec in, Vec diag, Vec y, PetscInt fix, fixrow *f,
-                              Vec step, double *rho, double *resid)
+                              Vec step, double *change, double *rho, double *resid)
 {
     /* the matrix-free generator unpins for this product: every row is
      * Q^T's own, the pinned one included */
@@ -104,7 +133,7 @@ static PetscErrorCode balance(Mat A, Vec p, Vec in, Vec diag, Vec y, PetscInt fi
     PetscScalar *sa = NULL;
     if (step)
         PetscCall(VecGetArray(step, &sa));
-    double r = 0, big = 0, rate = 0, pmax = 0;
+    double r = 0, big = 0, rate = 0, pmax = 0, ch = 0;
     for (PetscInt j = lo; j < hi; j++) {
         const PetscInt k = j - lo;
         if (sa)
@@ -112,8 +141,10 @@ static PetscErrorCode balance(Mat A, Vec p, Vec in, Vec diag, Vec y, PetscInt fi
         if (ia[k] != 1)
             continue;
         const double dj = -da[k], net = j == fix && !shell ? yfix : ya[k];
-        if (sa && dj > 0)
+        if (sa && dj > 0) {
             sa[k] = net / dj;   /* Jacobi's step: p_j to (inflow_j / exit_j) */
+            ch = fmax(ch, step_change(pa[k], sa[k]));
+        }
         const double out = dj * pa[k], inflow = net + out;
         const double den = inflow + out + dj * PROB_FLOOR;
         /* a NaN fails (a KSP that broke down leaves them: no comparison
@@ -131,8 +162,10 @@ static PetscErrorCode balance(Mat A, Vec p, Vec in, Vec diag, Vec y, PetscInt fi
     PetscCall(VecRestoreArrayRead(in, &ia));
     PetscCall(VecRestoreArrayRead(y, &ya));
     PetscCall(VecRestoreArrayRead(p, &pa));
-    double loc[4] = { r, big, rate, pmax }, all[4];
-    PetscCallMPI(MPI_Allreduce(loc, all, 4, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD));
+    double loc[5] = { r, big, rate, pmax, ch }, all[5];
+    PetscCallMPI(MPI_Allreduce(loc, all, 5, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD));
+    if (change)
+        *change = all[3] > 0 ? all[4] : INFINITY;
     /* no probability left (a vector of NaN is normalized to zeros):
      * nothing is balanced */
     *rho = all[3] > 0 ? all[0] : INFINITY;
@@ -187,8 +220,8 @@ static PetscErrorCode converged(KSP ksp, PetscInt it, PetscReal rnorm, KSPConver
         Vec v;
         PetscCall(KSPBuildSolution(ksp, NULL, &v));
         PetscCall(normalized(v, cc->in, cc->p));
-        PetscCall(balance(cc->A, cc->p, cc->in, cc->diag, cc->y, cc->fix, cc->f, NULL, &cc->rho,
-                          &cc->resid));
+        PetscCall(balance(cc->A, cc->p, cc->in, cc->diag, cc->y, cc->fix, cc->f, NULL, NULL,
+                          &cc->rho, &cc->resid));
         if (cc->rho <= cc->tol) {
             cc->balanced = 1;
             *why = KSP_CONVERGED_ATOL;  /* PETSc has no code of its own for it */
@@ -276,11 +309,11 @@ static PetscErrorCode comm_figures(const dctx *c, Mat A, dsolve_stats *st)
 static PetscErrorCode polish(Mat A, Vec x, Vec in, Vec diag, Vec y, PetscInt fix, fixrow *f,
                              Vec step, Vec w, double tol, dsolve_stats *st, double *resid)
 {
-    for (int k = 0; k < POLISH_SWEEPS && st->balance > tol; k++) {
+    for (int k = 0; k < POLISH_SWEEPS && (st->balance > tol || st->change > tol); k++) {
         PetscCall(VecAXPY(x, POLISH_OMEGA, step));
         PetscCall(normalized(x, in, w));
         PetscCall(VecCopy(w, x));
-        PetscCall(balance(A, x, in, diag, y, fix, f, step, &st->balance, resid));
+        PetscCall(balance(A, x, in, diag, y, fix, f, step, &st->change, &st->balance, resid));
         st->products++;
         st->sweeps++;
     }
@@ -318,18 +351,18 @@ static PetscErrorCode aggregate(dagg *g, Mat A, Vec x, Vec in, Vec diag, Vec y, 
     PetscCall(VecSum(x, &sum));
     if (!(sum > 0)) {
         PetscCall(normalized(in, in, x));
-        PetscCall(balance(A, x, in, diag, y, fix, f, step, &st->balance, resid));
+        PetscCall(balance(A, x, in, diag, y, fix, f, step, &st->change, &st->balance, resid));
     }
     for (int k = 0; k <= AGG_CYCLES; k++) {
         PetscCall(dagg_check(g, A, x, fix, f, 0, &st->agg_error, st->agg_what,
                              sizeof st->agg_what));
-        if ((st->agg_error <= tol && st->balance <= tol) || k == AGG_CYCLES)
+        if (within(st, tol) || k == AGG_CYCLES)
             return 0;
         PetscCall(dagg_check(g, A, x, fix, f, 1, &st->agg_error, st->agg_what,
                              sizeof st->agg_what));
         PetscCall(normalized(x, in, w));
         PetscCall(VecCopy(w, x));
-        PetscCall(balance(A, x, in, diag, y, fix, f, step, &st->balance, resid));
+        PetscCall(balance(A, x, in, diag, y, fix, f, step, &st->change, &st->balance, resid));
         st->products++;
         st->agg_cycles++;
         PetscCall(polish(A, x, in, diag, y, fix, f, step, w, tol, st, resid));
@@ -399,7 +432,7 @@ static PetscErrorCode run(const dctx *c, const dspace *s, Mat A, Vec in, Vec x,
                                o->max_iter > 0 ? (PetscInt)o->max_iter : PETSC_DEFAULT));
     PetscCall(KSPSetFromOptions(ksp));
     double t0 = san_now(), resid = 0;
-    st->balance = INFINITY;
+    st->balance = st->change = INFINITY;
     for (st->rounds = 1; st->rounds <= MAX_ROUNDS; st->rounds++) {
         cc.best = INFINITY;     /* each solve judged on its own progress */
         cc.best_it = 0;
@@ -414,12 +447,11 @@ static PetscErrorCode run(const dctx *c, const dspace *s, Mat A, Vec in, Vec x,
         st->products += its * (!strcmp(kt, KSPBCGS) ? 2 : !strcmp(kt, KSPGMRES) ? 1 : 0) + 2 +
                         its / BALANCE_EVERY;
         PetscCall(normalized(v, in, x));
-        PetscCall(balance(A, x, in, diag, y, fix, &f, step, &st->balance, &resid));
+        PetscCall(balance(A, x, in, diag, y, fix, &f, step, &st->change, &st->balance, &resid));
         PetscCall(polish(A, x, in, diag, y, fix, &f, step, w, o->tol, st, &resid));
         if (!cc.interrupted && !cc.timed_out)
             PetscCall(aggregate(ag, A, x, in, diag, y, fix, &f, step, w, o->tol, st, &resid));
-        if ((st->balance <= o->tol && st->agg_error <= o->tol) || cc.interrupted ||
-            cc.timed_out)
+        if (within(st, o->tol) || cc.interrupted || cc.timed_out)
             break;
         rtol = fmax(rtol * 1e-3, 1e-300);
         PetscCall(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
@@ -428,7 +460,7 @@ static PetscErrorCode run(const dctx *c, const dspace *s, Mat A, Vec in, Vec x,
         st->rounds = MAX_ROUNDS;
     st->residual = resid;
     st->interrupted = cc.interrupted;
-    st->timed_out = cc.timed_out && st->balance > o->tol;
+    st->timed_out = cc.timed_out && !within(st, o->tol);
     KSPType kt;
     PC pc;
     PCType pt;
@@ -480,5 +512,5 @@ san_status dsolve(const dctx *c, const dspace *s, Mat A, Vec in, Vec x,
     }
     if (st->interrupted || st->timed_out)
         return SAN_E_INTERRUPTED;
-    return st->balance <= o->tol && st->agg_error <= o->tol ? SAN_OK : SAN_E_NOTCONV;
+    return within(st, o->tol) ? SAN_OK : SAN_E_NOTCONV;
 }
