@@ -65,9 +65,9 @@ static void check_model(const char *text, const char *formula)
         abort();
     }
     const char *eq = strrchr(formula, '=');
-    if (!eq || strcmp(eq + 2, m->product_str) != 0) {
+    if (!eq || strcmp(eq + 2, san_model_product_text(m)) != 0) {
         fprintf(stderr, "fuzz_gen: formula '%s', compiled model %s states\n", formula,
-                m->product_str);
+                san_model_product_text(m));
         abort();
     }
     san_model_print(m, devnull);

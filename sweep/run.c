@@ -12,6 +12,8 @@
 #include <string.h>
 #include "base/base.h"
 #include "sweep/sweep.h"
+#include "lang/model_int.h"
+#include "solver/analysis/analysis_int.h"
 
 /* ------------------------------------------------------------------ */
 /* Options                                                              */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "base/base.h"
 #include "sweep/sweep.h"
+#include "lang/model_int.h"
 
 static const char *const templates[] = { "ms", "pipeline", NULL };
 

@@ -261,10 +261,10 @@ san_model *tool_load_model_exprs(const char *path, tool_defines *defs, const cha
 const san_expr *tool_state_expr(const char *cmd, const san_model *m, const char *opt,
                                const char *name, const char *text, int *status)
 {
-    for (int i = 0; i < m->nres; i++)
-        if (!strcmp(m->res[i].name, name)) {
-            if (!m->res[i].derived)
-                return m->res[i].expr;
+    for (int i = 0; i < san_model_results(m); i++)
+        if (!strcmp(san_model_result_name(m, i), name)) {
+            if (!san_model_result_derived(m, i))
+                return san_model_result_expr(m, i);
             *status = tool_usage_error(cmd, "%s '%s': names a result or thr(), values of the "
                                       "solution; a state selection reads the state only", opt,
                                       text);

@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 #include "san.h"
+#include "solver/analysis/analysis_int.h"
 
 san_analysis *san_analysis_new(void)
 {
@@ -41,6 +42,16 @@ int san_analysis_has_indices(const san_analysis *a)
 int san_analysis_has_transient(const san_analysis *a)
 {
     return a->have_tr;
+}
+
+const san_model *san_analysis_model(const san_analysis *a)
+{
+    return a->m;
+}
+
+int san_analysis_has_engine_vector(const san_analysis *a)
+{
+    return a->engine != NULL;
 }
 
 const san_space *san_analysis_space(const san_analysis *a)

@@ -34,6 +34,8 @@
 #include "solver/space/idmap.h"
 #include "solver/analysis/storage_choice.h"
 #include "solver/analysis/long_run.h"
+#include "lang/model_int.h"
+#include "solver/analysis/analysis_int.h"
 
 void san_analysis_opts_default(san_analysis_opts *o)
 {

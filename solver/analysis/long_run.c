@@ -36,6 +36,7 @@
 #include "solver/numeric/linsolve.h"
 #include "solver/analysis/long_run.h"
 #include "solver/space/space.h"
+#include "solver/analysis/analysis_int.h"
 
 void long_run_free(san_classes *c)
 {

@@ -11,6 +11,7 @@
 #include "lang/lump.h"
 #include "solver/analysis/lumped.h"
 #include "lang/expr.h"
+#include "lang/model_int.h"
 
 static double *member_marginal(const lump_class *C, const double *counter)
 {

@@ -15,6 +15,7 @@
 #include "san.h"
 #include "solver/export/export_int.h"
 #include "tests/unit/check.h"
+#include "solver/analysis/analysis_int.h"
 
 static const char MODEL[] =
     "identifiers\n  f_up = 2 * (st B != b0);\n  f_back = 7 * (st A == a0);\n"

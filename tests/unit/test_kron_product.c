@@ -40,6 +40,7 @@
 #include "san.h"
 #include "solver/kron/kron.h"
 #include "tests/unit/check.h"
+#include "lang/model_int.h"
 
 #define MAX_PRODUCT 2000000
 #define REL_TOL 1e-13

@@ -16,6 +16,7 @@
 #include "san.h"
 #include "lang/oom.h"
 #include "tests/unit/check.h"
+#include "lang/model_int.h"
 
 static const char *const models[] = {
     /* replicas, blocks, functions, synchronized events, results */
