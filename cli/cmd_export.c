@@ -124,7 +124,7 @@ static int build_space(const export_args *A, const san_model *m, const char *pat
     san_diag_init(&d, tool_model_name(path, nb, sizeof nb), NULL, 0);
     san_status st = san_analyze(m, &ao, a, &d);
     san_diag_print(&d, stderr, tool_stderr_is_tty());
-    san_diag_free(&d);
+    san_diag_clear(&d);
     return tool_exit_status(st);
 }
 
@@ -140,7 +140,7 @@ static int lump_model(const export_args *A, const san_model *m, const char *path
     san_diag_init(&d, tool_model_name(path, nb, sizeof nb), NULL, 0);
     san_status st = san_model_lump(m, L, &d);
     san_diag_print(&d, stderr, tool_stderr_is_tty());
-    san_diag_free(&d);
+    san_diag_clear(&d);
     if (st != SAN_OK)
         fprintf(stderr, "san export: out of memory while lumping the replicas\n");
     return tool_exit_status(st);
@@ -195,7 +195,7 @@ int cmd_export(int argc, char **argv)
     }
     free(note);
     san_lumping_free(L);
-    san_analysis_delete(a);
+    san_analysis_free(a);
     san_model_free(m);
     return status;
 }

@@ -183,14 +183,14 @@ int cmd_solve(int argc, char **argv)
     if (rank0)
         san_diag_print(&d, stderr, tool_stderr_is_tty());
     const int said = d.nerrors > 0;
-    san_diag_free(&d);
+    san_diag_clear(&d);
     const san_solve_info *info = a ? san_analysis_info(a) : NULL;
     if (!a || !san_analysis_has_indices(a)) {
         if (rank0 && a && san_analysis_has_solution(a) && info->msg[0])
             fprintf(stderr, "san solve: %s\n", info->msg);
         else if (rank0 && !said && st != SAN_OK)    /* every failure says something */
             fprintf(stderr, "san solve: %s\n", san_status_name(st));
-        san_analysis_delete(a);
+        san_analysis_free(a);
         san_model_free(m);
         free(rest);
         return tool_exit_status(st);
@@ -242,7 +242,7 @@ int cmd_solve(int argc, char **argv)
         tool_vector v = { san_analysis_space(a), san_analysis_pi(a), "solve" };
         status = tool_write_output(A.vector, tool_vector_write, &v);
     }
-    san_analysis_delete(a);
+    san_analysis_free(a);
     san_model_free(m);
     free(rest);
     return status;

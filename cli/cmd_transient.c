@@ -198,9 +198,9 @@ static int analyze(tr_run *R, san_model *m, const tool_from *iv, double t0)
      * (out of memory deep in a solve) is named here */
     if (st != SAN_OK && d.nerrors == 0 && rank0)
         fprintf(stderr, "san %s: %s\n", R->cmd, san_status_name(st));
-    san_diag_free(&d);
+    san_diag_clear(&d);
     int status = a ? report(R, m, a, st, t0, rank0) : tool_exit_status(st);
-    san_analysis_delete(a);
+    san_analysis_free(a);
     return status;
 }
 

@@ -39,8 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (a)
         san_analyze(m, &ao, a, &d);     /* the pipeline of san solve */
     san_diag_print(&d, devnull, 0);
-    san_diag_free(&d);
-    san_analysis_delete(a);
+    san_diag_clear(&d);
+    san_analysis_free(a);
     san_model_free(m);
     free(text);
     return 0;

@@ -55,10 +55,10 @@ static void print_diag(const san_diag *d, const expr_origin *xo, int nxo)
         san_diag_add(&dx[i], it->sev, rel, col < 1 ? 1 : col, "%s", it->msg);
     }
     san_diag_print(&dm, stderr, isatty(2));
-    san_diag_free(&dm);
+    san_diag_clear(&dm);
     for (int i = 0; i < nxo; i++) {
         san_diag_print(&dx[i], stderr, isatty(2));
-        san_diag_free(&dx[i]);
+        san_diag_clear(&dx[i]);
     }
 }
 
@@ -112,7 +112,7 @@ static san_model *load_text(const char *name, char *text, size_t len, tool_defin
     }
     if (!m)
         *status = EXIT_USAGE;
-    san_diag_free(&d);
+    san_diag_clear(&d);
     return m;
 }
 

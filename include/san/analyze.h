@@ -274,15 +274,15 @@ SAN_API void san_analysis_opts_set_states(san_analysis_opts *o, const san_expr *
                                           const san_expr *until);
 /* Build m's state space, choose the storage, solve, compute the indices.
  * SAN_OK; SAN_E_NOTCONV (the best answer and its indices kept) or any
- * failure of the steps, the reasons in d.  Free a with
- * san_analysis_free whatever the status. */
+ * failure of the steps, the reasons in d.  a comes from
+ * san_analysis_new; free it with san_analysis_free whatever the
+ * status. */
 SAN_API san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
                        san_diag *d);
-SAN_API void san_analysis_free(san_analysis *a);
-/* An analysis for callers that do not see its layout (a binding;
- * solver/analysis/analysis_get.c, transient_get.c): san_analysis_new
- * (zeroed, for san_analyze; NULL when out of memory) and
- * san_analysis_delete (san_analysis_free, then a).  What it holds:
+/* An analysis read through accessors (solver/analysis/analysis_get.c,
+ * transient_get.c): san_analysis_new (zeroed, for san_analyze; NULL
+ * when out of memory) and san_analysis_free (what it holds, then a;
+ * san_analysis_delete is its old name).  What it holds:
  * san_analysis_has_space, _has_solution, _has_indices, _has_transient
  * (have_space, have_sol, have_indices, have_tr).  Arrays are pointers
  * into a, valid until it is freed.  The space: san_analysis_space (for
@@ -297,7 +297,8 @@ SAN_API void san_analysis_free(san_analysis *a);
  * and san_analysis_class (class k's states, its reach, reach_error and
  * error). */
 SAN_API san_analysis *san_analysis_new(void);
-SAN_API void san_analysis_delete(san_analysis *a);
+SAN_API void san_analysis_free(san_analysis *a);
+SAN_API SAN_DEPRECATED void san_analysis_delete(san_analysis *a);
 SAN_API int san_analysis_has_space(const san_analysis *a);
 SAN_API int san_analysis_has_solution(const san_analysis *a);
 SAN_API int san_analysis_has_indices(const san_analysis *a);

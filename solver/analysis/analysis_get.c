@@ -16,12 +16,17 @@ san_analysis *san_analysis_new(void)
     return calloc(1, sizeof(san_analysis));
 }
 
-void san_analysis_delete(san_analysis *a)
+void san_analysis_free(san_analysis *a)
 {
     if (!a)
         return;
-    san_analysis_free(a);
+    an_analysis_clear(a);
     free(a);
+}
+
+void san_analysis_delete(san_analysis *a)
+{
+    san_analysis_free(a);
 }
 
 int san_analysis_has_space(const san_analysis *a)

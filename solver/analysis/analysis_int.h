@@ -52,4 +52,8 @@ struct san_analysis {
                                auto) */
 };
 
+/* What a holds, a kept (zeroed for another san_analyze): the release
+ * of an analysis that lives on the stack or inside another struct. */
+void an_analysis_clear(san_analysis *a);
+
 #endif

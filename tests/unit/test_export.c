@@ -46,7 +46,7 @@ static san_model *compile(const char *text, size_t len)
     san_status st = san_model_compile(text, len, NULL, &m, &d);
     if (st != SAN_OK)
         san_diag_print(&d, stderr, 0);
-    san_diag_free(&d);
+    san_diag_clear(&d);
     return m;
 }
 
@@ -170,8 +170,8 @@ static void test_space(const san_model *m, int states_only)
               buf ? buf : "(none)");
         free(buf);
     }
-    san_diag_free(&d);
-    san_analysis_free(&a);
+    san_diag_clear(&d);
+    an_analysis_clear(&a);
 }
 
 int main(void)

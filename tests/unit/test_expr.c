@@ -86,7 +86,7 @@ static san_model *must_load(const char *what, const char *text, const san_load_o
         san_model_free(m);
         m = NULL;
     }
-    san_diag_free(&d);
+    san_diag_clear(&d);
     return m;
 }
 
@@ -892,7 +892,7 @@ static void test_thr(void)
         if (strstr(d.items[i].msg, "unknown event 'g'"))
             at = d.items[i].line * 100 + d.items[i].col;
     CHECK_INT("position of thr(g)'s event", at, 6 * 100 + 17);
-    san_diag_free(&d);
+    san_diag_clear(&d);
     san_model_free(m);
 }
 
@@ -1018,7 +1018,7 @@ static void test_defines(void)
     CHECK(d.nerrors > 0);
     CHECK(diag_has(&d, SAN_ERROR, "function of the state"));
     san_model_free(m);
-    san_diag_free(&d);
+    san_diag_clear(&d);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1054,7 +1054,7 @@ static void peps_case(const char *expr, int want_warning)
         CHECK_INT(expr, d.nwarnings, 0);
     }
     san_model_free(m);
-    san_diag_free(&d);
+    san_diag_clear(&d);
 }
 
 static void test_peps_warning(void)
@@ -1074,7 +1074,7 @@ static void test_peps_warning(void)
     CHECK(m != NULL);
     CHECK(!diag_has(&d, SAN_WARNING, "left to right"));
     san_model_free(m);
-    san_diag_free(&d);
+    san_diag_clear(&d);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1105,7 +1105,7 @@ static void test_errors(void)
         CHECK(strstr(d.items[0].msg, "usng") != NULL);
     }
     san_model_free(m);
-    san_diag_free(&d);
+    san_diag_clear(&d);
 
     /* two syntax errors, both reported */
     text =
@@ -1131,14 +1131,14 @@ static void test_errors(void)
         CHECK_INT("second error col", d.items[1].col, 7);
     }
     san_model_free(m);
-    san_diag_free(&d);
+    san_diag_clear(&d);
 
     /* empty input */
     m = load("", NULL, &d);
     CHECK(m == NULL);
     CHECK(d.nerrors > 0);
     san_model_free(m);
-    san_diag_free(&d);
+    san_diag_clear(&d);
 }
 
 int main(void)

@@ -56,7 +56,7 @@ static san_model *must_load(const char *what, const char *text)
         san_model_free(m);
         m = NULL;
     }
-    san_diag_free(&d);
+    san_diag_clear(&d);
     return m;
 }
 
@@ -642,7 +642,7 @@ static void test_scan(const case_t *cases, int n, const char *label)
         }
         if (rc != 0 && nwant != 0)
             san_diag_print(&d, stderr, 0);
-        san_diag_free(&d);
+        san_diag_clear(&d);
         if (rc == 0)
             san_space_free(&sp);
         san_model_free(m);
