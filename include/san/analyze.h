@@ -192,6 +192,9 @@ typedef enum {
 } san_lump;
 
 typedef struct {
+    size_t struct_size;     /* sizeof the struct, set by san_analysis_opts_default: the
+                               library refuses options of another
+                               layout (SAN_E_USAGE) */
     san_space_opts space;   /* memory and state limits, progress, interrupt */
     san_solve_opts solve;   /* method, tol, ... */
     san_storage storage;

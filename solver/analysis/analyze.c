@@ -40,6 +40,7 @@
 void san_analysis_opts_default(san_analysis_opts *o)
 {
     memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
     san_solve_opts_default(&o->solve);
     o->storage = SAN_STORAGE_AUTO;
     o->tr.eps = 1e-13;
@@ -414,6 +415,15 @@ static san_status space_lumped(const san_model *m, const san_analysis_opts *o, s
 san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
                        san_diag *d)
 {
+    /* a caller built against another layout would be read wrong: the
+     * nested space, solve and transient options are covered by the size */
+    if (o->struct_size != sizeof *o) {
+        memset(a, 0, sizeof *a);
+        san_diag_add(d, SAN_ERROR, 0, 0, "the analysis options are not libsan's (struct_size "
+                     "%zu, expected %zu): fill them with san_analysis_opts_default",
+                     o->struct_size, sizeof *o);
+        return SAN_E_USAGE;
+    }
     if (o->space_only && o->lump != SAN_LUMP_OFF)
         return space_lumped(m, o, a, d);
     memset(a, 0, sizeof *a);

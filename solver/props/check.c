@@ -46,6 +46,7 @@ struct san_checker {
 void san_props_opts_default(san_props_opts *o)
 {
     memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
     san_solve_opts_default(&o->solve);
     o->eps = 1e-13;
     o->max_steps = 1e8;
@@ -76,6 +77,12 @@ san_status san_checker_new(const san_model *m, const san_props_opts *o, san_chec
                            san_diag *d)
 {
     *out = NULL;
+    if (o->struct_size != sizeof *o) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "the property options are not libsan's (struct_size "
+                     "%zu, expected %zu): fill them with san_props_opts_default",
+                     o->struct_size, sizeof *o);
+        return SAN_E_USAGE;
+    }
     san_checker *c = calloc(1, sizeof *c);
     if (!c)
         return SAN_E_NOMEM;
