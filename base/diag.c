@@ -20,7 +20,7 @@ void san_diag_init(san_diag *d, const char *file, const char *src, size_t len)
     d->max_errors = 100;
 }
 
-void san_diag_free(san_diag *d)
+void san_diag_clear(san_diag *d)
 {
     for (int i = 0; i < d->n; i++)
         free(d->items[i].msg);

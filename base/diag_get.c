@@ -15,12 +15,17 @@ san_diag *san_diag_new(const char *file, const char *src, size_t len)
     return d;
 }
 
-void san_diag_delete(san_diag *d)
+void san_diag_free(san_diag *d)
 {
     if (!d)
         return;
-    san_diag_free(d);
+    san_diag_clear(d);
     free(d);
+}
+
+void san_diag_delete(san_diag *d)
+{
+    san_diag_free(d);
 }
 
 int san_diag_count(const san_diag *d)

@@ -223,6 +223,6 @@ int main(int argc, char **argv)
     san_csr_free(&qt);
     san_space_free(&sp);
     san_model_free(m);
-    san_diag_free(&d);
+    san_diag_clear(&d);
     return 0;
 }

@@ -172,7 +172,7 @@ int cmd_check(int argc, char **argv)
             san_diag_add(&d, SAN_ERROR, 0, 0, "out of memory while lumping the replicas");
             status = EXIT_FAIL;
         }
-        san_diag_free(&why);
+        san_diag_clear(&why);
     }
     if (m) {
         /* what the solve will build: the lumped model when there is one */
@@ -192,7 +192,7 @@ int cmd_check(int argc, char **argv)
         san_report_check(stdout, SAN_REPORT_TEXT, m, &d, &ro);
     san_lumping_free(L);
     san_model_free(m);
-    san_diag_free(&d);
+    san_diag_clear(&d);
     free(text);
     tool_defines_free(&defs);
     return status;

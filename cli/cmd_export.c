@@ -107,7 +107,7 @@ static int check_args(const export_args *A, int nrest, export_format *fmt)
 
 /* The state space through the one pipeline, stopped before the solve:
  * with its generator unless only the states are asked for; lumped as
- * the solve would be (a->lumping, a->sp over the lumped model). */
+ * the solve would be (its lumping, its space over the lumped model). */
 static int build_space(const export_args *A, const san_model *m, const char *path,
                        export_format fmt, san_analysis *a)
 {
@@ -124,7 +124,7 @@ static int build_space(const export_args *A, const san_model *m, const char *pat
     san_diag_init(&d, tool_model_name(path, nb, sizeof nb), NULL, 0);
     san_status st = san_analyze(m, &ao, a, &d);
     san_diag_print(&d, stderr, tool_stderr_is_tty());
-    san_diag_free(&d);
+    san_diag_clear(&d);
     return tool_exit_status(st);
 }
 
@@ -140,7 +140,7 @@ static int lump_model(const export_args *A, const san_model *m, const char *path
     san_diag_init(&d, tool_model_name(path, nb, sizeof nb), NULL, 0);
     san_status st = san_model_lump(m, L, &d);
     san_diag_print(&d, stderr, tool_stderr_is_tty());
-    san_diag_free(&d);
+    san_diag_clear(&d);
     if (st != SAN_OK)
         fprintf(stderr, "san export: out of memory while lumping the replicas\n");
     return tool_exit_status(st);
@@ -176,23 +176,26 @@ int cmd_export(int argc, char **argv)
         san_model_free(m);
         return status;
     }
-    san_analysis a;
-    memset(&a, 0, sizeof a);
+    san_analysis *a = san_analysis_new();
+    if (!a)
+        fprintf(stderr, "san export: out of memory\n");
     san_lumping *L = NULL;          /* dot: the lumped automata */
-    status = fmt == EXP_DOT ? lump_model(&A, m, path, &L) : build_space(&A, m, path, fmt, &a);
-    const san_lumping *lumped = fmt == EXP_DOT ? L : a.lumping;
-    char *note = status == EXIT_OK ? san_export_lump_note(lumped, m, fmt == EXP_DOT ? -1 : a.sp.n)
+    status = !a ? EXIT_FAIL : fmt == EXP_DOT ? lump_model(&A, m, path, &L)
+                                             : build_space(&A, m, path, fmt, a);
+    const san_lumping *lumped = fmt == EXP_DOT || !a ? L : san_analysis_lumping(a);
+    char *note = status == EXIT_OK ? san_export_lump_note(lumped, m, fmt == EXP_DOT ? -1
+                                                          : san_analysis_states(a))
                                    : NULL;
     if (note)       /* its first line: on stderr whatever the format */
         fprintf(stderr, "%.*s\n", (int)strcspn(note, "\n"), note);
     if (status == EXIT_OK) {
-        export_job j = { .m = L ? san_lumping_model(L) : m, .sp = &a.sp, .note = note,
-                         .fmt = fmt, .max_nodes = A.max_nodes };
+        export_job j = { .m = L ? san_lumping_model(L) : m, .sp = san_analysis_space(a),
+                         .note = note, .fmt = fmt, .max_nodes = A.max_nodes };
         status = tool_export_write(&j, A.output);
     }
     free(note);
     san_lumping_free(L);
-    san_analysis_free(&a);
+    san_analysis_free(a);
     san_model_free(m);
     return status;
 }

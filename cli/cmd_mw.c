@@ -126,7 +126,7 @@ static void san_row(void *ctx, int i)
     san_sweep_row_result(&row, "execution_time", &t->san_tt[i]);
     san_sweep_row_result(&row, "efficiency", &t->san_eff[i]);
     san_sweep_row_free(&row);
-    san_sweep_free(&s);
+    san_sweep_clear(&s);
 }
 
 static int solve_sans(mw_table *t, san_sweep_opts *o)

@@ -99,7 +99,7 @@ static int read_props(const props_args *A, const char *file, san_props **P)
             san_diag_print(&d, stderr, isatty(2));
             status = tool_exit_status(st);
         }
-        san_diag_free(&d);
+        san_diag_clear(&d);
         free(text);
     }
     for (int i = 0; i < A->property.n && status == EXIT_OK; i++) {
@@ -113,7 +113,7 @@ static int read_props(const props_args *A, const char *file, san_props **P)
             san_diag_print(&d, stderr, isatty(2));
             status = tool_exit_status(st);
         }
-        san_diag_free(&d);
+        san_diag_clear(&d);
     }
     return status;
 }
@@ -180,11 +180,11 @@ int cmd_props(int argc, char **argv)
     san_status st = san_checker_new(m, &o, &C, &d);
     if (st != SAN_OK) {
         san_diag_print(&d, stderr, isatty(2));
-        san_diag_free(&d);
+        san_diag_clear(&d);
         status = tool_exit_status(st);
         goto out;
     }
-    san_diag_free(&d);
+    san_diag_clear(&d);
     int np = san_props_count(P);
     san_prop_answer *ans = calloc((size_t)np, sizeof *ans);
     if (!ans) {
@@ -202,7 +202,7 @@ int cmd_props(int argc, char **argv)
             san_diag_print(&d, stderr, isatty(2));
             status = tool_exit_status(SAN_E_MODEL);
         }
-        san_diag_free(&d);
+        san_diag_clear(&d);
     }
     if (status != EXIT_OK) {
         free(ans);
@@ -219,12 +219,12 @@ int cmd_props(int argc, char **argv)
                 san_diag_add(&d, SAN_ERROR, 0, 0, "%s: %s", san_props_text(P, i),
                              san_status_name(st));
             san_diag_print(&d, stderr, isatty(2));
-            san_diag_free(&d);
+            san_diag_clear(&d);
             status = tool_exit_status(st);
             free(ans);
             goto out;
         }
-        san_diag_free(&d);
+        san_diag_clear(&d);
     }
     tool_run run = { .method = "csl", .tol = o.eps, .storage = "sparse", .converged = 1 };
     if (A.quiet && A.fmt == FMT_TEXT)

@@ -173,8 +173,8 @@ int cmd_solve(int argc, char **argv)
     san_diag d;
     char nb[4096];
     san_diag_init(&d, tool_model_name(path, nb, sizeof nb), NULL, 0);
-    san_analysis a;
-    san_status st = san_analyze(m, &ao, &a, &d);
+    san_analysis *a = san_analysis_new();
+    san_status st = a ? san_analyze(m, &ao, a, &d) : SAN_E_NOMEM;
     /* over MPI every rank holds the same answer: rank 0 alone reports
      * (the report, the diagnostics and the messages below) */
     const int rank0 = san_engine_rank(NULL) == 0;
@@ -183,13 +183,14 @@ int cmd_solve(int argc, char **argv)
     if (rank0)
         san_diag_print(&d, stderr, tool_stderr_is_tty());
     const int said = d.nerrors > 0;
-    san_diag_free(&d);
-    if (!a.have_indices) {
-        if (rank0 && a.have_sol && a.sol.info.msg[0])
-            fprintf(stderr, "san solve: %s\n", a.sol.info.msg);
+    san_diag_clear(&d);
+    const san_solve_info *info = a ? san_analysis_info(a) : NULL;
+    if (!a || !san_analysis_has_indices(a)) {
+        if (rank0 && a && san_analysis_has_solution(a) && info->msg[0])
+            fprintf(stderr, "san solve: %s\n", info->msg);
         else if (rank0 && !said && st != SAN_OK)    /* every failure says something */
             fprintf(stderr, "san solve: %s\n", san_status_name(st));
-        san_analysis_free(&a);
+        san_analysis_free(a);
         san_model_free(m);
         free(rest);
         return tool_exit_status(st);
@@ -207,19 +208,19 @@ int cmd_solve(int argc, char **argv)
     ro.no_marginals = A.no_marginals;
     ro.no_throughputs = A.no_throughputs;
     ro.all_replicas = A.all_replicas;
-    tool_run run = { san_method_name(a.sol.info.method), A.run.solve.tol,
-                    a.kron ? "kron" : "sparse", a.sol.info.converged };
+    tool_run run = { san_method_name(info->method), A.run.solve.tol,
+                    san_analysis_kron(a) ? "kron" : "sparse", info->converged };
     ro.preamble = tool_provenance;
     ro.ctx = &run;
     int vrc = 0;
-    if (san_report_solve(stdout, tool_report_format(A.fmt), m, &a, &ro) != SAN_OK) {
+    if (san_report_solve(stdout, tool_report_format(A.fmt), m, a, &ro) != SAN_OK) {
         fprintf(stderr, "san solve: out of memory writing the vector\n");
         vrc = -1;
     }
     fflush(stdout);
     if (st != SAN_OK) {
         if (rank0)
-            fprintf(stderr, "san solve: %s\n", a.sol.info.msg[0] ? a.sol.info.msg : "not converged");
+            fprintf(stderr, "san solve: %s\n", info->msg[0] ? info->msg : "not converged");
         status = tool_exit_status(st);
     }
     if (*interrupted && status == EXIT_OK) {
@@ -228,20 +229,20 @@ int cmd_solve(int argc, char **argv)
     }
     if (vrc != 0 && status == EXIT_OK)
         status = EXIT_FAIL;
-    if (A.vector && !in_report && a.engine) {
+    if (A.vector && !in_report && san_analysis_has_engine_vector(a)) {
         /* every rank takes part (rank 0 merges, the others send), whatever
          * a rank's own Ctrl-C flag says: the status is agreed */
-        tool_engine_vector ev = { &a, "solve", 0 };
+        tool_engine_vector ev = { a, "solve", 0 };
         int vs = rank0 && status == EXIT_OK ? tool_write_output(A.vector, tool_engine_vector_write,
                                                                &ev) : EXIT_OK;
         tool_engine_vector_done(&ev);
         if (status == EXIT_OK)
             status = vs;
     } else if (A.vector && !in_report && status == EXIT_OK) {
-        tool_vector v = { &a.sp, a.sol.pi, "solve" };
+        tool_vector v = { san_analysis_space(a), san_analysis_pi(a), "solve" };
         status = tool_write_output(A.vector, tool_vector_write, &v);
     }
-    san_analysis_free(&a);
+    san_analysis_free(a);
     san_model_free(m);
     free(rest);
     return status;

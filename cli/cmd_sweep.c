@@ -226,7 +226,7 @@ static int sweep_main(sweep_args *A, int nspec, char **spec)
     for (int i = 0; i < nonly; i++)
         free(only[i]);
     free(only);
-    san_sweep_free(&s);
+    san_sweep_clear(&s);
     return status;
 }
 

@@ -128,7 +128,7 @@ static void analysis_opts(const tr_run *R, const tool_from *iv, san_analysis_opt
 static int report(tr_run *R, san_model *m, san_analysis *a, san_status st, double t0, int rank0)
 {
     const tr_args *A = &R->A;
-    const int partial = st == SAN_E_INTERRUPTED && !R->passage && a->tr.ntimes > 0;
+    const int partial = st == SAN_E_INTERRUPTED && !R->passage && san_analysis_times(a, NULL) > 0;
     if (st != SAN_OK && !partial)
         return tool_exit_status(st);
     san_time_report_opts ro;
@@ -140,31 +140,31 @@ static int report(tr_run *R, san_model *m, san_analysis *a, san_status st, doubl
     ro.initial = A->from ? "--from" : A->initial ? "--initial" : NULL;
     ro.rewards = A->rewards;
     ro.all_replicas = A->all_replicas;
-    ro.complete = st == SAN_OK && !a->tr.incomplete;
+    ro.complete = st == SAN_OK && !san_analysis_incomplete(a);
     ro.ntimes_asked = R->times.n;
     ro.levels = R->levels.v;
     ro.nlevels = R->levels.n;
     /* uniformization to its eps; "converged" is every time asked done */
-    tool_run run = { "uniformization", A->eps, a->kron ? "kron" : "sparse", ro.complete };
+    tool_run run = { "uniformization", A->eps, san_analysis_kron(a) ? "kron" : "sparse", ro.complete };
     ro.preamble = tool_provenance;
     ro.ctx = &run;
     if (R->report)
         san_report_transient(stdout, tool_report_format(A->fmt), m, a, &ro);
     else if (partial && rank0)      /* the report would have said so */
-        fprintf(stderr, "san %s: stopped: %d of %d times done; no plot\n", R->cmd, a->tr.ntimes,
+        fprintf(stderr, "san %s: stopped: %d of %d times done; no plot\n", R->cmd, san_analysis_times(a, NULL),
                 R->times.n);
     fflush(stdout);
     int status = EXIT_OK, rc;
     if (partial)
         status = tool_exit_status(st);
-    else if (R->passage && a->tr.incomplete)    /* what is missing is said on stderr */
+    else if (R->passage && san_analysis_incomplete(a))    /* what is missing is said on stderr */
         status = EXIT_FAIL;
-    else if (A->vector && a->engine) {  /* collective: see solve */
+    else if (A->vector && san_analysis_has_engine_vector(a)) {  /* collective: see solve */
         tool_engine_vector ev = { a, R->cmd, 0 };
         status = rank0 ? tool_write_output(A->vector, tool_engine_vector_write, &ev) : EXIT_OK;
         tool_engine_vector_done(&ev);
     } else if (A->vector) {
-        tool_vector v = { &a->sp, a->tr.pi_last, "transient" };
+        tool_vector v = { san_analysis_space(a), san_analysis_pi_last(a), "transient" };
         status = tool_write_output(A->vector, tool_vector_write, &v);
     }
     char err[256];
@@ -185,8 +185,8 @@ static int analyze(tr_run *R, san_model *m, const tool_from *iv, double t0)
     san_diag d;
     char nb[4096];
     san_diag_init(&d, tool_model_name(R->model, nb, sizeof nb), NULL, 0);
-    san_analysis a;
-    san_status st = san_analyze(m, &ao, &a, &d);
+    san_analysis *a = san_analysis_new();
+    san_status st = a ? san_analyze(m, &ao, a, &d) : SAN_E_NOMEM;
     /* over MPI every rank holds the same answer: rank 0 alone reports
      * (the report, the diagnostics, the plot) */
     const int rank0 = san_engine_rank(NULL) == 0;
@@ -198,9 +198,9 @@ static int analyze(tr_run *R, san_model *m, const tool_from *iv, double t0)
      * (out of memory deep in a solve) is named here */
     if (st != SAN_OK && d.nerrors == 0 && rank0)
         fprintf(stderr, "san %s: %s\n", R->cmd, san_status_name(st));
-    san_diag_free(&d);
-    int status = report(R, m, &a, st, t0, rank0);
-    san_analysis_free(&a);
+    san_diag_clear(&d);
+    int status = a ? report(R, m, a, st, t0, rank0) : tool_exit_status(st);
+    san_analysis_free(a);
     return status;
 }
 

@@ -56,7 +56,7 @@ static void check_model(const char *text, const char *formula)
     san_model *m = san_model_load(text, len, &d, &opt);
     if (!m && d.nerrors == 0) {
         /* out of memory: not the template's fault */
-        san_diag_free(&d);
+        san_diag_clear(&d);
         return;
     }
     if (!m || d.nerrors || d.nwarnings) {
@@ -65,14 +65,14 @@ static void check_model(const char *text, const char *formula)
         abort();
     }
     const char *eq = strrchr(formula, '=');
-    if (!eq || strcmp(eq + 2, m->product_str) != 0) {
+    if (!eq || strcmp(eq + 2, san_model_product_text(m)) != 0) {
         fprintf(stderr, "fuzz_gen: formula '%s', compiled model %s states\n", formula,
-                m->product_str);
+                san_model_product_text(m));
         abort();
     }
     san_model_print(m, devnull);
     san_model_free(m);
-    san_diag_free(&d);
+    san_diag_clear(&d);
 }
 
 /* An "inf" or a "nan" as a word of the text (printf's spelling of a

@@ -34,7 +34,7 @@ static san_model *fuzz_load(const uint8_t *data, size_t size, char **text)
     opt.peps_warnings = 1;
     san_model *m = san_model_load(*text, size, &d, &opt);
     san_diag_print(&d, devnull, 0);
-    san_diag_free(&d);
+    san_diag_clear(&d);
     return m;
 }
 

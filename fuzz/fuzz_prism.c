@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *out = NULL;
     san_status st = san_import_prism("fuzz.prism", text, size, defs, nd, NULL, &out, &d);
     san_diag_print(&d, devnull, 0);
-    san_diag_free(&d);
+    san_diag_clear(&d);
     if (st == SAN_OK) {
         size_t len = strlen(out);
         san_diag e;
@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fputs(out, stderr);
             abort();
         }
-        san_diag_free(&e);
+        san_diag_clear(&e);
         san_model_free(m);
         free(out);
     }

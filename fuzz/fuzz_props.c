@@ -53,10 +53,10 @@ static void setup(void)
     if (san_import_prism_flags("chain.prism", model, sizeof model - 1, NULL, 0, NULL,
                                SAN_IMPORT_PROPS, &text, &d) != SAN_OK)
         abort();
-    san_diag_free(&d);
+    san_diag_clear(&d);
     san_diag_init(&d, "chain.san", text, strlen(text));
     m = san_model_load(text, strlen(text), &d, NULL);
-    san_diag_free(&d);
+    san_diag_clear(&d);
     free(text);
     if (!m)
         abort();
@@ -66,7 +66,7 @@ static void setup(void)
     san_diag_init(&d, "chain.san", NULL, 0);
     if (san_checker_new(m, &o, &chk, &d) != SAN_OK)
         abort();
-    san_diag_free(&d);
+    san_diag_clear(&d);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -85,13 +85,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     san_diag_init(&d, "fuzz.props", text, size);
     san_status st = san_props_parse(text, size, defs, 1, &P, &d);
     san_diag_print(&d, devnull, 0);
-    san_diag_free(&d);
+    san_diag_clear(&d);
     for (int i = 0; st == SAN_OK && i < san_props_count(P); i++) {
         san_prop_answer a;
         san_diag_init(&d, "fuzz.props", text, size);
         san_status s2 = san_checker_eval(chk, P, i, &a, &d);
         san_diag_print(&d, devnull, 0);
-        san_diag_free(&d);
+        san_diag_clear(&d);
         if (s2 == SAN_OK && !strcmp(a.kind, "probability") &&
             !(a.value >= 0 && a.value <= 1))
             abort();

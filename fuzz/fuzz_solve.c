@@ -19,7 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text;
     san_model *m = fuzz_load(data, size, &text);
-    if (!m || !m->product_fits || m->product > FUZZ_MAX_STATES) {
+    int64_t product;
+    if (!m || !san_model_product(m, &product) || product > FUZZ_MAX_STATES) {
         san_model_free(m);
         free(text);
         return 0;
@@ -34,11 +35,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ao.ntop = 10;
     san_diag d;
     san_diag_init(&d, "fuzz.san", NULL, 0);
-    san_analysis a;
-    san_analyze(m, &ao, &a, &d);        /* the pipeline of san solve */
+    san_analysis *a = san_analysis_new();
+    if (a)
+        san_analyze(m, &ao, a, &d);     /* the pipeline of san solve */
     san_diag_print(&d, devnull, 0);
-    san_diag_free(&d);
-    san_analysis_free(&a);
+    san_diag_clear(&d);
+    san_analysis_free(a);
     san_model_free(m);
     free(text);
     return 0;

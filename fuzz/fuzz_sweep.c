@@ -177,7 +177,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (rc == -2 && !err[0])
             fail("a refused sweep without a message", a.argv[0], "");
         if (rc == 0)
-            san_sweep_free(&s);
+            san_sweep_clear(&s);
     }
     fuzz_args_free(&a);
     return 0;

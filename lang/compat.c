@@ -11,6 +11,7 @@
 #include <string.h>
 #include "lang/ast.h"
 #include "lang/peers.h"
+#include "lang/model_int.h"
 
 /* The brief lint (on by default) gives one warning per construct, the
  * first, with how many more there are: a generated model wraps every

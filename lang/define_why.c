@@ -8,6 +8,7 @@
 #include <string.h>
 #include "lang/ast.h"
 #include "lang/expr.h"
+#include "lang/model_int.h"
 
 /* The domain's text when it is one range of literal bounds, [0..4]. */
 static int literal_range(const ast_domain *d, double *lo, double *hi)

@@ -45,6 +45,7 @@
 #include <string.h>
 #include "lang/ast.h"
 #include "lang/peers.h"
+#include "lang/model_int.h"
 
 typedef struct {
     char *name;             /* identifier introduced by a rewrite */
@@ -505,7 +506,7 @@ static void identifiers_out(dctx *c)
     fputs("identifiers\n", c->out);
     for (int i = 0; i < c->f->nids; i++) {
         const ast_ident *id = &c->f->ids[i];
-        const san_ident *v = peers_find_id(c->m, id->name);
+        const lang_ident *v = peers_find_id(c->m, id->name);
         fprintf(c->out, "  %s = ", id->name);
         if (id->dom)
             domain_out(c, id->dom);

@@ -21,9 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lang/peers.h"
+#include "lang/model_int.h"
 
 /* Can event ev leave local state s of automaton a? */
-static int enabled(const san_automaton *A, int s, int ev)
+static int enabled(const lang_automaton *A, int s, int ev)
 {
     for (int k = A->first[s]; k < A->first[s + 1]; k++)
         if (A->tr[k].event == ev)
@@ -31,7 +32,7 @@ static int enabled(const san_automaton *A, int s, int ev)
     return 0;
 }
 
-static int takes_part(const san_event *E, int a)
+static int takes_part(const lang_event *E, int a)
 {
     for (int k = 0; k < E->nparts; k++)
         if (E->parts[k] == a)
@@ -70,7 +71,7 @@ static int append(peers_tab *t, const int *state, double r)
 
 int peers_tabulate(const san_model *m, int ev, long max, peers_tab *t)
 {
-    const san_event *E = &m->ev[ev];
+    const lang_event *E = &m->ev[ev];
     int nd;
     const int *deps = san_expr_deps(E->rate, &nd);
     memset(t, 0, sizeof *t);

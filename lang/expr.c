@@ -6,6 +6,7 @@
 #include <string.h>
 #include "lang/expr.h"
 #include "lang/oom.h"
+#include "lang/model_int.h"
 
 static void *grow(lang_oom *oom, void *p, int *cap, int need, size_t elem)
 {

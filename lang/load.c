@@ -9,6 +9,7 @@
 #include "lang/sema.h"
 #include "lang/oom.h"
 #include "lang/lexer_extra.h"
+#include "lang/model_int.h"
 
 /* Parse and compile, the load's recovery point set (oom.h): an
  * allocation that fails anywhere in the front end comes back here. */

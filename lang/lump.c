@@ -29,6 +29,7 @@
 #include <string.h>
 #include "lang/expr.h"
 #include "lang/lump.h"
+#include "lang/model_int.h"
 
 typedef struct {
     const san_model *m;
@@ -286,7 +287,7 @@ static double *count_table(builder *B, const lump_class *C, int s)
  * that have event e of rate(own = s) x n_s: the lumped rate of a family
  * whose rate reads its member's state (each member in s fires at
  * rate(s)). */
-static void emit_split_rate(builder *B, xbuild *b, const lump_class *C, const san_automaton *A,
+static void emit_split_rate(builder *B, xbuild *b, const lump_class *C, const lang_automaton *A,
                             int own, int e, const san_expr *rate)
 {
     int first = 1;
@@ -475,7 +476,7 @@ static char *family_name(builder *B, const char *name)
 /* "(I:2 Pr:1 Tx:0)" */
 static char *occ_name(builder *B, const lump_class *C, const int32_t *v)
 {
-    const san_automaton *A = &B->m->aut[C->members[0]];
+    const lang_automaton *A = &B->m->aut[C->members[0]];
     size_t n = 3;
     for (int s = 0; s < C->ns; s++)
         n += strlen(A->states[s]) + 13;
@@ -491,7 +492,7 @@ static char *occ_name(builder *B, const lump_class *C, const int32_t *v)
 
 static int cmp_trans(const void *x, const void *y)
 {
-    const san_trans *a = x, *b = y;
+    const lang_trans *a = x, *b = y;
     if (a->event != b->event)
         return (a->event > b->event) - (a->event < b->event);
     return (a->to > b->to) - (a->to < b->to);
@@ -499,7 +500,7 @@ static int cmp_trans(const void *x, const void *y)
 
 /* A kept automaton: its transitions on a family's other events dropped
  * (the family's first stands for them), events renumbered. */
-static void copy_automaton(builder *B, const san_automaton *A, san_automaton *o)
+static void copy_automaton(builder *B, const lang_automaton *A, lang_automaton *o)
 {
     o->name = lang_strdup(B->oom, A->name);
     o->states = lang_calloc(B->oom, (size_t)A->nstates, sizeof *o->states);
@@ -515,7 +516,7 @@ static void copy_automaton(builder *B, const san_automaton *A, san_automaton *o)
     for (int s = 0; s < A->nstates; s++) {
         o->first[s] = n;
         for (int t = A->first[s]; t < A->first[s + 1]; t++) {
-            const san_trans *T = &A->tr[t];
+            const lang_trans *T = &A->tr[t];
             if (B->fam_rep[T->event] != T->event)
                 continue;
             o->tr[n].event = B->L->ev_map[T->event];
@@ -534,7 +535,7 @@ static void copy_automaton(builder *B, const san_automaton *A, san_automaton *o)
 typedef struct {
     int event;              /* lumped event */
     int all;                /* synchronizes all members */
-    const san_automaton *A; /* the representative */
+    const lang_automaton *A; /* the representative */
     int orig;               /* its original event on the representative */
     double *mtab;           /* per-member events: members able to fire */
     int nsrc;               /* local states that have the event */
@@ -545,7 +546,7 @@ typedef struct {
  * member state s by transition probability p (NULL: 1): the share of
  * the members in s in the lumped rate R, rate(s) n_s p / R (0 when R
  * is: the event is then not enabled; R + (R == 0) avoids 0 / 0). */
-static san_expr *own_routing(builder *B, const lump_class *C, const san_automaton *A, int own,
+static san_expr *own_routing(builder *B, const lump_class *C, const lang_automaton *A, int own,
                              int e, int s, const san_expr *p)
 {
     const san_expr *rate = B->m->ev[e].rate;
@@ -575,7 +576,7 @@ static class_event *class_events(builder *B, const lump_class *C, int *n)
     const san_model *m = B->m;
     san_lumping *L = B->L;
     int rep = C->members[0];
-    const san_automaton *A = &m->aut[rep];
+    const lang_automaton *A = &m->aut[rep];
     class_event *ce = lang_calloc(B->oom, (size_t)A->ntr + 1, sizeof *ce);
     *n = 0;
     for (int t = 0; t < A->ntr; t++) {
@@ -637,7 +638,7 @@ static class_event *class_events(builder *B, const lump_class *C, int *n)
 }
 
 typedef struct {
-    san_trans *v;
+    lang_trans *v;
     int n, cap;
 } trlist;
 
@@ -657,7 +658,7 @@ static void tl_push(builder *B, trlist *l, int event, int64_t to, san_expr *prob
 static void counter_moves(builder *B, const lump_class *C, const class_event *x, int64_t k,
                           int32_t *w, trlist *l)
 {
-    const san_automaton *A = x->A;
+    const lang_automaton *A = x->A;
     const int32_t *v = C->occ + k * C->ns;
     if (x->all) {
         memset(w, 0, (size_t)C->ns * sizeof *w);
@@ -689,7 +690,7 @@ static void counter_moves(builder *B, const lump_class *C, const class_event *x,
     }
 }
 
-static void build_counter(builder *B, const lump_class *C, san_automaton *o)
+static void build_counter(builder *B, const lump_class *C, lang_automaton *o)
 {
     int nce;
     class_event *ce = class_events(B, C, &nce);
@@ -738,8 +739,8 @@ static void build_events(builder *B)
     for (int e = 0; e < m->nev; e++) {
         if (B->fam_rep[e] != e)
             continue;
-        const san_event *E = &m->ev[e];
-        san_event *x = &o->ev[L->ev_map[e]];
+        const lang_event *E = &m->ev[e];
+        lang_event *x = &o->ev[L->ev_map[e]];
         x->sync = E->sync;
         x->line = E->line;
         x->col = E->col;
@@ -762,7 +763,7 @@ static void build_events(builder *B)
         for (int p = 0; p < E->nparts && c < 0; p++)
             c = L->aut_class[E->parts[p]];
         const lump_class *C = &L->cls[c];
-        const san_automaton *A = &m->aut[E->parts[0]];
+        const lang_automaton *A = &m->aut[E->parts[0]];
         for (int p = 0; p < E->nparts; p++)
             if (L->aut_class[E->parts[p]] == c)
                 A = &m->aut[E->parts[p]];

@@ -27,6 +27,7 @@
 #include <string.h>
 #include "lang/expr.h"
 #include "lang/lump.h"
+#include "lang/model_int.h"
 
 /* ---- token buffers and the table that numbers distinct ones ---- */
 
@@ -246,7 +247,7 @@ static void index_transitions(detector *D)
         D->ev_first[e + 2] += D->ev_first[e + 1];
     D->tr_of = lang_calloc(D->oom, (size_t)(3 * total + 1), sizeof *D->tr_of);
     for (int a = 0; a < m->naut; a++) {
-        const san_automaton *A = &m->aut[a];
+        const lang_automaton *A = &m->aut[a];
         for (int s = 0; s < A->nstates; s++)
             for (int t = A->first[s]; t < A->first[s + 1]; t++) {
                 int at = D->ev_first[A->tr[t].event + 1]++;
@@ -322,7 +323,7 @@ static void index_own_rates(detector *D)
     free(uses);
 }
 
-static int has_part(const san_event *E, int a)
+static int has_part(const lang_event *E, int a)
 {
     for (int p = 0; p < E->nparts; p++)
         if (E->parts[p] == a)
@@ -387,7 +388,7 @@ static void state_groups(detector *D, int *group)
 {
     const san_model *m = D->m;
     for (int a = 0; a < m->naut; a++) {
-        const san_automaton *A = &m->aut[a];
+        const lang_automaton *A = &m->aut[a];
         tokbuf *b = &D->tmp;
         b->n = 0;
         tb_push(D->oom, b, -A->nstates - 1);    /* apart from the other keys */
@@ -404,7 +405,7 @@ static void initial_classes(detector *D)
 {
     const san_model *m = D->m;
     for (int a = 0; a < m->naut; a++) {
-        const san_automaton *A = &m->aut[a];
+        const lang_automaton *A = &m->aut[a];
         tokbuf *b = &D->tmp;
         b->n = 0;
         tb_push(D->oom, b, A->nstates);
@@ -435,7 +436,7 @@ static void count_classes(detector *D)
 /* Event e with respect to the class of automaton a. */
 static int event_status(const detector *D, int e, int a)
 {
-    const san_event *E = &D->m->ev[e];
+    const lang_event *E = &D->m->ev[e];
     int c = D->cls[a], k = 0;
     for (int p = 0; p < E->nparts; p++)
         k += D->cls[E->parts[p]] == c;
@@ -448,7 +449,7 @@ static int event_status(const detector *D, int e, int a)
 static int per_member_sig(detector *D, int e, int a)
 {
     const san_model *m = D->m;
-    const san_event *E = &m->ev[e];
+    const lang_event *E = &m->ev[e];
     tokbuf b = { 0 };
     tb_push(D->oom, &b, E->sync);
     tb_push(D->oom, &b, expr_id_own(D, E->rate, a));
@@ -456,7 +457,7 @@ static int per_member_sig(detector *D, int e, int a)
         const int *q = D->tr_of + 3 * k;
         if (q[0] == a)
             continue;
-        const san_trans *T = &m->aut[q[0]].tr[q[2]];
+        const lang_trans *T = &m->aut[q[0]].tr[q[2]];
         tb_push(D->oom, &b, q[0]);
         tb_push(D->oom, &b, q[1]);
         tb_push(D->oom, &b, T->to);
@@ -479,10 +480,10 @@ static int refine(detector *D, int *next)
         b->n = 0;
         tb_push(D->oom, b, D->cls[a]);
         if (D->csize[D->cls[a]] > 1) {
-            const san_automaton *A = &m->aut[a];
+            const lang_automaton *A = &m->aut[a];
             for (int s = 0; s < A->nstates; s++)
                 for (int t = A->first[s]; t < A->first[s + 1]; t++) {
-                    const san_trans *T = &A->tr[t];
+                    const lang_trans *T = &A->tr[t];
                     int st = event_status(D, T->event, a);
                     tb_push(D->oom, b, s);
                     tb_push(D->oom, b, T->to);
@@ -537,7 +538,7 @@ static void demote(detector *D, int c, const char *why, char *out, size_t nout)
 
 /* An event synchronizing all members moves each by one transition of
  * probability 1 (the counter's jump is then one occupancy vector). */
-static int deterministic_on(const san_automaton *A, int e)
+static int deterministic_on(const lang_automaton *A, int e)
 {
     for (int s = 0; s < A->nstates; s++) {
         int k = 0;
@@ -566,7 +567,7 @@ static int check_class(detector *D, int c, int *fam, intern *fams, const char **
     for (int a = 0; a < m->naut; a++) {
         if (D->cls[a] != c)
             continue;
-        const san_automaton *A = &m->aut[a];
+        const lang_automaton *A = &m->aut[a];
         for (int t = 0; t < A->ntr; t++) {
             int e = A->tr[t].event;
             int st = event_status(D, e, a);
@@ -580,7 +581,7 @@ static int check_class(detector *D, int c, int *fam, intern *fams, const char **
             }
             if (st != LUMP_EV_ONE || (t > 0 && A->tr[t - 1].event == e))
                 continue;
-            const san_event *E = &m->ev[e];
+            const lang_event *E = &m->ev[e];
             for (int p = 0; p < E->nparts; p++)
                 if (E->parts[p] != a && D->csize[D->cls[E->parts[p]]] > 1) {
                     *why = "a per-replica event synchronizes with another replicated automaton";

@@ -14,6 +14,7 @@
  */
 #include <math.h>
 #include "lang/lump.h"
+#include "lang/model_int.h"
 
 int lump_max_ns(const san_lumping *L)
 {

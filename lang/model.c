@@ -6,10 +6,11 @@
 #include <string.h>
 #include "lang/ast.h"
 #include "lang/expr.h"
+#include "lang/model_int.h"
 
 /* Frees what is there: a load that ran out of memory (oom.h) leaves
  * counts set ahead of their arrays, and this is how it is freed. */
-static void free_automaton(san_automaton *a)
+static void free_automaton(lang_automaton *a)
 {
     free(a->name);
     for (int s = 0; a->states && s < a->nstates; s++)

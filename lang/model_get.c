@@ -5,6 +5,7 @@
  * and unchecked, as the arrays they read (a caller loops to the count).
  */
 #include "san.h"
+#include "lang/model_int.h"
 
 const char *san_model_name(const san_model *m)
 {
@@ -14,6 +15,14 @@ const char *san_model_name(const san_model *m)
 const char *san_model_product_text(const san_model *m)
 {
     return m->product_str;
+}
+
+int san_model_product(const san_model *m, int64_t *n)
+{
+    if (!m->product_fits)
+        return 0;
+    *n = m->product;
+    return 1;
 }
 
 int san_model_automata(const san_model *m)

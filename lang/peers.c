@@ -10,8 +10,9 @@
 #include <string.h>
 #include "lang/ast.h"
 #include "lang/peers.h"
+#include "lang/model_int.h"
 
-const san_ident *peers_find_id(const san_model *m, const char *name)
+const lang_ident *peers_find_id(const san_model *m, const char *name)
 {
     for (int k = 0; k < m->nid; k++)
         if (!strcmp(m->id[k].name, name))
@@ -32,7 +33,7 @@ int peers_const(const san_model *m, const ast_expr *e, double *v)
         *v = e->num;
         return 1;
     case AE_NAME: {
-        const san_ident *id = e->ref.index ? NULL : peers_find_id(m, e->ref.name);
+        const lang_ident *id = e->ref.index ? NULL : peers_find_id(m, e->ref.name);
         if (!id || id->is_function || id->is_domain)
             return 0;
         *v = id->value;
@@ -87,7 +88,7 @@ int peers_find_aut(const san_model *m, const ast_ref *r)
  * index names all its states); 0 if a has none. */
 int peers_find_states(const san_model *m, int a, const ast_ref *r, int *lo, int *hi)
 {
-    const san_automaton *A = &m->aut[a];
+    const lang_automaton *A = &m->aut[a];
     char buf[1100];
     if (!ref_text(m, r, buf, sizeof buf))
         return 0;

@@ -8,8 +8,9 @@
 #define SAN_PEERS_H
 
 #include "lang/ast.h"
+#include "lang/model_int.h"
 
-const san_ident *peers_find_id(const san_model *m, const char *name);
+const lang_ident *peers_find_id(const san_model *m, const char *name);
 /* A constant index expression's value (numbers, constants, + - * /). */
 int peers_const(const san_model *m, const ast_expr *e, double *v);
 /* The model automaton a reference names, or -1. */

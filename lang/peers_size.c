@@ -28,6 +28,7 @@
 #include <string.h>
 #include "lang/ast.h"
 #include "lang/peers.h"
+#include "lang/model_int.h"
 
 /* Saturate: a chain of functions each reading the one before twice
  * doubles at every step. */
@@ -72,7 +73,7 @@ static long name_len(const san_model *m, const ast_file *f, const ast_expr *e, i
 {
     if (--*budget < 0)
         return SIZE_CAP;
-    const san_ident *v = e->ref.index ? NULL : peers_find_id(m, e->ref.name);
+    const lang_ident *v = e->ref.index ? NULL : peers_find_id(m, e->ref.name);
     const ast_ident *id = v ? ast_id(f, e->ref.name) : NULL;
     if (!v)
         return 8;                   /* a state name, written as its index */

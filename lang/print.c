@@ -14,6 +14,7 @@
 #include <string.h>
 #include "lang/ast.h"
 #include "lang/comments.h"
+#include "lang/model_int.h"
 
 static const char *const binop_text[] = {
     [OP_MUL] = "*", [OP_DIV] = "/", [OP_ADD] = "+", [OP_SUB] = "-",
@@ -155,7 +156,7 @@ static void print_identifiers(FILE *out, const san_model *m, const ast_file *f, 
         const ast_ident *id = &f->ids[i];
         lang_comments_before(cm, id->pos.line, "  ", out);
         fprintf(out, "  %s = ", id->name);
-        const san_ident *c = NULL;
+        const lang_ident *c = NULL;
         for (int k = 0; k < m->nid; k++)
             if (!strcmp(m->id[k].name, id->name))
                 c = &m->id[k];

@@ -13,6 +13,7 @@
  * expanded text gives, event for event and name for name.
  */
 #include "lang/sema_int.h"
+#include "lang/model_int.h"
 
 s_event *find_event(sema *S, const char *name, int has_index, int index)
 {

@@ -13,6 +13,7 @@
  * phase 1, are in sema_expr.c.
  */
 #include "lang/sema_int.h"
+#include "lang/model_int.h"
 
 /* ---------------------------------------------------------------- */
 /* Phase 2: automata and states                                       */
@@ -97,7 +98,7 @@ static void build_automata(sema *S)
         s_group *G = &S->groups[g];
         for (int r = 0; r < G->n; r++) {
             tick(S, "automata", G->first + r, naut);
-            san_automaton *a = &m->aut[G->first + r];
+            lang_automaton *a = &m->aut[G->first + r];
             a->name = G->vals ? indexed_name(S, G->ast->name, G->vals[r]) : xstrdup(S, G->ast->name);
             a->nstates = G->nstates;
             a->states = xcalloc(S, G->nstates, sizeof *a->states);
@@ -760,7 +761,7 @@ static void finish_events(sema *S)
         ev->first_final = m->nev;
         ev->nfinal = copies ? ev->nusers : 1;
         for (int k = 0; k < ev->nfinal; k++) {
-            san_event *out = &m->ev[m->nev++];
+            lang_event *out = &m->ev[m->nev++];
             out->sync = E->sync;
             out->rate = rate;
             out->line = E->pos.line;
@@ -838,7 +839,7 @@ static void store_transitions(sema *S)
     sort_transitions(S);
     int i = 0;
     for (int a = 0; a < m->naut; a++) {
-        san_automaton *A = &m->aut[a];
+        lang_automaton *A = &m->aut[a];
         int j = i;
         while (j < S->ntr && S->tr[j].aut == a)
             j++;
@@ -872,7 +873,7 @@ static void check_routing(sema *S)
             omitted += !S->tr[j].prob;
             j++;
         }
-        const san_automaton *A = &S->m->aut[S->tr[i].aut];
+        const lang_automaton *A = &S->m->aut[S->tr[i].aut];
         const char *ev = S->m->ev[S->tr[i].ev].name;
         if (j - i > 1 && omitted)
             ERR(S, S->tr[i].pos, "event '%s' has %d outcomes from state '%s' of '%s'; "
@@ -941,7 +942,7 @@ static void compile_results(sema *S)
             continue;
         }
         check_peps(S, R->expr, "result");
-        san_result *out = &m->res[m->nres++];
+        lang_result *out = &m->res[m->nres++];
         out->name = xstrdup(S, R->name);
         out->expr = x;
         out->derived = x->reads_results;
@@ -1103,7 +1104,7 @@ static void export_identifiers(sema *S)
     m->id = xcalloc(S, S->nids, sizeof *m->id);
     for (int i = 0; i < S->nids; i++) {
         s_ident *id = &S->ids[i];
-        san_ident *out = &m->id[m->nid++];
+        lang_ident *out = &m->id[m->nid++];
         out->name = xstrdup(S, id->ast->name);
         out->is_domain = id->is_dom;
         out->is_function = id->is_func;

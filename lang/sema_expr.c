@@ -7,6 +7,7 @@
  * the lookups of names in sema_lookup.c.
  */
 #include "lang/sema_int.h"
+#include "lang/model_int.h"
 
 /* ---------------------------------------------------------------- */
 /* Lookups                                                            */
@@ -620,7 +621,7 @@ static void compile_nb(sema *S, xbuild *b, const ast_expr *e)
 /* Reward table of automaton a inside this expression (one copy each). */
 static int reward_table(sema *S, xbuild *b, int a)
 {
-    const san_automaton *A = &S->m->aut[a];
+    const lang_automaton *A = &S->m->aut[a];
     return xb_rtab(b, A->reward, A->nstates);
 }
 

@@ -18,6 +18,7 @@
 #include "lang/oom.h"
 #include "lang/symtab.h"
 #include "base/base.h"
+#include "lang/model_int.h"
 
 /* ---------------------------------------------------------------- */
 /* Tables of the pass                                                 */

@@ -6,6 +6,7 @@
  * suggestions (sema_suggest.c) find names with it.
  */
 #include "lang/sema_int.h"
+#include "lang/model_int.h"
 
 s_ident *find_ident(sema *S, const char *name)
 {

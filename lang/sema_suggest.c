@@ -7,6 +7,7 @@
  * 'e' where a state is expected.
  */
 #include "lang/sema_int.h"
+#include "lang/model_int.h"
 
 /* What the message appends: "; did you mean 'think'?", or "". */
 static const char *tail(sema *S, const san_suggest *s)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "lang/ast.h"
 #include "lang/where.h"
+#include "lang/model_int.h"
 
 static size_t base_len(const char *name)
 {
@@ -42,7 +43,7 @@ static const ast_aut *find_aut(const san_model *m, int a)
 static const ast_state *find_block(const san_model *m, int a, int s, int *p, int *n)
 {
     const ast_aut *A = find_aut(m, a);
-    const san_automaton *M = &m->aut[a];
+    const lang_automaton *M = &m->aut[a];
     if (!A)
         return NULL;
     size_t len = base_len(M->states[s]);

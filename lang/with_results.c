@@ -66,7 +66,7 @@ static int fits(const char *text, size_t len, int variant, const san_load_opts *
     san_model *m = san_model_load(t, l, &d, &o);
     int ok = m != NULL;
     san_model_free(m);
-    san_diag_free(&d);
+    san_diag_clear(&d);
     free(t);
     return ok;
 }

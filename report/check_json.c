@@ -4,6 +4,7 @@
  * every diagnostic; "valid": false without a model.
  */
 #include "report/commands.h"
+#include "lang/model_int.h"
 
 static void json_memory(FILE *out, const san_estimate *e)
 {
@@ -77,7 +78,7 @@ static void json_events(FILE *out, const san_model *m)
 {
     fputs("\n  ],\n  \"events\": [", out);
     for (int e = 0; e < m->nev; e++) {
-        const san_event *E = &m->ev[e];
+        const lang_event *E = &m->ev[e];
         fprintf(out, "%s\n    {\"name\": ", e ? "," : "");
         san_json_string(out, E->name);
         fprintf(out, ", \"type\": \"%s\", \"rate\": ", E->sync ? "syn" : "loc");

@@ -5,8 +5,9 @@
  */
 #include <string.h>
 #include "report/commands.h"
+#include "lang/model_int.h"
 
-static const char *rate_text(const san_event *e, char *buf, size_t n)
+static const char *rate_text(const lang_event *e, char *buf, size_t n)
 {
     if (san_expr_is_const(e->rate))
         snprintf(buf, n, "%.10g", san_expr_const(e->rate));
@@ -61,7 +62,7 @@ static void put_run(FILE *out, const char *first, const char *last, int w)
     put_padded(out, rep_replica_run(first, last, buf, sizeof buf), w);
 }
 
-static int same_states(const san_automaton *A, const san_automaton *B)
+static int same_states(const lang_automaton *A, const lang_automaton *B)
 {
     if (A->nstates != B->nstates)
         return 0;
@@ -78,7 +79,7 @@ static void text_automata(FILE *out, const san_model *m)
 {
     fprintf(out, "automata: %d\n", m->naut);
     for (int a = 0; a < m->naut;) {
-        const san_automaton *A = &m->aut[a];
+        const lang_automaton *A = &m->aut[a];
         int b = a;
         while (b + 1 < m->naut && rep_next_replica(m->aut[b].name, m->aut[b + 1].name) &&
                same_states(A, &m->aut[b + 1]))
@@ -103,7 +104,7 @@ static void text_automata(FILE *out, const san_model *m)
 
 /* Does event F repeat event E for the next replica: the same kind and rate,
  * a replica-indexed name, and its one automaton the next replica of E's? */
-static int next_event_replica(const san_model *m, const san_event *E, const san_event *F)
+static int next_event_replica(const san_model *m, const lang_event *E, const lang_event *F)
 {
     return E->sync == F->sync && E->rate == F->rate && E->nparts == 1 && F->nparts == 1 &&
            rep_next_replica(E->name, F->name) &&
@@ -118,7 +119,7 @@ static void text_events(FILE *out, const san_model *m)
     fprintf(out, "events: %d (%d local, %d synchronizing)\n", m->nev, nloc, m->nev - nloc);
     char buf[64];
     for (int e = 0; e < m->nev;) {
-        const san_event *E = &m->ev[e];
+        const lang_event *E = &m->ev[e];
         int f = e;
         while (f + 1 < m->nev && next_event_replica(m, &m->ev[f], &m->ev[f + 1]))
             f++;
@@ -169,7 +170,7 @@ static void text_identifiers(FILE *out, const san_model *m)
     fputs("identifiers:", out);
     int any = 0;
     for (int i = 0; i < m->nid; i++) {
-        const san_ident *id = &m->id[i];
+        const lang_ident *id = &m->id[i];
         fprintf(out, "%s %s", any++ ? "," : "", id->name);
         if (id->is_domain)
             fputs(" (domain)", out);

@@ -5,6 +5,8 @@
  */
 #include <math.h>
 #include "report/solve_out.h"
+#include "lang/model_int.h"
+#include "solver/analysis/analysis_int.h"
 
 san_status rep_solve_csv(FILE *out, const rep_solve *r)
 {

@@ -9,6 +9,8 @@
 #include <string.h>
 #include "solver/space/space.h"
 #include "report/solve_out.h"
+#include "lang/model_int.h"
+#include "solver/analysis/analysis_int.h"
 
 int rep_event_run_end(const san_model *m, int e)
 {

@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include "report/solve_out.h"
+#include "lang/model_int.h"
+#include "solver/analysis/analysis_int.h"
 
 /* ",\n  "marginals": {...}": an object of automata, each an object of
  * its local states. */

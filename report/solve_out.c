@@ -4,6 +4,7 @@
  * and a binding (the Python package) print one report.
  */
 #include "report/solve_out.h"
+#include "solver/analysis/analysis_int.h"
 
 void san_solve_report_opts_default(san_solve_report_opts *o)
 {

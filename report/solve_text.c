@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/solve_out.h"
+#include "lang/model_int.h"
+#include "solver/analysis/analysis_int.h"
 
 /* Significant digits that the error estimate supports (san(1),
  * ACCURACY): an estimate of 3e-11 gives 10; an unverified answer 6.  An

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 #include "report/solve_out.h"
+#include "lang/model_int.h"
+#include "solver/analysis/analysis_int.h"
 
 static void csv_indices(FILE *out, const san_model *m, double t, const char *pre, const san_solution *S)
 {

@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 #include "report/solve_out.h"
+#include "lang/model_int.h"
+#include "solver/analysis/analysis_int.h"
 
 static void json_indices(FILE *out, const san_model *m, const san_solution *S)
 {

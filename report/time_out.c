@@ -4,6 +4,7 @@
  * that the commands and a binding print one report.
  */
 #include "report/solve_out.h"
+#include "solver/analysis/analysis_int.h"
 
 void san_time_report_opts_default(san_time_report_opts *o)
 {

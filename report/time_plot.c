@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/solve_out.h"
+#include "lang/model_int.h"
+#include "solver/analysis/analysis_int.h"
 
 /* Is name in the comma-separated list (NULL: every name)? */
 static int listed(const char *list, const char *name)

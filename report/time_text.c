@@ -7,6 +7,8 @@
 #include <math.h>
 #include <string.h>
 #include "report/solve_out.h"
+#include "lang/model_int.h"
+#include "solver/analysis/analysis_int.h"
 
 static void text_header(FILE *out, const rep_time *r)
 {

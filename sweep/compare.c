@@ -205,7 +205,7 @@ void san_compare_free(san_compare *c)
 {
     for (int i = 0; c->model && i < c->n; i++) {
         san_sweep_row_free(&c->model[i].row);
-        san_sweep_free(&c->model[i].sweep);
+        san_sweep_clear(&c->model[i].sweep);
     }
     free(c->model);
     for (int i = 0; i < c->nlines; i++) {

@@ -116,7 +116,7 @@ void san_grain_free(san_grain *g)
     for (int i = 0; g->group && i < g->ngroups; i++)
         free(g->group[i].member);
     free(g->group);
-    san_sweep_free(&g->sweep);
+    san_sweep_clear(&g->sweep);
     memset(g, 0, sizeof *g);
     g->axis = -1;
 }

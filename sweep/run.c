@@ -12,6 +12,8 @@
 #include <string.h>
 #include "base/base.h"
 #include "sweep/sweep.h"
+#include "lang/model_int.h"
+#include "solver/analysis/analysis_int.h"
 
 /* ------------------------------------------------------------------ */
 /* Options                                                              */
@@ -31,9 +33,14 @@ san_sweep_opts *san_sweep_opts_new(void)
     return o;
 }
 
-void san_sweep_opts_delete(san_sweep_opts *o)
+void san_sweep_opts_free(san_sweep_opts *o)
 {
     free(o);
+}
+
+void san_sweep_opts_delete(san_sweep_opts *o)
+{
+    san_sweep_opts_free(o);
 }
 
 void san_sweep_opts_interrupt(san_sweep_opts *o, volatile int *flag)
@@ -245,8 +252,8 @@ static void solve_model(const san_model *m, const san_sweep_opts *o, const char 
         if (o->warm)
             san_warm_cache_add(o->warm, vals, &a.sp, a.sol.pi);
     }
-    san_diag_free(&d);
-    san_analysis_free(&a);
+    san_diag_clear(&d);
+    an_analysis_clear(&a);
 }
 
 /* A closed form's row: its values as the results, no states, no solve. */

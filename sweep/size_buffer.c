@@ -450,6 +450,6 @@ void san_size_buffer_free(san_size_buffer *b)
     }
     free(b->config);
     free(b->index);
-    san_sweep_free(&b->sweep);
+    san_sweep_clear(&b->sweep);
     memset(b, 0, sizeof *b);
 }

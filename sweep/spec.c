@@ -12,6 +12,7 @@
 #include <string.h>
 #include "base/base.h"
 #include "sweep/sweep.h"
+#include "lang/model_int.h"
 
 static const char *const templates[] = { "ms", "pipeline", NULL };
 
@@ -440,7 +441,7 @@ int san_sweep_init(san_sweep *s, int argc, char **argv, const san_sweep_opts *o,
     if (rc == -1 && !(err && err[0]))
         sweep_err(err, n, "out of memory");
     if (rc < 0)
-        san_sweep_free(s);
+        san_sweep_clear(s);
     return rc;
 }
 
@@ -466,15 +467,20 @@ san_sweep *san_sweep_new(void)
     return calloc(1, sizeof(san_sweep));
 }
 
-void san_sweep_delete(san_sweep *s)
+void san_sweep_free(san_sweep *s)
 {
     if (s) {
-        san_sweep_free(s);
+        san_sweep_clear(s);
         free(s);
     }
 }
 
-void san_sweep_free(san_sweep *s)
+void san_sweep_delete(san_sweep *s)
+{
+    san_sweep_free(s);
+}
+
+void san_sweep_clear(san_sweep *s)
 {
     san_sweep_spec *sp = &s->spec;
     for (int a = 0; a < sp->naxes; a++)

@@ -164,11 +164,11 @@ san_model *sweep_compile(const san_sweep_spec *sp, const char *const *vals,
                 sweep_first_error(&pd, msg, n);
             else
                 snprintf(msg, n, "out of memory");
-            san_diag_free(&pd);
+            san_diag_clear(&pd);
             free(defs);
             return NULL;
         }
-        san_diag_free(&pd);
+        san_diag_clear(&pd);
         text = imported;
         len = strlen(imported);
         nd = 0;
@@ -194,7 +194,7 @@ san_model *sweep_compile(const san_sweep_spec *sp, const char *const *vals,
         san_model_lint_peers(m, text, len, &d);
     if (m)
         keep_warnings(keep, &d, gen != NULL);
-    san_diag_free(&d);
+    san_diag_clear(&d);
     free(defs);
     free(gen);
     free(imported);

@@ -87,8 +87,8 @@ static const char *probability_why(const char *s, double *p)
 static int names_differ(const san_model *m, int64_t index, char **names, int *s)
 {
     san_state_decode(m, index, s);
-    for (int a = 0; a < m->naut; a++)
-        if (strcmp(names[a], m->aut[a].states[s[a]]))
+    for (int a = 0; a < san_model_automata(m); a++)
+        if (strcmp(names[a], san_model_local_state(m, a, s[a])))
             return a;
     return -1;
 }
@@ -117,10 +117,11 @@ static int refuse(const reader *r, const char *fmt, const char *a, const char *b
 static int read_header(reader *r, char *line)
 {
     const san_model *m = r->m;
-    int n = csv_split(line, r->field, m->naut + 2);
-    int ok = n == 2 || n == m->naut + 2;
-    for (int a = 0; ok && n > 2 && a < m->naut; a++)
-        ok = !strcmp(r->field[a + 1], m->aut[a].name);
+    const int naut = san_model_automata(m);
+    int n = csv_split(line, r->field, naut + 2);
+    int ok = n == 2 || n == naut + 2;
+    for (int a = 0; ok && n > 2 && a < naut; a++)
+        ok = !strcmp(r->field[a + 1], san_model_automaton_name(m, a));
     if (ok) {
         r->names = n > 2;
         return EXIT_OK;
@@ -128,7 +129,7 @@ static int read_header(reader *r, char *line)
     fprintf(stderr, "san %s: --from %s: its columns are not the model's automata (%d of "
             "them); a vector `solve --vector` wrote over lumped replicas is over occupancy "
             "states: write it with `san solve --lump off --vector`\n", r->cmd, r->path,
-            m->naut);
+            naut);
     return EXIT_USAGE;
 }
 
@@ -136,12 +137,13 @@ static int read_header(reader *r, char *line)
 static int read_row(reader *r, char *line, tool_from *v)
 {
     const san_model *m = r->m;
-    int n = csv_split(line, r->field, m->naut + 2);
-    if (n < 2 || n > m->naut + 2 || (n != 2 && n != m->naut + 2) || (r->names == 1 && n == 2)
+    const int naut = san_model_automata(m);
+    int n = csv_split(line, r->field, naut + 2);
+    if (n < 2 || n > naut + 2 || (n != 2 && n != naut + 2) || (r->names == 1 && n == 2)
         || (r->names == 0 && n > 2)) {
         fprintf(stderr, "san %s: --from %s:%ld: expected 'index,<local states>,probability' "
                 "(one local state for each of the model's %d automat%s)%s\n", r->cmd, r->path,
-                r->line, m->naut, m->naut == 1 ? "on" : "a",
+                r->line, naut, naut == 1 ? "on" : "a",
                 r->names == 1 ? "" : " or 'index,probability'");
         return EXIT_USAGE;
     }
@@ -149,9 +151,10 @@ static int read_row(reader *r, char *line, tool_from *v)
     if (san_parse_integer(r->field[0], 0, 9e18, &x) != 0)
         return refuse(r, "state index '%s' is %s", r->field[0], "not a whole number >= 0");
     int64_t index = (int64_t)x;
-    if (m->product_fits && index >= m->product) {
+    int64_t product;
+    if (san_model_product(m, &product) && index >= product) {
         char last[32];
-        snprintf(last, sizeof last, "%lld", (long long)m->product - 1);
+        snprintf(last, sizeof last, "%lld", (long long)product - 1);
         return refuse(r, "state index %s is past the model's last state index, %s",
                       r->field[0], last);
     }
@@ -159,7 +162,8 @@ static int read_row(reader *r, char *line, tool_from *v)
     if (a >= 0) {
         fprintf(stderr, "san %s: --from %s:%ld: state index %lld has %s in %s, not '%s': the "
                 "index and the names disagree\n", r->cmd, r->path, r->line, (long long)index,
-                m->aut[a].name, m->aut[a].states[r->s[a]], r->field[a + 1]);
+                san_model_automaton_name(m, a), san_model_local_state(m, a, r->s[a]),
+                r->field[a + 1]);
         return EXIT_USAGE;
     }
     double p = 0;
@@ -215,8 +219,9 @@ int tool_read_from(const char *cmd, const char *path, const san_model *m, tool_f
         fprintf(stderr, "san %s: --from: cannot read '%s': %s\n", cmd, path, strerror(errno));
         return errno == ENOMEM ? EXIT_FAIL : EXIT_USAGE;
     }
-    reader r = { cmd, path, m, 0, -1, malloc((m->naut + 3) * sizeof *r.field),
-                 malloc((m->naut + 1) * sizeof *r.s) };
+    const int naut = san_model_automata(m);
+    reader r = { cmd, path, m, 0, -1, malloc((naut + 3) * sizeof *r.field),
+                 malloc((naut + 1) * sizeof *r.s) };
     int status = EXIT_FAIL;
     if (r.field && r.s)
         status = read_lines(&r, f, v);

@@ -55,10 +55,10 @@ static void print_diag(const san_diag *d, const expr_origin *xo, int nxo)
         san_diag_add(&dx[i], it->sev, rel, col < 1 ? 1 : col, "%s", it->msg);
     }
     san_diag_print(&dm, stderr, isatty(2));
-    san_diag_free(&dm);
+    san_diag_clear(&dm);
     for (int i = 0; i < nxo; i++) {
         san_diag_print(&dx[i], stderr, isatty(2));
-        san_diag_free(&dx[i]);
+        san_diag_clear(&dx[i]);
     }
 }
 
@@ -112,7 +112,7 @@ static san_model *load_text(const char *name, char *text, size_t len, tool_defin
     }
     if (!m)
         *status = EXIT_USAGE;
-    san_diag_free(&d);
+    san_diag_clear(&d);
     return m;
 }
 
@@ -274,10 +274,10 @@ san_model *tool_load_model_exprs(const char *path, tool_defines *defs, const cha
 const san_expr *tool_state_expr(const char *cmd, const san_model *m, const char *opt,
                                const char *name, const char *text, int *status)
 {
-    for (int i = 0; i < m->nres; i++)
-        if (!strcmp(m->res[i].name, name)) {
-            if (!m->res[i].derived)
-                return m->res[i].expr;
+    for (int i = 0; i < san_model_results(m); i++)
+        if (!strcmp(san_model_result_name(m, i), name)) {
+            if (!san_model_result_derived(m, i))
+                return san_model_result_expr(m, i);
             *status = tool_usage_error(cmd, "%s '%s': names a result or thr(), values of the "
                                       "solution; a state selection reads the state only", opt,
                                       text);

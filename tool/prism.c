@@ -49,10 +49,10 @@ int tool_prism_to_san_flags(const char *name, char **text, size_t *len, const to
             san_diag_print(&d, stderr, isatty(2));
         else
             fprintf(stderr, "san: %s: out of memory while importing the PRISM model\n", name);
-        san_diag_free(&d);
+        san_diag_clear(&d);
         return tool_exit_status(st);
     }
-    san_diag_free(&d);
+    san_diag_clear(&d);
     free(*text);
     *text = out;
     *len = strlen(out);

@@ -34,9 +34,9 @@ int64_t *tool_vector_order(const san_space *sp, const char *cmd)
 static void vector_header(FILE *out, const san_model *m)
 {
     fprintf(out, "index");
-    for (int a = 0; a < m->naut; a++) {     /* quoted: a lumped class "M[1,3..5]" */
+    for (int a = 0; a < san_model_automata(m); a++) {   /* quoted: a lumped class "M[1,3..5]" */
         fputc(',', out);
-        san_csv_field(out, m->aut[a].name);
+        san_csv_field(out, san_model_automaton_name(m, a));
     }
     fprintf(out, ",probability\n");
 }
@@ -46,9 +46,9 @@ static void vector_row(FILE *out, const san_model *m, int *s, int64_t index, dou
 {
     san_state_decode(m, index, s);
     fprintf(out, "%lld", (long long)index);
-    for (int a = 0; a < m->naut; a++) {
+    for (int a = 0; a < san_model_automata(m); a++) {
         fputc(',', out);
-        san_csv_field(out, m->aut[a].states[s[a]]);
+        san_csv_field(out, san_model_local_state(m, a, s[a]));
     }
     fprintf(out, ",%.17g\n", p);
 }
@@ -67,7 +67,7 @@ int tool_vector_write(const void *ctx, FILE *out)
     const san_space *sp = v->sp;
     const san_model *m = sp->m;
     int64_t *order = tool_vector_order(sp, v->cmd);
-    int *s = malloc((m->naut + 1) * sizeof *s);
+    int *s = malloc((san_model_automata(m) + 1) * sizeof *s);
     if (!order || !s) {
         if (order)
             fprintf(stderr, "san %s: out of memory writing the vector\n", v->cmd);
@@ -115,8 +115,8 @@ static int engine_row(void *ctx, int64_t index, double p)
 int tool_engine_vector_write(const void *ctx, FILE *out)
 {
     tool_engine_vector *v = (tool_engine_vector *)ctx;
-    const san_model *m = v->a->m;
-    engine_rows e = { out, m, malloc((m->naut + 1) * sizeof *e.s), 0, v->cmd };
+    const san_model *m = san_analysis_model(v->a);
+    engine_rows e = { out, m, malloc((san_model_automata(m) + 1) * sizeof *e.s), 0, v->cmd };
     v->called = 1;
     vector_header(out, m);
     /* collective: called even without memory for the row's scratch, so

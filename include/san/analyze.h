@@ -192,6 +192,9 @@ typedef enum {
 } san_lump;
 
 typedef struct {
+    size_t struct_size;     /* sizeof the struct, set by san_analysis_opts_default: the
+                               library refuses options of another
+                               layout (SAN_E_USAGE) */
     san_space_opts space;   /* memory and state limits, progress, interrupt */
     san_solve_opts solve;   /* method, tol, ... */
     san_storage storage;
@@ -239,45 +242,10 @@ typedef struct {
                                state; NaN: not solved, never reached) */
 } san_classes;
 
-/* One analysis: what it built, found and measured. */
-typedef struct {
-    const san_model *m;
-    san_space sp;           /* valid when have_space */
-    san_solution sol;       /* valid when have_sol */
-    int have_space, have_sol;
-    int have_indices;       /* sol's results, marginals, throughputs and
-                               top states are filled (also for a solve
-                               that stopped early: its best vector's) */
-    int kron;               /* solved over the tensor descriptor */
-    int fell_back;          /* auto storage went to the descriptor */
-    double kron_bytes;      /* the descriptor with its vectors */
-    double other_bytes;     /* what the other storage would have needed
-                               (estimated; 0 when not) */
-    san_storage_choice choice;  /* auto: the prediction and the rule */
-    double t_space, t_solve;    /* seconds */
-    san_transient tr;       /* TRANSIENT, PASSAGE: valid when have_tr */
-    int have_tr;
-    int ranks;              /* the engine's MPI ranks (1: serial) */
-    double rank_bytes;      /* the largest per-rank resident memory */
-    /* SAN_ENGINE_PETSC: no rank holds the whole chain, so sp holds the
-     * counts, and its index the top states only (sol.top[k].state is
-     * k); sol.pi is NULL */
-    int64_t nonzeros;       /* the generator's, over every rank (0 over
-                               the descriptor): the report's figure */
-    void *engine;           /* engine_keep_vector: the ranks' parts of the
-                               answer (san_engine_vector reads them) */
-    /* Lumped (issue 28): sp, the top states, pi and tr.pi_last are over
-     * the lumped model (sp.m, occupancy states), as are tr.ninit and
-     * tr.ntarget; sol's and tr's results, marginals and throughputs
-     * over m, as if unlumped.  NULL when not lumped. */
-    san_lumping *lumping;
-    san_classes classes;    /* several closed classes: how the steady
-                               state weighs them (classes.n > 1) */
-    san_engine engine_used; /* the engine that made the answer (the
-                               reports say SAN_ENGINE_PETSC's ranks and
-                               their memory; its KSP was picked by no
-                               auto) */
-} san_analysis;
+/* One analysis: what it built, found and measured.  Opaque: its layout
+ * is the library's (solver/analysis/analysis_int.h); a caller makes one
+ * with san_analysis_new and reads it through the accessors below. */
+typedef struct san_analysis san_analysis;
 
 SAN_API void san_analysis_opts_default(san_analysis_opts *o);
 /* The options on the heap, set by name, for callers that do not see
@@ -309,15 +277,15 @@ SAN_API void san_analysis_opts_set_states(san_analysis_opts *o, const san_expr *
                                           const san_expr *until);
 /* Build m's state space, choose the storage, solve, compute the indices.
  * SAN_OK; SAN_E_NOTCONV (the best answer and its indices kept) or any
- * failure of the steps, the reasons in d.  Free a with
- * san_analysis_free whatever the status. */
+ * failure of the steps, the reasons in d.  a comes from
+ * san_analysis_new; free it with san_analysis_free whatever the
+ * status. */
 SAN_API san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
                        san_diag *d);
-SAN_API void san_analysis_free(san_analysis *a);
-/* An analysis for callers that do not see its layout (a binding;
- * solver/analysis/analysis_get.c, transient_get.c): san_analysis_new
- * (zeroed, for san_analyze; NULL when out of memory) and
- * san_analysis_delete (san_analysis_free, then a).  What it holds:
+/* An analysis read through accessors (solver/analysis/analysis_get.c,
+ * transient_get.c): san_analysis_new (zeroed, for san_analyze; NULL
+ * when out of memory) and san_analysis_free (what it holds, then a;
+ * san_analysis_delete is its old name).  What it holds:
  * san_analysis_has_space, _has_solution, _has_indices, _has_transient
  * (have_space, have_sol, have_indices, have_tr).  Arrays are pointers
  * into a, valid until it is freed.  The space: san_analysis_space (for
@@ -332,11 +300,17 @@ SAN_API void san_analysis_free(san_analysis *a);
  * and san_analysis_class (class k's states, its reach, reach_error and
  * error). */
 SAN_API san_analysis *san_analysis_new(void);
-SAN_API void san_analysis_delete(san_analysis *a);
+SAN_API void san_analysis_free(san_analysis *a);
+SAN_API SAN_DEPRECATED void san_analysis_delete(san_analysis *a);
 SAN_API int san_analysis_has_space(const san_analysis *a);
 SAN_API int san_analysis_has_solution(const san_analysis *a);
 SAN_API int san_analysis_has_indices(const san_analysis *a);
 SAN_API int san_analysis_has_transient(const san_analysis *a);
+/* The model analyzed (as given to san_analyze), and whether the answer
+ * was kept on the engine's ranks for san_engine_vector
+ * (engine_keep_vector under SAN_ENGINE_PETSC). */
+SAN_API const san_model *san_analysis_model(const san_analysis *a);
+SAN_API int san_analysis_has_engine_vector(const san_analysis *a);
 SAN_API const san_space *san_analysis_space(const san_analysis *a);
 SAN_API const san_model *san_analysis_space_model(const san_analysis *a);
 SAN_API const san_lumping *san_analysis_lumping(const san_analysis *a);
@@ -352,7 +326,7 @@ SAN_API int64_t san_analysis_classes(const san_analysis *a);
 SAN_API int64_t san_analysis_class(const san_analysis *a, int64_t k, double *reach,
                                    double *reach_error, double *error);
 /* A time-dependent analysis (have_tr): san_analysis_times (the times,
- * their count returned), san_analysis_at (the solution at time k),
+ * when times is not NULL; their count returned), san_analysis_at (the solution at time k),
  * san_analysis_accumulated (its integral over [0, t]; NULL without
  * rewards), san_analysis_initial_states (tr.ninit),
  * san_analysis_uniformization (the rate; the products done and
@@ -362,6 +336,8 @@ SAN_API int64_t san_analysis_class(const san_analysis *a, int64_t k, double *rea
  * san_analysis_mean (E[T]; solved by a solve, its error estimate),
  * san_analysis_cdf (per time), san_analysis_percentiles (per level). */
 SAN_API int san_analysis_times(const san_analysis *a, const double **times);
+/* pi at the last time, per state of the space (NULL: not kept). */
+SAN_API const double *san_analysis_pi_last(const san_analysis *a);
 SAN_API const san_solution *san_analysis_at(const san_analysis *a, int k);
 SAN_API const san_solution *san_analysis_accumulated(const san_analysis *a, int k);
 SAN_API int64_t san_analysis_initial_states(const san_analysis *a);

@@ -22,6 +22,14 @@ extern "C" {
 #define SAN_API
 #endif
 
+/* An old name kept for callers of an earlier interface (libsan.so.1):
+ * the compiler warns where it is used. */
+#if defined(__GNUC__)
+#define SAN_DEPRECATED __attribute__((deprecated))
+#else
+#define SAN_DEPRECATED
+#endif
+
 /* ------------------------------------------------------------------ */
 /* Status: the one vocabulary of failure                                */
 /* ------------------------------------------------------------------ */
@@ -71,8 +79,11 @@ typedef struct {
     int max_errors;         /* stop collecting past this many errors */
 } san_diag;
 
+/* A caller's san_diag: san_diag_init, and san_diag_clear releases its
+ * messages (d itself is the caller's: libsan.so.1 called this
+ * san_diag_free, now the name of the heap one's release below). */
 SAN_API void san_diag_init(san_diag *d, const char *file, const char *src, size_t len);
-SAN_API void san_diag_free(san_diag *d);
+SAN_API void san_diag_clear(san_diag *d);
 SAN_API void san_diag_add(san_diag *d, san_severity sev, int line, int col,
                   const char *fmt, ...)
 #ifdef __GNUC__
@@ -81,13 +92,14 @@ SAN_API void san_diag_add(san_diag *d, san_severity sev, int line, int col,
     ;
 /* The same on the heap, for callers that do not see the layout (the
  * Python binding): san_diag_new (file and src are not copied: they
- * must outlive d; NULL when out of memory), san_diag_delete (its items
- * and d).  san_diag_count: the messages kept; san_diag_message: the
- * k-th (0-based; NULL past the end), its severity and its 1-based line
- * and column (0: no position) into the pointers that are not NULL;
- * san_diag_file: the name given. */
+ * must outlive d; NULL when out of memory), san_diag_free (its items
+ * and d; san_diag_delete is its old name).  san_diag_count: the
+ * messages kept; san_diag_message: the k-th (0-based; NULL past the
+ * end), its severity and its 1-based line and column (0: no position)
+ * into the pointers that are not NULL; san_diag_file: the name given. */
 SAN_API san_diag *san_diag_new(const char *file, const char *src, size_t len);
-SAN_API void san_diag_delete(san_diag *d);
+SAN_API void san_diag_free(san_diag *d);
+SAN_API SAN_DEPRECATED void san_diag_delete(san_diag *d);
 SAN_API int san_diag_count(const san_diag *d);
 SAN_API const char *san_diag_file(const san_diag *d);
 SAN_API const char *san_diag_message(const san_diag *d, int k, san_severity *sev, int *line,

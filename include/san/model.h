@@ -35,77 +35,11 @@ SAN_API const int *san_expr_deps(const san_expr *e, int *n);
 /* The compiled model                                                   */
 /* ------------------------------------------------------------------ */
 
-typedef struct {
-    int event;              /* index into san_model.ev */
-    int to;                 /* destination local state */
-    san_expr *prob;         /* routing probability; NULL means 1 */
-} san_trans;
+/* Opaque: its layout is the library's (lang/model_int.h); a caller
+ * reads it through the accessors below. */
+typedef struct san_model san_model;
 
-typedef struct {
-    char *name;             /* expanded: "P[3]" for a replica */
-    int nstates;
-    char **states;          /* expanded names: "s[3]" inside a block */
-    double *reward;         /* per state; default: the state index */
-    /* Transitions leaving local state s are tr[first[s] .. first[s+1]),
-     * sorted by event, then by destination. */
-    int *first;
-    san_trans *tr;
-    int ntr;
-} san_automaton;
-
-typedef struct {
-    char *name;             /* "Acq" or, for a copy in a replica, "Acq@P[3]" */
-    int sync;               /* 0: local, 1: synchronizing */
-    san_expr *rate;
-    int nparts;             /* automata that fire it, ascending */
-    int *parts;
-    int line, col;          /* declaration */
-} san_event;
-
-typedef struct {
-    char *name;
-    san_expr *expr;
-    int derived;            /* computed from earlier results (extension),
-                               not an expectation over the states */
-} san_result;
-
-typedef struct {
-    char *name;
-    int is_function;        /* reads the state */
-    int is_domain;
-    int overridden;         /* value set by -D */
-    double value;           /* constants */
-    san_expr *expr;         /* functions (NULL otherwise) */
-} san_ident;
-
-typedef struct san_model {
-    char *name;             /* network name */
-    char *file;
-    int naut;
-    san_automaton *aut;
-    int nev;
-    san_event *ev;
-    int nres;
-    san_result *res;
-    int nid;
-    san_ident *id;
-    san_expr *reach;        /* reachability function */
-    int partial;            /* 1: partial reachability */
-    /* Product space: mixed radix, automaton 0 most significant. */
-    int64_t *stride;        /* stride[a] = prod_{b>a} nstates[b] */
-    int product_fits;       /* product fits in int64_t */
-    int64_t product;        /* valid if product_fits */
-    char *product_str;      /* decimal, exact up to 40 digits; beyond, six
-                               digits in scientific notation: "1.07151e+301029" */
-    double product_log10;
-    /* Ownership: every expression the model uses is in this pool. */
-    san_expr **pool;
-    int npool, cappool;
-    void *syntax;           /* the parsed text, kept for san_model_print */
-} san_model;
-
-/* The model read through accessors (lang/model_get.c), for callers that
- * do not see its layout (the Python binding): indices 0-based and
+/* The model read through accessors (lang/model_get.c): indices 0-based and
  * unchecked, below the counts.  san_model_product_text is product_str;
  * san_model_local_state the name of local state s of automaton a;
  * san_model_event_parts the automata that fire event e (ascending, *n
@@ -113,6 +47,9 @@ typedef struct san_model {
  * until take. */
 SAN_API const char *san_model_name(const san_model *m);
 SAN_API const char *san_model_product_text(const san_model *m);
+/* The product space's size: 1 and *n set when it fits in an int64_t, 0
+ * (*n untouched) when only san_model_product_text can say it. */
+SAN_API int san_model_product(const san_model *m, int64_t *n);
 SAN_API int san_model_automata(const san_model *m);
 SAN_API const char *san_model_automaton_name(const san_model *m, int a);
 SAN_API int san_model_automaton_states(const san_model *m, int a);

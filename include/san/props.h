@@ -49,6 +49,9 @@ SAN_API const char *san_props_text(const san_props *p, int i);
 
 /* How the properties are checked. */
 typedef struct {
+    size_t struct_size;     /* sizeof the struct, set by san_props_opts_default: the
+                               library refuses options of another
+                               layout (SAN_E_USAGE) */
     san_space_opts space;   /* memory and state limits, interrupt */
     san_solve_opts solve;   /* the steady-state solves (S, R[S]) */
     double eps;             /* truncated Poisson mass of uniformization

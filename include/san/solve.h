@@ -50,6 +50,9 @@ typedef enum { SAN_PC_ILU0, SAN_PC_JACOBI, SAN_PC_NONE } san_precond;
  * probability above 1e-14 (and of every index that sums non-negative
  * terms). */
 typedef struct {
+    size_t struct_size;     /* sizeof the struct, set by san_solve_opts_default: the
+                               library refuses options of another
+                               layout (SAN_E_USAGE) */
     san_method method;
     double tol;             /* of the tests above; the methods' own
                                stopping residual (san_ctmc_residual)

@@ -134,10 +134,12 @@ typedef struct {
 SAN_API void san_sweep_opts_default(san_sweep_opts *o);
 /* For bindings that hold the options by pointer (Python): a malloc'd
  * san_sweep_opts with the defaults (NULL when out of memory), freed by
- * san_sweep_opts_delete; set by san_sweep_opts_set and, for the flag
+ * san_sweep_opts_free (san_sweep_opts_delete is its old name); set by
+ * san_sweep_opts_set and, for the flag
  * that stops the remaining variants, san_sweep_opts_interrupt. */
 SAN_API san_sweep_opts *san_sweep_opts_new(void);
-SAN_API void san_sweep_opts_delete(san_sweep_opts *o);
+SAN_API void san_sweep_opts_free(san_sweep_opts *o);
+SAN_API SAN_DEPRECATED void san_sweep_opts_delete(san_sweep_opts *o);
 SAN_API void san_sweep_opts_interrupt(san_sweep_opts *o, volatile int *flag);
 /* A run option by its long name and value: --jobs, --method, --tol,
  * --max-iter, --time-limit, --max-states, --max-memory.  Returns 0 when
@@ -176,11 +178,15 @@ SAN_API int san_sweep_init_line(san_sweep *s, const char *line, const san_sweep_
 /* The cap on a model's input that o sets: max_input (0: the default),
  * or space.max_memory when that is set and smaller. */
 SAN_API double san_sweep_input_limit(const san_sweep_opts *o);
-SAN_API void san_sweep_free(san_sweep *s);
+/* What a caller's san_sweep holds, released (libsan.so.1's
+ * san_sweep_free). */
+SAN_API void san_sweep_clear(san_sweep *s);
 /* A zeroed san_sweep on the heap for san_sweep_init (NULL when out of
- * memory); san_sweep_delete frees what it holds and itself. */
+ * memory); san_sweep_free frees what it holds and itself (san_sweep_delete
+ * is its old name). */
 SAN_API san_sweep *san_sweep_new(void);
-SAN_API void san_sweep_delete(san_sweep *s);
+SAN_API void san_sweep_free(san_sweep *s);
+SAN_API SAN_DEPRECATED void san_sweep_delete(san_sweep *s);
 
 /* Solve every variant, largest first, opts->jobs at a time, each one on a
  * single thread.  Under mpirun (built --with-mpi) the variants go to the

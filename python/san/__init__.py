@@ -78,7 +78,7 @@ class _DiagScope:
         return self.d
 
     def __exit__(self, *exc):
-        lib.san_diag_delete(self.d)
+        lib.san_diag_free(self.d)
 
 
 class _Opts:
@@ -334,7 +334,7 @@ class Model:
             try:
                 st, msgs = _interrupt.call(work, stop)
             except BaseException:
-                lib.san_analysis_delete(a)
+                lib.san_analysis_free(a)
                 raise
         return st, a, msgs
 
@@ -469,7 +469,7 @@ class Model:
             sol = Solution(self, a)
             sol._json = _solve_report(self, a, tol, method == "auto")
         finally:
-            lib.san_analysis_delete(a)
+            lib.san_analysis_free(a)
         if st != _lib.SAN_OK:
             warnings.warn(f"{self.source}: {_status_name(st)}: {sol.message}")
         return sol
@@ -478,7 +478,7 @@ class Model:
         st, a, msgs = self._analyze(True, storage=storage, max_memory=max_memory,
                                     max_states=max_states, lump=lump)
         if st != _lib.SAN_OK:
-            lib.san_analysis_delete(a)
+            lib.san_analysis_free(a)
             raise SanError(_status_name(st), msgs)
         return a
 
@@ -497,7 +497,7 @@ class Model:
             auts = _automata(lib.san_analysis_space_model(a))
             lumped = _lumped(a)
         finally:
-            lib.san_analysis_delete(a)
+            lib.san_analysis_free(a)
         df = _states_frame(auts, index[order])
         df.attrs["lumped"] = lumped
         return df
@@ -519,7 +519,7 @@ class Model:
             val = np.ctypeslib.as_array(vp, shape=(nnz,)).copy() if nnz else np.zeros(0)
             index, order = self._space_arrays(a)
         finally:
-            lib.san_analysis_delete(a)
+            lib.san_analysis_free(a)
         m = scipy.sparse.csr_matrix((val, col, rowptr), shape=(n, n))
         return m[order][:, order].tocsr()
 
@@ -617,7 +617,7 @@ class Model:
                 raise SanError(_status_name(st), msgs)
             return m, a, st, msgs
         except BaseException:
-            lib.san_analysis_delete(a)
+            lib.san_analysis_free(a)
             raise
 
     def transient(self, times, initial=None, rewards=False, storage="auto", lump="auto",
@@ -639,7 +639,7 @@ class Model:
             out = Transient(m, a, st, msgs, eps)
             out._json = _time_report(m, self.source, a, st, False, eps, len(out.times), ())
         finally:
-            lib.san_analysis_delete(a)
+            lib.san_analysis_free(a)
         if st != _lib.SAN_OK:
             warnings.warn(f"{self.source}: {_status_name(st)}: " + "; ".join(msgs))
         return out
@@ -676,7 +676,7 @@ class Model:
                                      lib.san_analysis_times(a, byref(POINTER(ctypes.c_double)())),
                                      levels)
         finally:
-            lib.san_analysis_delete(a)
+            lib.san_analysis_free(a)
         if st != _lib.SAN_OK:
             warnings.warn(f"{self.source}: {_status_name(st)}: " + "; ".join(msgs))
         return out
@@ -718,7 +718,7 @@ class Model:
             for file, write in jobs:
                 _write_atomic(file, write, err)
         finally:
-            lib.san_analysis_delete(a)
+            lib.san_analysis_free(a)
         return [file for file, _ in jobs]
 
     def _export_dot(self, path, lump):
@@ -1372,13 +1372,13 @@ class _SweepOpts:
         for flag, val in self.run:
             if not isinstance(val, str) or lib.san_sweep_opts_set(
                     self.o, flag.encode(), val.encode(), err, len(err)) != 0:
-                lib.san_sweep_opts_delete(self.o)
+                lib.san_sweep_opts_free(self.o)
                 raise _usage(err.value.decode() or f"{flag[2:]}: {val!r}")
         lib.san_sweep_opts_interrupt(self.o, byref(self.stop))
         return self
 
     def __exit__(self, *exc):
-        lib.san_sweep_opts_delete(self.o)
+        lib.san_sweep_opts_free(self.o)
 
     def call(self, fn, *args):
         """fn(*args) in a thread of its own while this one waits where
@@ -1496,7 +1496,7 @@ def sweep(model, jobs=None, method="auto", tol=None, storage="auto", lump="auto"
         finally:
             _lib.libc.free(buf)
     finally:
-        lib.san_sweep_delete(s)
+        lib.san_sweep_free(s)
     df = pd.read_csv(io.StringIO(text), keep_default_na=False, na_values=[""])
     for flag in ("converged", "error_bound", "lumped"):     # 0 or 1 in the CSV
         if flag in df:

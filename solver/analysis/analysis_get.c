@@ -9,18 +9,24 @@
  */
 #include <stdlib.h>
 #include "san.h"
+#include "solver/analysis/analysis_int.h"
 
 san_analysis *san_analysis_new(void)
 {
     return calloc(1, sizeof(san_analysis));
 }
 
-void san_analysis_delete(san_analysis *a)
+void san_analysis_free(san_analysis *a)
 {
     if (!a)
         return;
-    san_analysis_free(a);
+    an_analysis_clear(a);
     free(a);
+}
+
+void san_analysis_delete(san_analysis *a)
+{
+    san_analysis_free(a);
 }
 
 int san_analysis_has_space(const san_analysis *a)
@@ -41,6 +47,16 @@ int san_analysis_has_indices(const san_analysis *a)
 int san_analysis_has_transient(const san_analysis *a)
 {
     return a->have_tr;
+}
+
+const san_model *san_analysis_model(const san_analysis *a)
+{
+    return a->m;
+}
+
+int san_analysis_has_engine_vector(const san_analysis *a)
+{
+    return a->engine != NULL;
 }
 
 const san_space *san_analysis_space(const san_analysis *a)

@@ -34,10 +34,13 @@
 #include "solver/space/idmap.h"
 #include "solver/analysis/storage_choice.h"
 #include "solver/analysis/long_run.h"
+#include "lang/model_int.h"
+#include "solver/analysis/analysis_int.h"
 
 void san_analysis_opts_default(san_analysis_opts *o)
 {
     memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
     san_solve_opts_default(&o->solve);
     o->storage = SAN_STORAGE_AUTO;
     o->tr.eps = 1e-13;
@@ -57,7 +60,7 @@ san_status san_engine_vector(const san_analysis *a,
     return a->engine ? psc_vector(a->engine, row, ctx) : SAN_E_USAGE;
 }
 
-void san_analysis_free(san_analysis *a)
+void an_analysis_clear(san_analysis *a)
 {
     psc_vector_free(a->engine);
     if (a->have_tr)
@@ -123,7 +126,7 @@ static void diag_move(san_diag *d, san_diag *tmp)
     for (int i = 0; i < tmp->n; i++)
         san_diag_add(d, tmp->items[i].sev, tmp->items[i].line, tmp->items[i].col, "%s",
                      tmp->items[i].msg);
-    san_diag_free(tmp);
+    san_diag_clear(tmp);
 }
 
 /* Step 2's prediction (storage_choice.c): auto storage, for a steady
@@ -170,7 +173,7 @@ static san_status choose_storage(const san_model *m, const san_analysis_opts *o,
         *t_spent = a->sp.t_explore;
         san_space_free(&a->sp);
         a->have_space = 0;
-        san_diag_free(&tmp);
+        san_diag_clear(&tmp);
     } else {
         diag_move(d, &tmp);
     }
@@ -212,7 +215,7 @@ static san_status build(const san_model *m, const san_analysis_opts *o, double t
             a->sp.t_explore += t_predict;       /* the report counts it */
             return st;
         }
-        san_diag_free(&tmp);
+        san_diag_clear(&tmp);
         san_diag_add(d, SAN_NOTE, 0, 0, "the sparse generator does not fit in --max-memory: "
                      "solving over the tensor descriptor (--storage kron)");
         a->kron = a->fell_back = 1;
@@ -314,7 +317,7 @@ static int retry_sparse(const san_analysis_opts *o, double t0, san_analysis *a)
     san_diag_init(&tmp, NULL, NULL, 0);
     const double t = san_now();
     san_status st = san_space_build(a->m, &po, &sp, &tmp);
-    san_diag_free(&tmp);
+    san_diag_clear(&tmp);
     a->t_space += san_now() - t;
     if (st != SAN_OK)
         return 0;       /* the descriptor's answer stays */
@@ -412,6 +415,15 @@ static san_status space_lumped(const san_model *m, const san_analysis_opts *o, s
 san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
                        san_diag *d)
 {
+    /* a caller built against another layout would be read wrong: the
+     * nested space, solve and transient options are covered by the size */
+    if (o->struct_size != sizeof *o) {
+        memset(a, 0, sizeof *a);
+        san_diag_add(d, SAN_ERROR, 0, 0, "the analysis options are not libsan's (struct_size "
+                     "%zu, expected %zu): fill them with san_analysis_opts_default",
+                     o->struct_size, sizeof *o);
+        return SAN_E_USAGE;
+    }
     if (o->space_only && o->lump != SAN_LUMP_OFF)
         return space_lumped(m, o, a, d);
     memset(a, 0, sizeof *a);

@@ -29,6 +29,7 @@
 #include "solver/space/reach_walk.h"
 #include "solver/space/succ.h"
 #include "lang/where.h"
+#include "lang/model_int.h"
 
 /* Auto: at most this many states, and states times (automata + 8) at
  * most DEFAULT_WORK, so that a model of many automata explores fewer
@@ -205,7 +206,7 @@ static void record(audit *A, const int *s, int64_t idx)
         A->fired[arc->event] = 1;
         if (arc->to == idx)
             continue;
-        const san_event *E = &m->ev[arc->event];
+        const lang_event *E = &m->ev[arc->event];
         for (int j = 0; j < E->nparts; j++) {
             int a = E->parts[j];
             if ((int)(arc->to / m->stride[a] % m->aut[a].nstates) != s[a]) {
@@ -342,7 +343,7 @@ static void warn_automata(audit *A, places *P)
     P->n = 0;
     for (int a = 0; a < m->naut; a++) {
         int line = 0, col = 0;
-        const san_automaton *M = &m->aut[a];
+        const lang_automaton *M = &m->aut[a];
         if (M->nstates < 2 || A->moved[a])
             continue;
         where_automaton(m, a, &line, &col);
@@ -361,7 +362,7 @@ static void warn_automata(audit *A, places *P)
     }
     P->n = 0;
     for (int a = 0; a < m->naut; a++) {
-        const san_automaton *M = &m->aut[a];
+        const lang_automaton *M = &m->aut[a];
         if (!A->moved[a])
             continue;
         for (int ls = 0; ls < M->nstates; ls++) {
@@ -387,7 +388,7 @@ static void warn_text(audit *A, places *P)
     const san_model *m = A->m;
     P->n = 0;
     for (int a = 0; a < m->naut; a++) {
-        const san_automaton *M = &m->aut[a];
+        const lang_automaton *M = &m->aut[a];
         for (int ls = 0; ls < M->nstates; ls++) {
             int out = 0;
             for (int t = M->first[ls]; t < M->first[ls + 1];) {

@@ -23,6 +23,7 @@
 #include "solver/space/reach_walk.h"
 #include "solver/space/succ.h"
 #include "solver/analysis/estimate.h"
+#include "lang/model_int.h"
 
 #define SAMPLES 4096            /* states whose successors are counted */
 #define COUNT_EVALS 33554432.0 /* reachability evaluations to count */

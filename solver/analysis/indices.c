@@ -10,6 +10,7 @@
 #include "solver/space/space.h"
 #include "solver/space/state_sums.h"
 #include "solver/space/succ.h"
+#include "lang/model_int.h"
 
 /* The indices are sums over the states, cut into chunks of INDEX_CHUNK
  * that threads take in any order; each chunk has its own partial sums,

@@ -36,6 +36,7 @@
 #include "solver/numeric/linsolve.h"
 #include "solver/analysis/long_run.h"
 #include "solver/space/space.h"
+#include "solver/analysis/analysis_int.h"
 
 void long_run_free(san_classes *c)
 {
@@ -95,7 +96,7 @@ static san_status reach_beside(const san_analysis_opts *o, const san_space *sp,
     san_diag_init(&quiet, d->file, NULL, 0);
     san_status st = po.max_memory > 0 ? san_space_build(sp->m, &po, &full, &quiet)
                                       : SAN_E_LIMIT;
-    san_diag_free(&quiet);
+    san_diag_clear(&quiet);
     if (st != SAN_OK) {
         san_diag_add(d, SAN_ERROR, 0, 0, "the chain has %lld closed classes: their reach "
                      "probabilities are solved on the sparse generator, which could not be "

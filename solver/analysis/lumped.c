@@ -11,6 +11,7 @@
 #include "lang/lump.h"
 #include "solver/analysis/lumped.h"
 #include "lang/expr.h"
+#include "lang/model_int.h"
 
 static double *member_marginal(const lump_class *C, const double *counter)
 {
@@ -82,7 +83,7 @@ san_status lump_expand_solution(const san_lumping *L, san_solution *sol)
             san_diag quiet;
             san_diag_init(&quiet, NULL, NULL, 0);
             lang_results_derive(m, sol->results, thr, &quiet);
-            san_diag_free(&quiet);
+            san_diag_clear(&quiet);
         }
     }
     return SAN_OK;

@@ -31,6 +31,7 @@
 #include <string.h>
 #include "lang/lump.h"
 #include "solver/analysis/lumped.h"
+#include "lang/model_int.h"
 
 /* The lumped model's copy of expression e of m: results are rewritten
  * in order (lump.c), so the same index; NULL when e is not a result. */

@@ -56,7 +56,7 @@ int passage_rows_get(passage_rows *pr, const san_space *sp, const int64_t *pos,
     san_diag quiet;             /* its warnings were the first build's */
     san_diag_init(&quiet, d->file, NULL, 0);
     san_status st = room > 0 ? san_space_build(sp->m, &po, &pr->full, &quiet) : SAN_E_LIMIT;
-    san_diag_free(&quiet);
+    san_diag_clear(&quiet);
     if (st == SAN_E_NOMEM)
         return -1;
     if (st != SAN_OK) {

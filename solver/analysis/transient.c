@@ -46,6 +46,8 @@
 #include "solver/petsc/petsc_solve.h"
 #include "lang/lump.h"
 #include "solver/analysis/initial.h"
+#include "lang/model_int.h"
+#include "solver/analysis/analysis_int.h"
 
 
 /* Runs planned past this many products say so in a note (stderr). */

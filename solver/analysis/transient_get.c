@@ -5,11 +5,18 @@
  * san_analysis_has_transient.
  */
 #include "san.h"
+#include "solver/analysis/analysis_int.h"
 
 int san_analysis_times(const san_analysis *a, const double **times)
 {
-    *times = a->tr.times;
+    if (times)
+        *times = a->tr.times;
     return a->tr.ntimes;
+}
+
+const double *san_analysis_pi_last(const san_analysis *a)
+{
+    return a->tr.pi_last;
 }
 
 const san_solution *san_analysis_at(const san_analysis *a, int k)

@@ -9,6 +9,7 @@
 #include "lang/ast.h"
 #include "solver/space/succ.h"
 #include "solver/export/export_int.h"
+#include "lang/model_int.h"
 
 /* A DOT string: quotes and backslashes escaped, new lines kept as \n. */
 static void dot_string(FILE *out, const char *s)
@@ -88,7 +89,7 @@ static void prob_text(const san_model *m, const san_expr *p, FILE *out)
     deps_text(m, p, out);
 }
 
-static void edge_label(const san_model *m, const san_trans *t, const char *rate, FILE *out)
+static void edge_label(const san_model *m, const lang_trans *t, const char *rate, FILE *out)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -107,7 +108,7 @@ static void edge_label(const san_model *m, const san_trans *t, const char *rate,
 
 static void automaton(const san_model *m, int a, char **rates, FILE *out)
 {
-    const san_automaton *A = &m->aut[a];
+    const lang_automaton *A = &m->aut[a];
     fprintf(out, "  subgraph \"cluster_%d\" {\n    label=", a);
     dot_string(out, A->name);
     fputs(";\n", out);
@@ -118,7 +119,7 @@ static void automaton(const san_model *m, int a, char **rates, FILE *out)
     }
     for (int s = 0; s < A->nstates; s++)
         for (int k = A->first[s]; k < A->first[s + 1]; k++) {
-            const san_trans *t = &A->tr[k];
+            const lang_trans *t = &A->tr[k];
             fprintf(out, "    \"a%d_%d\" -> \"a%d_%d\" [label=", a, s, a, t->to);
             edge_label(m, t, rates[t->event], out);
             fputs(m->ev[t->event].sync ? ", style=bold, color=blue, fontcolor=blue];\n" : "];\n",

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "san/export.h"
+#include "lang/model_int.h"
 
 char *san_export_lump_note(const san_lumping *L, const san_model *m, int64_t states)
 {

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "solver/export/export_int.h"
+#include "lang/model_int.h"
 
 /* PRISM's reserved words (its manual, "Modules and variables", the union
  * of the lists of PRISM 3 to 4.8), and "deadlock", its built-in label. */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "solver/export/export_int.h"
+#include "lang/model_int.h"
 
 /* Off-diagonal rates of a permuted generator: PRISM wants the rates,
  * not the diagonal (it computes the exit rates itself). */

@@ -13,6 +13,7 @@
  */
 #include "base/base.h"
 #include "solver/export/export_int.h"
+#include "lang/model_int.h"
 
 static void row(FILE *out, const char *kind, int index, const char *san, const char *state,
                 const char *prism)

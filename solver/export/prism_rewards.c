@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include "solver/space/succ.h"
 #include "solver/export/export_int.h"
+#include "lang/model_int.h"
 
 int san_export_prism_nrewards(const san_model *m)
 {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include "base/base.h"
 #include "solver/export/export_int.h"
+#include "lang/model_int.h"
 
 san_status san_export_states(const san_space *sp, FILE *out)
 {

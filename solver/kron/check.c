@@ -24,6 +24,7 @@
 #include "solver/space/idmap.h"
 #include "solver/space/space.h"
 #include "solver/space/succ.h"
+#include "lang/model_int.h"
 
 /* A state's successors come in pieces of at most this many: a state
  * of the depth-first path holds at most one piece in the arena (4 bytes

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "solver/kron/kron_int.h"
+#include "lang/model_int.h"
 
 /* Terms and tables as kron_build would make them, without building. */
 double kron_terms_bytes(const san_model *m, double nleaves)
@@ -24,11 +25,11 @@ double kron_terms_bytes(const san_model *m, double nleaves)
                  ? kron_plan_terms(m, (int64_t)nleaves, table_max, tev, tstart) : -1;
     double b = 0;
     for (int i = 0; i < nt; i++) {
-        const san_event *E = &m->ev[tev[tstart[i]]];
+        const lang_event *E = &m->ev[tev[tstart[i]]];
         const int nev = tstart[i + 1] - tstart[i];
         b += sizeof(kron_term) + 12.0 * m->naut + 4.0 * nev;
         for (int k = 0; k < E->nparts; k++) {
-            const san_automaton *A = &m->aut[E->parts[k]];
+            const lang_automaton *A = &m->aut[E->parts[k]];
             b += 8.0 * (A->nstates + 2) + 2.0 * sizeof(kron_move) * A->ntr;
         }
         /* the runs below the region level: about two per leaf of a

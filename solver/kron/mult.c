@@ -90,6 +90,7 @@
 #include "base/grow.h"
 #include "solver/kron/kron_int.h"
 #include "solver/numeric/linsolve.h"
+#include "lang/model_int.h"
 
 typedef struct {
     const kron_desc *d;

@@ -31,6 +31,7 @@
 #include <string.h>
 #include "base/grow.h"
 #include "solver/kron/kron_int.h"
+#include "lang/model_int.h"
 
 static void runs_free(kron_runs *K)
 {

@@ -560,5 +560,13 @@ int kron_solve_mode(const san_space *sp, const san_solve_opts *o,
 int san_kron_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol,
                    double *descriptor_bytes)
 {
+    if (o && o->struct_size != sizeof *o) {
+        memset(sol, 0, sizeof *sol);
+        snprintf(sol->info.msg, sizeof sol->info.msg, "the solve options are not libsan's "
+                 "(struct_size %zu, expected %zu): fill them with san_solve_opts_default",
+                 o->struct_size, sizeof *o);
+        sol->info.status = SAN_E_USAGE;
+        return -1;
+    }
     return kron_solve_mode(sp, o, sol, descriptor_bytes, KRON_AUTO, NULL);
 }

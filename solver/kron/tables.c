@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "solver/kron/kron_int.h"
+#include "lang/model_int.h"
 
 /* Slot of value v in the open-addressed set h of the ncode values val
  * (2 KRON_CODES slots, -1 empty): its code, or a new one (ncode too if

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "solver/kron/kron_int.h"
+#include "lang/model_int.h"
 
 static void mark_deps(kron_term *t, const san_expr *e)
 {
@@ -36,7 +37,7 @@ static inline int term_index(const kron_term *t, int e)
  * table_max: some size beyond it). */
 int64_t kron_term_levels(kron_term *t, const san_model *m, int64_t table_max)
 {
-    const san_event *E = &m->ev[t->ev];
+    const lang_event *E = &m->ev[t->ev];
     for (int a = 0; a < m->naut; a++) {
         t->kind[a] = KRON_FREE;
         t->dstride[a] = 0;
@@ -46,7 +47,7 @@ int64_t kron_term_levels(kron_term *t, const san_model *m, int64_t table_max)
     for (int i = 0; i < t->nev; i++)
         mark_deps(t, m->ev[t->evs[i]].rate);
     for (int k = 0; k < E->nparts; k++) {
-        const san_automaton *A = &m->aut[E->parts[k]];
+        const lang_automaton *A = &m->aut[E->parts[k]];
         for (int i = 0; i < A->ntr; i++)
             if (term_index(t, A->tr[i].event) >= 0)
                 mark_deps(t, A->tr[i].prob);
@@ -73,7 +74,7 @@ int64_t kron_term_levels(kron_term *t, const san_model *m, int64_t table_max)
 static int term_part(kron_term *t, const san_model *m, int k, int64_t size,
                      tab_cache *tc, const int32_t *rfn, const double *rc)
 {
-    const san_automaton *A = &m->aut[m->ev[t->ev].parts[k]];
+    const lang_automaton *A = &m->aut[m->ev[t->ev].parts[k]];
     int ns = A->nstates, nm = 0, put = 0;
     kron_part *in = &t->in[k], *out = &t->out[k];
     in->ptr = calloc(ns + 2, sizeof *in->ptr);
@@ -89,7 +90,7 @@ static int term_part(kron_term *t, const san_model *m, int k, int64_t size,
         return -1;
     for (int u = 0; u < ns; u++)
         for (int i = A->first[u]; i < A->first[u + 1]; i++) {
-            const san_trans *tr = &A->tr[i];
+            const lang_trans *tr = &A->tr[i];
             const int j = term_index(t, tr->event);
             if (j < 0 || (t->np == 1 && tr->to == u))
                 continue;

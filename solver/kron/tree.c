@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "solver/kron/kron_int.h"
+#include "lang/model_int.h"
 
 void kron_tree_free(kron_tree *t)
 {

@@ -11,6 +11,7 @@
 void san_solve_opts_default(san_solve_opts *o)
 {
     memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
     o->method = SAN_M_AUTO;
     o->tol = 1e-10;
     o->max_iter = 10000;

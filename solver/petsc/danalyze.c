@@ -297,7 +297,7 @@ static san_status assembled(const dctx *c, const san_analysis_opts *o, dbuilt *b
             san_diag_add(d, tmp.items[i].sev, tmp.items[i].line, tmp.items[i].col, "%s",
                          tmp.items[i].msg);
     }
-    san_diag_free(&tmp);
+    san_diag_clear(&tmp);
     return st;
 }
 

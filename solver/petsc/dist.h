@@ -24,6 +24,8 @@
 #include <petscksp.h>
 #include "san.h"
 #include "solver/space/idmap.h"
+#include "lang/model_int.h"
+#include "solver/analysis/analysis_int.h"
 
 /* The ranks and how a failure of one reaches all. */
 typedef struct {

@@ -3,6 +3,7 @@
  */
 #include <string.h>
 #include "solver/petsc/petsc_solve.h"
+#include "solver/analysis/analysis_int.h"
 
 san_status psc_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
                              san_diag *d)

@@ -30,6 +30,7 @@
 #include "solver/numeric/restricted.h"
 #include "solver/space/space.h"
 #include "solver/transient/transient.h"
+#include "lang/model_int.h"
 
 struct san_checker {
     const san_model *m;
@@ -45,6 +46,7 @@ struct san_checker {
 void san_props_opts_default(san_props_opts *o)
 {
     memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
     san_solve_opts_default(&o->solve);
     o->eps = 1e-13;
     o->max_steps = 1e8;
@@ -75,6 +77,12 @@ san_status san_checker_new(const san_model *m, const san_props_opts *o, san_chec
                            san_diag *d)
 {
     *out = NULL;
+    if (o->struct_size != sizeof *o) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "the property options are not libsan's (struct_size "
+                     "%zu, expected %zu): fill them with san_props_opts_default",
+                     o->struct_size, sizeof *o);
+        return SAN_E_USAGE;
+    }
     san_checker *c = calloc(1, sizeof *c);
     if (!c)
         return SAN_E_NOMEM;
@@ -135,7 +143,7 @@ static void fail_at(env *e, const pnode *n, const char *fmt, const char *name)
 
 /* The value of automaton a's local state s: a PRISM variable's value
  * from the state's name (x_3, x_m2 for -2), else the state's index. */
-static double aut_value(const san_automaton *A, int s)
+static double aut_value(const lang_automaton *A, int s)
 {
     const char *nm = A->states[s];
     size_t la = strlen(A->name);
@@ -301,7 +309,7 @@ static double eval(const san_checker *c, const pnode *n, int64_t s)
         case R_AUT:
             return aut_value(&m->aut[(int)n->v], c->st[(int)n->v]);
         case R_IDENT: {
-            const san_ident *id = &m->id[(int)n->v];
+            const lang_ident *id = &m->id[(int)n->v];
             return id->expr ? san_expr_eval(id->expr, c->st) : id->value;
         }
         case R_RESULT:

@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include "solver/space/class_rules.h"
+#include "lang/model_int.h"
 
 int64_t space_class_keep(const san_model *m, const int64_t *size, const char *entered,
                          const char *open, int64_t nc, int64_t *nclosed, int *drop)

@@ -15,6 +15,7 @@
 #include "base/base.h"
 #include "solver/space/class_rules.h"
 #include "solver/space/space.h"
+#include "lang/model_int.h"
 
 /* The check looks at the clock and the interrupt flag every this many
  * edges (a millisecond or less). */

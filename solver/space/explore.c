@@ -51,6 +51,7 @@
 #include "base/base.h"
 #include "solver/space/space.h"
 #include "solver/space/succ.h"
+#include "lang/model_int.h"
 
 /* States a worker expands per batch, at most. */
 #define SLICE_STATES 32768

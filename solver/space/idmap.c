@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "solver/space/idmap.h"
+#include "lang/model_int.h"
 
 /* Flat while it fits a quarter of the limit and, when the number of
  * states is known, costs at most IDMAP_FLAT_BYTES_PER_STATE a state. */

@@ -12,6 +12,7 @@
 #include "base/base.h"
 #include "solver/space/partition_space.h"
 #include "solver/space/succ.h"
+#include "lang/model_int.h"
 
 /* Raw block numbers of a group of automata go through uint16_t: groups
  * with more joint states than this are skipped. */
@@ -108,7 +109,7 @@ static int add_group(num_parts *P, const san_model *m, int64_t n, const int64_t 
  * rate and its routing probabilities read, ascending, into g; count. */
 static int coupled(const san_model *m, int e, int *g, char *in)
 {
-    const san_event *E = &m->ev[e];
+    const lang_event *E = &m->ev[e];
     memset(in, 0, m->naut);
     for (int k = 0; k < E->nparts; k++)
         in[E->parts[k]] = 1;
@@ -117,7 +118,7 @@ static int coupled(const san_model *m, int e, int *g, char *in)
     for (int k = 0; k < nd; k++)
         in[dep[k]] = 1;
     for (int k = 0; k < E->nparts; k++) {
-        const san_automaton *A = &m->aut[E->parts[k]];
+        const lang_automaton *A = &m->aut[E->parts[k]];
         for (int t = 0; t < A->ntr; t++)
             if (A->tr[t].event == e && A->tr[t].prob) {
                 dep = san_expr_deps(A->tr[t].prob, &nd);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include "lang/expr.h"
 #include "solver/space/reach_walk.h"
+#include "lang/model_int.h"
 
 typedef struct {
     reach_walk *w;

@@ -24,6 +24,7 @@
 #include "solver/space/reach_walk.h"
 #include "solver/space/space.h"
 #include "base/base.h"
+#include "lang/model_int.h"
 
 
 /* ---------------------------------------------------------------- */

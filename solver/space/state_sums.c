@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include "lang/expr.h"
 #include "solver/space/state_sums.h"
+#include "lang/model_int.h"
 
 int64_t *space_marginal_offsets(const san_model *m)
 {

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "solver/space/succ.h"
 #include "lang/where.h"
+#include "lang/model_int.h"
 
 /* Routing probabilities must sum to 1 within this (constant ones as
  * written, 1/3 to nine digits, and functional ones evaluated). */
@@ -69,7 +70,7 @@ static int local_groups_init(succ_ctx *c)
     if (!c->lg || !c->lgstart || !c->delta)
         return -1;
     for (int a = 0; a < m->naut; a++) {
-        const san_automaton *A = &m->aut[a];
+        const lang_automaton *A = &m->aut[a];
         int nt = A->first[A->nstates];
         c->lg[a] = malloc((nt + 1) * sizeof **c->lg);
         c->lgstart[a] = malloc((A->nstates + 1) * sizeof **c->lgstart);
@@ -115,7 +116,7 @@ static int constants_init(succ_ctx *c)
         return -1;
     int nslots = 0;
     for (int a = 0; a < m->naut; a++) {
-        const san_automaton *A = &m->aut[a];
+        const lang_automaton *A = &m->aut[a];
         int nt = A->first[A->nstates];
         c->cprob[a] = malloc((nt + 1) * sizeof **c->cprob);
         c->pslot[a] = malloc((nt + 1) * sizeof **c->pslot);
@@ -156,7 +157,7 @@ int succ_init(succ_ctx *c, const san_model *m)
     if (!c->range || !c->off || !c->functional_prob)
         return -1;
     for (int e = 0; e < m->nev; e++) {
-        const san_event *E = &m->ev[e];
+        const lang_event *E = &m->ev[e];
         if (E->nparts > c->maxparts)
             c->maxparts = E->nparts;
         c->off[e] = calloc(E->nparts + 1, sizeof **c->off);
@@ -172,7 +173,7 @@ int succ_init(succ_ctx *c, const san_model *m)
      * are sorted by (source, event), so each (source, event) run is
      * contiguous. */
     for (int a = 0; a < m->naut; a++) {
-        const san_automaton *A = &m->aut[a];
+        const lang_automaton *A = &m->aut[a];
         for (int ls = 0; ls < A->nstates; ls++) {
             for (int t = A->first[ls]; t < A->first[ls + 1];) {
                 int e = A->tr[t].event, u = t;
@@ -189,7 +190,7 @@ int succ_init(succ_ctx *c, const san_model *m)
                  * the event fires: checked there, like functional ones. */
                 if (!c->functional_prob[e] && fabs(sum - 1) > PROB_SUM_TOL)
                     c->functional_prob[e] = 1;
-                const san_event *E = &m->ev[e];
+                const lang_event *E = &m->ev[e];
                 for (int k = 0; k < E->nparts; k++)
                     if (E->parts[k] == a) {
                         int32_t *r = &c->range[e][2 * (c->off[e][k] + ls)];
@@ -276,7 +277,7 @@ static inline const int32_t *range_of(const succ_ctx *c, int e, int k, int ls)
 
 double succ_event_rate(succ_ctx *c, int e, const int *s)
 {
-    const san_event *E = &c->m->ev[e];
+    const lang_event *E = &c->m->ev[e];
     /* An event that labels no transition (declared but unused, or every
      * transition of it dropped at the end of a block) never fires. */
     if (E->nparts == 0)
@@ -391,7 +392,7 @@ static int participant_probs(succ_ctx *c, int e, int a, const int32_t *r, const 
 static int event_rate(succ_ctx *c, int e, const int *s, double *rate,
                       char *err, size_t errlen)
 {
-    const san_event *E = &c->m->ev[e];
+    const lang_event *E = &c->m->ev[e];
     double x = c->crate[e];
     if (x != x) {
         int slot = c->rate_slot[e];
@@ -429,7 +430,7 @@ void succ_problem_text(const san_model *m, const succ_problem *p, const int *s, 
                      isfinite(p->value) ? "negative" : "not finite", p->value, st);
         return;
     }
-    const san_automaton *A = &m->aut[p->aut];
+    const lang_automaton *A = &m->aut[p->aut];
     if (p->kind == SUCC_PROB_RANGE) {
         snprintf(buf, n, "a routing probability of event '%s' from state '%s' of '%s' is "
                  "not in [0, 1] (%g) in state (%s)", ev, A->states[p->from], A->name, p->value,
@@ -466,7 +467,7 @@ int succ_problem_where(const san_model *m, const succ_problem *p, int *line, int
 static int fire_local(succ_ctx *c, int e, int a, int t0, int t1, const int *s, int64_t idx,
                       space_arcs *out, char *err, size_t errlen)
 {
-    const san_automaton *A = &c->m->aut[a];
+    const lang_automaton *A = &c->m->aut[a];
     double rate;
     int rc = event_rate(c, e, s, &rate, err, errlen);
     if (rc || rate == 0)
@@ -500,7 +501,7 @@ oom:
 static int sync_setup(succ_ctx *c, int e, const int *s, double *rate, char *err,
                       size_t errlen)
 {
-    const san_event *E = &c->m->ev[e];
+    const lang_event *E = &c->m->ev[e];
     const int np = E->nparts;
     if (np == 0)
         return 0;
@@ -556,7 +557,7 @@ static int fire_sync(succ_ctx *c, int e, const int *s, int64_t idx, int64_t from
                      space_arcs *out, int64_t *next, char *err, size_t errlen)
 {
     const san_model *m = c->m;
-    const san_event *E = &m->ev[e];
+    const lang_event *E = &m->ev[e];
     const int np = E->nparts;
     double rate;
     *next = -1;
@@ -584,7 +585,7 @@ static int fire_sync(succ_ctx *c, int e, const int *s, int64_t idx, int64_t from
         for (k = 0; k < np; k++) {
             int a = E->parts[k];
             const int32_t *r = range_of(c, e, k, s[a]);
-            const san_trans *t = &m->aut[a].tr[c->choice[k]];
+            const lang_trans *t = &m->aut[a].tr[c->choice[k]];
             p *= c->pbuf[c->base[k] + c->choice[k] - r[0]];
             to += (int64_t)(t->to - s[a]) * m->stride[a];
         }
@@ -758,7 +759,7 @@ double succ_fanout(const san_model *m, int *event, double *event_fanout)
     /* per automaton, the longest run of one event's transitions out of
      * one local state (transitions are sorted by source, then event) */
     for (int a = 0; a < m->naut; a++) {
-        const san_automaton *A = &m->aut[a];
+        const lang_automaton *A = &m->aut[a];
         int nt = 0;
         for (int ls = 0; ls < A->nstates; ls++)
             for (int t = A->first[ls]; t < A->first[ls + 1];) {

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "san.h"
+#include "lang/model_int.h"
 
 struct san_warm {
     int naut;
@@ -67,7 +68,7 @@ static int copy_names(san_warm *w, const san_model *m)
     if (!w->aut || !w->nstates || !w->state || !w->stride)
         return -1;
     for (int a = 0; a < m->naut; a++) {
-        const san_automaton *A = &m->aut[a];
+        const lang_automaton *A = &m->aut[a];
         w->stride[a] = m->stride[a];
         w->nstates[a] = A->nstates;
         w->aut[a] = strdup(A->name);

@@ -68,7 +68,7 @@ static san_model *load(const char *name, const char *text)
     san_model *m = san_model_load(text, strlen(text), &d, &opt);
     if (!m)
         san_diag_print(&d, stderr, 0);
-    san_diag_free(&d);
+    san_diag_clear(&d);
     CHECK(m != NULL, "%s: does not compile", name);
     return m;
 }
@@ -84,7 +84,7 @@ static int build(const san_model *m, int states_only, const space_tuning *t, san
     san_status st = space_build_tuned(m, &o, sp, &d, t);
     if (st != SAN_OK)
         san_diag_print(&d, stderr, 0);
-    san_diag_free(&d);
+    san_diag_clear(&d);
     return st;
 }
 

@@ -15,6 +15,7 @@
 #include "san.h"
 #include "solver/export/export_int.h"
 #include "tests/unit/check.h"
+#include "solver/analysis/analysis_int.h"
 
 static const char MODEL[] =
     "identifiers\n  f_up = 2 * (st B != b0);\n  f_back = 7 * (st A == a0);\n"
@@ -45,7 +46,7 @@ static san_model *compile(const char *text, size_t len)
     san_status st = san_model_compile(text, len, NULL, &m, &d);
     if (st != SAN_OK)
         san_diag_print(&d, stderr, 0);
-    san_diag_free(&d);
+    san_diag_clear(&d);
     return m;
 }
 
@@ -169,8 +170,53 @@ static void test_space(const san_model *m, int states_only)
               buf ? buf : "(none)");
         free(buf);
     }
-    san_diag_free(&d);
-    san_analysis_free(&a);
+    san_diag_clear(&d);
+    an_analysis_clear(&a);
+}
+
+/* Options whose struct_size is not this library's (a caller built
+ * against another layout): refused with SAN_E_USAGE and the way to fill
+ * them, nothing built; the same options with their size pass. */
+static void test_opts_version(const san_model *m)
+{
+    san_analysis_opts o;
+    san_analysis_opts_default(&o);
+    o.space_only = 1;
+    o.struct_size -= sizeof(double);        /* one field fewer */
+    san_diag d;
+    san_diag_init(&d, "two", NULL, 0);
+    san_analysis *a = san_analysis_new();
+    san_status st = san_analyze(m, &o, a, &d);
+    CHECK(st == SAN_E_USAGE && d.nerrors == 1 && !san_analysis_has_space(a),
+          "analysis options of another size: status %d, %d errors", st, d.nerrors);
+    CHECK(d.n == 1 && strstr(d.items[0].msg, "san_analysis_opts_default"),
+          "the message names the init: %s", d.n ? d.items[0].msg : "(none)");
+    o.struct_size = sizeof o;
+    san_diag_clear(&d);
+    san_diag_init(&d, "two", NULL, 0);
+    st = san_analyze(m, &o, a, &d);
+    CHECK(st == SAN_OK && san_analysis_states(a) == 5, "the same with its size: status %d", st);
+
+    san_solve_opts so;
+    san_solve_opts_default(&so);
+    so.struct_size = 0;
+    san_solution sol;
+    st = san_solve(san_analysis_space(a), &so, &sol);
+    CHECK(st == SAN_E_USAGE && strstr(sol.info.msg, "san_solve_opts_default") && !sol.pi,
+          "solve options of another size: status %d: %s", st, sol.info.msg);
+    int kst = san_kron_solve(san_analysis_space(a), &so, &sol, NULL);
+    CHECK(kst < 0 && sol.info.status == SAN_E_USAGE && !sol.pi,
+          "kron solve options of another size: %d, status %d", kst, sol.info.status);
+
+    san_props_opts po;
+    san_props_opts_default(&po);
+    po.struct_size += 8;
+    san_checker *c = NULL;
+    st = san_checker_new(m, &po, &c, &d);
+    CHECK(st == SAN_E_USAGE && !c && d.nerrors == 1,
+          "property options of another size: status %d, %d errors", st, d.nerrors);
+    san_diag_clear(&d);
+    san_analysis_free(a);
 }
 
 int main(void)
@@ -182,6 +228,7 @@ int main(void)
     if (m) {
         test_space(m, 0);
         test_space(m, 1);
+        test_opts_version(m);
         san_model_free(m);
     }
     printf("%d passed, %d failed\n", n_pass, n_fail);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "san.h"
+#include "lang/model_int.h"
 
 static int npass, nfail;
 
@@ -85,7 +86,7 @@ static san_model *must_load(const char *what, const char *text, const san_load_o
         san_model_free(m);
         m = NULL;
     }
-    san_diag_free(&d);
+    san_diag_clear(&d);
     return m;
 }
 
@@ -113,7 +114,7 @@ static int find_ev(const san_model *m, const char *name)
     return -1;
 }
 
-static const san_ident *find_id(const san_model *m, const char *name)
+static const lang_ident *find_id(const san_model *m, const char *name)
 {
     for (int i = 0; i < m->nid; i++)
         if (!strcmp(m->id[i].name, name))
@@ -121,7 +122,7 @@ static const san_ident *find_id(const san_model *m, const char *name)
     return NULL;
 }
 
-static const san_result *find_res(const san_model *m, const char *name)
+static const lang_result *find_res(const san_model *m, const char *name)
 {
     for (int r = 0; r < m->nres; r++)
         if (!strcmp(m->res[r].name, name))
@@ -171,7 +172,7 @@ static double eval_in(const char *fmt, const char *expr, const int *s, int *is_c
     if (!m)
         return NAN;
     double v = NAN;
-    const san_result *r = find_res(m, "r");
+    const lang_result *r = find_res(m, "r");
     if (!r) {
         printf("FAIL: %s: no result 'r'\n", expr);
         nfail++;
@@ -418,7 +419,7 @@ static void test_model1_structure(void)
     CHECK_INT("stride B", m->stride[1], 3);
     CHECK_INT("stride C", m->stride[2], 1);
     /* constant folding */
-    const san_ident *c7 = find_id(m, "c7"), *fA = find_id(m, "fA");
+    const lang_ident *c7 = find_id(m, "c7"), *fA = find_id(m, "fA");
     CHECK(c7 && !c7->is_function && !c7->is_domain);
     if (c7)
         CHECK_NUM("c7", c7->value, 7);
@@ -445,12 +446,12 @@ static void test_model1_structure(void)
             CHECK_INT("eb is B's", m->ev[eb].parts[0], 1);
         CHECK_INT("eb declared on line", m->ev[eb].line, 6);
     }
-    const san_result *r = find_res(m, "r");
+    const lang_result *r = find_res(m, "r");
     CHECK(r && !r->derived && !san_expr_is_const(r->expr));
     CHECK(m->reach && san_expr_is_const(m->reach) && san_expr_const(m->reach) == 1);
     CHECK(!m->partial);
     /* B: idle -> s[0]; s[k] -> s[k+1] by ++; s[4] has none (dropped) */
-    const san_automaton *Bt = &m->aut[1];
+    const lang_automaton *Bt = &m->aut[1];
     CHECK_INT("B transitions", Bt->ntr, 5);
     int wantfirst[7] = { 0, 1, 2, 3, 4, 5, 5 };
     for (int s = 0; s <= 6; s++)
@@ -467,7 +468,7 @@ static void test_model1_structure(void)
     m = must_load("m1 deps", text, NULL);
     free(text);
     if (m) {
-        const san_result *rd = find_res(m, "r");
+        const lang_result *rd = find_res(m, "r");
         if (rd) {
             int n = -1;
             const int *deps = san_expr_deps(rd->expr, &n);
@@ -488,7 +489,7 @@ static void test_model1_structure(void)
     m = must_load("m1 constant result", text, NULL);
     free(text);
     if (m) {
-        const san_result *rc = find_res(m, "r");
+        const lang_result *rc = find_res(m, "r");
         CHECK(rc && san_expr_is_const(rc->expr));
         if (rc)
             CHECK_NUM("2*3+1", san_expr_const(rc->expr), 7);
@@ -590,7 +591,7 @@ static void test_replicas(void)
             CHECK_INT("acq@P[2] is P[2]'s", m->ev[e].parts[0], 2);
         CHECK_NUM("acq rate", san_expr_const(m->ev[e].rate), 1);
         /* P[2]: idle --acq@P[2]--> busy */
-        const san_automaton *P2 = &m->aut[2];
+        const lang_automaton *P2 = &m->aut[2];
         CHECK_INT("P[2] transitions", P2->ntr, 2);
         if (P2->ntr == 2) {
             CHECK_INT("P[2] first[1]", P2->first[1], 1);
@@ -646,7 +647,7 @@ static void test_domains(void)
             CHECK_STR("q block 4", m->aut[0].states[4], "q[7]");
             CHECK_STR("q block 6", m->aut[0].states[6], "q[9]");
             /* ++ is positional: q[3] -> q[5]; q[9] has no successor */
-            const san_automaton *R1 = &m->aut[0];
+            const lang_automaton *R1 = &m->aut[0];
             CHECK_INT("R[1] transitions", R1->ntr, 6);
             if (R1->ntr == 6) {
                 CHECK_INT("q[3] ++", R1->tr[R1->first[2]].to, 3);
@@ -672,7 +673,7 @@ static void test_domains(void)
     if (t7 >= 0 && m->ev[t7].nparts == 1)
         CHECK_INT("t@R[7] belongs to R[7]", m->ev[t7].parts[0], 4);
     int s[8] = { 0, 0, 0, 4, 0, 0, 0, 0 };    /* R[5] in q[7] */
-    const san_result *a = find_res(m, "a"), *b = find_res(m, "b");
+    const lang_result *a = find_res(m, "a"), *b = find_res(m, "b");
     CHECK(a && b);
     if (a) {
         CHECK_NUM("st R[5] == q[7]", san_expr_eval(a->expr, s), 1);
@@ -684,7 +685,7 @@ static void test_domains(void)
         int s2[8] = { 3, 3, 3, 3, 0, 3, 3, 0 };
         CHECK_NUM("nb [R[3]..R[7]] q[5]", san_expr_eval(b->expr, s2), 2);
     }
-    const san_ident *D = find_id(m, "D");
+    const lang_ident *D = find_id(m, "D");
     CHECK(D && D->is_domain);
     san_model_free(m);
 }
@@ -721,7 +722,7 @@ static void test_destinations(void)
     int inc = find_ev(m, "inc"), dec = find_ev(m, "dec"), up2 = find_ev(m, "up2"),
         dn2 = find_ev(m, "dn2"), sm = find_ev(m, "same");
     CHECK(inc >= 0 && dec >= 0 && up2 >= 0 && dn2 >= 0 && sm >= 0);
-    const san_automaton *Q = &m->aut[0];
+    const lang_automaton *Q = &m->aut[0];
     CHECK_INT("Q states", Q->nstates, 7);
     /* (event, to) per source, sorted by event (declaration order) then to */
     struct { int ev, to; } want[] = {
@@ -778,7 +779,7 @@ static void test_destinations(void)
     if (!m)
         return;
     int arr = find_ev(m, "arr"), rst = find_ev(m, "rst"), r = find_ev(m, "r");
-    const san_automaton *Qa = &m->aut[0], *X = &m->aut[1];
+    const lang_automaton *Qa = &m->aut[0], *X = &m->aut[1];
     CHECK_INT("Q ntr", Qa->ntr, 4);
     if (Qa->ntr == 4) {
         int f[5] = { 0, 1, 2, 3, 4 };
@@ -830,7 +831,7 @@ static void test_destinations(void)
         CHECK(m->reach != NULL);
     }
     /* derived results */
-    const san_result *n = find_res(m, "n"), *tw = find_res(m, "twice"), *bo = find_res(m, "both");
+    const lang_result *n = find_res(m, "n"), *tw = find_res(m, "twice"), *bo = find_res(m, "both");
     CHECK(n && tw && bo);
     if (n && tw && bo) {
         CHECK(!n->derived);
@@ -861,7 +862,7 @@ static void test_thr(void)
     san_model *m = must_load("thr", text, NULL);
     if (!m)
         return;
-    const san_result *x = find_res(m, "x"), *t = find_res(m, "t"), *u = find_res(m, "u"),
+    const lang_result *x = find_res(m, "x"), *t = find_res(m, "t"), *u = find_res(m, "u"),
                      *k = find_res(m, "k");
     CHECK(x && t && u && k);
     if (x && t && u && k) {
@@ -891,7 +892,7 @@ static void test_thr(void)
         if (strstr(d.items[i].msg, "unknown event 'g'"))
             at = d.items[i].line * 100 + d.items[i].col;
     CHECK_INT("position of thr(g)'s event", at, 6 * 100 + 17);
-    san_diag_free(&d);
+    san_diag_clear(&d);
     san_model_free(m);
 }
 
@@ -912,10 +913,10 @@ static void test_function_chain(void)
         return;
     int s[1] = { 2 };
     CHECK_NUM("rate f12 at A = c", san_expr_eval(m->ev[0].rate, s), 8192);
-    const san_result *r = find_res(m, "r");
+    const lang_result *r = find_res(m, "r");
     if (r)
         CHECK_NUM("f12 - f11 at A = c", san_expr_eval(r->expr, s), 4096);
-    const san_ident *f5 = find_id(m, "f5");
+    const lang_ident *f5 = find_id(m, "f5");
     CHECK(f5 && f5->is_function && f5->expr);
     if (f5 && f5->expr) {
         s[0] = 1;
@@ -957,7 +958,7 @@ static void test_defines(void)
         return;
     CHECK(defs[0].used);
     CHECK(!defs[1].used);
-    const san_ident *K = find_id(m, "K"), *L = find_id(m, "L");
+    const lang_ident *K = find_id(m, "K"), *L = find_id(m, "L");
     CHECK(K && L);
     if (K) {
         CHECK(K->overridden);
@@ -969,7 +970,7 @@ static void test_defines(void)
     }
     CHECK_NUM("rate of e = L", san_expr_const(m->ev[0].rate), 10);
     int s[1] = { 1 };
-    const san_result *r = find_res(m, "r");
+    const lang_result *r = find_res(m, "r");
     if (r)
         CHECK_NUM("f = st A + K", san_expr_eval(r->expr, s), 6);
     san_model_free(m);
@@ -977,7 +978,7 @@ static void test_defines(void)
     /* without the override */
     m = must_load("no -D", M6, NULL);
     if (m) {
-        const san_ident *K0 = find_id(m, "K");
+        const lang_ident *K0 = find_id(m, "K");
         CHECK(K0 && !K0->overridden && K0->value == 3);
         CHECK_NUM("rate of e = L", san_expr_const(m->ev[0].rate), 6);
         san_model_free(m);
@@ -1017,7 +1018,7 @@ static void test_defines(void)
     CHECK(d.nerrors > 0);
     CHECK(diag_has(&d, SAN_ERROR, "function of the state"));
     san_model_free(m);
-    san_diag_free(&d);
+    san_diag_clear(&d);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1053,7 +1054,7 @@ static void peps_case(const char *expr, int want_warning)
         CHECK_INT(expr, d.nwarnings, 0);
     }
     san_model_free(m);
-    san_diag_free(&d);
+    san_diag_clear(&d);
 }
 
 static void test_peps_warning(void)
@@ -1073,7 +1074,7 @@ static void test_peps_warning(void)
     CHECK(m != NULL);
     CHECK(!diag_has(&d, SAN_WARNING, "left to right"));
     san_model_free(m);
-    san_diag_free(&d);
+    san_diag_clear(&d);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1104,7 +1105,7 @@ static void test_errors(void)
         CHECK(strstr(d.items[0].msg, "usng") != NULL);
     }
     san_model_free(m);
-    san_diag_free(&d);
+    san_diag_clear(&d);
 
     /* two syntax errors, both reported */
     text =
@@ -1130,14 +1131,14 @@ static void test_errors(void)
         CHECK_INT("second error col", d.items[1].col, 7);
     }
     san_model_free(m);
-    san_diag_free(&d);
+    san_diag_clear(&d);
 
     /* empty input */
     m = load("", NULL, &d);
     CHECK(m == NULL);
     CHECK(d.nerrors > 0);
     san_model_free(m);
-    san_diag_free(&d);
+    san_diag_clear(&d);
 }
 
 int main(void)

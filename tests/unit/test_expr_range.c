@@ -38,6 +38,7 @@
 #include "san.h"
 #include "lang/expr.h"
 #include "tests/unit/check.h"
+#include "lang/model_int.h"
 
 /* ------------------------------------------------------------------ */
 /* Loading                                                              */
@@ -55,11 +56,11 @@ static san_model *must_load(const char *what, const char *text)
         san_model_free(m);
         m = NULL;
     }
-    san_diag_free(&d);
+    san_diag_clear(&d);
     return m;
 }
 
-static const san_result *find_res(const san_model *m, const char *name)
+static const lang_result *find_res(const san_model *m, const char *name)
 {
     for (int r = 0; r < m->nres; r++)
         if (!strcmp(m->res[r].name, name))
@@ -376,7 +377,7 @@ static void test_boxes(const case_t *cases, int n, const char *label)
     for (int k = 0; k < n; k++) {
         char name[16];
         snprintf(name, sizeof name, "e%d", k);
-        const san_result *r = find_res(m, name);
+        const lang_result *r = find_res(m, name);
         CHECK(r != NULL, "%s: result %s (%s) compiled", label, name, cases[k].text);
         if (!r)
             continue;
@@ -472,7 +473,7 @@ static void test_hand_rs(void)
     if (!m)
         return;
     CHECK(m->naut == 5, "rs5: 5 automata (got %d)", m->naut);
-    const san_result *users = find_res(m, "users"), *some = find_res(m, "some");
+    const lang_result *users = find_res(m, "users"), *some = find_res(m, "some");
     CHECK(users && some, "rs5: results compiled");
     if (m->naut != 5 || !users || !some) {
         san_model_free(m);
@@ -541,7 +542,7 @@ static void test_hand_sum(void)
     san_model *m = must_load("ab", AB);
     if (!m)
         return;
-    const san_result *ratio = find_res(m, "ratio"), *sum = find_res(m, "sum"),
+    const lang_result *ratio = find_res(m, "ratio"), *sum = find_res(m, "sum"),
                      *guarded = find_res(m, "guarded");
     CHECK(ratio && sum && guarded && m->naut == 2, "ab: results compiled");
     if (!ratio || !sum || !guarded || m->naut != 2) {
@@ -641,7 +642,7 @@ static void test_scan(const case_t *cases, int n, const char *label)
         }
         if (rc != 0 && nwant != 0)
             san_diag_print(&d, stderr, 0);
-        san_diag_free(&d);
+        san_diag_clear(&d);
         if (rc == 0)
             san_space_free(&sp);
         san_model_free(m);

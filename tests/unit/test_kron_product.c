@@ -40,6 +40,7 @@
 #include "san.h"
 #include "solver/kron/kron.h"
 #include "tests/unit/check.h"
+#include "lang/model_int.h"
 
 #define MAX_PRODUCT 2000000
 #define REL_TOL 1e-13
@@ -504,7 +505,7 @@ static void check_exit(const char *name, const san_space *full, int no_arcs,
         CHECK(!no_arcs || !sp.q.col, "%s (%s): arcs kept", name, sname);
         rc = san_kron_check_classes(&sp, NULL, &dg);
     }
-    san_diag_free(&dg);
+    san_diag_clear(&dg);
     CHECK(rc == 0 && sp.exit && sp.n == full->n, "%s (%s): states_only space: rc %d, "
           "%lld states", name, sname, rc, rc ? 0LL : (long long)sp.n);
     if (rc)
@@ -540,7 +541,7 @@ static void run_model(const char *name, const char *text, size_t len, uint64_t s
     san_model *m = san_model_load(text, len, &dg, &opt);
     if (!m)
         san_diag_print(&dg, stderr, 0);
-    san_diag_free(&dg);
+    san_diag_clear(&dg);
     CHECK(m != NULL, "%s: does not compile", name);
     if (!m)
         return;
@@ -557,7 +558,7 @@ static void run_model(const char *name, const char *text, size_t len, uint64_t s
     int rc = san_space_build(m, &so, &sp, &dg);
     if (rc)
         san_diag_print(&dg, stderr, 0);
-    san_diag_free(&dg);
+    san_diag_clear(&dg);
     CHECK(rc == 0, "%s: san_space_build returns %d", name, rc);
     if (rc) {
         san_model_free(m);

@@ -16,6 +16,7 @@
 #include "san.h"
 #include "lang/oom.h"
 #include "tests/unit/check.h"
+#include "lang/model_int.h"
 
 static const char *const models[] = {
     /* replicas, blocks, functions, synchronized events, results */
@@ -62,7 +63,7 @@ static void one_model(const char *text)
     san_model *ref = NULL;
     CHECK(san_model_compile(text, strlen(text), &opt, &ref, &d) == SAN_OK && ref,
           "the model compiles");
-    san_diag_free(&d);
+    san_diag_clear(&d);
     if (!ref)
         return;
     long k = 0, failed = 0;
@@ -77,7 +78,7 @@ static void one_model(const char *text)
                   !strcmp(m->product_str, ref->product_str),
                   "allocation %ld: the model loaded after the failures is the same", k);
             san_model_free(m);
-            san_diag_free(&d);
+            san_diag_clear(&d);
             break;
         }
         failed++;
@@ -87,7 +88,7 @@ static void one_model(const char *text)
         for (int i = 0; i < d.n; i++)
             said |= strstr(d.items[i].msg, "out of memory") != NULL;
         CHECK(said, "allocation %ld fails: the diagnostic says out of memory", k);
-        san_diag_free(&d);
+        san_diag_clear(&d);
         if (k > 100000) {
             CHECK(0, "the load never succeeds");
             break;
