@@ -10,8 +10,10 @@
 san_diag *san_diag_new(const char *file, const char *src, size_t len)
 {
     san_diag *d = malloc(sizeof *d);
-    if (d)
+    if (d) {
         san_diag_init(d, file, src, len);
+        d->heap = 1;
+    }
     return d;
 }
 
@@ -20,7 +22,8 @@ void san_diag_free(san_diag *d)
     if (!d)
         return;
     san_diag_clear(d);
-    free(d);
+    if (d->heap)
+        free(d);
 }
 
 void san_diag_delete(san_diag *d)

@@ -77,6 +77,8 @@ typedef struct {
     int n, cap;
     int nerrors, nwarnings;
     int max_errors;         /* stop collecting past this many errors */
+    int heap;               /* 1: made by san_diag_new (san_diag_free
+                               frees d itself only then) */
 } san_diag;
 
 /* A caller's san_diag: san_diag_init, and san_diag_clear releases its
@@ -93,7 +95,9 @@ SAN_API void san_diag_add(san_diag *d, san_severity sev, int line, int col,
 /* The same on the heap, for callers that do not see the layout (the
  * Python binding): san_diag_new (file and src are not copied: they
  * must outlive d; NULL when out of memory), san_diag_free (its items
- * and d; san_diag_delete is its old name).  san_diag_count: the
+ * and d; san_diag_delete is its old name; on a caller's own diag, made
+ * by san_diag_init, it only clears it, as libsan.so.1's san_diag_free
+ * did: a program written for that library keeps working when rebuilt).  san_diag_count: the
  * messages kept; san_diag_message: the k-th (0-based; NULL past the
  * end), its severity and its 1-based line and column (0: no position)
  * into the pointers that are not NULL; san_diag_file: the name given. */

@@ -656,7 +656,7 @@ static void test_solve_interrupted(void)
     san_model *m = san_model_load(text, strlen(text), &d, &lo);
     if (!m)
         san_diag_print(&d, stderr, 0);
-    san_diag_free(&d);
+    san_diag_clear(&d);
     CHECK(m != NULL, "interrupt model: does not compile");
     if (!m)
         return;
@@ -665,7 +665,7 @@ static void test_solve_interrupted(void)
     memset(&so, 0, sizeof so);
     san_diag_init(&d, "hc", NULL, 0);
     san_status st = san_space_build(m, &so, &sp, &d);
-    san_diag_free(&d);
+    san_diag_clear(&d);
     CHECK(st == SAN_OK && sp.n == 64, "interrupt model: %d, %lld states", st, (long long)sp.n);
     if (st == SAN_OK) {
         volatile int flag = 1;
