@@ -801,5 +801,12 @@ san_status num_ls_status(int st, san_solve_info *info)
 san_status san_ctmc_solve(const san_csr *qt, double *pi, const san_solve_opts *o,
                           san_solve_info *info)
 {
+    if (o && o->struct_size != sizeof *o) {     /* a caller built on another layout */
+        memset(info, 0, sizeof *info);
+        snprintf(info->msg, sizeof info->msg, "the solve options are not libsan's "
+                 "(struct_size %zu, expected %zu): fill them with san_solve_opts_default",
+                 o->struct_size, sizeof *o);
+        return info->status = SAN_E_USAGE;
+    }
     return num_ls_status(num_ctmc_solve_parts(qt, pi, o, info, NULL), info);
 }

@@ -10,6 +10,7 @@
  * Exit status 0 when every check passes; the last line is "N passed, M
  * failed".
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "san.h"
@@ -207,6 +208,20 @@ static void test_opts_version(const san_model *m)
     int kst = san_kron_solve(san_analysis_space(a), &so, &sol, NULL);
     CHECK(kst < 0 && sol.info.status == SAN_E_USAGE && !sol.pi,
           "kron solve options of another size: %d, status %d", kst, sol.info.status);
+
+    /* a two-state chain's Q^T, as san_ctmc_solve takes it */
+    int64_t rp[] = { 0, 2, 4 };
+    int32_t cl[] = { 0, 1, 0, 1 };
+    double qv[] = { -1, 2, 1, -2 }, pi2[2] = { 0 };
+    san_csr qt2 = { .n = 2, .rowptr = rp, .col = cl, .val = qv };
+    san_solve_info si;
+    st = san_ctmc_solve(&qt2, pi2, &so, &si);
+    CHECK(st == SAN_E_USAGE && si.status == SAN_E_USAGE && strstr(si.msg, "san_solve_opts_default"),
+          "san_ctmc_solve, options of another size: status %d: %s", st, si.msg);
+    so.struct_size = sizeof so;
+    st = san_ctmc_solve(&qt2, pi2, &so, &si);
+    CHECK(st == SAN_OK && fabs(pi2[0] - 2.0 / 3) < 1e-12 && fabs(pi2[1] - 1.0 / 3) < 1e-12,
+          "san_ctmc_solve with its size: status %d, pi %g %g (2/3, 1/3)", st, pi2[0], pi2[1]);
 
     san_props_opts po;
     san_props_opts_default(&po);
