@@ -17,6 +17,7 @@
 #define SAN_LINSOLVE_H
 
 #include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include "san.h"
 #include "base/base.h"
@@ -308,6 +309,16 @@ int num_ls_bicgstab(num_ls *c, double *pi);
 int num_ls_iad(num_ls *c, double *pi);
 
 /* ---- verify.c: the evidence behind "converged" ---- */
+/* The balance of a state relative to its own flows: |y| against its
+ * inflow plus outflow y + 2 x d (y = (xQ)_j, x its probability, d =
+ * -q_jj), the probabilities below the floor fl held to an absolute
+ * accuracy; a state with d = 0 and y = 0 (outside the chain) is in
+ * balance.  verify.c's test, the multilevel recombination's measure. */
+static inline double num_state_balance(double y, double x, double d, double fl)
+{
+    double out = x * d, den = y + 2 * out + d * fl;
+    return den > 0 ? fabs(y) / den : (y != 0 ? HUGE_VAL : 0);
+}
 /* The balance residual of x (t: scratch of n, gets x Q). */
 double num_ls_balance(num_ls *c, const double *x, double *t);
 /* Refines x by aggregation cycles (smoothing sweeps, then aggregation

@@ -639,7 +639,7 @@ static ml_quality quality_of(num_ls *c, const num_rec_diag *dg, const double *x,
     for (int64_t i = 0; i < n; i++) {
         xmax = x[i] > xmax ? x[i] : xmax;
         ymax = fabs(y[i]) > ymax ? fabs(y[i]) : ymax;
-        double bi = num_rec_balance(y[i], x[i], num_rec_negd(dg, i), SAN_PROB_FLOOR);
+        double bi = num_state_balance(y[i], x[i], num_rec_negd(dg, i), SAN_PROB_FLOOR);
         bal = bi > bal ? bi : bal;
     }
     num_op_stats st = { 1.0, xmax, 0 };

@@ -139,7 +139,7 @@ int num_rec_combine(const num_rec *r, const num_op *op, const num_rec_diag *dg, 
             xs += b[j] * (X[j][i] - x[i]);
             ys += b[j] * (Y[j][i] - y[i]);
         }
-        double bi = num_rec_balance(ys, xs, num_rec_negd(dg, i), SAN_PROB_FLOOR);
+        double bi = num_state_balance(ys, xs, num_rec_negd(dg, i), SAN_PROB_FLOOR);
         nbal = bi > nbal ? bi : nbal;
         xmin = xs < xmin ? xs : xmin;
         xmax = xs > xmax ? xs : xmax;

@@ -38,17 +38,6 @@ static inline double num_rec_negd(const num_rec_diag *d, int64_t j)
     return -d->val[d->pos ? d->pos[j] : j];
 }
 
-/* The balance of a state relative to its own flows (verify.c's test):
- * |y| against its inflow plus outflow y + 2 x d, the probabilities
- * below the floor fl held to an absolute accuracy.  d = -q_jj; a state
- * with d = 0 (the descriptor's positions outside the reachable set:
- * nothing enters them, y = 0) is in balance. */
-static inline double num_rec_balance(double y, double x, double d, double fl)
-{
-    double den = y + 2 * x * d + d * fl;
-    return den > 0 ? fabs(y) / den : (y != 0 ? HUGE_VAL : 0);
-}
-
 /* The last iterates and their balances, in a ring. */
 typedef struct {
     int k;                  /* older iterates held */

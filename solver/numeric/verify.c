@@ -96,8 +96,7 @@ double num_ls_balance(num_ls *c, const double *x, double *t)
     for (int64_t j = 0; j < n; j++) {
         if (d[j] == 0)
             continue;               /* outside the chain (product space) */
-        double out = x[j] * d[j], den = t[j] + 2 * out + d[j] * fl;
-        double r = den > 0 ? fabs(t[j]) / den : (t[j] != 0 ? HUGE_VAL : 0);
+        double r = num_state_balance(t[j], x[j], d[j], fl);
         rho = r > rho ? r : rho;
     }
     return rho != rho ? HUGE_VAL : rho;
