@@ -88,12 +88,8 @@ san_status san_solve(const san_space *sp, const san_solve_opts *o, san_solution 
     const double t0 = san_now();
     memset(sol, 0, sizeof *sol);
     sol->info.lu_correction = -1;   /* none made */
-    if (o && o->struct_size != sizeof *o) {
-        snprintf(sol->info.msg, sizeof sol->info.msg, "the solve options are not libsan's "
-                 "(struct_size %zu, expected %zu): fill them with san_solve_opts_default",
-                 o->struct_size, sizeof *o);
-        return sol->info.status = SAN_E_USAGE;
-    }
+    if (num_solve_opts_foreign(o, &sol->info) < 0)
+        return sol->info.status;
     sol->pi = calloc(sp->n ? sp->n : 1, sizeof *sol->pi);
     int32_t *sub = sp->nclosed < sp->n ? malloc(sp->n * sizeof *sub) : NULL;
     san_csr qt = { 0 };

@@ -560,12 +560,10 @@ int kron_solve_mode(const san_space *sp, const san_solve_opts *o,
 int san_kron_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol,
                    double *descriptor_bytes)
 {
-    if (o && o->struct_size != sizeof *o) {
+    san_solve_info foreign;
+    if (num_solve_opts_foreign(o, &foreign) < 0) {
         memset(sol, 0, sizeof *sol);
-        snprintf(sol->info.msg, sizeof sol->info.msg, "the solve options are not libsan's "
-                 "(struct_size %zu, expected %zu): fill them with san_solve_opts_default",
-                 o->struct_size, sizeof *o);
-        sol->info.status = SAN_E_USAGE;
+        sol->info = foreign;
         return -1;
     }
     return kron_solve_mode(sp, o, sol, descriptor_bytes, KRON_AUTO, NULL);

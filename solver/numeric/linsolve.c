@@ -798,15 +798,23 @@ san_status num_ls_status(int st, san_solve_info *info)
     return info->status;
 }
 
+int num_solve_opts_foreign(const san_solve_opts *o, san_solve_info *info)
+{
+    if (!o || o->struct_size == sizeof *o)
+        return 0;
+    memset(info, 0, sizeof *info);
+    info->lu_correction = -1;
+    snprintf(info->msg, sizeof info->msg, "the solve options are not libsan's (struct_size "
+             "%zu, expected %zu): fill them with san_solve_opts_default", o->struct_size,
+             sizeof *o);
+    info->status = SAN_E_USAGE;
+    return -1;
+}
+
 san_status san_ctmc_solve(const san_csr *qt, double *pi, const san_solve_opts *o,
                           san_solve_info *info)
 {
-    if (o && o->struct_size != sizeof *o) {     /* a caller built on another layout */
-        memset(info, 0, sizeof *info);
-        snprintf(info->msg, sizeof info->msg, "the solve options are not libsan's "
-                 "(struct_size %zu, expected %zu): fill them with san_solve_opts_default",
-                 o->struct_size, sizeof *o);
-        return info->status = SAN_E_USAGE;
-    }
+    if (num_solve_opts_foreign(o, info) < 0)
+        return info->status;
     return num_ls_status(num_ctmc_solve_parts(qt, pi, o, info, NULL), info);
 }

@@ -371,6 +371,12 @@ int num_parts_add_csr(num_parts *P, const san_csr *qt, double budget);
  * -1 failed) with what its kernels recorded in info; into info->status
  * too. */
 san_status num_ls_status(int st, san_solve_info *info);
+/* Options filled by another library's layout (struct_size, as
+ * san_solve_opts_default sets it): -1 with info cleared but its status
+ * SAN_E_USAGE and the message (no LU correction made); 0 when they are
+ * this library's or NULL.  The public
+ * entries (san_solve, san_kron_solve, san_ctmc_solve) ask first. */
+int num_solve_opts_foreign(const san_solve_opts *o, san_solve_info *info);
 /* Runs a kernel and makes its answer a promise (verify.c): a few
  * refinement cycles for the methods a user names (refining = 0), as
  * many as needed, with fallbacks, for auto, direct and iad.  The same
