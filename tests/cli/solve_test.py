@@ -17,7 +17,7 @@ import tempfile
 from itertools import combinations, product
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from santest import SAN, TOP, SHARED, check, tally  # noqa: E402
+from santest import SAN, TOP, SHARED, check, rs_text, tally  # noqa: E402
 
 MODELS = os.path.join(TOP, "models")
 
@@ -109,26 +109,8 @@ def erlang_b(c, a):
 
 def rs_model(nproc, R, lam, mu):
     """The PEPS rs model, scaled: nproc processes P[0..n-1], R resources."""
-    return f"""identifiers
-  N = [0..{nproc - 1}];
-  R = {R};
-  lambda = {lam};
-  mu = {mu};
-  f = lambda * (nb using < R);
-events
-  loc Acq (f)
-  loc Rel (mu)
-reachability = (nb using <= R);
-network rs (continuous)
-  aut P[N]
-    stt sleeping to(using) Acq
-    stt using to(sleeping) Rel
-results
-  full = nb using == R;
-  empty = nb using == 0;
-  use1 = st P[0] == using;
-  average = nb using;
-"""
+    return rs_text(nproc, R, lam, mu, "  empty = nb using == 0;\n"
+                   "  use1 = st P[0] == using;\n  average = nb using;\n")
 
 
 def write_tmp(text, suffix=".san"):

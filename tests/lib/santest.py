@@ -158,9 +158,10 @@ def sparse_stationary(q):
     return scipy.sparse.linalg.spsolve(a.tocsc(), b)
 
 
-def rs_text(nproc, R, lam=3, mu=6):
+def rs_text(nproc, R, lam=3, mu=6, more=""):
     """PEPS's resource-sharing model: nproc processes P[N] share R
-    resources; the result full is the probability that all are in use."""
+    resources; the result full is the probability that all are in use,
+    then the result lines in more."""
     return f"""identifiers
   N = [0..{nproc - 1}]; R = {R}; lambda = {lam}; mu = {mu};
   f = lambda * (nb using < R);
@@ -174,7 +175,7 @@ network rs (continuous)
     stt using to(sleeping) Rel
 results
   full = nb using == R;
-"""
+{more}"""
 
 
 def rs_full(nproc, R, lam=3, mu=6):
