@@ -30,6 +30,7 @@
 #include "solver/space/space.h"
 
 #include "tests/unit/check.h"
+#include "tests/unit/model_text.h"
 
 /* N replicas, one synchronizing event, a 0.5/0.5 routing each. */
 static char *fanout_model(int n, int partial)
@@ -57,20 +58,6 @@ static char *duplicates_model(int n)
              "results\n  pb = nb b;\n",
              n - 1);
     return t;
-}
-
-static san_model *load(const char *name, const char *text)
-{
-    san_diag d;
-    san_diag_init(&d, name, text, strlen(text));
-    san_load_opts opt;
-    memset(&opt, 0, sizeof opt);
-    san_model *m = san_model_load(text, strlen(text), &d, &opt);
-    if (!m)
-        san_diag_print(&d, stderr, 0);
-    san_diag_clear(&d);
-    CHECK(m != NULL, "%s: does not compile", name);
-    return m;
 }
 
 static int build(const san_model *m, int states_only, const space_tuning *t, san_space *sp)
@@ -119,7 +106,7 @@ static void same_space(const char *what, const san_space *a, const san_space *b)
 
 static void one_model(const char *name, char *text)
 {
-    san_model *m = load(name, text);
+    san_model *m = test_model(name, text);
     free(text);
     if (!m)
         return;

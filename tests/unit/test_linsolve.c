@@ -15,6 +15,7 @@
 #include "../../solver/numeric/linsolve.h"
 
 #include "tests/unit/check.h"
+#include "tests/unit/model_text.h"
 
 /* ------------------------------------------------------------------ */
 /* Building generators by hand                                          */
@@ -649,20 +650,13 @@ static void test_solve_interrupted(void)
         "reachability = 1;\n"
         "network hc (continuous)\n  aut P[N]\n"
         "    stt a to(b) Up\n    stt b to(a) Down\n";
-    san_diag d;
-    san_diag_init(&d, "hc", text, strlen(text));
-    san_load_opts lo;
-    memset(&lo, 0, sizeof lo);
-    san_model *m = san_model_load(text, strlen(text), &d, &lo);
-    if (!m)
-        san_diag_print(&d, stderr, 0);
-    san_diag_clear(&d);
-    CHECK(m != NULL, "interrupt model: does not compile");
+    san_model *m = test_model("interrupt model", text);
     if (!m)
         return;
     san_space sp;
     san_space_opts so;
     memset(&so, 0, sizeof so);
+    san_diag d;
     san_diag_init(&d, "hc", NULL, 0);
     san_status st = san_space_build(m, &so, &sp, &d);
     san_diag_clear(&d);
