@@ -321,6 +321,33 @@ void gen_provenance(gbuf *b, int argc, char **argv)
     gbuf_printf(b, "// san %s; explained by --explain and doc/indices.md\n", san_version());
 }
 
+char *gen_write(const gen_writer *w, const void *t, int explain, char *size, int argc,
+                char **argv, char **out_size, char *err, size_t n)
+{
+    if (!size) {
+        if (!err || !err[0])
+            gen_err(err, n, "out of memory");
+        return NULL;
+    }
+    gbuf b = { 0 };
+    if (explain)
+        w->header(&b, t, size, argc, argv);
+    else
+        gen_provenance(&b, argc, argv);
+    size_t body = b.len;
+    w->body(&b, t);
+    if (!explain)
+        gen_strip_comments(&b, body);
+    char *text = gbuf_take(&b);
+    if (!text)
+        gen_err(err, n, "out of memory");
+    if (out_size && text)
+        *out_size = size;
+    else
+        free(size);
+    return text;
+}
+
 int gen_explain_flag(const char *flag, const char *val, int *on, char *err, size_t n)
 {
     if (strcmp(flag, "--explain") != 0)

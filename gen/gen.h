@@ -138,6 +138,21 @@ void gen_line(gbuf *b, const char *comment, const char *fmt, ...)
  * line when the comment was all of it, and with the spaces before it.
  * SAN has no string literals, so "//" always starts a comment. */
 void gen_strip_comments(gbuf *b, size_t from);
+/* A template's text in two parts, over the template's own parameters t:
+ * the --explain header (the derivation of every value, size being the
+ * product-space formula) and the body (identifiers, events, reach,
+ * network, results). */
+typedef struct {
+    void (*header)(gbuf *b, const void *t, const char *size, int argc, char **argv);
+    void (*body)(gbuf *b, const void *t);
+} gen_writer;
+/* The model text of a template: w's header under explain, else
+ * gen_provenance, then w's body with its comments stripped unless
+ * explain.  Takes size (NULL: out of memory, or err already set by its
+ * writer); hands it to *out_size when that is not NULL and the text was
+ * written, frees it otherwise.  NULL with err on failure. */
+char *gen_write(const gen_writer *w, const void *t, int explain, char *size, int argc,
+                char **argv, char **out_size, char *err, size_t n);
 /* A number as the header comments show it: 12 significant digits. */
 const char *gen_fmt(char *buf, size_t n, double v);
 /* A number as it is written into the model's code: the shortest form

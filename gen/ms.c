@@ -1023,6 +1023,30 @@ static void ms_results(gbuf *b, const ms_par *p, const ms_der *d)
 /* Entry                                                                */
 /* ------------------------------------------------------------------ */
 
+/* The template's parts for gen_write. */
+typedef struct {
+    const ms_par *p;
+    const ms_der *d;
+} ms_model;
+
+static void ms_write_header(gbuf *b, const void *t, const char *size, int argc, char **argv)
+{
+    const ms_model *m = t;
+    ms_header(b, m->p, m->d, size, argc, argv);
+}
+
+static void ms_write_body(gbuf *b, const void *t)
+{
+    const ms_model *m = t;
+    ms_identifiers(b, m->p, m->d);
+    ms_events(b, m->p, m->d);
+    ms_reach(b, m->p, m->d);
+    ms_network(b, m->p, m->d);
+    ms_results(b, m->p, m->d);
+}
+
+static const gen_writer ms_writer = { ms_write_header, ms_write_body };
+
 char *gen_ms(int argc, char **argv, char **size, char *err, size_t n)
 {
     ms_par p;
@@ -1033,33 +1057,9 @@ char *gen_ms(int argc, char **argv, char **size, char *err, size_t n)
         return NULL;
     if (err && n)
         err[0] = '\0';
-    char *sz = ms_size(&p, &d, err, n);
-    if (!sz) {
-        if (!err || !err[0])
-            gen_err(err, n, "out of memory");
-        return NULL;
-    }
-    gbuf b = { 0 };
-    if (p.explain)
-        ms_header(&b, &p, &d, sz, argc, argv);
-    else
-        gen_provenance(&b, argc, argv);
-    size_t body = b.len;
-    ms_identifiers(&b, &p, &d);
-    ms_events(&b, &p, &d);
-    ms_reach(&b, &p, &d);
-    ms_network(&b, &p, &d);
-    ms_results(&b, &p, &d);
-    if (!p.explain)
-        gen_strip_comments(&b, body);
-    char *text = gbuf_take(&b);
-    if (!text)
-        gen_err(err, n, "out of memory");
-    if (size && text)
-        *size = sz;
-    else
-        free(sz);
-    return text;
+    const ms_model m = { &p, &d };
+    return gen_write(&ms_writer, &m, p.explain, ms_size(&p, &d, err, n), argc, argv, size,
+                     err, n);
 }
 
 void gen_ms_help(FILE *out)

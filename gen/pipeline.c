@@ -950,6 +950,30 @@ static void pl_results(gbuf *b, const pl_par *p, const pl_der *d)
 /* Entry                                                                */
 /* ------------------------------------------------------------------ */
 
+/* The template's parts for gen_write. */
+typedef struct {
+    const pl_par *p;
+    const pl_der *d;
+} pl_model;
+
+static void pl_write_header(gbuf *b, const void *t, const char *size, int argc, char **argv)
+{
+    const pl_model *m = t;
+    pl_header(b, m->p, m->d, size, argc, argv);
+}
+
+static void pl_write_body(gbuf *b, const void *t)
+{
+    const pl_model *m = t;
+    pl_identifiers(b, m->p, m->d);
+    pl_events(b, m->p, m->d);
+    pl_reach(b, m->p, m->d);
+    pl_network(b, m->p, m->d);
+    pl_results(b, m->p, m->d);
+}
+
+static const gen_writer pl_writer = { pl_write_header, pl_write_body };
+
 char *gen_pipeline(int argc, char **argv, char **size, char *err, size_t n)
 {
     pl_par p;
@@ -960,33 +984,9 @@ char *gen_pipeline(int argc, char **argv, char **size, char *err, size_t n)
         return NULL;
     if (err && n)
         err[0] = '\0';
-    char *sz = pl_size(&p, &d, err, n);
-    if (!sz) {
-        if (!err || !err[0])
-            gen_err(err, n, "out of memory");
-        return NULL;
-    }
-    gbuf b = { 0 };
-    if (p.explain)
-        pl_header(&b, &p, &d, sz, argc, argv);
-    else
-        gen_provenance(&b, argc, argv);
-    size_t body = b.len;
-    pl_identifiers(&b, &p, &d);
-    pl_events(&b, &p, &d);
-    pl_reach(&b, &p, &d);
-    pl_network(&b, &p, &d);
-    pl_results(&b, &p, &d);
-    if (!p.explain)
-        gen_strip_comments(&b, body);
-    char *text = gbuf_take(&b);
-    if (!text)
-        gen_err(err, n, "out of memory");
-    if (size && text)
-        *size = sz;
-    else
-        free(sz);
-    return text;
+    const pl_model m = { &p, &d };
+    return gen_write(&pl_writer, &m, p.explain, pl_size(&p, &d, err, n), argc, argv, size,
+                     err, n);
 }
 
 void gen_pipeline_help(FILE *out)
