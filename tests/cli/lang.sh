@@ -156,28 +156,38 @@ for dir in errors warnings; do
         check_corpus_file "$f"
     done
 done
-# --format json is valid JSON for every corpus file, and agrees with the status
+# --format json is valid JSON for every corpus file, and agrees with the
+# status: one python3 reads them all (a start per file was 134 starts)
 if [ "$have_python" = 1 ]; then
-    json_bad=""
+    mkdir "$tmp/cj"
+    : >"$tmp/cj/list"
+    k=0
     for f in "$top_srcdir"/tests/corpus/errors/*.san "$top_srcdir"/tests/corpus/warnings/*.san; do
         [ -f "$f" ] || continue
         case $f in *too_many_automata.san) continue ;; esac
         args=$(directive "$f" '// args: ' | head -n 1 | sed 's|^// args: *||')
         # shellcheck disable=SC2086
         run "$SAN" check --format json $args "$f"
-        if ! python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert d["valid"] == (sys.argv[2] == "0")
-assert isinstance(d["errors"], list) and isinstance(d["warnings"], list)
-assert (len(d["errors"]) == 0) == (sys.argv[2] == "0")' "$tmp/out" "$rc" 2>/dev/null; then
-            json_bad="$json_bad ${f##*/}"
-        fi
+        k=$((k + 1))
+        cp "$tmp/out" "$tmp/cj/$k.json"
+        printf '%s %s %s\n' "$k" "$rc" "${f##*/}" >>"$tmp/cj/list"
     done
-    if [ -z "$json_bad" ]; then
-        ok "corpus: --format json is valid and agrees with the exit status"
+    json_bad=$(python3 -c '
+import json, sys
+folder = sys.argv[1]
+for line in open(folder + "/list"):
+    k, rc, name = line.split()
+    try:
+        d = json.load(open("%s/%s.json" % (folder, k)))
+        assert d["valid"] == (rc == "0")
+        assert isinstance(d["errors"], list) and isinstance(d["warnings"], list)
+        assert (len(d["errors"]) == 0) == (rc == "0")
+    except Exception:
+        print(name)' "$tmp/cj" 2>&1 | tr '\n' ' ')
+    if [ -z "$json_bad" ] && [ "$k" -ge 30 ]; then
+        ok "corpus: --format json is valid and agrees with the exit status ($k files)"
     else
-        not_ok "corpus: bad --format json for:$json_bad"
+        not_ok "corpus: bad --format json for: $json_bad ($k files)"
     fi
 fi
 
