@@ -153,7 +153,6 @@ static void initial_guess(double *pi, int64_t n)
  * residual is recomputed from what is returned. */
 int num_ls_normalize(double *pi, int64_t n, san_solve_info *info, num_ls_neg *neg)
 {
-    double s = 0;
     neg->mx = neg->mn = 0;
     neg->imn = 0;
     for (int64_t i = 0; i < n; i++) {
@@ -163,8 +162,8 @@ int num_ls_normalize(double *pi, int64_t n, san_solve_info *info, num_ls_neg *ne
                      "in %s)", (long)i, san_method_name(info->method));
             return -1;
         }
-        s += pi[i];
     }
+    double s = num_ls_sum(pi, n);       /* compensated: vec.c */
     if (!(s > 0) || !isfinite(s)) {
         snprintf(info->msg, sizeof info->msg, "the solution sums to %g "
                  "(%s broke down)", s, san_method_name(info->method));
@@ -178,12 +177,9 @@ int num_ls_normalize(double *pi, int64_t n, san_solve_info *info, num_ls_neg *ne
             neg->imn = i;
         }
     }
-    s = 0;
-    for (int64_t i = 0; i < n; i++) {
+    for (int64_t i = 0; i < n; i++)
         pi[i] = pi[i] < 0 ? 0 : pi[i];
-        s += pi[i];
-    }
-    num_ls_scale(pi, n, 1.0 / s);
+    num_ls_scale(pi, n, 1.0 / num_ls_sum(pi, n));
     return 0;
 }
 
