@@ -153,6 +153,48 @@
  * not a distribution (wandering). */
 #define WANDER_SPREAD 1.0
 
+/* auto's BiCGSTAB asks the checks themselves whether its iterate meets
+ * the accuracy contract (num_ls_probe: one refinement cycle on a copy,
+ * refine's verdict) and stops as soon as it does; its tightened target
+ * (c->tol, linsolve.c AUTO_KERNEL_TIGHTEN) is only a cap.  A refused
+ * probe that measured an error estimate err at residual R sets the next
+ * at R times PROBE_MARGIN tol / err (the estimate taken as proportional
+ * to the residual), between PROBE_STEP_MIN and PROBE_STEP_MAX times R.
+ * The first is at PROBE_MARGIN tol / 9: a first cycle's change estimate
+ * is 9 times the change it made (a contraction of 0.9 assumed,
+ * verify.c), and that change is about the normwise residual (rs 20/9,
+ * 431,910 states: residual 9e-13, change 8.4e-13; 8.2e-14, 1.1e-13;
+ * 1.2e-14, 1.7e-14).  A probe whose cycle ran (x's balance let it:
+ * num_ls_probe) but did not pass ends the kernel all the same: the
+ * refinement goes on from that cycle, whose change gives the next its
+ * contraction (rs 16/7 at tol 1e-12: the cycle at residual 2.8e-15
+ * changed a probability by 1.8e-13, 9 times that refused it, and the
+ * kernel went on to its floor for the refinement's first cycle to be
+ * refused the same way; from the probe's cycle the next one answers).  A probe costs a cycle: on the sparse path
+ * two products and a pass over the rows per partition and per sweep
+ * (rs 20/9: about 30 passes, 8 BiCGSTAB iterations' worth). */
+#define PROBE_MARGIN 0.5
+#define PROBE_FIRST (PROBE_MARGIN / 9)
+#define PROBE_STEP_MIN 1e-3
+#define PROBE_STEP_MAX 0.5
+
+/* Asks the checks about x at true residual R (y, t: scratch of n).  0:
+ * y is the answer, verified or for the refinement to go on with; 1: not
+ * yet, *at is the residual of the next probe (0: none, the checks could
+ * not run). */
+static int probe_contract(num_ls *c, const double *x, double *y, double *t, double R,
+                          double *at)
+{
+    double err;
+    int pr = num_ls_probe(c, x, y, t, &err);
+    if (pr == 0 || pr == 2)
+        return 0;
+    double f = err > 0 && isfinite(err) ? PROBE_MARGIN * c->o->tol / err : PROBE_STEP_MIN;
+    f = f < PROBE_STEP_MIN ? PROBE_STEP_MIN : f > PROBE_STEP_MAX ? PROBE_STEP_MAX : f;
+    *at = pr < 0 ? 0 : R * f;
+    return 1;
+}
+
 /* Does x carry more mass of its minority sign than WANDER_SPREAD times
  * its net sum?  (x = pi / pi_k may be of either overall sign.) */
 static int wandering(const double *x, int64_t n, int64_t par_min)
@@ -858,6 +900,9 @@ static int bicgstab_solve(num_ls *c, double *pi)
     long stag_it = 0, near_it = 0;
     num_ls_stall stall;
     num_ls_stall_init(&stall);
+    double probe_at = c->probe && c->settle > 0 ? PROBE_FIRST * c->settle : 0;
+    double probe_rn = probe_at;     /* the recursive residual's trigger */
+    c->probes = 0;
     for (;;) {
         if (R <= tol && it > 0) {       /* never the start vector as is */
             st = 0;
@@ -865,6 +910,15 @@ static int bicgstab_solve(num_ls *c, double *pi)
         }
         num_ls_best_offer(&best, pi, R);
         debug_krylov("bicgstab", it, R);
+        /* w.ph and w.t are scratch between steps */
+        if (R <= probe_at && it > 0) {
+            if (probe_contract(c, pi, w.ph, w.t, R, &probe_at) == 0) {
+                memcpy(pi, w.ph, (size_t)n * sizeof *pi);
+                st = 0;
+                break;
+            }
+            probe_rn = probe_at;
+        }
         if (num_ls_stalled(c, &stall, it, R, SETTLE_ITERS)) {
             R = num_ls_best_restore(&best, pi, R);
             snprintf(c->info->msg, sizeof c->info->msg, "BiCGSTAB stopped at its roundoff "
@@ -909,10 +963,14 @@ static int bicgstab_solve(num_ls *c, double *pi)
         for (;;) {
             rn = bicg_step(&op, &w, pi, &s);
             it++;
-            if (rn < 0 || rn <= target || it % SAN_LS_CHECK_EVERY == 0 ||
-                num_ls_poll(c, it, rn / scale))
+            if (rn < 0 || rn <= target || rn <= probe_rn * scale ||
+                it % SAN_LS_CHECK_EVERY == 0 || num_ls_poll(c, it, rn / scale))
                 break;
         }
+        /* the recursive residual at the probe's level, the true one not
+         * yet: look again when the recursive one has halved (every step
+         * had a true residual, a product, on rs 20/9) */
+        probe_rn = rn >= 0 && rn <= probe_rn * scale ? 0.5 * rn / scale : probe_at;
         int restart = rn < 0;
         if (rn >= 0 && rn <= target) {
             R = num_op_residual(c->op, pi, &xs);
@@ -948,7 +1006,7 @@ done:
     kop_free(&op);
     num_ls_best_free(&best);
     bicg_ws_free(&w);
-    c->info->iterations = it;
+    c->info->iterations = it + c->probes;
     return st;
 }
 

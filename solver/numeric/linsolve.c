@@ -153,7 +153,6 @@ static void initial_guess(double *pi, int64_t n)
  * residual is recomputed from what is returned. */
 int num_ls_normalize(double *pi, int64_t n, san_solve_info *info, num_ls_neg *neg)
 {
-    double s = 0;
     neg->mx = neg->mn = 0;
     neg->imn = 0;
     for (int64_t i = 0; i < n; i++) {
@@ -163,8 +162,8 @@ int num_ls_normalize(double *pi, int64_t n, san_solve_info *info, num_ls_neg *ne
                      "in %s)", (long)i, san_method_name(info->method));
             return -1;
         }
-        s += pi[i];
     }
+    double s = num_ls_sum(pi, n);       /* compensated: vec.c */
     if (!(s > 0) || !isfinite(s)) {
         snprintf(info->msg, sizeof info->msg, "the solution sums to %g "
                  "(%s broke down)", s, san_method_name(info->method));
@@ -178,12 +177,9 @@ int num_ls_normalize(double *pi, int64_t n, san_solve_info *info, num_ls_neg *ne
             neg->imn = i;
         }
     }
-    s = 0;
-    for (int64_t i = 0; i < n; i++) {
+    for (int64_t i = 0; i < n; i++)
         pi[i] = pi[i] < 0 ? 0 : pi[i];
-        s += pi[i];
-    }
-    num_ls_scale(pi, n, 1.0 / s);
+    num_ls_scale(pi, n, 1.0 / num_ls_sum(pi, n));
     return 0;
 }
 
@@ -388,14 +384,19 @@ static const char *quote_words(char *out, size_t max, const char *s)
     return out;
 }
 
-/* Where auto's kernel stops: far below tol on its own residual.  A
- * normwise residual of tol leaves every probability an absolute error of
- * about tol times the largest one, so those of 1e-10 were off by 1e-2 on
- * an async master/slave model and took the refinement 11 cycles; four
- * more decades cost the Krylov method a few iterations (35 instead of
- * 30 there) and leave the refinement one or two cycles.  A kernel
- * that cannot get there (its roundoff floor) hands over its best vector
- * without a word: the refinement decides. */
+/* Where auto's kernel stops at the latest: far below tol on its own
+ * residual.  A normwise residual of tol leaves every probability an
+ * absolute error of about tol times the largest one, so those of 1e-10
+ * were off by 1e-2 on an async master/slave model and took the
+ * refinement 11 cycles; four more decades cost the Krylov method a few
+ * iterations (35 instead of 30 there) and leave the refinement one or
+ * two cycles.  This is only a cap: auto's BiCGSTAB asks the checks
+ * themselves on the way (krylov.c, num_ls_probe) and stops as soon as
+ * the contract holds (rs 20/9, 431,910 states, tol 1e-12: 31 iterations
+ * and one probe, where the cap took 39 and a cycle; ms async 6/40 at
+ * tol 1e-10: the probe's screen refuses, the cap and 3 cycles answer as
+ * before).  A kernel that cannot get there (its roundoff floor) hands
+ * over its best vector without a word: the refinement decides. */
 #define AUTO_KERNEL_TIGHTEN 1e-4
 /* ... but not below what a Krylov method reaches on a well-conditioned
  * chain (its normwise roundoff floor, a few epsilon). */
@@ -412,6 +413,9 @@ int num_ls_checked(num_ls *c, double *pi, san_ls_kernel k, int refining)
     c->stall_watch = !is_auto && c->o->tol > 0;
     c->plateau_handoff = c->stall_watch;
     c->stalled = 0;
+    c->probe = is_auto && k;
+    c->verified = 0;
+    c->probe_change = 0;
     if (is_auto) {
         c->settle = c->tol;
         c->tol = fmax(c->tol * AUTO_KERNEL_TIGHTEN, fmin(c->tol, AUTO_KERNEL_FLOOR));
@@ -436,8 +440,9 @@ int num_ls_checked(num_ls *c, double *pi, san_ls_kernel k, int refining)
         info->method = SAN_M_IAD;
     }
     info->msg[0] = '\0';
+    const long probes = c->probes;      /* auto's kernel's cycles (num_ls_probe) */
     st = num_ls_verify(c, pi, 0);
-    if (st == 0 && k && info->method == asked && info->refine_cycles > NAMED_CYCLES) {
+    if (st == 0 && k && info->method == asked && info->refine_cycles - probes > NAMED_CYCLES) {
         /* the refinement's own note (tol below the roundoff floor: why
          * the estimate is above tol) is kept after this one */
         char was[sizeof info->note];
@@ -558,6 +563,7 @@ int num_ls_resort(num_ls *c, double *pi, int st, san_method m, san_ls_kernel k)
     info->error_est = 0;            /* the first method's: not m's vector */
     c->tol = c->o->tol * 0.9;
     c->settle = 0;
+    c->probe = 0;
     c->tried |= 1u << m;
     int st2 = checked_named(c, pi, k, k(c, pi));
     info->iterations += was.iterations;

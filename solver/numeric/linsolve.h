@@ -114,6 +114,15 @@ typedef struct {
                                    PLATEAU_ITERS); off for their retries */
     int stall_note;             /* info->note is a stalled kernel's message
                                    (stalled_to_checks) */
+    int probe;                  /* auto: its Krylov kernel asks the checks
+                                   (num_ls_probe) once below c->settle */
+    long probes;                /* probe cycles run since the last
+                                   num_ls_verify (counted as its cycles) */
+    int verified;               /* the kernel's vector passed a probe:
+                                   num_ls_verify does not cycle again */
+    double probe_change;        /* the kernel's vector is a refused probe's
+                                   cycle, which changed it by this much:
+                                   the refinement goes on from it (0 none) */
     int final;                  /* set by a kernel whose failure no other
                                    method can mend (a reducible chain, a
                                    refusal the user must see) */
@@ -334,6 +343,18 @@ int num_ls_verify(num_ls *c, double *x, long max_cycles);
  * without changing x), so that a refusal says how far it got.  Nothing
  * past the time limit or after an interrupt. */
 void num_ls_estimate_returned(num_ls *c, const double *x);
+/* auto's Krylov kernel asks whether its iterate x (any scale, roundoff
+ * negatives allowed) already meets the contract: one refinement cycle on
+ * a copy y (t: scratch of n), judged as refine judges its cycles, when
+ * x's balance predicts that it may pass.  0: it holds, y (summed to 1)
+ * is the answer, info holds its balance and estimates and c->verified
+ * is set; 2: the cycle ran and did not pass: y is the kernel's answer,
+ * which the refinement takes on from that cycle (c->probe_change); 1:
+ * not yet (or x is no distribution, or the clock ran out), *err the
+ * estimate predicted (HUGE_VAL none), info as it was; -1: no memory for
+ * it.  The cycle is counted in c->probes and its products in the
+ * operator's count. */
+int num_ls_probe(num_ls *c, const double *x, double *y, double *t, double *err);
 
 /* ---- aggregate.c ---- */
 /* One aggregation step of x over p: *delta gets the relative error of

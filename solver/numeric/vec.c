@@ -6,13 +6,22 @@
 #include <math.h>
 #include "solver/numeric/linsolve.h"
 
+/* The sum that normalizes a distribution is compensated (Neumaier:
+ * each thread carries the roundoff of its additions and adds it at the
+ * end).  The plain sum of rs 18/9's 155,382 probabilities (tol 1e-12)
+ * was 2.0e-12 relative below the exact one, and dividing by it left
+ * every probability 2e-12 too large (the index full off by 1.9e-12
+ * against its closed form), above the error estimate of 2.7e-13. */
 double num_ls_sum(const double *x, int64_t n)
 {
-    double s = 0;
-    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(+:s))
-    for (int64_t i = 0; i < n; i++)
-        s += x[i];
-    return s;
+    double s = 0, c = 0;
+    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(+:s, c))
+    for (int64_t i = 0; i < n; i++) {
+        const double t = s + x[i];
+        c += fabs(s) >= fabs(x[i]) ? (s - t) + x[i] : (x[i] - t) + s;
+        s = t;
+    }
+    return s + c;
 }
 
 void num_ls_scale(double *x, int64_t n, double a)

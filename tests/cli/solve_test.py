@@ -17,7 +17,7 @@ import tempfile
 from itertools import combinations, product
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from santest import SAN, TOP, SHARED, check, rs_text, tally  # noqa: E402
+from santest import SAN, TOP, SHARED, check, rs_full, rs_text, tally  # noqa: E402
 
 MODELS = os.path.join(TOP, "models")
 
@@ -985,12 +985,47 @@ def test_floor_cycles():
           f"estimate {s['error_estimate']:.2g}")
 
 
+def test_auto_stops_at_contract():
+    """auto's BiCGSTAB asks the checks on the way (krylov.c, num_ls_probe)
+    and stops when the contract holds, not at its residual cap of tol
+    times 1e-4 (linsolve.c AUTO_KERNEL_TIGHTEN): on rs 18/9 (155,382
+    states) at tol 1e-12 the cap took 28 iterations and a cycle (29,
+    67 products) where -m bicgstab answers in 18 and 2 cycles (20, 47
+    products); the probe answers in 18 and 2.  The answer keeps the
+    contract: the closed form of full within the error estimate (the
+    plain sum that normalized the vector left every probability 2e-12
+    too large, full off by 1.9e-12 for an estimate of 2.7e-13, with
+    -m bicgstab too: the sum is compensated now, vec.c)."""
+    path = write_tmp(rs_text(18, 9))
+    got = {}
+    for m in ("auto", "bicgstab"):
+        rc, out, err = run(["solve", "-q", "-f", "json", "--storage", "sparse", "--tol", "1e-12",
+                            "--method", m, path])
+        check(rc == 0, f"rs 18/9 [{m}] answers: {err.strip()[:200]}")
+        if rc != 0:
+            os.unlink(path)
+            return
+        got[m] = json.loads(out)
+        s, full = got[m]["solver"], got[m]["results"]["full"]
+        ref = rs_full(18, 9)
+        check(s["error_estimate"] <= 1e-12 and
+              abs(full - ref) <= max(s["error_estimate"], 5e-15) * ref,
+              f"rs 18/9 [{m}]: full {full!r} for {ref!r}, estimate {s['error_estimate']:.2g}")
+    a, b = got["auto"]["solver"], got["bicgstab"]["solver"]
+    check(a["method"] == "bicgstab" and a["iterations"] <= 1.25 * b["iterations"] and
+          a["products"] <= 1.25 * b["products"],
+          f"rs 18/9 tol 1e-12: auto {a['iterations']} iterations, {a['products']} products; "
+          f"bicgstab {b['iterations']}, {b['products']} (at most 1.25 times)")
+    os.unlink(path)
+
+
 def main():
     tests = [test_mm1k, test_peps_block_idiom, test_peps_block_idiom_sync, test_rs_manual, test_rs_scaled, test_first_available,
              test_vector_and_formats, test_errors, test_products, test_residual_storages,
              test_pruned_scan, test_scan_unpruned, test_scan_too_big, test_scan_memory,
              test_pocket_low_fill, test_arcs_dropped, test_verified, test_underflow,
-             test_not_converged_estimate, test_top_ties, test_floor_cycles]
+             test_not_converged_estimate, test_top_ties, test_floor_cycles,
+             test_auto_stops_at_contract]
     if os.path.isdir(os.path.join(SHARED, "peps")):
         tests += [test_rs_shared, test_example, test_printers]
     else:
