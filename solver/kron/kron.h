@@ -171,6 +171,14 @@ void kron_op(struct num_op *op, const kron_desc *d, double *w);
 int kron_flows_ok(const kron_desc *d);
 int kron_flows(const kron_desc *d, const uint16_t *blk, int B, const char *lev,
                const double *x, double *F);
+/* The threads that walk the flows: the callers that walk them every
+ * cycle (multilevel.c) hold the other threads' sums, (threads - 1)
+ * times the flows, and give them as tf (the first thread's go into F):
+ * allocated once, not a cycle (a cycle's allocations left the heap
+ * fragmented).  kron_flows is kron_flows_into with its own tf. */
+int kron_flows_threads(const kron_desc *d);
+int kron_flows_into(const kron_desc *d, const uint16_t *blk, int B, const char *lev,
+                    const double *x, double *F, double *tf);
 
 /* The flows of kron_flows kept sparse, for partitions of many blocks
  * (the coarse levels of the multilevel method, multilevel.c, blocks
@@ -186,7 +194,7 @@ int kron_flows(const kron_desc *d, const uint16_t *blk, int B, const char *lev,
 int kron_flows_pattern(const kron_desc *d, const uint32_t *blk, int64_t B, const double *x,
                        int64_t max_pairs, int64_t **ptr, int32_t **col);
 int kron_flows_sparse(const kron_desc *d, const uint32_t *blk, int64_t B, const int64_t *ptr,
-                      const int32_t *col, const double *x, double *F);
+                      const int32_t *col, const double *x, double *F, double *tf);
 
 /* Vector position of a mixed-radix index, -1 when not in the set. */
 int64_t kron_rank(const kron_desc *d, int64_t idx);

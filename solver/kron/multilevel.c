@@ -102,6 +102,10 @@ typedef struct {
     uint16_t *tblk;         /* position -> tail state */
     char *tlev;             /* the tail's automata */
     double *TF, *TA, *TX, *Tz;  /* T x T flows, rates; masses; solution */
+    /* kept from cycle to cycle: the other threads' flows (F's, TF's)
+     * and the coarse solve's levels and vectors */
+    double *Fs, *TFs;
+    num_ml *ml;
 } kml;
 
 static void kml_free(kml *k)
@@ -123,6 +127,9 @@ static void kml_free(kml *k)
     free(k->TA);
     free(k->TX);
     free(k->Tz);
+    free(k->Fs);
+    free(k->TFs);
+    num_ml_free(k->ml);
 }
 
 /* The mixed-radix index of each position. */
@@ -179,10 +186,17 @@ static int64_t count_keys(const int64_t *idx, const double *x, int64_t n, const 
 
 /* The bytes a coarse chain of B states and nnz transitions holds while
  * it is solved with nt threads: its flows, pattern and transposed
- * generator here (52 bytes a state, 32 a transition), each thread's
- * flows in kron_flows_sparse (8 a transition), the sparse ml's levels
- * and vectors over it (numeric/ml.c: about 120 a state and 12 a
- * transition, the coarser levels included).  Measured peaks of -m ml
+ * generator here (52 bytes a state, 32 a transition), the other
+ * threads' flows for kron_flows_sparse (8 a transition, counted for
+ * every thread), the sparse ml's levels and vectors over it
+ * (numeric/ml.c: about 120 a state and 12 a transition, the coarser
+ * levels included), all allocated once and kept from cycle to cycle
+ * (num_ml: allocated every cycle, glibc kept the fragments; with the
+ * pattern's sets in the threads' arenas, rs 18/9 --lump off under
+ * --max-memory 60M peaked at 66.0 MiB, now 59.1; under 50M 64.3 ->
+ * 54.7).  The estimate of this run: 22.6 MiB for a chain of 14,913
+ * states and 198,772 transitions, 13.7 MiB measured (heap in use, the
+ * pattern's sets and the cycles alike).  Measured peaks of -m ml
  * on cluster.prism N = 64 over kron, two threads: 47.4 MB with a
  * coarse chain of 37,765 states and 149,764 transitions, 37.0 MB with
  * 5,934 and 20,460 (--max-memory 19M): 10.5 MB apart, 13.2 predicted.
@@ -248,7 +262,7 @@ static int kml_setup(kml *k, const kron_desc *d, const san_space *sp, const doub
                      double room, int64_t min)
 {
     const int64_t n = d->n;
-    const int nt = d->nwin > 1 ? d->nthreads : 1;
+    const int nt = kron_flows_threads(d);
     int64_t cap = n / KML_FRACTION;
     cap = cap > KML_MAX_BLOCKS ? KML_MAX_BLOCKS : cap < 2 ? 2 : cap;
     int64_t *idx = position_index(d, sp);
@@ -330,9 +344,15 @@ smaller:
     k->qt.val = calloc((size_t)(nnz + B), sizeof *k->qt.val);
     k->X = malloc((size_t)B * sizeof *k->X);
     k->y = malloc((size_t)B * sizeof *k->y);
+    if (nt > 1) {
+        k->Fs = malloc((size_t)(nt - 1) * (size_t)(nnz ? nnz : 1) * sizeof *k->Fs);
+        if (k->T && !(k->TFs = malloc((size_t)(nt - 1) * k->T * k->T * sizeof *k->TFs)))
+            return -1;
+    }
+    k->ml = num_ml_new();
     int64_t *fill = calloc((size_t)B, sizeof *fill);
     if (!k->F || !k->tpos || !k->dpos || !k->qt.rowptr || !k->qt.col || !k->qt.val ||
-        !k->X || !k->y || !fill) {
+        !k->X || !k->y || (nt > 1 && !k->Fs) || !k->ml || !fill) {
         free(fill);
         return -1;
     }
@@ -371,7 +391,7 @@ static int kml_correct(kml *k, num_ls *c, const kron_desc *d, double *x)
 {
     const int B = k->B;
     const int64_t n = d->n;
-    int rc = kron_flows_sparse(d, k->blk, B, k->fptr, k->fcol, x, k->F);
+    int rc = kron_flows_sparse(d, k->blk, B, k->fptr, k->fcol, x, k->F, k->Fs);
     if (rc != 0)
         return rc < 0 ? -1 : 1;
     c->op->products++;          /* one walk: about one product */
@@ -413,7 +433,7 @@ static int kml_correct(kml *k, num_ls *c, const kron_desc *d, double *x)
     sc.t0 = san_ls_now();
     sc.last_print = sc.t0;
     sc.clock_skip = 1;
-    rc = num_ls_ml(&sc, k->y);
+    rc = num_ls_ml_kept(&sc, k->y, k->ml);
     num_ls_free(&sc);
     if (rc < 0)
         return si.status == SAN_E_NOMEM ? -1 : 1;
@@ -512,7 +532,7 @@ static int kml_tail_correct(kml *k, num_ls *c, const kron_desc *d, double *x)
     if (T < 2)
         return 1;
     memset(k->TF, 0, (size_t)T * T * sizeof *k->TF);
-    int rc = kron_flows(d, k->tblk, T, k->tlev, x, k->TF);
+    int rc = kron_flows_into(d, k->tblk, T, k->tlev, x, k->TF, k->TFs);
     if (rc != 0)
         return rc < 0 ? -1 : 1;
     c->op->products++;

@@ -305,6 +305,15 @@ int num_gth_dense(double *a, int64_t n, double *pi);
 int num_ls_gs(num_ls *c, double *pi);
 /* Multilevel aggregation cycles (ml.c). */
 int num_ls_ml(num_ls *c, double *pi);
+/* The same cycles over a workspace kept across solves of chains of one
+ * pattern (c->qt the same matrix, its values changed: the coarse chains
+ * of kron/multilevel.c): its vectors and levels are allocated in the
+ * first solves and reused, the aggregates built in the workspace's
+ * first cycles and then kept.  NULL out of memory. */
+typedef struct num_ml num_ml;
+num_ml *num_ml_new(void);
+int num_ls_ml_kept(num_ls *c, double *pi, num_ml *m);
+void num_ml_free(num_ml *m);
 /* Gauss-Seidel sweeps on x (alternating directions, normalized after
  * each): a rough picture of pi for choosing a fixed state. */
 void num_ls_gs_sweeps(const san_csr *qt, double *x, int sweeps);

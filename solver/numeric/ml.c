@@ -533,18 +533,21 @@ static int cycle(ml_ws *w, int l, int rebuild)
 /* The kernel                                                           */
 /* ------------------------------------------------------------------ */
 
+/* Level 0 over c->qt, its iterate pi: the pattern's diagonals and the
+ * scratch once (a kept workspace has them from its first solve). */
 static int ws_init(ml_ws *w, num_ls *c, double *pi)
 {
     const san_csr *qt = c->qt;
     const int64_t n = qt->n;
-    memset(w, 0, sizeof *w);
+    ml_level *L = &w->lv[0];
+    L->a = *qt;
+    L->x = pi;
+    if (w->dense)
+        return 0;
     w->nt = 1;
 #ifdef _OPENMP
     w->nt = omp_get_max_threads();
 #endif
-    ml_level *L = &w->lv[0];
-    L->a = *qt;
-    L->x = pi;
     L->dpos = malloc((size_t)n * sizeof *L->dpos);
     w->dense = malloc((size_t)(ML_COARSEST * ML_COARSEST + ML_COARSEST) * sizeof *w->dense);
     if (!L->dpos || !w->dense)
@@ -564,9 +567,8 @@ static void ws_free(ml_ws *w)
     free(w->tbuf);
 }
 
-static int out_of_memory(num_ls *c, ml_ws *w)
+static int out_of_memory(num_ls *c)
 {
-    ws_free(w);
     snprintf(c->info->msg, sizeof c->info->msg, "out of memory for the levels of the "
              "multilevel method (%lld states)", (long long)c->qt->n);
     c->info->status = SAN_E_NOMEM;
@@ -649,43 +651,89 @@ static ml_quality quality_of(num_ls *c, const num_rec_diag *dg, const double *x,
     return q;
 }
 
-int num_ls_ml(num_ls *c, double *pi)
+/* The workspace: the levels, the recombination's window and A x, the
+ * best iterate, and the cycles run over its life (the aggregates are
+ * rebuilt in the first ML_SETUP_CYCLES of them). */
+struct num_ml {
+    ml_ws w;
+    ml_recomb r;
+    num_ls_best best;
+    long cycles;
+};
+
+num_ml *num_ml_new(void)
+{
+    return calloc(1, sizeof(num_ml));
+}
+
+void num_ml_free(num_ml *m)
+{
+    if (!m)
+        return;
+    ws_free(&m->w);
+    recomb_free(&m->r);
+    num_ls_best_free(&m->best);
+    free(m);
+}
+
+/* The vectors of a solve of n states (once), the window and the best
+ * iterate emptied (a kept workspace's come from another chain). */
+static int ml_start(num_ml *m, num_ls *c, double *pi)
 {
     const int64_t n = c->qt->n;
-    ml_ws w;
-    ml_recomb r = { { 0 }, NULL };   /* freed also when ws_init fails */
-    num_ls_best best;
+    if (ws_init(&m->w, c, pi) < 0)
+        return -1;
+    if (!m->r.y0) {
+        if (recomb_init(&m->r, n) < 0)
+            return -1;
+        num_ls_best_init(&m->best, n);
+    }
+    m->r.w.k = 0;
+    m->r.w.next = 0;
+    m->best.res = HUGE_VAL;
+    return 0;
+}
+
+int num_ls_ml(num_ls *c, double *pi)
+{
+    num_ml *m = num_ml_new();
+    int rc = m ? num_ls_ml_kept(c, pi, m) : out_of_memory(c);
+    num_ml_free(m);
+    return rc;
+}
+
+int num_ls_ml_kept(num_ls *c, double *pi, num_ml *m)
+{
+    const int64_t n = c->qt->n;
+    ml_ws *const w = &m->w;
+    ml_recomb *const r = &m->r;
+    num_ls_best *const best = &m->best;
     double res = HUGE_VAL;
     long it = 0, recombined = 0, ch_since = 0;
     double ch_best = HUGE_VAL;
     int rc;
-    if (ws_init(&w, c, pi) < 0 || recomb_init(&r, n) < 0) {
-        recomb_free(&r);
-        return out_of_memory(c, &w);
-    }
-    num_ls_best_init(&best, n);
-    const num_rec_diag dg = { c->qt->val, w.lv[0].dpos };
+    if (ml_start(m, c, pi) < 0)
+        return out_of_memory(c);
+    const num_rec_diag dg = { c->qt->val, w->lv[0].dpos };
     for (;;) {
-        if (cycle(&w, 0, it < ML_SETUP_CYCLES) < 0) {
-            num_ls_best_free(&best);
-            recomb_free(&r);
-            return out_of_memory(c, &w);
-        }
+        if (cycle(w, 0, m->cycles < ML_SETUP_CYCLES) < 0)
+            return out_of_memory(c);
         it++;
-        if (normalize(&w, pi, n, 1.0) < 0) {
-            num_ls_best_restore(&best, pi, HUGE_VAL);
+        m->cycles++;
+        if (normalize(w, pi, n, 1.0) < 0) {
+            num_ls_best_restore(best, pi, HUGE_VAL);
             snprintf(c->info->msg, sizeof c->info->msg, "ml broke down after %ld "
                      "cycles (the iterate does not sum to a positive number)", it);
-            rc = best.res < HUGE_VAL ? 1 : -1;
+            rc = best->res < HUGE_VAL ? 1 : -1;
             break;
         }
-        num_op_apply(c->op, pi, r.y0);
-        ml_quality q = quality_of(c, &dg, pi, r.y0);
+        num_op_apply(c->op, pi, r->y0);
+        ml_quality q = quality_of(c, &dg, pi, r->y0);
         if ((q.res > c->tol || q.bal > c->tol) )
-            recombined += num_rec_combine(&r.w, c->op, &dg, pi, r.y0, &q.res, &q.bal);
+            recombined += num_rec_combine(&r->w, c->op, &dg, pi, r->y0, &q.res, &q.bal);
         res = q.res;
         /* a chain solved by GTH on level 0 has nothing to watch */
-        double ch = w.nlev == 1 && n <= ML_COARSEST ? 0 : change(c, &r, pi);
+        double ch = w->nlev == 1 && n <= ML_COARSEST ? 0 : change(c, r, pi);
         if (ch < 0.5 * ch_best) {
             ch_best = ch;
             ch_since = 0;
@@ -698,11 +746,11 @@ int num_ls_ml(num_ls *c, double *pi)
             rc = 0;
             break;
         }
-        num_rec_push(&r.w, pi, r.y0, n);
-        num_ls_best_offer(&best, pi, res);
+        num_rec_push(&r->w, pi, r->y0, n);
+        num_ls_best_offer(best, pi, res);
         num_ls_stop why = num_ls_poll(c, it, res);
         if (why) {
-            res = num_ls_give_up(c, &best, pi, why, it, res, "try --method auto (or iad, "
+            res = num_ls_give_up(c, best, pi, why, it, res, "try --method auto (or iad, "
                                  "bicgstab), or raise --max-iter");
             rc = 1;
             break;
@@ -711,14 +759,11 @@ int num_ls_ml(num_ls *c, double *pi)
     num_ls_progress_end(c);
     if (getenv("SAN_ML_TRACE")) {
         fprintf(stderr, "ml: %ld cycles (%ld recombined), levels", it, recombined);
-        for (int l = 0; l < w.nlev; l++)
-            fprintf(stderr, " %lld/%lld", (long long)w.lv[l].a.n,
-                    (long long)w.lv[l].a.rowptr[w.lv[l].a.n]);
+        for (int l = 0; l < w->nlev; l++)
+            fprintf(stderr, " %lld/%lld", (long long)w->lv[l].a.n,
+                    (long long)w->lv[l].a.rowptr[w->lv[l].a.n]);
         fprintf(stderr, "\n");
     }
     c->info->iterations = it;
-    num_ls_best_free(&best);
-    recomb_free(&r);
-    ws_free(&w);
     return rc;
 }
