@@ -159,7 +159,7 @@ else
         echo "#define VERSION \"${version:-0}\""
         echo "#define PACKAGE \"san\""
     } > "$gen/config.h"
-    # internal headers are named with their folder: "solver/space/space.h"
+    # internal headers are named with their folder: "solver/space/state_space.h"
     CPPFLAGS="-D_GNU_SOURCE -I$gen -I$srcdir/include -I$srcdir"
     [ -d /usr/include/suitesparse ] && CPPFLAGS="$CPPFLAGS -I/usr/include/suitesparse"
     if ! echo '#include <cblas.h>' | "$CLANG" $CPPFLAGS -E -x c - >/dev/null 2>&1; then
