@@ -41,12 +41,16 @@ link() {
 
 rm -rf "$views"
 mkdir -p "$views"
+# the command (cli, over tool) stands on the public include/ alone: its
+# views hold no folder of libsan
+command() { case $1 in cli|tool) return 0 ;; esac; return 1; }
 echo "$layers" | while read -r f level; do
-    case $f in cli|tool) continue ;; esac    # over include/ only
     v=$views/$(echo "$f" | tr / _)
     mkdir -p "$v/src" "$v/build"
     echo "$layers" | while read -r g lg; do
-        case $g in cli|tool) continue ;; esac
+        if command "$f" && ! command "$g"; then
+            continue
+        fi
         if [ "$g" = "$f" ] || [ "$lg" -lt "$level" ]; then
             link "$v/src" "$src/$g" "$g"
             mkdir -p "$bld/$g"
