@@ -5,7 +5,7 @@
  * models and of their results (results.c).
  */
 #include <string.h>
-#include "analytic/analytic.h"
+#include "analytic/analytic_int.h"
 
 static const struct {
     const char *name;

@@ -15,7 +15,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
-#include "analytic/analytic.h"
+#include "analytic/analytic_int.h"
 
 /* The time one item spends in unit u when it waits for nothing. */
 static double unit_item_time(const san_map_input *in, const san_map_mapping *m, int u)

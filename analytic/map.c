@@ -29,7 +29,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analytic/analytic.h"
+#include "analytic/analytic_int.h"
 
 /* ------------------------------------------------------------------ */
 /* Units and their production times                                     */

@@ -4,7 +4,7 @@
  * generator line of the proposal, for the command and its batches.
  */
 #include <stdio.h>
-#include "analytic/analytic.h"
+#include "analytic/analytic_int.h"
 
 san_status san_map_case_run(const san_map_input *base, const char *stages, long items,
                             const char *mode, int phases, san_map_case *c, char *err, size_t n)

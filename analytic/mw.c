@@ -22,7 +22,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "analytic/analytic.h"
+#include "analytic/analytic_int.h"
 
 void san_mw_default(san_mw_params *p)
 {

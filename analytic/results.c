@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analytic/analytic.h"
+#include "analytic/analytic_int.h"
 
 void analytic_err(char *err, size_t n, const char *fmt, ...)
 {

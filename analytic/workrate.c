@@ -15,7 +15,7 @@
  */
 #include <math.h>
 #include <string.h>
-#include "analytic/analytic.h"
+#include "analytic/analytic_int.h"
 
 typedef struct {
     const san_topology *t;

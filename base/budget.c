@@ -2,7 +2,7 @@
  * budget.c - the memory a run may use by default.
  */
 #include <unistd.h>
-#include "base/base.h"
+#include "base/services.h"
 
 double san_default_max_memory(void)
 {

@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <time.h>
-#include "base/base.h"
+#include "base/services.h"
 
 double san_now(void)
 {

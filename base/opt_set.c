@@ -9,7 +9,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "base/base.h"
+#include "base/services.h"
 
 static const base_opt *find(const base_opt *tab, const char *key)
 {

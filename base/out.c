@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/base.h"
+#include "base/services.h"
 
 void san_json_string(FILE *out, const char *s)
 {

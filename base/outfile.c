@@ -42,7 +42,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "base/base.h"
+#include "base/services.h"
 
 /* ---- the table of temporary files, for the signal handlers ---- */
 

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/base.h"
+#include "base/services.h"
 
 /* What strtod makes of the whole of s. */
 typedef enum { NUM_OK, NUM_SYNTAX, NUM_NAN, NUM_INF, NUM_UNDERFLOW } num_kind;

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "base/base.h"
+#include "base/services.h"
 
 /* One end or the step: a number in [lo, hi]; 0, or -1 with why. */
 static int range_part(const char *item, const char *what, const char *s, double lo, double hi,

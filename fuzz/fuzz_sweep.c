@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "san.h"
-#include "sweep/sweep.h"
+#include "sweep/sweep_int.h"
 #include "fuzz/fuzz_args.h"
 
 #define FUZZ_SWEEP_VARIANTS 4

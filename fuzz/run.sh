@@ -128,9 +128,12 @@ if [ -n "$bdir" ]; then
     bdir=$(cd "$bdir" && pwd) || exit 2
     {
         echo 'fuzz-print-vars:'
-        printf '\t@echo '\''SOURCES=$(libsan_la_SOURCES)'\''\n'
+        # libsan's sources: those of its layer libraries (libsan_base.la,
+        # ...), after configure's conditionals
+        printf '\t@echo '\''SOURCES=%s'\''\n' \
+            '$(foreach v,$(filter libsan_%_la_SOURCES,$(.VARIABLES)),$($(v)))'
         printf '\t@echo '\''CPPFLAGS=$(DEFS) $(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(CPPFLAGS)'\''\n'
-        printf '\t@echo '\''LIBS=$(libsan_la_LIBADD) $(LIBS)'\''\n'
+        printf '\t@echo '\''LIBS=$(libsan_libs) $(LIBS)'\''\n'
     } > "$work/vars.mk"
     # -o: never remake the Makefile (or anything else) just to read it
     if ! make -s --no-print-directory -C "$bdir" -f Makefile -f "$work/vars.mk" \
@@ -145,7 +148,7 @@ if [ -n "$bdir" ]; then
     from="the build in $bdir"
 else
     sources=$(awk '
-        /^libsan_la_SOURCES[ \t]*=/ { on = 1; sub(/^[^=]*=/, "") }
+        /^libsan_[a-z]*_la_SOURCES[ \t]*=/ { on = 1; sub(/^[^=]*=/, "") }
         on {
             cont = sub(/\\[ \t]*$/, "")
             n = split($0, w, /[ \t]+/)
@@ -159,7 +162,7 @@ else
         echo "#define VERSION \"${version:-0}\""
         echo "#define PACKAGE \"san\""
     } > "$gen/config.h"
-    # internal headers are named with their folder: "solver/space/space.h"
+    # internal headers are named with their folder: "solver/space/state_space.h"
     CPPFLAGS="-D_GNU_SOURCE -I$gen -I$srcdir/include -I$srcdir"
     [ -d /usr/include/suitesparse ] && CPPFLAGS="$CPPFLAGS -I/usr/include/suitesparse"
     if ! echo '#include <cblas.h>' | "$CLANG" $CPPFLAGS -E -x c - >/dev/null 2>&1; then
@@ -178,7 +181,7 @@ else
     from="Makefile.am (no configured build found)"
 fi
 if [ -z "$sources" ]; then
-    echo "fuzz: no libsan_la_SOURCES found" >&2
+    echo "fuzz: no libsan_*_la_SOURCES found" >&2
     exit 2
 fi
 
@@ -213,7 +216,7 @@ for s in $sources; do
     objs="$objs $obj/$base.o"
 done
 # the report page's template, built into libsan from page.html, page.css
-# and page.js (nodist_libsan_la_SOURCES = report/templates.c, made by
+# and page.js (nodist_libsan_report_la_SOURCES = report/templates.c, made by
 # scripts/embed.sh: not in the list above)
 t=$srcdir/report
 sh "$srcdir/scripts/embed.sh" "$t/page.html" "$t/page.css" "$t/page.js" > "$gen/templates.c" \

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "san.h"
-#include "gen/gen.h"
+#include "gen/gen_int.h"
 
 char *gen_run(int argc, char **argv, char **size, char *err, size_t n)
 {

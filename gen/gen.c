@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "san.h"
-#include "gen/gen.h"
+#include "gen/gen_int.h"
 
 /* ------------------------------------------------------------------ */
 /* Text buffer                                                          */

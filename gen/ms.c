@@ -35,7 +35,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "gen/gen.h"
+#include "gen/gen_int.h"
 
 enum { MS_SYNC, MS_ASYNC };
 enum { WORK_STEADY, WORK_SLICES };
@@ -67,7 +67,7 @@ static const char *const rate_id[NRATES] = {
 #define DEF_DOWN 1000.0
 #define DEF_K 40
 
-/* Ranges of the eqs. 1-2 inputs (the others are gen.h's): points are
+/* Ranges of the eqs. 1-2 inputs (the others are gen_int.h's): points are
  * counted, at least one; an overlap is a multiple of a slice, up to a
  * million (thin slices under a wide window); with these RNP and
  * RNP / (BL*NS) stay finite, and NB is checked after (MAX_PACKS). */

@@ -56,7 +56,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "gen/gen.h"
+#include "gen/gen_int.h"
 
 enum { PL_SYNC, PL_ASYNC };
 

@@ -35,7 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "gen/gen.h"
+#include "gen/gen_int.h"
 #include "gen/prism.h"
 #include "san/gen.h"
 #include "san/model.h"

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "base/base.h"
+#include "base/services.h"
 
 typedef struct { int line, col; } ast_pos;
 
@@ -143,7 +143,7 @@ typedef struct ast_arena ast_arena;
 typedef struct {
     ast_arena *arena;
     struct lang_oom *oom;   /* where a failed allocation goes (oom.h) */
-    base_progress *progress; /* during the load: its progress line (base.h) */
+    base_progress *progress; /* during the load: its progress line (services.h) */
     long ticks;
     ast_ident *ids;     int nids;
     ast_event *events;  int nevents;

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/base.h"
+#include "base/services.h"
 
 typedef struct {
     san_load_opts o;            /* first: the pointer callers hold */

@@ -17,7 +17,7 @@
 #include "lang/sema.h"
 #include "lang/oom.h"
 #include "lang/symtab.h"
-#include "base/base.h"
+#include "base/services.h"
 #include "lang/model_int.h"
 
 /* ---------------------------------------------------------------- */

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "solver/space/space.h"
+#include "solver/space/state_space.h"
 #include "report/solve_out.h"
 #include "lang/model_int.h"
 #include "solver/analysis/analysis_int.h"

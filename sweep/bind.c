@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "sweep/sweep.h"
+#include "sweep/sweep_int.h"
 
 /* The report written by write(obj) into a malloc'd string. */
 static san_status to_string(void (*write)(const void *obj, FILE *out), const void *obj,

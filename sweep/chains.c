@@ -23,7 +23,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "sweep/sweep.h"
+#include "sweep/sweep_int.h"
 
 static int chain_axis(const san_sweep *s)
 {

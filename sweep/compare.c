@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "sweep/sweep.h"
+#include "sweep/sweep_int.h"
 
 /* Does the line have flags (a word after the first that starts with
  * '-')?  Without, blanks are part of a file name. */

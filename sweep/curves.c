@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sweep/sweep.h"
+#include "sweep/sweep_int.h"
 
 /* The row fields that may be plotted besides the results. */
 static const char *const fields[] = { "reachable_states", "time_s", "iterations", NULL };

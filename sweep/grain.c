@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sweep/sweep.h"
+#include "sweep/sweep_int.h"
 
 san_status san_grain_init(san_grain *g, int argc, char **argv, char *err, size_t n)
 {

@@ -17,7 +17,7 @@
  */
 #include <math.h>
 #include <string.h>
-#include "sweep/sweep.h"
+#include "sweep/sweep_int.h"
 
 /* Indices whose better value is clear from their meaning
  * (doc/indices.md).  Others need min:NAME or max:NAME. */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sweep/sweep.h"
+#include "sweep/sweep_int.h"
 
 char *san_sweep_label(const san_sweep *s, int v, int except)
 {

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "config.h"
-#include "sweep/sweep.h"
+#include "sweep/sweep_int.h"
 
 int san_sweep_mpi(void)
 {

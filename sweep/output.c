@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/base.h"
-#include "sweep/sweep.h"
+#include "base/services.h"
+#include "sweep/sweep_int.h"
 
 /* The value of result `name` in a row; 0 when the row lacks it. */
 static int row_result(const san_sweep_row *r, const char *name, double *v)

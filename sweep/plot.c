@@ -34,7 +34,7 @@
 #include <cairo.h>
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
-#include "sweep/sweep.h"
+#include "sweep/sweep_int.h"
 
 #define SERIES_WIDTH 2.0
 #define FONT 12.0

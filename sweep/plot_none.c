@@ -3,7 +3,7 @@
  * every other feature works; a plot asked for says how to get one.
  * san_plot and san_plot_opts_default are in plot_opts.c, for both builds.
  */
-#include "sweep/sweep.h"
+#include "sweep/sweep_int.h"
 
 int san_plot_ex(const char *file, const san_plot_opts *o, const san_plot_series *s, int ns,
                 char *err, size_t n)

@@ -6,7 +6,7 @@
  */
 #include <math.h>
 #include <string.h>
-#include "sweep/sweep.h"
+#include "sweep/sweep_int.h"
 
 enum { PAGE_MIN = 100, PAGE_MAX = 20000 };
 

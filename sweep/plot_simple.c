@@ -3,7 +3,7 @@
  * a title and the axes' labels on the default options, drawn by
  * san_plot_ex (plot.c, or plot_none.c without cairo).
  */
-#include "sweep/sweep.h"
+#include "sweep/sweep_int.h"
 
 int san_plot(const char *file, const char *title, const char *xlabel,
              const char *ylabel, const san_plot_series *s, int ns,

@@ -13,8 +13,8 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#include "base/base.h"
-#include "sweep/sweep.h"
+#include "base/services.h"
+#include "sweep/sweep_int.h"
 
 int san_sweep_cores(void)
 {

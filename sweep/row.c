@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sweep/sweep.h"
+#include "sweep/sweep_int.h"
 
 void san_sweep_row_free(san_sweep_row *r)
 {

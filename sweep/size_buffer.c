@@ -14,8 +14,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/base.h"
-#include "sweep/sweep.h"
+#include "base/services.h"
+#include "sweep/sweep_int.h"
 
 /* What a search needs to evaluate the index at a buffer size. */
 typedef struct {

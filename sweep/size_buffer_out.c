@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/base.h"
-#include "sweep/sweep.h"
+#include "base/services.h"
+#include "sweep/sweep_int.h"
 
 static void text_curve(const san_buffer_sizing *z, const san_buffer_config *cf,
                        const char *index, FILE *out)

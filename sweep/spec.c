@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/base.h"
-#include "sweep/sweep.h"
+#include "base/services.h"
+#include "sweep/sweep_int.h"
 #include "lang/model_int.h"
 
 static const char *const templates[] = { "ms", "pipeline", NULL };

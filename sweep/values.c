@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "base/base.h"
-#include "sweep/sweep.h"
+#include "base/services.h"
+#include "sweep/sweep_int.h"
 
 void sweep_err(char *err, size_t n, const char *fmt, ...)
 {

@@ -14,7 +14,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sweep/sweep.h"
+#include "sweep/sweep_int.h"
 
 typedef struct {
     char **vals;            /* per axis; NULL where the flag is left out */

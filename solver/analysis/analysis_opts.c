@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/base.h"
+#include "base/services.h"
 
 /* The options and the arrays they point to, owned (copied in). */
 typedef struct {

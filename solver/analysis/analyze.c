@@ -24,7 +24,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/base.h"
+#include "base/services.h"
 #include "solver/analysis/estimate.h"
 #include "solver/analysis/indices.h"
 #include "solver/numeric/linsolve.h"

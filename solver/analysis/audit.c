@@ -24,7 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/base.h"
+#include "base/services.h"
 #include "solver/space/idmap.h"
 #include "solver/space/reach_walk.h"
 #include "solver/space/succ.h"

@@ -6,7 +6,7 @@
  */
 #include <stddef.h>
 #include <stdlib.h>
-#include "base/base.h"
+#include "base/services.h"
 
 static const char *const explore[] = { "auto", "always", "never", NULL };
 

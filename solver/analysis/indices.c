@@ -7,7 +7,7 @@
 #include "lang/expr.h"
 #include "solver/analysis/indices.h"
 #include "solver/numeric/linsolve.h"
-#include "solver/space/space.h"
+#include "solver/space/state_space.h"
 #include "solver/space/state_sums.h"
 #include "solver/space/succ.h"
 #include "lang/model_int.h"

@@ -30,12 +30,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/base.h"
+#include "base/services.h"
 #include "solver/numeric/class_reach.h"
 #include "solver/analysis/initial.h"
 #include "solver/numeric/linsolve.h"
 #include "solver/analysis/long_run.h"
-#include "solver/space/space.h"
+#include "solver/space/state_space.h"
 #include "solver/analysis/analysis_int.h"
 
 void long_run_free(san_classes *c)

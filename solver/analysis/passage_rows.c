@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "solver/analysis/passage_int.h"
-#include "solver/space/space.h"
+#include "solver/space/state_space.h"
 
 /* alpha and target from the positions of the descriptor (pos: position
  * of each state of from) onto the states of to: 0; 1 a state of to is

@@ -36,11 +36,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/base.h"
+#include "base/services.h"
 #include "solver/kron/kron.h"
 #include "solver/numeric/linsolve.h"
 #include "solver/transient/transient.h"
-#include "solver/space/space.h"
+#include "solver/space/state_space.h"
 #include "solver/analysis/transient_int.h"
 #include "solver/analysis/passage_int.h"
 #include "solver/petsc/petsc_solve.h"

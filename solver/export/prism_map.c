@@ -11,7 +11,7 @@
  * (index: the variable's position in .sta, the label's number in .lab,
  * the reward structure's number in the name of its file.)
  */
-#include "base/base.h"
+#include "base/services.h"
 #include "solver/export/export_int.h"
 #include "lang/model_int.h"
 

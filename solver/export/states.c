@@ -5,7 +5,7 @@
  * variables are integers, named by names.c).
  */
 #include <stdlib.h>
-#include "base/base.h"
+#include "base/services.h"
 #include "solver/export/export_int.h"
 #include "lang/model_int.h"
 

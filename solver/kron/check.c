@@ -20,9 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/base.h"
+#include "base/services.h"
 #include "solver/space/idmap.h"
-#include "solver/space/space.h"
+#include "solver/space/state_space.h"
 #include "solver/space/succ.h"
 #include "lang/model_int.h"
 

@@ -20,7 +20,7 @@
 #include <math.h>
 #include <stdint.h>
 #include "san.h"
-#include "base/base.h"
+#include "base/services.h"
 #include "solver/numeric/op.h"
 #include "solver/numeric/partition.h"
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/base.h"
+#include "base/services.h"
 #include "solver/numeric/partition.h"
 
 /* The fractions of its source's exit rate below which a transition is

@@ -5,7 +5,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <string.h>
-#include "base/base.h"
+#include "base/services.h"
 #include "solver/numeric/linsolve.h"
 
 void san_solve_opts_default(san_solve_opts *o)

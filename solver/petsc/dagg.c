@@ -31,7 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/base.h"
+#include "base/services.h"
 #include "solver/petsc/dist.h"
 #include "solver/numeric/linsolve.h"
 #include "solver/numeric/partition.h"

@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "base/base.h"
+#include "base/services.h"
 #include "solver/petsc/dist.h"
 
 san_status dagree(const dctx *c, san_status st, const char *msg, san_diag *d)

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include "base/base.h"
+#include "base/services.h"
 #include "solver/petsc/dist.h"
 #include "solver/petsc/petsc_solve.h"
 #include "solver/numeric/linsolve.h"

@@ -19,7 +19,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/base.h"
+#include "base/services.h"
 #include "solver/petsc/dist.h"
 #include "solver/petsc/petsc_solve.h"
 

@@ -34,7 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/base.h"
+#include "base/services.h"
 #include "solver/petsc/dist.h"
 #include "lang/expr.h"
 #include "solver/space/messages.h"

@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "base/base.h"
+#include "base/services.h"
 #include "solver/petsc/dist.h"
 
 static int by_col(const void *a, const void *b)

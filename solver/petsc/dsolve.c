@@ -33,7 +33,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "base/base.h"
+#include "base/services.h"
 #include "solver/petsc/dist.h"
 
 #define MAX_ROUNDS 3

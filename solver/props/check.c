@@ -28,7 +28,7 @@
 #include "solver/props/props_int.h"
 #include "solver/numeric/class_reach.h"
 #include "solver/numeric/restricted.h"
-#include "solver/space/space.h"
+#include "solver/space/state_space.h"
 #include "solver/transient/transient.h"
 #include "lang/model_int.h"
 

@@ -6,7 +6,7 @@
  */
 #include <stddef.h>
 #include <stdlib.h>
-#include "base/base.h"
+#include "base/services.h"
 
 #define OFF(f) offsetof(san_props_opts, f)
 static const base_opt keys[] = {

@@ -12,7 +12,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "solver/space/space.h"
+#include "solver/space/state_space.h"
 
 /* Rows of the members, columns renumbered by map (all inside: closed). */
 static int class_rows(const san_csr *q, const int64_t *members, int64_t n, const int64_t *map,

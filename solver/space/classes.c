@@ -4,7 +4,7 @@
  * stack), closed classes, and the isolated pockets a full reachability
  * function may admit by mistake.
  *
- * The graph comes through space_graph (space.h): the rows of Q on the
+ * The graph comes through space_graph (state_space.h): the rows of Q on the
  * sparse path, the transitions enumerated again from the model on the
  * tensor path (solver/kron/check.c), which stores no Q.
  */
@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/base.h"
+#include "base/services.h"
 #include "solver/space/class_rules.h"
-#include "solver/space/space.h"
+#include "solver/space/state_space.h"
 #include "lang/model_int.h"
 
 /* The check looks at the clock and the interrupt flag every this many

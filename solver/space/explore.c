@@ -48,8 +48,8 @@
 #include "solver/space/explore.h"
 #include "solver/space/messages.h"
 #include "base/grow.h"
-#include "base/base.h"
-#include "solver/space/space.h"
+#include "base/services.h"
+#include "solver/space/state_space.h"
 #include "solver/space/succ.h"
 #include "lang/model_int.h"
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include "san.h"
 #include "solver/space/idmap.h"
-#include "solver/space/space.h"
+#include "solver/space/state_space.h"
 
 /* The states found so far (their mixed-radix indices, by number) and the
  * rows of Q written so far, in compressed rows that grow by doubling.

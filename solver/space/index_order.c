@@ -6,7 +6,7 @@
  * sorted and searched their own (index, position) pairs before.)
  */
 #include <stdlib.h>
-#include "solver/space/space.h"
+#include "solver/space/state_space.h"
 
 static int cmp_index(const void *x, const void *y)
 {

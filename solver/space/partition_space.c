@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/base.h"
+#include "base/services.h"
 #include "solver/space/partition_space.h"
 #include "solver/space/succ.h"
 #include "lang/model_int.h"

@@ -22,8 +22,8 @@
 #include "solver/space/idmap.h"
 #include "solver/space/messages.h"
 #include "solver/space/reach_walk.h"
-#include "solver/space/space.h"
-#include "base/base.h"
+#include "solver/space/state_space.h"
+#include "base/services.h"
 #include "lang/model_int.h"
 
 

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "san.h"
-#include "solver/space/space.h"
+#include "solver/space/state_space.h"
 
 #include "tests/unit/check.h"
 #include "tests/unit/model_text.h"

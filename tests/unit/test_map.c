@@ -18,7 +18,7 @@
 #include <string.h>
 #include "tests/unit/check.h"
 #include "san.h"
-#include "analytic/analytic.h"
+#include "analytic/analytic_int.h"
 
 static int close_to(double a, double b, double rel)
 {

@@ -1,5 +1,5 @@
 /*
- * gen.h - internal declarations of the model generators (gen/).
+ * gen_int.h - internal declarations of the model generators (gen/).
  *
  * A template turns command-line flags into .san text.  The pieces every
  * template needs live in gen.c: a growable text buffer with printf-append,
@@ -7,8 +7,8 @@
  * comma-separated lists that produce messages naming the flag, and the
  * header comment that records the command line.
  */
-#ifndef SAN_GEN_H
-#define SAN_GEN_H
+#ifndef SAN_GEN_INT_H
+#define SAN_GEN_INT_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * sweep.h - internal declarations of the design sweeps (sweep/).
+ * sweep_int.h - internal declarations of the design sweeps (sweep/).
  *
  * A sweep is a template (or a model file) with some flags given several
  * values.  spec.c parses the flags and expands the cartesian product,
@@ -7,8 +7,8 @@
  * runs many on threads with a progress bar, mpi.c spreads them over MPI
  * ranks, output.c writes the table and plot.c draws it with cairo.
  */
-#ifndef SAN_SWEEP_H
-#define SAN_SWEEP_H
+#ifndef SAN_SWEEP_INT_H
+#define SAN_SWEEP_INT_H
 
 #include <stdarg.h>
 #include "san.h"

@@ -1,11 +1,11 @@
 /*
- * analytic.h - what the closed-form models of analytic/ share (internal):
+ * analytic_int.h - what the closed-form models of analytic/ share (internal):
  * the message helper, the growing list of named results, and each
  * model's evaluator of a template line.  The models themselves are
  * public (san/analytic.h).  analytic/ stands on base/ only.
  */
-#ifndef SAN_ANALYTIC_H
-#define SAN_ANALYTIC_H
+#ifndef SAN_ANALYTIC_INT_H
+#define SAN_ANALYTIC_INT_H
 
 #include <stddef.h>
 #include "san.h"

@@ -1,12 +1,12 @@
 /*
- * base.h - the services every layer of libsan uses (internal): the clock,
+ * services.h - the services every layer of libsan uses (internal): the clock,
  * the progress line, the memory budget, the parsing of numbers and
  * sizes, the JSON and CSV writers, OpenMP pragmas.  Nothing here knows
  * about models, chains or solvers; every other folder may use it.
  * (Diagnostics, the status codes and reading a file are public: san.h.)
  */
-#ifndef SAN_BASE_H
-#define SAN_BASE_H
+#ifndef SAN_BASE_SERVICES_H
+#define SAN_BASE_SERVICES_H
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
-/* space.h - internals shared by the state-space files of libsan. */
-#ifndef SAN_SPACE_H
-#define SAN_SPACE_H
+/* state_space.h - internals shared by the state-space files of libsan. */
+#ifndef SAN_STATE_SPACE_H
+#define SAN_STATE_SPACE_H
 
 #include "san.h"
 
