@@ -1026,7 +1026,7 @@ static void ms_results(gbuf *b, const ms_par *p, const ms_der *d)
 /* The template's parts for gen_write. */
 typedef struct {
     const ms_par *p;
-    const ms_der *d;
+    ms_der *d;          /* ms_rates names the rates while it writes them */
 } ms_model;
 
 static void ms_write_header(gbuf *b, const void *t, const char *size, int argc, char **argv)
