@@ -183,8 +183,12 @@ int cmd_check(int argc, char **argv)
         else if (d.nerrors)
             status = EXIT_USAGE;    /* the model is wrong, as the solve would say */
     }
-    san_check_report_opts ro = { .lumping = L, .memory = &mem, .audit = &audit,
-                                 .preamble = tool_provenance };
+    san_check_report_opts ro;
+    san_check_report_opts_default(&ro);
+    ro.lumping = L;
+    ro.memory = &mem;
+    ro.audit = &audit;
+    ro.preamble = tool_provenance;
     if (fmt == FMT_JSON)
         san_report_check(stdout, SAN_REPORT_JSON, m, &d, &ro);
     san_diag_print(&d, stderr, isatty(2));
