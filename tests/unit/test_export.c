@@ -352,6 +352,59 @@ static void test_report_opts_version(const san_model *m)
     san_analysis_free(a);
 }
 
+/* The load and audit options of another layout: san_model_compile and
+ * san_audit_model refuse them with SAN_E_USAGE and a message naming
+ * their init, san_text_with_results with the status; with their own
+ * size the same calls compile and audit the model. */
+static void test_load_audit_opts_version(const san_model *m)
+{
+    san_load_opts lo;
+    san_load_opts_default(&lo);
+    lo.struct_size -= sizeof(int);
+    san_diag d;
+    san_diag_init(&d, "two", MODEL, strlen(MODEL));
+    san_model *got = NULL;
+    san_status st = san_model_compile(MODEL, strlen(MODEL), &lo, &got, &d);
+    CHECK(st == SAN_E_USAGE && !got && d.nerrors == 1 && strstr(d.items[0].msg,
+                                                                "san_load_opts_default"),
+          "load options of another size: status %d, %d errors: %s", st, d.nerrors,
+          d.n ? d.items[0].msg : "(none)");
+    const char *name = "extra", *expr = "st A";
+    char *text = NULL;
+    size_t len = 0;
+    st = san_text_with_results(MODEL, strlen(MODEL), &lo, &name, &expr, 1, &text, &len, NULL);
+    CHECK(st == SAN_E_USAGE && !text, "san_text_with_results, another size: status %d", st);
+    lo.struct_size += sizeof(int);
+    san_diag_clear(&d);
+    san_diag_init(&d, "two", MODEL, strlen(MODEL));
+    st = san_model_compile(MODEL, strlen(MODEL), &lo, &got, &d);
+    CHECK(st == SAN_OK && got, "load options with their size: status %d", st);
+    san_model_free(got);
+    st = san_text_with_results(MODEL, strlen(MODEL), &lo, &name, &expr, 1, &text, &len, NULL);
+    CHECK(st == SAN_OK && text && strstr(text, "extra"), "san_text_with_results: status %d",
+          st);
+    free(text);
+
+    san_audit_opts ao;
+    san_audit_opts_default(&ao);
+    ao.struct_size = 0;
+    san_audit r;
+    san_diag_clear(&d);
+    san_diag_init(&d, "two", MODEL, strlen(MODEL));
+    st = san_audit_model(m, &ao, &r, &d);
+    CHECK(st == SAN_E_USAGE && !r.explored && d.nerrors == 1 &&
+          strstr(d.items[0].msg, "san_audit_opts_default"),
+          "audit options of another size: status %d: %s", st, d.n ? d.items[0].msg : "(none)");
+    san_audit_opts_default(&ao);
+    san_diag_clear(&d);
+    san_diag_init(&d, "two", MODEL, strlen(MODEL));
+    st = san_audit_model(m, &ao, &r, &d);
+    CHECK(st == SAN_OK && r.complete && r.states == 5 && d.nerrors == 0,
+          "audit with its size: status %d, %lld states (5), %d errors", st,
+          (long long)r.states, d.nerrors);
+    san_diag_clear(&d);
+}
+
 /* san_diag_free on a heap diag frees it (ASan's leak check sees it
  * otherwise); on a caller's own, made by san_diag_init, it only clears
  * it, as libsan.so.1's san_diag_free did (a free() of the stack would
@@ -387,6 +440,7 @@ int main(void)
         test_space(m, 1);
         test_opts_version(m);
         test_report_opts_version(m);
+        test_load_audit_opts_version(m);
         san_model_free(m);
     }
     printf("%d passed, %d failed\n", n_pass, n_fail);
