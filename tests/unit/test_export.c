@@ -405,6 +405,30 @@ static void test_load_audit_opts_version(const san_model *m)
     san_diag_clear(&d);
 }
 
+/* san_size_buffer_init refuses size-buffer options of another layout
+ * with SAN_E_USAGE and err naming their init; with their own size the
+ * master/slave template's configuration is set up. */
+static void test_size_buffer_opts_version(void)
+{
+    char ms[] = "ms", fl[] = "--slaves", two[] = "2";
+    char *argv[] = { ms, fl, two, NULL };
+    san_size_buffer_opts o;
+    san_size_buffer_opts_default(&o);
+    o.struct_size -= sizeof(long);
+    san_size_buffer b;
+    char err[512] = "";
+    san_status st = san_size_buffer_init(&b, 3, argv, &o, err, sizeof err);
+    CHECK(st == SAN_E_USAGE && strstr(err, "san_size_buffer_opts_default"),
+          "size-buffer options of another size: status %d: %s", st, err);
+    san_size_buffer_free(&b);
+    o.struct_size += sizeof(long);
+    st = san_size_buffer_init(&b, 3, argv, &o, err, sizeof err);
+    CHECK(st == SAN_OK && b.sweep.nvariants == 1 && b.within == 0.01,
+          "size-buffer options with their size: status %d, %d variants: %s", st,
+          b.sweep.nvariants, st == SAN_OK ? "" : err);
+    san_size_buffer_free(&b);
+}
+
 /* san_diag_free on a heap diag frees it (ASan's leak check sees it
  * otherwise); on a caller's own, made by san_diag_init, it only clears
  * it, as libsan.so.1's san_diag_free did (a free() of the stack would
@@ -431,6 +455,7 @@ static void test_diag_free(void)
 int main(void)
 {
     test_diag_free();
+    test_size_buffer_opts_version();
     test_ident();
     test_names();
     san_model *m = load();
@@ -439,8 +464,8 @@ int main(void)
         test_space(m, 0);
         test_space(m, 1);
         test_opts_version(m);
-        test_report_opts_version(m);
         test_load_audit_opts_version(m);
+        test_report_opts_version(m);
         san_model_free(m);
     }
     printf("%d passed, %d failed\n", n_pass, n_fail);
