@@ -126,3 +126,14 @@ san_status base_opt_set(const base_opt *tab, void *obj, const char *key, const c
     return t->kind == BASE_OPT_WORD ? set_word(t, obj, value, msg, n)
                                     : set_number(t, obj, value, msg, n);
 }
+
+int base_opts_foreign(size_t got, size_t want, const char *what, const char *init, char *msg,
+                      size_t n)
+{
+    if (got == want)
+        return 0;
+    if (msg && n)
+        snprintf(msg, n, "the %s options are not libsan's (struct_size %zu, expected %zu): "
+             "fill them with %s", what, got, want, init);
+    return 1;
+}

@@ -72,6 +72,17 @@ typedef struct {
  * a number in [1e-300, 1], not 'x' (not a number)"). */
 san_status base_opt_set(const base_opt *tab, void *obj, const char *key, const char *value,
                         char *msg, size_t n);
+/* Options a caller filled against another layout (issue 30 item 4):
+ * every public options struct starts with struct_size, which its
+ * _default (init) sets; an entry taking one asks this first, so that a
+ * program built against another libsan is refused rather than read
+ * wrong.  0 when got == want; else 1 with msg "the WHAT options are not
+ * libsan's (struct_size GOT, expected WANT): fill them with INIT".
+ * BASE_OPTS_FOREIGN(o, ...) passes o's struct_size and size. */
+int base_opts_foreign(size_t got, size_t want, const char *what, const char *init, char *msg,
+                      size_t n);
+#define BASE_OPTS_FOREIGN(o, what, init, msg, n) \
+    base_opts_foreign((o)->struct_size, sizeof *(o), (what), (init), (msg), (n))
 
 /* ---- out.c ---- */
 /* san_json_string, san_json_num, san_json_size, san_csv_field: public

@@ -95,8 +95,8 @@ void help_check(FILE *out)
 
 int cmd_check(int argc, char **argv)
 {
-    check_args A = { FMT_TEXT, { 0 }, { 0 }, 0, { SAN_EXPLORE_AUTO, 0, 0, 0, NULL },
-                     SAN_LUMP_AUTO };
+    check_args A = { .fmt = FMT_TEXT, .lump = SAN_LUMP_AUTO };
+    san_audit_opts_default(&A.audit);
     char **rest;
     int nrest;
     int rc = tool_parse(&check_spec, argc, argv, &A, &rest, &nrest);
@@ -133,8 +133,12 @@ int cmd_check(int argc, char **argv)
     san_diag d;
     char nb[4096];
     san_diag_init(&d, tool_model_name(path, nb, sizeof nb), text, len);
-    san_load_opts opt = { .defs = defs.defs, .ndefs = defs.n, .peps_warnings = !A.diag.no_peps_warnings,
-                          .progress = tool_stderr_is_tty() };
+    san_load_opts opt;
+    san_load_opts_default(&opt);
+    opt.defs = defs.defs;
+    opt.ndefs = defs.n;
+    opt.peps_warnings = !A.diag.no_peps_warnings;
+    opt.progress = tool_stderr_is_tty();
     for (int i = 0; i < defs.n; i++) {
         char why[2048];
         if (tool_structural_define(text, len, &defs.defs[i], why, sizeof why)) {
@@ -183,8 +187,12 @@ int cmd_check(int argc, char **argv)
         else if (d.nerrors)
             status = EXIT_USAGE;    /* the model is wrong, as the solve would say */
     }
-    san_check_report_opts ro = { .lumping = L, .memory = &mem, .audit = &audit,
-                                 .preamble = tool_provenance };
+    san_check_report_opts ro;
+    san_check_report_opts_default(&ro);
+    ro.lumping = L;
+    ro.memory = &mem;
+    ro.audit = &audit;
+    ro.preamble = tool_provenance;
     if (fmt == FMT_JSON)
         san_report_check(stdout, SAN_REPORT_JSON, m, &d, &ro);
     san_diag_print(&d, stderr, isatty(2));

@@ -108,7 +108,10 @@ static int compare_main(compare_args *A, int n, char **models)
         status = EXIT_FAIL;
     } else {
         tool_run run = run_of(&c, &A->run);
-        san_compare_report_opts ro = { .preamble = tool_provenance, .ctx = &run };
+        san_compare_report_opts ro;
+        san_compare_report_opts_default(&ro);
+        ro.preamble = tool_provenance;
+        ro.ctx = &run;
         san_report_compare(stdout, tool_report_format(A->fmt), &c, &ro);
         fflush(stdout);
     }

@@ -88,7 +88,10 @@ static int map_batch(const map_args *A, const san_map_input *base)
     if (rc != EXIT_OK)
         return rc;
     san_map_case *c = malloc(sizeof *c);
-    san_map_report_opts ro = { .batch = 1, .preamble = tool_provenance };
+    san_map_report_opts ro;
+    san_map_report_opts_default(&ro);
+    ro.batch = 1;
+    ro.preamble = tool_provenance;
     const san_report_format f = tool_report_format(A->fmt);
     int k = 0, status = EXIT_OK, lineno = 0;
     char err[512];
@@ -136,7 +139,9 @@ static int map_main(map_args *A)
     if (san_map_case_run(&base, A->stages, A->items, A->mode, A->phases, &c, err, sizeof err)
         != SAN_OK)
         return tool_usage_error("map", "%s", err);
-    san_map_report_opts ro = { .preamble = tool_provenance };
+    san_map_report_opts ro;
+    san_map_report_opts_default(&ro);
+    ro.preamble = tool_provenance;
     san_report_map_case(stdout, tool_report_format(A->fmt), &c, 0, &ro);
     return EXIT_OK;
 }

@@ -196,8 +196,11 @@ static int mw_main(mw_args *A)
         A->run.progress = !A->quiet && tool_stderr_is_tty();
         if (A->san)
             status = solve_sans(&t, &A->run);
-        san_mw_report_opts ro = { .san_tt = t.san_tt, .san_eff = t.san_eff,
-                                  .preamble = tool_provenance };
+        san_mw_report_opts ro;
+        san_mw_report_opts_default(&ro);
+        ro.san_tt = t.san_tt;
+        ro.san_eff = t.san_eff;
+        ro.preamble = tool_provenance;
         san_status st = san_report_mw(stdout, tool_report_format(A->fmt), &A->par, t.n,
                                       t.workers, &ro);
         if (st != SAN_OK) {

@@ -229,7 +229,10 @@ int cmd_props(int argc, char **argv)
     tool_run run = { .method = "csl", .tol = o.eps, .storage = "sparse", .converged = 1 };
     if (A.quiet && A.fmt == FMT_TEXT)
         tool_meta_quiet();
-    san_props_report_opts ro = { .preamble = tool_provenance, .ctx = &run };
+    san_props_report_opts ro;
+    san_props_report_opts_default(&ro);
+    ro.preamble = tool_provenance;
+    ro.ctx = &run;
     san_report_props(stdout, tool_report_format(A.fmt), P, C, ans, &ro);
     free(ans);
 out:

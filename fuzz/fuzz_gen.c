@@ -51,7 +51,7 @@ static void check_model(const char *text, const char *formula)
     san_diag d;
     san_diag_init(&d, "<generated>", text, len);
     san_load_opts opt;
-    memset(&opt, 0, sizeof opt);
+    san_load_opts_default(&opt);
     opt.peps_warnings = 1;
     san_model *m = san_model_load(text, len, &d, &opt);
     if (!m && d.nerrors == 0) {

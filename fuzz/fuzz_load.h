@@ -30,7 +30,7 @@ static san_model *fuzz_load(const uint8_t *data, size_t size, char **text)
     san_diag d;
     san_diag_init(&d, "fuzz.san", *text, size);
     san_load_opts opt;
-    memset(&opt, 0, sizeof opt);
+    san_load_opts_default(&opt);
     opt.peps_warnings = 1;
     san_model *m = san_model_load(*text, size, &d, &opt);
     san_diag_print(&d, devnull, 0);

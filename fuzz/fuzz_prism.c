@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         san_diag e;
         san_diag_init(&e, "fuzz.san", out, len);
         san_load_opts opt;
-        memset(&opt, 0, sizeof opt);
+        san_load_opts_default(&opt);
         san_model *m = san_model_load(out, len, &e, &opt);
         /* a model too large to compile is not the importer's fault */
         int toolarge = 0;

@@ -10,6 +10,7 @@
 #include "lang/oom.h"
 #include "lang/lexer_extra.h"
 #include "lang/model_int.h"
+#include "base/services.h"
 
 /* Parse and compile, the load's recovery point set (oom.h): an
  * allocation that fails anywhere in the front end comes back here. */
@@ -35,6 +36,11 @@ san_status san_model_compile(const char *text, size_t len, const san_load_opts *
                              san_model **out, san_diag *d)
 {
     *out = NULL;
+    char msg[192];
+    if (opt && BASE_OPTS_FOREIGN(opt, "load", "san_load_opts_default", msg, sizeof msg)) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "%s", msg);
+        return SAN_E_USAGE;
+    }
     lang_oom oom;
     ast_file *f = calloc(1, sizeof *f);
     if (!f) {

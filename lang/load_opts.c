@@ -22,10 +22,18 @@ static const base_opt keys[] = {
 };
 #undef OFF
 
+void san_load_opts_default(san_load_opts *o)
+{
+    *o = (san_load_opts){ .struct_size = sizeof *o };
+}
+
 san_load_opts *san_load_opts_new(void)
 {
     load_box *b = calloc(1, sizeof *b);
-    return b ? &b->o : NULL;
+    if (!b)
+        return NULL;
+    san_load_opts_default(&b->o);
+    return &b->o;
 }
 
 void san_load_opts_free(san_load_opts *o)

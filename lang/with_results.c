@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "san/model.h"
+#include "base/services.h"
 
 static const char *const head[3] = { "\nresults\n", "\n", ";\n" };
 
@@ -60,7 +61,11 @@ static int fits(const char *text, size_t len, int variant, const san_load_opts *
         return 0;
     san_diag d;
     san_diag_init(&d, "", t, l);
-    san_load_opts o = opt ? *opt : (san_load_opts){ 0 };
+    san_load_opts o;
+    if (opt)
+        o = *opt;
+    else
+        san_load_opts_default(&o);
     o.peps_warnings = 0;
     o.progress = 0;
     san_model *m = san_model_load(t, l, &d, &o);
@@ -77,6 +82,8 @@ san_status san_text_with_results(const char *text, size_t len, const san_load_op
 {
     *out = NULL;
     *outlen = 0;
+    if (opt && BASE_OPTS_FOREIGN(opt, "load", "san_load_opts_default", NULL, 0))
+        return SAN_E_USAGE;
     for (int v = 0; v < 3; v++)
         if (fits(text, len, v, opt)) {
             *out = append(text, len, v, names, exprs, n, outlen, at);

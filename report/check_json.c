@@ -149,7 +149,7 @@ void rep_check_json(FILE *out, const san_model *m, const san_diag *d, const rep_
 
 void san_check_report_opts_default(san_check_report_opts *o)
 {
-    *o = (san_check_report_opts){ 0 };
+    *o = (san_check_report_opts){ .struct_size = sizeof *o };
 }
 
 san_status san_report_check(FILE *out, san_report_format f, const san_model *m,
@@ -157,6 +157,8 @@ san_status san_report_check(FILE *out, san_report_format f, const san_model *m,
 {
     static const san_estimate no_estimate;
     static const san_audit no_audit;
+    if (o && BASE_OPTS_FOREIGN(o, "report", "san_check_report_opts_default", NULL, 0))
+        return SAN_E_USAGE;
     san_check_report_opts oo;
     if (o)
         oo = *o;

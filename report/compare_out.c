@@ -260,12 +260,14 @@ static void rep_compare_json(const san_compare *c, const san_compare_report_opts
 
 void san_compare_report_opts_default(san_compare_report_opts *o)
 {
-    *o = (san_compare_report_opts){ 0 };
+    *o = (san_compare_report_opts){ .struct_size = sizeof *o };
 }
 
 san_status san_report_compare(FILE *out, san_report_format f, const san_compare *c,
                               const san_compare_report_opts *o)
 {
+    if (o && BASE_OPTS_FOREIGN(o, "report", "san_compare_report_opts_default", NULL, 0))
+        return SAN_E_USAGE;
     san_compare_report_opts oo;
     if (o)
         oo = *o;

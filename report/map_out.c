@@ -193,12 +193,14 @@ static void text_row(FILE *out, const san_map_case *c, int k)
 
 void san_map_report_opts_default(san_map_report_opts *o)
 {
-    *o = (san_map_report_opts){ 0 };
+    *o = (san_map_report_opts){ .struct_size = sizeof *o };
 }
 
 san_status san_report_map_case(FILE *out, san_report_format f, const san_map_case *c, int k,
                                const san_map_report_opts *o)
 {
+    if (o && BASE_OPTS_FOREIGN(o, "report", "san_map_report_opts_default", NULL, 0))
+        return SAN_E_USAGE;
     san_map_report_opts oo;
     if (o)
         oo = *o;
@@ -234,6 +236,8 @@ san_status san_report_map_case(FILE *out, san_report_format f, const san_map_cas
 san_status san_report_map_end(FILE *out, san_report_format f, int n,
                               const san_map_report_opts *o)
 {
+    if (o && BASE_OPTS_FOREIGN(o, "report", "san_map_report_opts_default", NULL, 0))
+        return SAN_E_USAGE;
     san_map_report_opts oo;
     if (o)
         oo = *o;

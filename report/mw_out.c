@@ -222,12 +222,14 @@ static void rep_mw_json(const mw_table *t, FILE *out)
 
 void san_mw_report_opts_default(san_mw_report_opts *o)
 {
-    *o = (san_mw_report_opts){ 0 };
+    *o = (san_mw_report_opts){ .struct_size = sizeof *o };
 }
 
 san_status san_report_mw(FILE *out, san_report_format f, const san_mw_params *p, int n,
                          const double *workers, const san_mw_report_opts *o)
 {
+    if (o && BASE_OPTS_FOREIGN(o, "report", "san_mw_report_opts_default", NULL, 0))
+        return SAN_E_USAGE;
     san_mw_report_opts oo;
     if (o)
         oo = *o;

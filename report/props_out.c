@@ -106,13 +106,15 @@ static void rep_props_text(FILE *out, const rep_props *r)
 
 void san_props_report_opts_default(san_props_report_opts *o)
 {
-    *o = (san_props_report_opts){ 0 };
+    *o = (san_props_report_opts){ .struct_size = sizeof *o };
 }
 
 san_status san_report_props(FILE *out, san_report_format f, const san_props *P,
                             const san_checker *C, const san_prop_answer *ans,
                             const san_props_report_opts *o)
 {
+    if (o && BASE_OPTS_FOREIGN(o, "report", "san_props_report_opts_default", NULL, 0))
+        return SAN_E_USAGE;
     san_props_report_opts oo;
     if (o)
         oo = *o;

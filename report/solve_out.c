@@ -10,13 +10,15 @@ void san_solve_report_opts_default(san_solve_report_opts *o)
 {
     san_analysis_opts ao;
     san_analysis_opts_default(&ao);
-    *o = (san_solve_report_opts){ .source = "", .tol = ao.solve.tol, .t_total = -1 };
+    *o = (san_solve_report_opts){ .struct_size = sizeof *o, .source = "", .tol = ao.solve.tol, .t_total = -1 };
 }
 
 san_status san_report_solve(FILE *out, san_report_format f, const san_model *m,
                             const san_analysis *a, const san_solve_report_opts *o)
 {
     if (!a->have_indices)
+        return SAN_E_USAGE;
+    if (o && BASE_OPTS_FOREIGN(o, "report", "san_solve_report_opts_default", NULL, 0))
         return SAN_E_USAGE;
     san_solve_report_opts dflt;
     if (!o) {

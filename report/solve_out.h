@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 #include "san.h"
+#include "base/services.h"
 
 /* What the writers read: the analysis and the caller's choices. */
 typedef struct {

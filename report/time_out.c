@@ -10,14 +10,16 @@ void san_time_report_opts_default(san_time_report_opts *o)
 {
     san_analysis_opts ao;
     san_analysis_opts_default(&ao);
-    *o = (san_time_report_opts){ .source = "", .eps = ao.tr.eps, .t_total = -1, .complete = 1,
-                                 .ntimes_asked = -1 };
+    *o = (san_time_report_opts){ .struct_size = sizeof *o, .source = "", .eps = ao.tr.eps,
+                                 .t_total = -1, .complete = 1, .ntimes_asked = -1 };
 }
 
 san_status san_report_transient(FILE *out, san_report_format f, const san_model *m,
                                 const san_analysis *a, const san_time_report_opts *o)
 {
     if (!a->have_tr)
+        return SAN_E_USAGE;
+    if (o && BASE_OPTS_FOREIGN(o, "report", "san_time_report_opts_default", NULL, 0))
         return SAN_E_USAGE;
     san_time_report_opts oo;
     if (o)

@@ -272,9 +272,7 @@ static void size_config(void *ctx, int v)
 
 void san_size_buffer_opts_default(san_size_buffer_opts *o)
 {
-    o->index = NULL;
-    o->within = 0.01;
-    o->max_buffer = 1024;
+    *o = (san_size_buffer_opts){ .struct_size = sizeof *o, .within = 0.01, .max_buffer = 1024 };
 }
 
 /* Number of buffers of a pipeline configuration: items of --stages,
@@ -348,6 +346,8 @@ san_status san_size_buffer_init(san_size_buffer *b, int argc, char **argv,
     san_size_buffer_opts_default(&def);
     if (!o)
         o = &def;
+    else if (BASE_OPTS_FOREIGN(o, "size-buffer", "san_size_buffer_opts_default", err, n))
+        return SAN_E_USAGE;
     char **spec = calloc(argc + 6, sizeof *spec);
     int nspec = 0;
     if (!spec) {

@@ -173,8 +173,11 @@ san_model *sweep_compile(const san_sweep_spec *sp, const char *const *vals,
         len = strlen(imported);
         nd = 0;
     }
-    san_load_opts lo = { .defs = defs, .ndefs = nd,
-                         .peps_warnings = !(o && o->no_peps_warnings) && !imported };
+    san_load_opts lo;
+    san_load_opts_default(&lo);
+    lo.defs = defs;
+    lo.ndefs = nd;
+    lo.peps_warnings = !(o && o->no_peps_warnings) && !imported;
     san_diag d;
     san_diag_init(&d, gen ? "<gen>" : sp->path, text, len);
     san_model *m = defs ? san_model_load(text, len, &d, &lo) : NULL;

@@ -87,7 +87,8 @@ static san_model *load_text(const char *name, char *text, size_t len, tool_defin
     }
     san_diag d;
     san_diag_init(&d, name, text, len);
-    san_load_opts opt = { 0 };
+    san_load_opts opt;
+    san_load_opts_default(&opt);
     opt.peps_warnings = !(dg && dg->no_peps_warnings);
     opt.progress = tool_stderr_is_tty();
     if (defs) {
@@ -239,7 +240,8 @@ san_model *tool_load_model_exprs(const char *path, tool_defines *defs, const cha
     model_source s;
     if ((*status = read_source(&s, path, defs, dg, max_input, max_memory)) != EXIT_OK)
         return NULL;
-    san_load_opts opt = { 0 };
+    san_load_opts opt;
+    san_load_opts_default(&opt);
     if (s.defs) {
         opt.defs = s.defs->defs;
         opt.ndefs = s.defs->n;

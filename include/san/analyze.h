@@ -411,6 +411,9 @@ typedef enum {
 } san_explore_mode;
 
 typedef struct {
+    size_t struct_size;     /* sizeof the struct, set by san_audit_opts_default: the
+                               library refuses options of another
+                               layout (SAN_E_USAGE) */
     san_explore_mode explore;
     int64_t max_states;     /* auto: states explored at most (0: 2 10^5,
                                fewer for many automata) */
@@ -437,11 +440,16 @@ typedef struct {
  * state where it occurs; warnings for local states no reachable state
  * leaves, events that never fire, automata that never move.  Without a
  * complete exploration, what the text alone shows is warned about
- * instead.  SAN_OK (errors, if any, in d) or SAN_E_NOMEM. */
+ * instead.  SAN_OK (errors, if any, in d), SAN_E_USAGE (o not filled by
+ * san_audit_opts_default: its struct_size another layout's, said in d)
+ * or SAN_E_NOMEM. */
 SAN_API san_status san_audit_model(const san_model *m, const san_audit_opts *o, san_audit *r,
                                    san_diag *d);
+/* Explore when small enough, the default caps, no progress, and
+ * struct_size. */
+SAN_API void san_audit_opts_default(san_audit_opts *o);
 /* The same without the layouts (solver/analysis/audit_get.c):
- * san_audit_opts_new (zeroed: the defaults), _free, _set with the keys
+ * san_audit_opts_new (the defaults), _free, _set with the keys
  * "explore" (auto, always, never), "max_states", "max_memory" (as
  * san_analysis_opts_set); san_audit_new (an answer to fill), _free, and
  * its fields san_audit_explored, _complete, _states, _why. */

@@ -72,6 +72,9 @@ typedef struct {
 } san_define;
 
 typedef struct {
+    size_t struct_size;     /* sizeof the struct, set by san_load_opts_default: the
+                               library refuses options of another
+                               layout (SAN_E_USAGE) */
     san_define *defs;
     int ndefs;
     int peps_warnings;      /* warn on left-to-right precedence ambiguity */
@@ -80,8 +83,11 @@ typedef struct {
                                stderr is a terminal) */
 } san_load_opts;
 
+/* No definition, no PEPS warnings, no progress, and struct_size: what
+ * san_model_compile and san_text_with_results take (or NULL). */
+SAN_API void san_load_opts_default(san_load_opts *o);
 /* The same without the layout (lang/load_opts.c): san_load_opts_new
- * (no definition), _free (only for what _new made), _set with the key
+ * (the defaults), _free (only for what _new made), _set with the key
  * "peps_warnings" (0, 1), _define (adds -D name=value, the name copied;
  * SAN_E_NOMEM), _define_used (whether the compile used definition k),
  * _defines (the array and its count, for san_props_parse and
@@ -94,8 +100,10 @@ SAN_API san_status san_load_opts_define(san_load_opts *o, const char *name, doub
 SAN_API int san_load_opts_define_used(const san_load_opts *o, int k);
 SAN_API const san_define *san_load_opts_defines(const san_load_opts *o, int *n);
 
-/* Parse and compile text into *out: SAN_OK; SAN_E_MODEL (every error
- * reported in d with its position) or SAN_E_NOMEM, *out NULL. */
+/* Parse and compile text into *out (opt NULL: the defaults): SAN_OK;
+ * SAN_E_MODEL (every error reported in d with its position),
+ * SAN_E_USAGE (opt not filled by san_load_opts_default: its struct_size
+ * another layout's, said in d) or SAN_E_NOMEM, *out NULL. */
 SAN_API san_status san_model_compile(const char *text, size_t len, const san_load_opts *opt,
                                      san_model **out, san_diag *d);
 /* The same returning the model, NULL on any error. */
@@ -115,7 +123,9 @@ typedef struct {
  * is where expression i starts in it, to point its diagnostics into the
  * expression.  The model's own lines keep their numbers.  SAN_OK;
  * SAN_E_MODEL when the text does not compile with a result appended
- * anywhere (compile the text alone for its diagnostics); SAN_E_NOMEM. */
+ * anywhere (compile the text alone for its diagnostics); SAN_E_USAGE
+ * for opt of another layout (struct_size, as san_model_compile);
+ * SAN_E_NOMEM. */
 SAN_API san_status san_text_with_results(const char *text, size_t len, const san_load_opts *opt,
                                          const char *const *names, const char *const *exprs,
                                          int n, char **out, size_t *outlen, san_text_pos *at);

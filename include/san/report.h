@@ -120,6 +120,9 @@ typedef void (*san_report_preamble)(FILE *out, san_report_format f, const void *
 
 /* What the report of a steady state says beyond the analysis itself. */
 typedef struct {
+    size_t struct_size;     /* sizeof the struct, set by san_solve_report_opts_default: the
+                               library refuses options of another
+                               layout (SAN_E_USAGE) */
     const char *source;     /* the model's file as named ("file"); NULL: "" */
     double tol;             /* the tolerance asked (its solve opts' tol) */
     int auto_picked;        /* the method was asked as auto (said only of
@@ -166,6 +169,9 @@ SAN_API san_status san_report_solve(FILE *out, san_report_format f, const san_mo
 /* What the report of a transient or passage analysis says beyond the
  * analysis itself. */
 typedef struct {
+    size_t struct_size;     /* sizeof the struct, set by san_time_report_opts_default: the
+                               library refuses options of another
+                               layout (SAN_E_USAGE) */
     const char *source;     /* the model's file as named ("file"); NULL: "" */
     int passage;            /* san passage's report (the passage block and
                                P(T <= t)); 0: san transient's */
@@ -222,6 +228,9 @@ SAN_API int san_report_transient_plot(const char *file, const san_plot_opts *loo
 /* What the report of a model's check says beside the model and its
  * diagnostics. */
 typedef struct {
+    size_t struct_size;     /* sizeof the struct, set by san_check_report_opts_default: the
+                               library refuses options of another
+                               layout (SAN_E_USAGE) */
     const san_lumping *lumping;     /* the lumped model the estimates are of,
                                        or NULL (as written) */
     const san_estimate *memory;     /* san_estimate_memory's; NULL: not
@@ -244,6 +253,9 @@ SAN_API san_status san_report_check(FILE *out, san_report_format f, const san_mo
 /* ---- san mw's report (report/mw_out.c) ---- */
 
 typedef struct {
+    size_t struct_size;     /* sizeof the struct, set by san_mw_report_opts_default: the
+                               library refuses options of another
+                               layout (SAN_E_USAGE) */
     const double *san_tt;           /* the SAN's execution_time per row
                                        (NaN: it failed), or NULL: no SAN
                                        columns */
@@ -264,6 +276,9 @@ SAN_API san_status san_report_mw(FILE *out, san_report_format f, const san_mw_pa
 /* ---- san compare's report (report/compare_out.c) ---- */
 
 typedef struct {
+    size_t struct_size;     /* sizeof the struct, set by san_compare_report_opts_default: the
+                               library refuses options of another
+                               layout (SAN_E_USAGE) */
     san_report_preamble preamble;   /* NULL: no provenance block */
     const void *ctx;                /* preamble's */
 } san_compare_report_opts;
@@ -279,6 +294,9 @@ SAN_API san_status san_report_compare(FILE *out, san_report_format f, const san_
 /* ---- san map's report (report/map_out.c) ---- */
 
 typedef struct {
+    size_t struct_size;     /* sizeof the struct, set by san_map_report_opts_default: the
+                               library refuses options of another
+                               layout (SAN_E_USAGE) */
     int batch;                      /* one pipeline of many: text a row
                                        each, JSON the cases in "cases" */
     san_report_preamble preamble;   /* NULL: no provenance block */
@@ -299,6 +317,9 @@ SAN_API san_status san_report_map_end(FILE *out, san_report_format f, int n,
 /* ---- san props' report (report/props_out.c) ---- */
 
 typedef struct {
+    size_t struct_size;     /* sizeof the struct, set by san_props_report_opts_default: the
+                               library refuses options of another
+                               layout (SAN_E_USAGE) */
     san_report_preamble preamble;   /* NULL: no provenance block */
     const void *ctx;                /* preamble's */
 } san_props_report_opts;

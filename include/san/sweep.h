@@ -310,6 +310,9 @@ typedef struct {
 } san_buffer_config;
 
 typedef struct {
+    size_t struct_size;     /* sizeof the struct, set by san_size_buffer_opts_default: the
+                               library refuses options of another
+                               layout (SAN_E_USAGE) */
     const char *index;      /* the index; NULL: the template's
                                throughput (ms: pack_throughput,
                                pipeline: throughput) */
@@ -333,9 +336,10 @@ typedef struct {
 SAN_API void san_size_buffer_opts_default(san_size_buffer_opts *o);
 /* argv as san_sweep_init's: "ms" or "pipeline" and its flags, several
  * values allowed, without --buffer or --buffers (what is searched);
- * --mode async is the default of ms.  SAN_E_USAGE with err naming the
- * flag (a buffer given, another mode, an unknown index, pipelines of
- * different lengths); SAN_E_IO or SAN_E_NOMEM with err otherwise. */
+ * --mode async is the default of ms; o NULL: the defaults.  SAN_E_USAGE
+ * with err naming the flag (a buffer given, another mode, an unknown
+ * index, pipelines of different lengths) or, for o not filled by
+ * san_size_buffer_opts_default (its struct_size), naming that; SAN_E_IO or SAN_E_NOMEM with err otherwise. */
 SAN_API san_status san_size_buffer_init(san_size_buffer *b, int argc, char **argv,
                                         const san_size_buffer_opts *o, char *err, size_t n);
 /* Search every configuration, o->jobs at a time (0: one per core), each

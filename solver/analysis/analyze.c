@@ -417,11 +417,10 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
 {
     /* a caller built against another layout would be read wrong: the
      * nested space, solve and transient options are covered by the size */
-    if (o->struct_size != sizeof *o) {
+    char msg[192];
+    if (BASE_OPTS_FOREIGN(o, "analysis", "san_analysis_opts_default", msg, sizeof msg)) {
         memset(a, 0, sizeof *a);
-        san_diag_add(d, SAN_ERROR, 0, 0, "the analysis options are not libsan's (struct_size "
-                     "%zu, expected %zu): fill them with san_analysis_opts_default",
-                     o->struct_size, sizeof *o);
+        san_diag_add(d, SAN_ERROR, 0, 0, "%s", msg);
         return SAN_E_USAGE;
     }
     if (o->space_only && o->lump != SAN_LUMP_OFF)

@@ -535,6 +535,11 @@ san_status san_audit_model(const san_model *m, const san_audit_opts *o, san_audi
                            san_diag *d)
 {
     memset(r, 0, sizeof *r);
+    char msg[192];
+    if (BASE_OPTS_FOREIGN(o, "audit", "san_audit_opts_default", msg, sizeof msg)) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "%s", msg);
+        return SAN_E_USAGE;
+    }
     audit A;
     memset(&A, 0, sizeof A);
     A.m = m;

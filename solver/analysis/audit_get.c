@@ -21,9 +21,17 @@ static const base_opt keys[] = {
 };
 #undef OFF
 
+void san_audit_opts_default(san_audit_opts *o)
+{
+    *o = (san_audit_opts){ .struct_size = sizeof *o, .explore = SAN_EXPLORE_AUTO };
+}
+
 san_audit_opts *san_audit_opts_new(void)
 {
-    return calloc(1, sizeof(san_audit_opts));
+    san_audit_opts *o = malloc(sizeof *o);
+    if (o)
+        san_audit_opts_default(o);
+    return o;
 }
 
 void san_audit_opts_free(san_audit_opts *o)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "base/services.h"
 #include "solver/numeric/linsolve.h"
 
 /* Rows of Q must sum to zero up to this relative roundoff. */
@@ -806,13 +807,12 @@ san_status num_ls_status(int st, san_solve_info *info)
 
 int num_solve_opts_foreign(const san_solve_opts *o, san_solve_info *info)
 {
-    if (!o || o->struct_size == sizeof *o)
+    char msg[sizeof info->msg];
+    if (!o || !BASE_OPTS_FOREIGN(o, "solve", "san_solve_opts_default", msg, sizeof msg))
         return 0;
     memset(info, 0, sizeof *info);
     info->lu_correction = -1;
-    snprintf(info->msg, sizeof info->msg, "the solve options are not libsan's (struct_size "
-             "%zu, expected %zu): fill them with san_solve_opts_default", o->struct_size,
-             sizeof *o);
+    memcpy(info->msg, msg, sizeof msg);
     info->status = SAN_E_USAGE;
     return -1;
 }

@@ -337,6 +337,15 @@ static inline double num_state_balance(double y, double x, double d, double fl)
     double out = x * d, den = y + 2 * out + d * fl;
     return den > 0 ? fabs(y) / den : (y != 0 ? HUGE_VAL : 0);
 }
+/* The relative change of a probability from a to b (the vector summed
+ * to s), 0 when both are below the floor: what a sweep moves, the
+ * change term of the convergence test (verify.c's sweeps, PETSc's
+ * Jacobi step in solver/petsc/dsolve.c). */
+static inline double num_rel_change(double a, double b, double s)
+{
+    double m = fmax(a, b);
+    return m > SAN_PROB_FLOOR * s ? fabs(b - a) / m : 0;
+}
 /* The balance residual of x (t: scratch of n, gets x Q). */
 double num_ls_balance(num_ls *c, const double *x, double *t);
 /* Refines x by aggregation cycles (smoothing sweeps, then aggregation

@@ -75,14 +75,6 @@ static const double *neg_diag(num_ls *c)
     return d;
 }
 
-/* The relative change from a to b, for a probability above the floor
- * (x summed to s). */
-static inline double rel_change(double a, double b, double s)
-{
-    double m = fmax(a, b);
-    return m > SAN_PROB_FLOOR * s ? fabs(b - a) / m : 0;
-}
-
 double num_ls_balance(num_ls *c, const double *x, double *t)
 {
     const double *d = neg_diag(c);
@@ -118,7 +110,7 @@ static double gs_pass(const san_csr *qt, const double *d, double *x, double s, i
         for (int64_t p = qt->rowptr[j]; p < qt->rowptr[j + 1]; p++)
             if (qt->col[p] != j)
                 in += qt->val[p] * x[qt->col[p]];
-        double xn = in / d[j], c = rel_change(x[j], xn, s);
+        double xn = in / d[j], c = num_rel_change(x[j], xn, s);
         ch = c > ch ? c : ch;
         x[j] = xn;
         if (xn > SAN_LS_HUGE)
@@ -140,7 +132,7 @@ static double jacobi_pass(num_ls *c, const double *d, double *x, double *t, doub
             continue;
         double xn = x[j] + JACOBI_SMOOTH_WEIGHT * t[j] / d[j];
         xn = xn > 0 ? xn : 0;
-        double r = rel_change(x[j], xn, s);
+        double r = num_rel_change(x[j], xn, s);
         ch = r > ch ? r : ch;
         x[j] = xn;
     }

@@ -34,10 +34,10 @@
 #include <stdio.h>
 #include <string.h>
 #include "base/services.h"
+#include "solver/numeric/linsolve.h"
 #include "solver/petsc/dist.h"
 
 #define MAX_ROUNDS 3
-#define PROB_FLOOR 1e-14    /* numeric/linsolve.h's SAN_PROB_FLOOR */
 
 /* The closed-class state with the largest exit rate. */
 static PetscErrorCode pick_fix(Vec diag, Vec in, PetscInt *fix)
@@ -86,14 +86,13 @@ static PetscErrorCode normalized(Vec v, Vec in, Vec p)
 }
 
 /* The relative change of a probability a (p summed to 1) moved by
- * Jacobi's step s, clipped at 0 as the sweeps clip it: 0 below the
- * floor, as serial's rel_change; a NaN is no change measured (inf). */
+ * Jacobi's step s, clipped at 0 as the sweeps clip it (serial's
+ * num_rel_change); a step not finite is no change measured (inf). */
 static double step_change(double a, double s)
 {
-    const double b = a + s > 0 ? a + s : 0, m = fmax(a, b);
     if (!isfinite(s))
         return INFINITY;
-    return m > PROB_FLOOR ? fabs(b - a) / m : 0;
+    return num_rel_change(a, a + s > 0 ? a + s : 0, 1);
 }
 
 /* The answer meets the contract: every state in balance, no sweep
@@ -146,7 +145,7 @@ static PetscErrorCode balance(Mat A, Vec p, Vec in, Vec diag, Vec y, PetscInt fi
             ch = fmax(ch, step_change(pa[k], sa[k]));
         }
         const double out = dj * pa[k], inflow = net + out;
-        const double den = inflow + out + dj * PROB_FLOOR;
+        const double den = inflow + out + dj * SAN_PROB_FLOOR;
         /* a NaN fails (a KSP that broke down leaves them: no comparison
          * with a NaN is true, and it passed as balanced) */
         const double rj = !isfinite(net) || !isfinite(den) ? INFINITY

@@ -25,6 +25,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/services.h"
 #include "solver/props/props_int.h"
 #include "solver/numeric/class_reach.h"
 #include "solver/numeric/restricted.h"
@@ -77,10 +78,9 @@ san_status san_checker_new(const san_model *m, const san_props_opts *o, san_chec
                            san_diag *d)
 {
     *out = NULL;
-    if (o->struct_size != sizeof *o) {
-        san_diag_add(d, SAN_ERROR, 0, 0, "the property options are not libsan's (struct_size "
-                     "%zu, expected %zu): fill them with san_props_opts_default",
-                     o->struct_size, sizeof *o);
+    char msg[192];
+    if (BASE_OPTS_FOREIGN(o, "property", "san_props_opts_default", msg, sizeof msg)) {
+        san_diag_add(d, SAN_ERROR, 0, 0, "%s", msg);
         return SAN_E_USAGE;
     }
     san_checker *c = calloc(1, sizeof *c);

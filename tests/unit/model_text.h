@@ -15,7 +15,7 @@ static san_model *test_model(const char *name, const char *text)
     san_diag d;
     san_diag_init(&d, name, text, strlen(text));
     san_load_opts opt;
-    memset(&opt, 0, sizeof opt);
+    san_load_opts_default(&opt);
     san_model *m = san_model_load(text, strlen(text), &d, &opt);
     if (!m)
         san_diag_print(&d, stderr, 0);

@@ -234,6 +234,201 @@ static void test_opts_version(const san_model *m)
     san_analysis_free(a);
 }
 
+/* Bytes f holds (the report entries write into a temporary file). */
+static long written(FILE *f)
+{
+    fflush(f);
+    return ftell(f);
+}
+
+/* Each report entry refuses options of another layout (struct_size one
+ * field short, as a program built against an older libsan fills them)
+ * with SAN_E_USAGE before it writes anything; with their own size the
+ * same call writes its report.  The refused calls pass arguments the
+ * entry never reaches (an empty comparison, no checker). */
+static void test_report_opts_version(const san_model *m)
+{
+    san_analysis_opts o;
+    san_analysis_opts_default(&o);
+    san_diag d;
+    san_diag_init(&d, "two", NULL, 0);
+    san_analysis *a = san_analysis_new();
+    san_status st = san_analyze(m, &o, a, &d);
+    CHECK(st == SAN_OK, "steady analysis: status %d", st);
+    double t1 = 0.5;
+    o.kind = SAN_ANALYSIS_TRANSIENT;
+    o.tr.times = &t1;
+    o.tr.ntimes = 1;
+    san_analysis *ta = san_analysis_new();
+    st = san_analyze(m, &o, ta, &d);
+    CHECK(st == SAN_OK, "transient analysis: status %d", st);
+    FILE *f = tmpfile();
+    if (!f) {
+        CHECK(0, "tmpfile");
+        return;
+    }
+    const size_t short_by = sizeof(void *);
+    san_solve_report_opts so;
+    san_solve_report_opts_default(&so);
+    so.struct_size -= short_by;
+    st = san_report_solve(f, SAN_REPORT_JSON, m, a, &so);
+    CHECK(st == SAN_E_USAGE && written(f) == 0, "solve report, another size: %d, %ld bytes",
+          st, written(f));
+    so.struct_size += short_by;
+    st = san_report_solve(f, SAN_REPORT_JSON, m, a, &so);
+    CHECK(st == SAN_OK && written(f) > 0, "solve report, its size: %d", st);
+    rewind(f);
+
+    san_time_report_opts to;
+    san_time_report_opts_default(&to);
+    to.struct_size -= short_by;
+    st = san_report_transient(f, SAN_REPORT_JSON, m, ta, &to);
+    CHECK(st == SAN_E_USAGE && written(f) == 0, "time report, another size: %d, %ld bytes",
+          st, written(f));
+    to.struct_size += short_by;
+    st = san_report_transient(f, SAN_REPORT_JSON, m, ta, &to);
+    CHECK(st == SAN_OK && written(f) > 0, "time report, its size: %d", st);
+    rewind(f);
+
+    san_check_report_opts co;
+    san_check_report_opts_default(&co);
+    co.struct_size -= short_by;
+    st = san_report_check(f, SAN_REPORT_JSON, m, &d, &co);
+    CHECK(st == SAN_E_USAGE && written(f) == 0, "check report, another size: %d, %ld bytes",
+          st, written(f));
+    co.struct_size += short_by;
+    st = san_report_check(f, SAN_REPORT_JSON, m, &d, &co);
+    CHECK(st == SAN_OK && written(f) > 0, "check report, its size: %d", st);
+    rewind(f);
+
+    san_mw_params mw;
+    san_mw_default(&mw);
+    double workers = 2;
+    san_mw_report_opts mo;
+    san_mw_report_opts_default(&mo);
+    mo.struct_size -= short_by;
+    st = san_report_mw(f, SAN_REPORT_JSON, &mw, 1, &workers, &mo);
+    CHECK(st == SAN_E_USAGE && written(f) == 0, "mw report, another size: %d, %ld bytes",
+          st, written(f));
+    mo.struct_size += short_by;
+    st = san_report_mw(f, SAN_REPORT_JSON, &mw, 1, &workers, &mo);
+    CHECK(st == SAN_OK && written(f) > 0, "mw report, its size: %d", st);
+    rewind(f);
+
+    san_map_report_opts po;
+    san_map_report_opts_default(&po);
+    po.batch = 1;
+    po.struct_size -= short_by;
+    st = san_report_map_end(f, SAN_REPORT_JSON, 0, &po);
+    CHECK(st == SAN_E_USAGE && written(f) == 0, "map report end, another size: %d, %ld bytes",
+          st, written(f));
+    san_map_case mc;
+    memset(&mc, 0, sizeof mc);
+    st = san_report_map_case(f, SAN_REPORT_JSON, &mc, 0, &po);
+    CHECK(st == SAN_E_USAGE && written(f) == 0, "map report case, another size: %d, %ld bytes",
+          st, written(f));
+    po.struct_size += short_by;
+    st = san_report_map_end(f, SAN_REPORT_JSON, 0, &po);
+    CHECK(st == SAN_OK && written(f) > 0, "map report end, its size: %d", st);
+    rewind(f);
+
+    san_compare cmp;
+    memset(&cmp, 0, sizeof cmp);
+    san_compare_report_opts cpo;
+    san_compare_report_opts_default(&cpo);
+    cpo.struct_size = 0;
+    st = san_report_compare(f, SAN_REPORT_JSON, &cmp, &cpo);
+    CHECK(st == SAN_E_USAGE && written(f) == 0, "compare report, another size: %d, %ld bytes",
+          st, written(f));
+    san_props_report_opts pro;
+    san_props_report_opts_default(&pro);
+    pro.struct_size = 0;
+    st = san_report_props(f, SAN_REPORT_JSON, NULL, NULL, NULL, &pro);
+    CHECK(st == SAN_E_USAGE && written(f) == 0, "props report, another size: %d, %ld bytes",
+          st, written(f));
+    fclose(f);
+    san_diag_clear(&d);
+    san_analysis_free(ta);
+    san_analysis_free(a);
+}
+
+/* The load and audit options of another layout: san_model_compile and
+ * san_audit_model refuse them with SAN_E_USAGE and a message naming
+ * their init, san_text_with_results with the status; with their own
+ * size the same calls compile and audit the model. */
+static void test_load_audit_opts_version(const san_model *m)
+{
+    san_load_opts lo;
+    san_load_opts_default(&lo);
+    lo.struct_size -= sizeof(int);
+    san_diag d;
+    san_diag_init(&d, "two", MODEL, strlen(MODEL));
+    san_model *got = NULL;
+    san_status st = san_model_compile(MODEL, strlen(MODEL), &lo, &got, &d);
+    CHECK(st == SAN_E_USAGE && !got && d.nerrors == 1 && strstr(d.items[0].msg,
+                                                                "san_load_opts_default"),
+          "load options of another size: status %d, %d errors: %s", st, d.nerrors,
+          d.n ? d.items[0].msg : "(none)");
+    const char *name = "extra", *expr = "st A";
+    char *text = NULL;
+    size_t len = 0;
+    st = san_text_with_results(MODEL, strlen(MODEL), &lo, &name, &expr, 1, &text, &len, NULL);
+    CHECK(st == SAN_E_USAGE && !text, "san_text_with_results, another size: status %d", st);
+    lo.struct_size += sizeof(int);
+    san_diag_clear(&d);
+    san_diag_init(&d, "two", MODEL, strlen(MODEL));
+    st = san_model_compile(MODEL, strlen(MODEL), &lo, &got, &d);
+    CHECK(st == SAN_OK && got, "load options with their size: status %d", st);
+    san_model_free(got);
+    st = san_text_with_results(MODEL, strlen(MODEL), &lo, &name, &expr, 1, &text, &len, NULL);
+    CHECK(st == SAN_OK && text && strstr(text, "extra"), "san_text_with_results: status %d",
+          st);
+    free(text);
+
+    san_audit_opts ao;
+    san_audit_opts_default(&ao);
+    ao.struct_size = 0;
+    san_audit r;
+    san_diag_clear(&d);
+    san_diag_init(&d, "two", MODEL, strlen(MODEL));
+    st = san_audit_model(m, &ao, &r, &d);
+    CHECK(st == SAN_E_USAGE && !r.explored && d.nerrors == 1 &&
+          strstr(d.items[0].msg, "san_audit_opts_default"),
+          "audit options of another size: status %d: %s", st, d.n ? d.items[0].msg : "(none)");
+    san_audit_opts_default(&ao);
+    san_diag_clear(&d);
+    san_diag_init(&d, "two", MODEL, strlen(MODEL));
+    st = san_audit_model(m, &ao, &r, &d);
+    CHECK(st == SAN_OK && r.complete && r.states == 5 && d.nerrors == 0,
+          "audit with its size: status %d, %lld states (5), %d errors", st,
+          (long long)r.states, d.nerrors);
+    san_diag_clear(&d);
+}
+
+/* san_size_buffer_init refuses size-buffer options of another layout
+ * with SAN_E_USAGE and err naming their init; with their own size the
+ * master/slave template's configuration is set up. */
+static void test_size_buffer_opts_version(void)
+{
+    char ms[] = "ms", fl[] = "--slaves", two[] = "2";
+    char *argv[] = { ms, fl, two, NULL };
+    san_size_buffer_opts o;
+    san_size_buffer_opts_default(&o);
+    o.struct_size -= sizeof(long);
+    san_size_buffer b;
+    char err[512] = "";
+    san_status st = san_size_buffer_init(&b, 3, argv, &o, err, sizeof err);
+    CHECK(st == SAN_E_USAGE && strstr(err, "san_size_buffer_opts_default"),
+          "size-buffer options of another size: status %d: %s", st, err);
+    san_size_buffer_free(&b);
+    o.struct_size += sizeof(long);
+    st = san_size_buffer_init(&b, 3, argv, &o, err, sizeof err);
+    CHECK(st == SAN_OK && b.sweep.nvariants == 1 && b.within == 0.01,
+          "size-buffer options with their size: status %d, %d variants: %s", st,
+          b.sweep.nvariants, st == SAN_OK ? "" : err);
+    san_size_buffer_free(&b);
+}
+
 /* san_diag_free on a heap diag frees it (ASan's leak check sees it
  * otherwise); on a caller's own, made by san_diag_init, it only clears
  * it, as libsan.so.1's san_diag_free did (a free() of the stack would
@@ -260,6 +455,7 @@ static void test_diag_free(void)
 int main(void)
 {
     test_diag_free();
+    test_size_buffer_opts_version();
     test_ident();
     test_names();
     san_model *m = load();
@@ -268,6 +464,8 @@ int main(void)
         test_space(m, 0);
         test_space(m, 1);
         test_opts_version(m);
+        test_load_audit_opts_version(m);
+        test_report_opts_version(m);
         san_model_free(m);
     }
     printf("%d passed, %d failed\n", n_pass, n_fail);

@@ -952,7 +952,10 @@ static const char *M6 =
 static void test_defines(void)
 {
     san_define defs[2] = { { "K", 5, 0 }, { "nosuch", 1, 0 } };
-    san_load_opts opt = { .defs = defs, .ndefs = 2 };
+    san_load_opts opt;
+    san_load_opts_default(&opt);
+    opt.defs = defs;
+    opt.ndefs = 2;
     san_model *m = must_load("-D K=5", M6, &opt);
     if (!m)
         return;
@@ -998,7 +1001,10 @@ static void test_defines(void)
         "results\n"
         "  r = nb b;\n";
     san_define kdef[1] = { { "K", 4, 0 } };
-    san_load_opts kopt = { kdef, 1, 0 };
+    san_load_opts kopt;
+    san_load_opts_default(&kopt);
+    kopt.defs = kdef;
+    kopt.ndefs = 1;
     m = must_load("-D K=4 in a domain", rep, &kopt);
     if (m) {
         CHECK(kdef[0].used);
@@ -1011,7 +1017,10 @@ static void test_defines(void)
 
     /* -D of a function is an error */
     san_define fdef[1] = { { "f", 2, 0 } };
-    san_load_opts fopt = { fdef, 1, 0 };
+    san_load_opts fopt;
+    san_load_opts_default(&fopt);
+    fopt.defs = fdef;
+    fopt.ndefs = 1;
     san_diag d;
     m = load(M6, &fopt, &d);
     CHECK(m == NULL);
@@ -1041,7 +1050,9 @@ static const char *M7 =
 static void peps_case(const char *expr, int want_warning)
 {
     char *text = format_model(M7, expr);
-    san_load_opts opt = { .peps_warnings = 1 };
+    san_load_opts opt;
+    san_load_opts_default(&opt);
+    opt.peps_warnings = 1;
     san_diag d;
     san_model *m = load(text, &opt, &d);
     free(text);

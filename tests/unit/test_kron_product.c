@@ -537,7 +537,7 @@ static void run_model(const char *name, const char *text, size_t len, uint64_t s
     san_diag dg;
     san_diag_init(&dg, name, text, len);
     san_load_opts opt;
-    memset(&opt, 0, sizeof opt);
+    san_load_opts_default(&opt);
     san_model *m = san_model_load(text, len, &dg, &opt);
     if (!m)
         san_diag_print(&dg, stderr, 0);

@@ -57,7 +57,9 @@ static const char *const models[] = {
 static void one_model(const char *text)
 {
     /* the PEPS readings too: they compile and sample expressions */
-    san_load_opts opt = { .peps_warnings = 1 };
+    san_load_opts opt;
+    san_load_opts_default(&opt);
+    opt.peps_warnings = 1;
     san_diag d;
     san_diag_init(&d, "<test>", text, strlen(text));
     san_model *ref = NULL;
