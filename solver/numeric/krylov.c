@@ -62,6 +62,10 @@
  * at most MAX_REFIX times per solve, as each move refactorizes ILU(0). */
 #define REFIX_RATIO 100.0
 #define MAX_REFIX 16
+/* A move by magnitude (kop_refix_by) keeps x a distribution up to this
+ * share of the mass in entries of the wrong sign (the checks' own bound,
+ * linsolve.c NEG_MASS_MAX). */
+#define REFIX_NEG_MASS 1e-3
 /* A Krylov method whose best true residual has not halved in this many
  * iterations has stagnated (its roundoff floor, or restarted GMRES on a
  * chain it cannot solve): it stops with its best vector instead of
@@ -294,18 +298,23 @@ static inline double flow(const kop *op, const double *x, int64_t j)
     return op->pc.dinv[j] > 0 ? x[j] / op->pc.dinv[j] : 0;
 }
 
-static int64_t largest_flow(const kop *op, const double *x)
+static int64_t largest_flow_by(const kop *op, const double *x, int mag)
 {
     int64_t jb = 0;
     double wb = -HUGE_VAL;
     for (int64_t j = 0; j < op->n; j++) {
-        double w = flow(op, x, j);
+        double w = mag ? fabs(flow(op, x, j)) : flow(op, x, j);
         if (w > wb) {
             wb = w;
             jb = j;
         }
     }
     return jb;
+}
+
+static int64_t largest_flow(const kop *op, const double *x)
+{
+    return largest_flow_by(op, x, 0);
 }
 
 /* Does ILU(0) fit in the solve's memory (num_ls_budget) beside the
@@ -356,16 +365,56 @@ static int kop_init(num_ls *c, kop *op, double *x)
     return 0;
 }
 
+/* Would x / s be a distribution up to roundoff: its entries of the
+ * other sign carry at most REFIX_NEG_MASS of the mass? */
+static int signed_like(const double *x, int64_t n, double s)
+{
+    double with = 0, against = 0;
+    for (int64_t j = 0; j < n; j++) {
+        double t = x[j] / s;
+        if (t >= 0)
+            with += t;
+        else
+            against -= t;
+    }
+    return with > 0 && against <= REFIX_NEG_MASS * with;
+}
+
 /* Moves the fixed state to the one with the largest flow x_j |q_jj| when
  * that dwarfs the current one; returns 1 when it moved (x is rescaled to
- * x_k = 1 and the caller must recompute its residual), else 0. */
-static int kop_refix(kop *op, double *x)
+ * x_k = 1 and the caller must recompute its residual), else 0.  With mag,
+ * by the flows' magnitude: x solves the reduced system (GMRES's cycle
+ * ended early: the stand-in met its target, or the space was invariant)
+ * yet the true residual did not even halve, so k sits where the answer is tiny
+ * and the reduced system is too ill-conditioned for x to carry the
+ * answer's sign: its largest entries still say where the mass is.
+ * M/M/1/2000 at rho 1.05 (issue 27): from the uniform start k = 1, the
+ * answer wants x_K = 1.05^1999 = 1e42; ILU(0) (the exact LU there) gave
+ * x_K = -8e13, so the positive flows never dwarfed x_1's and GMRES(30)
+ * ran 3 cycles at the start's residual 2.6e-2 and stalled.  Moved to
+ * k = K by the magnitude, it converges in 7 iterations.  Not after a
+ * full cycle: there x is a partial answer whose negative entries are
+ * not a direction (that M/M/1/2000 beside a two-state automaton, 4,002
+ * states: moved at iteration 902, GMRES ended at an iterate with
+ * entries of -6e-3 for a largest of 1.05, refused as not a distribution,
+ * where staying put converges at 907 and the checks answer); nor when
+ * x scaled to x_k = 1 would not be a distribution up to roundoff (the
+ * M/M/1/2000 over the descriptor at tol 1e-4: a short cycle at
+ * iteration 338 left x_K of the wrong sign with negative entries, and
+ * the move gave a vector summing to 21 of them, refused, where staying
+ * put converges at 607 and the checks answer; at iteration 7 on the
+ * sparse storage the rest is -1e-14 of x_K). */
+static int kop_refix_by(kop *op, double *x, int mag)
 {
     if (op->refixes >= MAX_REFIX)
         return 0;
-    int64_t jb = largest_flow(op, x);
+    int64_t jb = largest_flow_by(op, x, mag);
     double wb = flow(op, x, jb), wk = flow(op, x, op->k);
+    if (mag)
+        wb = fabs(wb);
     if (jb == op->k || !(wb > 0) || (wk > 0 && wb <= REFIX_RATIO * wk))
+        return 0;
+    if (mag && !signed_like(x, op->n, x[jb]))
         return 0;
     op->k = jb;
     op->dk = 1.0 / op->pc.dinv[jb];
@@ -373,6 +422,11 @@ static int kop_refix(kop *op, double *x)
     num_op_scale(op->op, x, 1.0 / x[jb]);
     num_pc_refix(&op->pc, jb);
     return 1;
+}
+
+static int kop_refix(kop *op, double *x)
+{
+    return kop_refix_by(op, x, 0);
 }
 
 /* OpenBLAS built on pthreads keeps its own pool of spinning threads next
@@ -649,8 +703,8 @@ static int gmres_solve(num_ls *c, double *pi)
     long stag_it = 0;
     num_ls_stop why = SAN_LS_GO;
     gmres_grow grow = { 0 }, *gr = NULL;
-    double cyc_anchor = HUGE_VAL;
-    int cyc_stall = 0;
+    double cyc_anchor = HUGE_VAL, cyc_r0 = HUGE_VAL;
+    int cyc_stall = 0, short_cycle = 0;
     long it = 0;
     int st = -1, hit = 0;
     num_ls_stall stall;
@@ -690,6 +744,13 @@ static int gmres_solve(num_ls *c, double *pi)
         if (it > 0 && !why && kop_refix(&op, pi))
             factor = 1;
         double beta = kop_resid(&op, pi, ws.V, &R, &xs);
+        /* a short cycle that did not halve the true residual: by the
+         * flows' magnitude (kop_refix_by; one more product) */
+        if (it > 0 && !why && short_cycle && !(R <= 0.5 * cyc_r0) &&
+            kop_refix_by(&op, pi, 1)) {
+            factor = 1;
+            beta = kop_resid(&op, pi, ws.V, &R, &xs);
+        }
         if (R <= tol && it > 0) {       /* never the start vector as is */
             st = 0;
             break;
@@ -766,9 +827,9 @@ static int gmres_solve(num_ls *c, double *pi)
         if (hit)
             factor *= TARGET_TIGHTEN;
         double scale = num_resid_scale(c->op->maxd, &xs);
-        grow.r0 = R;
-        gmres_cycle(c, &ws, &op, pi, z, beta, tol * scale * factor, scale,
-                    &it, &why, &hit, gr);
+        grow.r0 = cyc_r0 = R;
+        short_cycle = gmres_cycle(c, &ws, &op, pi, z, beta, tol * scale * factor,
+                                  scale, &it, &why, &hit, gr) < ws.m;
     }
 done_op:
     kop_free(&op);
