@@ -216,19 +216,22 @@ void num_op_csr(num_op *op, const san_csr *qt, double maxd)
 /* Vectors                                                              */
 /* ------------------------------------------------------------------ */
 
-/* Compensated as num_ls_sum is (vec.c: the plain sum biased every
- * probability of a 155,382-state chain by 2e-12). */
-double num_op_sum(const num_op *op, const double *x)
+/* Compensated (vec.c says why): the kernel of num_ls_sum too */
+double num_sum_par(const double *x, int64_t n, int64_t par_min)
 {
-    const int64_t n = op->n;
     double s = 0, c = 0;
-    SAN_OMP(omp parallel for if(n >= op->par_min) schedule(static) reduction(+:s, c))
+    SAN_OMP(omp parallel for if(n >= par_min) schedule(static) reduction(+:s, c))
     for (int64_t i = 0; i < n; i++) {
         const double t = s + x[i];
         c += fabs(s) >= fabs(x[i]) ? (s - t) + x[i] : (x[i] - t) + s;
         s = t;
     }
     return s + c;
+}
+
+double num_op_sum(const num_op *op, const double *x)
+{
+    return num_sum_par(x, op->n, op->par_min);
 }
 
 void num_op_scale(const num_op *op, double *x, double a)

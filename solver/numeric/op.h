@@ -107,6 +107,9 @@ double num_op_qjj(const num_op *op, int64_t j);
 
 /* Vector helpers with 64-bit lengths: OpenMP loops above op->par_min,
  * CBLAS in chunks (cblas takes int lengths). */
+/* The compensated sum of x (vec.c says why), on several threads from
+ * par_min entries on: num_op_sum and num_ls_sum. */
+double num_sum_par(const double *x, int64_t n, int64_t par_min);
 double num_op_sum(const num_op *op, const double *x);
 void num_op_scale(const num_op *op, double *x, double a);
 double num_vdot(int64_t n, const double *x, const double *y);

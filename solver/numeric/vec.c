@@ -14,14 +14,7 @@
  * against its closed form), above the error estimate of 2.7e-13. */
 double num_ls_sum(const double *x, int64_t n)
 {
-    double s = 0, c = 0;
-    SAN_OMP(omp parallel for if(n >= SAN_LS_PAR_MIN) schedule(static) reduction(+:s, c))
-    for (int64_t i = 0; i < n; i++) {
-        const double t = s + x[i];
-        c += fabs(s) >= fabs(x[i]) ? (s - t) + x[i] : (x[i] - t) + s;
-        s = t;
-    }
-    return s + c;
+    return num_sum_par(x, n, SAN_LS_PAR_MIN);
 }
 
 void num_ls_scale(double *x, int64_t n, double a)
