@@ -201,16 +201,26 @@ static int probe_contract(num_ls *c, const double *x, double *y, double *t, doub
 
 /* Does x carry more mass of its minority sign than WANDER_SPREAD times
  * its net sum?  (x = pi / pi_k may be of either overall sign.) */
-static int wandering(const double *x, int64_t n, int64_t par_min)
+/* The masses of x's positive and negative entries (*neg >= 0). */
+static void sign_masses(const double *x, int64_t n, int64_t par_min, double *pos,
+                        double *neg)
 {
-    double pos = 0, neg = 0;
-    SAN_OMP(omp parallel for if(n >= par_min) schedule(static) reduction(+:pos, neg))
+    double p = 0, m = 0;
+    SAN_OMP(omp parallel for if(n >= par_min) schedule(static) reduction(+:p, m))
     for (int64_t j = 0; j < n; j++) {
         if (x[j] > 0)
-            pos += x[j];
+            p += x[j];
         else
-            neg -= x[j];
+            m -= x[j];
     }
+    *pos = p;
+    *neg = m;
+}
+
+static int wandering(const double *x, int64_t n, int64_t par_min)
+{
+    double pos, neg;
+    sign_masses(x, n, par_min, &pos, &neg);
     return !(fmin(pos, neg) <= WANDER_SPREAD * fabs(pos - neg));
 }
 
@@ -367,16 +377,11 @@ static int kop_init(num_ls *c, kop *op, double *x)
 
 /* Would x / s be a distribution up to roundoff: its entries of the
  * other sign carry at most REFIX_NEG_MASS of the mass? */
-static int signed_like(const double *x, int64_t n, double s)
+static int signed_like(const double *x, int64_t n, int64_t par_min, double s)
 {
-    double with = 0, against = 0;
-    for (int64_t j = 0; j < n; j++) {
-        double t = x[j] / s;
-        if (t >= 0)
-            with += t;
-        else
-            against -= t;
-    }
+    double pos, neg;
+    sign_masses(x, n, par_min, &pos, &neg);
+    const double with = s > 0 ? pos : neg, against = s > 0 ? neg : pos;
     return with > 0 && against <= REFIX_NEG_MASS * with;
 }
 
@@ -414,7 +419,7 @@ static int kop_refix_by(kop *op, double *x, int mag)
         wb = fabs(wb);
     if (jb == op->k || !(wb > 0) || (wk > 0 && wb <= REFIX_RATIO * wk))
         return 0;
-    if (mag && !signed_like(x, op->n, x[jb]))
+    if (mag && !signed_like(x, op->n, op->op->par_min, x[jb]))
         return 0;
     op->k = jb;
     op->dk = 1.0 / op->pc.dinv[jb];
