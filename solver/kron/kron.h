@@ -180,6 +180,13 @@ int kron_flows_threads(const kron_desc *d);
 int kron_flows_into(const kron_desc *d, const uint16_t *blk, int B, const char *lev,
                     const double *x, double *F, double *tf);
 
+/* The rates of the transitions i -> i + 1 into up[i] and i -> i - 1
+ * into dn[i] (positions; summed over the terms that move a level of
+ * lev), in one walk: the line smoothing of the multilevel method
+ * (multilevel.c) keeps those that change only the last automaton.
+ * 0; 1 when the descriptor cannot walk from the sources (as kron_flows). */
+int kron_line_rates(const kron_desc *d, const char *lev, double *up, double *dn);
+
 /* The flows of kron_flows kept sparse, for partitions of many blocks
  * (the coarse levels of the multilevel method, multilevel.c, blocks
  * of 32 bits): first

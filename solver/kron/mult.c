@@ -121,6 +121,9 @@ typedef struct {
     const int64_t *sptr;
     const int32_t *scol;
     struct kron_pairset *pset;
+    /* Line rates (kron_line_rates): the rates of i -> i + 1 and
+     * i -> i - 1 summed into lup[i], ldn[i] instead of flows. */
+    double *lup, *ldn;
 } kctx;
 
 /* A set of (source, destination) block pairs: open addressing on
@@ -221,6 +224,13 @@ static inline int follow(const kctx *c)
 static inline void flow_range(kctx *c, int64_t lo, int64_t hi, int64_t off, double v)
 {
     const double *restrict x = c->fx;
+    if (c->lup) {
+        double *restrict r = off == 1 ? c->lup : off == -1 ? c->ldn : NULL;
+        if (r)
+            for (int64_t i = lo; i < hi; i++)
+                r[i] += v;
+        return;
+    }
     if (c->sptr || c->pset) {
         const uint32_t *restrict b32 = c->blk32;
         for (int64_t i = lo; i < hi; i++)
@@ -884,7 +894,7 @@ static void run_window(const kron_desc *d, const double *x, double *y,
 {
     const int na1 = d->m->naut + 1;
     kctx c = { d, NULL, x, y, lo, hi, scratch, scratch + na1, scratch + 2 * na1, cv, NULL,
-               NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL };
+               NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL };
     if (x)
         for (int64_t i = lo; i < hi; i++)
             y[i] = d->diag[i] * x[i];
@@ -929,7 +939,8 @@ void kron_walk_calls(const kron_desc *d, const kron_term *t, struct callset *cs)
     const int na = d->tree.naut;
     int scratch[3 * (na + 1)];
     kctx c = { d, t, no_x, NULL, 0, d->n, scratch, scratch + na + 1,
-               scratch + 2 * (na + 1), NULL, cs, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL };
+               scratch + 2 * (na + 1), NULL, cs, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL,
+               NULL, NULL };
     for (int k = 0; k < t->np; k++)
         c.fsel[k] = c.rsel[k] = -1;
     kpath p = { 0, 1.0, 0 };
@@ -970,7 +981,7 @@ static void flows_window(const kron_desc *d, const char *lev, const uint16_t *bl
 {
     const int na1 = d->m->naut + 1;
     kctx c = { d, NULL, NULL, NULL, lo, hi, scratch, scratch + na1, scratch + 2 * na1, cv,
-               NULL, x, blk, F, B, blk32, sptr, scol, pset };
+               NULL, x, blk, F, B, blk32, sptr, scol, pset, NULL, NULL };
     for (int e = 0; e < d->nterms; e++) {
         const kron_term *t = &d->term[e];
         if (!term_moves(t, lev, d->tree.naut))
@@ -981,6 +992,39 @@ static void flows_window(const kron_desc *d, const char *lev, const uint16_t *bl
         kpath p = { 0, 1.0, 0 };
         visit(&c, 0, 0, 0, &p);
     }
+}
+
+int kron_line_rates(const kron_desc *d, const char *lev, double *up, double *dn)
+{
+    if (!kron_flows_ok(d))
+        return 1;
+    memset(up, 0, (size_t)d->n * sizeof *up);
+    memset(dn, 0, (size_t)d->n * sizeof *dn);
+    const int nt = kron_flows_threads(d);
+    /* each window's sources are its own: the threads write apart */
+    SAN_OMP(omp parallel for schedule(dynamic, 1) if(nt > 1) num_threads(nt))
+    for (int64_t w = 0; w < d->nwin; w++) {
+        const int na1 = d->m->naut + 1;
+        int scratch[3 * na1];
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        kctx c = { d, NULL, NULL, NULL, d->win[w], d->win[w + 1], scratch, scratch + na1,
+                   scratch + 2 * na1, d->cv + (size_t)tid * d->cvlen, NULL, up, NULL, NULL,
+                   0, NULL, NULL, NULL, NULL, up, dn };
+        for (int e = 0; e < d->nterms; e++) {
+            const kron_term *t = &d->term[e];
+            if (!term_moves(t, lev, d->tree.naut))
+                continue;
+            c.t = t;
+            for (int k = 0; k < t->np; k++)
+                c.fsel[k] = c.rsel[k] = -1;
+            kpath p = { 0, 1.0, 0 };
+            visit(&c, 0, 0, 0, &p);
+        }
+    }
+    return 0;
 }
 
 int kron_flows_threads(const kron_desc *d)
