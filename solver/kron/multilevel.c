@@ -20,7 +20,9 @@
  * solved exactly, it is carried on).  Smoothing is weighted Jacobi
  * with the descriptor's product, KML_PRE sweeps before the correction
  * and KML_POST after: it must remove the error inside the runs and
- * the aggregated automata.  (Tried: a correction over the local states
+ * the aggregated automata; when the runs cut the last automaton, line
+ * sweeps instead (smooth_line: each line of that automaton solved
+ * exactly).  (Tried: a correction over the local states
  * of each aggregated automaton after the coarse one, as iad does:
  * tandem.san 145 -> 26 cycles, but tss6.san oscillated without end,
  * the queue's aggregated chain under a wrong x putting all its mass at
