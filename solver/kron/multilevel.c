@@ -596,7 +596,8 @@ static int kml_tail_correct(kml *k, num_ls *c, const kron_desc *d, double *x)
  * 27 / 28 -> 19 / 20.  Tried (tss7, then tss9 --lump off): a line
  * sweep and then 2 Jacobi ones, pre and post, 30 / 31, 36 / 37; 1 and
  * 1 27 / 28; 2 lines 0 Jacobi 28 / 29, 31 / 37 (pipe7 74 / 78, ms
- * 28 / 29); 2 and 1 25 / 28.  Without the lines nothing changes: rs
+ * 28 / 29); 2 and 1 25 / 28; 4 lines 0 Jacobi 23 / 24 (pipe7 43 / 44:
+ * 10 products a cycle against 8, more in all).  Without the lines nothing changes: rs
  * and ms --lump off keep every automaton whole or aggregate the tail.
  * Pivots by GTH-like elimination: e_j, the part of pivot j that is not
  * the rate forward, is the rate leaving the line plus dn_j e_{j-1} /
