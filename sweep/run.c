@@ -23,6 +23,7 @@ void san_sweep_opts_default(san_sweep_opts *o)
 {
     memset(o, 0, sizeof *o);
     san_solve_opts_default(&o->solve);
+    san_space_opts_default(&o->space);
 }
 
 san_sweep_opts *san_sweep_opts_new(void)

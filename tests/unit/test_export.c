@@ -234,6 +234,44 @@ static void test_opts_version(const san_model *m)
     san_analysis_free(a);
 }
 
+/* san_space_build and san_kron_check_classes refuse space options of
+ * another layout with SAN_E_USAGE and a message naming their init; with
+ * their own size the model's 5 states are built, and their classes
+ * checked (states_only, the tensor path's build). */
+static void test_space_opts_version(const san_model *m)
+{
+    san_space_opts o;
+    san_space_opts_default(&o);
+    o.struct_size -= sizeof(int);
+    san_diag d;
+    san_diag_init(&d, "two", NULL, 0);
+    san_space sp;
+    san_status st = san_space_build(m, &o, &sp, &d);
+    CHECK(st == SAN_E_USAGE && d.nerrors == 1 && strstr(d.items[0].msg, "san_space_opts_default"),
+          "space options of another size: status %d: %s", st, d.n ? d.items[0].msg : "(none)");
+    san_space_free(&sp);
+    san_diag_clear(&d);
+    san_diag_init(&d, "two", NULL, 0);
+    o.struct_size += sizeof(int);
+    o.states_only = 1;
+    st = san_space_build(m, &o, &sp, &d);
+    CHECK(st == SAN_OK && sp.n == 5, "space options with their size: status %d, %lld states",
+          st, (long long)sp.n);
+    if (st == SAN_OK) {
+        o.struct_size = 0;
+        st = san_kron_check_classes(&sp, &o, &d);
+        CHECK(st == SAN_E_USAGE && d.nerrors == 1 &&
+              strstr(d.items[d.n - 1].msg, "san_space_opts_default"),
+              "class check, options of another size: status %d, %d errors", st, d.nerrors);
+        o.struct_size = sizeof o;
+        st = san_kron_check_classes(&sp, &o, &d);
+        CHECK(st == SAN_OK && sp.nclosed == 5, "class check with their size: status %d, "
+              "%lld closed", st, (long long)sp.nclosed);
+    }
+    san_space_free(&sp);
+    san_diag_clear(&d);
+}
+
 /* Bytes f holds (the report entries write into a temporary file). */
 static long written(FILE *f)
 {
@@ -464,6 +502,7 @@ int main(void)
         test_space(m, 0);
         test_space(m, 1);
         test_opts_version(m);
+        test_space_opts_version(m);
         test_load_audit_opts_version(m);
         test_report_opts_version(m);
         san_model_free(m);
