@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "san.h"
 #include "solver/export/export_int.h"
 #include "tests/unit/check.h"
@@ -272,6 +273,153 @@ static void test_space_opts_version(const san_model *m)
     san_diag_clear(&d);
 }
 
+/* The test model in a file of its own, for the sweep entries (which
+ * read model files); NULL when it cannot be written.  malloc'd path. */
+static char *model_file(void)
+{
+    char tmpl[] = "/tmp/test_export_XXXXXX.san";
+    int fd = mkstemps(tmpl, 4);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        return NULL;
+    }
+    fputs(MODEL, f);
+    fclose(f);
+    return strdup(tmpl);
+}
+
+/* Every entry taking san_sweep_opts refuses options of another layout
+ * (SAN_E_USAGE, or -2 and -1 where the entry returns a count, the row's
+ * error for san_sweep_eval) with a message naming their init; with
+ * their own size the same calls solve the model file's 5 states (the
+ * reachable set worked out by hand: (a0,b0), (a0,b1), (a0,b2), (a1,b1),
+ * (a1,b2)). */
+static void test_sweep_opts_version(void)
+{
+    char *path = model_file();
+    CHECK(path != NULL, "the model file is written");
+    if (!path)
+        return;
+    char *argv[] = { path, NULL };
+    san_sweep_opts bad, good;
+    san_sweep_opts_default(&good);
+    good.jobs = 1;
+    bad = good;
+    bad.struct_size -= sizeof(int);
+    char err[512] = "";
+    san_sweep s;
+    int rc = san_sweep_init(&s, 1, argv, &bad, err, sizeof err);
+    CHECK(rc == -2 && strstr(err, "san_sweep_opts_default"), "sweep init, options of another "
+          "size: %d: %s", rc, err);
+    err[0] = '\0';
+    CHECK(san_sweep_opts_set(&bad, "--jobs", "2", err, sizeof err) == -1 &&
+          strstr(err, "san_sweep_opts_default") && bad.jobs == 1,
+          "sweep option set, another size: %s", err);
+    volatile int flag = 0;
+    CHECK(san_sweep_opts_interrupt(&bad, &flag) == SAN_E_USAGE && !bad.interrupt,
+          "sweep interrupt flag, another size");
+    double lim = 0;
+    err[0] = '\0';
+    CHECK(san_sweep_input_limit(&bad, &lim, err, sizeof err) == SAN_E_USAGE &&
+          strstr(err, "san_sweep_opts_default"), "input limit, another size: %s", err);
+    CHECK(san_sweep_opts_set(&good, "--jobs", "1", err, sizeof err) == 0 &&
+          san_sweep_opts_interrupt(&good, NULL) == SAN_OK &&
+          san_sweep_input_limit(&good, &lim, err, sizeof err) == SAN_OK &&
+          lim == SAN_MAX_INPUT_DEFAULT, "the same with their size: limit %g", lim);
+
+    rc = san_sweep_init(&s, 1, argv, &good, err, sizeof err);
+    CHECK(rc == 0 && s.nvariants == 1, "sweep init with their size: %d: %s", rc, err);
+    if (rc == 0) {
+        err[0] = '\0';
+        rc = san_sweep_run(&s, &bad, err, sizeof err);
+        CHECK(rc == -2 && !s.rows && strstr(err, "san_sweep_opts_default"),
+              "sweep run, options of another size: %d: %s", rc, err);
+        rc = san_sweep_run(&s, &good, err, sizeof err);
+        CHECK(rc == 0 && s.rows[0].ok && s.rows[0].reachable == 5,
+              "sweep run with their size: %d, %lld states", rc,
+              rc == 0 ? (long long)s.rows[0].reachable : -1LL);
+        const char *vals[1] = { NULL };
+        san_sweep_row row;
+        memset(&row, 0, sizeof row);
+        san_sweep_eval(&s.spec, vals, &bad, &row);
+        CHECK(!row.ok && row.error && strstr(row.error, "san_sweep_opts_default"),
+              "sweep eval, options of another size: %s", row.error ? row.error : "(none)");
+        san_sweep_row_free(&row);
+        memset(&row, 0, sizeof row);
+        san_sweep_eval(&s.spec, vals, &good, &row);
+        CHECK(row.ok && row.reachable == 5, "sweep eval with their size: %lld states: %s",
+              (long long)row.reachable, row.error ? row.error : "");
+        san_sweep_row_free(&row);
+        san_sweep_clear(&s);
+    }
+
+    const char *models[] = { path };
+    san_compare c;
+    san_status st = san_compare_init(&c, 1, models, 0, NULL, &bad, err, sizeof err);
+    CHECK(st == SAN_E_USAGE && strstr(err, "san_sweep_opts_default"),
+          "compare init, options of another size: %d: %s", st, err);
+    san_compare_free(&c);
+    st = san_compare_init(&c, 1, models, 0, NULL, &good, err, sizeof err);
+    CHECK(st == SAN_OK, "compare init with their size: %d: %s", st, err);
+    if (st == SAN_OK) {
+        err[0] = '\0';
+        st = san_compare_run(&c, &bad, 0, err, sizeof err);
+        CHECK(st == SAN_E_USAGE && !c.model[0].row.ok && strstr(err, "san_sweep_opts_default"),
+              "compare run, options of another size: %d: %s", st, err);
+        st = san_compare_run(&c, &good, 0, err, sizeof err);
+        CHECK(st == SAN_OK && c.model[0].row.ok && c.model[0].row.reachable == 5,
+              "compare run with their size: %d", st);
+    }
+    san_compare_free(&c);
+
+    char ms[] = "ms", sl[] = "--slaves", two[] = "2", spn[] = "--slices-per-node", one[] = "1";
+    char *gargv[] = { ms, sl, two, spn, one, NULL };
+    san_grain g;
+    st = san_grain_init_opts(&g, 5, gargv, &bad, err, sizeof err);
+    CHECK(st == SAN_E_USAGE && strstr(err, "san_sweep_opts_default"),
+          "grain init, options of another size: %d: %s", st, err);
+    san_grain_free(&g);
+    st = san_grain_init_opts(&g, 5, gargv, &good, err, sizeof err);
+    CHECK(st == SAN_OK, "grain init with their size: %d: %s", st, err);
+    if (st == SAN_OK) {
+        err[0] = '\0';
+        st = san_grain_run(&g, &bad, 0.1, err, sizeof err);
+        CHECK(st == SAN_E_USAGE && strstr(err, "san_sweep_opts_default"),
+              "grain run, options of another size: %d: %s", st, err);
+        st = san_grain_run(&g, &good, 0.1, err, sizeof err);
+        CHECK(st == SAN_OK && g.ngroups == 1 && g.sweep.rows[0].ok,
+              "grain run with their size: %d, %d groups: %s", st, g.ngroups, err);
+    }
+    san_grain_free(&g);
+
+    char *bargv[] = { ms, sl, two, NULL };
+    san_size_buffer_opts bo;
+    san_size_buffer_opts_default(&bo);
+    bo.diag = &bad;
+    san_size_buffer b;
+    st = san_size_buffer_init(&b, 3, bargv, &bo, err, sizeof err);
+    CHECK(st == SAN_E_USAGE && strstr(err, "san_sweep_opts_default"),
+          "size-buffer init, diag options of another size: %d: %s", st, err);
+    san_size_buffer_free(&b);
+    bo.diag = &good;
+    st = san_size_buffer_init(&b, 3, bargv, &bo, err, sizeof err);
+    if (st == SAN_OK) {
+        err[0] = '\0';
+        st = san_size_buffer_run(&b, &bad, err, sizeof err);
+        CHECK(st == SAN_E_USAGE && !b.config && strstr(err, "san_sweep_opts_default"),
+              "size-buffer run, options of another size: %d: %s", st, err);
+        st = san_size_buffer_run(&b, &good, err, sizeof err);
+        CHECK(st == SAN_OK && b.config && !san_buffer_config_error(&b.config[0]) &&
+              b.config[0].all.k >= 1, "size-buffer run with their size: %d", st);
+    }
+    san_size_buffer_free(&b);
+    unlink(path);
+    free(path);
+}
+
 /* Bytes f holds (the report entries write into a temporary file). */
 static long written(FILE *f)
 {
@@ -494,6 +642,7 @@ int main(void)
 {
     test_diag_free();
     test_size_buffer_opts_version();
+    test_sweep_opts_version();
     test_ident();
     test_names();
     san_model *m = load();
