@@ -512,6 +512,9 @@ typedef struct {
 
 /* How a plot looks.  Text fields: NULL or "" leave the text out. */
 typedef struct {
+    size_t struct_size;     /* sizeof the struct, set by san_plot_opts_default: the
+                               library refuses options of another
+                               layout (-2 with err) */
     const char *title;      /* above the plot */
     const char *xlabel, *ylabel;    /* the axes' labels (with their units) */
     const char *legend_title;       /* above the legend's entries */
@@ -524,7 +527,8 @@ typedef struct {
                                a value <= 0 on it is refused */
 } san_plot_opts;
 
-/* Everything off, the default page (800 x 500, 96 dpi). */
+/* Everything off, the default page (800 x 500, 96 dpi), and
+ * struct_size. */
 SAN_API void san_plot_opts_default(san_plot_opts *o);
 
 /* Draw curves into file, SVG, PNG or PDF by its extension: a frame with
@@ -532,9 +536,10 @@ SAN_API void san_plot_opts_default(san_plot_opts *o);
  * whole; decades on a log axis), light grid lines, one line with
  * markers per series, a legend.  SVG keeps its text as <text> elements
  * (editable).  o NULL: the defaults.  Returns 0; -2 with err for a bad
- * extension, no data, a page too small or too large, or a value <= 0 on
- * a log axis (the series and the value named); -1 when cairo or the
- * file fails. */
+ * extension, no data, a page too small or too large, a value <= 0 on
+ * a log axis (the series and the value named), or o not filled by
+ * san_plot_opts_default (its struct_size); -1 when cairo or the file
+ * fails. */
 SAN_API int san_plot_ex(const char *file, const san_plot_opts *o, const san_plot_series *s,
                         int ns, char *err, size_t errn);
 /* san_plot_ex with title and labels and the default page. */
@@ -545,7 +550,8 @@ SAN_API int san_plot(const char *file, const char *title, const char *xlabel,
  * iterations) against the axis x, one series per value of the series
  * axes (comma-separated names; NULL: every other axis that varies).
  * o's title, xlabel and ylabel NULL take defaults ("y vs x", the axis'
- * name, y); "" leaves them out. */
+ * name, y); "" leaves them out.  0; -2 with err for a usage error (an
+ * unknown axis or index, o of another layout: san_plot_ex's); -1. */
 SAN_API int san_sweep_plot_ex(const san_sweep *s, const char *file, const char *x,
                               const char *y, const char *series, const san_plot_opts *o,
                               char *err, size_t n);
