@@ -454,6 +454,78 @@ static void test_plot_opts_version(const san_model *m)
     unlink(file);
 }
 
+/* The closed forms refuse inputs of another layout: san_mw_set and
+ * san_mw_check with a message naming san_mw_default, the evaluations
+ * with SAN_E_USAGE (-1 from the line); with their size Tt(15) is the
+ * seed's 122.939733 (seed 000, section 3.3) and the cluster's smallest
+ * Internet block the seed's G = 4123.18 (seed 001, eq. 72). */
+static void test_analytic_params_version(void)
+{
+    san_mw_params p;
+    san_mw_default(&p);
+    p.struct_size += sizeof(double);
+    char err[512] = "", line[512];
+    san_mw_point pt;
+    san_mw_bounds bd;
+    int bt = 0, bp = 0;
+    double gain = 0, index = 0;
+    CHECK(san_mw_set(&p, "--tc", "100", err, sizeof err) == SAN_E_USAGE && p.tc == 1600 &&
+          strstr(err, "san_mw_default"), "mw set, another size: %s", err);
+    err[0] = '\0';
+    CHECK(san_mw_check(&p, err, sizeof err) == SAN_E_USAGE && strstr(err, "san_mw_default"),
+          "mw check, another size: %s", err);
+    CHECK(san_mw_eval(&p, 15, &pt) == SAN_E_USAGE && pt.tt == 0, "mw eval, another size");
+    CHECK(san_mw_bounds_of(&p, &bd) == SAN_E_USAGE, "mw bounds, another size");
+    CHECK(san_mw_best(&p, 1, 4, &bt, &bp) == SAN_E_USAGE, "mw best, another size");
+    CHECK(san_mw_step(&p, 15, 20, &gain, &index) == SAN_E_USAGE, "mw step, another size");
+    CHECK(san_mw_ms_line(&p, 2, line, sizeof line) == -1, "mw line, another size");
+    double w = 2;
+    FILE *f = tmpfile();
+    CHECK(f && san_report_mw(f, SAN_REPORT_JSON, &p, 1, &w, NULL) == SAN_E_USAGE &&
+          ftell(f) == 0, "mw report, inputs of another size");
+    p.struct_size -= sizeof(double);
+    CHECK(san_mw_set(&p, "--tc", "1600", err, sizeof err) == SAN_OK &&
+          san_mw_check(&p, err, sizeof err) == SAN_OK, "mw set and check with their size");
+    CHECK(san_mw_eval(&p, 15, &pt) == SAN_OK && fabs(pt.tt - 122.939733) < 1e-6,
+          "mw eval with their size: Tt(15) = %.9g (122.939733)", pt.tt);
+    CHECK(san_mw_bounds_of(&p, &bd) == SAN_OK && san_mw_best(&p, 1, 60, &bt, &bp) == SAN_OK &&
+          bt == 40 && san_mw_step(&p, 15, 20, &gain, &index) == SAN_OK &&
+          fabs(gain - (122.939733 - 101.2048) / 122.939733) < 1e-6,
+          "mw bounds, best (%d, 40) and step (%g) with their size", bt, gain);
+    CHECK(san_mw_ms_line(&p, 2, line, sizeof line) > 0 && !strncmp(line, "ms --mode async", 15),
+          "mw line with their size: %s", line);
+    CHECK(f && san_report_mw(f, SAN_REPORT_JSON, &p, 1, &w, NULL) == SAN_OK && ftell(f) > 0,
+          "mw report with their size");
+    if (f)
+        fclose(f);
+
+    san_cluster_params q;
+    san_cluster_default(&q);
+    q.struct_size = 0;
+    san_cluster_result r;
+    double g = 0;
+    err[0] = '\0';
+    CHECK(san_cluster_set(&q, "--perf", "56939364", err, sizeof err) == SAN_E_USAGE &&
+          q.perf == 0 && strstr(err, "san_cluster_default"), "cluster set, another size: %s",
+          err);
+    err[0] = '\0';
+    CHECK(san_cluster_check(&q, err, sizeof err) == SAN_E_USAGE &&
+          strstr(err, "san_cluster_default"), "cluster check, another size: %s", err);
+    CHECK(san_cluster_eval(&q, &r) == SAN_E_USAGE, "cluster eval, another size");
+    CHECK(san_cluster_mm(&q, 4400, 4) == SAN_E_USAGE && q.oper == 0, "cluster mm, another size");
+    CHECK(san_cluster_mm_min_grain(&q, 4, 1, &g) == SAN_E_USAGE && isnan(g),
+          "cluster min grain, another size");
+    q.struct_size = sizeof q;
+    CHECK(san_cluster_set(&q, "--perf", "56939364", err, sizeof err) == SAN_OK &&
+          san_cluster_set(&q, "--inet-in", "55245", err, sizeof err) == SAN_OK &&
+          san_cluster_mm_min_grain(&q, 4, 1, &g) == SAN_OK && fabs(g - 4123.18) < 0.01,
+          "cluster min grain with their size: %.6g (4123.18)", g);
+    CHECK(san_cluster_mm(&q, 4400, 4) == SAN_OK && q.s_task == 2 * 4 * 4400.0 * 4400 &&
+          san_cluster_check(&q, err, sizeof err) == SAN_OK &&
+          san_cluster_eval(&q, &r) == SAN_OK && r.perf_ste > 0,
+          "cluster mm, check and eval with their size: %s", err);
+}
+
 /* Bytes f holds (the report entries write into a temporary file). */
 static long written(FILE *f)
 {
@@ -677,6 +749,7 @@ int main(void)
     test_diag_free();
     test_size_buffer_opts_version();
     test_sweep_opts_version();
+    test_analytic_params_version();
     test_ident();
     test_names();
     san_model *m = load();
