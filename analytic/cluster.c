@@ -15,12 +15,20 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "base/services.h"
 #include "analytic/analytic_int.h"
 
 void san_cluster_default(san_cluster_params *p)
 {
     memset(p, 0, sizeof *p);
+    p->struct_size = sizeof *p;
     p->workers = 1;
+}
+
+/* p filled against another layout (base_opts_foreign): 1, with err. */
+static int foreign(const san_cluster_params *p, char *err, size_t n)
+{
+    return BASE_OPTS_FOREIGN(p, "cluster", "san_cluster_default", err, n);
 }
 
 /* ------------------------------------------------------------------ */
@@ -61,6 +69,8 @@ static int parse_value(const cluster_input *in, const char *val, double *out)
 san_status san_cluster_set(san_cluster_params *p, const char *flag, const char *val, char *err,
                            size_t n)
 {
+    if (foreign(p, err, n))
+        return SAN_E_USAGE;
     for (int i = 0; i < NINPUTS; i++) {
         if (strcmp(flag, inputs[i].flag))
             continue;
@@ -80,6 +90,8 @@ san_status san_cluster_set(san_cluster_params *p, const char *flag, const char *
 
 san_status san_cluster_check(const san_cluster_params *p, char *err, size_t n)
 {
+    if (foreign(p, err, n))
+        return SAN_E_USAGE;
     static const struct { size_t off; const char *flag; } need[] = {
         { offsetof(san_cluster_params, oper), "--oper (or --mm-block)" },
         { offsetof(san_cluster_params, perf), "--perf" },
@@ -170,9 +182,11 @@ static void ends(const san_cluster_params *p, san_cluster_result *r)
         r->t_end_worst = w * back;
 }
 
-void san_cluster_eval(const san_cluster_params *p, san_cluster_result *r)
+san_status san_cluster_eval(const san_cluster_params *p, san_cluster_result *r)
 {
     memset(r, 0, sizeof *r);
+    if (foreign(p, NULL, 0))
+        return SAN_E_USAGE;
     link_bounds(p, r);
     r->efficiency = r->perf_ste / p->perf;
     r->t_startup = startup(p);
@@ -184,27 +198,37 @@ void san_cluster_eval(const san_cluster_params *p, san_cluster_result *r)
     } else {
         r->t_steady = r->t_best = r->t_worst = NAN;
     }
+    return SAN_OK;
 }
 
 /* ------------------------------------------------------------------ */
 /* Matrix multiplication in blocks (seed 001, ch. 5)                    */
 /* ------------------------------------------------------------------ */
 
-void san_cluster_mm(san_cluster_params *p, double g, double elem)
+san_status san_cluster_mm(san_cluster_params *p, double g, double elem)
 {
+    if (foreign(p, NULL, 0))
+        return SAN_E_USAGE;
     p->oper = 2 * g * g * g - g * g;            /* eq. 63 */
     p->s_task = 2 * elem * g * g;               /* eq. 65: two operand blocks */
     p->s_result = elem * g * g;                 /* eq. 66 */
+    return SAN_OK;
 }
 
 /* The link bound of a G block is linear in G: (2 G - 1) TPut / (2 elem)
  * over the Internet in (eq. 70), (2 G - 1) TPut / (3 elem) over the LAN;
  * equal to perf at the G returned. */
-double san_cluster_mm_min_grain(const san_cluster_params *p, double elem, int inet)
+san_status san_cluster_mm_min_grain(const san_cluster_params *p, double elem, int inet,
+                                    double *g)
 {
+    *g = NAN;
+    if (foreign(p, NULL, 0))
+        return SAN_E_USAGE;
     if (inet)
-        return p->inet_in > 0 ? elem * p->perf / p->inet_in + 0.5 : NAN;   /* eq. 71 */
-    return p->lan > 0 ? 3 * elem * p->perf / (2 * p->lan) + 0.5 : NAN;
+        *g = p->inet_in > 0 ? elem * p->perf / p->inet_in + 0.5 : NAN;    /* eq. 71 */
+    else
+        *g = p->lan > 0 ? 3 * elem * p->perf / (2 * p->lan) + 0.5 : NAN;
+    return SAN_OK;
 }
 
 /* ------------------------------------------------------------------ */

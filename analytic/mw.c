@@ -22,11 +22,13 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "base/services.h"
 #include "analytic/analytic_int.h"
 
 void san_mw_default(san_mw_params *p)
 {
     memset(p, 0, sizeof *p);
+    p->struct_size = sizeof *p;
     p->protocol = SAN_MW_ASYNC;
     p->mo = 1;
     p->lambda = 0.001;
@@ -38,6 +40,12 @@ void san_mw_default(san_mw_params *p)
 /* ------------------------------------------------------------------ */
 /* Inputs                                                               */
 /* ------------------------------------------------------------------ */
+
+/* p filled against another layout (base_opts_foreign): 1, with err. */
+static int foreign(const san_mw_params *p, char *err, size_t n)
+{
+    return BASE_OPTS_FOREIGN(p, "mw", "san_mw_default", err, n);
+}
 
 static san_status bad(char *err, size_t n, const char *flag, const char *what, const char *val)
 {
@@ -59,6 +67,8 @@ static int bytes(const char *val, double *out)
 
 san_status san_mw_set(san_mw_params *p, const char *flag, const char *val, char *err, size_t n)
 {
+    if (foreign(p, err, n))
+        return SAN_E_USAGE;
     if (!strcmp(flag, "--protocol")) {
         if (!strcmp(val, "sync"))
             p->protocol = SAN_MW_SYNC;
@@ -95,6 +105,8 @@ san_status san_mw_set(san_mw_params *p, const char *flag, const char *val, char 
 
 san_status san_mw_check(const san_mw_params *p, char *err, size_t n)
 {
+    if (foreign(p, err, n))
+        return SAN_E_USAGE;
     if (!(p->tc > 0) || !isfinite(p->tc)) {
         analytic_err(err, n, "--tc: the computing time must be > 0");
         return SAN_E_USAGE;
@@ -179,9 +191,11 @@ static double mw_pi(const san_mw_params *p, double n)
     return n * tt * tt / p->tc;
 }
 
-void san_mw_eval(const san_mw_params *p, double n, san_mw_point *o)
+san_status san_mw_eval(const san_mw_params *p, double n, san_mw_point *o)
 {
     memset(o, 0, sizeof *o);
+    if (foreign(p, NULL, 0))
+        return SAN_E_USAGE;
     o->n = n;
     o->eq = regime(p, n);
     o->tt = iteration_time(p, n);
@@ -189,6 +203,7 @@ void san_mw_eval(const san_mw_params *p, double n, san_mw_point *o)
     o->efficiency = o->speedup / n;
     o->pi = n * o->tt * o->tt / p->tc;
     o->over_mcmc = distribution(p, n) > first_round_trip(p, n);
+    return SAN_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -271,17 +286,22 @@ static double pi_minimum(const san_mw_params *p)
     return 0.5 * (lo + hi);
 }
 
-void san_mw_bounds_of(const san_mw_params *p, san_mw_bounds *b)
+san_status san_mw_bounds_of(const san_mw_params *p, san_mw_bounds *b)
 {
     memset(b, 0, sizeof *b);
+    if (foreign(p, NULL, 0))
+        return SAN_E_USAGE;
     optimum(p, b);
     b->mcmc = mcmc(p);
     b->mcmc_eq = p->protocol == SAN_MW_SYNC ? 12 : regime(p, b->mcmc) == 7 ? 10 : 11;
     b->pi_opt = pi_minimum(p);
+    return SAN_OK;
 }
 
-void san_mw_best(const san_mw_params *p, int lo, int hi, int *best_tt, int *best_pi)
+san_status san_mw_best(const san_mw_params *p, int lo, int hi, int *best_tt, int *best_pi)
 {
+    if (foreign(p, NULL, 0))
+        return SAN_E_USAGE;
     int bt = lo, bp = lo;
     for (int n = lo + 1; n <= hi; n++) {
         if (iteration_time(p, n) < iteration_time(p, bt))
@@ -291,13 +311,17 @@ void san_mw_best(const san_mw_params *p, int lo, int hi, int *best_tt, int *best
     }
     *best_tt = bt;
     *best_pi = bp;
+    return SAN_OK;
 }
 
-void san_mw_step(const san_mw_params *p, double y, double x, double *gain, double *index)
+san_status san_mw_step(const san_mw_params *p, double y, double x, double *gain, double *index)
 {
+    if (foreign(p, NULL, 0))
+        return SAN_E_USAGE;
     double ty = iteration_time(p, y), tx = iteration_time(p, x);
     *gain = (ty - tx) / ty;
     *index = (ty - tx) * x / ((x - y) * ty);
+    return SAN_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -312,6 +336,8 @@ void san_mw_step(const san_mw_params *p, double y, double x, double *gain, doubl
  * async buffer holds every result, so that nothing blocks. */
 int san_mw_ms_line(const san_mw_params *p, int n, char *buf, size_t len)
 {
+    if (foreign(p, NULL, 0))
+        return -1;
     double tt = iteration_time(p, n);
     double eval = p->mu_m > 0 ? p->mu_m / n : 1e-6 * tt;
     int sync = p->protocol == SAN_MW_SYNC;

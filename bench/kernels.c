@@ -161,7 +161,7 @@ int main(int argc, char **argv)
         return 2;
     }
     san_space_opts so;
-    memset(&so, 0, sizeof so);
+    san_space_opts_default(&so);
     san_space sp;
     if (san_space_build(m, &so, &sp, &d) != SAN_OK) {
         fprintf(stderr, "%s: no chain with one closed class to time\n", argv[1]);

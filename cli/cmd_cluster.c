@@ -146,8 +146,8 @@ static void grains(const cluster_args *A, report *r)
 {
     const san_cluster_params *p = &A->par;
     for (int inet = 0; inet < 2; inet++) {
-        double g = san_cluster_mm_min_grain(p, A->elem, inet);
-        if (!isfinite(g) || (inet && !(p->inet_in > 0)))
+        double g;
+        if (san_cluster_mm_min_grain(p, A->elem, inet, &g) != SAN_OK || !isfinite(g) || (inet && !(p->inet_in > 0)))
             continue;
         add(r, inet ? "min_block_inet" : "min_block_lan",
             inet ? "smallest block for the Internet link (eq. 71)"

@@ -103,9 +103,10 @@ static int compare_main(compare_args *A, int n, char **models)
         tool_print_sweep_warnings(&c.model[i].sweep, &seen);
     tool_seen_free(seen);
     A->run.progress = !A->quiet && tool_stderr_is_tty();
-    if (san_compare_run(&c, &A->run, A->marginals) != SAN_OK) {
-        fprintf(stderr, "san compare: out of memory\n");
-        status = EXIT_FAIL;
+    san_status rst = san_compare_run(&c, &A->run, A->marginals, err, sizeof err);
+    if (rst != SAN_OK) {
+        fprintf(stderr, "san compare: %s\n", err);
+        status = tool_exit_status(rst);
     } else {
         tool_run run = run_of(&c, &A->run);
         san_compare_report_opts ro;

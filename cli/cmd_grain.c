@@ -123,8 +123,10 @@ static int grain_main(grain_args *A, int nspec, char **spec)
     if (status == EXIT_OK) {
         A->run.interrupt = tool_interrupt("grain", 0);
         A->run.progress = !A->quiet && tool_stderr_is_tty();
-        if (san_grain_run(&G, &A->run, A->busy) != SAN_OK) {
-            status = EXIT_FAIL;
+        san_status rst = san_grain_run(&G, &A->run, A->busy, err, sizeof err);
+        if (rst != SAN_OK) {
+            fprintf(stderr, "san grain: %s\n", err);
+            status = tool_exit_status(rst);
         } else if (!G.remote) {         /* another MPI rank says nothing */
             char **seen = NULL;
             tool_print_sweep_warnings(s, &seen);

@@ -175,9 +175,10 @@ static int size_main(size_args *A, int nspec, char **spec)
     A->run.interrupt = tool_interrupt("size-buffer", 0);
     A->run.progress = !A->quiet && tool_stderr_is_tty();
     int status = EXIT_OK;
-    if (san_size_buffer_run(&b, &A->run) != SAN_OK) {
-        fprintf(stderr, "san size-buffer: out of memory\n");
-        status = EXIT_FAIL;
+    san_status rst = san_size_buffer_run(&b, &A->run, err, sizeof err);
+    if (rst != SAN_OK) {
+        fprintf(stderr, "san size-buffer: %s\n", err);
+        status = tool_exit_status(rst);
     } else {
         /* --plot alone: the plot is the output (tool_plot_table) */
         int said = 0;

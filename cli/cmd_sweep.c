@@ -210,11 +210,11 @@ static int sweep_main(sweep_args *A, int nspec, char **spec)
         A->run.interrupt = tool_interrupt("sweep", 0);
         A->run.progress = !A->quiet && tool_stderr_is_tty();
         double t0 = san_now();
-        rc = san_sweep_run(&s, &A->run);
+        rc = san_sweep_run(&s, &A->run, err, sizeof err);
         double t = san_now() - t0;
         if (rc < 0) {
-            fprintf(stderr, "san sweep: out of memory\n");
-            status = EXIT_FAIL;
+            fprintf(stderr, "san sweep: %s\n", err);
+            status = rc == -2 ? EXIT_USAGE : EXIT_FAIL;
         } else if (rc == 0) {
             /* each distinct warning once, on rank 0 only (MPI) */
             char **seen = NULL;

@@ -230,6 +230,8 @@ san_status san_report_mw(FILE *out, san_report_format f, const san_mw_params *p,
 {
     if (o && BASE_OPTS_FOREIGN(o, "report", "san_mw_report_opts_default", NULL, 0))
         return SAN_E_USAGE;
+    if (BASE_OPTS_FOREIGN(p, "mw", "san_mw_default", NULL, 0))
+        return SAN_E_USAGE;
     san_mw_report_opts oo;
     if (o)
         oo = *o;

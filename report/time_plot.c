@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "base/services.h"
 #include "report/solve_out.h"
 #include "lang/model_int.h"
 #include "solver/analysis/analysis_int.h"
@@ -30,6 +31,8 @@ int san_report_transient_plot(const char *file, const san_plot_opts *look, const
                               size_t errn)
 {
     san_plot_opts o;
+    if (look && BASE_OPTS_FOREIGN(look, "plot", "san_plot_opts_default", err, errn))
+        return -2;
     if (look)
         o = *look;
     else

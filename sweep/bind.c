@@ -63,11 +63,9 @@ san_status san_size_buffer_json(int argc, char **argv, const char *index, double
     san_status st = san_size_buffer_init(&b, argc, argv, &so, err, n);
     if (st != SAN_OK)
         return st;
-    st = san_size_buffer_run(&b, o);
+    st = san_size_buffer_run(&b, o, err, n);
     if (st == SAN_OK)
         st = to_string(write_sizing, &b, json, err, n);
-    else
-        sweep_err(err, n, "out of memory");
     san_size_buffer_free(&b);
     return st;
 }
@@ -86,8 +84,8 @@ san_status san_grain_json(int argc, char **argv, const char *by, double busy,
         return st;
     if (by && *by)
         st = san_grain_by(&g, by, err, n);
-    if (st == SAN_OK && (st = san_grain_run(&g, o, busy)) != SAN_OK)
-        sweep_err(err, n, "out of memory");
+    if (st == SAN_OK)
+        st = san_grain_run(&g, o, busy, err, n);
     if (st == SAN_OK)
         st = to_string(write_grain, &g, json, err, n);
     san_grain_free(&g);

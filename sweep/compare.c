@@ -103,6 +103,8 @@ san_status san_compare_init(san_compare *c, int n, const char *const *models, in
                             size_t errn)
 {
     memset(c, 0, sizeof *c);
+    if (o && sweep_opts_foreign(o, err, errn))
+        return SAN_E_USAGE;
     c->model = calloc(n > 0 ? n : 1, sizeof *c->model);
     if (!c->model) {
         sweep_err(err, errn, "out of memory");
@@ -176,13 +178,20 @@ static int collect_lines(san_compare *c, int marginals)
     return rc;
 }
 
-san_status san_compare_run(san_compare *c, const san_sweep_opts *o, int marginals)
+san_status san_compare_run(san_compare *c, const san_sweep_opts *o, int marginals, char *err,
+                           size_t n)
 {
+    if (sweep_opts_foreign(o, err, n))
+        return SAN_E_USAGE;
     san_sweep_opts run = *o;
     run.marginals = 1;
     solve_job j = { c, &run };
     san_sweep_parallel(c->n, NULL, run.jobs, solve_model, &j, NULL, run.progress, "models");
-    return collect_lines(c, marginals) < 0 ? SAN_E_NOMEM : SAN_OK;
+    if (collect_lines(c, marginals) < 0) {
+        sweep_err(err, n, "out of memory");
+        return SAN_E_NOMEM;
+    }
+    return SAN_OK;
 }
 
 int san_compare_value(const san_compare *c, int model, int line, double *v)

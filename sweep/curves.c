@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/services.h"
 #include "sweep/sweep_int.h"
 
 /* The row fields that may be plotted besides the results. */
@@ -214,6 +215,9 @@ int san_sweep_plot_ex(const san_sweep *s, const char *file, const char *x,
                       const char *y, const char *series, const san_plot_opts *o,
                       char *err, size_t n)
 {
+    /* before with_defaults copies it */
+    if (o && BASE_OPTS_FOREIGN(o, "plot", "san_plot_opts_default", err, n))
+        return -2;
     char names[1024];
     int ax = san_sweep_find_axis(s, x);
     if (ax < 0) {

@@ -74,13 +74,14 @@ static int same_group(const san_sweep *s, int g, int v, int w)
     return 1;
 }
 
-san_status san_grain_run(san_grain *g, const san_sweep_opts *o, double busy)
+san_status san_grain_run(san_grain *g, const san_sweep_opts *o, double busy, char *err,
+                         size_t n)
 {
     san_sweep *s = &g->sweep;
     g->busy = busy;
-    int rc = san_sweep_run(s, o);
+    int rc = san_sweep_run(s, o, err, n);
     if (rc < 0)
-        return SAN_E_NOMEM;
+        return rc == -2 ? SAN_E_USAGE : SAN_E_NOMEM;
     if (rc == 1) {              /* an MPI rank other than 0: no rows */
         g->remote = 1;
         return SAN_OK;
@@ -89,6 +90,7 @@ san_status san_grain_run(san_grain *g, const san_sweep_opts *o, double busy)
     g->group = calloc(s->nvariants + 1, sizeof *g->group);
     if (!seen || !g->group) {
         free(seen);
+        sweep_err(err, n, "out of memory");
         return SAN_E_NOMEM;
     }
     for (int v = 0; v < s->nvariants; v++) {
@@ -98,6 +100,7 @@ san_status san_grain_run(san_grain *g, const san_sweep_opts *o, double busy)
         c->member = malloc(s->nvariants * sizeof *c->member);
         if (!c->member) {
             free(seen);
+            sweep_err(err, n, "out of memory");
             return SAN_E_NOMEM;
         }
         for (int w = v; w < s->nvariants; w++)

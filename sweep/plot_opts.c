@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include "base/services.h"
 #include "sweep/sweep_int.h"
 
 enum { PAGE_MIN = 100, PAGE_MAX = 20000 };
@@ -13,6 +14,7 @@ enum { PAGE_MIN = 100, PAGE_MAX = 20000 };
 void san_plot_opts_default(san_plot_opts *o)
 {
     memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
     o->width = 800;
     o->height = 500;
     o->dpi = 96;
@@ -74,6 +76,8 @@ static int log_check(const san_plot_opts *o, const san_plot_series *s, char *err
 int sweep_plot_check(const san_plot_opts *o, const san_plot_series *s, int ns, char *err,
                      size_t n)
 {
+    if (BASE_OPTS_FOREIGN(o, "plot", "san_plot_opts_default", err, n))
+        return -1;
     if (ns < 1) {
         sweep_err(err, n, "--plot: nothing to draw (no variant solved)");
         return -1;

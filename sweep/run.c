@@ -22,7 +22,9 @@
 void san_sweep_opts_default(san_sweep_opts *o)
 {
     memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
     san_solve_opts_default(&o->solve);
+    san_space_opts_default(&o->space);
 }
 
 san_sweep_opts *san_sweep_opts_new(void)
@@ -43,15 +45,20 @@ void san_sweep_opts_delete(san_sweep_opts *o)
     san_sweep_opts_free(o);
 }
 
-void san_sweep_opts_interrupt(san_sweep_opts *o, volatile int *flag)
+san_status san_sweep_opts_interrupt(san_sweep_opts *o, volatile int *flag)
 {
+    if (sweep_opts_foreign(o, NULL, 0))
+        return SAN_E_USAGE;
     o->interrupt = flag;
+    return SAN_OK;
 }
 
 int san_sweep_opts_set(san_sweep_opts *o, const char *flag, const char *val,
                        char *err, size_t n)
 {
     double x;
+    if (sweep_opts_foreign(o, err, n))
+        return -1;
     if (!strcmp(flag, "--jobs") || !strcmp(flag, "-j")) {
         if (san_parse_integer(val, 1, 4096, &x) < 0)
             goto bad_int;
@@ -287,6 +294,11 @@ void san_sweep_eval(const san_sweep_spec *sp, const char *const *vals,
     r->error_est = NAN;
     r->command = command_line(sp, vals);
     r->product = strdup("");
+    char msg[512];
+    if (sweep_opts_foreign(o, msg, sizeof msg)) {
+        fail(r, msg);
+        return;
+    }
     if (o->interrupt && *o->interrupt) {
         fail(r, "interrupted");
         return;
@@ -296,7 +308,6 @@ void san_sweep_eval(const san_sweep_spec *sp, const char *const *vals,
         r->time_s = san_now() - t0;
         return;
     }
-    char msg[512];
     san_model *m = sweep_compile(sp, vals, o, NULL, msg, sizeof msg);
     if (!m) {
         fail(r, msg);
@@ -355,8 +366,12 @@ static void run_chain(void *ctx, int c)
     san_warm_cache_free(o.warm);
 }
 
-int san_sweep_run(san_sweep *s, const san_sweep_opts *o)
+int san_sweep_run(san_sweep *s, const san_sweep_opts *o, char *err, size_t n)
 {
+    if (err && n)
+        err[0] = '\0';
+    if (sweep_opts_foreign(o, err, n))
+        return -2;
     san_sweep_opts eff = *o;
     if (eff.jobs <= 0)
         eff.jobs = san_sweep_cores();
@@ -367,8 +382,10 @@ int san_sweep_run(san_sweep *s, const san_sweep_opts *o)
         eff.space.max_memory = san_default_max_memory() / eff.jobs;
     s->rows = calloc(s->nvariants + 1, sizeof *s->rows);
     sweep_chains ch;
-    if (!s->rows || sweep_chains_build(s, eff.warm_chains, &ch) < 0)
+    if (!s->rows || sweep_chains_build(s, eff.warm_chains, &ch) < 0) {
+        sweep_err(err, n, "out of memory");
         return -1;
+    }
     int rc = sweep_run_mpi(s, &eff, &ch);
     if (rc == 2) {
         sweep_job j = { s, &eff, &ch };

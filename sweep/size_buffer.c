@@ -390,8 +390,11 @@ san_status san_size_buffer_init(san_size_buffer *b, int argc, char **argv,
     return st;
 }
 
-san_status san_size_buffer_run(san_size_buffer *b, const san_sweep_opts *o)
+san_status san_size_buffer_run(san_size_buffer *b, const san_sweep_opts *o, char *err,
+                               size_t n)
 {
+    if (sweep_opts_foreign(o, err, n))
+        return SAN_E_USAGE;
     san_sweep *s = &b->sweep;
     san_sweep_opts run = *o;
     if (run.jobs <= 0)
@@ -408,6 +411,7 @@ san_status san_size_buffer_run(san_size_buffer *b, const san_sweep_opts *o)
         b->config = calloc(s->nvariants + 1, sizeof *b->config);
     if (!axes || !b->config) {
         free(axes);
+        sweep_err(err, n, "out of memory");
         return SAN_E_NOMEM;
     }
     /* The per-buffer search names --buffers where the spec has --buffer. */

@@ -188,12 +188,21 @@ static int add_flag(san_sweep_spec *sp, int argc, char **argv, int *i, char *err
     return add_axis(sp, flag, 0, val, err, n);
 }
 
-double san_sweep_input_limit(const san_sweep_opts *o)
+/* san_sweep_input_limit of options already checked (or NULL). */
+static double input_limit(const san_sweep_opts *o)
 {
     double limit = o && o->max_input > 0 ? o->max_input : SAN_MAX_INPUT_DEFAULT;
     if (o && o->space.max_memory > 0 && o->space.max_memory < limit)
         limit = o->space.max_memory;
     return limit;
+}
+
+san_status san_sweep_input_limit(const san_sweep_opts *o, double *limit, char *err, size_t n)
+{
+    if (o && sweep_opts_foreign(o, err, n))
+        return SAN_E_USAGE;
+    *limit = input_limit(o);
+    return SAN_OK;
 }
 
 int san_sweep_is_template(const char *name)
@@ -217,7 +226,7 @@ static int parse_target(san_sweep_spec *sp, const char *target, const san_sweep_
         return sp->tmpl ? 0 : -1;
     }
     char msg[512];
-    san_status st = san_read_input(target, san_sweep_input_limit(o), &sp->text, &sp->len,
+    san_status st = san_read_input(target, input_limit(o), &sp->text, &sp->len,
                                    msg, sizeof msg);
     if (st == SAN_E_INPUT && errno == ENOENT) {
         sweep_err(err, n, "%s (nor a template: ms, pipeline, mw or cluster)", msg);
@@ -226,7 +235,7 @@ static int parse_target(san_sweep_spec *sp, const char *target, const san_sweep_
     if (st == SAN_E_INPUT && errno == EFBIG) {
         double asked = o && o->max_input > 0 ? o->max_input : SAN_MAX_INPUT_DEFAULT;
         sweep_err(err, n, "%s; raise %s", msg,
-                  san_sweep_input_limit(o) < asked ? "--max-memory" : "--max-input");
+                  input_limit(o) < asked ? "--max-memory" : "--max-input");
         return -3;
     }
     if (st != SAN_OK) {
@@ -433,6 +442,8 @@ int san_sweep_init(san_sweep *s, int argc, char **argv, const san_sweep_opts *o,
     memset(s, 0, sizeof *s);
     if (err && n)
         err[0] = '\0';
+    if (o && sweep_opts_foreign(o, err, n))
+        return -2;
     int rc = parse_spec(&s->spec, argc, argv, o, err, n);
     if (rc == 0)
         rc = expand(s, err, n);

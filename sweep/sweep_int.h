@@ -16,6 +16,9 @@
 /* Bounds that keep a typo ("1..1e9") from exhausting memory. */
 enum { SWEEP_MAX_VALUES = 100000, SWEEP_MAX_VARIANTS = 1000000 };
 
+/* o filled against another layout (its struct_size, base_opts_foreign):
+ * 1 with err naming san_sweep_opts_default; 0 when it is libsan's. */
+int sweep_opts_foreign(const san_sweep_opts *o, char *err, size_t n);
 void sweep_err(char *err, size_t n, const char *fmt, ...)
 #ifdef __GNUC__
     __attribute__((format(printf, 3, 4)))

@@ -14,6 +14,11 @@
 #include "base/services.h"
 #include "sweep/sweep_int.h"
 
+int sweep_opts_foreign(const san_sweep_opts *o, char *err, size_t n)
+{
+    return BASE_OPTS_FOREIGN(o, "sweep", "san_sweep_opts_default", err, n);
+}
+
 void sweep_err(char *err, size_t n, const char *fmt, ...)
 {
     if (!err || !n)

@@ -37,6 +37,9 @@ typedef enum { SAN_MW_SYNC, SAN_MW_ASYNC } san_mw_protocol;
 
 /* The model's inputs, all times in one unit (the seed uses ms). */
 typedef struct {
+    size_t struct_size;     /* sizeof the struct, set by san_mw_default: every entry
+                               taking it refuses inputs of another layout
+                               (SAN_E_USAGE, -1 from san_mw_ms_line) */
     san_mw_protocol protocol;
     double mo;              /* message overhead, per message */
     double lambda;          /* transfer time per byte */
@@ -52,16 +55,20 @@ typedef struct {
 } san_mw_params;
 
 /* The seed's examples: mo 1, lambda 0.001 (ms per byte), V 4096,
- * alpha 0.9, Tc 1600, mu_m 0, asynchronous (Fig. 23). */
+ * alpha 0.9, Tc 1600, mu_m 0, asynchronous (Fig. 23); and struct_size. */
 SAN_API void san_mw_default(san_mw_params *p);
 /* Set one input by its flag: --protocol, --mo, --lambda, --volume,
  * --volume-per-worker, --alpha, --tc, --mu-m (numbers through
  * base/parse.c).  Returns SAN_OK, or SAN_E_USAGE with err naming the
- * flag (an unknown flag too). */
+ * flag (an unknown flag too), or saying p is not filled by
+ * san_mw_default (its struct_size). */
 SAN_API san_status san_mw_set(san_mw_params *p, const char *flag, const char *val, char *err,
                               size_t n);
 /* SAN_OK, or SAN_E_USAGE with err when the inputs cannot describe a
- * program (no positive time, alpha outside [0, 1], ...). */
+ * program (no positive time, alpha outside [0, 1], ...) or p is of
+ * another layout (struct_size).  The entries below compute from inputs
+ * it accepts; each returns SAN_E_USAGE, computing nothing, for p of
+ * another layout (san_mw_check says why). */
 SAN_API san_status san_mw_check(const san_mw_params *p, char *err, size_t n);
 
 /* One number of workers. */
@@ -78,7 +85,7 @@ typedef struct {
                                capability: the formulas underestimate */
 } san_mw_point;
 
-SAN_API void san_mw_eval(const san_mw_params *p, double n, san_mw_point *out);
+SAN_API san_status san_mw_eval(const san_mw_params *p, double n, san_mw_point *out);
 
 /* What does not depend on one n. */
 typedef struct {
@@ -95,22 +102,24 @@ typedef struct {
     double pi_opt;          /* real minimum of Pi(n) */
 } san_mw_bounds;
 
-SAN_API void san_mw_bounds_of(const san_mw_params *p, san_mw_bounds *out);
+SAN_API san_status san_mw_bounds_of(const san_mw_params *p, san_mw_bounds *out);
 
 /* Over the whole numbers lo..hi: the n of the lowest Tt and of the
  * lowest Pi (the first one on ties). */
-SAN_API void san_mw_best(const san_mw_params *p, int lo, int hi, int *best_tt, int *best_pi);
+SAN_API san_status san_mw_best(const san_mw_params *p, int lo, int hi, int *best_tt,
+                               int *best_pi);
 
 /* The change from y to x workers (seed 000, section 3.3): the relative
  * gain (Tt(y) - Tt(x)) / Tt(y), and the index relating it to the added
  * resources, (Tt(y) - Tt(x)) x / ((x - y) Tt(y)). */
-SAN_API void san_mw_step(const san_mw_params *p, double y, double x, double *gain,
-                         double *index);
+SAN_API san_status san_mw_step(const san_mw_params *p, double y, double x, double *gain,
+                               double *index);
 
 /* The `san gen ms` line of the same program for n workers (one slice per
  * worker, one pack per slice, `--work slices`): its execution_time and
  * efficiency are the SAN's answer to Tt(n) and E(n).  doc/analytic.md
- * gives the mapping.  Returns the length written (snprintf's). */
+ * gives the mapping.  Returns the length written (snprintf's), or -1
+ * for p of another layout. */
 SAN_API int san_mw_ms_line(const san_mw_params *p, int n, char *buf, size_t len);
 
 /* ------------------------------------------------------------------ */
@@ -119,6 +128,9 @@ SAN_API int san_mw_ms_line(const san_mw_params *p, int n, char *buf, size_t len)
 /* ------------------------------------------------------------------ */
 
 typedef struct {
+    size_t struct_size;     /* sizeof the struct, set by san_cluster_default: every
+                               entry taking it refuses inputs of another
+                               layout (SAN_E_USAGE) */
     double oper;            /* basic operations of one task */
     double perf;            /* CPerfAvail: operations per second of the
                                cluster's workers together (eq. 3) */
@@ -152,25 +164,33 @@ typedef struct {
                                workers' capacity in use */
 } san_cluster_result;
 
+/* Every input 0 but one worker, and struct_size. */
 SAN_API void san_cluster_default(san_cluster_params *p);
 /* --oper, --perf, --worst-perf, --task-size, --result-size, --lan,
  * --inet-in, --inet-out, --workers, --tasks; sizes and throughputs
- * accept k, M, G suffixes (powers of 1024, base/parse.c). */
+ * accept k, M, G suffixes (powers of 1024, base/parse.c).  SAN_OK, or
+ * SAN_E_USAGE with err naming the flag, or saying p is not filled by
+ * san_cluster_default (its struct_size). */
 SAN_API san_status san_cluster_set(san_cluster_params *p, const char *flag, const char *val,
                                    char *err, size_t n);
+/* SAN_OK, or SAN_E_USAGE with err for a required input missing or p of
+ * another layout.  The entries below return SAN_E_USAGE, computing
+ * nothing, for p of another layout (san_cluster_check says why). */
 SAN_API san_status san_cluster_check(const san_cluster_params *p, char *err, size_t n);
-SAN_API void san_cluster_eval(const san_cluster_params *p, san_cluster_result *out);
+SAN_API san_status san_cluster_eval(const san_cluster_params *p, san_cluster_result *out);
 /* "computation", "LAN", "Internet in", "Internet out" */
 SAN_API const char *san_cluster_bound_name(san_cluster_bound b);
 
 /* The seed's matrix multiplication in G x G blocks of elem-byte numbers
  * (eqs. 63, 65-67): 2 G^3 - G^2 operations, a task of 2 elem G^2 bytes, a
  * result of elem G^2. */
-SAN_API void san_cluster_mm(san_cluster_params *p, double g, double elem);
+SAN_API san_status san_cluster_mm(san_cluster_params *p, double g, double elem);
 /* The smallest block G whose link bound reaches perf (eq. 71: the
  * Internet link into an external cluster, G >= elem perf / inet_in + 1/2;
- * on the LAN, G >= 3 elem perf / (2 lan) + 1/2).  NAN without that link. */
-SAN_API double san_cluster_mm_min_grain(const san_cluster_params *p, double elem, int inet);
+ * on the LAN, G >= 3 elem perf / (2 lan) + 1/2) into *g: NAN without
+ * that link. */
+SAN_API san_status san_cluster_mm_min_grain(const san_cluster_params *p, double elem, int inet,
+                                            double *g);
 
 /* ------------------------------------------------------------------ */
 /* The analytic models as templates (san sweep, san compare)            */

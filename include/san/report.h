@@ -269,7 +269,8 @@ SAN_API void san_mw_report_opts_default(san_mw_report_opts *o);
 /* The report of `san mw`: the master/worker closed form of p for each
  * of the n numbers of workers (in the order given), its optimum and
  * bounds, in format f on out; o NULL: the defaults.  SAN_OK;
- * SAN_E_USAGE when n < 1; SAN_E_NOMEM. */
+ * SAN_E_USAGE when n < 1, or o or p of another layout (struct_size),
+ * nothing written; SAN_E_NOMEM. */
 SAN_API san_status san_report_mw(FILE *out, san_report_format f, const san_mw_params *p, int n,
                                  const double *workers, const san_mw_report_opts *o);
 

@@ -21,6 +21,9 @@ extern "C" {
 /* ------------------------------------------------------------------ */
 
 typedef struct {
+    size_t struct_size;     /* sizeof the struct, set by san_space_opts_default: the
+                               library refuses options of another
+                               layout (SAN_E_USAGE) */
     double max_memory;      /* bytes; 0: san_default_max_memory() */
     int64_t max_states;     /* 0: no limit */
     double time_limit;      /* seconds from the start of the build; 0:
@@ -47,6 +50,11 @@ typedef struct {
                                several, and one closed class is checked
                                and warned of as without the flag */
 } san_space_opts;
+
+/* No limits, nothing kept off, and struct_size: what every caller starts
+ * from (the options nested in san_analysis_opts, san_props_opts and
+ * san_sweep_opts are set by their own _default). */
+SAN_API void san_space_opts_default(san_space_opts *o);
 
 /* The reachable states, numbered 0..n-1 in exploration order, and the
  * generator over them.  Vectors on the reachable set use these numbers. */
@@ -83,8 +91,9 @@ SAN_API double san_default_max_memory(void);
  * check its structure (exactly one closed class).  SAN_OK; SAN_E_MODEL
  * (no closed class or several, an invalid rate), SAN_E_LIMIT (over
  * max_memory or max_states: the tensor path may still fit),
- * SAN_E_NOMEM, SAN_E_INTERRUPTED; the reason in d (positionless
- * diagnostics). */
+ * SAN_E_NOMEM, SAN_E_INTERRUPTED; SAN_E_USAGE for o not filled by
+ * san_space_opts_default (its struct_size); the reason in d
+ * (positionless diagnostics). */
 SAN_API san_status san_space_build(const san_model *m, const san_space_opts *o, san_space *sp,
                            san_diag *d);
 SAN_API void san_space_free(san_space *sp);
@@ -149,8 +158,9 @@ SAN_API double san_warm_map(const san_warm *w, const san_space *sp, double *x);
 /* Class check of a space built with states_only (exactly one closed
  * class, as san_space_build does for the sparse path), within o's time
  * limit (counted from the call) and interrupt flag; o may be NULL.
- * SAN_OK, SAN_E_MODEL, SAN_E_INTERRUPTED (time limit or interrupt) or
- * SAN_E_NOMEM, the reason in d. */
+ * SAN_OK, SAN_E_MODEL, SAN_E_INTERRUPTED (time limit or interrupt),
+ * SAN_E_NOMEM, or SAN_E_USAGE for o of another layout (struct_size, as
+ * san_space_build), the reason in d. */
 SAN_API san_status san_kron_check_classes(san_space *sp, const san_space_opts *o,
                                           san_diag *d);
 /* Solve over the descriptor; same contract as san_solve.  The

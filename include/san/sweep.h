@@ -89,6 +89,10 @@ SAN_API void san_warm_cache_add(san_warm_cache *c, const char *const *vals, cons
                         const double *pi);
 
 typedef struct {
+    size_t struct_size;     /* sizeof the struct, set by san_sweep_opts_default: every
+                               entry taking it refuses options of another
+                               layout (SAN_E_USAGE, or -2 where the entry
+                               returns a count) */
     san_solve_opts solve;
     san_space_opts space;   /* max_memory 0: the default divided by jobs */
     san_warm_cache *warm;   /* san_sweep_eval: start from the nearest
@@ -131,19 +135,24 @@ typedef struct {
     int nwarnings;
 } san_sweep;
 
+/* Every field off but the solve and space options' defaults, and
+ * struct_size. */
 SAN_API void san_sweep_opts_default(san_sweep_opts *o);
 /* For bindings that hold the options by pointer (Python): a malloc'd
  * san_sweep_opts with the defaults (NULL when out of memory), freed by
  * san_sweep_opts_free (san_sweep_opts_delete is its old name); set by
  * san_sweep_opts_set and, for the flag
- * that stops the remaining variants, san_sweep_opts_interrupt. */
+ * that stops the remaining variants, san_sweep_opts_interrupt (SAN_OK,
+ * or SAN_E_USAGE and nothing set for o not filled by
+ * san_sweep_opts_default). */
 SAN_API san_sweep_opts *san_sweep_opts_new(void);
 SAN_API void san_sweep_opts_free(san_sweep_opts *o);
 SAN_API SAN_DEPRECATED void san_sweep_opts_delete(san_sweep_opts *o);
-SAN_API void san_sweep_opts_interrupt(san_sweep_opts *o, volatile int *flag);
+SAN_API san_status san_sweep_opts_interrupt(san_sweep_opts *o, volatile int *flag);
 /* A run option by its long name and value: --jobs, --method, --tol,
  * --max-iter, --time-limit, --max-states, --max-memory.  Returns 0 when
- * set, 1 when flag is not a run option, -1 with err naming the flag. */
+ * set, 1 when flag is not a run option, -1 with err naming the flag (or
+ * saying o is not filled by san_sweep_opts_default). */
 SAN_API int san_sweep_opts_set(san_sweep_opts *o, const char *flag, const char *val,
                        char *err, size_t n);
 
@@ -166,7 +175,7 @@ SAN_API int san_sweep_is_template(const char *name);
  * each one (cheap, no state space) for its size and result names.  A
  * model file is read under o's input limit (o NULL: the default).
  * Returns 0; -2 with err for a usage error (bad range, unknown flag,
- * every variant refused); -3 with err when the model file cannot be
+ * every variant refused, o not filled by san_sweep_opts_default); -3 with err when the model file cannot be
  * used ("FILE: is a directory": san_read_input's SAN_E_INPUT); -1 when
  * out of memory or reading fails. */
 SAN_API int san_sweep_init(san_sweep *s, int argc, char **argv, const san_sweep_opts *o,
@@ -175,9 +184,12 @@ SAN_API int san_sweep_init(san_sweep *s, int argc, char **argv, const san_sweep_
  * "model.san -D K=3" (quotes group words). */
 SAN_API int san_sweep_init_line(san_sweep *s, const char *line, const san_sweep_opts *o,
                                 char *err, size_t n);
-/* The cap on a model's input that o sets: max_input (0: the default),
- * or space.max_memory when that is set and smaller. */
-SAN_API double san_sweep_input_limit(const san_sweep_opts *o);
+/* The cap on a model's input that o sets, into *limit: max_input (0:
+ * the default), or space.max_memory when that is set and smaller (o
+ * NULL: the default).  SAN_OK, or SAN_E_USAGE with err for o not
+ * filled by san_sweep_opts_default. */
+SAN_API san_status san_sweep_input_limit(const san_sweep_opts *o, double *limit, char *err,
+                                         size_t n);
 /* What a caller's san_sweep holds, released (libsan.so.1's
  * san_sweep_free). */
 SAN_API void san_sweep_clear(san_sweep *s);
@@ -192,12 +204,14 @@ SAN_API SAN_DEPRECATED void san_sweep_delete(san_sweep *s);
  * single thread.  Under mpirun (built --with-mpi) the variants go to the
  * ranks and rank 0 gathers them.  Returns 0 with s->rows filled (failed
  * variants are rows with their error), 1 on an MPI rank other than 0
- * (which has no rows and prints nothing), -1 when out of memory. */
-SAN_API int san_sweep_run(san_sweep *s, const san_sweep_opts *o);
+ * (which has no rows and prints nothing), -2 with err and nothing run
+ * for o not filled by san_sweep_opts_default, -1 with err when out of
+ * memory. */
+SAN_API int san_sweep_run(san_sweep *s, const san_sweep_opts *o, char *err, size_t n);
 
 /* Solve one variant given the value of each axis (NULL: flag left out);
  * values need not be among the axis' own.  Never fails: errors go into
- * row->error. */
+ * row->error (o not filled by san_sweep_opts_default too). */
 SAN_API void san_sweep_eval(const san_sweep_spec *sp, const char *const *vals,
                     const san_sweep_opts *o, san_sweep_row *row);
 SAN_API void san_sweep_row_free(san_sweep_row *row);
@@ -346,8 +360,10 @@ SAN_API san_status san_size_buffer_init(san_size_buffer *b, int argc, char **arg
  * with its own warm-start cache; o->space.max_memory 0 is the default
  * divided by the jobs; a progress bar when o->progress.  SAN_OK with
  * b->config filled (a failed search is a configuration with its error),
- * SAN_E_NOMEM. */
-SAN_API san_status san_size_buffer_run(san_size_buffer *b, const san_sweep_opts *o);
+ * SAN_E_USAGE with err for o not filled by san_sweep_opts_default,
+ * SAN_E_NOMEM with err. */
+SAN_API san_status san_size_buffer_run(san_size_buffer *b, const san_sweep_opts *o, char *err,
+                                       size_t n);
 /* The point of z's curve at buffer size k; NULL when not evaluated. */
 SAN_API const san_buffer_point *san_buffer_sizing_at(const san_buffer_sizing *z, long k);
 /* The first error of a configuration's searches; NULL when it was sized. */
@@ -414,8 +430,10 @@ SAN_API san_status san_grain_init_opts(san_grain *g, int argc, char **argv,
  * err for an unknown index or one without a side. */
 SAN_API san_status san_grain_by(san_grain *g, const char *by, char *err, size_t n);
 /* Solve every variant (san_sweep_run) and recommend: SAN_OK (failed
- * variants are rows with their error), SAN_E_NOMEM. */
-SAN_API san_status san_grain_run(san_grain *g, const san_sweep_opts *o, double busy);
+ * variants are rows with their error), SAN_E_USAGE with err for o not
+ * filled by san_sweep_opts_default, SAN_E_NOMEM with err. */
+SAN_API san_status san_grain_run(san_grain *g, const san_sweep_opts *o, double busy, char *err,
+                                 size_t n);
 SAN_API void san_grain_free(san_grain *g);
 /* The report of san grain, as text or JSON (doc/output.md; CSV: text),
  * the caller's provenance written by pre where the format takes it (as
@@ -464,7 +482,8 @@ typedef struct {
  * "model.san -D K=2"), each of one variant; defs: "NAME=VALUE" added to
  * every one as -D; model files are read under o's input limit (o NULL:
  * the default).  SAN_E_USAGE with err ("B: ...") for a bad model or
- * one of several variants; SAN_E_INPUT with err ("FILE: is a
+ * one of several variants, or o not filled by san_sweep_opts_default;
+ * SAN_E_INPUT with err ("FILE: is a
  * directory") for a model file that cannot be used; SAN_E_IO or
  * SAN_E_NOMEM otherwise. */
 SAN_API san_status san_compare_init(san_compare *c, int n, const char *const *models,
@@ -472,8 +491,10 @@ SAN_API san_status san_compare_init(san_compare *c, int n, const char *const *mo
                                     const san_sweep_opts *o, char *err, size_t errn);
 /* Solve the models, o->jobs at a time, and line up their results (and
  * marginals when marginals): SAN_OK (failed models are rows with their
- * error), SAN_E_NOMEM. */
-SAN_API san_status san_compare_run(san_compare *c, const san_sweep_opts *o, int marginals);
+ * error), SAN_E_USAGE with err for o not filled by
+ * san_sweep_opts_default, SAN_E_NOMEM with err. */
+SAN_API san_status san_compare_run(san_compare *c, const san_sweep_opts *o, int marginals,
+                                   char *err, size_t n);
 /* The value of line of model into *v: 1, or 0 when it has none. */
 SAN_API int san_compare_value(const san_compare *c, int model, int line, double *v);
 SAN_API void san_compare_free(san_compare *c);
@@ -491,6 +512,9 @@ typedef struct {
 
 /* How a plot looks.  Text fields: NULL or "" leave the text out. */
 typedef struct {
+    size_t struct_size;     /* sizeof the struct, set by san_plot_opts_default: the
+                               library refuses options of another
+                               layout (-2 with err) */
     const char *title;      /* above the plot */
     const char *xlabel, *ylabel;    /* the axes' labels (with their units) */
     const char *legend_title;       /* above the legend's entries */
@@ -503,7 +527,8 @@ typedef struct {
                                a value <= 0 on it is refused */
 } san_plot_opts;
 
-/* Everything off, the default page (800 x 500, 96 dpi). */
+/* Everything off, the default page (800 x 500, 96 dpi), and
+ * struct_size. */
 SAN_API void san_plot_opts_default(san_plot_opts *o);
 
 /* Draw curves into file, SVG, PNG or PDF by its extension: a frame with
@@ -511,9 +536,10 @@ SAN_API void san_plot_opts_default(san_plot_opts *o);
  * whole; decades on a log axis), light grid lines, one line with
  * markers per series, a legend.  SVG keeps its text as <text> elements
  * (editable).  o NULL: the defaults.  Returns 0; -2 with err for a bad
- * extension, no data, a page too small or too large, or a value <= 0 on
- * a log axis (the series and the value named); -1 when cairo or the
- * file fails. */
+ * extension, no data, a page too small or too large, a value <= 0 on
+ * a log axis (the series and the value named), or o not filled by
+ * san_plot_opts_default (its struct_size); -1 when cairo or the file
+ * fails. */
 SAN_API int san_plot_ex(const char *file, const san_plot_opts *o, const san_plot_series *s,
                         int ns, char *err, size_t errn);
 /* san_plot_ex with title and labels and the default page. */
@@ -524,7 +550,8 @@ SAN_API int san_plot(const char *file, const char *title, const char *xlabel,
  * iterations) against the axis x, one series per value of the series
  * axes (comma-separated names; NULL: every other axis that varies).
  * o's title, xlabel and ylabel NULL take defaults ("y vs x", the axis'
- * name, y); "" leaves them out. */
+ * name, y); "" leaves them out.  0; -2 with err for a usage error (an
+ * unknown axis or index, o of another layout: san_plot_ex's); -1. */
 SAN_API int san_sweep_plot_ex(const san_sweep *s, const char *file, const char *x,
                               const char *y, const char *series, const san_plot_opts *o,
                               char *err, size_t n);

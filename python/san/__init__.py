@@ -1483,8 +1483,9 @@ def sweep(model, jobs=None, method="auto", tol=None, storage="auto", lump="auto"
             if rc != 0:
                 raise SanError({-2: "usage", -3: "input"}.get(rc, "nomem"),
                                message=err.value.decode())
-            if so.call(lib.san_sweep_run, s, so.o) != 0:
-                raise MemoryError("san_sweep_run")
+            rc = so.call(lib.san_sweep_run, s, so.o, err, len(err))
+            if rc != 0:
+                raise SanError({-2: "usage"}.get(rc, "nomem"), message=err.value.decode())
         buf, size = c_void_p(), ctypes.c_size_t()
         f = _lib.libc.open_memstream(byref(buf), byref(size))
         if not f:

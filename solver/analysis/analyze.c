@@ -42,6 +42,7 @@ void san_analysis_opts_default(san_analysis_opts *o)
     memset(o, 0, sizeof *o);
     o->struct_size = sizeof *o;
     san_solve_opts_default(&o->solve);
+    san_space_opts_default(&o->space);
     o->storage = SAN_STORAGE_AUTO;
     o->tr.eps = 1e-13;
     o->tr.ss_tol = 1e-15;

@@ -209,6 +209,8 @@ static int kgraph_init(kgraph *g, const san_space *sp, const san_space_opts *o)
 
 san_status san_kron_check_classes(san_space *sp, const san_space_opts *o, san_diag *d)
 {
+    if (o && space_opts_foreign(o, d))
+        return SAN_E_USAGE;
     if (sp->q.col) {            /* the exploration kept the arcs */
         int rc = space_check_classes(sp, o, d);
         san_csr_free(&sp->q);

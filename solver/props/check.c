@@ -49,6 +49,7 @@ void san_props_opts_default(san_props_opts *o)
     memset(o, 0, sizeof *o);
     o->struct_size = sizeof *o;
     san_solve_opts_default(&o->solve);
+    san_space_opts_default(&o->space);
     o->eps = 1e-13;
     o->max_steps = 1e8;
 }

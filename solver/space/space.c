@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "base/services.h"
 #include "solver/space/explore.h"
 #include "solver/space/idmap.h"
 #include "solver/space/messages.h"
@@ -198,15 +199,33 @@ san_status space_status(int rc, const san_space_opts *o)
 static int space_build(const san_model *m, const san_space_opts *o, san_space *sp,
                        san_diag *d, const space_tuning *t);
 
+void san_space_opts_default(san_space_opts *o)
+{
+    *o = (san_space_opts){ .struct_size = sizeof *o };
+}
+
+int space_opts_foreign(const san_space_opts *o, san_diag *d)
+{
+    char msg[192];
+    if (!BASE_OPTS_FOREIGN(o, "space", "san_space_opts_default", msg, sizeof msg))
+        return 0;
+    san_diag_add(d, SAN_ERROR, 0, 0, "%s", msg);
+    return 1;
+}
+
 san_status san_space_build(const san_model *m, const san_space_opts *o, san_space *sp,
                            san_diag *d)
 {
-    return space_status(space_build(m, o, sp, d, &space_tuning_default), o);
+    return space_build_tuned(m, o, sp, d, NULL);
 }
 
 san_status space_build_tuned(const san_model *m, const san_space_opts *o, san_space *sp,
                              san_diag *d, const space_tuning *t)
 {
+    if (space_opts_foreign(o, d)) {
+        memset(sp, 0, sizeof *sp);
+        return SAN_E_USAGE;
+    }
     return space_status(space_build(m, o, sp, d, t ? t : &space_tuning_default), o);
 }
 

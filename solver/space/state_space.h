@@ -10,6 +10,9 @@
 #define SPACE_LIMIT (-3)
 #define SPACE_TIME  (-4)    /* the time limit */
 san_status space_status(int rc, const san_space_opts *o);
+/* o filled against another layout (its struct_size, base_opts_foreign):
+ * 1 with the refusal in d; 0 when it is libsan's. */
+int space_opts_foreign(const san_space_opts *o, san_diag *d);
 
 /* The bounds of an exploration's batches (explore.c): the transitions a
  * worker lists per batch lie in [quota_min, quota_max] (a state with

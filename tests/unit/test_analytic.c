@@ -236,7 +236,8 @@ static void seed001_min_grain(void)
     san_cluster_default(&p);
     p.perf = 56939364;
     p.inet_in = 55245;
-    double g = san_cluster_mm_min_grain(&p, 4, 1);
+    double g;
+    CHECK(san_cluster_mm_min_grain(&p, 4, 1, &g) == SAN_OK, "min grain computed");
     /* "we obtain the minimum value of G=4,123" (eq. 72: G >= 4123.18) */
     SAME(g, 2, "4123.18", "eq. 72 G");
     /* "The next B=400 multiple is the value of G=4,400" */

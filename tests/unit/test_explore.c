@@ -63,7 +63,7 @@ static char *duplicates_model(int n)
 static int build(const san_model *m, int states_only, const space_tuning *t, san_space *sp)
 {
     san_space_opts o;
-    memset(&o, 0, sizeof o);
+    san_space_opts_default(&o);
     o.states_only = states_only;
     o.no_arcs = 1;
     san_diag d;

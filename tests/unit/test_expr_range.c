@@ -614,7 +614,7 @@ static void test_scan(const case_t *cases, int n, const char *label)
                 want[nwant++] = i;
         }
         san_space_opts o;
-        memset(&o, 0, sizeof o);
+        san_space_opts_default(&o);
         o.states_only = 1;
         san_space sp;
         memset(&sp, 0, sizeof sp);

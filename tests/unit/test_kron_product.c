@@ -494,7 +494,7 @@ static void check_exit(const char *name, const san_space *full, int no_arcs,
     const char *sname = no_arcs ? "exit, no arcs" : "exit";
     san_space sp;
     san_space_opts so;
-    memset(&so, 0, sizeof so);
+    san_space_opts_default(&so);
     so.states_only = 1;
     so.no_arcs = no_arcs;
     san_diag dg;
@@ -553,7 +553,7 @@ static void run_model(const char *name, const char *text, size_t len, uint64_t s
     }
     san_space sp;
     san_space_opts so;
-    memset(&so, 0, sizeof so);
+    san_space_opts_default(&so);
     san_diag_init(&dg, name, NULL, 0);
     int rc = san_space_build(m, &so, &sp, &dg);
     if (rc)

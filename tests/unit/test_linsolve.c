@@ -655,7 +655,7 @@ static void test_solve_interrupted(void)
         return;
     san_space sp;
     san_space_opts so;
-    memset(&so, 0, sizeof so);
+    san_space_opts_default(&so);
     san_diag d;
     san_diag_init(&d, "hc", NULL, 0);
     san_status st = san_space_build(m, &so, &sp, &d);
