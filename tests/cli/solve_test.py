@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 from itertools import combinations, product
+from math import fsum
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from santest import SAN, TOP, SHARED, check, rs_full, rs_text, tally  # noqa: E402
@@ -1022,6 +1023,49 @@ def test_auto_stops_at_contract():
     os.unlink(path)
 
 
+def test_index_sums_compensated():
+    """The marginals and the throughputs are sums over the states too
+    (solver/space/state_sums.c): on rs 18/9 as written (--lump off,
+    155,382 states, tol 1e-12, 2 threads) their plain sums were up to
+    2.4e-13 (marginals) and 2.9e-13 (throughputs) relative off the
+    compensated sums of the same vector, the whole of the error estimate
+    (2.7e-13): Acq@P[i]'s throughput was 3.5e-13 off its closed form.
+    Two identities hold for any vector, whatever its accuracy, and so
+    check the sums alone: each automaton's marginals sum to the vector's
+    sum, 1 (was 1 - 9.2e-14), and Rel@P[i], of rate 6 in P[i]'s state
+    using, has the throughput 6 P(P[i] using) (was 3.4e-13 off); both
+    now within 4 ulps.  The closed forms (product form: pi(k using) ~
+    C(18, k) (3/6)^k, k <= 9; X(Acq@P[i]) = 3 P(P[i] sleeping, k < 9))
+    within twice the estimate: the vector's own error per index reaches
+    1.15 times it (4 threads: 7.7e-14 for 6.7e-14)."""
+    N, R = 18, 9
+    path = write_tmp(rs_text(N, R))
+    rc, out, err = run(["solve", "-q", "-f", "json", "--lump", "off", "--tol", "1e-12", "--top",
+                        "0", path])
+    os.unlink(path)
+    check(rc == 0, f"rs 18/9 --lump off answers: {err.strip()[:200]}")
+    if rc != 0:
+        return
+    j = json.loads(out)
+    est, marg, thr = j["solver"]["error_estimate"], j["marginals"], j["throughputs"]
+    ulp = 2.0 ** -52
+    worst_1 = max(abs(v["using"] + v["sleeping"] - 1) for v in marg.values())
+    worst_rel = max(abs(thr["Rel@" + a] - 6 * v["using"]) / thr["Rel@" + a]
+                    for a, v in marg.items())
+    check(len(marg) == N and worst_1 <= 4 * ulp and worst_rel <= 4 * ulp,
+          f"rs 18/9 --lump off: marginals sum to 1 +- {worst_1:.2g}, Rel's throughputs "
+          f"6 P(using) +- {worst_rel:.2g} relative (4 ulps: {4 * ulp:.2g})")
+    w = [math.comb(N, k) * 0.5 ** k for k in range(R + 1)]
+    z = fsum(w)
+    using = fsum(k * w[k] for k in range(R + 1)) / z / N
+    acq = 3 * fsum(w[k] * (N - k) / N for k in range(R)) / z
+    worst_m = max(abs(v["using"] - using) / using for v in marg.values())
+    worst_t = max(abs(v - acq) / acq for v in thr.values())
+    check(est <= 1e-12 and worst_m <= 2 * est and worst_t <= 2 * est,
+          f"rs 18/9 --lump off: marginals {worst_m:.2g}, throughputs {worst_t:.2g} relative "
+          f"off the product form for an estimate of {est:.2g}")
+
+
 def test_gmres_growing_chain():
     """The named GMRES on an M/M/1/K whose probabilities grow by rho = 1.05
     a state (K = 2000: 1e42 between the smallest and the largest) at tol
@@ -1078,7 +1122,7 @@ def main():
              test_pruned_scan, test_scan_unpruned, test_scan_too_big, test_scan_memory,
              test_pocket_low_fill, test_arcs_dropped, test_verified, test_underflow,
              test_not_converged_estimate, test_top_ties, test_floor_cycles,
-             test_auto_stops_at_contract, test_gmres_growing_chain]
+             test_auto_stops_at_contract, test_index_sums_compensated, test_gmres_growing_chain]
     if os.path.isdir(os.path.join(SHARED, "peps")):
         tests += [test_rs_shared, test_example, test_printers]
     else:
