@@ -1066,6 +1066,40 @@ def test_index_sums_compensated():
           f"off the product form for an estimate of {est:.2g}")
 
 
+def test_floor_hint():
+    """boundtest's family slow3 (a queue of 150 at rates 1e-6, a slow
+    cycle, a flip at rate 8-16): at tol 1e-12 the direct solve, corrected
+    by the LU of the generator, measures an error estimate of 3.9e-10,
+    the roundoff floor of the checks on these rates (direct, iad and ml
+    all stop there).  auto replaced the verdict's "try --tol 1e-09" by
+    "try --method gs", which stops at an estimate of 1.0; the verdict
+    stays now, and the tolerance it names is answered: busy within the
+    estimate of the M/M/1/150 closed form (rho 0.8)."""
+    text = ("identifiers\n  QA = [0..150];\nevents\n  loc arrive (1e-6)\n  loc serve (1.25e-6)\n"
+            "  loc go (2e-6)\n  loc back (5e-7)\n  loc on (16)\n  loc off (8)\n"
+            "reachability = 1;\nnetwork slow3 (continuous)\n"
+            "  aut A\n    stt s[QA]\n      to(++) arrive\n      to(--) serve\n"
+            "  aut C\n    stt c0\n      to(c1) go\n    stt c1\n      to(c0) back\n"
+            "  aut F\n    stt f0\n      to(f1) on\n    stt f1\n      to(f0) off\n"
+            "results\n  busy = st A != s[0];\n")
+    path = write_tmp(text)
+    rc, out, err = run(["solve", "-q", "-f", "json", "--tol", "1e-12", path])
+    check(rc == 1 and "roundoff floor" in err and "try --tol 1e-09" in err,
+          f"slow3 tol 1e-12: exit 1 naming the floor and --tol 1e-09 (got {rc}: "
+          f"{err.strip()[-200:]})")
+    rc, out, err = run(["solve", "-q", "-f", "json", "--tol", "1e-9", path])
+    os.unlink(path)
+    check(rc == 0, f"slow3 tol 1e-9 answers: {err.strip()[:200]}")
+    if rc != 0:
+        return
+    j = json.loads(out)
+    rho, k = 0.8, 150
+    want = (rho - rho ** (k + 1)) / (1 - rho ** (k + 1))
+    got, est = j["results"]["busy"], j["solver"]["error_estimate"]
+    check(est <= 1e-9 and abs(got - want) <= est * want,
+          f"slow3 tol 1e-9: busy {got!r} for {want!r}, estimate {est:.2g}")
+
+
 def test_gmres_growing_chain():
     """The named GMRES on an M/M/1/K whose probabilities grow by rho = 1.05
     a state (K = 2000: 1e42 between the smallest and the largest) at tol
@@ -1122,7 +1156,8 @@ def main():
              test_pruned_scan, test_scan_unpruned, test_scan_too_big, test_scan_memory,
              test_pocket_low_fill, test_arcs_dropped, test_verified, test_underflow,
              test_not_converged_estimate, test_top_ties, test_floor_cycles,
-             test_auto_stops_at_contract, test_index_sums_compensated, test_gmres_growing_chain]
+             test_auto_stops_at_contract, test_index_sums_compensated, test_floor_hint,
+             test_gmres_growing_chain]
     if os.path.isdir(os.path.join(SHARED, "peps")):
         tests += [test_rs_shared, test_example, test_printers]
     else:
