@@ -58,6 +58,14 @@ void *ast_grow(ast_file *f, void *arr, int n, size_t elem_size)
     return p;
 }
 
+double ast_file_bytes(const ast_file *f)
+{
+    double b = 0;
+    for (const ast_arena *a = f->arena; a; a = a->next)
+        b += (double)(sizeof *a + a->size);
+    return b;
+}
+
 void ast_file_free(ast_file *f)
 {
     ast_arena *a = f->arena;

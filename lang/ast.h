@@ -160,6 +160,8 @@ char *ast_strdup(ast_file *f, const char *s, size_t n);
 /* Append to an arena-backed array, doubling; elem_size bytes each. */
 void *ast_grow(ast_file *f, void *arr, int n, size_t elem_size);
 void ast_file_free(ast_file *f);
+/* The bytes the arena holds (the tree kept with a model: model.c). */
+double ast_file_bytes(const ast_file *f);
 /* Does e mention name as a value (an index variable, say), outside the
  * names of states and automata? */
 int ast_uses_name(const ast_expr *e, const char *name);

@@ -226,6 +226,31 @@ san_expr *lang_expr_constant(double v)
     return xb_constant(&oom, v);
 }
 
+/* The size of a table over the automata e reads (a product of their
+ * state counts): lang_expr_tabulate built it so. */
+static double table_entries(const san_expr *e, const san_model *m)
+{
+    double size = 1;
+    for (int k = 0; k < e->ndeps; k++)
+        size *= m->aut[e->deps[k]].nstates;
+    return size;
+}
+
+double lang_expr_bytes(const san_expr *e, const san_model *m)
+{
+    if (!e)
+        return 0;
+    double b = LANG_BLOCK_BYTES(sizeof *e) + LANG_BLOCK_BYTES(e->ncode * sizeof *e->code) +
+               LANG_BLOCK_BYTES(e->nitab * sizeof *e->itab) +
+               LANG_BLOCK_BYTES(e->nrtab * sizeof *e->rtab) +
+               LANG_BLOCK_BYTES(e->capcalls * sizeof *e->calls) +
+               LANG_BLOCK_BYTES(e->ndeps * sizeof *e->deps);
+    if (e->tab)
+        b += LANG_BLOCK_BYTES(table_entries(e, m) * sizeof *e->tab) +
+             LANG_BLOCK_BYTES(e->ndeps * sizeof *e->tabstride);
+    return b;
+}
+
 void lang_expr_free(san_expr *e)
 {
     if (!e)

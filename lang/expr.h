@@ -101,6 +101,12 @@ san_expr *lang_expr_constant(double v);
 /* The same inside a load (allocation failures go to oom). */
 san_expr *xb_constant(struct lang_oom *oom, double v);
 void lang_expr_free(san_expr *e);
+/* A heap block of n bytes as malloc holds it: n rounded up with its
+ * header (glibc: 16-byte chunks, 8 bytes of header; 0 for none). */
+#define LANG_BLOCK_BYTES(n) ((n) > 0 ? 16.0 * (double)(((size_t)(n) + 23) / 16) : 0.0)
+/* The heap bytes e holds, its table included (lang_expr_tabulate); m
+ * gives the automata's sizes. */
+double lang_expr_bytes(const san_expr *e, const san_model *m);
 /* Tabulate e over the automata it reads when that takes at most
  * max_entries values; a no-op for constants and derived results.
  * state: m->naut zeros, scratch, left zeros. */

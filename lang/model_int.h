@@ -79,4 +79,8 @@ struct san_model {
     void *syntax;           /* the parsed text, kept for san_model_print */
 };
 
+/* The heap bytes m holds (model.c): what a budget (--max-memory) has
+ * spent before the chain is built; the analysis reads it. */
+double lang_model_bytes(const san_model *m);
+
 #endif

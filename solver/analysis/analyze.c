@@ -390,6 +390,36 @@ static san_status analyze_model(const san_model *m, const san_analysis_opts *o,
     return st;
 }
 
+/* A model's own bytes (lang_model_bytes: its tabulated functions, code,
+ * automata and syntax tree) are held through the whole run: --max-memory
+ * less them is what the space, the checks and the solve share.  A model
+ * that holds the whole budget is refused before anything is built; a
+ * refusal below names what was left, and the note says why. */
+static san_status analyze_within(const san_model *m, double held, const san_analysis_opts *o,
+                                 san_analysis *a, san_diag *d)
+{
+    const double budget = base_budget(o->space.max_memory);
+    char hb[32], bb[32];
+    san_format_bytes(held, hb, sizeof hb);
+    san_format_bytes(budget, bb, sizeof bb);
+    if (held >= budget) {
+        a->m = m;
+        san_diag_add(d, SAN_ERROR, 0, 0, "the compiled model (its tabulated functions and "
+                     "code) holds %s, over the memory limit of %s; raise --max-memory", hb, bb);
+        return SAN_E_LIMIT;
+    }
+    san_analysis_opts lo = *o;
+    lo.space.max_memory = budget - held;
+    san_status st = analyze_model(m, &lo, a, d);
+    if (st == SAN_E_LIMIT && held > 0) {
+        char lb[32];
+        san_diag_add(d, SAN_NOTE, 0, 0, "the compiled model (its tabulated functions and code) "
+                     "holds %s of the memory limit of %s: the chain had %s", hb, bb,
+                     san_format_bytes(budget - held, lb, sizeof lb));
+    }
+    return st;
+}
+
 /* The exports and the Python package's states() and generator() (space_only)
  * give the chain the solve would solve: the lumped one when lumped, its
  * space over the lumped model (a->sp.m, occupancy states), a->lumping
@@ -402,7 +432,8 @@ static san_status space_lumped(const san_model *m, const san_analysis_opts *o, s
     san_status st = san_model_lump(m, &L, d);
     if (st != SAN_OK)
         return st;
-    st = analyze_model(L ? san_lumping_model(L) : m, o, a, d);
+    const double held = lang_model_bytes(m) + (L ? lang_model_bytes(san_lumping_model(L)) : 0);
+    st = analyze_within(L ? san_lumping_model(L) : m, held, o, a, d);
     a->lumping = L;
     a->m = m;
     return st;
@@ -427,14 +458,15 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
     if (o->space_only && o->lump != SAN_LUMP_OFF)
         return space_lumped(m, o, a, d);
     memset(a, 0, sizeof *a);
+    const double held = lang_model_bytes(m);
     if (o->lump == SAN_LUMP_OFF || o->space_only)
-        return analyze_model(m, o, a, d);
+        return analyze_within(m, held, o, a, d);
     san_lumping *L = NULL;
     san_status st = san_model_lump(m, &L, d);
     if (st != SAN_OK)
         return st;
     if (!L)
-        return analyze_model(m, o, a, d);
+        return analyze_within(m, held, o, a, d);
     san_analysis_opts lo = *o;
     if (o->kind != SAN_ANALYSIS_STEADY) {
         int ok = lump_time_opts(L, o, &lo, d);
@@ -444,11 +476,12 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
                 san_diag_add(d, SAN_ERROR, 0, 0, "out of memory while lumping the replicas");
                 return SAN_E_NOMEM;
             }
-            return analyze_model(m, o, a, d);
+            return analyze_within(m, held, o, a, d);
         }
     }
     a->lumping = L;     /* transient.c weighs the initial states by it */
-    st = analyze_model(san_lumping_model(L), &lo, a, d);
+    st = analyze_within(san_lumping_model(L), held + lang_model_bytes(san_lumping_model(L)),
+                        &lo, a, d);
     a->lumping = L;     /* the PETSc engine starts from a cleared analysis */
     /* sol and tr are over the lumped model until expanded; freed so if not */
     san_status es = SAN_OK;

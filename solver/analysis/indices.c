@@ -45,10 +45,11 @@ static void add_chunk(const san_model *m, san_solution *sol, int ntop, const int
     for (int r = 0; r < m->nres; r++)           /* compensated again */
         space_kahan_add(&sol->results[r], &res_c[r], P->S.res[r]);
     for (int e = 0; e < m->nev; e++)
-        sol->throughput[e] += P->S.thr[e];
+        space_kahan_add(&sol->throughput[e], &res_c[m->nres + e], P->S.thr[e]);
     for (int a = 0; a < m->naut; a++)
         for (int q = 0; q < m->aut[a].nstates; q++)
-            sol->marginal[a][q] += P->S.marg[moff[a] + q];
+            space_kahan_add(&sol->marginal[a][q], &res_c[m->nres + m->nev + moff[a] + q],
+                            P->S.marg[moff[a] + q]);
     for (int k = 0; k < P->ntop; k++)
         space_top_keep(top, ntop, have, P->top[k]);
 }
@@ -66,16 +67,18 @@ san_status solution_indices_until(const san_space *sp, san_solution *sol, int nt
     int64_t *moff = space_marginal_offsets(m);
     if (!moff)
         return SAN_E_NOMEM;
-    /* per chunk: results twice, throughputs, marginals */
-    const int64_t width = 2 * m->nres + m->nev + moff[m->naut];
+    /* per chunk: results, throughputs and marginals, each with its
+     * compensation */
+    const int64_t nm = moff[m->naut], width = 2 * (m->nres + m->nev + nm);
     double *sums = calloc(nchunk * width + 1, sizeof *sums);
     space_top *tops = calloc(nchunk * ntop + ntop + 1, sizeof *tops);
     chunk_sums *part = calloc(nchunk + 1, sizeof *part);
-    double *res_c = calloc(m->nres + 1, sizeof *res_c);
+    double *res_c = calloc(m->nres + m->nev + nm + 1, sizeof *res_c);
     int ok = sums && tops && part && res_c && space_solution_alloc(m, ntop, sol) == 0;
     for (int64_t k = 0; ok && k < nchunk; k++) {
         double *w = sums + k * width;
-        part[k] = (chunk_sums){ { w, w + m->nres, w + 2 * m->nres, w + 2 * m->nres + m->nev },
+        double *thr = w + 2 * m->nres, *marg = thr + 2 * m->nev;
+        part[k] = (chunk_sums){ { w, w + m->nres, thr, marg, thr + m->nev, marg + nm },
                                 tops + (k + 1) * ntop, 0 };
     }
     int failed = !ok, late = 0;

@@ -148,6 +148,12 @@ static int make_runs(const rentry *e, int64_t n, int use_o, int run_min, kron_ru
     K->run = realloc(v, (K->nrun ? K->nrun : 1) * sizeof *v);
     if (!K->run)
         K->run = v;
+    /* seg and segp were sized for a segment an update; runs_bytes counts
+     * nseg (rs 18/9: 1.5 MB held past the budget's count) */
+    int32_t *sg = realloc(K->seg, (K->nseg + 1) * sizeof *sg);
+    double *sp = realloc(K->segp, (K->nseg ? K->nseg : 1) * sizeof *sp);
+    K->seg = sg ? sg : K->seg;
+    K->segp = sp ? sp : K->segp;
     return 0;
 }
 
@@ -453,6 +459,9 @@ static void calls_resolve(const kron_desc *d, struct kron_rmap *M, struct callse
         cs->v[put++] = C;
     }
     M->ncall = put;
+    /* the list grew by doubling: M->bytes counts the calls kept */
+    kron_call *kept = realloc(cs->v, (put ? put : 1) * sizeof *kept);
+    cs->v = kept ? kept : cs->v;
     M->call = cs->v;
     M->cfn = cs->fn;
     cs->v = NULL;

@@ -101,6 +101,12 @@ void kron_op(num_op *op, const kron_desc *d, double *w)
 
 /* Vectors each method holds besides the descriptor and pi: the product
  * scratch, the best copy, and its own. */
+/* Held through every method: the descriptor's diagonal (d->bytes leaves
+ * it out), the answer (sol->pi), the product's scratch and the
+ * iterate.  Counting two of them, rs 18/9 -m ml --max-memory 36M
+ * peaked 2.5 MB over. */
+#define KRON_FIXED_VECTORS 4
+
 static double method_vectors(san_method m, int restart)
 {
     switch (m) {
@@ -138,7 +144,7 @@ static double method_vectors(san_method m, int restart)
  * before GMRES answered) it is a resort after iad (ml_resort). */
 static san_method auto_method(const ksolve *c)
 {
-    double room = num_ls_budget(c->ls.o) - c->d->bytes - 8.0 * c->d->n * 2 -
+    double room = num_ls_budget(c->ls.o) - c->d->bytes - 8.0 * c->d->n * KRON_FIXED_VECTORS -
                   (c->ls.parts ? c->ls.parts->bytes : 0);
     if (method_vectors(SAN_M_BICGSTAB, 0) * 8.0 * c->d->n <= room)
         return SAN_M_BICGSTAB;
@@ -153,7 +159,8 @@ static int over_budget(const kron_desc *d, const san_solve_opts *o, san_solve_in
 {
     const san_method m = o->method == SAN_M_AUTO || o->method == SAN_M_IAD ? SAN_M_POWER
                                                                             : o->method;
-    const double need = d->bytes + 8.0 * (double)d->n * (2 + method_vectors(m, o->restart));
+    const double need = d->bytes + 8.0 * (double)d->n * (KRON_FIXED_VECTORS +
+                                                          method_vectors(m, o->restart));
     if (need <= num_ls_budget(o))
         return 0;
     char nb[32], lb[32];
@@ -172,7 +179,7 @@ static double ml_room(const ksolve *c)
 {
     return num_ls_budget(c->ls.o) - c->d->bytes - c->held -
            (c->ls.parts ? c->ls.parts->bytes : 0) -
-           8.0 * (double)c->d->n * (2 + method_vectors(SAN_M_ML, 0));
+           8.0 * (double)c->d->n * (KRON_FIXED_VECTORS + method_vectors(SAN_M_ML, 0));
 }
 
 /* The multilevel method (multilevel.c) needs the descriptor and the
@@ -210,7 +217,7 @@ static int krylov_resort(ksolve *c, double *pi, int st)
 {
     if (st != 1 || c->ls.info->status == SAN_E_INTERRUPTED || c->ls.final)
         return st;
-    double room = num_ls_budget(c->ls.o) - c->d->bytes - 8.0 * c->d->n * 2 -
+    double room = num_ls_budget(c->ls.o) - c->d->bytes - 8.0 * c->d->n * KRON_FIXED_VECTORS -
                   (c->ls.parts ? c->ls.parts->bytes : 0);
     if (method_vectors(SAN_M_GMRES, 0) * 8.0 * c->d->n > room)
         return st;
@@ -242,7 +249,7 @@ static int ml_resort(ksolve *c, double *pi, int st)
     if (st != 1 || c->ls.info->status == SAN_E_INTERRUPTED || c->ls.final)
         return st;
     const kron_desc *was = c->d;
-    const double second = kron_flows_ok(was) ? 0 : was->bytes + was->levels_bytes -
+    const double second = kron_flows_ok(was) ? 0 : was->bytes + was->levels_bytes + 8.0 * was->n -
                                                    (was->keys_owned ? 8.0 * (double)was->n : 0);
     const int64_t min = was->n / KRON_ML_MIN_FRACTION;
     /* the room of the coarse chain, were the second descriptor held,

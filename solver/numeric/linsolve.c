@@ -523,7 +523,11 @@ int num_ls_auto_end(num_ls *c, int st)
     if (st != 1 || info->status == SAN_E_INTERRUPTED)
         return st;
     char *t = strstr(info->msg, "; try ");
-    if (!t)
+    /* a verdict at the roundoff floor (verify.c: "try --tol 1e-09") is
+     * kept: the LU's correction measured it, and another method does
+     * not go below it (boundtest's slow3, rates 1e-6 to 20: direct, iad
+     * and ml all stop at 5.5e-10; gs, which auto advised, at 1.0) */
+    if (!t || !strncmp(t, "; try --tol ", 12))
         return st;
     char adv[96];
     num_ls_advice(c, adv, sizeof adv);

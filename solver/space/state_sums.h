@@ -16,9 +16,10 @@
 /* The sums of a slice: results (compensated: millions of small terms,
  * res_c carries what rounding lost), throughputs (p times the event's
  * rate), marginals (every automaton's states in a row, automaton a's at
- * moff[a]).  Zeroed by the caller. */
+ * moff[a]), compensated too when thr_c and marg_c are given (NULL:
+ * plain sums).  Zeroed by the caller. */
 typedef struct {
-    double *res, *res_c, *thr, *marg;
+    double *res, *res_c, *thr, *marg, *thr_c, *marg_c;
 } space_sums;
 
 /* The offsets of each automaton's marginals in a row (moff[naut] is

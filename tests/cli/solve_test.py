@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 from itertools import combinations, product
+from math import fsum
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from santest import SAN, TOP, SHARED, check, rs_full, rs_text, tally  # noqa: E402
@@ -719,7 +720,9 @@ def test_scan_memory():
     path = write_tmp(text)
     for storage in ("sparse", "kron"):
         rc, out, err = run(["solve", "-q", "--storage", storage, "--max-memory", "50M", path])
-        check(rc == 2 and "beyond the memory limit of 50.0 MiB" in err and "--max-memory" in err,
+        # the limit named is what the model's own bytes leave of 50 MiB
+        check(rc == 2 and "beyond the memory limit of 49.9 MiB" in err and "--max-memory" in err
+              and "of the memory limit of 50.0 MiB: the chain had 49.9 MiB" in err,
               f"2^{n} accepted states, --max-memory 50M [{storage}]: exit 2 with the reason "
               f"(got {rc}: {err.strip()[:200]})")
     os.unlink(path)
@@ -1020,6 +1023,83 @@ def test_auto_stops_at_contract():
     os.unlink(path)
 
 
+def test_index_sums_compensated():
+    """The marginals and the throughputs are sums over the states too
+    (solver/space/state_sums.c): on rs 18/9 as written (--lump off,
+    155,382 states, tol 1e-12, 2 threads) their plain sums were up to
+    2.4e-13 (marginals) and 2.9e-13 (throughputs) relative off the
+    compensated sums of the same vector, the whole of the error estimate
+    (2.7e-13): Acq@P[i]'s throughput was 3.5e-13 off its closed form.
+    Two identities hold for any vector, whatever its accuracy, and so
+    check the sums alone: each automaton's marginals sum to the vector's
+    sum, 1 (was 1 - 9.2e-14), and Rel@P[i], of rate 6 in P[i]'s state
+    using, has the throughput 6 P(P[i] using) (was 3.4e-13 off); both
+    now within 4 ulps.  The closed forms (product form: pi(k using) ~
+    C(18, k) (3/6)^k, k <= 9; X(Acq@P[i]) = 3 P(P[i] sleeping, k < 9))
+    within twice the estimate: the vector's own error per index reaches
+    1.15 times it (4 threads: 7.7e-14 for 6.7e-14)."""
+    N, R = 18, 9
+    path = write_tmp(rs_text(N, R))
+    rc, out, err = run(["solve", "-q", "-f", "json", "--lump", "off", "--tol", "1e-12", "--top",
+                        "0", path])
+    os.unlink(path)
+    check(rc == 0, f"rs 18/9 --lump off answers: {err.strip()[:200]}")
+    if rc != 0:
+        return
+    j = json.loads(out)
+    est, marg, thr = j["solver"]["error_estimate"], j["marginals"], j["throughputs"]
+    ulp = 2.0 ** -52
+    worst_1 = max(abs(v["using"] + v["sleeping"] - 1) for v in marg.values())
+    worst_rel = max(abs(thr["Rel@" + a] - 6 * v["using"]) / thr["Rel@" + a]
+                    for a, v in marg.items())
+    check(len(marg) == N and worst_1 <= 4 * ulp and worst_rel <= 4 * ulp,
+          f"rs 18/9 --lump off: marginals sum to 1 +- {worst_1:.2g}, Rel's throughputs "
+          f"6 P(using) +- {worst_rel:.2g} relative (4 ulps: {4 * ulp:.2g})")
+    w = [math.comb(N, k) * 0.5 ** k for k in range(R + 1)]
+    z = fsum(w)
+    using = fsum(k * w[k] for k in range(R + 1)) / z / N
+    acq = 3 * fsum(w[k] * (N - k) / N for k in range(R)) / z
+    worst_m = max(abs(v["using"] - using) / using for v in marg.values())
+    worst_t = max(abs(v - acq) / acq for v in thr.values())
+    check(est <= 1e-12 and worst_m <= 2 * est and worst_t <= 2 * est,
+          f"rs 18/9 --lump off: marginals {worst_m:.2g}, throughputs {worst_t:.2g} relative "
+          f"off the product form for an estimate of {est:.2g}")
+
+
+def test_floor_hint():
+    """boundtest's family slow3 (a queue of 150 at rates 1e-6, a slow
+    cycle, a flip at rate 8-16): at tol 1e-12 the direct solve, corrected
+    by the LU of the generator, measures an error estimate of 3.9e-10,
+    the roundoff floor of the checks on these rates (direct, iad and ml
+    all stop there).  auto replaced the verdict's "try --tol 1e-09" by
+    "try --method gs", which stops at an estimate of 1.0; the verdict
+    stays now, and the tolerance it names is answered: busy within the
+    estimate of the M/M/1/150 closed form (rho 0.8)."""
+    text = ("identifiers\n  QA = [0..150];\nevents\n  loc arrive (1e-6)\n  loc serve (1.25e-6)\n"
+            "  loc go (2e-6)\n  loc back (5e-7)\n  loc on (16)\n  loc off (8)\n"
+            "reachability = 1;\nnetwork slow3 (continuous)\n"
+            "  aut A\n    stt s[QA]\n      to(++) arrive\n      to(--) serve\n"
+            "  aut C\n    stt c0\n      to(c1) go\n    stt c1\n      to(c0) back\n"
+            "  aut F\n    stt f0\n      to(f1) on\n    stt f1\n      to(f0) off\n"
+            "results\n  busy = st A != s[0];\n")
+    path = write_tmp(text)
+    rc, out, err = run(["solve", "-q", "-f", "json", "--tol", "1e-12", path])
+    check(rc == 1 and "roundoff floor" in err and "try --tol 1e-09" in err,
+          f"slow3 tol 1e-12: exit 1 naming the floor and --tol 1e-09 (got {rc}: "
+          f"{err.strip()[-200:]})")
+    rc, out, err = run(["solve", "-q", "-f", "json", "--tol", "1e-9", path])
+    os.unlink(path)
+    check(rc == 0, f"slow3 tol 1e-9 answers: {err.strip()[:200]}")
+    if rc != 0:
+        return
+    j = json.loads(out)
+    rho, k = 0.8, 150
+    want = (rho - rho ** (k + 1)) / (1 - rho ** (k + 1))
+    got, est = j["results"]["busy"], j["solver"]["error_estimate"]
+    check(est <= 1e-9 and abs(got - want) <= est * want,
+          f"slow3 tol 1e-9: busy {got!r} for {want!r}, estimate {est:.2g}")
+
+
 def test_gmres_growing_chain():
     """The named GMRES on an M/M/1/K whose probabilities grow by rho = 1.05
     a state (K = 2000: 1e42 between the smallest and the largest) at tol
@@ -1076,7 +1156,8 @@ def main():
              test_pruned_scan, test_scan_unpruned, test_scan_too_big, test_scan_memory,
              test_pocket_low_fill, test_arcs_dropped, test_verified, test_underflow,
              test_not_converged_estimate, test_top_ties, test_floor_cycles,
-             test_auto_stops_at_contract, test_gmres_growing_chain]
+             test_auto_stops_at_contract, test_index_sums_compensated, test_floor_hint,
+             test_gmres_growing_chain]
     if os.path.isdir(os.path.join(SHARED, "peps")):
         tests += [test_rs_shared, test_example, test_printers]
     else:
