@@ -94,20 +94,15 @@ SAN_API void san_space_free(san_space *sp);
 /* indices.c)                                                           */
 /* ------------------------------------------------------------------ */
 
-typedef struct {
-    int64_t state;          /* state number in the space */
-    double p;
-} san_top_state;
-
-typedef struct {
-    double *pi;             /* per reachable state */
-    san_solve_info info;
-    double *results;        /* per model result */
-    double **marginal;      /* [automaton][local state] */
-    double *throughput;     /* per event */
-    san_top_state *top;     /* most probable states, descending */
-    int ntop;
-} san_solution;
+/* A steady-state solution: pi and its indices, read through accessors
+ * (its layout is libsan's: solver/space/solution.h).  san_solution_new
+ * (zeroed; NULL when out of memory) makes one for san_solve or
+ * san_kron_solve, which fill it (overwriting it: one solve per
+ * solution, or its arrays leak); san_solution_free releases what it holds,
+ * then the solution itself (m: the model of the space it was solved
+ * on; a NULL sol is nothing to free). */
+typedef struct san_solution san_solution;
+SAN_API san_solution *san_solution_new(void);
 
 /* Solve the chain of sp: the closed class only (transient states get 0).
  * Returns what san_ctmc_solve returns. */
@@ -117,9 +112,14 @@ SAN_API san_status san_solve(const san_space *sp, const san_solve_opts *o, san_s
 SAN_API san_status san_solution_indices(const san_space *sp, san_solution *sol, int ntop,
                                 san_diag *d);
 SAN_API void san_solution_free(const san_model *m, san_solution *sol);
-/* Its indices read through accessors (solver/analysis/solution_get.c),
- * for callers that do not see its layout: one value per model result,
- * per local state of automaton a, per event. */
+/* Its vector and indices read through accessors (solver/analysis/
+ * solution_get.c): pi (one value per state of the space; NULL when
+ * the solve made none), the solver's report (for
+ * san_solve_info_converged ...), one value per model result, per local
+ * state of automaton a, per event (san_solution_indices, or the
+ * analysis that made it, filled them). */
+SAN_API const double *san_solution_pi(const san_solution *s);
+SAN_API const san_solve_info *san_solution_info(const san_solution *s);
 SAN_API const double *san_solution_results(const san_solution *s);
 SAN_API const double *san_solution_marginal(const san_solution *s, int a);
 SAN_API const double *san_solution_throughputs(const san_solution *s);

@@ -66,7 +66,7 @@ void an_analysis_clear(san_analysis *a)
     if (a->have_tr)
         an_transient_free(a->m, &a->tr);
     if (a->have_sol)
-        san_solution_free(a->m, &a->sol);
+        space_solution_clear(a->m, &a->sol);
     if (a->have_space)
         san_space_free(&a->sp);
     san_lumping_free(a->lumping);
@@ -321,7 +321,7 @@ static int retry_sparse(const san_analysis_opts *o, double t0, san_analysis *a)
     a->t_space += san_now() - t;
     if (st != SAN_OK)
         return 0;       /* the descriptor's answer stays */
-    san_solution_free(a->m, &a->sol);
+    space_solution_clear(a->m, &a->sol);
     san_space_free(&a->sp);
     a->sp = sp;
     a->have_sol = 0;
@@ -452,7 +452,7 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
     /* sol and tr are over the lumped model until expanded; freed so if not */
     san_status es = SAN_OK;
     if (a->have_sol && (es = lump_expand_solution(L, &a->sol)) != SAN_OK) {
-        san_solution_free(a->m, &a->sol);
+        space_solution_clear(a->m, &a->sol);
         a->have_sol = a->have_indices = 0;
     }
     if (a->have_tr && es == SAN_OK)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "solver/numeric/linsolve.h"
 #include "solver/space/partition_space.h"
+#include "solver/space/solution.h"
 
 /* Q^T restricted to the closed class, renumbered 0..nclosed-1: 0, -1
  * out of memory, -2 interrupted (num_csr_transpose). */

@@ -201,13 +201,20 @@ static void test_opts_version(const san_model *m)
     san_solve_opts so;
     san_solve_opts_default(&so);
     so.struct_size = 0;
-    san_solution sol;
-    st = san_solve(san_analysis_space(a), &so, &sol);
-    CHECK(st == SAN_E_USAGE && strstr(sol.info.msg, "san_solve_opts_default") && !sol.pi,
-          "solve options of another size: status %d: %s", st, sol.info.msg);
-    int kst = san_kron_solve(san_analysis_space(a), &so, &sol, NULL);
-    CHECK(kst < 0 && sol.info.status == SAN_E_USAGE && !sol.pi,
-          "kron solve options of another size: %d, status %d", kst, sol.info.status);
+    san_solution *sol = san_solution_new();
+    CHECK(sol && !san_solution_pi(sol) && san_solution_info(sol)->lu_correction == -1,
+          "a new solution holds no vector and no LU correction");
+    if (!sol)
+        return;
+    st = san_solve(san_analysis_space(a), &so, sol);
+    const san_solve_info *si1 = san_solution_info(sol);
+    CHECK(st == SAN_E_USAGE && strstr(si1->msg, "san_solve_opts_default") && !san_solution_pi(sol),
+          "solve options of another size: status %d: %s", st, si1->msg);
+    int kst = san_kron_solve(san_analysis_space(a), &so, sol, NULL);
+    CHECK(kst < 0 && si1->status == SAN_E_USAGE && !san_solution_pi(sol),
+          "kron solve options of another size: %d, status %d", kst, si1->status);
+    san_solution_free(san_analysis_model(a), sol);
+    san_solution_free(NULL, NULL);      /* nothing to free */
 
     /* a two-state chain's Q^T, as san_ctmc_solve takes it */
     int64_t rp[] = { 0, 2, 4 };
