@@ -49,33 +49,18 @@ typedef struct {
 } san_space_opts;
 
 /* The reachable states, numbered 0..n-1 in exploration order, and the
- * generator over them.  Vectors on the reachable set use these numbers. */
-typedef struct {
-    const san_model *m;
-    int64_t n;              /* reachable states */
-    int64_t *index;         /* mixed-radix index of each state */
-    san_csr q;              /* Q by rows (out-transitions, diagonal included);
-                               states_only: the columns alone (val NULL)
-                               for san_kron_check_classes, which frees
-                               them, or none when they did not fit */
-    double *exit;           /* states_only: each state's total rate to the
-                               others, -q_ii (NULL otherwise) */
-    int64_t declared;       /* states the reachability function accepts */
-    int64_t reached_undeclared; /* reached, but rejected by the function */
-    int64_t dropped;        /* isolated pockets dropped */
-    /* The one closed class the chain must have (several when the build
-     * was asked for several_closed); other states are transient. */
-    int64_t nclosed;        /* states in the closed class(es) */
-    char *in_closed;        /* per state: 1 in a closed class */
-    double max_rate;        /* largest |q_ii| */
-    double t_explore, t_build, t_check;  /* seconds */
-    double bytes;           /* memory held by this structure */
-    int64_t nclasses;       /* closed classes (1 unless several_closed
-                               or several_steady) */
-    int32_t *cls;           /* several_closed (several_steady: when
-                               nclasses > 1): per state its closed class
-                               (0..nclasses-1), -1 transient; else NULL */
-} san_space;
+ * generator over them; vectors on the reachable set use these numbers.
+ * Opaque (its layout is libsan's: solver/space/space_int.h): a caller
+ * makes one with san_space_new (zeroed; NULL when out of memory) for
+ * san_space_build, and reads it with san_space_model (the model it
+ * points into), san_space_states (n) and san_space_index (each
+ * state's mixed-radix index, n entries).  san_analysis_space gives an
+ * analysis's, to read and to export. */
+typedef struct san_space san_space;
+SAN_API san_space *san_space_new(void);
+SAN_API const san_model *san_space_model(const san_space *sp);
+SAN_API int64_t san_space_states(const san_space *sp);
+SAN_API const int64_t *san_space_index(const san_space *sp);
 
 SAN_API double san_default_max_memory(void);
 
@@ -87,6 +72,7 @@ SAN_API double san_default_max_memory(void);
  * diagnostics). */
 SAN_API san_status san_space_build(const san_model *m, const san_space_opts *o, san_space *sp,
                            san_diag *d);
+/* What sp holds, then sp (one of san_space_new; NULL: nothing). */
 SAN_API void san_space_free(san_space *sp);
 
 /* ------------------------------------------------------------------ */

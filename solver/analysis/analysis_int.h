@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "san.h"
 #include "solver/space/solution.h"
+#include "solver/space/space_int.h"
 
 /* The answer of a time-dependent analysis (its accessors:
  * transient_get.c). */

@@ -68,7 +68,7 @@ void an_analysis_clear(san_analysis *a)
     if (a->have_sol)
         space_solution_clear(a->m, &a->sol);
     if (a->have_space)
-        san_space_free(&a->sp);
+        space_clear(&a->sp);
     san_lumping_free(a->lumping);
     long_run_free(&a->classes);
     memset(a, 0, sizeof *a);
@@ -171,7 +171,7 @@ static san_status choose_storage(const san_model *m, const san_analysis_opts *o,
     storage_rule(c);
     if (c->pick == SAN_STORAGE_SPARSE) {
         *t_spent = a->sp.t_explore;
-        san_space_free(&a->sp);
+        space_clear(&a->sp);
         a->have_space = 0;
         san_diag_clear(&tmp);
     } else {
@@ -241,7 +241,7 @@ static san_status build(const san_model *m, const san_analysis_opts *o, double t
     base_progress_end(&p, 1);
     a->sp.t_check = san_now() - t;
     if (st != SAN_OK) {
-        san_space_free(&a->sp);
+        space_clear(&a->sp);
         a->have_space = 0;
     }
     return st;
@@ -322,7 +322,7 @@ static int retry_sparse(const san_analysis_opts *o, double t0, san_analysis *a)
     if (st != SAN_OK)
         return 0;       /* the descriptor's answer stays */
     space_solution_clear(a->m, &a->sol);
-    san_space_free(&a->sp);
+    space_clear(&a->sp);
     a->sp = sp;
     a->have_sol = 0;
     a->kron = 0;

@@ -12,6 +12,7 @@
 #include "solver/space/succ.h"
 #include "lang/model_int.h"
 #include "solver/space/solution.h"
+#include "solver/space/space_int.h"
 
 /* The indices are sums over the states, cut into chunks of INDEX_CHUNK
  * that threads take in any order; each chunk has its own partial sums,

@@ -16,6 +16,7 @@
 
 #include "tests/unit/check.h"
 #include "tests/unit/model_text.h"
+#include "solver/space/space_int.h"
 
 /* ------------------------------------------------------------------ */
 /* Building generators by hand                                          */
@@ -677,7 +678,7 @@ static void test_solve_interrupted(void)
               !info->converged && isnan(san_solve_reached_estimate(info)) && uniform,
               "san_solve interrupted: %d '%s'", st, info ? info->msg : "(no memory)");
         san_solution_free(m, sol);
-        san_space_free(&sp);
+        space_clear(&sp);
     }
     san_model_free(m);
 }
