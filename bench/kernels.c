@@ -25,6 +25,7 @@
 #include "san.h"
 #include "solver/numeric/linsolve.h"
 #include "solver/numeric/precond.h"
+#include "solver/space/space_int.h"
 
 static double now(void)
 {
@@ -221,7 +222,7 @@ int main(int argc, char **argv)
     free(x);
     free(y);
     san_csr_free(&qt);
-    san_space_free(&sp);
+    space_clear(&sp);
     san_model_free(m);
     san_diag_clear(&d);
     return 0;

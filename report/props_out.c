@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include "report/commands.h"
+#include "solver/space/space_int.h"
 
 typedef struct {
     const san_props *P;

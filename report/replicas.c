@@ -10,6 +10,7 @@
 #include <string.h>
 #include "report/solve_out.h"
 #include "lang/model_int.h"
+#include "solver/space/solution.h"
 
 /* A replica's name "BASE[K]": the length of BASE and K, or 0 when the name
  * does not end in a bracketed index (no leading zeros). */

@@ -34,7 +34,7 @@ static void csv_indices(FILE *out, const san_model *m, double t, const char *pre
 
 void rep_time_csv(FILE *out, const rep_time *r)
 {
-    const san_transient *T = &r->a->tr;
+    const an_time_answer *T = &r->a->tr;
     if (r->o->preamble)     /* "# key: value" lines before the header row */
         r->o->preamble(out, SAN_REPORT_CSV, r->o->ctx);
     fprintf(out, "time,kind,name,state,value\n");

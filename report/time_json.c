@@ -33,7 +33,7 @@ void rep_time_json(FILE *out, const rep_time *r)
 {
     const san_model *m = r->m;
     const san_analysis *a = r->a;
-    const san_transient *T = &a->tr;
+    const an_time_answer *T = &a->tr;
     rep_json_open(out, r->o->preamble, r->o->ctx, m->name, r->o->source);
     fprintf(out, ",\n  \"complete\": %s, \"times_requested\": %d",
            r->o->complete ? "true" : "false", r->o->ntimes_asked);

@@ -40,7 +40,7 @@ int san_report_transient_plot(const char *file, const san_plot_opts *look, const
     o.title = o.title ? o.title : m->name;
     o.xlabel = o.xlabel ? o.xlabel : "t";
     o.ylabel = o.ylabel ? o.ylabel : passage ? "P(T <= t)" : "value";
-    const san_transient *T = &a->tr;
+    const an_time_answer *T = &a->tr;
     san_plot_series *s = calloc(m->nres + 1, sizeof *s);
     int ns = 0, rc;
     if (!s) {

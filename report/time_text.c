@@ -13,7 +13,7 @@
 static void text_header(FILE *out, const rep_time *r)
 {
     const san_analysis *a = r->a;
-    const san_transient *T = &a->tr;
+    const an_time_answer *T = &a->tr;
     if (r->o->preamble)
         r->o->preamble(out, SAN_REPORT_TEXT, r->o->ctx);
     fprintf(out, "model        %s (%s)\n", r->m->name, r->o->source);
@@ -41,7 +41,7 @@ static void text_header(FILE *out, const rep_time *r)
 static void text_table(FILE *out, const rep_time *r, const char *title, int acc)
 {
     const san_model *m = r->m;
-    const san_transient *T = &r->a->tr;
+    const an_time_answer *T = &r->a->tr;
     const san_solution *S = acc ? T->acc : T->at;
     fprintf(out, "\n%s\n  %-12s", title, "t");
     for (int i = 0; i < m->nres; i++)
@@ -74,7 +74,7 @@ static void text_table(FILE *out, const rep_time *r, const char *title, int acc)
 
 static void text_passage(FILE *out, const rep_time *r)
 {
-    const san_transient *T = &r->a->tr;
+    const an_time_answer *T = &r->a->tr;
     fprintf(out, "\npassage      into %lld target state%s\n", (long long)T->ntarget,
            T->ntarget == 1 ? "" : "s");
     if (isnan(T->reach))

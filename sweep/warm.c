@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sweep/sweep_int.h"
+#include "solver/space/space_int.h"
 
 typedef struct {
     char **vals;            /* per axis; NULL where the flag is left out */

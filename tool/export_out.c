@@ -43,7 +43,7 @@ static int write_one(const void *ctx, FILE *out)
               : j->part == 'l' ? san_export_prism_lab(j->sp, out)
               : j->part == 'r' ? san_export_prism_srew(j->sp, j->reward, out, j->err,
                                                        sizeof j->err)
-                               : san_export_prism_map(j->sp->m, out);
+                               : san_export_prism_map(san_space_model(j->sp), out);
         break;
     }
     return j->st == SAN_OK ? 0 : -1;
@@ -93,7 +93,7 @@ static char *prism_path(const char *base, int nrew, int k, export_job *j)
 
 static int write_prism(export_job *j, const char *base)
 {
-    const int nrew = san_export_prism_nrewards(j->sp->m);
+    const int nrew = san_export_prism_nrewards(san_space_model(j->sp));
     int rc = EXIT_OK;
     for (int k = 0; k < 3 + nrew + 1 && rc == EXIT_OK; k++) {
         char *path = prism_path(base, nrew, k, j);

@@ -6,25 +6,26 @@
 #include <stdlib.h>
 #include "tool/tool.h"
 
-static const san_space *sort_space;     /* qsort has no context argument */
+static const int64_t *sort_index;      /* qsort has no context argument */
 
 static int by_index(const void *x, const void *y)
 {
-    int64_t a = sort_space->index[*(const int64_t *)x], b = sort_space->index[*(const int64_t *)y];
+    int64_t a = sort_index[*(const int64_t *)x], b = sort_index[*(const int64_t *)y];
     return (a > b) - (a < b);
 }
 
 int64_t *tool_vector_order(const san_space *sp, const char *cmd)
 {
-    int64_t *order = malloc((sp->n ? sp->n : 1) * sizeof *order);
+    const int64_t n = san_space_states(sp);
+    int64_t *order = malloc((n ? n : 1) * sizeof *order);
     if (!order) {
         fprintf(stderr, "san %s: out of memory writing the vector\n", cmd);
         return NULL;
     }
-    for (int64_t i = 0; i < sp->n; i++)
+    for (int64_t i = 0; i < n; i++)
         order[i] = i;
-    sort_space = sp;
-    qsort(order, sp->n, sizeof *order, by_index);
+    sort_index = san_space_index(sp);
+    qsort(order, n, sizeof *order, by_index);
     return order;
 }
 
@@ -65,7 +66,9 @@ int tool_vector_write(const void *ctx, FILE *out)
 {
     const tool_vector *v = ctx;
     const san_space *sp = v->sp;
-    const san_model *m = sp->m;
+    const san_model *m = san_space_model(sp);
+    const int64_t n = san_space_states(sp);
+    const int64_t *index = san_space_index(sp);
     int64_t *order = tool_vector_order(sp, v->cmd);
     int *s = malloc((san_model_automata(m) + 1) * sizeof *s);
     if (!order || !s) {
@@ -77,7 +80,7 @@ int tool_vector_write(const void *ctx, FILE *out)
     }
     vector_header(out, m);
     int rc = 0;
-    for (int64_t k = 0; k < sp->n; k++) {
+    for (int64_t k = 0; k < n; k++) {
         /* a write of millions of rows stops at a Ctrl-C, before the grace
          * runs out */
         if (k % VECTOR_POLL_ROWS == 0 && tool_interrupted()) {
@@ -86,7 +89,7 @@ int tool_vector_write(const void *ctx, FILE *out)
             break;
         }
         int64_t i = order[k];
-        vector_row(out, m, s, sp->index[i], v->pi[i]);
+        vector_row(out, m, s, index[i], v->pi[i]);
     }
     free(order);
     free(s);

@@ -103,62 +103,7 @@ typedef struct {
                                options of `solve` (san_analysis_opts) */
 } san_transient_opts;
 
-/* The answer of a time-dependent analysis. */
-typedef struct {
-    int ntimes;
-    double *times;
-    /* per time: results, marginals, throughputs of pi(t) (pi NULL) */
-    san_solution *at;
-    /* per time when rewards: the same indices of the integral of pi
-     * over [0, t] (results: accumulated rewards; marginals: expected
-     * time in each local state; throughputs: expected firings) */
-    san_solution *acc;
-    double *pi_last;        /* pi at the last time, per state */
-    int64_t ninit;          /* states of the initial distribution */
-    double rate;            /* uniformization rate */
-    double steps_planned;   /* products the series need (before steady-
-                               state detection) */
-    long steps;             /* products done */
-    double product_s;
-    double trunc;           /* sum of the intervals' truncation bounds:
-                               every probability is within it, plus
-                               roundoff, of the exact one */
-    double ss_at;           /* model time the steady state was detected
-                               (-1: not); later times equal it */
-    /* PASSAGE */
-    int64_t ntarget;
-    double *cdf;            /* per time: P(T <= t) */
-    double p_init;          /* P(T = 0): initial mass in the target */
-    double reach;           /* P(T < infinity) */
-    double mean;            /* E[T] (HUGE_VAL when reach < 1; NaN: not
-                               computed, see incomplete) */
-    double mean_resid;      /* max |(h Q)_j + alpha_j| / max(alpha) over the
-                               states outside the target: the linear
-                               system h (-Q_TT) = alpha_T the expected
-                               sojourn times h satisfy */
-    long mean_steps;        /* products of the series (0: solved) */
-    double *pct;            /* per level: the smallest t with P(T <= t)
-                               >= level, to 1e-9 relative (infinite:
-                               level at or above reach, never attained;
-                               NaN: not computed, e.g. interrupted) */
-    long pct_steps;         /* products the percentiles took */
-    int mean_solved;        /* the mean from a steady-state solve of the
-                               regenerative chain (sparse storage), with
-                               the accuracy contract of solve */
-    double mean_error_est;  /* its estimated relative error (NaN: not
-                               verified; series: the residual above) */
-    san_solve_info mean_info;   /* that solve */
-    int reach_how;          /* how reach was found: SAN_REACH_* */
-    san_solve_info reach_info;  /* SAN_REACH_SOLVE: that solve (its
-                               error_est relative on pi, which carries
-                               to reach) */
-    int incomplete;         /* some figure asked for was not computed
-                               (NaN: the mean, a percentile, beyond
-                               --max-steps); the diagnostics say which,
-                               the rest of the answer stands */
-} san_transient;
-
-/* san_transient.reach_how */
+/* how san_analysis_reach found the probability */
 enum {
     SAN_REACH_SERIES,       /* the mass the uniformization series absorbed */
     SAN_REACH_GRAPH,        /* 1 for sure: every state the passage can visit

@@ -57,33 +57,18 @@ typedef struct {
 SAN_API void san_space_opts_default(san_space_opts *o);
 
 /* The reachable states, numbered 0..n-1 in exploration order, and the
- * generator over them.  Vectors on the reachable set use these numbers. */
-typedef struct {
-    const san_model *m;
-    int64_t n;              /* reachable states */
-    int64_t *index;         /* mixed-radix index of each state */
-    san_csr q;              /* Q by rows (out-transitions, diagonal included);
-                               states_only: the columns alone (val NULL)
-                               for san_kron_check_classes, which frees
-                               them, or none when they did not fit */
-    double *exit;           /* states_only: each state's total rate to the
-                               others, -q_ii (NULL otherwise) */
-    int64_t declared;       /* states the reachability function accepts */
-    int64_t reached_undeclared; /* reached, but rejected by the function */
-    int64_t dropped;        /* isolated pockets dropped */
-    /* The one closed class the chain must have (several when the build
-     * was asked for several_closed); other states are transient. */
-    int64_t nclosed;        /* states in the closed class(es) */
-    char *in_closed;        /* per state: 1 in a closed class */
-    double max_rate;        /* largest |q_ii| */
-    double t_explore, t_build, t_check;  /* seconds */
-    double bytes;           /* memory held by this structure */
-    int64_t nclasses;       /* closed classes (1 unless several_closed
-                               or several_steady) */
-    int32_t *cls;           /* several_closed (several_steady: when
-                               nclasses > 1): per state its closed class
-                               (0..nclasses-1), -1 transient; else NULL */
-} san_space;
+ * generator over them; vectors on the reachable set use these numbers.
+ * Opaque (its layout is libsan's: solver/space/space_int.h): a caller
+ * makes one with san_space_new (zeroed; NULL when out of memory) for
+ * san_space_build, and reads it with san_space_model (the model it
+ * points into), san_space_states (n) and san_space_index (each
+ * state's mixed-radix index, n entries).  san_analysis_space gives an
+ * analysis's, to read and to export. */
+typedef struct san_space san_space;
+SAN_API san_space *san_space_new(void);
+SAN_API const san_model *san_space_model(const san_space *sp);
+SAN_API int64_t san_space_states(const san_space *sp);
+SAN_API const int64_t *san_space_index(const san_space *sp);
 
 SAN_API double san_default_max_memory(void);
 
@@ -96,6 +81,7 @@ SAN_API double san_default_max_memory(void);
  * (positionless diagnostics). */
 SAN_API san_status san_space_build(const san_model *m, const san_space_opts *o, san_space *sp,
                            san_diag *d);
+/* What sp holds, then sp (one of san_space_new; NULL: nothing). */
 SAN_API void san_space_free(san_space *sp);
 
 /* ------------------------------------------------------------------ */
@@ -103,20 +89,15 @@ SAN_API void san_space_free(san_space *sp);
 /* indices.c)                                                           */
 /* ------------------------------------------------------------------ */
 
-typedef struct {
-    int64_t state;          /* state number in the space */
-    double p;
-} san_top_state;
-
-typedef struct {
-    double *pi;             /* per reachable state */
-    san_solve_info info;
-    double *results;        /* per model result */
-    double **marginal;      /* [automaton][local state] */
-    double *throughput;     /* per event */
-    san_top_state *top;     /* most probable states, descending */
-    int ntop;
-} san_solution;
+/* A steady-state solution: pi and its indices, read through accessors
+ * (its layout is libsan's: solver/space/solution.h).  san_solution_new
+ * (zeroed; NULL when out of memory) makes one for san_solve or
+ * san_kron_solve, which fill it (overwriting it: one solve per
+ * solution, or its arrays leak); san_solution_free releases what it holds,
+ * then the solution itself (m: the model of the space it was solved
+ * on; a NULL sol is nothing to free). */
+typedef struct san_solution san_solution;
+SAN_API san_solution *san_solution_new(void);
 
 /* Solve the chain of sp: the closed class only (transient states get 0).
  * Returns what san_ctmc_solve returns. */
@@ -126,9 +107,14 @@ SAN_API san_status san_solve(const san_space *sp, const san_solve_opts *o, san_s
 SAN_API san_status san_solution_indices(const san_space *sp, san_solution *sol, int ntop,
                                 san_diag *d);
 SAN_API void san_solution_free(const san_model *m, san_solution *sol);
-/* Its indices read through accessors (solver/analysis/solution_get.c),
- * for callers that do not see its layout: one value per model result,
- * per local state of automaton a, per event. */
+/* Its vector and indices read through accessors (solver/analysis/
+ * solution_get.c): pi (one value per state of the space; NULL when
+ * the solve made none), the solver's report (for
+ * san_solve_info_converged ...), one value per model result, per local
+ * state of automaton a, per event (san_solution_indices, or the
+ * analysis that made it, filled them). */
+SAN_API const double *san_solution_pi(const san_solution *s);
+SAN_API const san_solve_info *san_solution_info(const san_solution *s);
 SAN_API const double *san_solution_results(const san_solution *s);
 SAN_API const double *san_solution_marginal(const san_solution *s, int a);
 SAN_API const double *san_solution_throughputs(const san_solution *s);

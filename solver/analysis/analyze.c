@@ -67,9 +67,9 @@ void an_analysis_clear(san_analysis *a)
     if (a->have_tr)
         an_transient_free(a->m, &a->tr);
     if (a->have_sol)
-        san_solution_free(a->m, &a->sol);
+        space_solution_clear(a->m, &a->sol);
     if (a->have_space)
-        san_space_free(&a->sp);
+        space_clear(&a->sp);
     san_lumping_free(a->lumping);
     long_run_free(&a->classes);
     memset(a, 0, sizeof *a);
@@ -172,7 +172,7 @@ static san_status choose_storage(const san_model *m, const san_analysis_opts *o,
     storage_rule(c);
     if (c->pick == SAN_STORAGE_SPARSE) {
         *t_spent = a->sp.t_explore;
-        san_space_free(&a->sp);
+        space_clear(&a->sp);
         a->have_space = 0;
         san_diag_clear(&tmp);
     } else {
@@ -242,7 +242,7 @@ static san_status build(const san_model *m, const san_analysis_opts *o, double t
     base_progress_end(&p, 1);
     a->sp.t_check = san_now() - t;
     if (st != SAN_OK) {
-        san_space_free(&a->sp);
+        space_clear(&a->sp);
         a->have_space = 0;
     }
     return st;
@@ -322,8 +322,8 @@ static int retry_sparse(const san_analysis_opts *o, double t0, san_analysis *a)
     a->t_space += san_now() - t;
     if (st != SAN_OK)
         return 0;       /* the descriptor's answer stays */
-    san_solution_free(a->m, &a->sol);
-    san_space_free(&a->sp);
+    space_solution_clear(a->m, &a->sol);
+    space_clear(&a->sp);
     a->sp = sp;
     a->have_sol = 0;
     a->kron = 0;
@@ -486,7 +486,7 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
     /* sol and tr are over the lumped model until expanded; freed so if not */
     san_status es = SAN_OK;
     if (a->have_sol && (es = lump_expand_solution(L, &a->sol)) != SAN_OK) {
-        san_solution_free(a->m, &a->sol);
+        space_solution_clear(a->m, &a->sol);
         a->have_sol = a->have_indices = 0;
     }
     if (a->have_tr && es == SAN_OK)

@@ -11,6 +11,8 @@
 #include "solver/space/state_sums.h"
 #include "solver/space/succ.h"
 #include "lang/model_int.h"
+#include "solver/space/solution.h"
+#include "solver/space/space_int.h"
 
 /* The indices are sums over the states, cut into chunks of INDEX_CHUNK
  * that threads take in any order; each chunk has its own partial sums,
@@ -115,7 +117,7 @@ san_status solution_indices_until(const san_space *sp, san_solution *sol, int nt
     for (int64_t k = 0; !failed && !late && k < nchunk; k++)
         add_chunk(m, sol, ntop, moff, &part[k], res_c, tops, &have);
     for (int k = 0; !failed && !late && k < have; k++)
-        sol->top[k] = (san_top_state){ tops[k].state, tops[k].p };
+        sol->top[k] = (space_top_state){ tops[k].state, tops[k].p };
     sol->ntop = failed || late ? 0 : have;
     free(res_c);
     free(sums);
@@ -131,18 +133,4 @@ san_status solution_indices_until(const san_space *sp, san_solution *sol, int nt
     }
     lang_results_derive(m, sol->results, sol->throughput, d);
     return SAN_OK;
-}
-
-void san_solution_free(const san_model *m, san_solution *sol)
-{
-    free(sol->pi);
-    free(sol->results);
-    free(sol->throughput);
-    if (sol->marginal)
-        for (int a = 0; a < m->naut; a++)
-            free(sol->marginal[a]);
-    free(sol->marginal);
-    free(sol->top);
-    memset(sol, 0, sizeof *sol);
-    sol->info.lu_correction = -1;   /* none made */
 }

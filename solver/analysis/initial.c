@@ -10,6 +10,7 @@
 #include "solver/analysis/initial.h"
 #include "lang/lump.h"
 #include "lang/model_int.h"
+#include "solver/space/space_int.h"
 
 int64_t initial_marks(const san_space *sp, const san_lumping *L, const san_expr *e,
                       const char *gone, double *x, double *lmax)

@@ -112,7 +112,7 @@ static san_status reach_beside(const san_analysis_opts *o, const san_space *sp,
     if (!ord || !F.reach || !F.reach_error) {
         free(ord);
         long_run_free(&F);
-        san_space_free(&full);
+        space_clear(&full);
         return SAN_E_NOMEM;
     }
     st = full.nclasses == sp->nclasses && full.n == sp->n ? reach_rows(&full, L, &F, d)
@@ -146,7 +146,7 @@ static san_status reach_beside(const san_analysis_opts *o, const san_space *sp,
                      (long long)sp->nclasses);
     free(ord);
     long_run_free(&F);
-    san_space_free(&full);
+    space_clear(&full);
     return st;
 }
 
@@ -222,7 +222,7 @@ static san_status solve_class(const san_solve_opts *so, san_analysis *a, int32_t
         C->error[k] = info->converged ? info->error_est : NAN;
     }
     free(s1.pi);
-    san_space_free(&sub);
+    space_clear(&sub);
     return st;
 }
 

@@ -12,6 +12,7 @@
 #include "solver/analysis/lumped.h"
 #include "lang/expr.h"
 #include "lang/model_int.h"
+#include "solver/space/solution.h"
 
 static double *member_marginal(const lump_class *C, const double *counter)
 {

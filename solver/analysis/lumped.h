@@ -3,6 +3,7 @@
 #define SAN_LUMPED_H
 
 #include "san.h"
+#include "solver/analysis/analysis_int.h"
 
 /* sol (over L's lumped model) rewritten over L's original model: its
  * marginals per original automaton, throughputs per original event, the
@@ -17,6 +18,6 @@ int lump_time_opts(const san_lumping *L, const san_analysis_opts *o, san_analysi
                    san_diag *d);
 /* T's indices (over L's lumped model) told back over the original
  * model.  SAN_OK or SAN_E_NOMEM (T then holds nothing to tell back). */
-san_status lump_expand_transient(const san_lumping *L, san_transient *T);
+san_status lump_expand_transient(const san_lumping *L, an_time_answer *T);
 
 #endif

@@ -144,7 +144,7 @@ int lump_time_opts(const san_lumping *L, const san_analysis_opts *o, san_analysi
 
 /* On failure the solutions not yet told back are freed (over the
  * lumped model) and zeroed: T is then freed over the original model. */
-san_status lump_expand_transient(const san_lumping *L, san_transient *T)
+san_status lump_expand_transient(const san_lumping *L, an_time_answer *T)
 {
     san_solution *sets[2] = { T->at, T->acc };
     for (int k = 0; k < 2; k++)
@@ -152,7 +152,7 @@ san_status lump_expand_transient(const san_lumping *L, san_transient *T)
             if (lump_expand_solution(L, &sets[k][i]) != SAN_OK) {
                 for (; k < 2; k++, i = 0)
                     for (; sets[k] && i < T->ntimes; i++)
-                        san_solution_free(L->model, &sets[k][i]);
+                        space_solution_clear(L->model, &sets[k][i]);
                 return SAN_E_NOMEM;
             }
     return SAN_OK;

@@ -8,6 +8,7 @@
 #define SAN_PASSAGE_INT_H
 
 #include "san.h"
+#include "solver/space/space_int.h"
 
 typedef struct {
     double mean;            /* E[T] */

@@ -91,7 +91,7 @@ int passage_rows_get(passage_rows *pr, const san_space *sp, const int64_t *pos,
 void passage_rows_free(passage_rows *pr)
 {
     if (pr->built) {
-        san_space_free(&pr->full);
+        space_clear(&pr->full);
         free((double *)pr->alpha);
         free((char *)pr->target);
     }

@@ -1,9 +1,37 @@
 /*
- * solution_get.c - a solution's indices and its solver's report read
- * through accessors (issue 30 item 4), for callers that do not see
- * san_solution's or san_solve_info's layout (the Python binding).
+ * solution_get.c - a solution made, freed and read through accessors
+ * (issue 30 item 4), for callers that do not see san_solution's layout
+ * (solver/space/solution.h) or san_solve_info's (the Python binding).
  */
+#include <stdlib.h>
 #include "san.h"
+#include "solver/space/solution.h"
+
+san_solution *san_solution_new(void)
+{
+    san_solution *s = calloc(1, sizeof *s);
+    if (s)
+        s->info.lu_correction = -1;     /* none made, as a cleared one */
+    return s;
+}
+
+void san_solution_free(const san_model *m, san_solution *sol)
+{
+    if (!sol)
+        return;
+    space_solution_clear(m, sol);
+    free(sol);
+}
+
+const double *san_solution_pi(const san_solution *s)
+{
+    return s->pi;
+}
+
+const san_solve_info *san_solution_info(const san_solution *s)
+{
+    return &s->info;
+}
 
 const double *san_solution_results(const san_solution *s)
 {

@@ -10,6 +10,8 @@
 #include <string.h>
 #include "solver/numeric/linsolve.h"
 #include "solver/space/partition_space.h"
+#include "solver/space/solution.h"
+#include "solver/space/space_int.h"
 
 /* Q^T restricted to the closed class, renumbered 0..nclosed-1: 0, -1
  * out of memory, -2 interrupted (num_csr_transpose). */

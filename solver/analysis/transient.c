@@ -471,7 +471,7 @@ static san_status indices_of(run *r, const double *x, san_solution *sol, san_dia
 
 static san_status march(run *r, san_diag *d)
 {
-    san_transient *T = &r->a->tr;
+    an_time_answer *T = &r->a->tr;
     const san_transient_opts *o = &r->o->tr;
     double prev = 0;
     for (int i = 0; i < r->ntimes; i++) {
@@ -521,7 +521,7 @@ static san_solve_opts solve_opts_of(const run *r)
  * be missed, -1 not applicable or failed: the series instead. */
 static int passage_mean_solved(run *r, const passage_rows *pr, san_diag *d)
 {
-    san_transient *T = &r->a->tr;
+    an_time_answer *T = &r->a->tr;
     const san_space *sp = pr->sp;
     const double *alpha = pr->alpha;
     double nalpha = 0;
@@ -559,7 +559,7 @@ static int passage_mean_solved(run *r, const passage_rows *pr, san_diag *d)
 static san_status passage_mean(run *r, const double *alpha, int known, int marked,
                                san_diag *d)
 {
-    san_transient *T = &r->a->tr;
+    an_time_answer *T = &r->a->tr;
     const int64_t n = r->t.n;
     double *h = r->acc;             /* free once the times are done */
     const long before = r->u.steps;
@@ -660,7 +660,7 @@ static double percentile_plan(double rate, double mean, double q)
  * level kept. */
 static int plan_percentiles(run *r, double *planned, san_diag *d)
 {
-    san_transient *T = &r->a->tr;
+    an_time_answer *T = &r->a->tr;
     const san_transient_opts *o = &r->o->tr;
     *planned = 0;
     for (int i = 0; i < o->nlevels; i++) {
@@ -697,7 +697,7 @@ static int plan_percentiles(run *r, double *planned, san_diag *d)
  * before), and the march's own count is the only bound. */
 static san_status passage_percentiles(run *r, const double *alpha, san_diag *d)
 {
-    san_transient *T = &r->a->tr;
+    an_time_answer *T = &r->a->tr;
     const san_transient_opts *o = &r->o->tr;
     const int64_t n = r->t.n;
     const long before = r->u.steps;
@@ -837,7 +837,7 @@ static double rows_room(const run *r)
  * it is, else from the series; the mean by the series. */
 static san_status passage_figures(run *r, const double *alpha, san_diag *d)
 {
-    san_transient *T = &r->a->tr;
+    an_time_answer *T = &r->a->tr;
     passage_rows pr;
     int have = 1;
     san_space_opts po = r->o->space;    /* the rows' exploration: what is left of the time */
@@ -897,7 +897,7 @@ static san_status passage_figures(run *r, const double *alpha, san_diag *d)
 
 static san_status alloc_answer(san_analysis *a, const san_analysis_opts *o)
 {
-    san_transient *T = &a->tr;
+    an_time_answer *T = &a->tr;
     T->times = malloc((o->tr.ntimes + 1) * sizeof *T->times);
     T->at = calloc(o->tr.ntimes + 1, sizeof *T->at);
     T->acc = o->tr.rewards ? calloc(o->tr.ntimes + 1, sizeof *T->acc) : NULL;
@@ -949,7 +949,7 @@ san_status an_transient(const san_analysis_opts *o, san_analysis *a,
         st = top_build(&r.t, a, ch, d);
     if (st == SAN_OK)
         st = alloc_answer(a, o);
-    san_transient *T = &a->tr;
+    an_time_answer *T = &a->tr;
     T->rate = (r.t.op.maxd > 0 ? r.t.op.maxd : 1) * SAN_UNIF_MARGIN;
     T->ss_at = -1;
     if (st == SAN_OK)
@@ -1012,12 +1012,12 @@ san_status an_transient(const san_analysis_opts *o, san_analysis *a,
     return st;
 }
 
-void an_transient_free(const san_model *m, san_transient *T)
+void an_transient_free(const san_model *m, an_time_answer *T)
 {
     for (int i = 0; T->at && i < T->ntimes; i++)
-        san_solution_free(m, &T->at[i]);
+        space_solution_clear(m, &T->at[i]);
     for (int i = 0; T->acc && i < T->ntimes; i++)
-        san_solution_free(m, &T->acc[i]);
+        space_solution_clear(m, &T->acc[i]);
     free(T->at);
     free(T->acc);
     free(T->times);

@@ -1,7 +1,7 @@
 /*
  * transient_get.c - the answer of a time-dependent analysis (san
  * transient, san passage) read through accessors (issue 30 item 4),
- * for callers that do not see san_transient's layout.  Valid when
+ * for callers that do not see an_time_answer's layout.  Valid when
  * san_analysis_has_transient.
  */
 #include "san.h"

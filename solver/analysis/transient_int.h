@@ -6,6 +6,7 @@
 #define SAN_TRANSIENT_INT_H
 
 #include "san.h"
+#include "solver/analysis/analysis_int.h"
 
 struct psc_dchain;
 
@@ -15,6 +16,6 @@ struct psc_dchain;
  * (0: none). */
 san_status an_transient(const san_analysis_opts *o, san_analysis *a,
                                   struct psc_dchain *ch, double deadline, san_diag *d);
-void an_transient_free(const san_model *m, san_transient *T);
+void an_transient_free(const san_model *m, an_time_answer *T);
 
 #endif

@@ -10,6 +10,7 @@
 #include "solver/space/succ.h"
 #include "solver/export/export_int.h"
 #include "lang/model_int.h"
+#include "solver/space/space_int.h"
 
 /* A DOT string: quotes and backslashes escaped, new lines kept as \n. */
 static void dot_string(FILE *out, const char *s)

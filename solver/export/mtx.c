@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <cholmod.h>
 #include "solver/export/export_int.h"
+#include "solver/space/space_int.h"
 
 /* Q by columns for CHOLMOD: the transpose of the permuted rows, with
  * CHOLMOD's 64-bit indices (its int and long kinds do not mix 32-bit

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "solver/export/export_int.h"
+#include "solver/space/space_int.h"
 
 void exp_err(char *err, size_t n, const char *fmt, ...)
 {

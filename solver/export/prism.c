@@ -12,6 +12,7 @@
 #include <string.h>
 #include "solver/export/export_int.h"
 #include "lang/model_int.h"
+#include "solver/space/space_int.h"
 
 /* Off-diagonal rates of a permuted generator: PRISM wants the rates,
  * not the diagonal (it computes the exit rates itself). */

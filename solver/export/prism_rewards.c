@@ -21,6 +21,7 @@
 #include "solver/space/succ.h"
 #include "solver/export/export_int.h"
 #include "lang/model_int.h"
+#include "solver/space/space_int.h"
 
 int san_export_prism_nrewards(const san_model *m)
 {

@@ -8,6 +8,7 @@
 #include "base/services.h"
 #include "solver/export/export_int.h"
 #include "lang/model_int.h"
+#include "solver/space/space_int.h"
 
 san_status san_export_states(const san_space *sp, FILE *out)
 {

@@ -14,6 +14,7 @@
 #include "solver/kron/kron_int.h"
 #include "solver/numeric/linsolve.h"
 #include "lang/model_int.h"
+#include "solver/space/space_int.h"
 
 /* The defaults of kron_tuning (kron.h), once compile-time constants. */
 const kron_tuning kron_tuning_default = {

@@ -25,6 +25,7 @@
 #include "solver/space/state_space.h"
 #include "solver/space/succ.h"
 #include "lang/model_int.h"
+#include "solver/space/space_int.h"
 
 /* A state's successors come in pieces of at most this many: a state
  * of the depth-first path holds at most one piece in the arena (4 bytes

@@ -45,6 +45,7 @@
 #include "solver/kron/kron_int.h"
 #include "solver/numeric/linsolve.h"
 #include "solver/numeric/recombine.h"
+#include "solver/space/space_int.h"
 
 #define KML_FRACTION 4
 /* A coarse chain of more than KML_PAIRS transitions a position costs

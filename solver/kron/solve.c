@@ -22,6 +22,8 @@
 #include "solver/kron/kron_int.h"
 #include "solver/numeric/linsolve.h"
 #include "solver/space/partition_space.h"
+#include "solver/space/solution.h"
+#include "solver/space/space_int.h"
 
 /* Vector loops shorter than this stay on one thread: waking the team
  * costs more than the loop, and idle OpenMP threads spinning on two

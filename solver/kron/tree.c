@@ -8,6 +8,7 @@
 #include <string.h>
 #include "solver/kron/kron_int.h"
 #include "lang/model_int.h"
+#include "solver/space/space_int.h"
 
 void kron_tree_free(kron_tree *t)
 {

@@ -9,6 +9,7 @@
 #include "san.h"
 #include "solver/numeric/op.h"
 #include "solver/transient/transient.h"
+#include "solver/space/space_int.h"
 
 /* san_analyze for --engine petsc, on every rank of mpirun: the states
  * explored, the generator assembled, the steady state solved and its

@@ -32,6 +32,7 @@
 #include "solver/space/state_space.h"
 #include "solver/transient/transient.h"
 #include "lang/model_int.h"
+#include "solver/space/space_int.h"
 
 struct san_checker {
     const san_model *m;
@@ -68,7 +69,7 @@ void san_checker_free(san_checker *c)
 {
     if (!c)
         return;
-    san_space_free(&c->sp);
+    space_clear(&c->sp);
     san_csr_free(&c->qt);
     free(c->init);
     free(c->st);
@@ -679,12 +680,12 @@ static san_status steady(san_checker *c, const double *val, san_prop_answer *a, 
             break;
         }
         if (san_csr_transpose(&sub.q, &qt) < 0) {
-            san_space_free(&sub);
+            space_clear(&sub);
             free(pi);
             st = SAN_E_NOMEM;
             break;
         }
-        san_space_free(&sub);
+        space_clear(&sub);
         san_solve_info info;
         st = san_ctmc_solve(&qt, pi, &c->o.solve, &info);
         if (st != SAN_OK)

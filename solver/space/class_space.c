@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "solver/space/state_space.h"
+#include "solver/space/space_int.h"
 
 /* Rows of the members, columns renumbered by map (all inside: closed). */
 static int class_rows(const san_csr *q, const int64_t *members, int64_t n, const int64_t *map,
@@ -49,7 +50,7 @@ int space_class(const san_space *sp, const int64_t *members, int64_t n, int64_t 
     out->in_closed = malloc((size_t)(n ? n : 1));
     out->exit = sp->exit ? malloc((size_t)(n ? n : 1) * sizeof *out->exit) : NULL;
     if (!out->index || !out->in_closed || (sp->exit && !out->exit)) {
-        san_space_free(out);
+        space_clear(out);
         return -1;
     }
     for (int64_t j = 0; j < n; j++) {
@@ -70,7 +71,7 @@ int space_class(const san_space *sp, const int64_t *members, int64_t n, int64_t 
     for (int64_t j = 0; j < n; j++)
         map[members[j]] = -1;
     if (rc < 0) {
-        san_space_free(out);
+        space_clear(out);
         return -1;
     }
     for (int64_t j = 0; sp->q.val && j < n; j++)

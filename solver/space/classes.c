@@ -16,6 +16,7 @@
 #include "solver/space/class_rules.h"
 #include "solver/space/state_space.h"
 #include "lang/model_int.h"
+#include "solver/space/space_int.h"
 
 /* The check looks at the clock and the interrupt flag every this many
  * edges (a millisecond or less). */

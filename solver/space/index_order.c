@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include "solver/space/state_space.h"
+#include "solver/space/space_int.h"
 
 static int cmp_index(const void *x, const void *y)
 {

@@ -13,6 +13,7 @@
 #include "solver/space/partition_space.h"
 #include "solver/space/succ.h"
 #include "lang/model_int.h"
+#include "solver/space/space_int.h"
 
 /* Raw block numbers of a group of automata go through uint16_t: groups
  * with more joint states than this are skipped. */

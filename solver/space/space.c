@@ -26,6 +26,7 @@
 #include "solver/space/state_space.h"
 #include "base/services.h"
 #include "lang/model_int.h"
+#include "solver/space/space_int.h"
 
 
 /* ---------------------------------------------------------------- */
@@ -295,7 +296,7 @@ static int space_build(const san_model *m, const san_space_opts *o, san_space *s
         sp->nclosed = sp->n;
         sp->in_closed = malloc(sp->n ? sp->n : 1);
         if (!sp->in_closed) {
-            san_space_free(sp);
+            space_clear(sp);
             return -1;
         }
         memset(sp->in_closed, 1, sp->n);
@@ -314,7 +315,7 @@ static int space_build(const san_model *m, const san_space_opts *o, san_space *s
         fprintf(stderr, "\r%60s\r", "");
     sp->t_check = san_now() - t1;
     if (rc) {
-        san_space_free(sp);     /* a failed build leaves nothing to free */
+        space_clear(sp);     /* a failed build leaves nothing to free */
         return rc;
     }
     for (int64_t i = 0; i < sp->n; i++) {
@@ -326,7 +327,7 @@ static int space_build(const san_model *m, const san_space_opts *o, san_space *s
     return rc;
 }
 
-void san_space_free(san_space *sp)
+void space_clear(san_space *sp)
 {
     free(sp->index);
     free(sp->exit);

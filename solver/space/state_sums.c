@@ -4,8 +4,10 @@
  * the serial indices and the distributed ones.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "lang/expr.h"
 #include "solver/space/state_sums.h"
+#include "solver/space/solution.h"
 #include "lang/model_int.h"
 
 int64_t *space_marginal_offsets(const san_model *m)
@@ -58,6 +60,20 @@ int space_solution_alloc(const san_model *m, int ntop, san_solution *sol)
     for (int a = 0; ok && a < m->naut; a++)
         ok = (sol->marginal[a] = calloc(m->aut[a].nstates, sizeof **sol->marginal)) != NULL;
     return ok ? 0 : -1;
+}
+
+void space_solution_clear(const san_model *m, san_solution *sol)
+{
+    free(sol->pi);
+    free(sol->results);
+    free(sol->throughput);
+    if (sol->marginal)
+        for (int a = 0; a < m->naut; a++)
+            free(sol->marginal[a]);
+    free(sol->marginal);
+    free(sol->top);
+    memset(sol, 0, sizeof *sol);
+    sol->info.lu_correction = -1;   /* none made */
 }
 
 int space_top_cmp(const space_top *x, const space_top *y)

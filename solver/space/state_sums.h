@@ -42,7 +42,7 @@ void space_sums_add(const san_model *m, const int64_t *moff, const int64_t *inde
 
 /* sol's results, throughputs, marginals (zeroed) and room for ntop top
  * states; -1 when out of memory (what was made is freed by
- * san_solution_free). */
+ * space_solution_clear). */
 int space_solution_alloc(const san_model *m, int ntop, san_solution *sol);
 
 /* A candidate for the most probable states: its probability, its

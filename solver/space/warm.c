@@ -16,6 +16,7 @@
 #include <string.h>
 #include "san.h"
 #include "lang/model_int.h"
+#include "solver/space/space_int.h"
 
 struct san_warm {
     int naut;

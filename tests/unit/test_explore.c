@@ -31,6 +31,7 @@
 
 #include "tests/unit/check.h"
 #include "tests/unit/model_text.h"
+#include "solver/space/space_int.h"
 
 /* N replicas, one synchronizing event, a 0.5/0.5 routing each. */
 static char *fanout_model(int n, int partial)
@@ -126,12 +127,12 @@ static void one_model(const char *name, char *text)
             CHECK(st == SAN_OK, "%s: status %d", what, st);
             if (st == SAN_OK) {
                 same_space(what, &ref, &sp);
-                san_space_free(&sp);
+                space_clear(&sp);
             }
         }
         printf("  %-28s %-12s %6lld states: same under every quota\n", name,
                states_only ? "states only" : "sparse", (long long)ref.n);
-        san_space_free(&ref);
+        space_clear(&ref);
     }
     san_model_free(m);
 }

@@ -176,6 +176,42 @@ static void test_space(const san_model *m, int states_only)
     an_analysis_clear(&a);
 }
 
+/* A space built and read through the public form (san_space_new, the
+ * accessors, san_space_free): MODEL's reachable states worked out by
+ * hand are the 6 of A x B but (a1, b0) (up needs B != b0, and back
+ * leaves b1 only while A is a0), each once. */
+static void test_space_api(const san_model *m)
+{
+    san_space *sp = san_space_new();
+    CHECK(sp && san_space_states(sp) == 0 && !san_space_index(sp),
+          "a new space holds no state");
+    if (!sp)
+        return;
+    san_space_opts o;
+    memset(&o, 0, sizeof o);
+    san_diag d;
+    san_diag_init(&d, "two", NULL, 0);
+    san_status st = san_space_build(m, &o, sp, &d);
+    const int64_t n = san_space_states(sp), *index = san_space_index(sp);
+    CHECK(st == SAN_OK && n == 5 && index && san_space_model(sp) == m,
+          "space built: status %d, %lld states (5)", st, (long long)n);
+    int seen[2][3] = { { 0 } }, bad = 0;
+    for (int64_t i = 0; st == SAN_OK && index && i < n; i++) {
+        int s[2];
+        san_state_decode(m, index[i], s);
+        bad += s[0] == 1 && s[1] == 0;
+        seen[s[0]][s[1]]++;
+    }
+    int once = 1;
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 3; b++)
+            once &= seen[a][b] == (a == 1 && b == 0 ? 0 : 1);
+    CHECK(!bad && once, "the reachable states are A x B but (a1, b0), each once");
+    san_diag_clear(&d);
+    san_space_free(sp);
+    san_space_free(NULL);               /* nothing to free */
+}
+
 /* Options whose struct_size is not this library's (a caller built
  * against another layout): refused with SAN_E_USAGE and the way to fill
  * them, nothing built; the same options with their size pass. */
@@ -202,13 +238,20 @@ static void test_opts_version(const san_model *m)
     san_solve_opts so;
     san_solve_opts_default(&so);
     so.struct_size = 0;
-    san_solution sol;
-    st = san_solve(san_analysis_space(a), &so, &sol);
-    CHECK(st == SAN_E_USAGE && strstr(sol.info.msg, "san_solve_opts_default") && !sol.pi,
-          "solve options of another size: status %d: %s", st, sol.info.msg);
-    int kst = san_kron_solve(san_analysis_space(a), &so, &sol, NULL);
-    CHECK(kst < 0 && sol.info.status == SAN_E_USAGE && !sol.pi,
-          "kron solve options of another size: %d, status %d", kst, sol.info.status);
+    san_solution *sol = san_solution_new();
+    CHECK(sol && !san_solution_pi(sol) && san_solution_info(sol)->lu_correction == -1,
+          "a new solution holds no vector and no LU correction");
+    if (!sol)
+        return;
+    st = san_solve(san_analysis_space(a), &so, sol);
+    const san_solve_info *si1 = san_solution_info(sol);
+    CHECK(st == SAN_E_USAGE && strstr(si1->msg, "san_solve_opts_default") && !san_solution_pi(sol),
+          "solve options of another size: status %d: %s", st, si1->msg);
+    int kst = san_kron_solve(san_analysis_space(a), &so, sol, NULL);
+    CHECK(kst < 0 && si1->status == SAN_E_USAGE && !san_solution_pi(sol),
+          "kron solve options of another size: %d, status %d", kst, si1->status);
+    san_solution_free(san_analysis_model(a), sol);
+    san_solution_free(NULL, NULL);      /* nothing to free */
 
     /* a two-state chain's Q^T, as san_ctmc_solve takes it */
     int64_t rp[] = { 0, 2, 4 };
@@ -757,6 +800,7 @@ int main(void)
     if (m) {
         test_space(m, 0);
         test_space(m, 1);
+        test_space_api(m);
         test_opts_version(m);
         test_space_opts_version(m);
         test_load_audit_opts_version(m);

@@ -39,6 +39,7 @@
 #include "lang/expr.h"
 #include "tests/unit/check.h"
 #include "lang/model_int.h"
+#include "solver/space/space_int.h"
 
 /* ------------------------------------------------------------------ */
 /* Loading                                                              */
@@ -644,7 +645,7 @@ static void test_scan(const case_t *cases, int n, const char *label)
             san_diag_print(&d, stderr, 0);
         san_diag_clear(&d);
         if (rc == 0)
-            san_space_free(&sp);
+            space_clear(&sp);
         san_model_free(m);
     }
     free(want);

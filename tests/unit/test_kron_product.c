@@ -41,6 +41,7 @@
 #include "solver/kron/kron.h"
 #include "tests/unit/check.h"
 #include "lang/model_int.h"
+#include "solver/space/space_int.h"
 
 #define MAX_PRODUCT 2000000
 #define REL_TOL 1e-13
@@ -525,7 +526,7 @@ static void check_exit(const char *name, const san_space *full, int no_arcs,
             check_exit_diag(name, full, &sp, sname, modes[i], T);
             tuning_end(T, c);
         }
-    san_space_free(&sp);
+    space_clear(&sp);
 }
 
 /* ------------------------------------------------------------------ */
@@ -575,7 +576,7 @@ static void run_model(const char *name, const char *text, size_t len, uint64_t s
                T->name, (long long)sp.n, (long long)max_states_of(T));
     }
     if (!kept) {
-        san_space_free(&sp);
+        space_clear(&sp);
         san_model_free(m);
         return;
     }
@@ -599,7 +600,7 @@ static void run_model(const char *name, const char *text, size_t len, uint64_t s
     free(xs);
     free(yref);
     free(sabs);
-    san_space_free(&sp);
+    space_clear(&sp);
     san_model_free(m);
 }
 
