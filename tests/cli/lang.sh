@@ -20,11 +20,7 @@
 # everything passes, 1 otherwise; the last line is "N passed, M failed".
 # VERBOSE=1 also lists the checks that pass.
 
-if [ -z "${top_srcdir:-}" ]; then
-    top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
-fi
-harness=lang
-. "$top_srcdir/tests/cli/harness.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 
 have_python=0
 if command -v python3 >/dev/null 2>&1; then
@@ -727,5 +723,4 @@ assert d["errors"][0]["line"] in (5, 7)' "$tmp/out" 2>/dev/null; then
     fi
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+harness_end
