@@ -611,14 +611,12 @@ expect_status() {
     what=$2
     shift 2
     run "$@"
-    why=$(abnormal)
+    why=$(exit_why "$want")
+    if [ -z "$why" ] && [ "$want" -eq 0 ] && [ ! -s "$tmp/out" ]; then
+        why="nothing on standard output"
+    fi
     if [ -n "$why" ]; then
         not_ok "cli: $what: $why"
-    elif [ "$rc" -ne "$want" ]; then
-        not_ok "cli: $what: exit status $rc, expected $want"
-        sed -n '1,3s/^/    | /p' "$tmp/err"
-    elif [ "$want" -eq 0 ] && [ ! -s "$tmp/out" ]; then
-        not_ok "cli: $what: nothing on standard output"
     else
         ok "cli: $what"
     fi
