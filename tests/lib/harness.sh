@@ -1,7 +1,7 @@
 # harness.sh - what the shell tests share (sourced, not run); the Python
 # tests' is santest.py beside it.
 #
-# A test sources it from its own folder's sibling (tests/cli/x.sh:
+# A test sources it from its own folder's sibling (in tests/cli/:
 # . "$(dirname "$0")/../lib/harness.sh"), having set, optionally,
 # harness (names its temporary directory; the test's name by default)
 # and harness_limit (seconds a command may take; 10 by default).  It gets:
