@@ -21,14 +21,10 @@
 # passes, 1 otherwise (77: no python3, needed to read the JSON); the last
 # line is "N passed, M failed".  VERBOSE=1 also lists the checks that pass.
 
-if [ -z "${top_srcdir:-}" ]; then
-    top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
-fi
-harness=checkmem
 # every solve is verified (refinement cycles, aggregation over the descriptor):
 # the kron solve of rs N=24 takes 3 s alone, more under make check -j2
 harness_limit=120   # a guard against hangs; a loaded machine took over 30 s
-. "$top_srcdir/tests/cli/harness.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 harness_lump_off
 
 if ! command -v python3 >/dev/null 2>&1; then
@@ -352,7 +348,7 @@ done
 # A reachable set far smaller than its product space is counted exactly
 # (the scan skips the boxes where nb using <= R is surely false): resource
 # sharing, 30 processes, at most 4 users: sum of C(30, k), k <= 4.
-. "$top_srcdir/tests/cli/rs_model.sh"
+. "$top_srcdir/tests/lib/rs_model.sh"
 rs_model 30 4 >"$tmp/rs30.san"
 check_json "rs N=30 R=4: 31,931 of 2^30 states counted" "$tmp/rs30.san" \
     'm["states"] == 31931 and m["states_basis"] == "declared"'
@@ -403,5 +399,4 @@ else
     not_ok "solve --storage kron, low fill: $(cat "$tmp/py")"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+harness_end

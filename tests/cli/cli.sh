@@ -32,63 +32,28 @@
 # Environment: SAN (the san binary), top_srcdir.  Exit 0 when everything
 # passes; the last line is "N passed, M failed".  VERBOSE=1 lists passes.
 
-if [ -z "${top_srcdir:-}" ]; then
-    top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
-fi
-harness=cli
 harness_limit=60
-. "$top_srcdir/tests/cli/harness.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 need_san cli.sh
 
 MODEL="$top_srcdir/models/mm1k.san"
 OMP_NUM_THREADS=1
 export OMP_NUM_THREADS
 
-# expect STATUS NAME CMD...: the exit status of CMD
-expect() {
-    want=$1
-    name=$2
-    shift 2
-    run "$@"
-    why=$(abnormal)
-    if [ -n "$why" ]; then
-        not_ok "$name: $why"
-    elif [ "$rc" -ne "$want" ]; then
-        not_ok "$name: exit status $rc, expected $want"
-        sed -n '1,3s/^/    | /p' "$tmp/err"
-    else
-        ok "$name"
-    fi
-}
-
-# refused NAME TEXT CMD...: exit 2 and TEXT (fixed string) on stderr
-refused() {
-    name=$1
-    text=$2
-    shift 2
-    run "$@"
-    if [ "$rc" -eq 2 ] && grep -q -F -e "$text" "$tmp/err"; then
-        ok "$name"
-    else
-        not_ok "$name: exit $rc, expected 2 with '$text' on stderr"
-        sed -n '1,3s/^/    | /p' "$tmp/err"
-    fi
-}
-
 # ---------------------------------------------------------------------
 # 1. --max-memory 1T everywhere
 # ---------------------------------------------------------------------
 for form in "--max-memory 1T" "--max-memory=1T"; do
     # shellcheck disable=SC2086
-    expect 0 "solve $form" "$SAN" solve -q $form "$MODEL"
+    expect_exit 0 "solve $form" "$SAN" solve -q $form "$MODEL"
     # shellcheck disable=SC2086
-    expect 0 "sweep $form" "$SAN" sweep -q $form ms --mode async --slaves 2 --buffer 1,2
+    expect_exit 0 "sweep $form" "$SAN" sweep -q $form ms --mode async --slaves 2 --buffer 1,2
     # shellcheck disable=SC2086
-    expect 0 "size-buffer $form" "$SAN" size-buffer -q $form ms --slaves 2 --within 0.05
+    expect_exit 0 "size-buffer $form" "$SAN" size-buffer -q $form ms --slaves 2 --within 0.05
     # shellcheck disable=SC2086
-    expect 0 "grain $form" "$SAN" grain -q $form ms --slices-per-node 1,2 --slaves 2 --buffer 2
+    expect_exit 0 "grain $form" "$SAN" grain -q $form ms --slices-per-node 1,2 --slaves 2 --buffer 2
     # shellcheck disable=SC2086
-    expect 0 "compare $form" "$SAN" compare $form "$MODEL" "$MODEL -D lambda=3"
+    expect_exit 0 "compare $form" "$SAN" compare $form "$MODEL" "$MODEL -D lambda=3"
 done
 refused "solve --max-memory 1X" "--max-memory: expected a size" "$SAN" solve --max-memory 1X "$MODEL"
 refused "sweep --max-memory 1X" "--max-memory: expected a size" \
@@ -147,15 +112,15 @@ for c in check print solve gen sweep size-buffer grain compare transient passage
     transient|passage) table="-D --max-input $diag" ;;
     export) table="-f --format -D --gen $diag" ;;
     esac
-    expect 0 "san $c --help" "$SAN" $c --help
+    expect_exit 0 "san $c --help" "$SAN" $c --help
     cp "$tmp/out" "$tmp/help"
-    expect 0 "san help $c" "$SAN" help $c
+    expect_exit 0 "san help $c" "$SAN" help $c
     if cmp -s "$tmp/out" "$tmp/help"; then
         ok "san help $c = san $c --help"
     else
         not_ok "san help $c differs from san $c --help"
     fi
-    expect 0 "san $c --list-options" "$SAN" $c --list-options
+    expect_exit 0 "san $c --list-options" "$SAN" $c --list-options
     cp "$tmp/out" "$tmp/list"
     for o in $table -h --help; do
         if grep -q -x -e "$o" "$tmp/list"; then
@@ -318,8 +283,8 @@ for v in inf nan 0 -1 0.5 1e30 1e400 Inf; do
     done
 done
 # -D: any finite double, subnormals included; the reason otherwise
-expect 0 "solve -D lambda=1e-308 (subnormal)" "$SAN" solve -q -D lambda=1e-308 "$MODEL"
-expect 0 "solve -D lambda=2.2250738585072014e-308" \
+expect_exit 0 "solve -D lambda=1e-308 (subnormal)" "$SAN" solve -q -D lambda=1e-308 "$MODEL"
+expect_exit 0 "solve -D lambda=2.2250738585072014e-308" \
     "$SAN" solve -q -D lambda=2.2250738585072014e-308 "$MODEL"
 refused "solve -D lambda=1e-400: rounds to 0" "-D lambda: '1e-400' is too small: it rounds to 0" \
     "$SAN" solve -q -D lambda=1e-400 "$MODEL"
@@ -334,7 +299,7 @@ refused "solve -D lambda=x" "-D lambda: 'x' is not a number" "$SAN" solve -q -D 
 refused "solve -D =3: malformed" "-D: expected NAME=NUMBER, not '=3'" "$SAN" solve -q -D =3 "$MODEL"
 refused "check -D lambda=1e-400" "rounds to 0" "$SAN" check -D lambda=1e-400 "$MODEL"
 refused "print -D lambda=1e-400" "rounds to 0" "$SAN" print -D lambda=1e-400 "$MODEL"
-expect 0 "sweep -D lambda=1e-308,1" "$SAN" sweep -q "$MODEL" -D lambda=1e-308,1
+expect_exit 0 "sweep -D lambda=1e-308,1" "$SAN" sweep -q "$MODEL" -D lambda=1e-308,1
 refused "sweep -D lambda=1e-400" "-D lambda: '1e-400' is too small: it rounds to 0" \
     "$SAN" sweep -q "$MODEL" -D lambda=1e-400,1
 refused "sweep range 1..1e400" "the end '1e400' is infinite" "$SAN" sweep -q "$MODEL" -D lambda=1..1e400
@@ -383,7 +348,7 @@ if [ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ]; then
 else
     not_ok "compare -q: exit $rc, stderr: $(head -1 "$tmp/err")"
 fi
-expect 0 "compare --quiet" "$SAN" compare --quiet 'ms --mode sync --slaves 2' \
+expect_exit 0 "compare --quiet" "$SAN" compare --quiet 'ms --mode sync --slaves 2' \
     'ms --mode async --slaves 2 --buffer 1'
 
 # -D on a structural constant of a generated model (issue 16): --gen
@@ -517,5 +482,4 @@ if [ "$rc1" -eq 0 ] && cmp -s "$tmp/omp1.csv" "$tmp/omp2.csv" && grep -q "^resul
 then ok "the restart that sets OMP_WAIT_POLICY keeps arguments and input"
 else not_ok "without OMP_WAIT_POLICY: exit $rc1 or another answer"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+harness_end

@@ -23,12 +23,8 @@
 # Environment: SAN (the san binary), top_srcdir.  Exit 0 when everything
 # passes; the last line is "N passed, M failed".  VERBOSE=1 lists passes.
 
-if [ -z "${top_srcdir:-}" ]; then
-    top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
-fi
-harness=examples
 harness_limit=${EXAMPLE_LIMIT:-10}
-. "$top_srcdir/tests/cli/harness.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 need_san examples.sh
 
 # ---- the scratch directory the examples run in ----
@@ -144,5 +140,4 @@ else
     sed -n '1,4s/^/    | /p' "$tmp/err"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+harness_end

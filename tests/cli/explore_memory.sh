@@ -31,19 +31,10 @@
 # otherwise, 77 without python3 (it measures the children); the last
 # line is "N passed, M failed".  VERBOSE=1 lists the passes.
 
-here=$(cd "$(dirname "$0")" && pwd)
-if [ -z "${top_srcdir:-}" ]; then
-    top_srcdir=$(cd "$here/../.." && pwd)
-fi
-harness=exploremem
 # The limit guards against a hang; the sanitizers make runs 3-10x slower.
 harness_limit=30
 [ -n "${SAN_SANITIZERS:-}" ] && harness_limit=120
-if [ -f "$here/harness.sh" ]; then
-    . "$here/harness.sh"
-else
-    . "$here/../harness.sh"
-fi
+. "$(dirname "$0")/../lib/harness.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
     echo "SKIP - python3 is needed to measure the peak memory of a run"
@@ -190,5 +181,4 @@ else
     not_ok "direct solve, --time-limit 1: exit $rc after $wall s $(abnormal), $(head -c 300 "$tmp/err")"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+harness_end

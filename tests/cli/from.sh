@@ -18,12 +18,8 @@
 # Environment: SAN (the san binary), top_srcdir.  Exit 0 when everything
 # passes; the last line is "N passed, M failed".  VERBOSE=1 lists passes.
 
-if [ -z "${top_srcdir:-}" ]; then
-    top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
-fi
-harness=from
 harness_limit=30
-. "$(dirname "$0")/harness.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 need_san from.sh
 
 OMP_NUM_THREADS=1
@@ -114,5 +110,4 @@ read_ok "1e-400 rounds to 0 beside a 1" "0,s[0],1e-400\n5,s[5],1\n"
 run "$SAN" transient -q -t 1 --from "$tmp/pi.csv" "$MODEL"
 [ "$rc" -eq 0 ] && ok "a vector solve --vector wrote" || not_ok "solve's vector: exit $rc: $(head -c 300 "$tmp/err")"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+harness_end

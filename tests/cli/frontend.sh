@@ -19,16 +19,8 @@
 # Environment: SAN (the san binary), top_srcdir.  Exit 0 when everything
 # passes, 1 otherwise; the last line is "N passed, M failed".
 
-if [ -z "${top_srcdir:-}" ]; then
-    top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
-fi
-harness=frontend
 harness_limit=60
-if [ -f "$(dirname "$0")/harness.sh" ]; then
-    . "$(dirname "$0")/harness.sh"
-else
-    . "$(dirname "$0")/../harness.sh"
-fi
+. "$(dirname "$0")/../lib/harness.sh"
 
 need_san frontend.sh
 harness_lump_off
@@ -76,23 +68,9 @@ chain() {
     }' >"$3"
 }
 
-# expect_check WHAT STATUS FILE: san check FILE ends with STATUS in time
-expect_check() {
-    run "$SAN" check "$3"
-    why=$(abnormal)
-    if [ -n "$why" ]; then
-        not_ok "$1: $why"
-    elif [ "$rc" -ne "$2" ]; then
-        not_ok "$1: exit $rc, expected $2"
-        sed -n '1,6s/^/    | /p' "$tmp/err"
-    else
-        ok "$1"
-    fi
-}
-
 # ---- 1. scaling ----
 replicas 300000 "$tmp/rep.san"
-expect_check "3 10^5 replicas" 0 "$tmp/rep.san"
+expect_exit 0 "3 10^5 replicas" "$SAN" check "$tmp/rep.san"
 if grep -q '^automata: 300000$' "$tmp/out"; then ok "3 10^5 automata counted"; else not_ok "3 10^5 replicas: $(grep '^automata' "$tmp/out")"; fi
 if grep -q 'checking the model' "$tmp/err"; then
     not_ok "3 10^5 replicas: progress written to a file (not a terminal)"
@@ -100,15 +78,15 @@ else
     ok "3 10^5 replicas: no progress when stderr is not a terminal"
 fi
 chain 100000 forward "$tmp/fwd.san"
-expect_check "10^5 chained identifiers" 0 "$tmp/fwd.san"
+expect_exit 0 "10^5 chained identifiers" "$SAN" check "$tmp/fwd.san"
 if grep -q 'c99999 = 100000' "$tmp/out"; then ok "the chain's last value"; else not_ok "the chain's last value is not 100000"; fi
 chain 100000 backward "$tmp/bwd.san"
-expect_check "10^5 identifiers chained backwards (no deep recursion)" 0 "$tmp/bwd.san"
+expect_exit 0 "10^5 identifiers chained backwards (no deep recursion)" "$SAN" check "$tmp/bwd.san"
 if grep -q 'up  *loc rate 100000 ' "$tmp/out"; then ok "the backward chain's value"; else not_ok "the backward chain's rate is not 100000"; fi
 
 # ---- 2. a long cycle ----
 chain 5000 cycle "$tmp/cycle.san"
-expect_check "a cycle of 5000 definitions" 2 "$tmp/cycle.san"
+expect_exit 2 "a cycle of 5000 definitions" "$SAN" check "$tmp/cycle.san"
 if grep -q "error: identifier 'c0' is defined in terms of itself" "$tmp/err"; then
     ok "the cycle is reported where it closes"
 else
@@ -117,7 +95,7 @@ fi
 
 # ---- 3. sizes of thousands of digits ----
 replicas 10000 "$tmp/rep1e4.san"
-expect_check "10^4 replicas" 0 "$tmp/rep1e4.san"
+expect_exit 0 "10^4 replicas" "$SAN" check "$tmp/rep1e4.san"
 if grep -q '^product states: 1\.99506e+3010$' "$tmp/out"; then
     ok "2^10000 product states in scientific notation"
 else
@@ -187,5 +165,4 @@ else
     echo "SKIP - progress on a terminal: no script(1)"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+harness_end

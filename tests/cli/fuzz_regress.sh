@@ -23,59 +23,27 @@
 # passes, 1 otherwise; the last line is "N passed, M failed".  VERBOSE=1
 # also lists the checks that pass.
 
-LC_ALL=C
-export LC_ALL
+harness_limit=${FUZZ_REGRESS_LIMIT:-30}
+. "$(dirname "$0")/../lib/harness.sh"
+need_san fuzz_regress.sh
 
-if [ -z "${top_srcdir:-}" ]; then
-    top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
-fi
-SAN=${SAN:-$top_srcdir/san}
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/san-fuzzreg.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' INT TERM
-
-pass=0
-fail=0
-
-if command -v timeout >/dev/null 2>&1; then
-    LIMIT="timeout -k 5 ${FUZZ_REGRESS_LIMIT:-30}"
-else
-    LIMIT=""
-fi
-
-# run NAME ARGS...: status 0, 1 or 2 in time, else a failure with stderr
-run() {
-    name=$1
-    shift
-    $LIMIT "$SAN" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
-    st=$?
-    case $st in
-        0|1|2)
-            pass=$((pass + 1))
-            [ -n "${VERBOSE:-}" ] && echo "ok - $name (exit $st)"
-            ;;
-        *)
-            fail=$((fail + 1))
-            if [ $st -eq 124 ] || [ $st -eq 137 ]; then
-                why="did not finish within ${FUZZ_REGRESS_LIMIT:-30} s"
-            elif [ $st -gt 128 ]; then
-                why="killed by signal $((st - 128))"
-            else
-                why="exit status $st"
-            fi
-            echo "FAIL - $name: $why"
-            sed -n '1,25p' "$tmp/err" | sed 's/^/    /'
-            ;;
-    esac
-    return 0
+# why: the last run's time-out, signal or status
+why() {
+    w=$(abnormal)
+    echo "${w:-exit status $rc}"
+    sed -n '1,25p' "$tmp/err" | sed 's/^/    /'
 }
 
-if [ ! -x "$SAN" ]; then
-    echo "FAIL - no san binary at $SAN"
-    echo "0 passed, 1 failed"
-    exit 1
-fi
+# survives NAME ARGS...: san ARGS ends with status 0, 1 or 2 in time
+survives() {
+    name=$1
+    shift
+    run "$SAN" "$@" </dev/null
+    case $rc in
+        0|1|2) ok "$name (exit $rc)" ;;
+        *) not_ok "$name: $(why)" ;;
+    esac
+}
 
 n=0
 for f in "$top_srcdir"/tests/regress/* "$top_srcdir"/fuzz/corpus/* \
@@ -86,31 +54,24 @@ for f in "$top_srcdir"/tests/regress/* "$top_srcdir"/fuzz/corpus/* \
     esac
     n=$((n + 1))
     rel=${f#"$top_srcdir"/}
-    run "check $rel" check "$f"
-    run "solve $rel" solve --max-states 4000 --time-limit 2 "$f"
+    survives "check $rel" check "$f"
+    survives "solve $rel" solve --max-states 4000 --time-limit 2 "$f"
 done
 
 # replay T FILE: one input through fuzz/replay_T, exit 0 in time
 replay() {
-    $LIMIT "$top_builddir/fuzz/replay_$1" "$2" </dev/null >"$tmp/out" 2>"$tmp/err"
-    st=$?
+    run "$top_builddir/fuzz/replay_$1" "$2" </dev/null
     rel=${2#"$top_srcdir"/}
-    if [ $st -eq 0 ]; then
-        pass=$((pass + 1))
-        [ -n "${VERBOSE:-}" ] && echo "ok - fuzz_$1 $rel"
+    if [ "$rc" -eq 0 ]; then
+        ok "fuzz_$1 $rel"
     else
-        fail=$((fail + 1))
-        echo "FAIL - fuzz_$1 $rel: exit status $st"
-        sed -n '1,25p' "$tmp/err" | sed 's/^/    /'
+        not_ok "fuzz_$1 $rel: $(why)"
     fi
-    return 0
 }
 
-top_builddir=${top_builddir:-$top_srcdir}
 for t in gen sweep; do
     if [ ! -x "$top_builddir/fuzz/replay_$t" ]; then
-        fail=$((fail + 1))
-        echo "FAIL - no $top_builddir/fuzz/replay_$t (make check builds it)"
+        not_ok "no $top_builddir/fuzz/replay_$t (make check builds it)"
         continue
     fi
     for f in "$top_srcdir/fuzz/corpus-$t"/* "$top_srcdir/tests/regress/$t"/*; do
@@ -124,9 +85,7 @@ for t in gen sweep; do
 done
 
 if [ $n -eq 0 ]; then
-    fail=$((fail + 1))
-    echo "FAIL - no inputs in tests/regress, fuzz/corpus or tests/corpus"
+    not_ok "no inputs in tests/regress, fuzz/corpus or tests/corpus"
 fi
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+harness_end

@@ -21,15 +21,7 @@
 # Environment: SAN (the san binary), top_srcdir.  Exit 0 when everything
 # passes, 1 otherwise; the last line is "N passed, M failed".
 
-if [ -z "${top_srcdir:-}" ]; then
-    top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
-fi
-harness=input
-if [ -f "$(dirname "$0")/harness.sh" ]; then
-    . "$(dirname "$0")/harness.sh"
-else
-    . "$(dirname "$0")/../harness.sh"
-fi
+. "$(dirname "$0")/../lib/harness.sh"
 
 need_san input.sh
 
@@ -173,5 +165,4 @@ fi
 run sh -c '"$0" check - <"$1"' "$SAN" "$model"
 if [ "$rc" -eq 0 ]; then ok "check - reads standard input"; else not_ok "check - failed: exit $rc"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+harness_end

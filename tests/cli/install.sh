@@ -7,9 +7,8 @@
 # installed `san solve`; the bash completion loaded and asked.
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
-harness=install
 harness_limit=120
-. "$top_srcdir/tests/cli/harness.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 need_san install
 
 # a make of its own: not the jobserver of the `make check` that runs us
@@ -123,5 +122,4 @@ left=$(find "$root" -type f | head -5)
 if [ "$rc" -eq 0 ] && [ -z "$left" ]; then ok "make uninstall"
 else not_ok "make uninstall left: $left"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+harness_end

@@ -13,18 +13,9 @@
 #                  'san solve MODEL --storage S -m M --tol T -f json'
 #                  (used before --storage is wired into san solve)
 #   KRON_BIG=1     also the models whose product space exceeds 2e6 states
-SAN=${SAN:-./san}
-top_srcdir=${top_srcdir:-.}
-SHARED_MODELS=${SHARED_MODELS:-$top_srcdir/../shared/models}
+. "$(dirname "$0")/../lib/harness.sh"
 SOLVE=${KRON_DRIVER:-"$SAN solve"}
-TMP=${TMPDIR:-/tmp}/kron_test.$$
-mkdir -p "$TMP" || exit 1
-trap 'rm -rf "$TMP"' EXIT INT TERM
-pass=0
-fail=0
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # Same results, marginals, throughputs (either JSON shape: arrays or
 # objects of local states); exit 1 with the first differences.
@@ -76,14 +67,14 @@ for f in "$SHARED_MODELS"/peps/*.san "$top_srcdir"/models/*.san "$top_srcdir"/te
 done
 # Generated models: synchronizing events over several automata,
 # functional rates and probabilities, replicas, partial reachability.
-if $SAN gen ms --mode sync --slaves 3 -o "$TMP/ms_sync3.san" 2>/dev/null; then
-    $SAN gen ms --mode async --slaves 3 --buffer 5 -o "$TMP/ms_async3.san"
-    $SAN gen ms --mode async --slaves 2 --buffer 3 --work slices -o "$TMP/ms_slices.san"
+if $SAN gen ms --mode sync --slaves 3 -o "$tmp/ms_sync3.san" 2>/dev/null; then
+    $SAN gen ms --mode async --slaves 3 --buffer 5 -o "$tmp/ms_async3.san"
+    $SAN gen ms --mode async --slaves 2 --buffer 3 --work slices -o "$tmp/ms_slices.san"
     $SAN gen pipeline --mode async --stages 2,2,11,6,4 --replicas 1,1,2,1,1 --buffer 2 \
-        -o "$TMP/pipe_async.san"
-    $SAN gen pipeline --mode sync --stages 2,3,4 -o "$TMP/pipe_sync.san"
-    models="$models $TMP/ms_sync3.san $TMP/ms_async3.san $TMP/ms_slices.san"
-    models="$models $TMP/pipe_async.san $TMP/pipe_sync.san"
+        -o "$tmp/pipe_async.san"
+    $SAN gen pipeline --mode sync --stages 2,3,4 -o "$tmp/pipe_sync.san"
+    models="$models $tmp/ms_sync3.san $tmp/ms_async3.san $tmp/ms_slices.san"
+    models="$models $tmp/pipe_async.san $tmp/pipe_sync.san"
 fi
 
 for f in $models; do
@@ -92,10 +83,10 @@ for f in $models; do
         echo "skip $name (product > 2e6; KRON_BIG=1 to include)"
         continue
     fi
-    if ! $SOLVE "$f" --storage sparse -f json >"$TMP/ref.json" 2>"$TMP/ref.err"; then
+    if ! $SOLVE "$f" --storage sparse -f json >"$tmp/ref.json" 2>"$tmp/ref.err"; then
         # a model the sparse path rejects must be rejected by kron too
-        if $SOLVE "$f" --storage kron -f json >"$TMP/k.json" 2>/dev/null; then
-            bad "$name: sparse fails, kron solves"
+        if $SOLVE "$f" --storage kron -f json >"$tmp/k.json" 2>/dev/null; then
+            not_ok "$name: sparse fails, kron solves"
         else
             ok
         fi
@@ -110,13 +101,13 @@ for f in $models; do
         meth=${m%:*}
         tol=${m##*:}
         $SOLVE "$f" --storage kron -m $meth --tol 1e-14 --max-iter 300000 -f json \
-            >"$TMP/k.json" 2>"$TMP/k.err"
-        if ! grep -q '"results"' "$TMP/k.json"; then
-            bad "$name (kron, $meth): $(tail -1 "$TMP/k.err")"
-        elif compare "$TMP/ref.json" "$TMP/k.json" $tol; then
+            >"$tmp/k.json" 2>"$tmp/k.err"
+        if ! grep -q '"results"' "$tmp/k.json"; then
+            not_ok "$name (kron, $meth): $(tail -1 "$tmp/k.err")"
+        elif compare "$tmp/ref.json" "$tmp/k.json" $tol; then
             ok
         else
-            bad "$name (kron, $meth): answers differ by more than $tol"
+            not_ok "$name (kron, $meth): answers differ by more than $tol"
         fi
     done
 done
@@ -129,7 +120,7 @@ done
 # blocks), the refinement was plain Jacobi, and the default method
 # stagnated (exit 1).  The default method, against the sparse path's
 # direct solve, to 1e-9.
-cat >"$TMP/tss5q168.san" <<'EOF'
+cat >"$tmp/tss5q168.san" <<'EOF'
 identifiers
   N = [0..4];
   K = [0..167];
@@ -162,65 +153,65 @@ results
   u_queue = st queue;
   full = st queue == k;
 EOF
-if ! $SOLVE "$TMP/tss5q168.san" --storage sparse -m direct --lump off -f json \
-        >"$TMP/ref.json" 2>"$TMP/ref.err"; then
-    bad "tss5q168 (sparse, direct): $(tail -1 "$TMP/ref.err")"
-elif ! $SOLVE "$TMP/tss5q168.san" --storage kron --lump off -f json \
-        >"$TMP/k.json" 2>"$TMP/k.err"; then
-    bad "tss5q168 (kron, default method): $(tail -1 "$TMP/k.err")"
-elif compare "$TMP/ref.json" "$TMP/k.json" 1e-9; then
+if ! $SOLVE "$tmp/tss5q168.san" --storage sparse -m direct --lump off -f json \
+        >"$tmp/ref.json" 2>"$tmp/ref.err"; then
+    not_ok "tss5q168 (sparse, direct): $(tail -1 "$tmp/ref.err")"
+elif ! $SOLVE "$tmp/tss5q168.san" --storage kron --lump off -f json \
+        >"$tmp/k.json" 2>"$tmp/k.err"; then
+    not_ok "tss5q168 (kron, default method): $(tail -1 "$tmp/k.err")"
+elif compare "$tmp/ref.json" "$tmp/k.json" 1e-9; then
     ok
 else
-    bad "tss5q168 (kron, default method): answers differ by more than 1e-9"
+    not_ok "tss5q168 (kron, default method): answers differ by more than 1e-9"
 fi
 
 # Issue 34, item 4: advice that works.  --method direct (or gs)
 # over the descriptor refuses as a usage error (exit 2), never running
 # something else, and names only methods the descriptor offers; the
 # async pipeline of 2,005 states (replicas lumped) is answered by auto.
-$SAN gen pipeline --mode async --stages 1,2 --replicas 1000,1000 >"$TMP/pipe.san" || exit 1
+$SAN gen pipeline --mode async --stages 1,2 --replicas 1000,1000 >"$tmp/pipe.san" || exit 1
 for m in direct gs; do
-    $SOLVE "$TMP/pipe.san" --storage kron -m $m -q >"$TMP/p.out" 2>"$TMP/p.err"
+    $SOLVE "$tmp/pipe.san" --storage kron -m $m -q >"$tmp/p.out" 2>"$tmp/p.err"
     rc=$?
     if [ "$rc" -ne 2 ]; then
-        bad "pipe -m $m over kron: exit $rc, not 2: $(tail -1 "$TMP/p.err")"
-    elif ! grep -q "use power, jacobi, gmres, bicgstab, iad or ml" "$TMP/p.err" ||
-         grep -q "try --method $m" "$TMP/p.err"; then
-        bad "pipe -m $m over kron: the refusal does not say what works: $(tail -1 "$TMP/p.err")"
+        not_ok "pipe -m $m over kron: exit $rc, not 2: $(tail -1 "$tmp/p.err")"
+    elif ! grep -q "use power, jacobi, gmres, bicgstab, iad or ml" "$tmp/p.err" ||
+         grep -q "try --method $m" "$tmp/p.err"; then
+        not_ok "pipe -m $m over kron: the refusal does not say what works: $(tail -1 "$tmp/p.err")"
     else
         ok
     fi
 done
-if ! $SOLVE "$TMP/pipe.san" --storage sparse -f json >"$TMP/ref.json" 2>"$TMP/ref.err"; then
-    bad "pipe (sparse, auto): $(tail -1 "$TMP/ref.err")"
-elif ! $SOLVE "$TMP/pipe.san" --storage kron -f json >"$TMP/k.json" 2>"$TMP/k.err"; then
-    bad "pipe (kron, auto): $(tail -1 "$TMP/k.err")"
-elif compare "$TMP/ref.json" "$TMP/k.json" 1e-9; then
+if ! $SOLVE "$tmp/pipe.san" --storage sparse -f json >"$tmp/ref.json" 2>"$tmp/ref.err"; then
+    not_ok "pipe (sparse, auto): $(tail -1 "$tmp/ref.err")"
+elif ! $SOLVE "$tmp/pipe.san" --storage kron -f json >"$tmp/k.json" 2>"$tmp/k.err"; then
+    not_ok "pipe (kron, auto): $(tail -1 "$tmp/k.err")"
+elif compare "$tmp/ref.json" "$tmp/k.json" 1e-9; then
     ok
 else
-    bad "pipe (kron, auto): answers differ from sparse's by more than 1e-9"
+    not_ok "pipe (kron, auto): answers differ from sparse's by more than 1e-9"
 fi
 # Issue 27: the multilevel method over the descriptor (multilevel.c)
 # answers the pipeline as the sparse storage's auto does.
-if ! $SOLVE "$TMP/pipe.san" --storage kron -m ml -f json >"$TMP/k.json" 2>"$TMP/k.err"; then
-    bad "pipe (kron, ml): $(tail -1 "$TMP/k.err")"
-elif compare "$TMP/ref.json" "$TMP/k.json" 1e-9; then
+if ! $SOLVE "$tmp/pipe.san" --storage kron -m ml -f json >"$tmp/k.json" 2>"$tmp/k.err"; then
+    not_ok "pipe (kron, ml): $(tail -1 "$tmp/k.err")"
+elif compare "$tmp/ref.json" "$tmp/k.json" 1e-9; then
     ok
 else
-    bad "pipe (kron, ml): answers differ from sparse's by more than 1e-9"
+    not_ok "pipe (kron, ml): answers differ from sparse's by more than 1e-9"
 fi
 # ... and its coarse correction does the work: on the async master/slave
 # of 4 slaves and 10 places (1,456 states) it takes 18 cycles (without
 # the correction, Jacobi smoothing alone: 109), answering as sparse does.
-$SAN gen ms --mode async --slaves 4 --buffer 10 >"$TMP/ms4.san" || exit 1
-if ! $SOLVE "$TMP/ms4.san" --storage sparse --lump off -f json >"$TMP/ref.json" 2>"$TMP/ref.err"; then
-    bad "ms4 (sparse, auto): $(tail -1 "$TMP/ref.err")"
-elif ! $SOLVE "$TMP/ms4.san" --storage kron --lump off -m ml -f json >"$TMP/k.json" 2>"$TMP/k.err"; then
-    bad "ms4 (kron, ml): $(tail -1 "$TMP/k.err")"
-elif ! compare "$TMP/ref.json" "$TMP/k.json" 1e-9; then
-    bad "ms4 (kron, ml): answers differ from sparse's by more than 1e-9"
-elif ! python3 -c "import json,sys; t=open(sys.argv[1]).read(); it=json.loads(t[t.index('{'):])['solver']['iterations']; sys.exit(0 if it <= 30 else 1)" "$TMP/k.json"; then
-    bad "ms4 (kron, ml): more than 30 cycles"
+$SAN gen ms --mode async --slaves 4 --buffer 10 >"$tmp/ms4.san" || exit 1
+if ! $SOLVE "$tmp/ms4.san" --storage sparse --lump off -f json >"$tmp/ref.json" 2>"$tmp/ref.err"; then
+    not_ok "ms4 (sparse, auto): $(tail -1 "$tmp/ref.err")"
+elif ! $SOLVE "$tmp/ms4.san" --storage kron --lump off -m ml -f json >"$tmp/k.json" 2>"$tmp/k.err"; then
+    not_ok "ms4 (kron, ml): $(tail -1 "$tmp/k.err")"
+elif ! compare "$tmp/ref.json" "$tmp/k.json" 1e-9; then
+    not_ok "ms4 (kron, ml): answers differ from sparse's by more than 1e-9"
+elif ! python3 -c "import json,sys; t=open(sys.argv[1]).read(); it=json.loads(t[t.index('{'):])['solver']['iterations']; sys.exit(0 if it <= 30 else 1)" "$tmp/k.json"; then
+    not_ok "ms4 (kron, ml): more than 30 cycles"
 else
     ok
 fi
@@ -231,25 +222,24 @@ fi
 # offer); auto's last try, GMRES, answers as the sparse storage does.
 CL=$top_srcdir/bench/models/cluster64.san
 if [ -f "$CL" ]; then
-    if ! $SOLVE "$CL" --storage sparse --lump off -f json >"$TMP/ref.json" 2>"$TMP/ref.err"; then
-        bad "cluster64 (sparse, auto): $(tail -1 "$TMP/ref.err")"
-    elif ! $SOLVE "$CL" --storage kron --lump off -f json >"$TMP/k.json" 2>"$TMP/k.err"; then
-        bad "cluster64 (kron, auto): $(tail -1 "$TMP/k.err")"
-    elif compare "$TMP/ref.json" "$TMP/k.json" 1e-9; then
+    if ! $SOLVE "$CL" --storage sparse --lump off -f json >"$tmp/ref.json" 2>"$tmp/ref.err"; then
+        not_ok "cluster64 (sparse, auto): $(tail -1 "$tmp/ref.err")"
+    elif ! $SOLVE "$CL" --storage kron --lump off -f json >"$tmp/k.json" 2>"$tmp/k.err"; then
+        not_ok "cluster64 (kron, auto): $(tail -1 "$tmp/k.err")"
+    elif compare "$tmp/ref.json" "$tmp/k.json" 1e-9; then
         ok
     else
-        bad "cluster64 (kron, auto): answers differ from sparse's by more than 1e-9"
+        not_ok "cluster64 (kron, auto): answers differ from sparse's by more than 1e-9"
     fi
     # the named aggregation's refusal names what auto would add, never iad
-    $SOLVE "$CL" --storage kron --lump off -m iad -q >/dev/null 2>"$TMP/k.err"
+    $SOLVE "$CL" --storage kron --lump off -m iad -q >/dev/null 2>"$tmp/k.err"
     rc=$?
-    if [ "$rc" -eq 1 ] && { grep -q "try --method iad\|--method direct" "$TMP/k.err" ||
-                             ! grep -q "try --method" "$TMP/k.err"; }; then
-        bad "cluster64 -m iad over kron: advice that cannot work: $(tail -1 "$TMP/k.err")"
+    if [ "$rc" -eq 1 ] && { grep -q "try --method iad\|--method direct" "$tmp/k.err" ||
+                             ! grep -q "try --method" "$tmp/k.err"; }; then
+        not_ok "cluster64 -m iad over kron: advice that cannot work: $(tail -1 "$tmp/k.err")"
     else
         ok
     fi
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+harness_end

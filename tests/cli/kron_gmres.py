@@ -30,8 +30,8 @@ import subprocess
 import sys
 import tempfile
 
-SAN = os.environ.get("SAN", "./san")
-failures = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import SAN, fail, tally  # noqa: E402
 
 MM1 = """// M/M/1/300 (tests/cli/kron_gmres.py)
 identifiers
@@ -89,12 +89,6 @@ results
   sm_full = (st SM) == c;
   sc_mean = st SC;
 """
-
-
-def fail(msg):
-    global failures
-    failures += 1
-    print("FAIL:", msg)
 
 
 def solve(path, *args):
@@ -192,5 +186,4 @@ with tempfile.TemporaryDirectory() as tmp:
         if any(k not in fk or not close(fr[k], fk[k], floor=1e-20) for k in fr):
             fail("tandem(40) GMRES(30): values off")
 
-print("kron_gmres: %d failure(s)" % failures)
-sys.exit(1 if failures else 0)
+tally.exit()

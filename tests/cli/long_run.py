@@ -22,27 +22,12 @@ outcomes; PRISM's two outcomes (5/6).
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 from fractions import Fraction as Fr
 
-SAN = os.environ.get("SAN", "./san")
-failures = 0
-checks = 0
-
-
-def check(ok, msg):
-    global failures, checks
-    checks += 1
-    if not ok:
-        failures += 1
-        print("FAIL:", msg)
-
-
-def run(args):
-    p = subprocess.run([SAN] + args, capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import check, tally, run  # noqa: E402
 
 
 # ---- the exact reference --------------------------------------------------
@@ -384,5 +369,4 @@ check_props("prism", p5, "one", Fr(5, 6))
 for f in os.listdir(tmp):
     os.unlink(os.path.join(tmp, f))
 os.rmdir(tmp)
-print(f"long_run: {checks - failures} of {checks} checks passed")
-sys.exit(1 if failures else 0)
+tally.exit()

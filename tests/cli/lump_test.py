@@ -41,7 +41,7 @@ import sys
 import tempfile
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from santest import SAN, TOP, SHARED, check, tally  # noqa: E402
+from santest import SAN, TOP, SHARED, check, same_indices, tally  # noqa: E402
 
 
 
@@ -103,14 +103,7 @@ def compare(text, what, expect_lumped=True, extra=(), kron=False):
     if names is not None:
         check(on["reachable_states"] < off["reachable_states"],
               f"{what}: {on['reachable_states']} lumped states, fewer than {off['reachable_states']}")
-    for k, v in off["results"].items():
-        check(close(on["results"][k], v), f"{what}: result {k} {on['results'][k]!r} vs {v!r}")
-    for a, marg in off["marginals"].items():
-        for s, v in marg.items():
-            check(close(on["marginals"][a][s], v),
-                  f"{what}: marginal {a}:{s} {on['marginals'][a][s]!r} vs {v!r}")
-    for e, v in off["throughputs"].items():
-        check(close(on["throughputs"][e], v), f"{what}: throughput {e} {on['throughputs'][e]!r} vs {v!r}")
+    same_indices(on, off, what, close)
     for e, v in off.get("throughput_totals", {}).items():
         check(close(on["throughput_totals"][e], v), f"{what}: total {e}")
     if kron:

@@ -35,7 +35,7 @@ import sys
 import tempfile
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from santest import SAN, TOP, check, tally  # noqa: E402
+from santest import SAN, TOP, check, same_indices, tally  # noqa: E402
 
 
 
@@ -78,18 +78,6 @@ def both(cmd, text, extra, what, expect_lumped):
     return on, off, err
 
 
-def same_indices(on, off, what):
-    for k, v in off["results"].items():
-        check(close(on["results"][k], v), f"{what}: result {k} {on['results'][k]!r} vs {v!r}")
-    for a, marg in off["marginals"].items():
-        for s, v in marg.items():
-            check(close(on["marginals"][a][s], v),
-                  f"{what}: marginal {a}:{s} {on['marginals'][a][s]!r} vs {v!r}")
-    for e, v in off["throughputs"].items():
-        check(close(on["throughputs"][e], v),
-              f"{what}: throughput {e} {on['throughputs'][e]!r} vs {v!r}")
-
-
 def transient(text, what, extra=(), expect_lumped=True, times="0.3,1,5"):
     on, off, err = both("transient", text, ["--time", times] + list(extra), what, expect_lumped)
     if on is None:
@@ -97,9 +85,9 @@ def transient(text, what, extra=(), expect_lumped=True, times="0.3,1,5"):
     check(len(on["times"]) == len(off["times"]) > 0, f"{what}: every time done")
     for a, b in zip(on["times"], off["times"]):
         w = f"{what} t={b['t']}"
-        same_indices(a, b, w)
+        same_indices(a, b, w, close)
         if "accumulated" in b:
-            same_indices(a["accumulated"], b["accumulated"], w + " accumulated")
+            same_indices(a["accumulated"], b["accumulated"], w + " accumulated", close)
     return on, err
 
 

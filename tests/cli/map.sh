@@ -7,10 +7,8 @@
 #
 # Environment: SAN, top_srcdir.  Needs python3.  Prints "N passed, M failed".
 
-top_srcdir=${top_srcdir:-$(dirname "$0")/../..}
-harness=map
 harness_limit=30
-. "$top_srcdir/tests/cli/harness.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 need_san map
 
 # expect_json 'python expression over d' CMD...: run, parse stdout as JSON.
@@ -155,5 +153,4 @@ else
     not_ok "SAN solve of the proposals: $(cat "$tmp/sample")"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+harness_end

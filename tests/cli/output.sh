@@ -38,12 +38,8 @@
 # Environment: SAN (the san binary), top_srcdir.  Exit 0 when everything
 # passes; the last line is "N passed, M failed".  VERBOSE=1 lists passes.
 
-if [ -z "${top_srcdir:-}" ]; then
-    top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
-fi
-harness=output
 harness_limit=60
-. "$(dirname "$0")/harness.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 need_san output.sh
 
 OMP_NUM_THREADS=1
@@ -52,13 +48,6 @@ MODEL="$top_srcdir/models/mm1k.san"
 MODEL2="$top_srcdir/models/rs_functions.san"
 root=0
 [ "$(id -u)" -eq 0 ] && root=1
-
-# check NAME COND...: ok when the command succeeds
-check() {
-    check_name=$1
-    shift
-    if "$@"; then ok "$check_name"; else not_ok "$check_name"; fi
-}
 
 # mode_of FILE: its permission bits in octal
 mode_of() { stat -c %a "$1"; }
@@ -592,5 +581,4 @@ for f in json csv; do
     err_has "transient --vector - -f $f" "standard output holds the $f report"
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+harness_end

@@ -14,12 +14,8 @@
 # Environment: SAN (the san binary), top_srcdir.  Exit 0 when everything
 # passes; the last line is "N passed, M failed".  VERBOSE=1 lists passes.
 
-if [ -z "${top_srcdir:-}" ]; then
-    top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
-fi
-harness=overwrite
 harness_limit=60
-. "$(dirname "$0")/harness.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 need_san overwrite.sh
 
 OMP_NUM_THREADS=1
@@ -248,5 +244,4 @@ for entry in $(echo "$tested|$inputs|$no_input" | tr ' |' '_ '); do
     grep -q "^ok $e\$" flags.txt && ok "'$e' exists" || not_ok "'$e' is in no --help"
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+harness_end

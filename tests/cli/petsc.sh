@@ -11,10 +11,8 @@
 # over --max-memory makes every rank stop with the message.
 # Skips (exit 77) when san is built without PETSc (./configure
 # --with-petsc) or mpirun is missing.
-top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-harness=petsc
 harness_limit=${harness_limit:-120}
-. "$top_srcdir/tests/cli/harness.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 need_san petsc
 
 if "$SAN" solve --engine petsc "$top_srcdir/models/mm1k.san" 2>&1 | grep -q "built without PETSc"; then
@@ -579,5 +577,4 @@ done
 "$SAN" solve -q --tol 1e-12 -f csv models/mm1k.san > "$tmp/serial.csv" 2>/dev/null
 cd "$top_srcdir" && compare "gmres+asm" 2 --petsc-options "-ksp_type gmres -pc_type asm" models/mm1k.san
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+harness_end

@@ -15,33 +15,12 @@
 #
 # Skipped (77) in a build without cairo.  Environment: SAN, top_srcdir.
 
-SAN=${SAN:-./san}
-top_srcdir=${top_srcdir:-$(dirname "$0")/../..}
+harness_limit=60
+. "$(dirname "$0")/../lib/harness.sh"
 HELP="$top_srcdir/tests/cli/plot_check.py"
 MODEL="$top_srcdir/models/mm1k.san"
-pass=0
-fail=0
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-OMP_NUM_THREADS=1
-export OMP_NUM_THREADS
-# Under AddressSanitizer: fontconfig's process-long cache is not ours.
-LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/cli/sweep_lsan.supp"
-export LSAN_OPTIONS
+harness_plots
 
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-check() {
-    name=$1
-    shift
-    if "$@" > "$tmp/check.out" 2>&1; then
-        ok
-    else
-        bad "$name"
-        sed 's/^/  /' "$tmp/check.out" | head -20
-    fi
-}
 
 # run NAME ARGS...: san ARGS exits 0 and writes nothing on stdout
 quiet_plot() {
@@ -52,7 +31,7 @@ quiet_plot() {
     if [ "$rc" -eq 0 ] && [ ! -s "$tmp/q.out" ]; then
         ok
     else
-        bad "$name: exit $rc, $(wc -c < "$tmp/q.out") bytes on stdout"
+        not_ok "$name: exit $rc, $(wc -c < "$tmp/q.out") bytes on stdout"
         head -5 "$tmp/q.out" "$tmp/q.err" | sed 's/^/  /'
     fi
 }
@@ -66,23 +45,8 @@ table() {
     if [ "$rc" -eq 0 ] && [ -s "$tmp/t.out" ]; then
         ok
     else
-        bad "$name: exit $rc, nothing on stdout"
+        not_ok "$name: exit $rc, nothing on stdout"
         sed 's/^/  /' "$tmp/t.err" | head -5
-    fi
-}
-
-# refused NAME TEXT ARGS...: san ARGS exits 2 with TEXT on stderr
-refused() {
-    name=$1
-    text=$2
-    shift 2
-    "$SAN" "$@" > "$tmp/r.out" 2> "$tmp/r.err"
-    rc=$?
-    if [ "$rc" -eq 2 ] && grep -q -F -e "$text" "$tmp/r.err"; then
-        ok
-    else
-        bad "$name: expected exit 2 with '$text', got $rc"
-        sed 's/^/  /' "$tmp/r.err" | head -5
     fi
 }
 
@@ -108,11 +72,11 @@ check "SVG: <text> with the title, labels and legend title" python3 "$HELP" text
     > /dev/null
 check "SVG: the legend's title is the parameter" python3 "$HELP" texts "$tmp/lt.svg" \
     'buffer' '1' '5'
-if grep -q 'buffer=' "$tmp/lt.svg"; then bad "SVG: a legend entry repeats 'buffer='"; else ok; fi
+if grep -q 'buffer=' "$tmp/lt.svg"; then not_ok "SVG: a legend entry repeats 'buffer='"; else ok; fi
 "$SAN" size-buffer -q ms --mode async --slaves 2..3 --within 0.05 --plot "$tmp/lb.svg" > /dev/null
 check "size-buffer SVG: the legend's title is the parameter" python3 "$HELP" texts "$tmp/lb.svg" \
     'slaves' '2' '3'
-if grep -q 'slaves=' "$tmp/lb.svg"; then bad "size-buffer SVG: a legend entry repeats 'slaves='"; else ok; fi
+if grep -q 'slaves=' "$tmp/lb.svg"; then not_ok "size-buffer SVG: a legend entry repeats 'slaves='"; else ok; fi
 check "SVG: width and height = --size 420x300 (pt)" python3 "$HELP" size "$tmp/l.svg" 420 300
 "$SAN" $SW --slaves 2..3 --buffer 1,5 --plot "$tmp/d.svg" --x slaves --y slave_transmitting \
     > /dev/null
@@ -147,10 +111,10 @@ check "--logx over four decades: powers of 10 only" python3 "$HELP" decade-ticks
 
 # ---- 3. log axes refuse values <= 0 ----
 refused "--logy with a zero value: exit 2, the series named" "series 'length' has y = 0" \
-    transient -q "$MODEL" --initial 'st queue == s[0]' --time 0..1:0.5 --plot "$tmp/z.svg" \
+    "$SAN" transient -q "$MODEL" --initial 'st queue == s[0]' --time 0..1:0.5 --plot "$tmp/z.svg" \
     --y length --logy
 refused "--logx with t = 0: exit 2" "--logx: series" \
-    transient -q "$MODEL" --time 0..1:0.5 --plot "$tmp/z.svg" --y length --logx
+    "$SAN" transient -q "$MODEL" --time 0..1:0.5 --plot "$tmp/z.svg" --y length --logx
 check "no plot written when refused" sh -c "[ ! -e '$tmp/z.svg' ]"
 
 # ---- 4. PNG pixels ----
@@ -188,16 +152,16 @@ check "sweep --plot -o FILE: the table in FILE, not on stdout" \
     sh -c "[ -s '$tmp/o1.txt' ] && [ ! -s '$tmp/o1.out' ]"
 
 # ---- 6. usage ----
-refused "--logy without --plot" "--logy: only with --plot" $SW --slaves 2 --logy
+refused "--logy without --plot" "--logy: only with --plot" "$SAN" $SW --slaves 2 --logy
 refused "size-buffer --xlabel without --plot" "--xlabel: only with --plot" \
-    size-buffer -q ms --slaves 2 --xlabel K
+    "$SAN" size-buffer -q ms --slaves 2 --xlabel K
 refused "transient --size without --plot" "--size: only with --plot" \
-    transient -q "$MODEL" --time 1 --size 400x300
-refused "--size 10x10" "--size: expected WxH" $SW --slaves 2 --buffer 1,2 \
+    "$SAN" transient -q "$MODEL" --time 1 --size 400x300
+refused "--size 10x10" "--size: expected WxH" "$SAN" $SW --slaves 2 --buffer 1,2 \
     --plot "$tmp/u.svg" --x buffer --y slave_transmitting --size 10x10
-refused "--size 400" "--size: expected WxH" $SW --slaves 2 --buffer 1,2 \
+refused "--size 400" "--size: expected WxH" "$SAN" $SW --slaves 2 --buffer 1,2 \
     --plot "$tmp/u.svg" --x buffer --y slave_transmitting --size 400
-refused "--dpi 0" "--dpi: expected" $SW --slaves 2 --buffer 1,2 \
+refused "--dpi 0" "--dpi: expected" "$SAN" $SW --slaves 2 --buffer 1,2 \
     --plot "$tmp/u.png" --x buffer --y slave_transmitting --dpi 0
 for c in sweep size-buffer grain transient passage; do
     "$SAN" $c --list-options > "$tmp/opts"
@@ -205,8 +169,7 @@ for c in sweep size-buffer grain transient passage; do
     for o in --title --xlabel --ylabel --legend-title --logx --logy --size --dpi --table; do
         grep -q -x -e "$o" "$tmp/opts" || missing="$missing $o"
     done
-    if [ -z "$missing" ]; then ok; else bad "$c lacks the plot options:$missing"; fi
+    if [ -z "$missing" ]; then ok; else not_ok "$c lacks the plot options:$missing"; fi
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+harness_end

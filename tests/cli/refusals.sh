@@ -13,12 +13,8 @@
 # Environment: SAN (the san binary), top_srcdir.  Exit 0 when everything
 # passes; the last line is "N passed, M failed".  VERBOSE=1 lists passes.
 
-if [ -z "${top_srcdir:-}" ]; then
-    top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
-fi
-harness=refusals
 harness_limit=60
-. "$(dirname "$0")/harness.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 need_san refusals.sh
 
 OMP_NUM_THREADS=1
@@ -152,5 +148,4 @@ else
     not_ok "long march: exit $rc, stderr: $(head -c 300 "$tmp/err")"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+harness_end

@@ -19,20 +19,10 @@
 # (it is not skipped: the page is only checked in a browser).
 # Environment: SAN, top_srcdir.
 
-SAN=${SAN:-./san}
-top_srcdir=${top_srcdir:-$(dirname "$0")/../..}
+. "$(dirname "$0")/../lib/harness.sh"
 CHECK="$top_srcdir/tests/cli/report_check.py"
-pass=0
-fail=0
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-OMP_NUM_THREADS=1
-export OMP_NUM_THREADS
-LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/cli/sweep_lsan.supp"
-export LSAN_OPTIONS
+harness_plots
 
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROMIUM" ]; then
@@ -65,9 +55,9 @@ run = compare 'ms --mode sync --slaves 2' "ms --mode async --slaves 2 --buffer 1
 STUDY
 
 if "$SAN" report "$tmp/study" -o "$tmp/page.html" 2> "$tmp/err"; then ok; else
-    bad "san report: exit $?"; sed 's/^/  /' "$tmp/err" | head -20; fi
+    not_ok "san report: exit $?"; sed 's/^/  /' "$tmp/err" | head -20; fi
 size=$(wc -c < "$tmp/page.html")
-if [ "$size" -gt 10000 ] && [ "$size" -lt 2000000 ]; then ok; else bad "page of $size bytes"; fi
+if [ "$size" -gt 10000 ] && [ "$size" -lt 2000000 ]; then ok; else not_ok "page of $size bytes"; fi
 
 # the browser: a fresh profile, no network (every host unresolvable)
 browse() {
@@ -79,16 +69,16 @@ browse() {
         --user-data-dir="$tmp/profile$profile" --enable-logging=stderr --v=0 "$@"
 }
 browse 1 --dump-dom "file://$tmp/page.html" > "$tmp/dom.html" 2> "$tmp/console.log" \
-    || bad "chromium --dump-dom: exit $?"
+    || not_ok "chromium --dump-dom: exit $?"
 browse 2 --window-size=1200,1800 --screenshot="$tmp/shot.png" "file://$tmp/page.html" \
-    > /dev/null 2>> "$tmp/console.log" || bad "chromium --screenshot: exit $?"
+    > /dev/null 2>> "$tmp/console.log" || not_ok "chromium --screenshot: exit $?"
 # the export buttons: the PNG is drawn when its image has loaded, so the
 # DOM is dumped once the page's timers and loads are done (virtual time)
 browse 3 --virtual-time-budget=20000 --dump-dom "file://$tmp/page.html#san-export-test" \
-    > "$tmp/export.html" 2>> "$tmp/console.log" || bad "chromium --dump-dom (export): exit $?"
+    > "$tmp/export.html" 2>> "$tmp/console.log" || not_ok "chromium --dump-dom (export): exit $?"
 if python3 "$CHECK" "$SAN" "$tmp/page.html" "$tmp/dom.html" "$tmp/console.log" "$tmp/shot.png" \
         "$tmp/export.html" > "$tmp/check.out" 2>&1; then ok; else
-    bad "report_check.py"; sed 's/^/  /' "$tmp/check.out" | head -30; fi
+    not_ok "report_check.py"; sed 's/^/  /' "$tmp/check.out" | head -30; fi
 [ -z "${SAN_REPORT_KEEP:-}" ] || cp "$tmp/page.html" "$tmp/shot.png" "$tmp/dom.html" "$tmp/export.html" \
     "$tmp/check.out" "$SAN_REPORT_KEEP"/
 
@@ -98,7 +88,7 @@ if python3 "$CHECK" "$SAN" "$tmp/page.html" "$tmp/dom.html" "$tmp/console.log" "
 "$SAN" gen ms --mode async --slaves 3 --buffer 2 > "$tmp/gen.san"
 if "$SAN" report --from-json "$tmp/sw.json" -o "$tmp/from.html" 2> "$tmp/err" \
         && grep -q '"kind":"sweep"' "$tmp/from.html" \
-        && python3 - "$tmp/from.html" "$tmp/gen.san" <<'PY'; then ok; else bad "--from-json"; fi
+        && python3 - "$tmp/from.html" "$tmp/gen.san" <<'PY'; then ok; else not_ok "--from-json"; fi
 import json, re, sys
 page = open(sys.argv[1]).read()
 data = json.loads(re.search(r'id="san-data">(.*?)</script>', page, re.S).group(1))
@@ -113,36 +103,35 @@ printf '{"schema": "san-output/1", "sweep": 1, "rows": [{"command": "ms --mode s
     "$tmp/victim.san" > "$tmp/crafted.json"
 if "$SAN" report --from-json "$tmp/crafted.json" -o "$tmp/crafted.html" 2> "$tmp/err" \
         && [ ! -e "$tmp/victim.san" ] && ! grep -q "size formula" "$tmp/crafted.html"; then ok; else
-    bad "--from-json: a report's line ran san gen's own options"; fi
+    not_ok "--from-json: a report's line ran san gen's own options"; fi
 "$SAN" solve -q "$top_srcdir/models/mm1k.san" -f json > "$tmp/solve.json"
 "$SAN" report --from-json "$tmp/solve.json" -o "$tmp/from2.html" 2> "$tmp/err"
 rc=$?
 if [ $rc -eq 2 ] && grep -q "not a -f json report of sweep" "$tmp/err" && [ ! -e "$tmp/from2.html" ]; then
-    ok; else bad "--from-json of a solve: exit $rc"; fi
+    ok; else not_ok "--from-json of a solve: exit $rc"; fi
 
 # bad study files: where, and what was expected
-refused() {
+bad_study() {
     what=$1 expect=$2
     printf '%b' "$3" > "$tmp/bad.study"
     "$SAN" report "$tmp/bad.study" -o "$tmp/bad.html" 2> "$tmp/err"
     rc=$?
     if [ $rc -eq 2 ] && grep -q -F -e "$expect" "$tmp/err" && [ ! -e "$tmp/bad.html" ]; then ok; else
-        bad "$what: exit $rc, stderr: $(head -2 "$tmp/err")"; fi
+        not_ok "$what: exit $rc, stderr: $(head -2 "$tmp/err")"; fi
 }
-refused "no section" "bad.study:1:1: expected at least one [section]" "title = x\n"
-refused "unknown key" "bad.study:3:1: unknown key 'plt'" "[a]\nrun = sweep ms --slaves 2\nplt = x\n"
-refused "bad kind" "bad.study:2:7: 'solve' is not a subcommand a study runs" "[a]\nrun = solve m.san\n"
-refused "quote" "bad.study:2:20: unterminated quote" "[a]\nrun = compare 'ms' 'ms --slaves 2\n"
-refused "-f" "bad.study:2:7: run: '-f' is set by the report" "[a]\nrun = sweep ms -f csv\n"
-refused "no run" "bad.study:1:1: [a] has no 'run = SUBCOMMAND ...' line" "[a]\nx = slaves\n"
-refused "twice" "bad.study:2:2: section 'a' already given at line 1" "[a]\n[a]\n"
-refused "log" "bad.study:3:7: log: expected x, y or xy" "[a]\nrun = sweep ms\nlog = z\n"
+bad_study "no section" "bad.study:1:1: expected at least one [section]" "title = x\n"
+bad_study "unknown key" "bad.study:3:1: unknown key 'plt'" "[a]\nrun = sweep ms --slaves 2\nplt = x\n"
+bad_study "bad kind" "bad.study:2:7: 'solve' is not a subcommand a study runs" "[a]\nrun = solve m.san\n"
+bad_study "quote" "bad.study:2:20: unterminated quote" "[a]\nrun = compare 'ms' 'ms --slaves 2\n"
+bad_study "-f" "bad.study:2:7: run: '-f' is set by the report" "[a]\nrun = sweep ms -f csv\n"
+bad_study "no run" "bad.study:1:1: [a] has no 'run = SUBCOMMAND ...' line" "[a]\nx = slaves\n"
+bad_study "twice" "bad.study:2:2: section 'a' already given at line 1" "[a]\n[a]\n"
+bad_study "log" "bad.study:3:7: log: expected x, y or xy" "[a]\nrun = sweep ms\nlog = z\n"
 # an analysis that fails: the page is written, exit 1
 printf '[a]\nrun = sweep ms --slaves 2 --no-such-flag 3\n' > "$tmp/fail.study"
 "$SAN" report "$tmp/fail.study" -o "$tmp/fail.html" 2> "$tmp/err"
 rc=$?
 if [ $rc -eq 1 ] && [ -s "$tmp/fail.html" ] && grep -q "no-such-flag" "$tmp/err"; then ok; else
-    bad "failed analysis: exit $rc"; fi
+    not_ok "failed analysis: exit $rc"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+harness_end

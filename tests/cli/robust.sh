@@ -25,12 +25,8 @@
 # when everything passes, 1 otherwise; the last line is "N passed, M
 # failed".  VERBOSE=1 also lists the checks that pass.
 
-if [ -z "${top_srcdir:-}" ]; then
-    top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
-fi
-harness=robust
 harness_limit=30
-. "$top_srcdir/tests/cli/harness.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 harness_lump_off
 
 # show FILE: the first lines of a captured output, indented
@@ -366,5 +362,4 @@ os.execvp(sys.argv[1], sys.argv[1:])' "$SAN" solve --method $m --tol 1e-300 --ma
     fi
 done
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+harness_end

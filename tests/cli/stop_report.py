@@ -23,15 +23,13 @@ stall, says (issue 27 items 2-3, issue 29 item 5).
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
-SAN = os.environ.get("SAN", "./san")
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from santest import TOP, check, tally, run  # noqa: E402
+
 NCD17 = os.path.join(TOP, "bench", "models", "ncd17.san")
-failures = 0
-checks = 0
 
 MU = 1 / 0.99
 N = 301
@@ -54,19 +52,6 @@ results
 """ % MU
 
 PROB_FLOOR = 1e-14      # SAN_PROB_FLOOR (solver/numeric/linsolve.h)
-
-
-def check(ok, msg):
-    global failures, checks
-    checks += 1
-    if not ok:
-        failures += 1
-        print("FAIL:", msg)
-
-
-def run(args):
-    p = subprocess.run([SAN] + args, capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
 
 def balance(p):
@@ -170,5 +155,4 @@ with tempfile.TemporaryDirectory() as tmp:
     not_converged(mm1)
     answered_note()
 
-print(f"{checks - failures} passed, {failures} failed")
-sys.exit(1 if failures else 0)
+tally.exit()

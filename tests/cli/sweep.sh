@@ -15,51 +15,13 @@
 # Environment: SAN = path to the san binary (default ./san); top_srcdir.
 # Needs python3.  Prints "N passed, M failed".
 
-SAN=${SAN:-./san}
-top_srcdir=${top_srcdir:-$(dirname "$0")/../..}
+harness_limit=60
+. "$(dirname "$0")/../lib/harness.sh"
 HELP="$top_srcdir/tests/cli/sweep_check.py"
 MODEL="$top_srcdir/models/mm1k.san"
-pass=0
-fail=0
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-# Single-threaded solves everywhere: the sweep runs each variant on one
-# thread, so that the comparisons are bit for bit.
-OMP_NUM_THREADS=1
-export OMP_NUM_THREADS SAN
-# Under AddressSanitizer: fontconfig's process-long cache is not ours.
-LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/cli/sweep_lsan.supp"
-export LSAN_OPTIONS
+harness_plots
+export SAN
 
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-# check NAME COMMAND...: passes when the command exits 0.
-check() {
-    name=$1
-    shift
-    if "$@" > "$tmp/check.out" 2>&1; then
-        ok
-    else
-        bad "$name"
-        sed 's/^/  /' "$tmp/check.out" | head -20
-    fi
-}
-
-# refused NAME FLAG ARGS...: san ARGS exits 2 and names FLAG on stderr.
-refused() {
-    name=$1
-    flag=$2
-    shift 2
-    "$SAN" "$@" > "$tmp/r.out" 2> "$tmp/r.err"
-    rc=$?
-    if [ "$rc" -eq 2 ] && grep -q -e "$flag" "$tmp/r.err"; then
-        ok
-    else
-        bad "$name: expected exit 2 naming $flag, got $rc"
-        sed 's/^/  /' "$tmp/r.err" | head -5
-    fi
-}
 
 # ---------------------------------------------------------------------
 # 1. sweep rows equal single solves
@@ -106,7 +68,7 @@ rc=$?
 if [ "$rc" -eq 1 ] && python3 "$HELP" failed-rows "$tmp/f.json" 2 > "$tmp/f.out" 2>&1; then
     ok
 else
-    bad "a failed variant is a row with its error (exit $rc)"
+    not_ok "a failed variant is a row with its error (exit $rc)"
     sed 's/^/  /' "$tmp/f.out"
 fi
 "$SAN" sweep -q -f json ms --mode sync,async --slaves 2 --buffer 1,5,10 > "$tmp/na.json"
@@ -165,25 +127,25 @@ check "grain --plot: one curve per grain" python3 "$HELP" svg "$tmp/g.svg" 3
 # ---------------------------------------------------------------------
 # 5. refusals
 # ---------------------------------------------------------------------
-refused "range with a word" --slaves sweep ms --mode async --slaves 2..x
-refused "empty range" --buffer sweep ms --mode async --slaves 2 --buffer 5..1
-refused "zero step" --slaves sweep ms --mode async --slaves 1..4:0
-refused "empty list item" --buffer sweep ms --mode async --slaves 2 --buffer 1,,5
-refused "-D range with a word" "-D lambda" sweep "$MODEL" -D lambda=a..b
-refused "-D unknown constant" "-D nosuch" sweep "$MODEL" -D nosuch=1,2
-refused "unknown template flag" --nosuch sweep ms --mode async --slaves 2 --nosuch 1,2
-refused "unknown --y index" --y sweep ms --mode async --slaves 2..3 --plot "$tmp/x.svg" --x slaves --y nosuch
-refused "unknown --x parameter" --x sweep ms --mode async --slaves 2..3 --plot "$tmp/x.svg" --x nosuch --y master_rx
-refused "non-numeric --x" --x sweep ms --mode sync,async --slaves 2 --plot "$tmp/x.svg" --x mode --y master_rx
-refused "bad plot extension" --plot sweep ms --mode async --slaves 2..3 --plot "$tmp/x.jpg" --x slaves --y master_rx
-refused "unknown --index" --index sweep ms --mode async --slaves 2 --index nosuch
-refused "size-buffer unknown index" --index size-buffer ms --slaves 2 --index nosuch
-refused "size-buffer bad range" --slaves size-buffer ms --slaves 3..2
-refused "a..b/step (the step follows :)" "a..b:step" sweep ms --mode async --slaves 2..4/1
-refused "size-buffer sync" --mode size-buffer ms --mode sync --slaves 2
-refused "grain without grains" --slices-per-node grain ms --slaves 2
-refused "grain unknown --y" --y grain ms --slaves 2 --slices-per-node 1,2 --y nosuch
-refused "compare with a range" "has 2 variants" compare 'ms --mode async --slaves 2..3' "$MODEL"
+refused "range with a word" --slaves "$SAN" sweep ms --mode async --slaves 2..x
+refused "empty range" --buffer "$SAN" sweep ms --mode async --slaves 2 --buffer 5..1
+refused "zero step" --slaves "$SAN" sweep ms --mode async --slaves 1..4:0
+refused "empty list item" --buffer "$SAN" sweep ms --mode async --slaves 2 --buffer 1,,5
+refused "-D range with a word" "-D lambda" "$SAN" sweep "$MODEL" -D lambda=a..b
+refused "-D unknown constant" "-D nosuch" "$SAN" sweep "$MODEL" -D nosuch=1,2
+refused "unknown template flag" --nosuch "$SAN" sweep ms --mode async --slaves 2 --nosuch 1,2
+refused "unknown --y index" --y "$SAN" sweep ms --mode async --slaves 2..3 --plot "$tmp/x.svg" --x slaves --y nosuch
+refused "unknown --x parameter" --x "$SAN" sweep ms --mode async --slaves 2..3 --plot "$tmp/x.svg" --x nosuch --y master_rx
+refused "non-numeric --x" --x "$SAN" sweep ms --mode sync,async --slaves 2 --plot "$tmp/x.svg" --x mode --y master_rx
+refused "bad plot extension" --plot "$SAN" sweep ms --mode async --slaves 2..3 --plot "$tmp/x.jpg" --x slaves --y master_rx
+refused "unknown --index" --index "$SAN" sweep ms --mode async --slaves 2 --index nosuch
+refused "size-buffer unknown index" --index "$SAN" size-buffer ms --slaves 2 --index nosuch
+refused "size-buffer bad range" --slaves "$SAN" size-buffer ms --slaves 3..2
+refused "a..b/step (the step follows :)" "a..b:step" "$SAN" sweep ms --mode async --slaves 2..4/1
+refused "size-buffer sync" --mode "$SAN" size-buffer ms --mode sync --slaves 2
+refused "grain without grains" --slices-per-node "$SAN" grain ms --slaves 2
+refused "grain unknown --y" --y "$SAN" grain ms --slaves 2 --slices-per-node 1,2 --y nosuch
+refused "compare with a range" "has 2 variants" "$SAN" compare 'ms --mode async --slaves 2..3' "$MODEL"
 check "no variant solved when refused" sh -c "[ ! -e '$tmp/x.svg' ] && [ ! -e '$tmp/x.jpg' ]"
 
 # ---------------------------------------------------------------------
@@ -219,5 +181,4 @@ else
     echo "skip: MPI not built in (./configure --with-mpi) or mpirun missing"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+harness_end

@@ -3,10 +3,7 @@
 # partition of a long automaton keeps the name, "in runs of N" and the
 # advice whole; a group of automata with long names is named by whole
 # names and "..." for the rest (SAN_DEBUG_VERIFY prints the partitions).
-SAN=${SAN:-./san}
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "$(dirname "$0")/../lib/harness.sh"
 long=Queue_with_a_rather_long_name_that_somebody_wrote_to_be_very_explicit_about_it
 # M/M/1/3000 beside a flip, over the descriptor: power's five cycles
 # fail the aggregation check over the queue's runs of levels
@@ -36,8 +33,8 @@ EOT
 rc=$?
 msg=$(grep 'san solve:' "$tmp/err")
 case "$rc:$msg" in
-  "1:san solve: the answer of power fails the aggregation test after "*" cycles: over automaton $long in runs of "*" its error is "*"; try "*"(direct, ml)") ;;
-  *) echo "FAIL: long automaton name: exit $rc: $msg"; fail=1 ;;
+  "1:san solve: the answer of power fails the aggregation test after "*" cycles: over automaton $long in runs of "*" its error is "*"; try "*"(direct, ml)") ok "long automaton name" ;;
+  *) not_ok "long automaton name: exit $rc: $msg" ;;
 esac
 
 # eight automata of 70-character names, seven of them in one event
@@ -57,16 +54,16 @@ esac
 SAN_DEBUG_VERIFY=1 "$SAN" solve "$tmp/g.san" -m power --tol 1e-12 -q --lump off >/dev/null 2>"$tmp/err2"
 line=$(grep '^part [0-9]*: automata ' "$tmp/err2" | head -1)
 if [ -z "$line" ]; then
-  echo "FAIL: no group partition printed"; sed -n 1,5p "$tmp/err2"; fail=1
+  not_ok "no group partition printed"; sed -n 1,5p "$tmp/err2"
 else
   # every name listed is whole, then ", ..." and the event
   names=$(printf '%s\n' "$line" | sed 's/^part [0-9]*: automata //; s/ (event s) ([0-9]* blocks)$//')
-  case "$line" in *", ... (event s) ("*) ;; *) echo "FAIL: group name: $line"; fail=1 ;; esac
+  case "$line" in *", ... (event s) ("*) ok "group name" ;; *) not_ok "group name: $line" ;; esac
   for n in $(printf '%s\n' "$names" | tr ',' ' '); do
     case "$n" in
-      ...|Automaton_[1-8]_with_a_name_long_enough_to_fill_a_line_of_text_xxxxxxxxx) ;;
-      *) echo "FAIL: a name cut: '$n' in $line"; fail=1 ;;
+      ...|Automaton_[1-8]_with_a_name_long_enough_to_fill_a_line_of_text_xxxxxxxxx) ok "whole name $n" ;;
+      *) not_ok "a name cut: '$n' in $line" ;;
     esac
   done
 fi
-exit $fail
+harness_end

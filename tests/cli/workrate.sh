@@ -7,10 +7,8 @@
 #
 # Environment: SAN, top_srcdir.  Needs python3.  Prints "N passed, M failed".
 
-top_srcdir=${top_srcdir:-$(dirname "$0")/../..}
-harness=workrate
 harness_limit=30
-. "$top_srcdir/tests/cli/harness.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 need_san workrate
 
 # seed 003, sec. 4.1: master A 110, master C 60 (its own rate), B best at 130
@@ -78,5 +76,4 @@ done
 run "$SAN" gen ms --mode async --slaves 3 --compute-time 1,2
 if [ "$rc" -eq 2 ] && grep -q -- "--compute-time" "$tmp/err"; then ok "list length"; else not_ok "list length: $rc"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+harness_end

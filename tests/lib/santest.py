@@ -87,6 +87,20 @@ check = tally.check
 fail = tally.fail
 
 
+def same_indices(got, ref, what, close):
+    """A check per result, marginal and throughput of the JSON report
+    ref: got's value of it is close to ref's (close(got, ref))."""
+    for k, v in ref["results"].items():
+        check(close(got["results"][k], v), f"{what}: result {k} {got['results'][k]!r} vs {v!r}")
+    for a, marg in ref["marginals"].items():
+        for s, v in marg.items():
+            check(close(got["marginals"][a][s], v),
+                  f"{what}: marginal {a}:{s} {got['marginals'][a][s]!r} vs {v!r}")
+    for e, v in ref["throughputs"].items():
+        check(close(got["throughputs"][e], v),
+              f"{what}: throughput {e} {got['throughputs'][e]!r} vs {v!r}")
+
+
 def json_of(args, what, stdin=None, ok=(0,)):
     """The JSON report of san ARGS, or None (a failed check saying why)
     when it exits otherwise than ok or prints no JSON."""
