@@ -243,6 +243,35 @@ def tss_cycles():
     check(it <= 22, "%s: at most 22 iterations, got %d" % (what, it))
 
 
+def growing_queue():
+    """M/M/1/300 at rho 1.0221 alone, -m ml over kron: the line sweeps
+    (one automaton: its line is the whole chain) broke down there after
+    4 cycles ("the iterate does not sum to a positive number"); full
+    within 1e-9 of rho^K (1 - rho) / (1 - rho^(K+1))."""
+    import tempfile
+    # boundtest seed 89's rates (the breakdown depends on them)
+    k, lam, mu = 300, 4.7571834747553039, 4.6543874925312636
+    states = "\n".join("    stt s%d%s%s" % (i, "\n      to(s%d) arrive" % (i + 1) if i < k else "",
+                                          "\n      to(s%d) serve" % (i - 1) if i > 0 else "")
+                        for i in range(k + 1))
+    text = ("events\n  loc arrive (%.17g)\n  loc serve (%.17g)\nreachability = 1;\n"
+            "network mm1k (continuous)\n  aut A\n%s\nresults\n  full = (st A) == s%d;\n"
+            % (lam, mu, states, k))
+    rho = lam / mu
+    want = rho ** k * (1 - rho) / (1 - rho ** (k + 1))
+    what = "M/M/1/300 rho 1.0221 --storage kron -m ml"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "mm1k.san")
+        with open(path, "w") as f:
+            f.write(text)
+        j = json_of(["solve", path, "--storage", "kron", "-m", "ml", "--tol", "1e-12"] + QUIET,
+                    what)
+    if j is None:
+        return
+    got = j["results"]["full"]
+    check(abs(got - want) <= 1e-9 * want, "%s: full %.12g, closed form %.12g" % (what, got, want))
+
+
 def child_peak(args):
     """(exit code, stdout, peak KiB) of san ARGS: the child's ru_maxrss."""
     import subprocess
@@ -340,6 +369,7 @@ def run_env(args, env):
 
 def main():
     tss_cycles()
+    growing_queue()
     rs16_cycles()
     rs18_peak()
     rs18_small_budgets()
