@@ -972,6 +972,23 @@ static int term_moves(const kron_term *t, const char *lev, int naut)
     return 0;
 }
 
+/* Every term that moves a level of lev walked over c's window of
+ * sources (the flows' and the line rates' walk). */
+static void visit_moving(kctx *c, const char *lev)
+{
+    const kron_desc *d = c->d;
+    for (int e = 0; e < d->nterms; e++) {
+        const kron_term *t = &d->term[e];
+        if (!term_moves(t, lev, d->tree.naut))
+            continue;
+        c->t = t;
+        for (int k = 0; k < t->np; k++)
+            c->fsel[k] = c->rsel[k] = -1;
+        kpath p = { 0, 1.0, 0 };
+        visit(c, 0, 0, 0, &p);
+    }
+}
+
 /* One window of source leaves [lo, hi): every term that moves a level
  * of lev walked from the sources, its flows into F. */
 static void flows_window(const kron_desc *d, const char *lev, const uint16_t *blk,
@@ -982,16 +999,7 @@ static void flows_window(const kron_desc *d, const char *lev, const uint16_t *bl
     const int na1 = d->m->naut + 1;
     kctx c = { d, NULL, NULL, NULL, lo, hi, scratch, scratch + na1, scratch + 2 * na1, cv,
                NULL, x, blk, F, B, blk32, sptr, scol, pset, NULL, NULL };
-    for (int e = 0; e < d->nterms; e++) {
-        const kron_term *t = &d->term[e];
-        if (!term_moves(t, lev, d->tree.naut))
-            continue;
-        c.t = t;
-        for (int k = 0; k < t->np; k++)
-            c.fsel[k] = c.rsel[k] = -1;
-        kpath p = { 0, 1.0, 0 };
-        visit(&c, 0, 0, 0, &p);
-    }
+    visit_moving(&c, lev);
 }
 
 int kron_line_rates(const kron_desc *d, const char *lev, double *up, double *dn)
@@ -1013,16 +1021,7 @@ int kron_line_rates(const kron_desc *d, const char *lev, double *up, double *dn)
         kctx c = { d, NULL, NULL, NULL, d->win[w], d->win[w + 1], scratch, scratch + na1,
                    scratch + 2 * na1, d->cv + (size_t)tid * d->cvlen, NULL, up, NULL, NULL,
                    0, NULL, NULL, NULL, NULL, up, dn };
-        for (int e = 0; e < d->nterms; e++) {
-            const kron_term *t = &d->term[e];
-            if (!term_moves(t, lev, d->tree.naut))
-                continue;
-            c.t = t;
-            for (int k = 0; k < t->np; k++)
-                c.fsel[k] = c.rsel[k] = -1;
-            kpath p = { 0, 1.0, 0 };
-            visit(&c, 0, 0, 0, &p);
-        }
+        visit_moving(&c, lev);
     }
     return 0;
 }
