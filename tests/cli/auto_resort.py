@@ -37,42 +37,14 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from santest import TOP, BUILD, check, tally, run, json_of, rs_text, rs_full  # noqa: E402
+from santest import (TOP, BUILD, check, tally, run, json_of, rs_text, rs_full,  # noqa: E402
+                     tss_text)
 sys.path.insert(0, os.path.join(TOP, "tests", "difftest"))
 import difftest_models  # noqa: E402  (its dense_ref finder)
 
 K = 100             # queue capacity
 LAMBDA, DELTA, DELTA2, ALFA, MU = 3.0, 4.0, 8.0, 22.0, 47.0
 G_FROM = 60         # g = st queue >= k * 0.60
-
-
-def tss(nsrc):
-    """The model of bench/bench.py's tss(nsrc)."""
-    last = "tss[%d]" % (nsrc - 1)
-    return """identifiers
-  N = [0..%d]; K = [0..%d]; k = %d;
-  lambda = 3; delta = 4; delta2 = 8; alfa = 22; mu = 47;
-  f = ((nb [tss[0]..%s] on) * alfa) + ((nb [tss[0]..%s] s_on) * alfa * 2);
-  g = st queue >= (k * 0.60);
-  ng = 1 - g;
-events
-  loc lig (lambda);
-  loc des (delta);
-  loc des2 (delta2)
-  loc cheg (f);
-  loc at (mu);
-reachability = 1;
-network TSS (continuous)
-  aut tss[N]
-    stt off to(on) lig(g) to(s_on) lig(ng)
-    stt on to(off) des
-    stt s_on to(off) des2
-  aut queue
-    stt s[K] to(--) at to(++) cheg
-results
-  f_on = nb [tss[0]..%s] on;
-  u_queue = st queue;
-""" % (nsrc - 1, K, K, last, last, last)
 
 
 def reference(nsrc, dense_ref):
@@ -112,7 +84,7 @@ def rel(a, b):
 def tss_both_storages(tmp, dense_ref):
     path = os.path.join(tmp, "tss3.san")
     with open(path, "w") as f:
-        f.write(tss(3))
+        f.write(tss_text(3, K))
     ref = reference(3, dense_ref)
     for storage in ("kron", "sparse"):
         what = "tss(3) --storage %s (default method)" % storage
@@ -145,7 +117,7 @@ def cluster_ml():
 def stagnation_message(tmp):
     path = os.path.join(tmp, "tss6.san")
     with open(path, "w") as f:
-        f.write(tss(6))
+        f.write(tss_text(6, K))
     rc, out, err = run(["solve", path, "--storage", "kron", "-m", "iad", "-q",
                         "--no-marginals", "--no-throughputs", "--top", "0"])
     check(rc == 1, "tss(6) -m iad over kron: exit 1 (refused), got %d" % rc)

@@ -62,7 +62,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from santest import (TOP, check, tally, run, json_of, rs_text, rs_full,  # noqa: E402
-                     gauss, stationary)
+                     gauss, stationary, tss_text)
 
 PRISM = os.path.join(TOP, "tests", "prism", "qvbs", "cluster.prism")
 QUIET = ["-f", "json", "--no-marginals", "--no-throughputs", "--top", "0"]
@@ -113,15 +113,10 @@ def resort_over_budget():
 
 
 def rs16_cycles():
-    import tempfile
     what = "rs 16/8 --lump off --storage kron -m ml"
     want = rs_full(16, 8)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "rs16.san")
-        with open(path, "w") as f:
-            f.write(rs_text(16, 8))
-        j = json_of(["solve", path, "--lump", "off", "--storage", "kron", "-m", "ml"] + QUIET,
-                    what)
+    j = json_of(["solve", "-", "--lump", "off", "--storage", "kron", "-m", "ml"] + QUIET,
+                what, stdin=rs_text(16, 8))
     if j is None:
         return
     check(j["reachable_states"] == 39203, "%s: 39203 states, got %s"
@@ -133,36 +128,6 @@ def rs16_cycles():
 
 
 TSS_SOURCES = 3
-
-
-def tss_text(nsrc):
-    """bench.py's tss(nsrc): PEPS's tss.san with nsrc sources and a
-    queue of 100."""
-    last = "tss[%d]" % (nsrc - 1)
-    return """identifiers
-  N = [0..%d]; K = [0..100]; k = 100;
-  lambda = 3; delta = 4; delta2 = 8; alfa = 22; mu = 47;
-  f = ((nb [tss[0]..%s] on) * alfa) + ((nb [tss[0]..%s] s_on) * alfa * 2);
-  g = st queue >= (k * 0.60);
-  ng = 1 - g;
-events
-  loc lig (lambda);
-  loc des (delta);
-  loc des2 (delta2)
-  loc cheg (f);
-  loc at (mu);
-reachability = 1;
-network TSS (continuous)
-  aut tss[N]
-    stt off to(on) lig(g) to(s_on) lig(ng)
-    stt on to(off) des
-    stt s_on to(off) des2
-  aut queue
-    stt s[K] to(--) at to(++) cheg
-results
-  f_on = nb [tss[0]..%s] on;
-  u_queue = st queue;
-""" % (nsrc - 1, last, last, last)
 
 
 def tss_reference(nsrc):
@@ -221,14 +186,9 @@ def tss_reference(nsrc):
 
 
 def tss_cycles():
-    import tempfile
     what = "tss %d sources --lump off --storage kron -m ml --tol 1e-12" % TSS_SOURCES
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "tss.san")
-        with open(path, "w") as f:
-            f.write(tss_text(TSS_SOURCES))
-        j = json_of(["solve", path, "--lump", "off", "--storage", "kron", "-m", "ml",
-                     "--tol", "1e-12"] + QUIET, what)
+    j = json_of(["solve", "-", "--lump", "off", "--storage", "kron", "-m", "ml",
+                 "--tol", "1e-12"] + QUIET, what, stdin=tss_text(TSS_SOURCES))
     if j is None:
         return
     check(j["reachable_states"] == 3 ** TSS_SOURCES * 101, "%s: %d states, got %s"
@@ -248,7 +208,6 @@ def growing_queue():
     (one automaton: its line is the whole chain) broke down there after
     4 cycles ("the iterate does not sum to a positive number"); full
     within 1e-9 of rho^K (1 - rho) / (1 - rho^(K+1))."""
-    import tempfile
     # boundtest seed 89's rates (the breakdown depends on them)
     k, lam, mu = 300, 4.7571834747553039, 4.6543874925312636
     states = "\n".join("    stt s%d%s%s" % (i, "\n      to(s%d) arrive" % (i + 1) if i < k else "",
@@ -260,12 +219,8 @@ def growing_queue():
     rho = lam / mu
     want = rho ** k * (1 - rho) / (1 - rho ** (k + 1))
     what = "M/M/1/300 rho 1.0221 --storage kron -m ml"
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "mm1k.san")
-        with open(path, "w") as f:
-            f.write(text)
-        j = json_of(["solve", path, "--storage", "kron", "-m", "ml", "--tol", "1e-12"] + QUIET,
-                    what)
+    j = json_of(["solve", "-", "--storage", "kron", "-m", "ml", "--tol", "1e-12"] + QUIET,
+                what, stdin=text)
     if j is None:
         return
     got = j["results"]["full"]
@@ -284,6 +239,17 @@ def child_peak(args):
     return p.returncode, out.decode(), usage.ru_maxrss
 
 
+def rs18_files(tmp):
+    """rs 18/9 and, for the baseline (a trivial solve's peak), rs 4/2,
+    written into tmp: their paths (small, rs 18/9)."""
+    small, path = os.path.join(tmp, "rs4.san"), os.path.join(tmp, "rs18.san")
+    with open(small, "w") as f:
+        f.write(rs_text(4, 2))
+    with open(path, "w") as f:
+        f.write(rs_text(18, 9))
+    return small, path
+
+
 def rs18_peak():
     import json
     import tempfile
@@ -293,11 +259,7 @@ def rs18_peak():
     what = "rs 18/9 --lump off --storage kron -m ml --max-memory 50M"
     flags = ["--lump", "off", "--storage", "kron", "-m", "ml"] + QUIET
     with tempfile.TemporaryDirectory() as tmp:
-        small, path = os.path.join(tmp, "rs4.san"), os.path.join(tmp, "rs18.san")
-        with open(small, "w") as f:
-            f.write(rs_text(4, 2))
-        with open(path, "w") as f:
-            f.write(rs_text(18, 9))
+        small, path = rs18_files(tmp)
         _, _, base = child_peak(["solve", small] + flags)
         rc, out, peak = child_peak(["solve", path, "--max-memory", "50M"] + flags)
     check(rc == 0, "%s: exit 0, got %d" % (what, rc))
@@ -334,11 +296,7 @@ def rs18_small_budgets():
     flags = ["--lump", "off", "--storage", "kron"] + QUIET
     want = rs_full(18, 9)
     with tempfile.TemporaryDirectory() as tmp:
-        small, path = os.path.join(tmp, "rs4.san"), os.path.join(tmp, "rs18.san")
-        with open(small, "w") as f:
-            f.write(rs_text(4, 2))
-        with open(path, "w") as f:
-            f.write(rs_text(18, 9))
+        small, path = rs18_files(tmp)
         for method, mib in (("auto", 36), ("ml", 36), ("bicgstab", 36), ("ml", 40)):
             what = "rs 18/9 --lump off --storage kron -m %s --max-memory %dM" % (method, mib)
             _, _, _, base = child_peak_err(["solve", small, "-m", method] + flags)

@@ -197,3 +197,33 @@ def rs_full(nproc, R, lam=3, mu=6):
     (lam/mu)^k, k = 0..R (product form, truncated)."""
     w = [math.comb(nproc, k) * (lam / mu) ** k for k in range(R + 1)]
     return w[R] / sum(w)
+
+
+def tss_text(nsrc, k=100):
+    """bench/bench.py's tss(nsrc): PEPS's tss.san with nsrc sources and
+    a queue of k (capacity, states 0..k)."""
+    last = "tss[%d]" % (nsrc - 1)
+    return """identifiers
+  N = [0..%d]; K = [0..%d]; k = %d;
+  lambda = 3; delta = 4; delta2 = 8; alfa = 22; mu = 47;
+  f = ((nb [tss[0]..%s] on) * alfa) + ((nb [tss[0]..%s] s_on) * alfa * 2);
+  g = st queue >= (k * 0.60);
+  ng = 1 - g;
+events
+  loc lig (lambda);
+  loc des (delta);
+  loc des2 (delta2)
+  loc cheg (f);
+  loc at (mu);
+reachability = 1;
+network TSS (continuous)
+  aut tss[N]
+    stt off to(on) lig(g) to(s_on) lig(ng)
+    stt on to(off) des
+    stt s_on to(off) des2
+  aut queue
+    stt s[K] to(--) at to(++) cheg
+results
+  f_on = nb [tss[0]..%s] on;
+  u_queue = st queue;
+""" % (nsrc - 1, k, k, last, last, last)
