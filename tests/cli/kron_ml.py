@@ -54,6 +54,16 @@ predicted before anything is built.
    whose inside the Jacobi smoothing alone corrected slowly: 35
    iterations before the line smoothing along the queue, 18 with it.
 
+8. M/M/1/K alone (one automaton: the line is the whole chain), -m ml
+   over kron: the line sweeps used, at most 8 cycles, every state
+   within 1e-12 of the product form (growing_queue says where the old
+   sweeps broke down).
+
+9. TSS with 9 sources, lumped: u_queue and f_on within 1e-9 of the
+   lumped chain built here, and the checks' estimate within tol 1e-12
+   with no "roundoff floor" note (the kernel asks the checks before
+   it stops).
+
 Environment: SAN, top_srcdir, top_builddir.  The last line is
 "N passed, M failed".
 """
@@ -132,20 +142,46 @@ def rs16_cycles():
 TSS_SOURCES = 3
 
 
-def tss_reference(nsrc):
-    """(E[queue], E[sources on]) of the TSS chain built here: each
+def tss_moves(s, q, nsrc, lumped):
+    """[(state, rate)] of the sources' moves from s at queue q: each
     source off -> on at 3 when the queue holds 60 or more, off -> s_on
-    at 3 below; on -> off at 4, s_on -> off at 8; the queue q -> q - 1
-    at 47, q -> q + 1 at 22 a source on and 44 a source s_on, 0..100.
-    Solved by linear level reduction over the queue (a quasi-birth-death
-    chain): pi_{q+1} = pi_q R_q, R_q = -U_q (L_{q+1} + R_{q+1} D)^-1,
-    pi_0 (L_0 + R_0 D) = 0, each 3^nsrc block by santest's Gauss-Jordan
-    elimination (none of san; pure Python, no numpy in make check)."""
+    at 3 below; on -> off at 4, s_on -> off at 8.  s: each source's
+    state (0 off, 1 on, 2 s_on), or lumped (sources on, sources s_on)."""
+    if lumped:
+        on, son = s
+        off = nsrc - on - son
+        moves = [((on + 1, son) if q >= 60 else (on, son + 1), 3.0 * off),
+                 ((on - 1, son), 4.0 * on), ((on, son - 1), 8.0 * son)]
+        return [(t, r) for t, r in moves if r > 0]
+    moves = []
+    for k, v in enumerate(s):
+        t = list(s)
+        t[k] = (1 if q >= 60 else 2) if v == 0 else 0
+        moves.append((tuple(t), 3.0 if v == 0 else 4.0 if v == 1 else 8.0))
+    return moves
+
+
+def tss_reference(nsrc, lumped=False):
+    """(E[queue], E[sources on], the queue's distribution) of the TSS
+    chain built here (the
+    sources' moves: tss_moves; lumped, the sources counted by state);
+    the queue q -> q - 1 at 47, q -> q + 1 at 22 a source on and 44 a
+    source s_on, 0..100.  Solved by linear level reduction over the
+    queue (a quasi-birth-death chain): pi_{q+1} = pi_q R_q, R_q = -U_q
+    (L_{q+1} + R_{q+1} D)^-1, pi_0 (L_0 + R_0 D) = 0, each block by
+    santest's Gauss-Jordan elimination (none of san; pure Python, no
+    numpy in make check)."""
     import itertools
-    srcs = list(itertools.product(range(3), repeat=nsrc))    # 0 off, 1 on, 2 s_on
+    if lumped:
+        srcs = [(a, b) for a in range(nsrc + 1) for b in range(nsrc + 1 - a)]
+        count_on = [s[0] for s in srcs]
+        up = [22.0 * s[0] + 44.0 * s[1] for s in srcs]
+    else:
+        srcs = list(itertools.product(range(3), repeat=nsrc))
+        count_on = [s.count(1) for s in srcs]
+        up = [22.0 * s.count(1) + 44.0 * s.count(2) for s in srcs]
     m, K, mu = len(srcs), 101, 47.0
     pos = {s: i for i, s in enumerate(srcs)}
-    up = [22.0 * s.count(1) + 44.0 * s.count(2) for s in srcs]
 
     def level(q):
         """L_q: the moves of the sources at queue q, the diagonal the
@@ -153,11 +189,8 @@ def tss_reference(nsrc):
         a = [[0.0] * m for _ in range(m)]
         for s, i in pos.items():
             out = (mu if q > 0 else 0.0) + (up[i] if q < K - 1 else 0.0)
-            for k, v in enumerate(s):
-                t = list(s)
-                t[k] = (1 if q >= 60 else 2) if v == 0 else 0
-                r = 3.0 if v == 0 else 4.0 if v == 1 else 8.0
-                a[i][pos[tuple(t)]] += r
+            for t, r in tss_moves(s, q, nsrc, lumped):
+                a[i][pos[t]] += r
                 out += r
             a[i][i] -= out
         return a
@@ -183,8 +216,8 @@ def tss_reference(nsrc):
         pi.append([sum(pi[q][i] * R[q][i][j] for i in range(m)) for j in range(m)])
     total = sum(map(sum, pi))
     queue = sum(q * sum(pi[q]) for q in range(K)) / total
-    on = sum(pi[q][i] * srcs[i].count(1) for q in range(K) for i in range(m)) / total
-    return queue, on
+    on = sum(pi[q][i] * count_on[i] for q in range(K) for i in range(m)) / total
+    return queue, on, [sum(p) / total for p in pi]
 
 
 def tss_cycles():
@@ -195,7 +228,7 @@ def tss_cycles():
         return
     check(j["reachable_states"] == 3 ** TSS_SOURCES * 101, "%s: %d states, got %s"
           % (what, 3 ** TSS_SOURCES * 101, j["reachable_states"]))
-    queue, on = tss_reference(TSS_SOURCES)
+    queue, on, _ = tss_reference(TSS_SOURCES)
     got = j["results"]
     check(abs(got["u_queue"] - queue) <= 1e-9 * queue, "%s: u_queue %.12g, reference %.12g"
           % (what, got["u_queue"], queue))
@@ -203,6 +236,33 @@ def tss_cycles():
           % (what, got["f_on"], on))
     it = j["solver"]["iterations"]
     check(it <= 22, "%s: at most 22 iterations, got %d" % (what, it))
+
+
+def tss_lumped_probe():
+    """PEPS's TSS with 9 sources and a queue of 100, lumped (5,555
+    states), -m ml over kron, tol 1e-12: u_queue and f_on within 1e-9 of
+    the chain built here (the sources counted by state), and the checks'
+    error estimate within tol with no "roundoff floor" note.  Before the
+    kernel asked the checks (multilevel.c kml_probe) it stopped on its
+    change at an error of 1.7e-12, which the refinement could not bring
+    down (its aggregation error grew): "--tol 1.0e-12 is below the
+    roundoff floor of this chain ... 8.1e-12" (exit 0, 27 iterations)."""
+    what = "tss 9 sources lumped --storage kron -m ml --tol 1e-12"
+    j = json_of(["solve", "-", "--storage", "kron", "-m", "ml", "--tol", "1e-12"] + QUIET, what,
+                stdin=tss_text(9))
+    if j is None:
+        return
+    check(j["reachable_states"] == 5555, "%s: 5555 states, got %s" % (what, j["reachable_states"]))
+    queue, on, _ = tss_reference(9, lumped=True)
+    got = j["results"]
+    check(abs(got["u_queue"] - queue) <= 1e-9 * queue, "%s: u_queue %.12g, reference %.12g"
+          % (what, got["u_queue"], queue))
+    check(abs(got["f_on"] - on) <= 1e-9 * on, "%s: f_on %.12g, reference %.12g"
+          % (what, got["f_on"], on))
+    s = j["solver"]
+    check(s["converged"] and s["error_estimate"] <= 1e-12 and "floor" not in s["note"],
+          "%s: error estimate %.3g within 1e-12, no floor note (%s)"
+          % (what, s["error_estimate"], s["note"]))
 
 
 def mm1k_text(k, lam, mu):
@@ -364,6 +424,7 @@ def run_env(args, env, stdin=None):
 def main():
     tss_cycles()
     growing_queue()
+    tss_lumped_probe()
     rs16_cycles()
     rs18_peak()
     rs18_small_budgets()
