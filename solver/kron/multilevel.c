@@ -35,9 +35,11 @@
  * says why), post-smoothing, then the balance of x (one product) and
  * the recombination of the last iterates (numeric/recombine.c).  The
  * kernel stops on the same signals as the sparse ml (balance, residual,
- * change); the verdict is not its own: the answer goes through the
- * checks of every method (numeric/verify.c).
+ * change), and then asks the checks (kml_probe); the verdict is not its
+ * own: the answer goes through the checks of every method
+ * (numeric/verify.c).
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,10 +115,12 @@ typedef struct {
      * and the coarse solve's levels and vectors */
     double *Fs, *TFs;
     num_ml *ml;
-    /* the line smoothing (kml_line_setup): per position, the rate of
-     * the line's next state into this one's row, 1 / pivot, and the
-     * back-substitution factor */
+    /* the line smoothing (kml_line_setup): per position, the coupling
+     * of its right-hand side to the one eliminated before it, 1 /
+     * pivot (0: pinned), and the back-substitution factor */
     double *lup, *lip, *lcd;
+    char *lside;            /* below, at or above the line's twist */
+    int lhi;                /* positions above a twist */
 } kml;
 
 static void kml_free(kml *k)
@@ -144,6 +148,7 @@ static void kml_free(kml *k)
     free(k->lup);
     free(k->lip);
     free(k->lcd);
+    free(k->lside);
 }
 
 /* The mixed-radix index of each position. */
@@ -586,7 +591,7 @@ static int kml_tail_correct(kml *k, num_ls *c, const kron_desc *d, double *x)
  * runs: the tail cannot correct it then (kml_tail_setup), and the
  * Jacobi sweeps corrected the inside of the runs at about 0.6 a cycle.
  * It replaces the Jacobi sweeps, as many line sweeps (one product
- * each, and two passes over three vectors); KML_LINE_BYTES a position,
+ * each, and two or three passes over four vectors); KML_LINE_BYTES a position,
  * taken only when the room left beside the coarse chain holds them.
  * Measured (tol 1e-12, -m ml over kron, cycles / iterations with the
  * checks' cycles / user s, load 13-20 on the 2 cores; Jacobi 3/3 ->
@@ -600,33 +605,162 @@ static int kml_tail_correct(kml *k, num_ls *c, const kron_desc *d, double *x)
  * 28 / 29); 2 and 1 25 / 28; 4 lines 0 Jacobi 23 / 24 (pipe7 43 / 44:
  * 10 products a cycle against 8, more in all).  Without the lines nothing changes: rs
  * and ms --lump off keep every automaton whole or aggregate the tail.
- * Pivots by GTH-like elimination: e_j, the part of pivot j that is not
- * the rate forward, is the rate leaving the line plus dn_j e_{j-1} /
- * p_{j-1}, no subtraction (the line of a closed chain has e = 0 at its
- * end: its correction is 0 there). */
-#define KML_LINE_BYTES 24.0
+ * Each line is factored by GTH-like elimination from both of its ends
+ * toward a twist m (kml_line_factor): below m, e_j (the part of pivot
+ * j that is not the rate up) is the rate leaving the line plus dn_j
+ * e_{j-1} / p_{j-1}; above m, mirrored; the pivot of m joins both.  No
+ * subtraction but the rate leaving the line, -q_jj - up_j - dn_j, and
+ * that is cut to 0 below KML_LINE_ROUND -q_jj.  Why, measured on a
+ * line that is the whole chain (one automaton: M/M/1/300, lambda
+ * 4.7571834747553039, mu 4.6543874925312636, rho 1.0221, boundtest
+ * seed 89): -q_jj = lambda + mu rounds to 9.4115709672865684, and
+ * -q_jj - up - dn left 8.9e-16 at every inner state, an exit that is
+ * not there; summed by the elimination (e_j = 8.9e-16 + e_{j-1} / rho)
+ * to 4.0e-14 at the last state, whose pivot must be 0 (a closed line:
+ * its system is singular, delta known up to a multiple of pi).  So
+ * delta_K = g_K / 4.0e-14, g_K = -1.3e-15 the roundoff of sum t
+ * (exactly 0): -3.3e-2 against x_K = 3.3e-3, x + delta = c pi with c
+ * < 0, 201 of the 301 states clipped to 0 by the first sweep, the sum
+ * 0.0196, and after 4 cycles nothing left ("the iterate does not sum
+ * to a positive number"; M/M/1/600 at rho 1.079 the same after 50).
+ * With the exit cut the pivot is 0, delta is pinned to 0 there (x + delta
+ * = x_m pi / pi_m: the line's shape, exact) and the case takes 3 cycles
+ * against 37 with the Jacobi sweeps.  The pin is at the twist: the
+ * state of the most mass of the line's birth-death chain alone
+ * (kml_line_twist), not an end: pinned at the last state, M/M/1/K at
+ * rho 0.3 - 0.9 (the last state holds rho^K of the first) scaled the
+ * line by x_K / pi_K, overflowed, and broke down after 1 cycle (K =
+ * 300 - 2000), or stagnated (K = 2000, rho 0.9: 3 x 101 cycles).  A
+ * pivot at or below KML_LINE_PIN -q_jj is taken as 0 (a line nearly
+ * closed: its delta there would be roundoff over the pivot); a real
+ * exit below KML_LINE_ROUND (the roundoff of sums of up to 64 rates)
+ * is held explicit instead, as the moves off the line are: a
+ * splitting still.  The clipping of x + omega delta at 0 was not the
+ * cause (it only finished what the wrong c began), and it stays: x
+ * must stay a distribution.  So a line may be the whole chain (one
+ * automaton; the Jacobi sweeps kept that case before): M/M/1/K, mu
+ * 4.654, kernel cycles at tol 1e-12, Jacobi -> lines, K = 300 / 600 /
+ * 1000 / 2000: rho 0.3 31 / 31 / 41 / 49 -> 4 / 4 / 5 / 5, 0.5 37 / 38
+ * / 38 / 81 -> 5 / 4 / 5 / 5, 0.9 36 / 40 / 38 / 145 -> 3 / 3 / 4 /
+ * 5, 0.98 33 / 32 / 34 / 117 -> 3 / 3 / 3 / 5, 1.022 37 / 32 / 33 /
+ * 117 -> 3 / 3 / 3 / 5, 1.1 40 / 36 / 35 / 135 -> 3 / 3 / 3 / 5, 2 37
+ * / 39 / 40 / 66 -> 5 / 4 / 4 / 5, 5 23 / 22 / 28 / 34 -> 3 / 3 / 3 /
+ * 5 (every state within 4e-16 relative of the product form where it
+ * holds 1e-14 or more).  tss7 and pipe7 --lump off as before the twist
+ * (23, 47 cycles). */
+#define KML_LINE_BYTES 25.0
+#define KML_LINE_ROUND (64 * DBL_EPSILON)
+#define KML_LINE_PIN 1e-10
+
+/* where a position of a line is eliminated from (kml_line_factor) */
+enum { KML_LINE_LO, KML_LINE_TWIST, KML_LINE_HI };
+
+/* The rate of leaving the line from a state of diagonal -dj; 0 when it
+ * is the roundoff of dj - up - dn. */
+static double kml_line_exit(double dj, double up, double dn)
+{
+    const double off = dj - up - dn;
+    return off > KML_LINE_ROUND * dj ? off : 0;
+}
+
+/* The twist of the line [s, t]: the state of the most mass of its
+ * birth-death chain (pi_{j+1} / pi_j = up_j / dn_{j+1}, in logs). */
+static int64_t kml_line_twist(const double *up, const double *dn, int64_t s, int64_t t)
+{
+    double L = 0, best = 0;
+    int64_t m = s;
+    for (int64_t j = s; j < t; j++) {
+        L += log(fmax(up[j], DBL_MIN)) - log(fmax(dn[j + 1], DBL_MIN));
+        if (L > best) {
+            best = L;
+            m = j + 1;
+        }
+    }
+    return m;
+}
+
+static double kml_line_inv(double p, double dj)
+{
+    return p > KML_LINE_PIN * dj ? 1.0 / p : 0;
+}
+
+/* The pivots (ip: their inverses, 0 where pinned) and sides of the
+ * line [s, t]; returns whether it has positions above its twist. */
+static int kml_line_factor(const double *diag, const double *up, const double *dn, int64_t s,
+                           int64_t t, double *ip, char *side)
+{
+    const int64_t m = kml_line_twist(up, dn, s, t);
+    double e = 0, p = 0;
+    for (int64_t j = s; j < m; j++) {
+        const double dj = -diag[j];
+        e = kml_line_exit(dj, up[j], dn[j]) +
+            (j > s && up[j - 1] > 0 ? dn[j] * (e / p) : dn[j]);
+        p = e + up[j];
+        ip[j] = kml_line_inv(p, dj);
+        side[j] = KML_LINE_LO;
+    }
+    const double from_lo = m > s && up[m - 1] > 0 ? dn[m] * (e / p) : dn[m];
+    e = p = 0;
+    for (int64_t j = t; j > m; j--) {
+        const double dj = -diag[j];
+        e = kml_line_exit(dj, up[j], dn[j]) +
+            (j < t && dn[j + 1] > 0 ? up[j] * (e / p) : up[j]);
+        p = e + dn[j];
+        ip[j] = kml_line_inv(p, dj);
+        side[j] = KML_LINE_HI;
+    }
+    const double from_hi = m < t && dn[m + 1] > 0 ? up[m] * (e / p) : up[m];
+    const double dm = -diag[m];
+    ip[m] = kml_line_inv(kml_line_exit(dm, up[m], dn[m]) + from_lo + from_hi, dm);
+    side[m] = KML_LINE_TWIST;
+    return m < t;
+}
+
+/* Factors every line: up becomes the coupling of each position's
+ * right-hand side to the one eliminated before it (up_{j-1} below the
+ * twist and at it, dn_{j+1} above), dn the back-substitution factor
+ * (dn_{j+1} / p_j below, up_{j-1} / p_j above, dn_{j+1} at the twist).
+ * Lines end where no rate joins j and j + 1 (up and dn are 0 across
+ * the ends: kml_line_setup). */
+static int kml_line_factor_all(const double *diag, double *up, double *dn, double *ip,
+                               char *side, int64_t n)
+{
+    int hi = 0;
+    for (int64_t s = 0, t; s < n; s = t + 1) {
+        for (t = s; t + 1 < n && (up[t] > 0 || dn[t + 1] > 0); t++)
+            ;
+        hi |= kml_line_factor(diag, up, dn, s, t, ip, side);
+    }
+    for (int64_t j = n - 1; j >= 0; j--)        /* up_{j-1} */
+        up[j] = j > 0 ? up[j - 1] : 0;
+    for (int64_t j = 0; j < n; j++)             /* dn_{j+1} */
+        dn[j] = j + 1 < n ? dn[j + 1] : 0;
+    for (int64_t j = 0; j < n; j++) {
+        const double a = up[j], b = dn[j];
+        up[j] = side[j] == KML_LINE_HI ? b : a;
+        dn[j] = side[j] == KML_LINE_LO ? b * ip[j] : side[j] == KML_LINE_HI ? a * ip[j] : b;
+    }
+    return hi;
+}
+
 static int kml_line_setup(kml *k, const kron_desc *d, const int64_t *idx, const double *x,
                           double room)
 {
     const int naut = d->tree.naut;
     const int64_t n = d->n;
-    /* naut > 1: with one automaton its line is the whole chain, and
-     * the sweeps broke down on growing queues (boundtest seed 89:
-     * M/M/1/300 at rho 1.022 and M/M/1/600 at rho 1.079, "the iterate
-     * does not sum to a positive number" after 4 and 50 cycles, where
-     * the Jacobi sweeps answer in 25): the cause is not found yet, the
-     * Jacobi sweeps keep that case. */
-    if (naut < 2 || !(k->G > 1 && k->keep == naut - 1) || KML_LINE_BYTES * (double)n > room)
+    if (!(k->G > 1 && k->keep == naut - 1) || KML_LINE_BYTES * (double)n > room)
         return 0;
     const int nl = d->tree.ns[naut - 1];
     char *lev = calloc((size_t)naut, 1);
     double *up = malloc((size_t)n * sizeof *up), *dn = malloc((size_t)n * sizeof *dn);
     double *ip = malloc((size_t)n * sizeof *ip);
-    if (!lev || !up || !dn || !ip) {
+    char *side = malloc((size_t)n);
+    if (!lev || !up || !dn || !ip || !side) {
         free(lev);
         free(up);
         free(dn);
         free(ip);
+        free(side);
         return -1;
     }
     lev[naut - 1] = 1;
@@ -636,6 +770,7 @@ static int kml_line_setup(kml *k, const kron_desc *d, const int64_t *idx, const 
         free(up);
         free(dn);
         free(ip);
+        free(side);
         return rc < 0 ? -1 : 0;
     }
     /* keep the pairs of one line inside the chain */
@@ -650,52 +785,61 @@ static int kml_line_setup(kml *k, const kron_desc *d, const int64_t *idx, const 
         if (!w)
             dn[i] = 0;
     }
-    /* pivots; dn becomes the back-substitution factor dn_{j+1} / p_j */
-    double e = 0, p = 0;
-    for (int64_t j = 0; j < n; j++) {
-        const double dj = -d->diag[j];
-        if (!(dj > 0)) {
-            ip[j] = 0;
-            e = p = 0;
-            continue;
-        }
-        const double off = fmax(0.0, dj - up[j] - dn[j]);
-        const double a = j > 0 ? up[j - 1] : 0;
-        e = off + (a > 0 && p > 0 ? dn[j] * (e / p) : dn[j]);
-        p = e + up[j];
-        ip[j] = p > 0 ? 1.0 / p : 0;
-    }
-    for (int64_t j = 0; j < n; j++)
-        dn[j] = j + 1 < n ? dn[j + 1] * ip[j] : 0;
+    k->lhi = kml_line_factor_all(d->diag, up, dn, ip, side, n);
     k->lup = up;
     k->lip = ip;
     k->lcd = dn;
+    k->lside = side;
     return 0;
 }
 
 /* Line sweeps: t = x Q, the correction delta of every line solved
  * from d_j delta_j - up_{j-1} delta_{j-1} - dn_{j+1} delta_{j+1} = t_j
  * (the balance of the line's states with the flows from outside it
- * held), x += omega delta. */
+ * held), x += omega delta: the right-hand sides up to the twists, then
+ * down from the lines' ends, delta below and at the twists, then
+ * above them (a third pass, when a line has positions above its
+ * twist). */
 static void smooth_line(num_ls *c, const kml *k, double *x, double *t, int sweeps)
 {
     const int64_t n = c->op->n;
-    const double *up = k->lup, *ip = k->lip, *cd = k->lcd;
+    const double *a = k->lup, *ip = k->lip, *cd = k->lcd;
+    const char *side = k->lside;
     for (int s = 0; s < sweeps; s++) {
         num_op_apply(c->op, x, t);
         double h = 0;
         for (int64_t j = 0; j < n; j++) {
-            const double g = t[j] + (j > 0 ? up[j - 1] * h : 0);
+            if (side[j] == KML_LINE_HI)
+                continue;
+            const double g = t[j] + a[j] * h;
             h = g * ip[j];
-            t[j] = h;
+            t[j] = side[j] == KML_LINE_TWIST ? g : h;
         }
-        double dl = 0;
+        double hb = 0, dl = 0;
         for (int64_t j = n - 1; j >= 0; j--) {
-            dl = t[j] + cd[j] * dl;
-            if (ip[j] == 0)
-                dl = 0;
+            if (side[j] == KML_LINE_HI) {
+                hb = (t[j] + a[j] * hb) * ip[j];
+                t[j] = hb;
+                continue;
+            }
+            if (side[j] == KML_LINE_TWIST)
+                dl = (t[j] + cd[j] * hb) * ip[j];
+            else
+                dl = ip[j] != 0 ? t[j] + cd[j] * dl : 0;
+            t[j] = dl;
             const double v = x[j] + KML_OMEGA * dl;
             x[j] = v > 0 ? v : 0;
+        }
+        if (!k->lhi)
+            continue;
+        for (int64_t j = 0; j < n; j++) {
+            if (side[j] == KML_LINE_TWIST) {
+                dl = t[j];
+            } else if (side[j] == KML_LINE_HI) {
+                dl = ip[j] != 0 ? t[j] + cd[j] * dl : 0;
+                const double v = x[j] + KML_OMEGA * dl;
+                x[j] = v > 0 ? v : 0;
+            }
         }
     }
 }
@@ -739,6 +883,52 @@ static void smooth(num_ls *c, double *x, double *t, int sweeps)
  * 260, tss9 59 / 498 -> 45 / 368 (no tail there: the queue is cut into
  * runs; 0.6 a cycle, the queue's modes inside a run).  -q_jj is read
  * from the descriptor's diagonal (kron_ml's dg). */
+
+/* The kernel's stop test asks the checks themselves (num_ls_probe: the
+ * refinement's cycle, on a copy in y) before it stops: the change of
+ * one cycle is not the error, it is under it by r / (1 - r) when the
+ * cycles contract by r (3 times at r = 0.75).  Passed, the probe's
+ * vector is the answer and the checks do not cycle again
+ * (c->verified).  Refused, the cycles go on from x (y dropped), unless
+ * this was the KML_PROBES-th refusal or its estimate is not half the
+ * last one's (the kernel at its floor): then y is the answer and the
+ * refinement goes on from the probe's cycle, as from auto's BiCGSTAB
+ * (krylov.c).  *last: the last refusal's estimate (HUGE_VAL none).  0
+ * stop; 1 go on; -1 out of memory.  Measured, tol 1e-12 (iterations /
+ * products, before -> after): tss9 lumped (5,555 states) stopped on a
+ * change of 6.2e-13 at an error of 1.7e-12 (the queue's aggregation
+ * check), which the refinement's cycles took to 1.0e-12 and then up to
+ * 8.1e-12 ("below the roundoff floor", 27 / 226); now refused, one
+ * more cycle, passed at 2.9e-13 (25 / 198).  Where the first probe
+ * passes it costs one product (the screen's balance) and saves the
+ * refinement's cycle: tss7 24 / 197 -> 24 / 198, tss9 26 / 216 -> 26
+ * / 217 and pipe7 48 / 386 -> 48 / 387 --lump off, ms8 and rs15 the
+ * same.  At the checks' floor: M/M/1/1000 and 2000 at rho 0.98 and
+ * 1.022, refused at 2.9e-12 twice (not halved), 1060 -> 1066 and 2088
+ * -> 2094 - 2106 products (the refinement and the LU correction answer
+ * as before). */
+#define KML_PROBES 2
+static int kml_probe(num_ls *c, double *x, double *y, double *t, long probes, double *last)
+{
+    double err;
+    const int pr = num_ls_probe(c, x, y, t, &err);
+    if (pr == 2)
+        err = c->info->error_est;
+    if (getenv("SAN_ML_TRACE"))
+        fprintf(stderr, "kron ml probe: %s (estimate %.3e)\n", pr == 0 ? "passed" :
+                pr == 2 ? "refused by its cycle" : pr == 1 ? "refused by the screen" :
+                "no memory", pr == 0 ? c->info->error_est : err);
+    if (pr < 0)
+        return -1;
+    const int floor = pr == 2 && (probes + 1 >= KML_PROBES || !(err <= 0.5 * *last));
+    if (pr == 0 || floor) {
+        memcpy(x, y, (size_t)c->op->n * sizeof *x);
+        return 0;
+    }
+    *last = err;
+    c->probe_change = 0;        /* y is dropped: no cycle to go on from */
+    return 1;
+}
 
 static int kml_oom(num_ls *c, int64_t n)
 {
@@ -788,8 +978,8 @@ int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp, doub
         rc = -1;
         goto out;
     }
-    long it = 0, since = 0, anchor_it = 0;
-    double ch_best = HUGE_VAL, anchor = HUGE_VAL;
+    long it = 0, since = 0, anchor_it = 0, probes = 0;
+    double ch_best = HUGE_VAL, anchor = HUGE_VAL, refused = HUGE_VAL;
     for (;;) {
         memcpy(xp, pi, (size_t)n * sizeof *xp);
         if (k.lup)
@@ -836,8 +1026,14 @@ int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp, doub
                     res, rho, ch);
         if (res <= c->tol && rho <= c->tol &&
             (ch <= c->tol || (ch <= KML_CHANGE_TOL * c->tol && since >= KML_CHANGE_STALL))) {
-            rc = 0;
-            break;
+            const int pr = probes < KML_PROBES ? kml_probe(c, pi, xp, t, probes, &refused) : 0;
+            if (pr < 0)
+                goto oom;
+            if (pr == 0) {
+                rc = 0;
+                break;
+            }
+            probes++;
         }
         num_ls_best_offer(&best, pi, res);
         if (res < 0.5 * anchor) {
@@ -863,7 +1059,7 @@ int kron_ml(num_ls *c, double *pi, const kron_desc *d, const san_space *sp, doub
         fprintf(stderr, "kron ml: %ld cycles (%ld recombined), coarse %d states (%d automata kept, "
                 "automaton %d in %d runs), %lld coarse transitions, tail %d, lines %s\n", it, recombined, k.B, k.keep,
                 k.keep, k.G, (long long)(k.fptr ? k.fptr[k.B] : 0), k.T, k.lup ? "on" : "off");
-    c->info->iterations = it;
+    c->info->iterations = it + c->probes;     /* the probes' cycles, as krylov.c */
     goto out;
 oom:
     rc = kml_oom(c, n);

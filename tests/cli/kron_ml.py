@@ -54,10 +54,22 @@ predicted before anything is built.
    whose inside the Jacobi smoothing alone corrected slowly: 35
    iterations before the line smoothing along the queue, 18 with it.
 
+8. M/M/1/K alone (one automaton: the line is the whole chain), -m ml
+   over kron: the line sweeps used, at most 8 cycles, every state
+   within 1e-12 of the product form (growing_queue says where the old
+   sweeps broke down).
+
+9. TSS with 9 sources, lumped: u_queue and f_on within 1e-9 of the
+   lumped chain built here, and the checks' estimate within tol 1e-12
+   with no "roundoff floor" note (the kernel asks the checks before
+   it stops).
+
 Environment: SAN, top_srcdir, top_builddir.  The last line is
 "N passed, M failed".
 """
+import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -130,20 +142,46 @@ def rs16_cycles():
 TSS_SOURCES = 3
 
 
-def tss_reference(nsrc):
-    """(E[queue], E[sources on]) of the TSS chain built here: each
+def tss_moves(s, q, nsrc, lumped):
+    """[(state, rate)] of the sources' moves from s at queue q: each
     source off -> on at 3 when the queue holds 60 or more, off -> s_on
-    at 3 below; on -> off at 4, s_on -> off at 8; the queue q -> q - 1
-    at 47, q -> q + 1 at 22 a source on and 44 a source s_on, 0..100.
-    Solved by linear level reduction over the queue (a quasi-birth-death
-    chain): pi_{q+1} = pi_q R_q, R_q = -U_q (L_{q+1} + R_{q+1} D)^-1,
-    pi_0 (L_0 + R_0 D) = 0, each 3^nsrc block by santest's Gauss-Jordan
-    elimination (none of san; pure Python, no numpy in make check)."""
+    at 3 below; on -> off at 4, s_on -> off at 8.  s: each source's
+    state (0 off, 1 on, 2 s_on), or lumped (sources on, sources s_on)."""
+    if lumped:
+        on, son = s
+        off = nsrc - on - son
+        moves = [((on + 1, son) if q >= 60 else (on, son + 1), 3.0 * off),
+                 ((on - 1, son), 4.0 * on), ((on, son - 1), 8.0 * son)]
+        return [(t, r) for t, r in moves if r > 0]
+    moves = []
+    for k, v in enumerate(s):
+        t = list(s)
+        t[k] = (1 if q >= 60 else 2) if v == 0 else 0
+        moves.append((tuple(t), 3.0 if v == 0 else 4.0 if v == 1 else 8.0))
+    return moves
+
+
+def tss_reference(nsrc, lumped=False):
+    """(E[queue], E[sources on], the queue's distribution) of the TSS
+    chain built here (the
+    sources' moves: tss_moves; lumped, the sources counted by state);
+    the queue q -> q - 1 at 47, q -> q + 1 at 22 a source on and 44 a
+    source s_on, 0..100.  Solved by linear level reduction over the
+    queue (a quasi-birth-death chain): pi_{q+1} = pi_q R_q, R_q = -U_q
+    (L_{q+1} + R_{q+1} D)^-1, pi_0 (L_0 + R_0 D) = 0, each block by
+    santest's Gauss-Jordan elimination (none of san; pure Python, no
+    numpy in make check)."""
     import itertools
-    srcs = list(itertools.product(range(3), repeat=nsrc))    # 0 off, 1 on, 2 s_on
+    if lumped:
+        srcs = [(a, b) for a in range(nsrc + 1) for b in range(nsrc + 1 - a)]
+        count_on = [s[0] for s in srcs]
+        up = [22.0 * s[0] + 44.0 * s[1] for s in srcs]
+    else:
+        srcs = list(itertools.product(range(3), repeat=nsrc))
+        count_on = [s.count(1) for s in srcs]
+        up = [22.0 * s.count(1) + 44.0 * s.count(2) for s in srcs]
     m, K, mu = len(srcs), 101, 47.0
     pos = {s: i for i, s in enumerate(srcs)}
-    up = [22.0 * s.count(1) + 44.0 * s.count(2) for s in srcs]
 
     def level(q):
         """L_q: the moves of the sources at queue q, the diagonal the
@@ -151,11 +189,8 @@ def tss_reference(nsrc):
         a = [[0.0] * m for _ in range(m)]
         for s, i in pos.items():
             out = (mu if q > 0 else 0.0) + (up[i] if q < K - 1 else 0.0)
-            for k, v in enumerate(s):
-                t = list(s)
-                t[k] = (1 if q >= 60 else 2) if v == 0 else 0
-                r = 3.0 if v == 0 else 4.0 if v == 1 else 8.0
-                a[i][pos[tuple(t)]] += r
+            for t, r in tss_moves(s, q, nsrc, lumped):
+                a[i][pos[t]] += r
                 out += r
             a[i][i] -= out
         return a
@@ -181,8 +216,8 @@ def tss_reference(nsrc):
         pi.append([sum(pi[q][i] * R[q][i][j] for i in range(m)) for j in range(m)])
     total = sum(map(sum, pi))
     queue = sum(q * sum(pi[q]) for q in range(K)) / total
-    on = sum(pi[q][i] * srcs[i].count(1) for q in range(K) for i in range(m)) / total
-    return queue, on
+    on = sum(pi[q][i] * count_on[i] for q in range(K) for i in range(m)) / total
+    return queue, on, [sum(p) / total for p in pi]
 
 
 def tss_cycles():
@@ -193,7 +228,7 @@ def tss_cycles():
         return
     check(j["reachable_states"] == 3 ** TSS_SOURCES * 101, "%s: %d states, got %s"
           % (what, 3 ** TSS_SOURCES * 101, j["reachable_states"]))
-    queue, on = tss_reference(TSS_SOURCES)
+    queue, on, _ = tss_reference(TSS_SOURCES)
     got = j["results"]
     check(abs(got["u_queue"] - queue) <= 1e-9 * queue, "%s: u_queue %.12g, reference %.12g"
           % (what, got["u_queue"], queue))
@@ -203,28 +238,89 @@ def tss_cycles():
     check(it <= 22, "%s: at most 22 iterations, got %d" % (what, it))
 
 
-def growing_queue():
-    """M/M/1/300 at rho 1.0221 alone, -m ml over kron: the line sweeps
-    (one automaton: its line is the whole chain) broke down there after
-    4 cycles ("the iterate does not sum to a positive number"); full
-    within 1e-9 of rho^K (1 - rho) / (1 - rho^(K+1))."""
-    # boundtest seed 89's rates (the breakdown depends on them)
-    k, lam, mu = 300, 4.7571834747553039, 4.6543874925312636
+def tss_lumped_probe():
+    """PEPS's TSS with 9 sources and a queue of 100, lumped (5,555
+    states), -m ml over kron, tol 1e-12: u_queue and f_on within 1e-9 of
+    the chain built here (the sources counted by state), and the checks'
+    error estimate within tol with no "roundoff floor" note.  Before the
+    kernel asked the checks (multilevel.c kml_probe) it stopped on its
+    change at an error of 1.7e-12, which the refinement could not bring
+    down (its aggregation error grew): "--tol 1.0e-12 is below the
+    roundoff floor of this chain ... 8.1e-12" (exit 0, 27 iterations)."""
+    what = "tss 9 sources lumped --storage kron -m ml --tol 1e-12"
+    j = json_of(["solve", "-", "--storage", "kron", "-m", "ml", "--tol", "1e-12"] + QUIET, what,
+                stdin=tss_text(9))
+    if j is None:
+        return
+    check(j["reachable_states"] == 5555, "%s: 5555 states, got %s" % (what, j["reachable_states"]))
+    queue, on, _ = tss_reference(9, lumped=True)
+    got = j["results"]
+    check(abs(got["u_queue"] - queue) <= 1e-9 * queue, "%s: u_queue %.12g, reference %.12g"
+          % (what, got["u_queue"], queue))
+    check(abs(got["f_on"] - on) <= 1e-9 * on, "%s: f_on %.12g, reference %.12g"
+          % (what, got["f_on"], on))
+    s = j["solver"]
+    check(s["converged"] and s["error_estimate"] <= 1e-12 and "floor" not in s["note"],
+          "%s: error estimate %.3g within 1e-12, no floor note (%s)"
+          % (what, s["error_estimate"], s["note"]))
+
+
+def mm1k_text(k, lam, mu):
+    """One automaton, the queue of an M/M/1/k: its line is the whole chain."""
     states = "\n".join("    stt s%d%s%s" % (i, "\n      to(s%d) arrive" % (i + 1) if i < k else "",
                                           "\n      to(s%d) serve" % (i - 1) if i > 0 else "")
                         for i in range(k + 1))
-    text = ("events\n  loc arrive (%.17g)\n  loc serve (%.17g)\nreachability = 1;\n"
+    return ("events\n  loc arrive (%.17g)\n  loc serve (%.17g)\nreachability = 1;\n"
             "network mm1k (continuous)\n  aut A\n%s\nresults\n  full = (st A) == s%d;\n"
             % (lam, mu, states, k))
-    rho = lam / mu
-    want = rho ** k * (1 - rho) / (1 - rho ** (k + 1))
-    what = "M/M/1/300 rho 1.0221 --storage kron -m ml"
-    j = json_of(["solve", "-", "--storage", "kron", "-m", "ml", "--tol", "1e-12"] + QUIET,
-                what, stdin=text)
-    if j is None:
-        return
-    got = j["results"]["full"]
-    check(abs(got - want) <= 1e-9 * want, "%s: full %.12g, closed form %.12g" % (what, got, want))
+
+
+def mm1k_pi(k, lam, mu):
+    """rho^i / sum, i = 0..k, for the doubles lam and mu exactly (40
+    digits)."""
+    import decimal
+    with decimal.localcontext() as ctx:
+        ctx.prec = 40
+        rho = decimal.Decimal(lam) / decimal.Decimal(mu)
+        w = [decimal.Decimal(1)]
+        for _ in range(k):
+            w.append(w[-1] * rho)
+        s = sum(w)
+        return [float(x / s) for x in w]
+
+
+def growing_queue():
+    """M/M/1/K alone, -m ml over kron, tol 1e-12: the line sweeps (one
+    automaton: its line is the whole chain) are used ("lines on") and
+    the kernel stops within 8 cycles (the Jacobi sweeps took 31 - 145),
+    the distribution of every state within 1e-12 relative of the product
+    form (1e-26 absolute below 1e-14).  The cases: boundtest seed 89's
+    M/M/1/300 at rho 1.0221, where the sweeps broke down after 4 cycles
+    (c5d39a3: a roundoff exit of 8.9e-16 summed into the last pivot,
+    multilevel.c); rho 0.5 at K = 600 and 0.98 at K = 2000, where the
+    sweeps pinned at the last state stagnated (3 x 101 cycles, exit 1)
+    or broke down after 25.  afec614 turned the lines off there."""
+    mu89 = 4.6543874925312636
+    for k, lam, mu in ((300, 4.7571834747553039, mu89), (600, 0.5 * mu89, mu89),
+                       (2000, 0.98 * mu89, mu89)):
+        what = "M/M/1/%d rho %.4g --storage kron -m ml" % (k, lam / mu)
+        rc, out, err = run_env(["solve", "-", "--storage", "kron", "-m", "ml", "--tol", "1e-12",
+                                "-f", "json", "--no-throughputs", "--top", "0"],
+                               dict(os.environ, SAN_ML_TRACE="1"), stdin=mm1k_text(k, lam, mu))
+        check(rc == 0, "%s: exit %d: %s" % (what, rc, err.strip()[-300:]))
+        if rc != 0:
+            continue
+        m = re.search(r"kron ml: (\d+) cycles .*lines (on|off)", err)
+        check(m is not None and m.group(2) == "on" and int(m.group(1)) <= 8,
+              "%s: line sweeps, at most 8 cycles: %s" % (what, m and m.group(0)))
+        got = json.loads(out)["marginals"]["A"]
+        worst = ""
+        for i, want in enumerate(mm1k_pi(k, lam, mu)):
+            v = got["s%d" % i]
+            if abs(v - want) > (1e-12 * want if want >= 1e-14 else 1e-26):
+                worst = "s%d %.15g, product form %.15g" % (i, v, want)
+                break
+        check(not worst, "%s: %s" % (what, worst))
 
 
 def child_peak(args):
@@ -314,12 +410,12 @@ def rs18_small_budgets():
                       % (what, rc, err.strip()[:300]))
 
 
-def run_env(args, env):
+def run_env(args, env, stdin=None):
     saved = dict(os.environ)
     os.environ.clear()
     os.environ.update(env)
     try:
-        return run(args)
+        return run(args, stdin)
     finally:
         os.environ.clear()
         os.environ.update(saved)
@@ -328,6 +424,7 @@ def run_env(args, env):
 def main():
     tss_cycles()
     growing_queue()
+    tss_lumped_probe()
     rs16_cycles()
     rs18_peak()
     rs18_small_budgets()
