@@ -333,24 +333,56 @@ static int retry_sparse(const san_analysis_opts *o, double t0, san_analysis *a)
     return 1;
 }
 
+/* What the PETSc engine found (its psc_answer: the engine, a layer
+ * below, never sees an analysis) into a, which holds nothing else yet
+ * but its model and lumping; the engine is named once it has made the
+ * counts (ranks), as the reports read it. */
+static void take_engine_answer(san_analysis *a, const psc_answer *e)
+{
+    a->sp = e->sp;
+    a->sol = e->sol;
+    a->have_space = e->have_space;
+    a->have_sol = e->have_sol;
+    a->have_indices = e->have_indices;
+    a->ranks = e->ranks;
+    a->nonzeros = e->nonzeros;
+    a->rank_bytes = e->rank_bytes;
+    a->t_space = e->t_space;
+    a->t_solve = e->t_solve;
+    a->engine = e->kept;
+    a->engine_used = e->ranks > 0 ? SAN_ENGINE_PETSC : SAN_ENGINE_SERIAL;
+}
+
+/* --engine petsc: the steady state over the ranks, or the chain over
+ * them for pi(t) and passage times (an_transient over its parts). */
+static san_status analyze_petsc(const san_model *m, const san_analysis_opts *o, double t0,
+                                san_analysis *a, san_diag *d)
+{
+    psc_answer e;
+    if (o->kind == SAN_ANALYSIS_STEADY) {
+        san_status st = psc_analyze(m, o, &e, d);    /* every rank its part */
+        take_engine_answer(a, &e);
+        return st;
+    }
+    psc_dchain *ch = NULL;
+    san_status st = psc_chain(m, o, &e, &ch, d);
+    take_engine_answer(a, &e);
+    if (st != SAN_OK || !ch)
+        return st;
+    const double ts = san_now();
+    st = an_transient(o, a, ch, o->time_limit > 0 ? t0 + o->time_limit : 0, d);
+    a->t_solve = san_now() - ts;
+    a->rank_bytes = psc_chain_free(ch);
+    return st;
+}
+
 static san_status analyze_model(const san_model *m, const san_analysis_opts *o,
                                 san_analysis *a, san_diag *d)
 {
     const double t0 = san_now();
     a->m = m;
-    if (o->engine == SAN_ENGINE_PETSC && o->kind == SAN_ANALYSIS_STEADY)
-        return psc_analyze(m, o, a, d);   /* every rank its part (solver/petsc/) */
-    if (o->engine == SAN_ENGINE_PETSC) {        /* pi(t), passage times over the ranks */
-        psc_dchain *ch = NULL;
-        san_status st = psc_chain(m, o, a, &ch, d);
-        if (st != SAN_OK || !ch)
-            return st;
-        const double ts = san_now();
-        st = an_transient(o, a, ch, o->time_limit > 0 ? t0 + o->time_limit : 0, d);
-        a->t_solve = san_now() - ts;
-        psc_chain_free(ch, a);
-        return st;
-    }
+    if (o->engine == SAN_ENGINE_PETSC)          /* solver/petsc/, over the ranks */
+        return analyze_petsc(m, o, t0, a, d);
     san_status st = build(m, o, t0, a, d);
     a->t_space = san_now() - t0;
     if (st != SAN_OK || o->space_only)
@@ -482,7 +514,6 @@ san_status san_analyze(const san_model *m, const san_analysis_opts *o, san_analy
     a->lumping = L;     /* transient.c weighs the initial states by it */
     st = analyze_within(san_lumping_model(L), held + lang_model_bytes(san_lumping_model(L)),
                         &lo, a, d);
-    a->lumping = L;     /* the PETSc engine starts from a cleared analysis */
     /* sol and tr are over the lumped model until expanded; freed so if not */
     san_status es = SAN_OK;
     if (a->have_sol && (es = lump_expand_solution(L, &a->sol)) != SAN_OK) {

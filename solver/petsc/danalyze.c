@@ -1,6 +1,7 @@
 /*
  * danalyze.c - san_analyze over MPI ranks (--engine petsc): the phases
- * of dist.h in order, every rank in each, and what they found in the
+ * of dist.h in order, every rank in each, and what they found in a
+ * psc_answer (petsc_solve.h), which solver/analysis/ takes into the
  * san_analysis the report reads.
  *
  *   1. exploration (dexplore.c): each rank its own states and rows;
@@ -15,10 +16,10 @@
  * it, so no rank waits in a collective another has left).  Progress is
  * drawn by rank 0 alone (when its stderr is a terminal).
  *
- * What the report gets: a->sp holds the counts (states over every
+ * What the report gets: ans->sp holds the counts (states over every
  * rank, transient, dropped) and, in place of every state's index, the
  * indices of the top states only (sol.top[k].state = k); sol.pi is not
- * held (no rank has the whole vector); a->nonzeros counts Q's entries.
+ * held (no rank has the whole vector); ans->nonzeros counts Q's entries.
  */
 #include <math.h>
 #include <stdio.h>
@@ -148,27 +149,26 @@ static san_method method_of(const char *ksp)
 }
 
 void dfill_space(const dctx *c, const dspace *s, int64_t nnz, int64_t nclosed,
-                 int64_t dropped, san_analysis *a)
+                 int64_t dropped, psc_answer *ans)
 {
-    a->sp.m = s->m;
-    a->sp.n = s->n - dropped;
-    a->sp.nclosed = nclosed;
-    a->sp.dropped = dropped;
-    a->sp.declared = s->declared;
-    a->sp.reached_undeclared = s->undeclared;
-    a->sp.t_explore = s->t_explore;
-    a->sp.bytes = 17.0 * (double)a->sp.n + 12.0 * (double)nnz;     /* as serial counts it */
-    a->nonzeros = nnz;
-    a->ranks = c->size;
-    a->engine_used = SAN_ENGINE_PETSC;
+    ans->sp.m = s->m;
+    ans->sp.n = s->n - dropped;
+    ans->sp.nclosed = nclosed;
+    ans->sp.dropped = dropped;
+    ans->sp.declared = s->declared;
+    ans->sp.reached_undeclared = s->undeclared;
+    ans->sp.t_explore = s->t_explore;
+    ans->sp.bytes = 17.0 * (double)ans->sp.n + 12.0 * (double)nnz;     /* as serial counts it */
+    ans->nonzeros = nnz;
+    ans->ranks = c->size;
 }
 
 /* What the report reads, from the phases' figures. */
 static void fill(const dctx *c, const dspace *s, const dsolve_stats *ss, int64_t nnz,
-                 int64_t nclosed, int64_t dropped, san_analysis *a)
+                 int64_t nclosed, int64_t dropped, psc_answer *ans)
 {
-    dfill_space(c, s, nnz, nclosed, dropped, a);
-    san_solve_info *in = &a->sol.info;
+    dfill_space(c, s, nnz, nclosed, dropped, ans);
+    san_solve_info *in = &ans->sol.info;
     in->method = method_of(ss->ksp);
     in->iterations = ss->iterations;
     in->residual = ss->residual;
@@ -313,7 +313,7 @@ void dbuilt_free(dbuilt *b)
 }
 
 san_status dbuild(const san_model *m, const san_analysis_opts *o, double t0, dbuilt *b,
-                  san_analysis *a, san_diag *d)
+                  psc_answer *ans, san_diag *d)
 {
     memset(b, 0, sizeof *b);
     if (psc_init() < 0) {
@@ -355,34 +355,31 @@ san_status dbuild(const san_model *m, const san_analysis_opts *o, double t0, dbu
     const double tc = san_now();
     if (st == SAN_OK)
         st = dclasses(c, s, b->A, b->in, &b->nclosed, &b->dropped, d);
-    a->sp.t_check = san_now() - tc;
+    ans->sp.t_check = san_now() - tc;
     if (st == SAN_OK && b->dropped)     /* the pockets' rows leave the count */
         b->nnz -= dropped_nnz(b->A, b->in);
-    a->t_space = san_now() - t0;
+    ans->t_space = san_now() - t0;
     return st;
 }
 
-san_status psc_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
-                             san_diag *d)
+san_status psc_analyze(const san_model *m, const san_analysis_opts *o, psc_answer *ans,
+                       san_diag *d)
 {
     const double t0 = san_now();
-    san_lumping *L = a->lumping;    /* san_analyze's: the uniform start's weights */
-    memset(a, 0, sizeof *a);
-    a->lumping = L;
-    a->m = m;
+    memset(ans, 0, sizeof *ans);
     if (o->kind != SAN_ANALYSIS_STEADY || o->storage == SAN_STORAGE_KRON || o->space_only) {
         san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc solves the steady state over the "
                      "sparse generator only (not --storage kron)");
         return SAN_E_USAGE;
     }
     dbuilt b;
-    san_status st = dbuild(m, o, t0, &b, a, d);
+    san_status st = dbuild(m, o, t0, &b, ans, d);
     dctx c = b.c;
     dspace *sp = &b.s;
     char msg[512] = "";
     if (st == SAN_OK)
         st = dagree(&c, solve_budget(&c, b.A, sp, msg, sizeof msg), msg, d);
-    a->t_space = san_now() - t0;
+    ans->t_space = san_now() - t0;
     dsolve_stats ss;
     memset(&ss, 0, sizeof ss);
     san_status sst = SAN_OK;
@@ -397,22 +394,24 @@ san_status psc_analyze(const san_model *m, const san_analysis_opts *o, san_analy
             so.time_limit = fmax(o->time_limit - (san_now() - t0), 1e-6);
         const double ts = san_now();
         sst = dsolve(&c, sp, b.A, b.in, b.x, &so, o->engine_options, &ss, d);
-        a->t_solve = san_now() - ts;
+        ans->t_solve = san_now() - ts;
         if (sst != SAN_OK && sst != SAN_E_NOTCONV && sst != SAN_E_INTERRUPTED)
             st = sst;
     }
     int64_t *top_index = NULL;
     if (st == SAN_OK) {
         top_index = calloc(o->ntop + 1, sizeof *top_index);
-        st = top_index ? dindices(&c, sp, b.x, o->ntop, &a->sol, top_index, d) : SAN_E_NOMEM;
+        st = top_index ? dindices(&c, sp, b.x, o->ntop, &ans->sol, top_index, d) : SAN_E_NOMEM;
+        if (st != SAN_OK)       /* what dindices made of the solution */
+            space_solution_clear(m, &ans->sol);
     }
     if (st == SAN_OK) {
         double lo, hi;
         balance_of(&c, sp, &lo, &hi);
-        fill(&c, sp, &ss, b.nnz, b.nclosed, b.dropped, a);
-        a->sp.index = top_index;
+        fill(&c, sp, &ss, b.nnz, b.nclosed, b.dropped, ans);
+        ans->sp.index = top_index;
         top_index = NULL;
-        a->rank_bytes = dpeak_rss();
+        ans->rank_bytes = dpeak_rss();
         /* The balance test alone cannot see blocks of the wrong mass in
          * a nearly decomposable chain (serial's aggregation test does);
          * without a transition below the serial NCD coupling (relative to
@@ -425,17 +424,17 @@ san_status psc_analyze(const san_model *m, const san_analysis_opts *o, san_analy
              * balance test; the aggregation check sees them through the
              * components of the fast transitions, which were too many at
              * one threshold to be a partition */
-            snprintf(a->sol.info.msg, sizeof a->sol.info.msg, "not verified: possibly "
+            snprintf(ans->sol.info.msg, sizeof ans->sol.info.msg, "not verified: possibly "
                      "nearly decomposable (a transition at %.0e of its exit rate), with over "
                      "%d components above %.0e, beyond the distributed aggregation check; "
                      "solve without --engine petsc", min_rel, SAN_PART_MAX_BLOCKS,
                      ss.agg_missed);
             sst = SAN_E_NOTCONV;
         }
-        a->sol.info.converged = sst == SAN_OK;
-        a->sol.info.status = sst;
-        if (!a->sol.info.msg[0])
-            verdict(&ss, sst, o, &a->sol.info);
+        ans->sol.info.converged = sst == SAN_OK;
+        ans->sol.info.status = sst;
+        if (!ans->sol.info.msg[0])
+            verdict(&ss, sst, o, &ans->sol.info);
         char note[512], sweeps[64] = "";    /* cut to the report's note below */
         if (ss.sweeps || ss.agg_cycles)
             snprintf(sweeps, sizeof sweeps, " + %d Jacobi sweep%s, %d aggregation%s",
@@ -448,11 +447,11 @@ san_status psc_analyze(const san_model *m, const san_analysis_opts *o, san_analy
                  ss.pc, ss.iterations, ss.rounds,
                  ss.rounds == 1 ? "" : "s", ss.reason, sweeps, ss.seconds, ss.product_s,
                  ss.product_comm / 1e6, 100 * ss.cross, ss.agg_parts);
-        snprintf(a->sol.info.note, sizeof a->sol.info.note, "%.*s",
-                 (int)sizeof a->sol.info.note - 1, note);
-        a->have_space = a->have_sol = a->have_indices = 1;
+        snprintf(ans->sol.info.note, sizeof ans->sol.info.note, "%.*s",
+                 (int)sizeof ans->sol.info.note - 1, note);
+        ans->have_space = ans->have_sol = ans->have_indices = 1;
         if (sst == SAN_OK && o->engine_keep_vector)    /* a verified answer only */
-            sst = dvector_keep(&c, sp, b.x, b.in, &a->engine, d);
+            sst = dvector_keep(&c, sp, b.x, b.in, &ans->kept, d);
         st = sst;
     }
     free(top_index);

@@ -128,14 +128,11 @@ static void impl_free(chain_impl *ci)
     free(ci);
 }
 
-san_status psc_chain(const san_model *m, const san_analysis_opts *o, san_analysis *a,
-                           psc_dchain **out, san_diag *d)
+san_status psc_chain(const san_model *m, const san_analysis_opts *o, psc_answer *ans,
+                     psc_dchain **out, san_diag *d)
 {
     const double t0 = san_now();
-    san_lumping *L = a->lumping;    /* san_analyze's: the uniform start's weights */
-    memset(a, 0, sizeof *a);
-    a->lumping = L;
-    a->m = m;
+    memset(ans, 0, sizeof *ans);
     *out = NULL;
     if (o->storage == SAN_STORAGE_KRON || o->space_only) {
         san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc works over the sparse generator only "
@@ -149,7 +146,7 @@ san_status psc_chain(const san_model *m, const san_analysis_opts *o, san_analysi
         free(ch);
         return SAN_E_NOMEM;
     }
-    san_status st = dbuild(m, o, t0, &ci->b, a, d);
+    san_status st = dbuild(m, o, t0, &ci->b, ans, d);
     if (st == SAN_OK && (st = equip(ch, ci)) != SAN_OK)
         san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc: out of memory for the vectors");
     if (st != SAN_OK) {
@@ -157,17 +154,18 @@ san_status psc_chain(const san_model *m, const san_analysis_opts *o, san_analysi
         free(ch);
         return st;
     }
-    dfill_space(&ci->b.c, &ci->b.s, ci->b.nnz, ci->b.nclosed, ci->b.dropped, a);
-    a->have_space = 1;
+    dfill_space(&ci->b.c, &ci->b.s, ci->b.nnz, ci->b.nclosed, ci->b.dropped, ans);
+    ans->have_space = 1;
     *out = ch;
     return SAN_OK;
 }
 
-void psc_chain_free(psc_dchain *ch, san_analysis *a)
+double psc_chain_free(psc_dchain *ch)
 {
     if (!ch)
-        return;
-    a->rank_bytes = dpeak_rss();
+        return 0;
+    const double peak = dpeak_rss();
     impl_free(ch->impl);
     free(ch);
+    return peak;
 }

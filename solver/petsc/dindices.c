@@ -13,19 +13,21 @@
 #include "solver/space/state_sums.h"
 
 /* The rank's sums: results, throughputs, marginals, in one row (what
- * reduces over the ranks). */
+ * reduces over the ranks), compensated as the serial chunks' are (comp:
+ * the same row's compensations, dropped after as serial drops a chunk's). */
 static int local_sums(const dspace *s, const PetscScalar *x, const int64_t *moff, double *row)
 {
     const san_model *m = s->m;
     succ_ctx c;
+    const int64_t nr = m->nres, ne = m->nev;
     int *st = calloc(m->naut + 1, sizeof *st);
-    double *comp = calloc(m->nres + 1, sizeof *comp);
+    double *comp = calloc(nr + ne + moff[m->naut] + 1, sizeof *comp);
     if (!st || !comp || succ_init(&c, m) < 0) {
         free(st);
         free(comp);
         return -1;
     }
-    space_sums S = { row, comp, row + m->nres, row + m->nres + m->nev };
+    space_sums S = { row, comp, row + nr, row + nr + ne, comp + nr, comp + nr + ne };
     space_sums_add(m, moff, s->index, x, s->nloc, &c, st, &S);
     succ_free(&c);
     free(st);

@@ -25,7 +25,7 @@
 #include "san.h"
 #include "solver/space/idmap.h"
 #include "lang/model_int.h"
-#include "solver/analysis/analysis_int.h"
+#include "solver/petsc/petsc_solve.h"
 
 /* The ranks and how a failure of one reaches all. */
 typedef struct {
@@ -262,8 +262,8 @@ void dagg_free(dagg *g);
 
 /* Steps 1 to 3 of every distributed analysis (danalyze.c): the states
  * explored, Q^T assembled, the closed class found (in: 1 on it, 0 on
- * transient states, 2 on dropped pockets); a->sp.t_check and a->t_space
- * set.  Collective; b freed by dbuilt_free whatever the status. */
+ * transient states, 2 on dropped pockets); ans->sp.t_check and
+ * ans->t_space set.  Collective; b freed by dbuilt_free whatever the status. */
 typedef struct {
     dctx c;
     dspace s;
@@ -273,15 +273,15 @@ typedef struct {
     int shell;                  /* A is the matrix-free MATSHELL */
 } dbuilt;
 
-/* The counts over every rank into a->sp (n without the dropped pockets),
- * a->nonzeros and a->ranks, for the report. */
+/* The counts over every rank into ans->sp (n without the dropped
+ * pockets), ans->nonzeros and ans->ranks, for the report. */
 void dfill_space(const dctx *c, const dspace *s, int64_t nnz, int64_t nclosed,
-                 int64_t dropped, san_analysis *a);
+                 int64_t dropped, psc_answer *ans);
 /* The largest peak resident size of a rank.  Collective. */
 double dpeak_rss(void);
 
 san_status dbuild(const san_model *m, const san_analysis_opts *o, double t0, dbuilt *b,
-                  san_analysis *a, san_diag *d);
+                  psc_answer *ans, san_diag *d);
 void dbuilt_free(dbuilt *b);
 
 #endif

@@ -3,30 +3,29 @@
  */
 #include <string.h>
 #include "solver/petsc/petsc_solve.h"
-#include "solver/analysis/analysis_int.h"
 
-san_status psc_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
-                             san_diag *d)
+san_status psc_analyze(const san_model *m, const san_analysis_opts *o, psc_answer *ans,
+                       san_diag *d)
 {
+    (void)m;
     (void)o;
-    memset(a, 0, sizeof *a);
-    a->m = m;
+    memset(ans, 0, sizeof *ans);
     san_diag_add(d, SAN_ERROR, 0, 0, "--engine petsc: this san was built without PETSc "
                  "(./configure --with-petsc)");
     return SAN_E_USAGE;
 }
 
-san_status psc_chain(const san_model *m, const san_analysis_opts *o, san_analysis *a,
-                           psc_dchain **out, san_diag *d)
+san_status psc_chain(const san_model *m, const san_analysis_opts *o, psc_answer *ans,
+                     psc_dchain **out, san_diag *d)
 {
     *out = NULL;
-    return psc_analyze(m, o, a, d);
+    return psc_analyze(m, o, ans, d);
 }
 
-void psc_chain_free(psc_dchain *ch, san_analysis *a)
+double psc_chain_free(psc_dchain *ch)
 {
     (void)ch;
-    (void)a;
+    return 0;
 }
 
 san_status psc_vector(const void *kept, int (*row)(void *ctx, int64_t index, double p),

@@ -9,24 +9,42 @@
 #include "san.h"
 #include "solver/numeric/op.h"
 #include "solver/transient/transient.h"
+#include "solver/space/solution.h"
 #include "solver/space/space_int.h"
+
+/* What the engine found, for solver/analysis/ (the layer above, which
+ * calls it) to take into its san_analysis: the engine fills this and
+ * never sees an analysis's layout.  The counts are over every rank: sp
+ * holds them, and in place of every state's index the top states' only
+ * (sol.top[k].state is k); sol.pi is NULL (no rank has the whole
+ * vector).  ranks is set with the counts (0: none were made). */
+typedef struct {
+    san_space sp;               /* valid when have_space */
+    san_solution sol;           /* valid when have_sol */
+    int have_space, have_sol, have_indices;
+    int ranks;                  /* MPI ranks (0: the counts not made) */
+    int64_t nonzeros;           /* Q's entries over every rank */
+    double rank_bytes;          /* the largest peak resident size of a rank */
+    double t_space, t_solve;    /* seconds */
+    void *kept;                 /* engine_keep_vector: this rank's part of
+                                   the answer (psc_vector reads it) */
+} psc_answer;
 
 /* san_analyze for --engine petsc, on every rank of mpirun: the states
  * explored, the generator assembled, the steady state solved and its
  * indices reduced, each rank on its own part (solver/petsc/dist.h).
- * Every rank returns the same status and holds the same indices; a
- * holds the counts and the top states, not the whole vector (a->sp's
- * index lists the top states only, sol.pi is NULL). */
-san_status psc_analyze(const san_model *m, const san_analysis_opts *o, san_analysis *a,
-                             san_diag *d);
+ * Every rank returns the same status and holds the same indices in
+ * *ans (zeroed first). */
+san_status psc_analyze(const san_model *m, const san_analysis_opts *o, psc_answer *ans,
+                       san_diag *d);
 
 /* A chain spread over the MPI ranks for the time-dependent analyses:
  * solver/analysis/transient.c runs them over it as over a serial space,
  * each rank on its part of every vector, the sums and maxima reduced
  * (red), the indices of a vector computed over every rank (indices).
- * Made by psc_chain on every rank (collective), with a->sp
- * holding the counts over every rank for the report, as for a steady
- * state; a->ranks and a->nonzeros set. */
+ * Made by psc_chain on every rank (collective), with ans (zeroed
+ * first) holding the counts over every rank for the report, as for a
+ * steady state: sp (no index), ranks, nonzeros, t_space. */
 typedef struct psc_dchain psc_dchain;
 struct psc_dchain {
     san_space local;            /* this rank's states: m, n, index; no Q */
@@ -47,11 +65,11 @@ struct psc_dchain {
     void *impl;
 };
 
-san_status psc_chain(const san_model *m, const san_analysis_opts *o, san_analysis *a,
-                           psc_dchain **out, san_diag *d);
-/* The largest peak resident size of a rank into a->rank_bytes, and the
- * chain freed.  Collective. */
-void psc_chain_free(psc_dchain *ch, san_analysis *a);
+san_status psc_chain(const san_model *m, const san_analysis_opts *o, psc_answer *ans,
+                     psc_dchain **out, san_diag *d);
+/* The chain freed; the largest peak resident size of a rank returned.
+ * Collective. */
+double psc_chain_free(psc_dchain *ch);
 
 /* The rank's part of a steady-state answer kept (engine_keep_vector),
  * its merge to rank 0 (san_engine_vector), its release. */

@@ -29,24 +29,16 @@ void space_sums_add(const san_model *m, const int64_t *moff, const int64_t *inde
         if (pi == 0)
             continue;
         san_state_decode(m, index[i], s);
-        if (S->marg_c)
-            for (int a = 0; a < m->naut; a++)
-                space_kahan_add(&S->marg[moff[a] + s[a]], &S->marg_c[moff[a] + s[a]], pi);
-        else
-            for (int a = 0; a < m->naut; a++)
-                S->marg[moff[a] + s[a]] += pi;
+        for (int a = 0; a < m->naut; a++)
+            space_kahan_add(&S->marg[moff[a] + s[a]], &S->marg_c[moff[a] + s[a]], pi);
         for (int r = 0; r < m->nres; r++) {
             if (m->res[r].derived)
                 continue;
             space_kahan_add(&S->res[r], &S->res_c[r], pi * san_expr_eval(m->res[r].expr, s));
         }
         succ_new_state(c);
-        if (S->thr_c)
-            for (int e = 0; e < m->nev; e++)
-                space_kahan_add(&S->thr[e], &S->thr_c[e], pi * succ_event_rate(c, e, s));
-        else
-            for (int e = 0; e < m->nev; e++)
-                S->thr[e] += pi * succ_event_rate(c, e, s);
+        for (int e = 0; e < m->nev; e++)
+            space_kahan_add(&S->thr[e], &S->thr_c[e], pi * succ_event_rate(c, e, s));
     }
 }
 

@@ -13,11 +13,12 @@
 #include "san.h"
 #include "solver/space/succ.h"
 
-/* The sums of a slice: results (compensated: millions of small terms,
- * res_c carries what rounding lost), throughputs (p times the event's
+/* The sums of a slice: results, throughputs (p times the event's
  * rate), marginals (every automaton's states in a row, automaton a's at
- * moff[a]), compensated too when thr_c and marg_c are given (NULL:
- * plain sums).  Zeroed by the caller. */
+ * moff[a]), each compensated (millions of small terms: res_c, thr_c,
+ * marg_c carry what rounding lost; every engine sums the same way, so
+ * that their answers differ by the order of the sums only).  Zeroed by
+ * the caller. */
 typedef struct {
     double *res, *res_c, *thr, *marg, *thr_c, *marg_c;
 } space_sums;

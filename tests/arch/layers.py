@@ -81,11 +81,11 @@ LAYERS = {
 # Headers a folder includes against that order, one by one: the build
 # gives each layer an include path of its own folder and the layers
 # below it (scripts/layer-views.sh reads LAYERS and this, in this
-# format), and links these single headers in beside.  solver/petsc
-# fills an analysis (its layout is solver/analysis's) until the engine
-# interface of issue 30 item 2 takes that over.
+# format: one "folder": [headers] line each, the braces on lines of
+# their own), and links these single headers in beside.  None: the
+# PETSc engine, which filled solver/analysis's layout, hands its answer
+# up in a psc_answer of its own (petsc_solve.h) since issue 30 item 2.
 INCLUDE_OK = {
-    "solver/petsc": ["solver/analysis/analysis_int.h"],
 }
 
 

@@ -573,6 +573,62 @@ PY
     else not_ok "error estimate without the change of a sweep -n $np: $msg"
     fi
 done
+# ---- the indices' sums and the normalization compensated on every rank
+# (state_sums.c, as the serial chunks'; dsolve.c's normalized): PEPS's
+# resource sharing rs 18/9 as written (--lump off, 155,382 states).  Two
+# identities hold for any vector and so check the sums alone: Rel@P[i]
+# (rate 6 in P[i]'s state using) has the throughput 6 P(P[i] using), and
+# each automaton's marginals add up to the vector's sum, 1.  Then the
+# product form (pi(k using) ~ C(18, k) (3/6)^k, k <= 9) within the error
+# estimate.  Before, one rank: Rel's throughputs 3,794 ulps off
+# 6 P(using) (4 ranks: 899), the vector summed to 1 + 1.0e-12 (VecSum's
+# plain sum), Acq's throughput 2.9 times the estimate off its closed form;
+# now within 1 ulp, 0, and 1e-16.
+cat > "$tmp/rs.san" <<'EOF'
+identifiers
+  N = [0..17]; R = 9; lambda = 3; mu = 6;
+  f = lambda * (nb using < R);
+events
+  loc Acq (f)
+  loc Rel (mu)
+reachability = (nb using <= R);
+network rs (continuous)
+  aut P[N]
+    stt sleeping to(using) Acq
+    stt using to(sleeping) Rel
+results
+  full = nb using == R;
+EOF
+for np in 1 4; do
+    if ! mpirun -n "$np" "$SAN" solve -q -f json --lump off --tol 1e-12 --top 0 --engine petsc \
+            "$tmp/rs.san" > "$tmp/rs.json" 2> "$tmp/rs.err"; then
+        not_ok "rs 18/9 -n $np: exit status: $(tail -n 3 "$tmp/rs.err")"
+        continue
+    fi
+    if msg=$(python3 - "$tmp/rs.json" <<'PY'
+import json, math, sys
+j = json.load(open(sys.argv[1]))
+marg, thr, est = j["marginals"], j["throughputs"], j["solver"]["error_estimate"]
+ulp = 2.0 ** -52
+rel = max(abs(thr["Rel@" + a] - 6 * v["using"]) / thr["Rel@" + a] for a, v in marg.items())
+one = max(abs(v["using"] + v["sleeping"] - 1) for v in marg.values())
+w = [math.comb(18, k) * 0.5 ** k for k in range(10)]
+z = math.fsum(w)
+using = math.fsum(k * w[k] for k in range(10)) / z / 18
+acq = 3 * math.fsum(w[k] * (18 - k) / 18 for k in range(9)) / z
+off = max([abs(v["using"] - using) / using for v in marg.values()] +
+          [abs(thr["Acq@" + a] - acq) / acq for a in marg] +
+          [abs(j["results"]["full"] - w[9] / z) / (w[9] / z)])
+print("Rel 6 P(using) +- %.2g, marginals sum to 1 +- %.2g (8 ulps: %.2g); %.2g off the "
+      "product form for an estimate of %.2g" % (rel, one, 8 * ulp, off, est))
+sys.exit(0 if len(marg) == 18 and j["solver"]["converged"] and rel <= 8 * ulp and
+         one <= 8 * ulp and est <= 1e-12 and off <= est else 1)
+PY
+    )
+    then ok "rs 18/9 sums compensated -n $np: $msg"
+    else not_ok "rs 18/9 sums not compensated -n $np: $msg"
+    fi
+done
 # PETSc's own options pass through: GMRES with ASM
 "$SAN" solve -q --tol 1e-12 -f csv models/mm1k.san > "$tmp/serial.csv" 2>/dev/null
 cd "$top_srcdir" && compare "gmres+asm" 2 --petsc-options "-ksp_type gmres -pc_type asm" models/mm1k.san
