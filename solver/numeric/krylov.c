@@ -628,6 +628,27 @@ static void gmres_update(gmres_ws *ws, const kop *op, double *x,
     num_vaxpy(n, -1.0, z, x);
 }
 
+/* SAN_TEST_ORACLE (num_ls_oracle): the iterate of step j of the cycle,
+ * formed on a copy (g is saved over gmres_update, which solves into
+ * it; z is free between steps). */
+static void gmres_oracle(num_ls *c, gmres_ws *ws, const kop *op, const double *x, double *z,
+                         int j, long it)
+{
+    if (c->oracle_done || !getenv("SAN_TEST_ORACLE"))
+        return;
+    const int64_t n = op->n;
+    double *xt = malloc((size_t)n * sizeof *xt), *g = malloc(((size_t)j + 1) * sizeof *g);
+    if (xt && g) {
+        memcpy(g, ws->g, ((size_t)j + 1) * sizeof *g);
+        memcpy(xt, x, (size_t)n * sizeof *xt);
+        gmres_update(ws, op, xt, z, n, j);
+        memcpy(ws->g, g, ((size_t)j + 1) * sizeof *g);
+        num_ls_oracle(c, xt, it);
+    }
+    free(xt);
+    free(g);
+}
+
 /* A named GMRES without --restart widens its basis instead of
  * restarting when a cycle did not halve the true residual. */
 typedef struct {
@@ -668,6 +689,7 @@ static int gmres_cycle(num_ls *c, gmres_ws *ws, const kop *op, double *x,
             est = givens_step(ws, j);
             j++;
             (*it)++;
+            gmres_oracle(c, ws, op, x, z, j, *it);
             *why = num_ls_poll(c, *it, est / scale);
             if (est <= target)
                 *hit_target = 1;
@@ -1029,6 +1051,7 @@ static int bicgstab_solve(num_ls *c, double *pi)
         for (;;) {
             rn = bicg_step(&op, &w, pi, &s);
             it++;
+            num_ls_oracle(c, pi, it);
             if (rn < 0 || rn <= target || rn <= probe_rn * scale ||
                 it % SAN_LS_CHECK_EVERY == 0 || num_ls_poll(c, it, rn / scale))
                 break;

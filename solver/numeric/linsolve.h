@@ -123,6 +123,7 @@ typedef struct {
     double probe_change;        /* the kernel's vector is a refused probe's
                                    cycle, which changed it by this much:
                                    the refinement goes on from it (0 none) */
+    int oracle_done;            /* SAN_TEST_ORACLE has spoken (num_ls_oracle) */
     int final;                  /* set by a kernel whose failure no other
                                    method can mend (a reducible chain, a
                                    refusal the user must see) */
@@ -373,6 +374,11 @@ void num_ls_estimate_returned(num_ls *c, const double *x);
  * it.  The cycle is counted in c->probes and its products in the
  * operator's count. */
 int num_ls_probe(num_ls *c, const double *x, double *y, double *t, double *err);
+
+/* SAN_TEST_ORACLE (tests and audits only): says on stderr the first
+ * iteration it whose iterate x (any scale) meets the contract, as
+ * num_ls_probe would find it without its screen; changes nothing. */
+void num_ls_oracle(num_ls *c, const double *x, long it);
 
 /* ---- aggregate.c ---- */
 /* One aggregation step of x over p: *delta gets the relative error of
