@@ -123,6 +123,20 @@ typedef struct {
     double probe_change;        /* the kernel's vector is a refused probe's
                                    cycle, which changed it by this much:
                                    the refinement goes on from it (0 none) */
+    int floor_measured;         /* the LU correction measured an error above
+                                   tol (verify.c measured()): the chain's
+                                   roundoff floor, which neither a tighter
+                                   kernel nor another method goes below,
+                                   whatever vector they start it from (it
+                                   corrects any).  auto's resorts and the
+                                   checks' retries stop there: on
+                                   boundtest's slow3 (K 150, seeds 29, 91,
+                                   1) at --tol 1e-12, auto refused after
+                                   405-527 iterations (716-7,216 products)
+                                   on the sparse storage, 122-649 (4,724-
+                                   4,840) over the descriptor; now 3 (6)
+                                   and 9-10 (718-733), the same refusal
+                                   and estimate (2.8e-10 to 9.6e-10) */
     int oracle_done;            /* SAN_TEST_ORACLE has spoken (num_ls_oracle) */
     int final;                  /* set by a kernel whose failure no other
                                    method can mend (a reducible chain, a

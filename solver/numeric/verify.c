@@ -558,6 +558,7 @@ static int measured(num_ls *c, double *x, double *t, int st)
         return 0;
     }
     info->error_est = est;
+    c->floor_measured = 1;
     snprintf(info->msg, sizeof info->msg, "the answer of %s, corrected by the LU of the "
              "generator, has an error estimate of %.2e (tol %.2e): about the roundoff floor "
              "of this chain; try --tol %.0e", san_method_name(info->method), est, tol,
