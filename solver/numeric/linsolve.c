@@ -420,6 +420,7 @@ int num_ls_checked(num_ls *c, double *pi, san_ls_kernel k, int refining)
     c->plateau_handoff = c->stall_watch;
     c->stalled = 0;
     c->probe = is_auto && k;
+    c->oracle = getenv("SAN_TEST_ORACLE") ? num_ls_oracle_judge : NULL;
     c->verified = 0;
     c->probe_change = 0;
     if (is_auto) {

@@ -687,7 +687,7 @@ int num_ls_probe(num_ls *c, const double *x, double *y, double *t, double *err)
  * this kernel ran, info->iterations then).  Nothing of the solve
  * changes: the copy is discarded, info and the product count are put
  * back.  Each call costs a cycle: several times an iteration. */
-void num_ls_oracle(num_ls *c, const double *x, long it)
+void num_ls_oracle_judge(num_ls *c, const double *x, long it)
 {
     /* not the coarse chains an outer method solves (no partitions) */
     if (c->oracle_done || !c->parts || !getenv("SAN_TEST_ORACLE"))
