@@ -248,7 +248,8 @@ static int krylov_resort(ksolve *c, double *pi, int st)
 
 static int ml_resort(ksolve *c, double *pi, int st)
 {
-    if (st != 1 || c->ls.info->status == SAN_E_INTERRUPTED || c->ls.final)
+    if (st != 1 || c->ls.info->status == SAN_E_INTERRUPTED || c->ls.final ||
+        c->ls.floor_measured)
         return st;
     const kron_desc *was = c->d;
     const double second = kron_flows_ok(was) ? 0 : was->bytes + was->levels_bytes + 8.0 * was->n -

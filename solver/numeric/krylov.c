@@ -182,21 +182,63 @@
 #define PROBE_STEP_MIN 1e-3
 #define PROBE_STEP_MAX 0.5
 
+/* ... but the estimate is not proportional to the residual: what it
+ * reads is the change of the states above the floor, which the
+ * normwise residual (the largest flows) does not see.  On rs 20/9
+ * (431,910 states, sparse, tol 1e-8) the screen at iteration 11
+ * (residual 1.09e-10) predicted 1.5e-7 and set the next probe at
+ * 3.7e-12; at iteration 12, residual 1.10e-10, one cycle already
+ * verifies (estimate 4.4e-9; SAN_TEST_ORACLE), yet the residual never
+ * got to 3.7e-12 and auto ran to iteration 20 and a refinement cycle:
+ * 22 iterations for the 13 the contract needed.  So once a probe has
+ * been due and the screen's prediction was within PROBE_NEAR tol, the
+ * screen, one product, also runs every PROBE_GAP iterations, the gap
+ * doubling (up to PROBE_GAP_MAX) while the prediction does not halve:
+ * now 14 iterations there (13 and the probe that verifies it), 36
+ * products for 55.  Not farther: on tss7 (220,887 states, sparse, tol
+ * 1e-8) the first screen predicted 1.9e-5, and screens every few
+ * iterations from there cost 10 products (117 to 127) for nothing. */
+#define PROBE_GAP 2
+#define PROBE_GAP_MAX 8
+#define PROBE_NEAR 100
+
 /* Asks the checks about x at true residual R (y, t: scratch of n).  0:
  * y is the answer, verified or for the refinement to go on with; 1: not
  * yet, *at is the residual of the next probe (0: none, the checks could
- * not run). */
+ * not run), *err what the screen or the cycle predicted (HUGE_VAL
+ * none). */
 static int probe_contract(num_ls *c, const double *x, double *y, double *t, double R,
-                          double *at)
+                          double *at, double *err)
 {
-    double err;
-    int pr = num_ls_probe(c, x, y, t, &err);
+    int pr = num_ls_probe(c, x, y, t, err);
     if (pr == 0 || pr == 2)
         return 0;
-    double f = err > 0 && isfinite(err) ? PROBE_MARGIN * c->o->tol / err : PROBE_STEP_MIN;
+    double f = *err > 0 && isfinite(*err) ? PROBE_MARGIN * c->o->tol / *err : PROBE_STEP_MIN;
     f = f < PROBE_STEP_MIN ? PROBE_STEP_MIN : f > PROBE_STEP_MAX ? PROBE_STEP_MAX : f;
     *at = pr < 0 ? 0 : R * f;
     return 1;
+}
+
+/* When auto's BiCGSTAB screens next (PROBE_GAP). */
+typedef struct {
+    int zone;                   /* a probe has been due, and was near */
+    long last;                  /* iteration of the last screen */
+    long gap;
+    double pred;                /* the last screen's prediction */
+} probe_sched;
+
+static int screen_due(const probe_sched *p, long it)
+{
+    return p->zone && it - p->last >= p->gap;
+}
+
+static void screen_done(probe_sched *p, long it, double pred, double at, double tol)
+{
+    p->zone = at > 0 && pred <= PROBE_NEAR * tol;   /* at 0: the checks cannot run */
+    p->gap = pred >= 0.5 * p->pred ? (p->gap * 2 < PROBE_GAP_MAX ? p->gap * 2 : PROBE_GAP_MAX)
+                                   : PROBE_GAP;
+    p->pred = pred;
+    p->last = it;
 }
 
 /* Does x carry more mass of its minority sign than WANDER_SPREAD times
@@ -628,6 +670,27 @@ static void gmres_update(gmres_ws *ws, const kop *op, double *x,
     num_vaxpy(n, -1.0, z, x);
 }
 
+/* SAN_TEST_ORACLE (num_ls_oracle): the iterate of step j of the cycle,
+ * formed on a copy (g is saved over gmres_update, which solves into
+ * it; z is free between steps). */
+static void gmres_oracle(num_ls *c, gmres_ws *ws, const kop *op, const double *x, double *z,
+                         int j, long it)
+{
+    if (c->oracle_done || !c->oracle)
+        return;
+    const int64_t n = op->n;
+    double *xt = malloc((size_t)n * sizeof *xt), *g = malloc(((size_t)j + 1) * sizeof *g);
+    if (xt && g) {
+        memcpy(g, ws->g, ((size_t)j + 1) * sizeof *g);
+        memcpy(xt, x, (size_t)n * sizeof *xt);
+        gmres_update(ws, op, xt, z, n, j);
+        memcpy(ws->g, g, ((size_t)j + 1) * sizeof *g);
+        num_ls_oracle(c, xt, it);
+    }
+    free(xt);
+    free(g);
+}
+
 /* A named GMRES without --restart widens its basis instead of
  * restarting when a cycle did not halve the true residual. */
 typedef struct {
@@ -668,6 +731,7 @@ static int gmres_cycle(num_ls *c, gmres_ws *ws, const kop *op, double *x,
             est = givens_step(ws, j);
             j++;
             (*it)++;
+            gmres_oracle(c, ws, op, x, z, j, *it);
             *why = num_ls_poll(c, *it, est / scale);
             if (est <= target)
                 *hit_target = 1;
@@ -968,6 +1032,7 @@ static int bicgstab_solve(num_ls *c, double *pi)
     num_ls_stall_init(&stall);
     double probe_at = c->probe && c->settle > 0 ? PROBE_FIRST * c->settle : 0;
     double probe_rn = probe_at;     /* the recursive residual's trigger */
+    probe_sched sched = { 0, 0, PROBE_GAP / 2, HUGE_VAL };
     c->probes = 0;
     for (;;) {
         if (R <= tol && it > 0) {       /* never the start vector as is */
@@ -977,12 +1042,14 @@ static int bicgstab_solve(num_ls *c, double *pi)
         num_ls_best_offer(&best, pi, R);
         debug_krylov("bicgstab", it, R);
         /* w.ph and w.t are scratch between steps */
-        if (R <= probe_at && it > 0) {
-            if (probe_contract(c, pi, w.ph, w.t, R, &probe_at) == 0) {
+        if ((R <= probe_at || screen_due(&sched, it)) && it > 0) {
+            double pred;
+            if (probe_contract(c, pi, w.ph, w.t, R, &probe_at, &pred) == 0) {
                 memcpy(pi, w.ph, (size_t)n * sizeof *pi);
                 st = 0;
                 break;
             }
+            screen_done(&sched, it, pred, probe_at, c->o->tol);
             probe_rn = probe_at;
         }
         if (num_ls_stalled(c, &stall, it, R, SETTLE_ITERS)) {
@@ -1029,7 +1096,8 @@ static int bicgstab_solve(num_ls *c, double *pi)
         for (;;) {
             rn = bicg_step(&op, &w, pi, &s);
             it++;
-            if (rn < 0 || rn <= target || rn <= probe_rn * scale ||
+            num_ls_oracle(c, pi, it);
+            if (rn < 0 || rn <= target || rn <= probe_rn * scale || screen_due(&sched, it) ||
                 it % SAN_LS_CHECK_EVERY == 0 || num_ls_poll(c, it, rn / scale))
                 break;
         }

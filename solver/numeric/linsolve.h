@@ -71,7 +71,7 @@ double num_ls_tame(double *x, int64_t n);
 typedef struct num_agg_ws num_agg_ws;
 
 /* One solve in progress. */
-typedef struct {
+typedef struct num_ls {
     num_op *op;                 /* y = x Q: what power, Jacobi and the
                                    Krylov methods use */
     const san_csr *qt;          /* the transposed generator (sparse path
@@ -123,6 +123,26 @@ typedef struct {
     double probe_change;        /* the kernel's vector is a refused probe's
                                    cycle, which changed it by this much:
                                    the refinement goes on from it (0 none) */
+    int floor_measured;         /* the LU correction measured an error above
+                                   tol (verify.c measured()): the chain's
+                                   roundoff floor, which neither a tighter
+                                   kernel nor another method goes below,
+                                   whatever vector they start it from (it
+                                   corrects any).  auto's resorts and the
+                                   checks' retries stop there: on
+                                   boundtest's slow3 (K 150, seeds 29, 91,
+                                   1) at --tol 1e-12, auto refused after
+                                   405-527 iterations (716-7,216 products)
+                                   on the sparse storage, 122-649 (4,724-
+                                   4,840) over the descriptor; now 3 (6)
+                                   and 9-10 (718-733), the same refusal
+                                   and estimate (2.8e-10 to 9.6e-10) */
+    int oracle_done;            /* SAN_TEST_ORACLE has spoken (num_ls_oracle) */
+    void (*oracle)(struct num_ls *c, const double *x, long it);
+                                /* num_ls_oracle_judge under SAN_TEST_ORACLE
+                                   (num_ls_checked), else NULL: the kernels
+                                   reach verify.c through it, not by a call
+                                   (stationary.c is below verify.c) */
     int final;                  /* set by a kernel whose failure no other
                                    method can mend (a reducible chain, a
                                    refusal the user must see) */
@@ -373,6 +393,13 @@ void num_ls_estimate_returned(num_ls *c, const double *x);
  * it.  The cycle is counted in c->probes and its products in the
  * operator's count. */
 int num_ls_probe(num_ls *c, const double *x, double *y, double *t, double *err);
+
+/* SAN_TEST_ORACLE (tests and audits only): says on stderr the first
+ * iteration it whose iterate x (any scale) meets the contract, as
+ * num_ls_probe would find it without its screen; changes nothing.
+ * The kernels call num_ls_oracle (stop.c), which calls c->oracle. */
+void num_ls_oracle_judge(num_ls *c, const double *x, long it);
+void num_ls_oracle(num_ls *c, const double *x, long it);
 
 /* ---- aggregate.c ---- */
 /* One aggregation step of x over p: *delta gets the relative error of

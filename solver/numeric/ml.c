@@ -727,6 +727,7 @@ int num_ls_ml_kept(num_ls *c, double *pi, num_ml *m)
             rc = best->res < HUGE_VAL ? 1 : -1;
             break;
         }
+        num_ls_oracle(c, pi, it);
         num_op_apply(c->op, pi, r->y0);
         ml_quality q = quality_of(c, &dg, pi, r->y0);
         if ((q.res > c->tol || q.bal > c->tol) )

@@ -170,6 +170,7 @@ static int two_buffer_iterate(num_ls *c, double *pi, int jacobi, double a)
         y = t;
         sx = st.ysum;
         it++;
+        num_ls_oracle(c, x, it);
         num_ls_stop why = num_ls_poll(c, it, res);
         if (why) {
             res = num_op_residual(op, x, NULL);
@@ -234,6 +235,7 @@ int num_ls_gs(num_ls *c, double *pi)
     for (;;) {
         sor_sweep(qt, pi, w, it % 2 == 1);
         it++;
+        num_ls_oracle(c, pi, it);
         /* the first sweep is checked too: a good guess (a warm start,
          * or a retry) stops there */
         int checked = it % SAN_LS_CHECK_EVERY == 0 || it == 1;

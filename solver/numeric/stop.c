@@ -47,6 +47,12 @@ void num_ls_best_free(num_ls_best *b)
     b->x = NULL;
 }
 
+void num_ls_oracle(num_ls *c, const double *x, long it)
+{
+    if (c->oracle)
+        c->oracle(c, x, it);
+}
+
 void num_ls_stall_init(num_ls_stall *s)
 {
     s->anchor = s->least = HUGE_VAL;

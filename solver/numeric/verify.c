@@ -558,6 +558,7 @@ static int measured(num_ls *c, double *x, double *t, int st)
         return 0;
     }
     info->error_est = est;
+    c->floor_measured = 1;
     snprintf(info->msg, sizeof info->msg, "the answer of %s, corrected by the LU of the "
              "generator, has an error estimate of %.2e (tol %.2e): about the roundoff floor "
              "of this chain; try --tol %.0e", san_method_name(info->method), est, tol,
@@ -674,6 +675,55 @@ int num_ls_probe(num_ls *c, const double *x, double *y, double *t, double *err)
     }
     *info = was;                /* the products stay counted (c->op) */
     return ag < 0 ? -1 : 1;
+}
+
+/* SAN_TEST_ORACLE: a test and audit knob, not for users (issue 27: how
+ * many iterations the contract needs).  A kernel calls this with its
+ * iterate after every iteration; when the variable is set, the iterate
+ * is judged as num_ls_probe judges it (one refinement cycle on a copy,
+ * contract_holds), without the probe's screen, and the first iterate
+ * that passes is said on stderr: "SAN_TEST_ORACLE: contract holds at
+ * iteration K" (K counts the iterations and cycles of the solve before
+ * this kernel ran, info->iterations then).  Nothing of the solve
+ * changes: the copy is discarded, info and the product count are put
+ * back.  Each call costs a cycle: several times an iteration. */
+void num_ls_oracle_judge(num_ls *c, const double *x, long it)
+{
+    /* not the coarse chains an outer method solves (no partitions) */
+    if (c->oracle_done || !c->parts || !getenv("SAN_TEST_ORACLE"))
+        return;
+    /* SAN_TEST_ORACLE_FROM=K, SAN_TEST_ORACLE_EVERY=E: only iterations
+     * K, K + E, ... are judged (a cycle each: an audit of a long run
+     * brackets the answer first) */
+    const char *from = getenv("SAN_TEST_ORACLE_FROM"), *every = getenv("SAN_TEST_ORACLE_EVERY");
+    const long k0 = from ? atol(from) : 1, e = every && atol(every) > 0 ? atol(every) : 1;
+    const long at = c->info->iterations + it;
+    if (at < k0 || (at - k0) % e != 0)
+        return;
+    const int64_t n = c->op->n;
+    double *y = malloc((size_t)n * sizeof *y), *t = malloc((size_t)n * sizeof *t);
+    const double *d = neg_diag(c);
+    if (y && t && d && probe_copy(c, x, y)) {
+        const san_solve_info was = *c->info;
+        const long products = c->op->products;
+        const double product_s = c->op->product_s;
+        num_cycle m;
+        const int ok = one_cycle(c, y, d, t, -1, &m) == 0;
+        if (ok && !strcmp(getenv("SAN_TEST_ORACLE"), "v"))
+            fprintf(stderr, "SAN_TEST_ORACLE: iteration %ld: balance %.3e aggregation %.3e "
+                    "change %.3e estimate %.3e\n", at, m.rho, m.dmax, m.ch, m.err);
+        if (ok && contract_holds(c, y, t, m.err)) {
+            c->oracle_done = 1;
+            fprintf(stderr, "SAN_TEST_ORACLE: contract holds at iteration %ld (%s, "
+                    "estimate %.3e)\n", at, san_method_name(was.method),
+                    fmax(m.err, m.ch));
+        }
+        *c->info = was;
+        c->op->products = products;
+        c->op->product_s = product_s;
+    }
+    free(y);
+    free(t);
 }
 
 void num_ls_estimate_returned(num_ls *c, const double *x)
