@@ -592,6 +592,62 @@ static long written(FILE *f)
     return ftell(f);
 }
 
+/* The pipeline mapping refuses inputs of another layout: san_map and
+ * san_map_case_run with a message naming san_map_input_default (the
+ * case before it copies the input), the period NAN, the line -1, the
+ * finite job SAN_E_USAGE.  With their size, seed 002's fig. 2 (sec. 4):
+ * 2, 2, 11, 6, 4 on 6 processors, Tp_ideal = 25/6, bottleneck 11 ->
+ * 6 with E1+E2 gathered and E3 on 3 replicas (period 11/3); 10 items
+ * through that mapping take, by the closed form, the fill 2+2 + 11 + 6
+ * + 4 = 25 and 9 more periods of 6: 79. */
+static void test_map_input_version(void)
+{
+    san_map_input in;
+    san_map_input_default(&in);
+    CHECK(in.struct_size == sizeof in && in.processors == 1 && in.method == SAN_MAP_DPM &&
+          in.nstages == 0 && in.cm_time == 0, "map input defaults");
+    const double tr[] = { 2, 2, 11, 6, 4 };
+    in.nstages = 5;
+    memcpy(in.tr, tr, sizeof tr);
+    in.processors = 6;
+    san_map_result r;
+    char err[512] = "", line[512];
+    CHECK(san_map(&in, &r, err, sizeof err) == SAN_OK, "map with its size: %s", err);
+    const san_map_mapping after = r.after;
+    san_finite_time ft;
+    san_map_case *c = calloc(1, sizeof *c);
+
+    in.struct_size -= sizeof(double);
+    err[0] = '\0';
+    CHECK(san_map(&in, &r, err, sizeof err) == SAN_E_USAGE && strstr(err, "san_map_input_default"),
+          "map, another size: %s", err);
+    CHECK(isnan(san_map_unit_period(&in, 2, 2, 3)), "unit period, another size");
+    CHECK(san_map_gen_line(&in, &after, "async", 1, line, sizeof line) == -1 && !line[0],
+          "generator line, another size");
+    CHECK(san_finite_pipeline(&in, &after, 10, &ft) == SAN_E_USAGE, "finite job, another size");
+    err[0] = '\0';
+    CHECK(c && san_map_case_run(&in, "2,2,11,6,4", 10, NULL, 1, c, err, sizeof err) ==
+          SAN_E_USAGE && strstr(err, "san_map_input_default"), "map case, another size: %s", err);
+
+    in.struct_size = sizeof in;
+    CHECK(san_map(&in, &r, err, sizeof err) == SAN_OK && fabs(r.tp_ideal - 25.0 / 6) < 1e-12 &&
+          r.before.bottleneck == 11 && r.after.bottleneck == 6 && r.after.nunits == 4 &&
+          r.after.replicas[1] == 3, "map with its size: Tp_ideal %.17g (25/6), %g -> %g (11 -> 6)",
+          r.tp_ideal, r.before.bottleneck, r.after.bottleneck);
+    CHECK(fabs(san_map_unit_period(&in, 2, 2, 3) - 11.0 / 3) < 1e-15,
+          "unit period with its size: %.17g (11/3)", san_map_unit_period(&in, 2, 2, 3));
+    CHECK(san_finite_pipeline(&in, &after, 10, &ft) == SAN_OK && ft.fill == 25 &&
+          ft.closed_form == 79, "finite job with its size: fill %g (25), closed form %g (79)",
+          ft.fill, ft.closed_form);
+    CHECK(san_map_gen_line(&in, &after, "async", 1, line, sizeof line) > 0 &&
+          strstr(line, "--stages 2,2,11,6,4") && strstr(line, "--replicas 1,1,3,1,1") &&
+          strstr(line, "--group 1+2"), "generator line with its size: %s", line);
+    CHECK(c && san_map_case_run(&in, "2,2,11,6,4", 10, NULL, 1, c, err, sizeof err) == SAN_OK &&
+          c->res.after.bottleneck == 6 && c->fin_after.closed_form == 79 &&
+          !strcmp(c->line, line), "map case with its size: %s", err);
+    free(c);
+}
+
 /* Each report entry refuses options of another layout (struct_size one
  * field short, as a program built against an older libsan fills them)
  * with SAN_E_USAGE before it writes anything; with their own size the
@@ -809,6 +865,7 @@ int main(void)
     test_size_buffer_opts_version();
     test_sweep_opts_version();
     test_analytic_params_version();
+    test_map_input_version();
     test_ident();
     test_names();
     san_model *m = load();
