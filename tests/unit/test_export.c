@@ -648,6 +648,68 @@ static void test_map_input_version(void)
     free(c);
 }
 
+/* san_report_html refuses a page, or a run of it, of another layout
+ * with SAN_E_USAGE and a message naming the initializer, writing
+ * nothing; with their sizes the page embeds each run's report
+ * verbatim; a stream that cannot be written is SAN_E_IO. */
+static void test_report_page_version(void)
+{
+    san_study_analysis an[2] = { { .name = "first", .kind = "sweep" },
+                                 { .name = "second", .kind = "compare" } };
+    static const char *const json[2] = { "{\"k\": 0.25}", "{\"k\": 0.75}" };
+    san_report_run runs[2];
+    for (int i = 0; i < 2; i++) {
+        san_report_run_default(&runs[i]);
+        CHECK(runs[i].struct_size == sizeof runs[i] && !runs[i].a && !runs[i].json &&
+              runs[i].nmodels == 0, "report run defaults");
+        runs[i].a = &an[i];
+        runs[i].json = json[i];
+    }
+    san_report_page page;
+    san_report_page_default(&page);
+    CHECK(page.struct_size == sizeof page && !page.study && !page.runs && page.nruns == 0,
+          "report page defaults");
+    page.title = "versioned page";
+    page.nruns = 2;
+    page.runs = runs;
+    char err[512] = "";
+    FILE *f = tmpfile();
+    if (!f) {
+        CHECK(0, "tmpfile");
+        return;
+    }
+    page.struct_size -= sizeof(void *);
+    CHECK(san_report_html(f, &page, err, sizeof err) == SAN_E_USAGE && written(f) == 0 &&
+          strstr(err, "san_report_page_default"), "page of another size: %s", err);
+    page.struct_size = sizeof page;
+    runs[1].struct_size = 0;
+    err[0] = '\0';
+    CHECK(san_report_html(f, &page, err, sizeof err) == SAN_E_USAGE && written(f) == 0 &&
+          strstr(err, "san_report_run_default"), "second run of another size: %s", err);
+    runs[1].struct_size = sizeof runs[1];
+    CHECK(san_report_html(f, &page, err, sizeof err) == SAN_OK && written(f) > 0,
+          "page with their sizes: %s", err);
+    long len = written(f);
+    char *text = malloc(len + 1);
+    rewind(f);
+    CHECK(text && fread(text, 1, len, f) == (size_t)len, "the page read back");
+    if (text) {
+        text[len] = '\0';
+        CHECK(strstr(text, "<title>versioned page</title>") &&
+              strstr(text, "\"name\":\"first\"") && strstr(text, "\"output\":{\"k\": 0.25}") &&
+              strstr(text, "\"name\":\"second\"") && strstr(text, "\"output\":{\"k\": 0.75}"),
+              "the page holds the title and both runs' reports verbatim");
+    }
+    free(text);
+    fclose(f);
+    FILE *ro = fopen("/dev/null", "r");
+    err[0] = '\0';
+    CHECK(ro && san_report_html(ro, &page, err, sizeof err) == SAN_E_IO &&
+          strstr(err, "write error"), "a stream that cannot be written: %s", err);
+    if (ro)
+        fclose(ro);
+}
+
 /* Each report entry refuses options of another layout (struct_size one
  * field short, as a program built against an older libsan fills them)
  * with SAN_E_USAGE before it writes anything; with their own size the
@@ -866,6 +928,7 @@ int main(void)
     test_sweep_opts_version();
     test_analytic_params_version();
     test_map_input_version();
+    test_report_page_version();
     test_ident();
     test_names();
     san_model *m = load();
