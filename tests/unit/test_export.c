@@ -18,6 +18,8 @@
 #include "solver/export/export_int.h"
 #include "tests/unit/check.h"
 #include "solver/analysis/analysis_int.h"
+#include "solver/analysis/steady.h"
+#include "solver/kron/kron.h"
 
 /* Under LeakSanitizer (scripts/ci-sanitize.sh): fontconfig, loaded by
  * cairo for the plot test's text, keeps its configuration cache for
@@ -254,11 +256,11 @@ static void test_opts_version(const san_model *m)
           "a new solution holds no vector and no LU correction");
     if (!sol)
         return;
-    st = san_solve(san_analysis_space(a), &so, sol);
+    st = an_solve(san_analysis_space(a), &so, sol);
     const san_solve_info *si1 = san_solution_info(sol);
     CHECK(st == SAN_E_USAGE && strstr(si1->msg, "san_solve_opts_default") && !san_solution_pi(sol),
           "solve options of another size: status %d: %s", st, si1->msg);
-    int kst = san_kron_solve(san_analysis_space(a), &so, sol, NULL);
+    int kst = kron_solve(san_analysis_space(a), &so, sol, NULL);
     CHECK(kst < 0 && si1->status == SAN_E_USAGE && !san_solution_pi(sol),
           "kron solve options of another size: %d, status %d", kst, si1->status);
     san_solution_free(san_analysis_model(a), sol);
