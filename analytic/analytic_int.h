@@ -34,6 +34,11 @@ san_status analytic_cluster_line(int argc, char **argv, san_analytic_results *ou
 /* Processors a unit of r replicas takes: r, plus the communication
  * manager's own processor when the input says so and r > 1. */
 int map_unit_cost(const san_map_input *in, int replicas);
+/* san_map_unit_period without the layout check: for in already checked
+ * (san_map, san_finite_pipeline, ...), inside their loops. */
+double map_unit_period(const san_map_input *in, int first, int last, int replicas);
+/* in filled against another layout (base_opts_foreign): 1, with err. */
+int map_foreign(const san_map_input *in, char *err, size_t n);
 /* Fill periods, processors and the bottleneck of m from its units. */
 void map_finish(const san_map_input *in, san_map_mapping *m);
 

@@ -20,7 +20,7 @@
 /* The time one item spends in unit u when it waits for nothing. */
 static double unit_item_time(const san_map_input *in, const san_map_mapping *m, int u)
 {
-    double s = san_map_unit_period(in, m->first[u], m->last[u], 1);
+    double s = map_unit_period(in, m->first[u], m->last[u], 1);
     return m->replicas[u] > 1 ? s + in->cm_time : s;
 }
 
@@ -48,7 +48,7 @@ static double pass_unit(const san_map_input *in, const san_map_mapping *m, int u
         *cm_free = t;
     }
     int k = earliest(free_at, r);
-    t = fmax(t, free_at[k]) + san_map_unit_period(in, m->first[u], m->last[u], 1);
+    t = fmax(t, free_at[k]) + map_unit_period(in, m->first[u], m->last[u], 1);
     free_at[k] = t;
     return t;
 }
@@ -71,7 +71,7 @@ static double run_items(const san_map_input *in, const san_map_mapping *m, long 
 san_status san_finite_pipeline(const san_map_input *in, const san_map_mapping *m,
                                long n_items, san_finite_time *out)
 {
-    if (n_items < 1 || m->nunits < 1)
+    if (n_items < 1 || m->nunits < 1 || map_foreign(in, NULL, 0))
         return SAN_E_USAGE;
     out->bottleneck = m->bottleneck;
     out->fill = 0;

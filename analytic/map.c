@@ -29,6 +29,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/services.h"
 #include "analytic/analytic_int.h"
 
 /* ------------------------------------------------------------------ */
@@ -40,7 +41,25 @@ int map_unit_cost(const san_map_input *in, int replicas)
     return replicas + (replicas > 1 && in->cm_own_processor ? 1 : 0);
 }
 
+void san_map_input_default(san_map_input *in)
+{
+    memset(in, 0, sizeof *in);
+    in->struct_size = sizeof *in;
+    in->processors = 1;
+    in->method = SAN_MAP_DPM;
+}
+
+int map_foreign(const san_map_input *in, char *err, size_t n)
+{
+    return BASE_OPTS_FOREIGN(in, "map", "san_map_input_default", err, n);
+}
+
 double san_map_unit_period(const san_map_input *in, int first, int last, int replicas)
+{
+    return map_foreign(in, NULL, 0) ? NAN : map_unit_period(in, first, last, replicas);
+}
+
+double map_unit_period(const san_map_input *in, int first, int last, int replicas)
 {
     if (first != last || replicas <= 1) {
         double s = 0;
@@ -61,7 +80,7 @@ void map_finish(const san_map_input *in, san_map_mapping *m)
     m->bottleneck = 0;
     m->bottleneck_unit = 0;
     for (int u = 0; u < m->nunits; u++) {
-        m->period[u] = san_map_unit_period(in, m->first[u], m->last[u], m->replicas[u]);
+        m->period[u] = map_unit_period(in, m->first[u], m->last[u], m->replicas[u]);
         m->processors += map_unit_cost(in, m->replicas[u]);
         if (m->period[u] > m->bottleneck) {
             m->bottleneck = m->period[u];
@@ -118,7 +137,7 @@ static void dpm_fit(const san_map_input *in, san_map_mapping *m)
         int best = 0;
         double bsum = INFINITY;
         for (int u = 0; u + 1 < m->nunits; u++) {
-            double s = san_map_unit_period(in, m->first[u], m->last[u + 1], 1);
+            double s = map_unit_period(in, m->first[u], m->last[u + 1], 1);
             if (s < bsum) {
                 bsum = s;
                 best = u;
@@ -149,7 +168,7 @@ static int dpm_pick(const san_map_input *in, const san_map_mapping *m, const int
     for (int u = 0; u < m->nunits; u++) {
         if (m->first[u] != m->last[u] || m->replicas[u] >= wish[u] || extra_cost(in, m, u) > spare)
             continue;
-        double p = san_map_unit_period(in, m->first[u], m->last[u], m->replicas[u]);
+        double p = map_unit_period(in, m->first[u], m->last[u], m->replicas[u]);
         if (p > bp) {
             bp = p;
             best = u;
@@ -180,7 +199,7 @@ static void dpm_replicate(const san_map_input *in, double ideal, san_map_mapping
         if (m->first[u] != m->last[u] || extra_cost(in, m, u) > spare)
             break;
         double now = m->period[u];
-        if (san_map_unit_period(in, m->first[u], m->last[u], m->replicas[u] + 1) >= now)
+        if (map_unit_period(in, m->first[u], m->last[u], m->replicas[u] + 1) >= now)
             break;
         spare -= extra_cost(in, m, u);
         m->replicas[u]++;
@@ -229,7 +248,7 @@ static void dp_cell(const san_map_input *in, map_dp *d, int i, int p)
     }
     for (int r = 2; r <= d->rmax[i - 1] && map_unit_cost(in, r) <= p; r++) {
         double v = fmax(DP(d, i - 1, p - map_unit_cost(in, r)),
-                        san_map_unit_period(in, i - 1, i - 1, r));
+                        map_unit_period(in, i - 1, i - 1, r));
         if (v < b) {
             b = v;
             ch = -r;
@@ -310,6 +329,8 @@ enum { MAP_MAX_PROCESSORS = 100000, MAP_MAX_OPTIMAL = 10000 };
 
 static san_status map_check(const san_map_input *in, char *err, size_t n)
 {
+    if (map_foreign(in, err, n))
+        return SAN_E_USAGE;
     if (in->nstages < 1 || in->nstages > SAN_MAP_MAX_STAGES) {
         snprintf(err, n, "stages: between 1 and %d (got %d)", SAN_MAP_MAX_STAGES, in->nstages);
         return SAN_E_USAGE;
@@ -409,6 +430,8 @@ int san_map_gen_line(const san_map_input *in, const san_map_mapping *m, const ch
     map_text t = { buf, n, 0 };
     if (n)
         buf[0] = '\0';
+    if (map_foreign(in, NULL, 0))
+        return -1;
     put(&t, "pipeline --mode %s --stages ", mode ? mode : "async");
     for (int i = 0; i < in->nstages; i++)
         put(&t, "%s%.12g", i ? "," : "", in->tr[i]);

@@ -9,6 +9,8 @@
 san_status san_map_case_run(const san_map_input *base, const char *stages, long items,
                             const char *mode, int phases, san_map_case *c, char *err, size_t n)
 {
+    if (map_foreign(base, err, n))     /* before *base is copied at our size */
+        return SAN_E_USAGE;
     c->in = *base;
     c->in.nstages = san_map_parse_list(stages, c->in.tr, SAN_MAP_MAX_STAGES);
     if (c->in.nstages < 0) {

@@ -119,7 +119,7 @@ static int map_batch(const map_args *A, const san_map_input *base)
 static int map_main(map_args *A)
 {
     san_map_input base;
-    memset(&base, 0, sizeof base);
+    san_map_input_default(&base);
     if (!A->processors)
         return tool_usage_error("map", "-P/--processors: required");
     if (!A->stages == !A->batch)

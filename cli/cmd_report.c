@@ -87,7 +87,10 @@ static int run_analysis(const san_study_analysis *a, run_out *o, san_report_run 
     v[1] = a->kind;
     memcpy(v + 2, a->args, a->nargs * sizeof *v);
     memcpy(v + a->nargs + 2, (char *[]){ "-f", "json", "-q" }, 3 * sizeof *v);
-    *r = (san_report_run){ .a = a, .argc = a->nargs + 5, .argv = v };
+    san_report_run_default(r);
+    r->a = a;
+    r->argc = a->nargs + 5;
+    r->argv = v;
     if (progress)
         fprintf(stderr, "san report: [%s] san %s ...\n", a->name, a->kind);
     double t0 = san_now();
@@ -177,7 +180,11 @@ static int read_reports(int nops, char **ops, san_study_analysis **fake, run_out
         }
         (*fake)[i].name = (char *)(base ? base + 1 : ops[i]);
         (*fake)[i].kind = (char *)k;
-        (*runs)[i] = (san_report_run){ .a = &(*fake)[i], .argc = 1, .argv = &ops[i] };
+        san_report_run *r = &(*runs)[i];
+        san_report_run_default(r);
+        r->a = &(*fake)[i];
+        r->argc = 1;
+        r->argv = &ops[i];
         san_report_find_models(NULL, o->json, &o->m);  /* its generator lines' texts */
     }
     return EXIT_OK;
@@ -185,10 +192,11 @@ static int read_reports(int nops, char **ops, san_study_analysis **fake, run_out
 
 static int write_page(const void *page, FILE *out)
 {
-    int rc = san_report_html(out, page);    /* 0 or -1 */
-    if (rc != 0)
-        fprintf(stderr, "san report: write error\n");
-    return rc;
+    char err[512];
+    if (san_report_html(out, page, err, sizeof err) == SAN_OK)
+        return 0;
+    fprintf(stderr, "san report: %s\n", err);
+    return -1;
 }
 
 static int report_main(const report_args *A, int nops, char **ops)
@@ -209,11 +217,15 @@ static int report_main(const report_args *A, int nops, char **ops)
             runs[i].model_name = (const char *const *)ro[i].m.name;
             runs[i].model_text = (const char *const *)ro[i].m.text;
         }
-        san_report_page page = {
-            .study = A->from_json ? NULL : &st,
-            .title = A->title ? A->title : st.title ? st.title : A->from_json ? "san reports" : st.path,
-            .san_version = san_version(), .argc = A->argc, .argv = A->argv, .nruns = n, .runs = runs,
-        };
+        san_report_page page;
+        san_report_page_default(&page);
+        page.study = A->from_json ? NULL : &st;
+        page.title = A->title ? A->title : st.title ? st.title : A->from_json ? "san reports" : st.path;
+        page.san_version = san_version();
+        page.argc = A->argc;
+        page.argv = A->argv;
+        page.nruns = n;
+        page.runs = runs;
         int w = tool_write_output(A->output, write_page, &page);
         status = w != EXIT_OK ? w : status;
     }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "san/report.h"
+#include "base/services.h"
 #include "report/templates.h"
 
 /* A JSON string safe inside <script>: '<' as \u003c, so that neither
@@ -146,9 +147,36 @@ static void put_text(FILE *out, const char *s)
         }
 }
 
-/* The template with its @@TITLE@@, @@CSS@@, @@JS@@ and @@DATA@@ filled. */
-int san_report_html(FILE *out, const san_report_page *p)
+void san_report_run_default(san_report_run *r)
 {
+    memset(r, 0, sizeof *r);
+    r->struct_size = sizeof *r;
+}
+
+void san_report_page_default(san_report_page *p)
+{
+    memset(p, 0, sizeof *p);
+    p->struct_size = sizeof *p;
+}
+
+/* p or a run of it filled against another layout (base_opts_foreign):
+ * 1, with err.  The runs are an array: past a first run of another
+ * size the stride is wrong, so the check stops at the first one. */
+static int page_foreign(const san_report_page *p, char *err, size_t n)
+{
+    if (BASE_OPTS_FOREIGN(p, "report page", "san_report_page_default", err, n))
+        return 1;
+    for (int i = 0; i < p->nruns; i++)
+        if (BASE_OPTS_FOREIGN(&p->runs[i], "report run", "san_report_run_default", err, n))
+            return 1;
+    return 0;
+}
+
+/* The template with its @@TITLE@@, @@CSS@@, @@JS@@ and @@DATA@@ filled. */
+san_status san_report_html(FILE *out, const san_report_page *p, char *err, size_t n)
+{
+    if (page_foreign(p, err, n))
+        return SAN_E_USAGE;
     const char *t = (const char *)rep_tpl_page_html;
     const char *end = t + rep_tpl_page_html_len;
     while (t < end) {
@@ -175,5 +203,10 @@ int san_report_html(FILE *out, const san_report_page *p)
         }
         t = me + 2;
     }
-    return ferror(out) ? -1 : 0;
+    if (ferror(out)) {
+        if (err && n)
+            snprintf(err, n, "write error");
+        return SAN_E_IO;
+    }
+    return SAN_OK;
 }

@@ -228,6 +228,11 @@ typedef enum {
 } san_map_method;
 
 typedef struct {
+    size_t struct_size;             /* sizeof the struct, set by
+                                       san_map_input_default: every entry
+                                       taking it refuses inputs of another
+                                       layout (SAN_E_USAGE; NAN, -1 from
+                                       the two without a status) */
     int nstages;
     double tr[SAN_MAP_MAX_STAGES];  /* independent production time Tr_i, > 0 */
     int processors;                 /* P >= 1 */
@@ -240,6 +245,9 @@ typedef struct {
     double cm_time;
     int cm_own_processor;
 } san_map_input;
+
+/* No stages, one processor, SAN_MAP_DPM, no CM term; and struct_size. */
+SAN_API void san_map_input_default(san_map_input *in);
 
 /* A mapping: the stages, in order, cut into units; a unit is a group of
  * consecutive stages on one processor, or one stage on r replicas. */
@@ -262,15 +270,18 @@ typedef struct {
     double gain;                    /* before.bottleneck / after.bottleneck */
 } san_map_result;
 
-/* Map in->tr on in->processors.  SAN_OK, or SAN_E_USAGE with err. */
+/* Map in->tr on in->processors.  SAN_OK, or SAN_E_USAGE with err (a bad
+ * input, or in of another layout: fill it with san_map_input_default). */
 SAN_API san_status san_map(const san_map_input *in, san_map_result *out, char *err,
                            size_t n);
-/* The production time of one unit of m (its period), as san_map rates it. */
+/* The production time of one unit of m (its period), as san_map rates it;
+ * NAN for in of another layout. */
 SAN_API double san_map_unit_period(const san_map_input *in, int first, int last, int replicas);
 /* The generator line that models mapping m stochastically:
  * "pipeline --mode MODE --stages ... [--replicas ...] [--group ...]
  * [--phases K]" (no "san gen" in front); the CM term as --cm-time.
- * Returns the length written (as snprintf), or -1. */
+ * Returns the length written (as snprintf), or -1 (in of another
+ * layout too). */
 SAN_API int san_map_gen_line(const san_map_input *in, const san_map_mapping *m,
                              const char *mode, int phases, char *buf, size_t n);
 /* A comma list of positive numbers ("2,2,11,6,4") into v[max]: the count,
@@ -292,7 +303,9 @@ typedef struct {
     double bottleneck;
 } san_finite_time;
 
-/* The time of n >= 1 items through mapping m of in (deterministic). */
+/* The time of n >= 1 items through mapping m of in (deterministic).
+ * SAN_OK; SAN_E_USAGE for n < 1, an empty m or in of another layout;
+ * SAN_E_NOMEM. */
 SAN_API san_status san_finite_pipeline(const san_map_input *in, const san_map_mapping *m,
                                        long n_items, san_finite_time *out);
 
@@ -309,7 +322,7 @@ typedef struct {
 /* The comma list stages mapped as base says (its other fields), the job
  * of items (0: none) timed through both mappings, and the line of mode
  * (NULL: async) and phases written.  SAN_OK, or SAN_E_USAGE (a bad list
- * or input) or SAN_E_NOMEM with err. */
+ * or input, base of another layout) or SAN_E_NOMEM with err. */
 SAN_API san_status san_map_case_run(const san_map_input *base, const char *stages, long items,
                                     const char *mode, int phases, san_map_case *c, char *err,
                                     size_t n);

@@ -55,6 +55,9 @@ SAN_API void san_study_free(san_study *st);
 
 /* One analysis as run: the study's entry and its outcome. */
 typedef struct {
+    size_t struct_size;     /* sizeof the struct, set by san_report_run_default:
+                               san_report_html refuses runs of another
+                               layout (SAN_E_USAGE) */
     const san_study_analysis *a;
     int argc;
     char *const *argv;      /* the command line that ran ("san", kind, args..., "-f", "json") */
@@ -67,20 +70,32 @@ typedef struct {
     const char *const *model_text;  /* the .san text it solved */
 } san_report_run;
 
+/* Everything 0 or NULL; and struct_size. */
+SAN_API void san_report_run_default(san_report_run *r);
+
 typedef struct {
+    size_t struct_size;     /* sizeof the struct, set by san_report_page_default:
+                               san_report_html refuses a page of another
+                               layout (SAN_E_USAGE) */
     const san_study *study; /* NULL: a page of one run */
     const char *title;
     const char *san_version;
     int argc;
     char *const *argv;      /* the `san report` command line */
     int nruns;
-    const san_report_run *runs;
+    const san_report_run *runs;     /* each filled from san_report_run_default */
 } san_report_page;
 
+/* Everything 0 or NULL; and struct_size. */
+SAN_API void san_report_page_default(san_report_page *p);
+
 /* Writes the page: the template (report/page.html, .css, .js, built in)
- * with the runs' reports embedded, verbatim, as one JSON block.  0, or
- * -1 on a write error (the stream's). */
-SAN_API int san_report_html(FILE *out, const san_report_page *p);
+ * with the runs' reports embedded, verbatim, as one JSON block.  SAN_OK;
+ * SAN_E_USAGE with err when p or one of its runs is of another layout
+ * (struct_size: fill them with san_report_page_default and
+ * san_report_run_default), nothing written; SAN_E_IO with err on a
+ * write error (the stream's). */
+SAN_API san_status san_report_html(FILE *out, const san_report_page *p, char *err, size_t n);
 
 /* The models a page shows of one analysis: each one's text when it
  * solved at most SAN_REPORT_MAX_TEXTS distinct ones, else the first's

@@ -85,34 +85,27 @@ SAN_API san_status san_space_build(const san_model *m, const san_space_opts *o, 
 SAN_API void san_space_free(san_space *sp);
 
 /* ------------------------------------------------------------------ */
-/* Steady-state solution and its indices (solver/analysis/solve.c,      */
-/* indices.c)                                                           */
+/* Steady-state solution and its indices (solver/space/solution.h,     */
+/* solver/analysis/solution_get.c)                                      */
 /* ------------------------------------------------------------------ */
 
 /* A steady-state solution: pi and its indices, read through accessors
- * (its layout is libsan's: solver/space/solution.h).  san_solution_new
- * (zeroed; NULL when out of memory) makes one for san_solve or
- * san_kron_solve, which fill it (overwriting it: one solve per
- * solution, or its arrays leak); san_solution_free releases what it holds,
- * then the solution itself (m: the model of the space it was solved
- * on; a NULL sol is nothing to free). */
+ * (its layout is libsan's: solver/space/solution.h); san_analyze makes
+ * the one san_analysis_steady returns.  san_solution_new (zeroed; NULL
+ * when out of memory) makes one for libsan's solvers to fill;
+ * san_solution_free releases what it holds, then the solution itself
+ * (m: the model of the space it was solved on; a NULL sol is nothing
+ * to free). */
 typedef struct san_solution san_solution;
 SAN_API san_solution *san_solution_new(void);
 
-/* Solve the chain of sp: the closed class only (transient states get 0).
- * Returns what san_ctmc_solve returns. */
-SAN_API san_status san_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol);
-/* Fill results, marginals, throughputs and the ntop most probable states:
- * SAN_OK or SAN_E_NOMEM. */
-SAN_API san_status san_solution_indices(const san_space *sp, san_solution *sol, int ntop,
-                                san_diag *d);
 SAN_API void san_solution_free(const san_model *m, san_solution *sol);
 /* Its vector and indices read through accessors (solver/analysis/
  * solution_get.c): pi (one value per state of the space; NULL when
  * the solve made none), the solver's report (for
  * san_solve_info_converged ...), one value per model result, per local
- * state of automaton a, per event (san_solution_indices, or the
- * analysis that made it, filled them). */
+ * state of automaton a, per event (the analysis that made it filled
+ * them). */
 SAN_API const double *san_solution_pi(const san_solution *s);
 SAN_API const san_solve_info *san_solution_info(const san_solution *s);
 SAN_API const double *san_solution_results(const san_solution *s);
@@ -149,10 +142,6 @@ SAN_API double san_warm_map(const san_warm *w, const san_space *sp, double *x);
  * san_space_build), the reason in d. */
 SAN_API san_status san_kron_check_classes(san_space *sp, const san_space_opts *o,
                                           san_diag *d);
-/* Solve over the descriptor; same contract as san_solve.  The
- * descriptor's size in bytes goes to *descriptor_bytes. */
-SAN_API int san_kron_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol,
-                   double *descriptor_bytes);
 /* Memory the descriptor and its vectors would need. */
 SAN_API double san_kron_estimate_bytes(const san_model *m, int64_t reachable);
 

@@ -27,6 +27,8 @@
 #include "base/services.h"
 #include "solver/analysis/estimate.h"
 #include "solver/analysis/indices.h"
+#include "solver/analysis/steady.h"
+#include "solver/kron/kron.h"
 #include "solver/numeric/linsolve.h"
 #include "solver/analysis/transient_int.h"
 #include "solver/petsc/petsc_solve.h"
@@ -285,9 +287,9 @@ static san_status solve_space(const san_analysis_opts *o, double t0, san_analysi
     if (a->sp.nclasses > 1)     /* several closed classes: each on its own */
         st = long_run_solve(o, &so, a, d);
     else if (a->kron)
-        st = num_ls_status(san_kron_solve(&a->sp, &so, &a->sol, &a->kron_bytes), &a->sol.info);
+        st = num_ls_status(kron_solve(&a->sp, &so, &a->sol, &a->kron_bytes), &a->sol.info);
     else
-        st = san_solve(&a->sp, &so, &a->sol);
+        st = an_solve(&a->sp, &so, &a->sol);
     a->t_solve += san_now() - ts;
     if (so.time_limit != o->solve.time_limit)
         name_time_limit(&a->sol.info, o->time_limit);

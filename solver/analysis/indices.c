@@ -56,7 +56,7 @@ static void add_chunk(const san_model *m, san_solution *sol, int ntop, const int
         space_top_keep(top, ntop, have, P->top[k]);
 }
 
-san_status san_solution_indices(const san_space *sp, san_solution *sol, int ntop, san_diag *d)
+san_status an_solution_indices(const san_space *sp, san_solution *sol, int ntop, san_diag *d)
 {
     return solution_indices_until(sp, sol, ntop, 0, d);
 }

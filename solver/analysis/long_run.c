@@ -16,7 +16,7 @@
  *      a sparse build beside it (as the passage's solves: passage_rows.c),
  *      its classes matched to the descriptor's by a state's index;
  *   2. each class reached, as a space of its own (space/class_space.c),
- *      solved by the storage's own solver (san_solve, san_kron_solve),
+ *      solved by the storage's own solver (an_solve, kron_solve),
  *      with the options and checks of a one-class chain;
  *   3. the combined figures: iterations and products summed, residual,
  *      balance and aggregation error the largest, converged when every
@@ -35,6 +35,8 @@
 #include "solver/analysis/initial.h"
 #include "solver/numeric/linsolve.h"
 #include "solver/analysis/long_run.h"
+#include "solver/analysis/steady.h"
+#include "solver/kron/kron.h"
 #include "solver/space/state_space.h"
 #include "solver/analysis/analysis_int.h"
 
@@ -205,11 +207,11 @@ static san_status solve_class(const san_solve_opts *so, san_analysis *a, int32_t
     san_status st;
     if (a->kron) {
         double bytes = 0;
-        st = num_ls_status(san_kron_solve(&sub, so, &s1, &bytes), &s1.info);
+        st = num_ls_status(kron_solve(&sub, so, &s1, &bytes), &s1.info);
         a->kron_bytes = fmax(a->kron_bytes, bytes);
         *info = s1.info;
     } else {
-        st = san_solve(&sub, so, &s1);
+        st = an_solve(&sub, so, &s1);
         *info = s1.info;
     }
     if (st != SAN_OK && st != SAN_E_NOTCONV && st != SAN_E_INTERRUPTED) {

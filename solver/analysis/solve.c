@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "solver/analysis/steady.h"
 #include "solver/numeric/linsolve.h"
 #include "solver/space/partition_space.h"
 #include "solver/space/solution.h"
@@ -85,7 +86,7 @@ static void warm_guess(const san_warm *w, const san_space *sp, const int32_t *su
     }
 }
 
-san_status san_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol)
+san_status an_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol)
 {
     const double t0 = san_now();
     memset(sol, 0, sizeof *sol);

@@ -42,6 +42,7 @@
 #include "solver/transient/transient.h"
 #include "solver/space/state_space.h"
 #include "solver/analysis/transient_int.h"
+#include "solver/analysis/indices.h"
 #include "solver/analysis/passage_int.h"
 #include "solver/petsc/petsc_solve.h"
 #include "lang/lump.h"
@@ -464,7 +465,7 @@ static san_status indices_of(run *r, const double *x, san_solution *sol, san_dia
     sol->info.lu_correction = -1;   /* none made */
     from_pos(&r->t, r->a->sp.n, x, r->xs);
     sol->pi = r->xs;
-    san_status st = san_solution_indices(&r->a->sp, sol, 0, d);
+    san_status st = an_solution_indices(&r->a->sp, sol, 0, d);
     sol->pi = NULL;
     return st;
 }

@@ -33,7 +33,7 @@
  *   build.c         kron_build, kron_free: windows, diagonal, tunings
  *   mult.c          the product y = x Q (kron_mult): the walk, the runs;
  *                   the flows between blocks (kron_flows)
- *   solve.c         pi Q = 0 over the descriptor (san_kron_solve)
+ *   solve.c         pi Q = 0 over the descriptor (kron_solve)
  *   check.c         the class check of a states_only space
  *   estimate.c      the descriptor's size before building it
  * kron_int.h holds what they share and callers do not see.
@@ -210,7 +210,14 @@ int64_t kron_rank(const kron_desc *d, int64_t idx);
  * san_kron_check_classes). */
 san_status san_kron_check_classes(san_space *sp, const san_space_opts *o, san_diag *d);
 
-/* san_kron_solve with the vectors' set forced (a kron_mode) and the
+/* Solve over the descriptor, as an_solve over the sparse generator
+ * (internal to libsan since issue 30 item 4; san_analyze picks the
+ * storage): the same returns, -1 with SAN_E_USAGE in sol's info for o
+ * of another layout.  The descriptor's size in bytes goes to
+ * *descriptor_bytes (may be NULL). */
+int kron_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol,
+               double *descriptor_bytes);
+/* kron_solve with the vectors' set forced (a kron_mode) and the
  * build's tunings (NULL: the defaults): for tests and measurements. */
 int kron_solve_mode(const san_space *sp, const san_solve_opts *o,
                         san_solution *sol, double *descriptor_bytes, int mode,

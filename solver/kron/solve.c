@@ -567,8 +567,8 @@ int kron_solve_mode(const san_space *sp, const san_solve_opts *o,
     return st;
 }
 
-int san_kron_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol,
-                   double *descriptor_bytes)
+int kron_solve(const san_space *sp, const san_solve_opts *o, san_solution *sol,
+               double *descriptor_bytes)
 {
     san_solve_info foreign;
     if (num_solve_opts_foreign(o, &foreign) < 0) {

@@ -441,7 +441,7 @@ san_status num_ls_status(int st, san_solve_info *info);
  * san_solve_opts_default sets it): -1 with info cleared but its status
  * SAN_E_USAGE and the message (no LU correction made); 0 when they are
  * this library's or NULL.  The public
- * entries (san_solve, san_kron_solve, san_ctmc_solve) ask first. */
+ * entries (an_solve, kron_solve, san_ctmc_solve) ask first. */
 int num_solve_opts_foreign(const san_solve_opts *o, san_solve_info *info);
 /* Runs a kernel and makes its answer a promise (verify.c): a few
  * refinement cycles for the methods a user names (refining = 0), as

@@ -2,7 +2,7 @@
  * class_space.c - one closed class of a space as a space of its own: its
  * states (in the space's order), its chain (nothing leaves a closed
  * class, so its rows are whole) and exit rates, one closed class of
- * every state.  Either storage solves it as any chain (san_solve, the
+ * every state.  Either storage solves it as any chain (an_solve, the
  * tensor descriptor: a closed set of states is what a reachable set
  * is), which is how a chain of several closed classes gets each class's
  * own stationary distribution (solver/analysis/long_run.c; san props

@@ -18,6 +18,8 @@
 #include "solver/export/export_int.h"
 #include "tests/unit/check.h"
 #include "solver/analysis/analysis_int.h"
+#include "solver/analysis/steady.h"
+#include "solver/kron/kron.h"
 
 /* Under LeakSanitizer (scripts/ci-sanitize.sh): fontconfig, loaded by
  * cairo for the plot test's text, keeps its configuration cache for
@@ -254,11 +256,11 @@ static void test_opts_version(const san_model *m)
           "a new solution holds no vector and no LU correction");
     if (!sol)
         return;
-    st = san_solve(san_analysis_space(a), &so, sol);
+    st = an_solve(san_analysis_space(a), &so, sol);
     const san_solve_info *si1 = san_solution_info(sol);
     CHECK(st == SAN_E_USAGE && strstr(si1->msg, "san_solve_opts_default") && !san_solution_pi(sol),
           "solve options of another size: status %d: %s", st, si1->msg);
-    int kst = san_kron_solve(san_analysis_space(a), &so, sol, NULL);
+    int kst = kron_solve(san_analysis_space(a), &so, sol, NULL);
     CHECK(kst < 0 && si1->status == SAN_E_USAGE && !san_solution_pi(sol),
           "kron solve options of another size: %d, status %d", kst, si1->status);
     san_solution_free(san_analysis_model(a), sol);
@@ -592,6 +594,124 @@ static long written(FILE *f)
     return ftell(f);
 }
 
+/* The pipeline mapping refuses inputs of another layout: san_map and
+ * san_map_case_run with a message naming san_map_input_default (the
+ * case before it copies the input), the period NAN, the line -1, the
+ * finite job SAN_E_USAGE.  With their size, seed 002's fig. 2 (sec. 4):
+ * 2, 2, 11, 6, 4 on 6 processors, Tp_ideal = 25/6, bottleneck 11 ->
+ * 6 with E1+E2 gathered and E3 on 3 replicas (period 11/3); 10 items
+ * through that mapping take, by the closed form, the fill 2+2 + 11 + 6
+ * + 4 = 25 and 9 more periods of 6: 79. */
+static void test_map_input_version(void)
+{
+    san_map_input in;
+    san_map_input_default(&in);
+    CHECK(in.struct_size == sizeof in && in.processors == 1 && in.method == SAN_MAP_DPM &&
+          in.nstages == 0 && in.cm_time == 0, "map input defaults");
+    const double tr[] = { 2, 2, 11, 6, 4 };
+    in.nstages = 5;
+    memcpy(in.tr, tr, sizeof tr);
+    in.processors = 6;
+    san_map_result r;
+    char err[512] = "", line[512];
+    CHECK(san_map(&in, &r, err, sizeof err) == SAN_OK, "map with its size: %s", err);
+    const san_map_mapping after = r.after;
+    san_finite_time ft;
+    san_map_case *c = calloc(1, sizeof *c);
+
+    in.struct_size -= sizeof(double);
+    err[0] = '\0';
+    CHECK(san_map(&in, &r, err, sizeof err) == SAN_E_USAGE && strstr(err, "san_map_input_default"),
+          "map, another size: %s", err);
+    CHECK(isnan(san_map_unit_period(&in, 2, 2, 3)), "unit period, another size");
+    CHECK(san_map_gen_line(&in, &after, "async", 1, line, sizeof line) == -1 && !line[0],
+          "generator line, another size");
+    CHECK(san_finite_pipeline(&in, &after, 10, &ft) == SAN_E_USAGE, "finite job, another size");
+    err[0] = '\0';
+    CHECK(c && san_map_case_run(&in, "2,2,11,6,4", 10, NULL, 1, c, err, sizeof err) ==
+          SAN_E_USAGE && strstr(err, "san_map_input_default"), "map case, another size: %s", err);
+
+    in.struct_size = sizeof in;
+    CHECK(san_map(&in, &r, err, sizeof err) == SAN_OK && fabs(r.tp_ideal - 25.0 / 6) < 1e-12 &&
+          r.before.bottleneck == 11 && r.after.bottleneck == 6 && r.after.nunits == 4 &&
+          r.after.replicas[1] == 3, "map with its size: Tp_ideal %.17g (25/6), %g -> %g (11 -> 6)",
+          r.tp_ideal, r.before.bottleneck, r.after.bottleneck);
+    CHECK(fabs(san_map_unit_period(&in, 2, 2, 3) - 11.0 / 3) < 1e-15,
+          "unit period with its size: %.17g (11/3)", san_map_unit_period(&in, 2, 2, 3));
+    CHECK(san_finite_pipeline(&in, &after, 10, &ft) == SAN_OK && ft.fill == 25 &&
+          ft.closed_form == 79, "finite job with its size: fill %g (25), closed form %g (79)",
+          ft.fill, ft.closed_form);
+    CHECK(san_map_gen_line(&in, &after, "async", 1, line, sizeof line) > 0 &&
+          strstr(line, "--stages 2,2,11,6,4") && strstr(line, "--replicas 1,1,3,1,1") &&
+          strstr(line, "--group 1+2"), "generator line with its size: %s", line);
+    CHECK(c && san_map_case_run(&in, "2,2,11,6,4", 10, NULL, 1, c, err, sizeof err) == SAN_OK &&
+          c->res.after.bottleneck == 6 && c->fin_after.closed_form == 79 &&
+          !strcmp(c->line, line), "map case with its size: %s", err);
+    free(c);
+}
+
+/* san_report_html refuses a page, or a run of it, of another layout
+ * with SAN_E_USAGE and a message naming the initializer, writing
+ * nothing; with their sizes the page embeds each run's report
+ * verbatim; a stream that cannot be written is SAN_E_IO. */
+static void test_report_page_version(void)
+{
+    san_study_analysis an[2] = { { .name = "first", .kind = "sweep" },
+                                 { .name = "second", .kind = "compare" } };
+    static const char *const json[2] = { "{\"k\": 0.25}", "{\"k\": 0.75}" };
+    san_report_run runs[2];
+    for (int i = 0; i < 2; i++) {
+        san_report_run_default(&runs[i]);
+        CHECK(runs[i].struct_size == sizeof runs[i] && !runs[i].a && !runs[i].json &&
+              runs[i].nmodels == 0, "report run defaults");
+        runs[i].a = &an[i];
+        runs[i].json = json[i];
+    }
+    san_report_page page;
+    san_report_page_default(&page);
+    CHECK(page.struct_size == sizeof page && !page.study && !page.runs && page.nruns == 0,
+          "report page defaults");
+    page.title = "versioned page";
+    page.nruns = 2;
+    page.runs = runs;
+    char err[512] = "";
+    FILE *f = tmpfile();
+    if (!f) {
+        CHECK(0, "tmpfile");
+        return;
+    }
+    page.struct_size -= sizeof(void *);
+    CHECK(san_report_html(f, &page, err, sizeof err) == SAN_E_USAGE && written(f) == 0 &&
+          strstr(err, "san_report_page_default"), "page of another size: %s", err);
+    page.struct_size = sizeof page;
+    runs[1].struct_size = 0;
+    err[0] = '\0';
+    CHECK(san_report_html(f, &page, err, sizeof err) == SAN_E_USAGE && written(f) == 0 &&
+          strstr(err, "san_report_run_default"), "second run of another size: %s", err);
+    runs[1].struct_size = sizeof runs[1];
+    CHECK(san_report_html(f, &page, err, sizeof err) == SAN_OK && written(f) > 0,
+          "page with their sizes: %s", err);
+    long len = written(f);
+    char *text = malloc(len + 1);
+    rewind(f);
+    CHECK(text && fread(text, 1, len, f) == (size_t)len, "the page read back");
+    if (text) {
+        text[len] = '\0';
+        CHECK(strstr(text, "<title>versioned page</title>") &&
+              strstr(text, "\"name\":\"first\"") && strstr(text, "\"output\":{\"k\": 0.25}") &&
+              strstr(text, "\"name\":\"second\"") && strstr(text, "\"output\":{\"k\": 0.75}"),
+              "the page holds the title and both runs' reports verbatim");
+    }
+    free(text);
+    fclose(f);
+    FILE *ro = fopen("/dev/null", "r");
+    err[0] = '\0';
+    CHECK(ro && san_report_html(ro, &page, err, sizeof err) == SAN_E_IO &&
+          strstr(err, "write error"), "a stream that cannot be written: %s", err);
+    if (ro)
+        fclose(ro);
+}
+
 /* Each report entry refuses options of another layout (struct_size one
  * field short, as a program built against an older libsan fills them)
  * with SAN_E_USAGE before it writes anything; with their own size the
@@ -809,6 +929,8 @@ int main(void)
     test_size_buffer_opts_version();
     test_sweep_opts_version();
     test_analytic_params_version();
+    test_map_input_version();
+    test_report_page_version();
     test_ident();
     test_names();
     san_model *m = load();

@@ -17,6 +17,7 @@
 #include "tests/unit/check.h"
 #include "tests/unit/model_text.h"
 #include "solver/space/space_int.h"
+#include "solver/analysis/steady.h"
 
 /* ------------------------------------------------------------------ */
 /* Building generators by hand                                          */
@@ -639,7 +640,7 @@ static void test_transpose_interrupt(void)
     san_csr_free(&ref);
 }
 
-/* san_solve with the interrupt flag set stops in the transposition,
+/* an_solve with the interrupt flag set stops in the transposition,
  * before any method: the uniform vector, no estimate, said so.  (Before
  * the transposition polled the flag, the transposition ran to its end
  * and the method stopped: "interrupted after 0 iterations".) */
@@ -668,7 +669,7 @@ static void test_solve_interrupted(void)
         san_solve_opts_default(&o);
         o.interrupt = &flag;
         san_solution *sol = san_solution_new();
-        st = sol ? san_solve(&sp, &o, sol) : SAN_E_NOMEM;
+        st = sol ? an_solve(&sp, &o, sol) : SAN_E_NOMEM;
         const double *pi = sol ? san_solution_pi(sol) : NULL;
         int uniform = pi != NULL;
         for (int64_t i = 0; uniform && i < sp.n; i++)
@@ -676,7 +677,7 @@ static void test_solve_interrupted(void)
         const san_solve_info *info = sol ? san_solution_info(sol) : NULL;
         CHECK(st == SAN_E_INTERRUPTED && info && strstr(info->msg, "transposing") &&
               !info->converged && isnan(san_solve_reached_estimate(info)) && uniform,
-              "san_solve interrupted: %d '%s'", st, info ? info->msg : "(no memory)");
+              "an_solve interrupted: %d '%s'", st, info ? info->msg : "(no memory)");
         san_solution_free(m, sol);
         space_clear(&sp);
     }

@@ -28,7 +28,7 @@ static int close_to(double a, double b, double rel)
 static san_map_input input(const double *tr, int n, int P, san_map_method m)
 {
     san_map_input in;
-    memset(&in, 0, sizeof in);
+    san_map_input_default(&in);
     in.nstages = n;
     memcpy(in.tr, tr, n * sizeof *tr);
     in.processors = P;
