@@ -584,21 +584,8 @@ done
 # 6 P(using) (4 ranks: 899), the vector summed to 1 + 1.0e-12 (VecSum's
 # plain sum), Acq's throughput 2.9 times the estimate off its closed form;
 # now within 1 ulp, 0, and 1e-16.
-cat > "$tmp/rs.san" <<'EOF'
-identifiers
-  N = [0..17]; R = 9; lambda = 3; mu = 6;
-  f = lambda * (nb using < R);
-events
-  loc Acq (f)
-  loc Rel (mu)
-reachability = (nb using <= R);
-network rs (continuous)
-  aut P[N]
-    stt sleeping to(using) Acq
-    stt using to(sleeping) Rel
-results
-  full = nb using == R;
-EOF
+. "$top_srcdir/tests/lib/rs_model.sh"
+rs_model 18 9 > "$tmp/rs.san"
 for np in 1 4; do
     if ! mpirun -n "$np" "$SAN" solve -q -f json --lump off --tol 1e-12 --top 0 --engine petsc \
             "$tmp/rs.san" > "$tmp/rs.json" 2> "$tmp/rs.err"; then

@@ -1,6 +1,7 @@
 # rs_model N R: resource sharing as written, N processes P[0..N-1] and R
 # resources, with the results full and busy; sourced by the tests that
-# build it at several sizes (tests/cli/check_memory.sh, storage_choice.sh;
+# build it at several sizes (tests/cli/check_memory.sh, storage_choice.sh,
+# petsc.sh;
 # the Python tests: santest.rs_text).
 rs_model() {
     cat <<EOF2
